@@ -1,0 +1,2 @@
+//! Backends: each reads the validated IR and writes one kind of output.
+pub mod rust;

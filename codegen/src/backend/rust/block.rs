@@ -1,0 +1,174 @@
+//! Memory-mapped blocks: a type built from a base address (the one `unsafe` step) whose methods
+//! hand out `armreg_rt::mmio::Reg` handles that carry each register's access rules.
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::doc;
+use super::layout::type_name;
+use super::tokens::{hex, ident, unsuffixed};
+use crate::ir::{Block, BlockRegister, Device, RegAccess};
+use crate::names::Case;
+
+pub fn blocks(device: &Device) -> TokenStream {
+    device.blocks.iter().map(|b| block(device, b)).collect()
+}
+
+fn access_marker(access: &RegAccess) -> TokenStream {
+    match access {
+        RegAccess::Rw => quote!(armreg_rt::mmio::Rw),
+        RegAccess::Ro => quote!(armreg_rt::mmio::Ro),
+        RegAccess::Wo => quote!(armreg_rt::mmio::Wo),
+        RegAccess::Set { .. } => quote!(armreg_rt::mmio::SetView),
+        RegAccess::Clear { .. } => quote!(armreg_rt::mmio::ClearView),
+    }
+}
+
+fn block(device: &Device, block: &Block) -> TokenStream {
+    let name = ident(&block.name, Case::Camel);
+    let size = hex(block.size);
+    let block_doc = doc::paragraphs(&[
+        Some(format!(
+            "{}: {}",
+            doc::code(&block.name),
+            block.doc.as_deref().map(doc::escape).unwrap_or_default()
+        )),
+        Some(format!(
+            "{:#x} bytes, reached with {}-bit accesses; registers wider than that are accessed in parts, lowest address first.",
+            block.size, block.access_width
+        )),
+        block.source.as_deref().map(|s| format!("Source: {}", doc::escape(s))),
+    ]);
+    let registers: TokenStream = block
+        .registers
+        .iter()
+        .filter_map(|r| device.layout(&r.layout.name).map(|l| (r, l)))
+        .map(|(r, l)| register(block, r, l))
+        .collect();
+    quote! {
+        #[doc = #block_doc]
+        #[derive(Debug)]
+        pub struct #name {
+            base: usize,
+        }
+
+        impl #name {
+            /// The block's size in bytes.
+            pub const SIZE: usize = #size;
+
+            /// The block at `base`.
+            ///
+            /// # Safety
+            /// `base` must be the address of this block, mapped as device memory, for as long as
+            /// the value and the register handles it gives are used, and no other code may use
+            /// the block in a way that conflicts with them.
+            #[inline(always)]
+            pub const unsafe fn new(base: usize) -> Self {
+                Self { base }
+            }
+
+            /// The block's base address.
+            #[inline(always)]
+            pub const fn base(&self) -> usize {
+                self.base
+            }
+
+            #registers
+        }
+    }
+}
+
+fn register(block: &Block, reg: &BlockRegister, layout: &crate::ir::Layout) -> TokenStream {
+    let method = ident(&reg.name, Case::Snake);
+    let upper = ident(&reg.name, Case::Verbatim)
+        .to_string()
+        .to_ascii_uppercase();
+    let offset_const = format_ident!("{}_OFFSET", upper.trim_start_matches('_'));
+    let offset = hex(reg.offset);
+    let value = type_name(layout);
+    let access = access_marker(&reg.access);
+    let bus_bytes = unsuffixed((block.access_width / 8).into());
+    let access_doc = match &reg.access {
+        RegAccess::Rw => "read/write".to_string(),
+        RegAccess::Ro => "read-only".to_string(),
+        RegAccess::Wo => "write-only".to_string(),
+        RegAccess::Set { state } => format!("write-1-to-set view of {}", doc::code(state)),
+        RegAccess::Clear { state } => format!("write-1-to-clear view of {}", doc::code(state)),
+    };
+    let where_doc = match reg.array {
+        Some(a) => format!(
+            "Offset {:#x} + n × {:#x}, n < {}; {access_doc}, value type [`{value}`](crate::{value}).",
+            reg.offset, a.stride, a.count
+        ),
+        None => format!(
+            "Offset {:#x}; {access_doc}, value type [`{value}`](crate::{value}).",
+            reg.offset
+        ),
+    };
+    let alias = reg
+        .alias_of
+        .as_ref()
+        .map(|a| format!("The same register as {}.", doc::code(&a.name)));
+    let text = doc::paragraphs(&[
+        Some(format!(
+            "{}: {}",
+            doc::code(&reg.name),
+            reg.doc.as_deref().map(doc::escape).unwrap_or_default()
+        )),
+        Some(where_doc),
+        alias,
+        reg.source
+            .as_deref()
+            .map(|s| format!("Source: {}", doc::escape(s))),
+    ]);
+    let offset_doc = format!("Offset of {} in the block.", doc::code(&reg.name));
+    let handle = quote!(armreg_rt::mmio::Reg<crate::#value, #access>);
+    match reg.array {
+        None => quote! {
+            #[doc = #offset_doc]
+            pub const #offset_const: usize = #offset;
+
+            #[doc = #text]
+            #[inline(always)]
+            pub fn #method(&self) -> #handle {
+                // SAFETY: `new`'s contract covers every register inside the block.
+                unsafe { armreg_rt::mmio::Reg::new(self.base + Self::#offset_const, #bus_bytes) }
+            }
+        },
+        Some(array) => {
+            let stride_const = format_ident!("{}_STRIDE", upper.trim_start_matches('_'));
+            let count_const = format_ident!("{}_COUNT", upper.trim_start_matches('_'));
+            let stride = hex(array.stride);
+            let count = unsuffixed(array.count.into());
+            let const_method = format_ident!("{}_n", method.to_string().trim_start_matches("r#"));
+            quote! {
+                #[doc = #offset_doc]
+                pub const #offset_const: usize = #offset;
+                /// Bytes between two elements.
+                pub const #stride_const: usize = #stride;
+                /// The number of elements.
+                pub const #count_const: usize = #count;
+
+                #[doc = #text]
+                #[inline(always)]
+                pub fn #method(&self, n: usize) -> Result<#handle, armreg_rt::IndexOutOfRange> {
+                    if n >= Self::#count_const {
+                        return Err(armreg_rt::IndexOutOfRange { index: n, count: Self::#count_const });
+                    }
+                    // SAFETY: `new`'s contract covers every register inside the block, and
+                    // element n < COUNT lies inside it (checked by the generator).
+                    Ok(unsafe { armreg_rt::mmio::Reg::new(self.base + Self::#offset_const + n * Self::#stride_const, #bus_bytes) })
+                }
+
+                #[doc = #text]
+                ///
+                /// The index is checked when the program is compiled.
+                #[inline(always)]
+                pub fn #const_method<const N: usize>(&self) -> #handle {
+                    const { assert!(N < Self::#count_const, "register array index out of range") };
+                    // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
+                    unsafe { armreg_rt::mmio::Reg::new(self.base + Self::#offset_const + N * Self::#stride_const, #bus_bytes) }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! Documentation text for generated items.
+use crate::ir::{Field, FieldAccess};
+
+/// Escapes description text for rustdoc: brackets would become intra-doc links and angle brackets
+/// HTML tags (`PMEVCNTR<n>`), so both are escaped; everything else is kept as written.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '[' => out.push_str("\\["),
+            ']' => out.push_str("\\]"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\\' => out.push_str("\\\\"),
+            '\r' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text for a name shown in code style (`` `PMEVCNTR<n>_EL0` ``); backticks inside are dropped.
+pub fn code(name: &str) -> String {
+    format!("`{}`", name.replace('`', ""))
+}
+
+/// Bit range as the Arm ARM writes it: `[7]` or `[15:11]`.
+pub fn bits(field: &Field) -> String {
+    if field.width == 1 {
+        format!("\\[{}\\]", field.lsb)
+    } else {
+        format!("\\[{}:{}\\]", field.msb(), field.lsb)
+    }
+}
+
+/// What a field's access means, for documentation.
+pub fn access(access: FieldAccess) -> &'static str {
+    match access {
+        FieldAccess::Rw => "read/write",
+        FieldAccess::Ro => "read-only",
+        FieldAccess::Wo => "write-only",
+        FieldAccess::W1s => "write 1 to set",
+        FieldAccess::W1c => "write 1 to clear",
+        FieldAccess::W1Action => "write 1 to act; reads as 0",
+        FieldAccess::RazWi => "reads as zero, writes ignored",
+        FieldAccess::Res0 => "reserved, 0",
+        FieldAccess::Res1 => "reserved, 1",
+    }
+}
+
+/// Joins documentation paragraphs, skipping empty ones.
+pub fn paragraphs(parts: &[Option<String>]) -> String {
+    parts
+        .iter()
+        .flatten()
+        .filter(|p| !p.trim().is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The first line of a doc text (for tables), escaped, with `|` made safe.
+pub fn summary(text: Option<&str>) -> String {
+    let line = text.unwrap_or("").lines().next().unwrap_or("").trim();
+    escape(line).replace('|', "\\|")
+}

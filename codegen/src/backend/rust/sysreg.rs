@@ -1,0 +1,558 @@
+//! System registers: one zero-sized type per register whose accessors compile to one `mrs`/`msr`
+//! (`mrc`/`mcr`, `mrrc`/`mcrr`) on the target that has the instruction, and call the
+//! `armreg_rt::host` hook everywhere else.
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::doc;
+use super::layout::type_name;
+use super::tokens::{ident, unsuffixed};
+use crate::ir::{Device, Layout, RegAccess, SysReg, SysRegPath};
+use crate::names::Case;
+
+/// Which module a system register goes to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    AArch64,
+    AArch32,
+}
+
+pub fn state_of(path: SysRegPath) -> State {
+    match path {
+        SysRegPath::A64 { .. } => State::AArch64,
+        SysRegPath::A32 { .. } | SysRegPath::A32Wide { .. } => State::AArch32,
+    }
+}
+
+/// Tokens for every system register of `device` in `state`.
+pub fn sysregs(device: &Device, state: State) -> TokenStream {
+    device
+        .sysregs
+        .iter()
+        .filter(|r| state_of(r.path) == state)
+        .filter_map(|r| device.layout(&r.layout.name).map(|l| sysreg(r, l)))
+        .collect()
+}
+
+/// The instruction text and operands that read or write one encoding.
+struct Asm {
+    read: TokenStream,
+    write: TokenStream,
+}
+
+/// Inline assembly reading into / writing from a `u64` named `raw`.
+fn asm(path: SysRegPath) -> Asm {
+    let opts = quote!(options(nostack, preserves_flags));
+    match path {
+        SysRegPath::A64 { .. } => {
+            let read = format!("mrs {{}}, {path}");
+            let write = format!("msr {path}, {{}}");
+            Asm {
+                read: quote! {{
+                    let raw: u64;
+                    // SAFETY: reading a system register touches no memory; the register exists
+                    // wherever this description applies.
+                    unsafe { core::arch::asm!(#read, out(reg) raw, #opts) };
+                    raw
+                }},
+                write: quote! {
+                    // SAFETY: writing this register has only the architectural effects its
+                    // description documents.
+                    unsafe { core::arch::asm!(#write, in(reg) raw, #opts) };
+                },
+            }
+        }
+        SysRegPath::A32 {
+            coproc,
+            opc1,
+            crn,
+            crm,
+            opc2,
+        } => {
+            let read = format!("mrc p{coproc}, {opc1}, {{}}, c{crn}, c{crm}, {opc2}");
+            let write = format!("mcr p{coproc}, {opc1}, {{}}, c{crn}, c{crm}, {opc2}");
+            Asm {
+                read: quote! {{
+                    let raw: u32;
+                    // SAFETY: reading a system register touches no memory; the register exists
+                    // wherever this description applies.
+                    unsafe { core::arch::asm!(#read, out(reg) raw, #opts) };
+                    u64::from(raw)
+                }},
+                write: quote! {
+                    // SAFETY: writing this register has only the architectural effects its
+                    // description documents.
+                    unsafe { core::arch::asm!(#write, in(reg) raw as u32, #opts) };
+                },
+            }
+        }
+        SysRegPath::A32Wide { coproc, opc1, crm } => {
+            let read = format!("mrrc p{coproc}, {opc1}, {{}}, {{}}, c{crm}");
+            let write = format!("mcrr p{coproc}, {opc1}, {{}}, {{}}, c{crm}");
+            Asm {
+                read: quote! {{
+                    let (lo, hi): (u32, u32);
+                    // SAFETY: reading a system register touches no memory; the register exists
+                    // wherever this description applies.
+                    unsafe { core::arch::asm!(#read, out(reg) lo, out(reg) hi, #opts) };
+                    (u64::from(hi) << 32) | u64::from(lo)
+                }},
+                write: quote! {
+                    // SAFETY: writing this register has only the architectural effects its
+                    // description documents.
+                    unsafe { core::arch::asm!(#write, in(reg) raw as u32, in(reg) (raw >> 32) as u32, #opts) };
+                },
+            }
+        }
+    }
+}
+
+fn target_arch(path: SysRegPath) -> &'static str {
+    match state_of(path) {
+        State::AArch64 => "aarch64",
+        State::AArch32 => "arm",
+    }
+}
+
+/// The path as a `armreg_rt::SysRegPath` constant expression.
+fn path_tokens(path: SysRegPath) -> TokenStream {
+    match path {
+        SysRegPath::A64 {
+            op0,
+            op1,
+            crn,
+            crm,
+            op2,
+        } => {
+            let [op0, op1, crn, crm, op2] = [op0, op1, crn, crm, op2].map(|v| unsuffixed(v.into()));
+            quote!(armreg_rt::SysRegPath::A64 { op0: #op0, op1: #op1, crn: #crn, crm: #crm, op2: #op2 })
+        }
+        SysRegPath::A32 {
+            coproc,
+            opc1,
+            crn,
+            crm,
+            opc2,
+        } => {
+            let [coproc, opc1, crn, crm, opc2] =
+                [coproc, opc1, crn, crm, opc2].map(|v| unsuffixed(v.into()));
+            quote!(armreg_rt::SysRegPath::A32 { coproc: #coproc, opc1: #opc1, crn: #crn, crm: #crm, opc2: #opc2 })
+        }
+        SysRegPath::A32Wide { coproc, opc1, crm } => {
+            let [coproc, opc1, crm] = [coproc, opc1, crm].map(|v| unsuffixed(v.into()));
+            quote!(armreg_rt::SysRegPath::A32Wide { coproc: #coproc, opc1: #opc1, crm: #crm })
+        }
+    }
+}
+
+fn instruction_doc(path: SysRegPath) -> String {
+    match path {
+        SysRegPath::A64 { .. } => format!("`MRS`/`MSR` `{path}`"),
+        SysRegPath::A32 { .. } => format!("`MRC`/`MCR` `{path}`"),
+        SysRegPath::A32Wide { .. } => format!("`MRRC`/`MCRR` `{path}`"),
+    }
+}
+
+fn register_doc(reg: &SysReg, layout: &Layout) -> String {
+    let access = match &reg.access {
+        RegAccess::Rw => "read/write".to_string(),
+        RegAccess::Ro => "read-only".to_string(),
+        RegAccess::Wo => "write-only".to_string(),
+        RegAccess::Set { state } => format!("write-1-to-set view of {}", doc::code(state)),
+        RegAccess::Clear { state } => format!("write-1-to-clear view of {}", doc::code(state)),
+    };
+    let array = reg.count.map(|c| {
+        format!(
+            "An array of {c} registers; element n adds n to the CRm:op2 part of the encoding of element 0."
+        )
+    });
+    doc::paragraphs(&[
+        Some(format!(
+            "{}: {}",
+            doc::code(&reg.name),
+            reg.doc.as_deref().map(doc::escape).unwrap_or_default()
+        )),
+        Some(format!(
+            "{}, {access}, value type [`{}`](crate::{}).",
+            instruction_doc(reg.path),
+            type_name(layout),
+            type_name(layout)
+        )),
+        array,
+        reg.source
+            .as_deref()
+            .map(|s| format!("Source: {}", doc::escape(s))),
+    ])
+}
+
+/// The conversions between the value type and the `u64` the instruction moves.
+fn conversions(layout: &Layout) -> (TokenStream, TokenStream) {
+    let value = type_name(layout);
+    if layout.width == 64 {
+        (
+            quote!(crate::#value::from_bits_retain(raw)),
+            quote!(value.bits()),
+        )
+    } else {
+        let raw_ty = super::tokens::uint_type(layout.width);
+        (
+            // The upper bits of the transfer are outside the layout (RES0 for it).
+            quote!(crate::#value::from_bits_retain(raw as #raw_ty)),
+            quote!(u64::from(value.bits())),
+        )
+    }
+}
+
+fn sysreg(reg: &SysReg, layout: &Layout) -> TokenStream {
+    match reg.count {
+        Some(count) => array(reg, layout, count),
+        None => single(reg, layout),
+    }
+}
+
+/// The public methods for a register's access, over `read_raw`/`write_raw` functions.
+fn methods(reg: &SysReg, layout: &Layout, index: Option<&TokenStream>) -> TokenStream {
+    let value = type_name(layout);
+    let (from_raw, to_raw) = conversions(layout);
+    let idx_param = index.map(|_| quote!(n: usize,));
+    // Array elements by a bare index are private: callers go through the checked methods.
+    let vis = if index.is_some() {
+        quote!()
+    } else {
+        quote!(pub)
+    };
+    let idx_arg = index.map(|i| quote!(#i,));
+    let read = quote! {
+        /// Reads the register.
+        #[inline(always)]
+        #vis fn read(#idx_param) -> crate::#value {
+            let raw = Self::read_raw(#idx_arg);
+            #from_raw
+        }
+    };
+    let write_doc = "Writes the register.";
+    let write = quote! {
+        #[doc = #write_doc]
+        #[inline(always)]
+        #vis fn write(#idx_param value: crate::#value) {
+            Self::write_raw(#idx_arg #to_raw);
+        }
+    };
+    let modify = quote! {
+        /// Reads the register, changes the value with `f` and writes it back.
+        #[inline(always)]
+        #vis fn modify(#idx_param f: impl FnOnce(crate::#value) -> crate::#value) {
+            let value = f(Self::read(#idx_arg));
+            Self::write(#idx_arg value);
+        }
+    };
+    let set = quote! {
+        /// Sets the state bits that are 1 in `mask`; the others keep their state.
+        #[inline(always)]
+        #vis fn set(#idx_param mask: crate::#value) {
+            let value = mask;
+            Self::write_raw(#idx_arg #to_raw);
+        }
+    };
+    let clear = quote! {
+        /// Clears the state bits that are 1 in `mask`; the others keep their state.
+        #[inline(always)]
+        #vis fn clear(#idx_param mask: crate::#value) {
+            let value = mask;
+            Self::write_raw(#idx_arg #to_raw);
+        }
+    };
+    match reg.access {
+        RegAccess::Rw => quote!(#read #write #modify),
+        RegAccess::Ro => read,
+        RegAccess::Wo => write,
+        RegAccess::Set { .. } => quote!(#read #set),
+        RegAccess::Clear { .. } => quote!(#read #clear),
+    }
+}
+
+fn reads(reg: &SysReg) -> bool {
+    !matches!(reg.access, RegAccess::Wo)
+}
+
+fn writes(reg: &SysReg) -> bool {
+    !matches!(reg.access, RegAccess::Ro)
+}
+
+fn single(reg: &SysReg, layout: &Layout) -> TokenStream {
+    let name = ident(&reg.name, Case::Verbatim);
+    let doc = register_doc(reg, layout);
+    let arch = target_arch(reg.path);
+    let path = path_tokens(reg.path);
+    let Asm { read, write } = asm(reg.path);
+    let read_raw = reads(reg).then(|| {
+        quote! {
+            #[inline(always)]
+            fn read_raw() -> u64 {
+                #[cfg(target_arch = #arch)]
+                #read
+                #[cfg(not(target_arch = #arch))]
+                {
+                    armreg_rt::host::read(Self::PATH)
+                }
+            }
+        }
+    });
+    let write_raw = writes(reg).then(|| {
+        quote! {
+            #[inline(always)]
+            fn write_raw(raw: u64) {
+                #[cfg(target_arch = #arch)]
+                {
+                    #write
+                }
+                #[cfg(not(target_arch = #arch))]
+                {
+                    armreg_rt::host::write(Self::PATH, raw);
+                }
+            }
+        }
+    });
+    let methods = methods(reg, layout, None);
+    quote! {
+        #[doc = #doc]
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct #name;
+
+        impl #name {
+            /// The register's encoding.
+            pub const PATH: armreg_rt::SysRegPath = #path;
+
+            #read_raw
+            #write_raw
+            #methods
+        }
+    }
+}
+
+fn array(reg: &SysReg, layout: &Layout, count: u32) -> TokenStream {
+    let name = ident(&reg.name, Case::Verbatim);
+    let doc = register_doc(reg, layout);
+    let arch = target_arch(reg.path);
+    let count_lit = unsuffixed(count.into());
+    let elements: Vec<(proc_macro2::Literal, SysRegPath)> = (0..count)
+        .filter_map(|n| reg.path.element(n).map(|p| (unsuffixed(n.into()), p)))
+        .collect();
+    let path_arms: TokenStream = elements
+        .iter()
+        .map(|(n, p)| {
+            let t = path_tokens(*p);
+            quote!(#n => Some(#t),)
+        })
+        .collect();
+    let read_arms: TokenStream = elements
+        .iter()
+        .map(|(n, p)| {
+            let r = asm(*p).read;
+            quote!(#n => #r,)
+        })
+        .collect();
+    let write_arms: TokenStream = elements
+        .iter()
+        .map(|(n, p)| {
+            let w = asm(*p).write;
+            quote!(#n => { #w })
+        })
+        .collect();
+    // Out-of-range indices never reach these functions (the public methods check first, the
+    // const-index ones at compile time), so their fallback arms are dead code.
+    let read_raw = reads(reg).then(|| {
+        quote! {
+            #[inline(always)]
+            fn read_raw(n: usize) -> u64 {
+                #[cfg(target_arch = #arch)]
+                {
+                    match n {
+                        #read_arms
+                        _ => 0,
+                    }
+                }
+                #[cfg(not(target_arch = #arch))]
+                {
+                    match Self::path(n) {
+                        Some(path) => armreg_rt::host::read(path),
+                        None => 0,
+                    }
+                }
+            }
+        }
+    });
+    let write_raw = writes(reg).then(|| {
+        quote! {
+            #[inline(always)]
+            fn write_raw(n: usize, raw: u64) {
+                #[cfg(target_arch = #arch)]
+                {
+                    match n {
+                        #write_arms
+                        _ => {}
+                    }
+                }
+                #[cfg(not(target_arch = #arch))]
+                {
+                    if let Some(path) = Self::path(n) {
+                        armreg_rt::host::write(path, raw);
+                    }
+                }
+            }
+        }
+    });
+    let value = type_name(layout);
+    let element_methods = methods(reg, layout, Some(&quote!(n)));
+    let checked = checked_methods(reg, &value);
+    let const_methods = const_index_methods(reg, &value);
+    quote! {
+        #[doc = #doc]
+        #[allow(non_camel_case_types)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+        pub struct #name;
+
+        impl #name {
+            /// The number of registers in the array.
+            pub const COUNT: usize = #count_lit;
+
+            /// The encoding of element `n`, if there is one.
+            pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
+                match n {
+                    #path_arms
+                    _ => None,
+                }
+            }
+
+            #read_raw
+            #write_raw
+        }
+
+        /// Element access with the index checked at compile time: one instruction each.
+        impl #name {
+            #const_methods
+        }
+
+        /// Element access with the index checked at run time.
+        impl #name {
+            #checked
+        }
+
+        impl #name {
+            #element_methods
+        }
+    }
+}
+
+/// `read_n::<N>()` and friends: the index is a constant, checked when the program is compiled.
+fn const_index_methods(reg: &SysReg, value: &proc_macro2::Ident) -> TokenStream {
+    let check = quote!(const { assert!(N < Self::COUNT, "register array index out of range") };);
+    let read = quote! {
+        /// Reads element `N`.
+        #[inline(always)]
+        pub fn read_n<const N: usize>() -> crate::#value {
+            #check
+            Self::read(N)
+        }
+    };
+    let write = quote! {
+        /// Writes element `N`.
+        #[inline(always)]
+        pub fn write_n<const N: usize>(value: crate::#value) {
+            #check
+            Self::write(N, value)
+        }
+    };
+    let modify = quote! {
+        /// Reads element `N`, changes the value with `f` and writes it back.
+        #[inline(always)]
+        pub fn modify_n<const N: usize>(f: impl FnOnce(crate::#value) -> crate::#value) {
+            #check
+            Self::modify(N, f)
+        }
+    };
+    let set = quote! {
+        /// Sets the state bits of element `N` that are 1 in `mask`.
+        #[inline(always)]
+        pub fn set_n<const N: usize>(mask: crate::#value) {
+            #check
+            Self::set(N, mask)
+        }
+    };
+    let clear = quote! {
+        /// Clears the state bits of element `N` that are 1 in `mask`.
+        #[inline(always)]
+        pub fn clear_n<const N: usize>(mask: crate::#value) {
+            #check
+            Self::clear(N, mask)
+        }
+    };
+    match reg.access {
+        RegAccess::Rw => quote!(#read #write #modify),
+        RegAccess::Ro => read,
+        RegAccess::Wo => write,
+        RegAccess::Set { .. } => quote!(#read #set),
+        RegAccess::Clear { .. } => quote!(#read #clear),
+    }
+}
+
+/// `try_read(n)` and friends: the index is checked at run time and an error returned.
+fn checked_methods(reg: &SysReg, value: &proc_macro2::Ident) -> TokenStream {
+    let check = quote! {
+        if n >= Self::COUNT {
+            return Err(armreg_rt::IndexOutOfRange { index: n, count: Self::COUNT });
+        }
+    };
+    let read = quote! {
+        /// Reads element `n`.
+        #[inline(always)]
+        pub fn try_read(n: usize) -> Result<crate::#value, armreg_rt::IndexOutOfRange> {
+            #check
+            Ok(Self::read(n))
+        }
+    };
+    let write = quote! {
+        /// Writes element `n`.
+        #[inline(always)]
+        pub fn try_write(n: usize, value: crate::#value) -> Result<(), armreg_rt::IndexOutOfRange> {
+            #check
+            Self::write(n, value);
+            Ok(())
+        }
+    };
+    let modify = quote! {
+        /// Reads element `n`, changes the value with `f` and writes it back.
+        #[inline(always)]
+        pub fn try_modify(n: usize, f: impl FnOnce(crate::#value) -> crate::#value) -> Result<(), armreg_rt::IndexOutOfRange> {
+            #check
+            Self::modify(n, f);
+            Ok(())
+        }
+    };
+    let set = quote! {
+        /// Sets the state bits of element `n` that are 1 in `mask`.
+        #[inline(always)]
+        pub fn try_set(n: usize, mask: crate::#value) -> Result<(), armreg_rt::IndexOutOfRange> {
+            #check
+            Self::set(n, mask);
+            Ok(())
+        }
+    };
+    let clear = quote! {
+        /// Clears the state bits of element `n` that are 1 in `mask`.
+        #[inline(always)]
+        pub fn try_clear(n: usize, mask: crate::#value) -> Result<(), armreg_rt::IndexOutOfRange> {
+            #check
+            Self::clear(n, mask);
+            Ok(())
+        }
+    };
+    match reg.access {
+        RegAccess::Rw => quote!(#read #write #modify),
+        RegAccess::Ro => read,
+        RegAccess::Wo => write,
+        RegAccess::Set { .. } => quote!(#read #set),
+        RegAccess::Clear { .. } => quote!(#read #clear),
+    }
+}

@@ -1,0 +1,155 @@
+//! Diagnostics: what a frontend or pass reports about its input, always with a position.
+use std::collections::BTreeMap;
+use std::fmt;
+
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+
+use crate::ir::Pos;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+/// One finding, naming the rule that produced it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// The rule's name: the pass (`no_overlapping_fields`) or the frontend check (`toml_syntax`).
+    pub rule: &'static str,
+    pub message: String,
+    pub pos: Pos,
+    /// Other positions worth showing (the earlier definition of a duplicate, ...).
+    pub notes: Vec<(Pos, String)>,
+}
+
+impl Diagnostic {
+    pub fn error(rule: &'static str, pos: &Pos, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Error,
+            rule,
+            message: message.into(),
+            pos: pos.clone(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn with_note(mut self, pos: &Pos, note: impl Into<String>) -> Self {
+        self.notes.push((pos.clone(), note.into()));
+        self
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Renders the diagnostic with a source snippet when the file's text is known.
+    pub fn render(&self, sources: &Sources) -> String {
+        let Some(text) = sources.get(&self.pos.file) else {
+            return self.to_string();
+        };
+        let level = match self.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+        };
+        let span = clamp(self.pos.span, text.len());
+        let mut snippet = Snippet::source(text.as_str())
+            .line_start(1)
+            .path(self.pos.file.as_str())
+            .fold(true)
+            .annotation(AnnotationKind::Primary.span(span.0..span.1));
+        for (pos, note) in &self.notes {
+            if pos.file == self.pos.file {
+                let span = clamp(pos.span, text.len());
+                snippet = snippet.annotation(
+                    AnnotationKind::Context
+                        .span(span.0..span.1)
+                        .label(note.as_str()),
+                );
+            }
+        }
+        let report = &[level
+            .primary_title(self.message.as_str())
+            .id(self.rule)
+            .element(snippet)];
+        let mut out = Renderer::plain().render(report).to_string();
+        for (pos, note) in &self.notes {
+            if pos.file != self.pos.file {
+                out.push_str(&format!("\n  = note: {pos}: {note}"));
+            }
+        }
+        out
+    }
+}
+
+fn clamp(span: (usize, usize), len: usize) -> (usize, usize) {
+    let start = span.0.min(len);
+    (start, span.1.clamp(start, len))
+}
+
+/// The one-line form: `file:line:col: error[rule]: message`.
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(f, "{}: {level}[{}]: {}", self.pos, self.rule, self.message)?;
+        for (pos, note) in &self.notes {
+            write!(f, "\n  note: {pos}: {note}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The text of every input file, by the name used in positions.
+#[derive(Default, Debug)]
+pub struct Sources(BTreeMap<String, String>);
+
+impl Sources {
+    pub fn insert(&mut self, file: &str, text: String) {
+        self.0.insert(file.to_string(), text);
+    }
+
+    pub fn get(&self, file: &str) -> Option<&String> {
+        self.0.get(file)
+    }
+}
+
+/// Maps byte offsets of one file to 1-based line and column (in characters).
+pub struct LineIndex<'a> {
+    file: &'a str,
+    text: &'a str,
+    line_starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(file: &'a str, text: &'a str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Self {
+            file,
+            text,
+            line_starts,
+        }
+    }
+
+    /// The position of the byte range `start..end`.
+    pub fn pos(&self, start: usize, end: usize) -> Pos {
+        let start = start.min(self.text.len());
+        let line = self.line_starts.partition_point(|&s| s <= start);
+        let line_start = self.line_starts[line - 1];
+        let col = self
+            .text
+            .get(line_start..start)
+            .map_or(start - line_start, |s| s.chars().count())
+            + 1;
+        Pos {
+            file: self.file.to_string(),
+            line: line as u32,
+            col: col as u32,
+            span: (start, end.max(start)),
+        }
+    }
+}

@@ -1,0 +1,663 @@
+//! The native description format: TOML with a position for every element (see
+//! `descriptions/FORMAT.md`).
+//!
+//! Parsing is two steps: `toml` deserializes into the raw structs below, which keep the byte span
+//! of every value, then `lower` checks the value syntax (bit ranges, encodings, access names) and
+//! builds the IR. Every failure is a diagnostic at the offending value.
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::ir::{
+    Block, BlockArray, BlockRegister, Derive, Device, EnumValue, Field, FieldAccess, Layout,
+    NameRef, Pos, RegAccess, SysReg, SysRegPath,
+};
+
+type S<T> = Spanned<T>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    device: S<RawDevice>,
+    #[serde(default)]
+    layout: Vec<RawLayout>,
+    #[serde(default)]
+    sysreg: Vec<RawSysReg>,
+    #[serde(default)]
+    block: Vec<RawBlock>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDevice {
+    name: S<String>,
+    doc: Option<String>,
+    source: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLayout {
+    name: S<String>,
+    width: Option<S<i64>>,
+    doc: Option<String>,
+    source: Option<String>,
+    reset: Option<S<i64>>,
+    #[serde(default)]
+    fields: Vec<RawField>,
+    base: Option<S<String>>,
+    #[serde(default)]
+    remove: Vec<S<String>>,
+    #[serde(default)]
+    raz_wi: Vec<S<String>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawField {
+    name: Option<S<String>>,
+    bits: S<String>,
+    access: Option<S<String>>,
+    reset: Option<S<i64>>,
+    doc: Option<String>,
+    source: Option<String>,
+    #[serde(default, rename = "enum")]
+    enums: Vec<RawEnum>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEnum {
+    name: S<String>,
+    value: S<i64>,
+    doc: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSysReg {
+    name: S<String>,
+    layout: S<String>,
+    a64: Option<S<String>>,
+    a32: Option<S<String>>,
+    a32_64: Option<S<String>>,
+    access: Option<S<String>>,
+    state: Option<S<String>>,
+    count: Option<S<i64>>,
+    doc: Option<String>,
+    source: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBlock {
+    name: S<String>,
+    size: S<i64>,
+    access_width: Option<S<i64>>,
+    doc: Option<String>,
+    source: Option<String>,
+    #[serde(default)]
+    register: Vec<RawBlockRegister>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBlockRegister {
+    name: S<String>,
+    layout: S<String>,
+    offset: S<i64>,
+    access: Option<S<String>>,
+    state: Option<S<String>>,
+    count: Option<S<i64>>,
+    stride: Option<S<i64>>,
+    alias_of: Option<S<String>>,
+    doc: Option<String>,
+    source: Option<String>,
+}
+
+/// Parses the native description in `text`; `file` is the name positions carry.
+pub fn parse(file: &str, text: &str) -> Result<Device, Vec<Diagnostic>> {
+    let lines = LineIndex::new(file, text);
+    let raw: RawFile = toml::from_str(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        let message = e.message().trim().to_string();
+        vec![Diagnostic::error(
+            "toml_syntax",
+            &lines.pos(span.start, span.end),
+            message,
+        )]
+    })?;
+    let mut lower = Lower {
+        lines: &lines,
+        errors: Vec::new(),
+    };
+    let device = lower.device(raw);
+    if lower.errors.is_empty() {
+        Ok(device)
+    } else {
+        Err(lower.errors)
+    }
+}
+
+struct Lower<'a> {
+    lines: &'a LineIndex<'a>,
+    errors: Vec<Diagnostic>,
+}
+
+impl Lower<'_> {
+    fn pos<T>(&self, s: &S<T>) -> Pos {
+        let span = s.span();
+        self.lines.pos(span.start, span.end)
+    }
+
+    fn name_ref(&self, s: &S<String>) -> NameRef {
+        NameRef {
+            name: s.get_ref().clone(),
+            pos: self.pos(s),
+        }
+    }
+
+    fn error<T>(&mut self, at: &S<T>, message: String) {
+        let pos = self.pos(at);
+        self.errors
+            .push(Diagnostic::error("description_syntax", &pos, message));
+    }
+
+    /// A non-negative integer no larger than `max`.
+    fn unsigned(&mut self, v: &S<i64>, what: &str, max: u64) -> Option<u64> {
+        let value = *v.get_ref();
+        match u64::try_from(value) {
+            Ok(u) if u <= max => Some(u),
+            _ => {
+                self.error(
+                    v,
+                    format!("{what} must be between 0 and {max}, got {value}"),
+                );
+                None
+            }
+        }
+    }
+
+    fn device(&mut self, raw: RawFile) -> Device {
+        let dev = raw.device.get_ref();
+        let mut device = Device {
+            name: dev.name.get_ref().clone(),
+            doc: dev.doc.clone(),
+            source: dev.source.clone(),
+            pos: self.pos(&dev.name),
+            layouts: Vec::new(),
+            sysregs: Vec::new(),
+            blocks: Vec::new(),
+        };
+        for l in &raw.layout {
+            if let Some(layout) = self.layout(l) {
+                device.layouts.push(layout);
+            }
+        }
+        for r in &raw.sysreg {
+            if let Some(sysreg) = self.sysreg(r) {
+                device.sysregs.push(sysreg);
+            }
+        }
+        for b in &raw.block {
+            if let Some(block) = self.block(b) {
+                device.blocks.push(block);
+            }
+        }
+        device.canonicalize();
+        device
+    }
+
+    fn layout(&mut self, raw: &RawLayout) -> Option<Layout> {
+        let width = match &raw.width {
+            Some(w) => {
+                let value = *w.get_ref();
+                if ![8, 16, 32, 64].contains(&value) {
+                    self.error(w, format!("width must be 8, 16, 32 or 64, got {value}"));
+                    return None;
+                }
+                value as u32
+            }
+            None if raw.base.is_some() => 0,
+            None => {
+                self.error(
+                    &raw.name,
+                    format!("layout `{}` needs a `width`", raw.name.get_ref()),
+                );
+                return None;
+            }
+        };
+        let reset = match &raw.reset {
+            Some(r) => Some(self.unsigned(r, "a layout's reset value", u64::MAX)?),
+            None => None,
+        };
+        let mut fields = Vec::new();
+        for f in &raw.fields {
+            fields.extend(self.field(f));
+        }
+        let derive = match &raw.base {
+            Some(base) => Some(Derive {
+                base: self.name_ref(base),
+                resolved: false,
+                remove: raw.remove.iter().map(|r| self.name_ref(r)).collect(),
+                raz_wi: raw.raz_wi.iter().map(|r| self.name_ref(r)).collect(),
+            }),
+            None => {
+                if let Some(first) = raw.remove.first().or(raw.raz_wi.first()) {
+                    self.error(
+                        first,
+                        "`remove` and `raz_wi` need a `base` layout to act on".to_string(),
+                    );
+                }
+                None
+            }
+        };
+        Some(Layout {
+            name: raw.name.get_ref().clone(),
+            width,
+            doc: raw.doc.clone(),
+            source: raw.source.clone(),
+            reset,
+            pos: self.pos(&raw.name),
+            fields,
+            derive,
+        })
+    }
+
+    fn field(&mut self, raw: &RawField) -> Option<Field> {
+        let (msb, lsb) = self.bits(&raw.bits)?;
+        let access = match &raw.access {
+            Some(a) => self.field_access(a)?,
+            None => FieldAccess::Rw,
+        };
+        let (name, pos) = match &raw.name {
+            Some(n) => (n.get_ref().clone(), self.pos(n)),
+            None if matches!(access, FieldAccess::Res0 | FieldAccess::Res1) => (
+                format!("{}_{msb}_{lsb}", access.as_str().to_uppercase()),
+                self.pos(&raw.bits),
+            ),
+            None => {
+                self.error(
+                    &raw.bits,
+                    "a field needs a `name` unless its access is res0 or res1".to_string(),
+                );
+                return None;
+            }
+        };
+        let enums = raw
+            .enums
+            .iter()
+            .map(|e| EnumValue {
+                name: e.name.get_ref().clone(),
+                value: *e.value.get_ref() as u64,
+                doc: e.doc.clone(),
+                pos: self.pos(&e.name),
+            })
+            .collect();
+        for e in &raw.enums {
+            if *e.value.get_ref() < 0 {
+                self.error(
+                    &e.value,
+                    "an enumerated value cannot be negative".to_string(),
+                );
+            }
+        }
+        let reset = match &raw.reset {
+            Some(r) => Some(self.unsigned(r, "a field's reset value", u64::MAX)?),
+            None => None,
+        };
+        Some(Field {
+            name,
+            lsb,
+            width: msb - lsb + 1,
+            access,
+            reset,
+            doc: raw.doc.clone(),
+            source: raw.source.clone(),
+            pos,
+            enums,
+        })
+    }
+
+    /// `"msb:lsb"` or `"bit"`.
+    fn bits(&mut self, raw: &S<String>) -> Option<(u32, u32)> {
+        let text = raw.get_ref().trim();
+        let parse = |s: &str| s.trim().parse::<u32>().ok().filter(|&b| b < 1024);
+        let parsed = match text.split_once(':') {
+            Some((msb, lsb)) => parse(msb).zip(parse(lsb)),
+            None => parse(text).map(|b| (b, b)),
+        };
+        match parsed {
+            Some((msb, lsb)) if msb >= lsb => Some((msb, lsb)),
+            Some(_) => {
+                self.error(
+                    raw,
+                    format!("bits `{text}`: write the most significant bit first (msb:lsb)"),
+                );
+                None
+            }
+            None => {
+                self.error(
+                    raw,
+                    format!("bits `{text}` is not `msb:lsb` or a single bit number"),
+                );
+                None
+            }
+        }
+    }
+
+    fn field_access(&mut self, raw: &S<String>) -> Option<FieldAccess> {
+        let text = raw.get_ref().as_str();
+        let found = FieldAccess::ALL.into_iter().find(|a| a.as_str() == text);
+        if found.is_none() {
+            let all: Vec<_> = FieldAccess::ALL.iter().map(|a| a.as_str()).collect();
+            self.error(
+                raw,
+                format!(
+                    "unknown field access `{text}`; expected one of: {}",
+                    all.join(", ")
+                ),
+            );
+        }
+        found
+    }
+
+    fn reg_access(
+        &mut self,
+        access: &Option<S<String>>,
+        state: &Option<S<String>>,
+        name: &S<String>,
+    ) -> Option<RegAccess> {
+        let text = access.as_ref().map_or("rw", |a| a.get_ref().as_str());
+        let needs_state = matches!(text, "set" | "clear");
+        match (needs_state, state) {
+            (true, None) => {
+                let at = access.as_ref().unwrap_or(name);
+                self.error(
+                    at,
+                    format!("access `{text}` needs `state`, the name of the shared state"),
+                );
+                return None;
+            }
+            (false, Some(s)) => {
+                self.error(
+                    s,
+                    "`state` only applies to access `set` or `clear`".to_string(),
+                );
+                return None;
+            }
+            _ => {}
+        }
+        let state = state.as_ref().map(|s| s.get_ref().clone());
+        Some(match text {
+            "rw" => RegAccess::Rw,
+            "ro" => RegAccess::Ro,
+            "wo" => RegAccess::Wo,
+            "set" => RegAccess::Set { state: state? },
+            "clear" => RegAccess::Clear { state: state? },
+            other => {
+                let at = access.as_ref().unwrap_or(name);
+                self.error(
+                    at,
+                    format!("unknown register access `{other}`; expected rw, ro, wo, set or clear"),
+                );
+                return None;
+            }
+        })
+    }
+
+    fn sysreg(&mut self, raw: &RawSysReg) -> Option<SysReg> {
+        let paths: Vec<(&S<String>, fn(&str) -> Result<SysRegPath, String>)> = [
+            (raw.a64.as_ref(), parse_a64 as fn(&str) -> _),
+            (raw.a32.as_ref(), parse_a32),
+            (raw.a32_64.as_ref(), parse_a32_wide),
+        ]
+        .into_iter()
+        .filter_map(|(s, f)| s.map(|s| (s, f)))
+        .collect();
+        let (text, parse) = match paths.as_slice() {
+            [one] => *one,
+            [] => {
+                self.error(
+                    &raw.name,
+                    format!(
+                        "system register `{}` needs one access path: a64, a32 or a32_64",
+                        raw.name.get_ref()
+                    ),
+                );
+                return None;
+            }
+            [_, second, ..] => {
+                self.error(
+                    second.0,
+                    "a system register has exactly one access path; bind the layout again for another".to_string(),
+                );
+                return None;
+            }
+        };
+        let path = match parse(text.get_ref()) {
+            Ok(p) => p,
+            Err(message) => {
+                self.error(text, message);
+                return None;
+            }
+        };
+        let access = self.reg_access(&raw.access, &raw.state, &raw.name)?;
+        let count = match &raw.count {
+            Some(c) => Some(self.unsigned(c, "count", u64::from(u32::MAX))? as u32),
+            None => None,
+        };
+        Some(SysReg {
+            name: raw.name.get_ref().clone(),
+            layout: self.name_ref(&raw.layout),
+            path,
+            access,
+            count,
+            doc: raw.doc.clone(),
+            source: raw.source.clone(),
+            pos: self.pos(&raw.name),
+        })
+    }
+
+    fn block(&mut self, raw: &RawBlock) -> Option<Block> {
+        let size = self.unsigned(&raw.size, "a block's size", u64::from(u32::MAX) + 1)?;
+        let access_width = match &raw.access_width {
+            Some(w) => {
+                let value = *w.get_ref();
+                if ![8, 16, 32, 64].contains(&value) {
+                    self.error(
+                        w,
+                        format!("access_width must be 8, 16, 32 or 64, got {value}"),
+                    );
+                    return None;
+                }
+                value as u32
+            }
+            None => 32,
+        };
+        let mut registers = Vec::new();
+        for r in &raw.register {
+            registers.extend(self.block_register(r));
+        }
+        Some(Block {
+            name: raw.name.get_ref().clone(),
+            size,
+            access_width,
+            doc: raw.doc.clone(),
+            source: raw.source.clone(),
+            pos: self.pos(&raw.name),
+            registers,
+        })
+    }
+
+    fn block_register(&mut self, raw: &RawBlockRegister) -> Option<BlockRegister> {
+        let offset = self.unsigned(&raw.offset, "offset", u64::from(u32::MAX))?;
+        let access = self.reg_access(&raw.access, &raw.state, &raw.name)?;
+        let array = match (&raw.count, &raw.stride) {
+            (Some(count), Some(stride)) => Some(BlockArray {
+                count: self.unsigned(count, "count", u64::from(u32::MAX))? as u32,
+                stride: self.unsigned(stride, "stride", u64::from(u32::MAX))?,
+            }),
+            (None, None) => None,
+            (Some(c), None) => {
+                self.error(c, "an array in a block needs `stride` too".to_string());
+                return None;
+            }
+            (None, Some(s)) => {
+                self.error(s, "`stride` needs `count`".to_string());
+                return None;
+            }
+        };
+        Some(BlockRegister {
+            name: raw.name.get_ref().clone(),
+            layout: self.name_ref(&raw.layout),
+            offset,
+            access,
+            array,
+            alias_of: raw.alias_of.as_ref().map(|a| self.name_ref(a)),
+            doc: raw.doc.clone(),
+            source: raw.source.clone(),
+            pos: self.pos(&raw.name),
+        })
+    }
+}
+
+/// The numbers of an encoding, each checked against its field's range.
+fn numbers(parts: &[(&str, &str, u32)]) -> Result<Vec<u8>, String> {
+    parts
+        .iter()
+        .map(|(what, text, max)| {
+            text.parse::<u32>()
+                .ok()
+                .filter(|v| v <= max)
+                .map(|v| v as u8)
+                .ok_or_else(|| format!("{what} `{text}` is not a number from 0 to {max}"))
+        })
+        .collect()
+}
+
+/// `S<op0>_<op1>_C<n>_C<m>_<op2>`.
+fn parse_a64(text: &str) -> Result<SysRegPath, String> {
+    let usage = || format!("`{text}` is not an AArch64 encoding like `S3_3_C9_C12_0`");
+    let rest = text.trim().strip_prefix(['S', 's']).ok_or_else(usage)?;
+    let parts: Vec<&str> = rest.split('_').collect();
+    let [op0, op1, crn, crm, op2] = parts.as_slice() else {
+        return Err(usage());
+    };
+    let crn = crn.strip_prefix(['C', 'c']).ok_or_else(usage)?;
+    let crm = crm.strip_prefix(['C', 'c']).ok_or_else(usage)?;
+    let v = numbers(&[
+        ("op0", op0, 3),
+        ("op1", op1, 7),
+        ("CRn", crn, 15),
+        ("CRm", crm, 15),
+        ("op2", op2, 7),
+    ])?;
+    Ok(SysRegPath::A64 {
+        op0: v[0],
+        op1: v[1],
+        crn: v[2],
+        crm: v[3],
+        op2: v[4],
+    })
+}
+
+fn split_operands(text: &str) -> Vec<&str> {
+    text.split(',').map(str::trim).collect()
+}
+
+fn coproc(text: &str) -> Option<&str> {
+    text.strip_prefix(['p', 'P'])
+}
+
+fn creg(text: &str) -> Option<&str> {
+    text.strip_prefix(['c', 'C'])
+}
+
+/// `p<coproc>, <opc1>, c<n>, c<m>, <opc2>`.
+fn parse_a32(text: &str) -> Result<SysRegPath, String> {
+    let usage = || format!("`{text}` is not an AArch32 MRC/MCR encoding like `p15, 0, c9, c12, 0`");
+    let parts = split_operands(text);
+    let [cp, opc1, crn, crm, opc2] = parts.as_slice() else {
+        return Err(usage());
+    };
+    let v = numbers(&[
+        ("coproc", coproc(cp).ok_or_else(usage)?, 15),
+        ("opc1", opc1, 7),
+        ("CRn", creg(crn).ok_or_else(usage)?, 15),
+        ("CRm", creg(crm).ok_or_else(usage)?, 15),
+        ("opc2", opc2, 7),
+    ])?;
+    Ok(SysRegPath::A32 {
+        coproc: v[0],
+        opc1: v[1],
+        crn: v[2],
+        crm: v[3],
+        opc2: v[4],
+    })
+}
+
+/// `p<coproc>, <opc1>, c<m>`.
+fn parse_a32_wide(text: &str) -> Result<SysRegPath, String> {
+    let usage = || format!("`{text}` is not an AArch32 MRRC/MCRR encoding like `p15, 0, c9`");
+    let parts = split_operands(text);
+    let [cp, opc1, crm] = parts.as_slice() else {
+        return Err(usage());
+    };
+    let v = numbers(&[
+        ("coproc", coproc(cp).ok_or_else(usage)?, 15),
+        ("opc1", opc1, 15),
+        ("CRm", creg(crm).ok_or_else(usage)?, 15),
+    ])?;
+    Ok(SysRegPath::A32Wide {
+        coproc: v[0],
+        opc1: v[1],
+        crm: v[2],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodings_parse() {
+        assert_eq!(
+            parse_a64("S3_3_C9_C12_0").unwrap(),
+            SysRegPath::A64 {
+                op0: 3,
+                op1: 3,
+                crn: 9,
+                crm: 12,
+                op2: 0
+            }
+        );
+        assert_eq!(
+            parse_a32("p15, 0, c9, c13, 0").unwrap(),
+            SysRegPath::A32 {
+                coproc: 15,
+                opc1: 0,
+                crn: 9,
+                crm: 13,
+                opc2: 0
+            }
+        );
+        assert_eq!(
+            parse_a32_wide("p15, 1, c14").unwrap(),
+            SysRegPath::A32Wide {
+                coproc: 15,
+                opc1: 1,
+                crm: 14
+            }
+        );
+        assert!(parse_a64("S3_3_C9_C16_0").unwrap_err().contains("CRm"));
+        assert!(parse_a32("p15, 0, c9, c12").is_err());
+    }
+
+    #[test]
+    fn syntax_error_has_position() {
+        let errors = parse("x.toml", "[device]\nname = \"a\"\n[[layout]]\nname = 3\n").unwrap_err();
+        assert_eq!(errors[0].rule, "toml_syntax");
+        assert_eq!((errors[0].pos.line, errors[0].pos.col), (4, 8));
+    }
+}

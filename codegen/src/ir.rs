@@ -1,0 +1,426 @@
+//! The intermediate representation every frontend produces and every backend reads.
+//!
+//! Plain data, serde-serializable, in a canonical order (layouts, system registers and blocks by
+//! name, fields by bit position, block registers by offset) so that a dump diffs cleanly and
+//! generation is deterministic. Register layouts are separate from access paths: one layout is
+//! bound to any number of system registers and block registers. Every element keeps the position
+//! it came from so that any pass can point at the input. Elements are kept in vectors rather than
+//! maps so that a duplicate name survives parsing and is reported by its own pass.
+use serde::{Deserialize, Serialize};
+
+/// A position in an input file (1-based line and column).
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Pos {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    /// Byte range in the file, for rendering snippets; not part of the IR's identity.
+    #[serde(skip)]
+    pub span: (usize, usize),
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.col)
+    }
+}
+
+/// A reference to another element by name, with the position of the reference.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NameRef {
+    pub name: String,
+    pub pos: Pos,
+}
+
+/// One description: the unit a crate is generated from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Device {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub pos: Pos,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub layouts: Vec<Layout>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sysregs: Vec<SysReg>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<Block>,
+}
+
+/// A register's fields, independent of where the register lives.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layout {
+    pub name: String,
+    /// Width in bits: 8, 16, 32 or 64.
+    pub width: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Whole-register reset value, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reset: Option<u64>,
+    pub pos: Pos,
+    pub fields: Vec<Field>,
+    /// Set while the layout still has to be derived from another one (see `passes::derive_layouts`);
+    /// after that pass it names the base, for documentation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derive: Option<Derive>,
+}
+
+/// How a layout is derived from a base layout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Derive {
+    pub base: NameRef,
+    /// True once the fields have been copied from the base.
+    #[serde(default)]
+    pub resolved: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub remove: Vec<NameRef>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub raz_wi: Vec<NameRef>,
+}
+
+/// A bit field of a layout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Field {
+    pub name: String,
+    pub lsb: u32,
+    pub width: u32,
+    pub access: FieldAccess,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reset: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub pos: Pos,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enums: Vec<EnumValue>,
+}
+
+impl Field {
+    /// The field's most significant bit.
+    pub fn msb(&self) -> u32 {
+        self.lsb + self.width.saturating_sub(1)
+    }
+
+    /// The field's bits as a mask of a 64-bit register (bits past 63 are dropped).
+    pub fn mask(&self) -> u64 {
+        bit_range_mask(self.lsb, self.width)
+    }
+
+    /// Whether the field is a reserved range rather than a named field.
+    pub fn is_reserved(&self) -> bool {
+        matches!(self.access, FieldAccess::Res0 | FieldAccess::Res1)
+    }
+}
+
+/// A mask of `width` bits starting at `lsb`, saturating at bit 63.
+pub fn bit_range_mask(lsb: u32, width: u32) -> u64 {
+    if lsb >= 64 || width == 0 {
+        return 0;
+    }
+    let ones = if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    ones << lsb
+}
+
+/// How software may access a field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FieldAccess {
+    /// Read and write.
+    Rw,
+    /// Read only; writes ignored.
+    Ro,
+    /// Write only; reads UNKNOWN.
+    Wo,
+    /// Writing 1 sets the bit, writing 0 has no effect.
+    W1s,
+    /// Writing 1 clears the bit, writing 0 has no effect.
+    W1c,
+    /// Writing 1 triggers an action; the bit reads as 0.
+    W1Action,
+    /// Reads as zero, writes ignored.
+    RazWi,
+    /// Reserved, should be zero.
+    Res0,
+    /// Reserved, should be one.
+    Res1,
+}
+
+impl FieldAccess {
+    /// Whether reading the field gives information.
+    pub fn readable(self) -> bool {
+        matches!(self, Self::Rw | Self::Ro | Self::W1s | Self::W1c)
+    }
+
+    /// Whether software may set the field's value in a register value.
+    pub fn writable(self) -> bool {
+        matches!(
+            self,
+            Self::Rw | Self::Wo | Self::W1s | Self::W1c | Self::W1Action
+        )
+    }
+
+    /// How the access is spelt in descriptions and documentation.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Rw => "rw",
+            Self::Ro => "ro",
+            Self::Wo => "wo",
+            Self::W1s => "w1s",
+            Self::W1c => "w1c",
+            Self::W1Action => "w1-action",
+            Self::RazWi => "raz-wi",
+            Self::Res0 => "res0",
+            Self::Res1 => "res1",
+        }
+    }
+
+    /// Every access kind, for parsing and documentation.
+    pub const ALL: [FieldAccess; 9] = [
+        Self::Rw,
+        Self::Ro,
+        Self::Wo,
+        Self::W1s,
+        Self::W1c,
+        Self::W1Action,
+        Self::RazWi,
+        Self::Res0,
+        Self::Res1,
+    ];
+}
+
+/// A named value of a field.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EnumValue {
+    pub name: String,
+    pub value: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    pub pos: Pos,
+}
+
+/// How software may access a whole register.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum RegAccess {
+    Rw,
+    Ro,
+    Wo,
+    /// The write-1-to-set view of the shared state `state`; reads give the state.
+    Set {
+        state: String,
+    },
+    /// The write-1-to-clear view of the shared state `state`; reads give the state.
+    Clear {
+        state: String,
+    },
+}
+
+/// A system register: a layout bound to one instruction encoding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SysReg {
+    /// The architectural name; an array's name holds `<n>`.
+    pub name: String,
+    pub layout: NameRef,
+    pub path: SysRegPath,
+    pub access: RegAccess,
+    /// For an array: the number of elements; index n adds n to the CRm:op2 (or CRm) part of the
+    /// encoding.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub pos: Pos,
+}
+
+/// The operands of the instruction that reaches a system register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum SysRegPath {
+    /// AArch64 `MRS`/`MSR`.
+    A64 {
+        op0: u8,
+        op1: u8,
+        crn: u8,
+        crm: u8,
+        op2: u8,
+    },
+    /// AArch32 `MRC`/`MCR`.
+    A32 {
+        coproc: u8,
+        opc1: u8,
+        crn: u8,
+        crm: u8,
+        opc2: u8,
+    },
+    /// AArch32 `MRRC`/`MCRR` (64-bit transfer).
+    A32Wide { coproc: u8, opc1: u8, crm: u8 },
+}
+
+impl SysRegPath {
+    /// Bits the instruction transfers.
+    pub fn width(self) -> u32 {
+        match self {
+            Self::A64 { .. } | Self::A32Wide { .. } => 64,
+            Self::A32 { .. } => 32,
+        }
+    }
+
+    /// The path of array element `n`, or `None` if the encoding leaves its fields' ranges.
+    ///
+    /// For `A64`/`A32` the index steps the 7-bit CRm:op2 value, which gives the Arm ARM's
+    /// `CRm = base + (n >> 3), op2 = n & 7` for arrays such as PMEVCNTR<n>; for `A32Wide` it
+    /// steps CRm.
+    pub fn element(self, n: u32) -> Option<Self> {
+        let split = |crm: u8, op2: u8| -> Option<(u8, u8)> {
+            let key = (u32::from(crm) << 3 | u32::from(op2)).checked_add(n)?;
+            (key < 128).then_some(((key >> 3) as u8, (key & 7) as u8))
+        };
+        match self {
+            Self::A64 {
+                op0,
+                op1,
+                crn,
+                crm,
+                op2,
+            } => split(crm, op2).map(|(crm, op2)| Self::A64 {
+                op0,
+                op1,
+                crn,
+                crm,
+                op2,
+            }),
+            Self::A32 {
+                coproc,
+                opc1,
+                crn,
+                crm,
+                opc2,
+            } => split(crm, opc2).map(|(crm, opc2)| Self::A32 {
+                coproc,
+                opc1,
+                crn,
+                crm,
+                opc2,
+            }),
+            Self::A32Wide { coproc, opc1, crm } => {
+                let crm = u32::from(crm).checked_add(n)?;
+                (crm < 16).then_some(Self::A32Wide {
+                    coproc,
+                    opc1,
+                    crm: crm as u8,
+                })
+            }
+        }
+    }
+
+    /// Which instruction set the path belongs to, for grouping and duplicate checks.
+    pub fn state(self) -> &'static str {
+        match self {
+            Self::A64 { .. } => "AArch64",
+            Self::A32 { .. } => "AArch32",
+            Self::A32Wide { .. } => "AArch32 (64-bit)",
+        }
+    }
+}
+
+impl std::fmt::Display for SysRegPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Self::A64 {
+                op0,
+                op1,
+                crn,
+                crm,
+                op2,
+            } => write!(f, "S{op0}_{op1}_C{crn}_C{crm}_{op2}"),
+            Self::A32 {
+                coproc,
+                opc1,
+                crn,
+                crm,
+                opc2,
+            } => write!(f, "p{coproc}, {opc1}, c{crn}, c{crm}, {opc2}"),
+            Self::A32Wide { coproc, opc1, crm } => write!(f, "p{coproc}, {opc1}, c{crm}"),
+        }
+    }
+}
+
+/// A memory-mapped block of registers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Block {
+    pub name: String,
+    /// Size in bytes; every register lies inside.
+    pub size: u64,
+    /// Width in bits of one bus access; wider registers are accessed in parts.
+    pub access_width: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub pos: Pos,
+    pub registers: Vec<BlockRegister>,
+}
+
+/// A register of a block: a layout bound to an offset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockRegister {
+    /// The name; an array's name holds `<n>`.
+    pub name: String,
+    pub layout: NameRef,
+    pub offset: u64,
+    pub access: RegAccess,
+    /// For an array: the number of elements and the bytes between them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub array: Option<BlockArray>,
+    /// A register this one may overlap (the same storage under another name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alias_of: Option<NameRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub pos: Pos,
+}
+
+/// The shape of a register array in a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockArray {
+    pub count: u32,
+    pub stride: u64,
+}
+
+impl Device {
+    /// The layout called `name`.
+    pub fn layout(&self, name: &str) -> Option<&Layout> {
+        self.layouts.iter().find(|l| l.name == name)
+    }
+
+    /// Puts every list into its canonical order (stable, so duplicates keep their input order).
+    pub fn canonicalize(&mut self) {
+        self.layouts.sort_by(|a, b| a.name.cmp(&b.name));
+        for layout in &mut self.layouts {
+            layout
+                .fields
+                .sort_by(|a, b| (a.lsb, &a.name).cmp(&(b.lsb, &b.name)));
+        }
+        self.sysregs.sort_by(|a, b| a.name.cmp(&b.name));
+        self.blocks.sort_by(|a, b| a.name.cmp(&b.name));
+        for block in &mut self.blocks {
+            block
+                .registers
+                .sort_by(|a, b| (a.offset, &a.name).cmp(&(b.offset, &b.name)));
+        }
+    }
+}

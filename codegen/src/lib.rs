@@ -1,0 +1,16 @@
+//! The register toolchain's generator: frontends → IR → passes → backends.
+//!
+//! - [`frontend`]: parse an input format into the IR, keeping every element's position;
+//! - [`ir`]: the one representation every format becomes;
+//! - [`passes`]: derive layouts and check one rule each, reporting diagnostics with positions;
+//! - [`backend`]: emit Rust crates from the validated IR;
+//! - [`output`]: write them atomically, or check them for drift.
+pub mod backend;
+pub mod diagnostic;
+pub mod frontend;
+pub mod ir;
+pub mod manifest;
+pub mod names;
+pub mod output;
+pub mod passes;
+pub mod pipeline;

@@ -1,0 +1,86 @@
+//! The manifest (`descriptions/manifest.toml`): which crates to generate from which descriptions.
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::frontend::Format;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawManifest {
+    #[serde(rename = "crate", default)]
+    crates: Vec<RawEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    name: Spanned<String>,
+    inputs: Vec<Spanned<String>>,
+    format: Option<Format>,
+}
+
+/// One crate to generate.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The crate's name and its directory under `generated/`.
+    pub name: String,
+    /// Description files, relative to the manifest's directory.
+    pub inputs: Vec<String>,
+    /// The inputs' format, when not detected from the file.
+    pub format: Option<Format>,
+}
+
+/// Parses the manifest text; `file` is the name positions carry.
+pub fn parse(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
+    let lines = LineIndex::new(file, text);
+    let raw: RawManifest = toml::from_str(text).map_err(|e| {
+        let span = e.span().unwrap_or(0..0);
+        vec![Diagnostic::error(
+            "manifest_syntax",
+            &lines.pos(span.start, span.end),
+            e.message().trim().to_string(),
+        )]
+    })?;
+    let mut errors = Vec::new();
+    let mut entries: Vec<Entry> = Vec::new();
+    for e in raw.crates {
+        let name = e.name.get_ref();
+        let pos = lines.pos(e.name.span().start, e.name.span().end);
+        let valid = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' || c == '_')
+            && name.starts_with(|c: char| c.is_ascii_lowercase());
+        if !valid {
+            errors.push(Diagnostic::error(
+                "manifest_syntax",
+                &pos,
+                format!("crate name `{name}` must be lowercase letters, digits, `-` and `_`, starting with a letter"),
+            ));
+        } else if entries.iter().any(|x| &x.name == name) {
+            errors.push(Diagnostic::error(
+                "manifest_syntax",
+                &pos,
+                format!("crate `{name}` is listed twice"),
+            ));
+        }
+        if e.inputs.is_empty() {
+            errors.push(Diagnostic::error(
+                "manifest_syntax",
+                &pos,
+                format!("crate `{name}` lists no inputs"),
+            ));
+        }
+        entries.push(Entry {
+            name: name.clone(),
+            inputs: e.inputs.iter().map(|i| i.get_ref().clone()).collect(),
+            format: e.format,
+        });
+    }
+    if errors.is_empty() {
+        Ok(entries)
+    } else {
+        Err(errors)
+    }
+}

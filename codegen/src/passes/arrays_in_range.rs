@@ -1,0 +1,95 @@
+//! A register array is well-formed: its name holds `<n>` exactly when it has a count, the count is
+//! at least 1, and every element's encoding or offset stays in range (a system-register index must
+//! not carry out of CRm; a block element must lie inside the block).
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Device, Pos};
+
+pub const NAME: &str = "arrays_in_range";
+
+/// The largest array the generator accepts, so a typo cannot ask for billions of accessors.
+pub const MAX_COUNT: u32 = 4096;
+
+pub fn run(device: &Device) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for reg in &device.sysregs {
+        shape(&reg.name, &reg.pos, reg.count, &mut out);
+        if let Some(count) = reg.count.filter(|c| (1..=MAX_COUNT).contains(c)) {
+            if reg.path.element(count - 1).is_none() {
+                let first_bad = (0..count)
+                    .find(|&n| reg.path.element(n).is_none())
+                    .unwrap_or(0);
+                out.push(Diagnostic::error(
+                    NAME,
+                    &reg.pos,
+                    format!(
+                        "element {first_bad} of `{}` (count {count}, base {}) has no encoding: the index carries out of CRm",
+                        reg.name, reg.path
+                    ),
+                ));
+            }
+        }
+    }
+    for block in &device.blocks {
+        for reg in &block.registers {
+            shape(&reg.name, &reg.pos, reg.array.map(|a| a.count), &mut out);
+            let Some(array) = reg.array.filter(|a| (1..=MAX_COUNT).contains(&a.count)) else {
+                continue;
+            };
+            let size = device
+                .layout(&reg.layout.name)
+                .map_or(0, |l| u64::from(l.width / 8));
+            if array.stride < size {
+                out.push(Diagnostic::error(
+                    NAME,
+                    &reg.pos,
+                    format!(
+                        "stride {:#x} of `{}` is smaller than its {size}-byte elements",
+                        array.stride, reg.name
+                    ),
+                ));
+            }
+            let last = reg.offset + array.stride * u64::from(array.count - 1);
+            if last + size > block.size {
+                out.push(Diagnostic::error(
+                    NAME,
+                    &reg.pos,
+                    format!(
+                        "element {} of `{}` at offset {last:#x} lies outside block `{}` (size {:#x})",
+                        array.count - 1,
+                        reg.name,
+                        block.name,
+                        block.size
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn shape(name: &str, pos: &Pos, count: Option<u32>, out: &mut Vec<Diagnostic>) {
+    let indexed = name.contains("<n>");
+    match count {
+        Some(0) => out.push(Diagnostic::error(
+            NAME,
+            pos,
+            format!("array `{name}` has count 0"),
+        )),
+        Some(c) if c > MAX_COUNT => out.push(Diagnostic::error(
+            NAME,
+            pos,
+            format!("array `{name}` has {c} elements; the limit is {MAX_COUNT}"),
+        )),
+        Some(_) if !indexed => out.push(Diagnostic::error(
+            NAME,
+            pos,
+            format!("array `{name}` needs `<n>` in its name where the index goes"),
+        )),
+        None if indexed => out.push(Diagnostic::error(
+            NAME,
+            pos,
+            format!("`{name}` has `<n>` in its name but no `count`"),
+        )),
+        _ => {}
+    }
+}

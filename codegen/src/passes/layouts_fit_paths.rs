@@ -1,0 +1,47 @@
+//! A layout is no wider than the access that transfers it (32 bits for MRC/MCR, 64 for MRS/MSR
+//! and MRRC/MCRR), and a block register's layout is a whole number of bus accesses.
+use crate::diagnostic::Diagnostic;
+use crate::ir::Device;
+
+pub const NAME: &str = "layouts_fit_paths";
+
+pub fn run(device: &Device) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for reg in &device.sysregs {
+        let Some(layout) = device.layout(&reg.layout.name) else {
+            continue;
+        };
+        if layout.width > reg.path.width() {
+            out.push(Diagnostic::error(
+                NAME,
+                &reg.layout.pos,
+                format!(
+                    "layout `{}` is {} bits wide but `{}` ({}) transfers {} bits",
+                    layout.name,
+                    layout.width,
+                    reg.name,
+                    reg.path,
+                    reg.path.width()
+                ),
+            ));
+        }
+    }
+    for block in &device.blocks {
+        for reg in &block.registers {
+            let Some(layout) = device.layout(&reg.layout.name) else {
+                continue;
+            };
+            if layout.width < block.access_width {
+                out.push(Diagnostic::error(
+                    NAME,
+                    &reg.layout.pos,
+                    format!(
+                        "layout `{}` is {} bits wide, narrower than block `{}`'s {}-bit accesses",
+                        layout.name, layout.width, block.name, block.access_width
+                    ),
+                ));
+            }
+        }
+    }
+    out
+}

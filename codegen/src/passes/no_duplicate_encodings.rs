@@ -1,0 +1,39 @@
+//! No two system registers (array elements included) share an encoding.
+use std::collections::BTreeMap;
+
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Device, SysRegPath};
+
+use super::arrays_in_range::MAX_COUNT;
+
+pub const NAME: &str = "no_duplicate_encodings";
+
+pub fn run(device: &Device) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut seen: BTreeMap<SysRegPath, (String, &crate::ir::Pos)> = BTreeMap::new();
+    for reg in &device.sysregs {
+        let count = reg.count.unwrap_or(1).min(MAX_COUNT);
+        for n in 0..count {
+            let Some(path) = reg.path.element(n) else {
+                break;
+            };
+            let name = match reg.count {
+                Some(_) => reg.name.replace("<n>", &n.to_string()),
+                None => reg.name.clone(),
+            };
+            if let Some((first, first_pos)) = seen.get(&path) {
+                out.push(
+                    Diagnostic::error(
+                        NAME,
+                        &reg.pos,
+                        format!("`{name}` has the same encoding ({path}) as `{first}`"),
+                    )
+                    .with_note(first_pos, format!("`{first}` defined here")),
+                );
+                break;
+            }
+            seen.insert(path, (name, &reg.pos));
+        }
+    }
+    out
+}

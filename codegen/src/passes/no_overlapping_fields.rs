@@ -1,0 +1,41 @@
+//! No two fields of a layout share a bit.
+use crate::diagnostic::Diagnostic;
+use crate::ir::Device;
+
+pub const NAME: &str = "no_overlapping_fields";
+
+pub fn run(device: &Device) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for layout in &device.layouts {
+        // Fields are sorted by lsb, so an overlap always involves the widest-reaching earlier field.
+        let mut reach: Option<&crate::ir::Field> = None;
+        for field in &layout.fields {
+            if let Some(prev) = reach {
+                if field.lsb <= prev.msb() {
+                    out.push(
+                        Diagnostic::error(
+                            NAME,
+                            &field.pos,
+                            format!(
+                                "field `{}` (bits {}:{}) overlaps field `{}` (bits {}:{}) in layout `{}`",
+                                field.name,
+                                field.msb(),
+                                field.lsb,
+                                prev.name,
+                                prev.msb(),
+                                prev.lsb,
+                                layout.name
+                            ),
+                        )
+                        .with_note(&prev.pos, "overlapped field"),
+                    );
+                }
+            }
+            if reach.is_none_or(|p| field.msb() > p.msb()) {
+                reach = Some(field);
+            }
+        }
+    }
+    out.dedup_by(|a, b| a.pos == b.pos && a.message == b.message);
+    out
+}

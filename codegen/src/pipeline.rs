@@ -1,0 +1,176 @@
+//! The pipeline end to end: read descriptions, parse, run the passes, generate.
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use crate::backend::rust;
+use crate::diagnostic::{Diagnostic, Sources};
+use crate::frontend::{self, Format};
+use crate::ir::{Device, Pos};
+use crate::manifest::{self, Entry};
+use crate::output::CrateOutput;
+
+/// What a run reports: every diagnostic, and the sources to render them with.
+#[derive(Default)]
+pub struct Report {
+    pub diagnostics: Vec<Diagnostic>,
+    pub sources: Sources,
+}
+
+impl Report {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// Every diagnostic rendered with its snippet.
+    pub fn render(&self) -> String {
+        self.diagnostics
+            .iter()
+            .map(|d| d.render(&self.sources))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+fn io_error(file: &str, message: String) -> Diagnostic {
+    let pos = Pos {
+        file: file.to_string(),
+        line: 1,
+        col: 1,
+        span: (0, 0),
+    };
+    Diagnostic::error("input_readable", &pos, message)
+}
+
+/// A description file: where to read it and the name its positions carry.
+#[derive(Clone, Debug)]
+pub struct Input {
+    pub path: PathBuf,
+    pub shown: String,
+}
+
+/// Reads, parses and validates `inputs` into one device. Returns `None` when any error was
+/// reported.
+pub fn load(inputs: &[Input], format: Option<Format>, report: &mut Report) -> Option<Device> {
+    let mut device: Option<Device> = None;
+    for input in inputs {
+        let text = match fs::read_to_string(&input.path) {
+            Ok(t) => t,
+            Err(e) => {
+                report.diagnostics.push(io_error(
+                    &input.shown,
+                    format!("cannot read {}: {e}", input.path.display()),
+                ));
+                continue;
+            }
+        };
+        let Some(format) = format.or_else(|| Format::detect(&input.path, &text)) else {
+            report
+                .diagnostics
+                .push(frontend::unknown_format(&input.shown));
+            continue;
+        };
+        let parsed = frontend::parse(format, &input.shown, &text);
+        report.sources.insert(&input.shown, text);
+        match parsed {
+            Ok(d) => match device.as_mut() {
+                None => device = Some(d),
+                Some(all) => {
+                    all.layouts.extend(d.layouts);
+                    all.sysregs.extend(d.sysregs);
+                    all.blocks.extend(d.blocks);
+                }
+            },
+            Err(errors) => report.diagnostics.extend(errors),
+        }
+    }
+    if report.has_errors() {
+        return None;
+    }
+    let mut device = device?;
+    device.canonicalize();
+    report.diagnostics.extend(crate::passes::run(&mut device));
+    (!report.has_errors()).then_some(device)
+}
+
+/// Generates the crate `name` from `inputs` into the directory `out`.
+pub fn generate_crate(
+    name: &str,
+    inputs: &[Input],
+    format: Option<Format>,
+    out: PathBuf,
+    report: &mut Report,
+) -> Option<CrateOutput> {
+    let mut device = load(inputs, format, report)?;
+    device.name = name.to_string();
+    let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
+    match rust::generate(&device, name, &shown) {
+        Ok(files) => Some(CrateOutput { dir: out, files }),
+        Err(message) => {
+            report
+                .diagnostics
+                .push(Diagnostic::error("rust_backend", &device.pos, message));
+            None
+        }
+    }
+}
+
+/// Generates every crate of the manifest at `manifest_path` into `generated_dir`. Returns the
+/// crates only if all of them generated without errors. Positions name files relative to the
+/// manifest's parent directory (`descriptions/x.toml` in this repository).
+pub fn generate_manifest(
+    manifest_path: &Path,
+    generated_dir: &Path,
+    report: &mut Report,
+) -> Option<Vec<CrateOutput>> {
+    let dir = manifest_path.parent().unwrap_or(Path::new("."));
+    let dir_name = dir
+        .file_name()
+        .map(|n| format!("{}/", n.to_string_lossy()))
+        .unwrap_or_default();
+    let shown = format!(
+        "{dir_name}{}",
+        manifest_path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default()
+    );
+    let text = match fs::read_to_string(manifest_path) {
+        Ok(t) => t,
+        Err(e) => {
+            report.diagnostics.push(io_error(
+                &shown,
+                format!("cannot read {}: {e}", manifest_path.display()),
+            ));
+            return None;
+        }
+    };
+    let entries = manifest::parse(&shown, &text);
+    report.sources.insert(&shown, text);
+    let entries: Vec<Entry> = match entries {
+        Ok(e) => e,
+        Err(errors) => {
+            report.diagnostics.extend(errors);
+            return None;
+        }
+    };
+    let mut crates = Vec::new();
+    for entry in &entries {
+        let inputs: Vec<Input> = entry
+            .inputs
+            .iter()
+            .map(|i| Input {
+                path: dir.join(i),
+                shown: format!("{dir_name}{i}"),
+            })
+            .collect();
+        let out = generated_dir.join(&entry.name);
+        crates.extend(generate_crate(
+            &entry.name,
+            &inputs,
+            entry.format,
+            out,
+            report,
+        ));
+    }
+    (!report.has_errors()).then_some(crates)
+}

@@ -1,0 +1,50 @@
+//! System-register access on a target without the instruction.
+//!
+//! Generated accessors compile to one `mrs`/`msr`/`mrc`/`mcr`/`mrrc`/`mcrr` on the target that has
+//! it. Everywhere else (the host building docs and running tests, or an AArch64 build calling an
+//! AArch32 accessor) they call the handler installed here, so driver logic can be exercised against
+//! an emulation. With no handler installed, an access panics naming the register's path.
+use core::sync::atomic::{AtomicPtr, Ordering};
+
+use crate::SysRegPath;
+
+/// What to do for system-register accesses that cannot be executed.
+pub struct Handler {
+    /// Called for a read; returns the register's value (zero-extended for 32-bit registers).
+    pub read: fn(SysRegPath) -> u64,
+    /// Called for a write with the value written.
+    pub write: fn(SysRegPath, u64),
+}
+
+static HANDLER: AtomicPtr<Handler> = AtomicPtr::new(core::ptr::null_mut());
+
+/// Installs `handler` for every later emulated access (replacing any earlier one).
+pub fn install(handler: &'static Handler) {
+    HANDLER.store(handler as *const Handler as *mut Handler, Ordering::Release);
+}
+
+/// Removes the installed handler.
+pub fn uninstall() {
+    HANDLER.store(core::ptr::null_mut(), Ordering::Release);
+}
+
+fn handler(path: SysRegPath) -> &'static Handler {
+    let ptr = HANDLER.load(Ordering::Acquire);
+    // SAFETY: the pointer is null or came from a `&'static Handler` in `install`.
+    match unsafe { ptr.as_ref() } {
+        Some(h) => h,
+        None => panic!(
+            "system register {path} accessed on a target without the instruction and no armreg_rt::host handler installed"
+        ),
+    }
+}
+
+/// Emulated read of the register at `path`.
+pub fn read(path: SysRegPath) -> u64 {
+    (handler(path).read)(path)
+}
+
+/// Emulated write of `value` to the register at `path`.
+pub fn write(path: SysRegPath, value: u64) {
+    (handler(path).write)(path, value)
+}

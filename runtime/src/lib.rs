@@ -1,0 +1,18 @@
+//! The runtime shared by every generated register crate.
+//!
+//! Generated crates describe registers; this crate holds the few types they all share, so that a
+//! driver can be written once against any of them:
+//! - [`SysRegPath`]: where a system register lives (AArch64 `MRS`/`MSR`, AArch32 `MRC`/`MCR`,
+//!   `MRRC`/`MCRR`);
+//! - [`mmio::Reg`]: a typed handle to one memory-mapped register whose access rules are in its type;
+//! - [`host`]: the hook through which system-register accessors run on a target that lacks the
+//!   instruction (the host, for tests and docs).
+#![no_std]
+
+pub mod host;
+pub mod mmio;
+mod path;
+mod value;
+
+pub use path::SysRegPath;
+pub use value::{IndexOutOfRange, RegisterValue, Word};
