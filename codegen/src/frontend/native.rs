@@ -407,8 +407,8 @@ impl Lower<'_> {
     }
 
     fn sysreg(&mut self, raw: &RawSysReg) -> Option<SysReg> {
-        let paths: Vec<(&S<String>, fn(&str) -> Result<SysRegPath, String>)> = [
-            (raw.a64.as_ref(), parse_a64 as fn(&str) -> _),
+        let paths: Vec<(&S<String>, PathParser)> = [
+            (raw.a64.as_ref(), parse_a64 as PathParser),
             (raw.a32.as_ref(), parse_a32),
             (raw.a32_64.as_ref(), parse_a32_wide),
         ]
@@ -521,6 +521,9 @@ impl Lower<'_> {
         })
     }
 }
+
+/// Parses one access-path syntax.
+type PathParser = fn(&str) -> Result<SysRegPath, String>;
 
 /// The numbers of an encoding, each checked against its field's range.
 fn numbers(parts: &[(&str, &str, u32)]) -> Result<Vec<u8>, String> {

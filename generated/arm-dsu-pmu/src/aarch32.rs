@@ -9,7 +9,7 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCCNTR;
 impl CLUSTERPMCCNTR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -48,7 +48,7 @@ impl CLUSTERPMCCNTR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmccntr32 {
         let raw = Self::read_raw();
@@ -59,7 +59,7 @@ impl CLUSTERPMCCNTR {
     pub fn write(value: crate::Clusterpmccntr32) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmccntr32) -> crate::Clusterpmccntr32) {
         let value = f(Self::read());
@@ -75,7 +75,7 @@ impl CLUSTERPMCCNTR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCEID0;
 impl CLUSTERPMCEID0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -98,7 +98,7 @@ impl CLUSTERPMCEID0 {
         }
         #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmceid {
         let raw = Self::read_raw();
@@ -114,7 +114,7 @@ impl CLUSTERPMCEID0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCEID1;
 impl CLUSTERPMCEID1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -137,7 +137,7 @@ impl CLUSTERPMCEID1 {
         }
         #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmceid {
         let raw = Self::read_raw();
@@ -153,7 +153,7 @@ impl CLUSTERPMCEID1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCNTENCLR;
 impl CLUSTERPMCNTENCLR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -192,13 +192,13 @@ impl CLUSTERPMCNTENCLR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -214,7 +214,7 @@ impl CLUSTERPMCNTENCLR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCNTENSET;
 impl CLUSTERPMCNTENSET {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -253,13 +253,13 @@ impl CLUSTERPMCNTENSET {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -275,7 +275,7 @@ impl CLUSTERPMCNTENSET {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCR;
 impl CLUSTERPMCR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -314,7 +314,7 @@ impl CLUSTERPMCR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmcr {
         let raw = Self::read_raw();
@@ -325,7 +325,7 @@ impl CLUSTERPMCR {
     pub fn write(value: crate::Clusterpmcr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmcr) -> crate::Clusterpmcr) {
         let value = f(Self::read());
@@ -341,7 +341,7 @@ impl CLUSTERPMCR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMINTENCLR;
 impl CLUSTERPMINTENCLR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -380,13 +380,13 @@ impl CLUSTERPMINTENCLR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -402,7 +402,7 @@ impl CLUSTERPMINTENCLR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMINTENSET;
 impl CLUSTERPMINTENSET {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -441,13 +441,13 @@ impl CLUSTERPMINTENSET {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -463,7 +463,7 @@ impl CLUSTERPMINTENSET {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMMDCR;
 impl CLUSTERPMMDCR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -502,7 +502,7 @@ impl CLUSTERPMMDCR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmmdcr {
         let raw = Self::read_raw();
@@ -513,7 +513,7 @@ impl CLUSTERPMMDCR {
     pub fn write(value: crate::Clusterpmmdcr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmmdcr) -> crate::Clusterpmmdcr) {
         let value = f(Self::read());
@@ -529,7 +529,7 @@ impl CLUSTERPMMDCR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMOVSCLR;
 impl CLUSTERPMOVSCLR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -568,13 +568,13 @@ impl CLUSTERPMOVSCLR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -590,7 +590,7 @@ impl CLUSTERPMOVSCLR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMOVSSET;
 impl CLUSTERPMOVSSET {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -629,13 +629,13 @@ impl CLUSTERPMOVSSET {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -651,7 +651,7 @@ impl CLUSTERPMOVSSET {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMSELR;
 impl CLUSTERPMSELR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -690,7 +690,7 @@ impl CLUSTERPMSELR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmselr {
         let raw = Self::read_raw();
@@ -701,7 +701,7 @@ impl CLUSTERPMSELR {
     pub fn write(value: crate::Clusterpmselr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmselr) -> crate::Clusterpmselr) {
         let value = f(Self::read());
@@ -717,7 +717,7 @@ impl CLUSTERPMSELR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMXEVCNTR;
 impl CLUSTERPMXEVCNTR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -756,7 +756,7 @@ impl CLUSTERPMXEVCNTR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmxevcntr {
         let raw = Self::read_raw();
@@ -767,7 +767,7 @@ impl CLUSTERPMXEVCNTR {
     pub fn write(value: crate::Clusterpmxevcntr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmxevcntr) -> crate::Clusterpmxevcntr) {
         let value = f(Self::read());
@@ -783,7 +783,7 @@ impl CLUSTERPMXEVCNTR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMXEVTYPER;
 impl CLUSTERPMXEVTYPER {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -822,7 +822,7 @@ impl CLUSTERPMXEVTYPER {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmxevtyper {
         let raw = Self::read_raw();
@@ -833,7 +833,7 @@ impl CLUSTERPMXEVTYPER {
     pub fn write(value: crate::Clusterpmxevtyper) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmxevtyper) -> crate::Clusterpmxevtyper) {
         let value = f(Self::read());

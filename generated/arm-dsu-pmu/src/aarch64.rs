@@ -9,7 +9,7 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCCNTR_EL1;
 impl CLUSTERPMCCNTR_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -48,7 +48,7 @@ impl CLUSTERPMCCNTR_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmccntr {
         let raw = Self::read_raw();
@@ -59,7 +59,7 @@ impl CLUSTERPMCCNTR_EL1 {
     pub fn write(value: crate::Clusterpmccntr) {
         Self::write_raw(value.bits());
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmccntr) -> crate::Clusterpmccntr) {
         let value = f(Self::read());
@@ -75,7 +75,7 @@ impl CLUSTERPMCCNTR_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCEID0_EL1;
 impl CLUSTERPMCEID0_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -98,7 +98,7 @@ impl CLUSTERPMCEID0_EL1 {
         }
         #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmceid {
         let raw = Self::read_raw();
@@ -114,7 +114,7 @@ impl CLUSTERPMCEID0_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCEID1_EL1;
 impl CLUSTERPMCEID1_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -137,7 +137,7 @@ impl CLUSTERPMCEID1_EL1 {
         }
         #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmceid {
         let raw = Self::read_raw();
@@ -153,7 +153,7 @@ impl CLUSTERPMCEID1_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCNTENCLR_EL1;
 impl CLUSTERPMCNTENCLR_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -192,13 +192,13 @@ impl CLUSTERPMCNTENCLR_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -214,7 +214,7 @@ impl CLUSTERPMCNTENCLR_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCNTENSET_EL1;
 impl CLUSTERPMCNTENSET_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -253,13 +253,13 @@ impl CLUSTERPMCNTENSET_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -275,7 +275,7 @@ impl CLUSTERPMCNTENSET_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMCR_EL1;
 impl CLUSTERPMCR_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -314,7 +314,7 @@ impl CLUSTERPMCR_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmcr {
         let raw = Self::read_raw();
@@ -325,7 +325,7 @@ impl CLUSTERPMCR_EL1 {
     pub fn write(value: crate::Clusterpmcr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmcr) -> crate::Clusterpmcr) {
         let value = f(Self::read());
@@ -341,7 +341,7 @@ impl CLUSTERPMCR_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMINTENCLR_EL1;
 impl CLUSTERPMINTENCLR_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -380,13 +380,13 @@ impl CLUSTERPMINTENCLR_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -402,7 +402,7 @@ impl CLUSTERPMINTENCLR_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMINTENSET_EL1;
 impl CLUSTERPMINTENSET_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -441,13 +441,13 @@ impl CLUSTERPMINTENSET_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -463,7 +463,7 @@ impl CLUSTERPMINTENSET_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMMDCR_EL1;
 impl CLUSTERPMMDCR_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -502,7 +502,7 @@ impl CLUSTERPMMDCR_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmmdcr {
         let raw = Self::read_raw();
@@ -513,7 +513,7 @@ impl CLUSTERPMMDCR_EL1 {
     pub fn write(value: crate::Clusterpmmdcr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmmdcr) -> crate::Clusterpmmdcr) {
         let value = f(Self::read());
@@ -529,7 +529,7 @@ impl CLUSTERPMMDCR_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMOVSCLR_EL1;
 impl CLUSTERPMOVSCLR_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -568,13 +568,13 @@ impl CLUSTERPMOVSCLR_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -590,7 +590,7 @@ impl CLUSTERPMOVSCLR_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMOVSSET_EL1;
 impl CLUSTERPMOVSSET_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -629,13 +629,13 @@ impl CLUSTERPMOVSSET_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
         crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
@@ -651,7 +651,7 @@ impl CLUSTERPMOVSSET_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMSELR_EL1;
 impl CLUSTERPMSELR_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -690,7 +690,7 @@ impl CLUSTERPMSELR_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmselr {
         let raw = Self::read_raw();
@@ -701,7 +701,7 @@ impl CLUSTERPMSELR_EL1 {
     pub fn write(value: crate::Clusterpmselr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmselr) -> crate::Clusterpmselr) {
         let value = f(Self::read());
@@ -717,7 +717,7 @@ impl CLUSTERPMSELR_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMXEVCNTR_EL1;
 impl CLUSTERPMXEVCNTR_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -756,7 +756,7 @@ impl CLUSTERPMXEVCNTR_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmxevcntr {
         let raw = Self::read_raw();
@@ -767,7 +767,7 @@ impl CLUSTERPMXEVCNTR_EL1 {
     pub fn write(value: crate::Clusterpmxevcntr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmxevcntr) -> crate::Clusterpmxevcntr) {
         let value = f(Self::read());
@@ -783,7 +783,7 @@ impl CLUSTERPMXEVCNTR_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CLUSTERPMXEVTYPER_EL1;
 impl CLUSTERPMXEVTYPER_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -822,7 +822,7 @@ impl CLUSTERPMXEVTYPER_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Clusterpmxevtyper {
         let raw = Self::read_raw();
@@ -833,7 +833,7 @@ impl CLUSTERPMXEVTYPER_EL1 {
     pub fn write(value: crate::Clusterpmxevtyper) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Clusterpmxevtyper) -> crate::Clusterpmxevtyper) {
         let value = f(Self::read());

@@ -13,23 +13,23 @@
 #[repr(transparent)]
 pub struct Clusterpmccntr(u64);
 impl Clusterpmccntr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u64 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u64 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u64) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u64) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u64 {
         self.0
@@ -91,23 +91,23 @@ impl core::fmt::Debug for Clusterpmccntr {
 #[repr(transparent)]
 pub struct Clusterpmccntr32(u32);
 impl Clusterpmccntr32 {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -169,23 +169,23 @@ impl core::fmt::Debug for Clusterpmccntr32 {
 #[repr(transparent)]
 pub struct Clusterpmceid(u32);
 impl Clusterpmceid {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -240,23 +240,23 @@ impl core::fmt::Debug for Clusterpmceid {
 #[repr(transparent)]
 pub struct Clusterpmcr(u32);
 impl Clusterpmcr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -374,23 +374,23 @@ impl core::fmt::Debug for Clusterpmcr {
 #[repr(transparent)]
 pub struct Clusterpmmdcr(u32);
 impl Clusterpmmdcr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -452,23 +452,23 @@ impl core::fmt::Debug for Clusterpmmdcr {
 #[repr(transparent)]
 pub struct Clusterpmselr(u32);
 impl Clusterpmselr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -530,23 +530,23 @@ impl core::fmt::Debug for Clusterpmselr {
 #[repr(transparent)]
 pub struct Clusterpmxevcntr(u32);
 impl Clusterpmxevcntr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -608,23 +608,23 @@ impl core::fmt::Debug for Clusterpmxevcntr {
 #[repr(transparent)]
 pub struct Clusterpmxevtyper(u32);
 impl Clusterpmxevtyper {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -717,23 +717,23 @@ impl core::fmt::Debug for Clusterpmxevtyper {
 #[repr(transparent)]
 pub struct ClusterpmCounterMask(u32);
 impl ClusterpmCounterMask {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0

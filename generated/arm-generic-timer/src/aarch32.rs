@@ -9,7 +9,7 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CNTFRQ;
 impl CNTFRQ {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -48,7 +48,7 @@ impl CNTFRQ {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::CntfrqA32 {
         let raw = Self::read_raw();
@@ -59,7 +59,7 @@ impl CNTFRQ {
     pub fn write(value: crate::CntfrqA32) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::CntfrqA32) -> crate::CntfrqA32) {
         let value = f(Self::read());
@@ -75,7 +75,7 @@ impl CNTFRQ {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CNTPCT;
 impl CNTPCT {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
         coproc: 15,
         opc1: 0,
@@ -96,7 +96,7 @@ impl CNTPCT {
         }
         #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Cntpct {
         let raw = Self::read_raw();
@@ -112,7 +112,7 @@ impl CNTPCT {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CNTVCT;
 impl CNTVCT {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
         coproc: 15,
         opc1: 1,
@@ -133,7 +133,7 @@ impl CNTVCT {
         }
         #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Cntvct {
         let raw = Self::read_raw();

@@ -9,7 +9,7 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CNTFRQ_EL0;
 impl CNTFRQ_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -48,7 +48,7 @@ impl CNTFRQ_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Cntfrq {
         let raw = Self::read_raw();
@@ -59,7 +59,7 @@ impl CNTFRQ_EL0 {
     pub fn write(value: crate::Cntfrq) {
         Self::write_raw(value.bits());
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Cntfrq) -> crate::Cntfrq) {
         let value = f(Self::read());
@@ -75,7 +75,7 @@ impl CNTFRQ_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CNTPCT_EL0;
 impl CNTPCT_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -98,7 +98,7 @@ impl CNTPCT_EL0 {
         }
         #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Cntpct {
         let raw = Self::read_raw();
@@ -114,7 +114,7 @@ impl CNTPCT_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CNTVCT_EL0;
 impl CNTVCT_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -137,7 +137,7 @@ impl CNTVCT_EL0 {
         }
         #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Cntvct {
         let raw = Self::read_raw();

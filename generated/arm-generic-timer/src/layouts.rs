@@ -14,23 +14,23 @@
 #[repr(transparent)]
 pub struct Cntfrq(u64);
 impl Cntfrq {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u64 = 0xffff_ffff_0000_0000;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u64 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u64) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u64) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u64 {
         self.0
@@ -92,23 +92,23 @@ impl core::fmt::Debug for Cntfrq {
 #[repr(transparent)]
 pub struct CntfrqA32(u32);
 impl CntfrqA32 {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -170,23 +170,23 @@ impl core::fmt::Debug for CntfrqA32 {
 #[repr(transparent)]
 pub struct Cntpct(u64);
 impl Cntpct {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u64 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u64 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u64) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u64) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u64 {
         self.0
@@ -236,23 +236,23 @@ impl core::fmt::Debug for Cntpct {
 #[repr(transparent)]
 pub struct Cntvct(u64);
 impl Cntvct {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u64 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u64 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u64) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u64) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u64 {
         self.0

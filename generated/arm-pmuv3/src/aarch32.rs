@@ -9,7 +9,7 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCCFILTR;
 impl PMCCFILTR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -48,7 +48,7 @@ impl PMCCFILTR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmccfiltr {
         let raw = Self::read_raw();
@@ -59,7 +59,7 @@ impl PMCCFILTR {
     pub fn write(value: crate::Pmccfiltr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmccfiltr) -> crate::Pmccfiltr) {
         let value = f(Self::read());
@@ -75,7 +75,7 @@ impl PMCCFILTR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCCNTR;
 impl PMCCNTR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -114,7 +114,7 @@ impl PMCCNTR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmccntr32 {
         let raw = Self::read_raw();
@@ -125,7 +125,7 @@ impl PMCCNTR {
     pub fn write(value: crate::Pmccntr32) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmccntr32) -> crate::Pmccntr32) {
         let value = f(Self::read());
@@ -141,7 +141,7 @@ impl PMCCNTR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCCNTR64;
 impl PMCCNTR64 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
         coproc: 15,
         opc1: 0,
@@ -178,7 +178,7 @@ impl PMCCNTR64 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmccntr {
         let raw = Self::read_raw();
@@ -189,7 +189,7 @@ impl PMCCNTR64 {
     pub fn write(value: crate::Pmccntr) {
         Self::write_raw(value.bits());
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmccntr) -> crate::Pmccntr) {
         let value = f(Self::read());
@@ -205,7 +205,7 @@ impl PMCCNTR64 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCEID0;
 impl PMCEID0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -228,7 +228,7 @@ impl PMCEID0 {
         }
         #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmceid32 {
         let raw = Self::read_raw();
@@ -244,7 +244,7 @@ impl PMCEID0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCEID1;
 impl PMCEID1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -267,7 +267,7 @@ impl PMCEID1 {
         }
         #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmceid32 {
         let raw = Self::read_raw();
@@ -283,7 +283,7 @@ impl PMCEID1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCEID2;
 impl PMCEID2 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -306,7 +306,7 @@ impl PMCEID2 {
         }
         #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmceid32 {
         let raw = Self::read_raw();
@@ -322,7 +322,7 @@ impl PMCEID2 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCEID3;
 impl PMCEID3 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -345,7 +345,7 @@ impl PMCEID3 {
         }
         #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmceid32 {
         let raw = Self::read_raw();
@@ -361,7 +361,7 @@ impl PMCEID3 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCNTENCLR;
 impl PMCNTENCLR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -400,13 +400,13 @@ impl PMCNTENCLR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
@@ -422,7 +422,7 @@ impl PMCNTENCLR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCNTENSET;
 impl PMCNTENSET {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -461,13 +461,13 @@ impl PMCNTENSET {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
@@ -483,7 +483,7 @@ impl PMCNTENSET {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCR;
 impl PMCR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -522,7 +522,7 @@ impl PMCR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmcrA32 {
         let raw = Self::read_raw();
@@ -533,7 +533,7 @@ impl PMCR {
     pub fn write(value: crate::PmcrA32) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::PmcrA32) -> crate::PmcrA32) {
         let value = f(Self::read());
@@ -551,9 +551,9 @@ impl PMCR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMEVCNTR;
 impl PMEVCNTR {
-    ///  The number of registers in the array.
+    /// The number of registers in the array.
     pub const COUNT: usize = 31;
-    ///  The encoding of element `n`, if there is one.
+    /// The encoding of element `n`, if there is one.
     pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
         match n {
             0 => {
@@ -1428,21 +1428,21 @@ impl PMEVCNTR {
         }
     }
 }
-///  Element access with the index checked at compile time: one instruction each.
+/// Element access with the index checked at compile time: one instruction each.
 impl PMEVCNTR {
-    ///  Reads element `N`.
+    /// Reads element `N`.
     #[inline(always)]
     pub fn read_n<const N: usize>() -> crate::Pmevcntr32 {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
-    ///  Writes element `N`.
+    /// Writes element `N`.
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevcntr32) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value)
     }
-    ///  Reads element `N`, changes the value with `f` and writes it back.
+    /// Reads element `N`, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify_n<const N: usize>(
         f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32,
@@ -1451,9 +1451,9 @@ impl PMEVCNTR {
         Self::modify(N, f)
     }
 }
-///  Element access with the index checked at run time.
+/// Element access with the index checked at run time.
 impl PMEVCNTR {
-    ///  Reads element `n`.
+    /// Reads element `n`.
     #[inline(always)]
     pub fn try_read(n: usize) -> Result<crate::Pmevcntr32, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
@@ -1464,7 +1464,7 @@ impl PMEVCNTR {
         }
         Ok(Self::read(n))
     }
-    ///  Writes element `n`.
+    /// Writes element `n`.
     #[inline(always)]
     pub fn try_write(
         n: usize,
@@ -1479,7 +1479,7 @@ impl PMEVCNTR {
         Self::write(n, value);
         Ok(())
     }
-    ///  Reads element `n`, changes the value with `f` and writes it back.
+    /// Reads element `n`, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn try_modify(
         n: usize,
@@ -1496,7 +1496,7 @@ impl PMEVCNTR {
     }
 }
 impl PMEVCNTR {
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     fn read(n: usize) -> crate::Pmevcntr32 {
         let raw = Self::read_raw(n);
@@ -1507,7 +1507,7 @@ impl PMEVCNTR {
     fn write(n: usize, value: crate::Pmevcntr32) {
         Self::write_raw(n, u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     fn modify(n: usize, f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32) {
         let value = f(Self::read(n));
@@ -1525,9 +1525,9 @@ impl PMEVCNTR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMEVTYPER;
 impl PMEVTYPER {
-    ///  The number of registers in the array.
+    /// The number of registers in the array.
     pub const COUNT: usize = 31;
-    ///  The encoding of element `n`, if there is one.
+    /// The encoding of element `n`, if there is one.
     pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
         match n {
             0 => {
@@ -2402,21 +2402,21 @@ impl PMEVTYPER {
         }
     }
 }
-///  Element access with the index checked at compile time: one instruction each.
+/// Element access with the index checked at compile time: one instruction each.
 impl PMEVTYPER {
-    ///  Reads element `N`.
+    /// Reads element `N`.
     #[inline(always)]
     pub fn read_n<const N: usize>() -> crate::Pmevtyper {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
-    ///  Writes element `N`.
+    /// Writes element `N`.
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevtyper) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value)
     }
-    ///  Reads element `N`, changes the value with `f` and writes it back.
+    /// Reads element `N`, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify_n<const N: usize>(
         f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper,
@@ -2425,9 +2425,9 @@ impl PMEVTYPER {
         Self::modify(N, f)
     }
 }
-///  Element access with the index checked at run time.
+/// Element access with the index checked at run time.
 impl PMEVTYPER {
-    ///  Reads element `n`.
+    /// Reads element `n`.
     #[inline(always)]
     pub fn try_read(n: usize) -> Result<crate::Pmevtyper, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
@@ -2438,7 +2438,7 @@ impl PMEVTYPER {
         }
         Ok(Self::read(n))
     }
-    ///  Writes element `n`.
+    /// Writes element `n`.
     #[inline(always)]
     pub fn try_write(
         n: usize,
@@ -2453,7 +2453,7 @@ impl PMEVTYPER {
         Self::write(n, value);
         Ok(())
     }
-    ///  Reads element `n`, changes the value with `f` and writes it back.
+    /// Reads element `n`, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn try_modify(
         n: usize,
@@ -2470,7 +2470,7 @@ impl PMEVTYPER {
     }
 }
 impl PMEVTYPER {
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     fn read(n: usize) -> crate::Pmevtyper {
         let raw = Self::read_raw(n);
@@ -2481,7 +2481,7 @@ impl PMEVTYPER {
     fn write(n: usize, value: crate::Pmevtyper) {
         Self::write_raw(n, u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     fn modify(n: usize, f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper) {
         let value = f(Self::read(n));
@@ -2497,7 +2497,7 @@ impl PMEVTYPER {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMINTENCLR;
 impl PMINTENCLR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -2536,13 +2536,13 @@ impl PMINTENCLR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
@@ -2558,7 +2558,7 @@ impl PMINTENCLR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMINTENSET;
 impl PMINTENSET {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -2597,13 +2597,13 @@ impl PMINTENSET {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
@@ -2619,7 +2619,7 @@ impl PMINTENSET {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMMIR;
 impl PMMIR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -2642,7 +2642,7 @@ impl PMMIR {
         }
         #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmmir {
         let raw = Self::read_raw();
@@ -2658,7 +2658,7 @@ impl PMMIR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMOVSR;
 impl PMOVSR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -2697,13 +2697,13 @@ impl PMOVSR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
@@ -2719,7 +2719,7 @@ impl PMOVSR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMOVSSET;
 impl PMOVSSET {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -2758,13 +2758,13 @@ impl PMOVSSET {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
@@ -2780,7 +2780,7 @@ impl PMOVSSET {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMSELR;
 impl PMSELR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -2819,7 +2819,7 @@ impl PMSELR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmselr {
         let raw = Self::read_raw();
@@ -2830,7 +2830,7 @@ impl PMSELR {
     pub fn write(value: crate::Pmselr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmselr) -> crate::Pmselr) {
         let value = f(Self::read());
@@ -2846,7 +2846,7 @@ impl PMSELR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMSWINC;
 impl PMSWINC {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -2885,7 +2885,7 @@ impl PMSWINC {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMUSERENR;
 impl PMUSERENR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -2924,7 +2924,7 @@ impl PMUSERENR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmuserenrA32 {
         let raw = Self::read_raw();
@@ -2935,7 +2935,7 @@ impl PMUSERENR {
     pub fn write(value: crate::PmuserenrA32) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::PmuserenrA32) -> crate::PmuserenrA32) {
         let value = f(Self::read());
@@ -2951,7 +2951,7 @@ impl PMUSERENR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMXEVCNTR;
 impl PMXEVCNTR {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -2990,7 +2990,7 @@ impl PMXEVCNTR {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmevcntr32 {
         let raw = Self::read_raw();
@@ -3001,7 +3001,7 @@ impl PMXEVCNTR {
     pub fn write(value: crate::Pmevcntr32) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32) {
         let value = f(Self::read());
@@ -3017,7 +3017,7 @@ impl PMXEVCNTR {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMXEVTYPER;
 impl PMXEVTYPER {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
         coproc: 15,
         opc1: 0,
@@ -3056,7 +3056,7 @@ impl PMXEVTYPER {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmevtyper {
         let raw = Self::read_raw();
@@ -3067,7 +3067,7 @@ impl PMXEVTYPER {
     pub fn write(value: crate::Pmevtyper) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper) {
         let value = f(Self::read());

@@ -9,7 +9,7 @@
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MDCR_EL2;
 impl MDCR_EL2 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 4,
@@ -48,7 +48,7 @@ impl MDCR_EL2 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::MdcrEl2 {
         let raw = Self::read_raw();
@@ -59,7 +59,7 @@ impl MDCR_EL2 {
     pub fn write(value: crate::MdcrEl2) {
         Self::write_raw(value.bits());
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::MdcrEl2) -> crate::MdcrEl2) {
         let value = f(Self::read());
@@ -75,7 +75,7 @@ impl MDCR_EL2 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MDCR_EL3;
 impl MDCR_EL3 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 6,
@@ -114,7 +114,7 @@ impl MDCR_EL3 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::MdcrEl3 {
         let raw = Self::read_raw();
@@ -125,7 +125,7 @@ impl MDCR_EL3 {
     pub fn write(value: crate::MdcrEl3) {
         Self::write_raw(value.bits());
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::MdcrEl3) -> crate::MdcrEl3) {
         let value = f(Self::read());
@@ -141,7 +141,7 @@ impl MDCR_EL3 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCCFILTR_EL0;
 impl PMCCFILTR_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -180,7 +180,7 @@ impl PMCCFILTR_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmccfiltr {
         let raw = Self::read_raw();
@@ -191,7 +191,7 @@ impl PMCCFILTR_EL0 {
     pub fn write(value: crate::Pmccfiltr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmccfiltr) -> crate::Pmccfiltr) {
         let value = f(Self::read());
@@ -207,7 +207,7 @@ impl PMCCFILTR_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCCNTR_EL0;
 impl PMCCNTR_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -246,7 +246,7 @@ impl PMCCNTR_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmccntr {
         let raw = Self::read_raw();
@@ -257,7 +257,7 @@ impl PMCCNTR_EL0 {
     pub fn write(value: crate::Pmccntr) {
         Self::write_raw(value.bits());
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmccntr) -> crate::Pmccntr) {
         let value = f(Self::read());
@@ -273,7 +273,7 @@ impl PMCCNTR_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCEID0_EL0;
 impl PMCEID0_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -296,7 +296,7 @@ impl PMCEID0_EL0 {
         }
         #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmceid {
         let raw = Self::read_raw();
@@ -312,7 +312,7 @@ impl PMCEID0_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCEID1_EL0;
 impl PMCEID1_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -335,7 +335,7 @@ impl PMCEID1_EL0 {
         }
         #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmceid {
         let raw = Self::read_raw();
@@ -351,7 +351,7 @@ impl PMCEID1_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCNTENCLR_EL0;
 impl PMCNTENCLR_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -390,13 +390,13 @@ impl PMCNTENCLR_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
@@ -412,7 +412,7 @@ impl PMCNTENCLR_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCNTENSET_EL0;
 impl PMCNTENSET_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -451,13 +451,13 @@ impl PMCNTENSET_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
@@ -473,7 +473,7 @@ impl PMCNTENSET_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMCR_EL0;
 impl PMCR_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -512,7 +512,7 @@ impl PMCR_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmcr {
         let raw = Self::read_raw();
@@ -523,7 +523,7 @@ impl PMCR_EL0 {
     pub fn write(value: crate::Pmcr) {
         Self::write_raw(value.bits());
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmcr) -> crate::Pmcr) {
         let value = f(Self::read());
@@ -541,9 +541,9 @@ impl PMCR_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMEVCNTR_EL0;
 impl PMEVCNTR_EL0 {
-    ///  The number of registers in the array.
+    /// The number of registers in the array.
     pub const COUNT: usize = 31;
-    ///  The encoding of element `n`, if there is one.
+    /// The encoding of element `n`, if there is one.
     pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
         match n {
             0 => {
@@ -1418,30 +1418,30 @@ impl PMEVCNTR_EL0 {
         }
     }
 }
-///  Element access with the index checked at compile time: one instruction each.
+/// Element access with the index checked at compile time: one instruction each.
 impl PMEVCNTR_EL0 {
-    ///  Reads element `N`.
+    /// Reads element `N`.
     #[inline(always)]
     pub fn read_n<const N: usize>() -> crate::Pmevcntr {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
-    ///  Writes element `N`.
+    /// Writes element `N`.
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevcntr) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value)
     }
-    ///  Reads element `N`, changes the value with `f` and writes it back.
+    /// Reads element `N`, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify_n<const N: usize>(f: impl FnOnce(crate::Pmevcntr) -> crate::Pmevcntr) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::modify(N, f)
     }
 }
-///  Element access with the index checked at run time.
+/// Element access with the index checked at run time.
 impl PMEVCNTR_EL0 {
-    ///  Reads element `n`.
+    /// Reads element `n`.
     #[inline(always)]
     pub fn try_read(n: usize) -> Result<crate::Pmevcntr, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
@@ -1452,7 +1452,7 @@ impl PMEVCNTR_EL0 {
         }
         Ok(Self::read(n))
     }
-    ///  Writes element `n`.
+    /// Writes element `n`.
     #[inline(always)]
     pub fn try_write(
         n: usize,
@@ -1467,7 +1467,7 @@ impl PMEVCNTR_EL0 {
         Self::write(n, value);
         Ok(())
     }
-    ///  Reads element `n`, changes the value with `f` and writes it back.
+    /// Reads element `n`, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn try_modify(
         n: usize,
@@ -1484,7 +1484,7 @@ impl PMEVCNTR_EL0 {
     }
 }
 impl PMEVCNTR_EL0 {
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     fn read(n: usize) -> crate::Pmevcntr {
         let raw = Self::read_raw(n);
@@ -1495,7 +1495,7 @@ impl PMEVCNTR_EL0 {
     fn write(n: usize, value: crate::Pmevcntr) {
         Self::write_raw(n, value.bits());
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     fn modify(n: usize, f: impl FnOnce(crate::Pmevcntr) -> crate::Pmevcntr) {
         let value = f(Self::read(n));
@@ -1513,9 +1513,9 @@ impl PMEVCNTR_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMEVTYPER_EL0;
 impl PMEVTYPER_EL0 {
-    ///  The number of registers in the array.
+    /// The number of registers in the array.
     pub const COUNT: usize = 31;
-    ///  The encoding of element `n`, if there is one.
+    /// The encoding of element `n`, if there is one.
     pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
         match n {
             0 => {
@@ -2390,21 +2390,21 @@ impl PMEVTYPER_EL0 {
         }
     }
 }
-///  Element access with the index checked at compile time: one instruction each.
+/// Element access with the index checked at compile time: one instruction each.
 impl PMEVTYPER_EL0 {
-    ///  Reads element `N`.
+    /// Reads element `N`.
     #[inline(always)]
     pub fn read_n<const N: usize>() -> crate::Pmevtyper {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
-    ///  Writes element `N`.
+    /// Writes element `N`.
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevtyper) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value)
     }
-    ///  Reads element `N`, changes the value with `f` and writes it back.
+    /// Reads element `N`, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify_n<const N: usize>(
         f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper,
@@ -2413,9 +2413,9 @@ impl PMEVTYPER_EL0 {
         Self::modify(N, f)
     }
 }
-///  Element access with the index checked at run time.
+/// Element access with the index checked at run time.
 impl PMEVTYPER_EL0 {
-    ///  Reads element `n`.
+    /// Reads element `n`.
     #[inline(always)]
     pub fn try_read(n: usize) -> Result<crate::Pmevtyper, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
@@ -2426,7 +2426,7 @@ impl PMEVTYPER_EL0 {
         }
         Ok(Self::read(n))
     }
-    ///  Writes element `n`.
+    /// Writes element `n`.
     #[inline(always)]
     pub fn try_write(
         n: usize,
@@ -2441,7 +2441,7 @@ impl PMEVTYPER_EL0 {
         Self::write(n, value);
         Ok(())
     }
-    ///  Reads element `n`, changes the value with `f` and writes it back.
+    /// Reads element `n`, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn try_modify(
         n: usize,
@@ -2458,7 +2458,7 @@ impl PMEVTYPER_EL0 {
     }
 }
 impl PMEVTYPER_EL0 {
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     fn read(n: usize) -> crate::Pmevtyper {
         let raw = Self::read_raw(n);
@@ -2469,7 +2469,7 @@ impl PMEVTYPER_EL0 {
     fn write(n: usize, value: crate::Pmevtyper) {
         Self::write_raw(n, u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     fn modify(n: usize, f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper) {
         let value = f(Self::read(n));
@@ -2485,7 +2485,7 @@ impl PMEVTYPER_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMINTENCLR_EL1;
 impl PMINTENCLR_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -2524,13 +2524,13 @@ impl PMINTENCLR_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
@@ -2546,7 +2546,7 @@ impl PMINTENCLR_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMINTENSET_EL1;
 impl PMINTENSET_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -2585,13 +2585,13 @@ impl PMINTENSET_EL1 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
@@ -2607,7 +2607,7 @@ impl PMINTENSET_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMMIR_EL1;
 impl PMMIR_EL1 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 0,
@@ -2630,7 +2630,7 @@ impl PMMIR_EL1 {
         }
         #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmmir {
         let raw = Self::read_raw();
@@ -2646,7 +2646,7 @@ impl PMMIR_EL1 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMOVSCLR_EL0;
 impl PMOVSCLR_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -2685,13 +2685,13 @@ impl PMOVSCLR_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Clears the state bits that are 1 in `mask`; the others keep their state.
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
@@ -2707,7 +2707,7 @@ impl PMOVSCLR_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMOVSSET_EL0;
 impl PMOVSSET_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -2746,13 +2746,13 @@ impl PMOVSSET_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
         crate::PmCounterMask::from_bits_retain(raw as u32)
     }
-    ///  Sets the state bits that are 1 in `mask`; the others keep their state.
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
@@ -2768,7 +2768,7 @@ impl PMOVSSET_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMSELR_EL0;
 impl PMSELR_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -2807,7 +2807,7 @@ impl PMSELR_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmselr {
         let raw = Self::read_raw();
@@ -2818,7 +2818,7 @@ impl PMSELR_EL0 {
     pub fn write(value: crate::Pmselr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmselr) -> crate::Pmselr) {
         let value = f(Self::read());
@@ -2834,7 +2834,7 @@ impl PMSELR_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMSWINC_EL0;
 impl PMSWINC_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -2873,7 +2873,7 @@ impl PMSWINC_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMUSERENR_EL0;
 impl PMUSERENR_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -2912,7 +2912,7 @@ impl PMUSERENR_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmuserenr {
         let raw = Self::read_raw();
@@ -2923,7 +2923,7 @@ impl PMUSERENR_EL0 {
     pub fn write(value: crate::Pmuserenr) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmuserenr) -> crate::Pmuserenr) {
         let value = f(Self::read());
@@ -2939,7 +2939,7 @@ impl PMUSERENR_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMXEVCNTR_EL0;
 impl PMXEVCNTR_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -2978,7 +2978,7 @@ impl PMXEVCNTR_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmevcntr32 {
         let raw = Self::read_raw();
@@ -2989,7 +2989,7 @@ impl PMXEVCNTR_EL0 {
     pub fn write(value: crate::Pmevcntr32) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32) {
         let value = f(Self::read());
@@ -3005,7 +3005,7 @@ impl PMXEVCNTR_EL0 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PMXEVTYPER_EL0;
 impl PMXEVTYPER_EL0 {
-    ///  The register's encoding.
+    /// The register's encoding.
     pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
         op0: 3,
         op1: 3,
@@ -3044,7 +3044,7 @@ impl PMXEVTYPER_EL0 {
             armreg_rt::host::write(Self::PATH, raw);
         }
     }
-    ///  Reads the register.
+    /// Reads the register.
     #[inline(always)]
     pub fn read() -> crate::Pmevtyper {
         let raw = Self::read_raw();
@@ -3055,7 +3055,7 @@ impl PMXEVTYPER_EL0 {
     pub fn write(value: crate::Pmevtyper) {
         Self::write_raw(u64::from(value.bits()));
     }
-    ///  Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper) {
         let value = f(Self::read());

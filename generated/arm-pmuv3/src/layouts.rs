@@ -18,23 +18,23 @@
 #[repr(transparent)]
 pub struct MdcrEl2(u64);
 impl MdcrEl2 {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u64 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u64 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u64) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u64) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u64 {
         self.0
@@ -209,23 +209,23 @@ impl core::fmt::Debug for MdcrEl2 {
 #[repr(transparent)]
 pub struct MdcrEl3(u64);
 impl MdcrEl3 {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u64 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u64 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u64) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u64) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u64 {
         self.0
@@ -318,23 +318,23 @@ impl core::fmt::Debug for MdcrEl3 {
 #[repr(transparent)]
 pub struct Pmauthstatus(u32);
 impl Pmauthstatus {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -465,23 +465,23 @@ impl core::fmt::Debug for Pmauthstatus {
 #[repr(transparent)]
 pub struct Pmccfiltr(u32);
 impl Pmccfiltr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -743,23 +743,23 @@ impl core::fmt::Debug for Pmccfiltr {
 #[repr(transparent)]
 pub struct Pmccntr(u64);
 impl Pmccntr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u64 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u64 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u64) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u64) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u64 {
         self.0
@@ -821,23 +821,23 @@ impl core::fmt::Debug for Pmccntr {
 #[repr(transparent)]
 pub struct Pmccntr32(u32);
 impl Pmccntr32 {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -899,23 +899,23 @@ impl core::fmt::Debug for Pmccntr32 {
 #[repr(transparent)]
 pub struct Pmceid(u64);
 impl Pmceid {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u64 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u64 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u64) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u64) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u64 {
         self.0
@@ -965,23 +965,23 @@ impl core::fmt::Debug for Pmceid {
 #[repr(transparent)]
 pub struct Pmceid32(u32);
 impl Pmceid32 {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -1041,23 +1041,23 @@ impl core::fmt::Debug for Pmceid32 {
 #[repr(transparent)]
 pub struct Pmcfgr(u32);
 impl Pmcfgr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -1209,23 +1209,23 @@ impl core::fmt::Debug for Pmcfgr {
 #[repr(transparent)]
 pub struct Pmcidr(u32);
 impl Pmcidr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -1287,23 +1287,23 @@ impl core::fmt::Debug for Pmcidr {
 #[repr(transparent)]
 pub struct Pmcr(u64);
 impl Pmcr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u64 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u64 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u64) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u64) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u64 {
         self.0
@@ -1572,7 +1572,7 @@ pub mod pmcr {
         Arm = 0x41,
     }
     impl Imp {
-        ///  The value for `bits`, or the bits themselves if no value has them.
+        /// The value for `bits`, or the bits themselves if no value has them.
         #[inline(always)]
         pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
             match bits {
@@ -1580,7 +1580,7 @@ pub mod pmcr {
                 other => Err(other),
             }
         }
-        ///  The field bits of this value.
+        /// The field bits of this value.
         #[inline(always)]
         pub const fn bits(self) -> u8 {
             self as u8
@@ -1611,23 +1611,23 @@ pub mod pmcr {
 #[repr(transparent)]
 pub struct PmcrA32(u32);
 impl PmcrA32 {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -1874,7 +1874,7 @@ pub mod pmcr_a32 {
         Arm = 0x41,
     }
     impl Imp {
-        ///  The value for `bits`, or the bits themselves if no value has them.
+        /// The value for `bits`, or the bits themselves if no value has them.
         #[inline(always)]
         pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
             match bits {
@@ -1882,7 +1882,7 @@ pub mod pmcr_a32 {
                 other => Err(other),
             }
         }
-        ///  The field bits of this value.
+        /// The field bits of this value.
         #[inline(always)]
         pub const fn bits(self) -> u8 {
             self as u8
@@ -1913,23 +1913,23 @@ pub mod pmcr_a32 {
 #[repr(transparent)]
 pub struct PmcrExt(u32);
 impl PmcrExt {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -2146,7 +2146,7 @@ pub mod pmcr_ext {
         Arm = 0x41,
     }
     impl Imp {
-        ///  The value for `bits`, or the bits themselves if no value has them.
+        /// The value for `bits`, or the bits themselves if no value has them.
         #[inline(always)]
         pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
             match bits {
@@ -2154,7 +2154,7 @@ pub mod pmcr_ext {
                 other => Err(other),
             }
         }
-        ///  The field bits of this value.
+        /// The field bits of this value.
         #[inline(always)]
         pub const fn bits(self) -> u8 {
             self as u8
@@ -2174,23 +2174,23 @@ pub mod pmcr_ext {
 #[repr(transparent)]
 pub struct Pmdevaff(u32);
 impl Pmdevaff {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -2244,25 +2244,25 @@ impl core::fmt::Debug for Pmdevaff {
 #[repr(transparent)]
 pub struct Pmdevarch(u32);
 impl Pmdevarch {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  The value at reset.
+    /// The value at reset.
     pub const RESET: Self = Self(0x4770_2a16);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -2354,23 +2354,23 @@ impl core::fmt::Debug for Pmdevarch {
 #[repr(transparent)]
 pub struct Pmdevid(u32);
 impl Pmdevid {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -2421,25 +2421,25 @@ impl core::fmt::Debug for Pmdevid {
 #[repr(transparent)]
 pub struct Pmdevtype(u32);
 impl Pmdevtype {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  The value at reset.
+    /// The value at reset.
     pub const RESET: Self = Self(0x16);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -2501,23 +2501,23 @@ impl core::fmt::Debug for Pmdevtype {
 #[repr(transparent)]
 pub struct Pmevcntr(u64);
 impl Pmevcntr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u64 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u64 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u64) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u64) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u64 {
         self.0
@@ -2579,23 +2579,23 @@ impl core::fmt::Debug for Pmevcntr {
 #[repr(transparent)]
 pub struct Pmevcntr32(u32);
 impl Pmevcntr32 {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -2668,23 +2668,23 @@ impl core::fmt::Debug for Pmevcntr32 {
 #[repr(transparent)]
 pub struct Pmevtyper(u32);
 impl Pmevtyper {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -2990,23 +2990,23 @@ impl core::fmt::Debug for Pmevtyper {
 #[repr(transparent)]
 pub struct Pmiidr(u32);
 impl Pmiidr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -3056,23 +3056,23 @@ impl core::fmt::Debug for Pmiidr {
 #[repr(transparent)]
 pub struct Pmitctrl(u32);
 impl Pmitctrl {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -3134,23 +3134,23 @@ impl core::fmt::Debug for Pmitctrl {
 #[repr(transparent)]
 pub struct Pmlar(u32);
 impl Pmlar {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -3205,23 +3205,23 @@ impl core::fmt::Debug for Pmlar {
 #[repr(transparent)]
 pub struct Pmlsr(u32);
 impl Pmlsr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -3293,23 +3293,23 @@ impl core::fmt::Debug for Pmlsr {
 #[repr(transparent)]
 pub struct Pmmir(u32);
 impl Pmmir {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -3359,23 +3359,23 @@ impl core::fmt::Debug for Pmmir {
 #[repr(transparent)]
 pub struct Pmpidr(u32);
 impl Pmpidr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -3425,23 +3425,23 @@ impl core::fmt::Debug for Pmpidr {
 #[repr(transparent)]
 pub struct Pmselr(u32);
 impl Pmselr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -3533,23 +3533,23 @@ impl core::fmt::Debug for Pmselr {
 #[repr(transparent)]
 pub struct Pmswinc(u32);
 impl Pmswinc {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -3968,23 +3968,23 @@ impl core::fmt::Debug for Pmswinc {
 #[repr(transparent)]
 pub struct Pmuserenr(u32);
 impl Pmuserenr {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -4184,23 +4184,23 @@ impl core::fmt::Debug for Pmuserenr {
 #[repr(transparent)]
 pub struct PmuserenrA32(u32);
 impl PmuserenrA32 {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
@@ -4383,23 +4383,23 @@ impl core::fmt::Debug for PmuserenrA32 {
 #[repr(transparent)]
 pub struct PmCounterMask(u32);
 impl PmCounterMask {
-    ///  Bits reserved as zero: constructors keep them clear.
+    /// Bits reserved as zero: constructors keep them clear.
     pub const RES0: u32 = 0x0;
-    ///  Bits reserved as one: constructors keep them set.
+    /// Bits reserved as one: constructors keep them set.
     pub const RES1: u32 = 0x0;
-    ///  Every field zero, reserved-one bits set.
+    /// Every field zero, reserved-one bits set.
     pub const DEFAULT: Self = Self(Self::RES1);
-    ///  A value from raw bits, with reserved bits forced to their reserved values.
+    /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub const fn from_bits(bits: u32) -> Self {
         Self((bits & !Self::RES0) | Self::RES1)
     }
-    ///  A value from raw bits, every bit kept (as read from hardware).
+    /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
     pub const fn from_bits_retain(bits: u32) -> Self {
         Self(bits)
     }
-    ///  The raw bits.
+    /// The raw bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0

@@ -10,27 +10,27 @@ pub struct PmuExt32 {
     base: usize,
 }
 impl PmuExt32 {
-    ///  The block's size in bytes.
+    /// The block's size in bytes.
     pub const SIZE: usize = 0x1000;
-    ///  The block at `base`.
-    ///  # Safety
-    ///  `base` must be the address of this block, mapped as device memory, for as long as
-    ///  the value and the register handles it gives are used, and no other code may use
-    ///  the block in a way that conflicts with them.
+    /// The block at `base`.
+    /// # Safety
+    /// `base` must be the address of this block, mapped as device memory, for as long as
+    /// the value and the register handles it gives are used, and no other code may use
+    /// the block in a way that conflicts with them.
     #[inline(always)]
     pub const unsafe fn new(base: usize) -> Self {
         Self { base }
     }
-    ///  The block's base address.
+    /// The block's base address.
     #[inline(always)]
     pub const fn base(&self) -> usize {
         self.base
     }
     /// Offset of `PMEVCNTR<n>` in the block.
     pub const PMEVCNTR_OFFSET: usize = 0x0;
-    ///  Bytes between two elements.
+    /// Bytes between two elements.
     pub const PMEVCNTR_STRIDE: usize = 0x8;
-    ///  The number of elements.
+    /// The number of elements.
     pub const PMEVCNTR_COUNT: usize = 31;
     /// `PMEVCNTR<n>`: Event Count Registers 0..30: 0x000 + 8n (low word), +4 (high word)
     ///
@@ -63,7 +63,7 @@ impl PmuExt32 {
     /// Offset 0x0 + n × 0x8, n < 31; read/write, value type [`Pmevcntr`](crate::Pmevcntr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    ///  The index is checked when the program is compiled.
+    /// The index is checked when the program is compiled.
     #[inline(always)]
     pub fn pmevcntr_n<const N: usize>(
         &self,
@@ -89,9 +89,9 @@ impl PmuExt32 {
     }
     /// Offset of `PMEVTYPER<n>` in the block.
     pub const PMEVTYPER_OFFSET: usize = 0x400;
-    ///  Bytes between two elements.
+    /// Bytes between two elements.
     pub const PMEVTYPER_STRIDE: usize = 0x4;
-    ///  The number of elements.
+    /// The number of elements.
     pub const PMEVTYPER_COUNT: usize = 31;
     /// `PMEVTYPER<n>`: Event Type Registers 0..30: 0x400 + 4n
     ///
@@ -124,7 +124,7 @@ impl PmuExt32 {
     /// Offset 0x400 + n × 0x4, n < 31; read/write, value type [`Pmevtyper`](crate::Pmevtyper).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    ///  The index is checked when the program is compiled.
+    /// The index is checked when the program is compiled.
     #[inline(always)]
     pub fn pmevtyper_n<const N: usize>(
         &self,
@@ -276,9 +276,9 @@ impl PmuExt32 {
     }
     /// Offset of `PMCEID<n>` in the block.
     pub const PMCEID_OFFSET: usize = 0xe20;
-    ///  Bytes between two elements.
+    /// Bytes between two elements.
     pub const PMCEID_STRIDE: usize = 0x4;
-    ///  The number of elements.
+    /// The number of elements.
     pub const PMCEID_COUNT: usize = 4;
     /// `PMCEID<n>`: Common Event Identification 0..3: 0xE20, 0xE24, 0xE28, 0xE2C
     ///
@@ -311,7 +311,7 @@ impl PmuExt32 {
     /// Offset 0xe20 + n × 0x4, n < 4; read-only, value type [`Pmceid32`](crate::Pmceid32).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    ///  The index is checked when the program is compiled.
+    /// The index is checked when the program is compiled.
     #[inline(always)]
     pub fn pmceid_n<const N: usize>(
         &self,
@@ -459,9 +459,9 @@ impl PmuExt32 {
     }
     /// Offset of `PMPIDR<n>` in the block.
     pub const PMPIDR_OFFSET: usize = 0xfe0;
-    ///  Bytes between two elements.
+    /// Bytes between two elements.
     pub const PMPIDR_STRIDE: usize = 0x4;
-    ///  The number of elements.
+    /// The number of elements.
     pub const PMPIDR_COUNT: usize = 4;
     /// `PMPIDR<n>`: Peripheral Identification Registers 0..3: 0xFE0..0xFEC
     ///
@@ -494,7 +494,7 @@ impl PmuExt32 {
     /// Offset 0xfe0 + n × 0x4, n < 4; read-only, value type [`Pmpidr`](crate::Pmpidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    ///  The index is checked when the program is compiled.
+    /// The index is checked when the program is compiled.
     #[inline(always)]
     pub fn pmpidr_n<const N: usize>(
         &self,
@@ -509,9 +509,9 @@ impl PmuExt32 {
     }
     /// Offset of `PMCIDR<n>` in the block.
     pub const PMCIDR_OFFSET: usize = 0xff0;
-    ///  Bytes between two elements.
+    /// Bytes between two elements.
     pub const PMCIDR_STRIDE: usize = 0x4;
-    ///  The number of elements.
+    /// The number of elements.
     pub const PMCIDR_COUNT: usize = 4;
     /// `PMCIDR<n>`: Component Identification Registers 0..3: 0xFF0..0xFFC
     ///
@@ -544,7 +544,7 @@ impl PmuExt32 {
     /// Offset 0xff0 + n × 0x4, n < 4; read-only, value type [`Pmcidr`](crate::Pmcidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    ///  The index is checked when the program is compiled.
+    /// The index is checked when the program is compiled.
     #[inline(always)]
     pub fn pmcidr_n<const N: usize>(
         &self,

@@ -27,8 +27,8 @@ fn split(attrs: &mut Vec<Attribute>) {
         };
         for line in text.lines() {
             let mut a = attr.clone();
-            let line = if line.is_empty() {
-                String::new()
+            let line = if line.is_empty() || line.starts_with(' ') {
+                line.to_string()
             } else {
                 format!(" {line}")
             };

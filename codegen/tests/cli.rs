@@ -1,0 +1,231 @@
+//! The command line end to end, in a scratch repository: regenerate, check for drift, determinism,
+//! and that a failing run leaves what was written before untouched.
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const GOOD: &str = r#"
+[device]
+name = "demo"
+doc = "A demo device"
+
+[[layout]]
+name = "CTRL"
+width = 32
+fields = [
+  { name = "EN", bits = "0", reset = 0 },
+  { name = "MODE", bits = "3:1", reset = 2, enum = [
+      { name = "OFF", value = 0 }, { name = "SLOW", value = 2 },
+  ] },
+]
+
+[[sysreg]]
+name = "CTRL_EL1"
+layout = "CTRL"
+a64 = "S3_0_C15_C0_0"
+
+[[block]]
+name = "REGS"
+size = 0x100
+
+[[block.register]]
+name = "CTRL"
+layout = "CTRL"
+offset = 0x10
+"#;
+
+fn codegen(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_codegen"))
+        .current_dir(root)
+        .args(args)
+        .output()
+        .expect("codegen runs")
+}
+
+/// A scratch repository with a manifest naming `descriptions` (name, text) pairs.
+fn repo(descriptions: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir_all(dir.path().join("descriptions")).unwrap();
+    let mut manifest = String::new();
+    for (name, text) in descriptions {
+        fs::write(dir.path().join(format!("descriptions/{name}.toml")), text).unwrap();
+        manifest.push_str(&format!(
+            "[[crate]]\nname = \"{name}\"\ninputs = [\"{name}.toml\"]\n\n"
+        ));
+    }
+    fs::write(dir.path().join("descriptions/manifest.toml"), manifest).unwrap();
+    dir
+}
+
+/// Every file under `dir` with its bytes, sorted.
+fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((p.clone(), fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn regenerate_check_and_drift() {
+    let repo = repo(&[("demo", GOOD)]);
+    let root = repo.path();
+
+    let first = codegen(root, &[]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&first.stdout);
+    assert!(stdout.contains("created"), "prints what it wrote: {stdout}");
+    let generated = snapshot(&root.join("generated"));
+    let names: Vec<_> = generated
+        .iter()
+        .map(|(p, _)| p.strip_prefix(root).unwrap().display().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "generated/demo/Cargo.toml",
+            "generated/demo/src/aarch64.rs",
+            "generated/demo/src/layouts.rs",
+            "generated/demo/src/lib.rs",
+            "generated/demo/src/mmio.rs",
+        ]
+    );
+    for (path, bytes) in &generated {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            text.lines().next().unwrap().contains("Do not edit"),
+            "{} has no banner",
+            path.display()
+        );
+    }
+
+    // A second run is byte-identical and writes nothing.
+    let second = codegen(root, &[]);
+    assert!(second.status.success());
+    assert!(String::from_utf8_lossy(&second.stdout).contains("nothing changed"));
+    assert_eq!(snapshot(&root.join("generated")), generated);
+
+    let check = codegen(root, &["--check"]);
+    assert!(
+        check.status.success(),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+
+    // Editing a generated file is drift, named by --check; --check writes nothing.
+    let edited = root.join("generated/demo/src/layouts.rs");
+    let mut text = fs::read_to_string(&edited).unwrap();
+    text.push_str("// hand edit\n");
+    fs::write(&edited, &text).unwrap();
+    fs::write(root.join("generated/demo/src/extra.rs"), "// stray\n").unwrap();
+    let check = codegen(root, &["--check"]);
+    assert_eq!(check.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert!(
+        stderr.contains("differs: ") && stderr.contains("generated/demo/src/layouts.rs"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("generated/demo/src/extra.rs"), "{stderr}");
+    assert_eq!(fs::read_to_string(&edited).unwrap(), text);
+
+    // Regenerating repairs the drift.
+    assert!(codegen(root, &[]).status.success());
+    assert_eq!(snapshot(&root.join("generated")), generated);
+}
+
+#[test]
+fn a_failing_run_writes_nothing() {
+    let broken = GOOD.replace("bits = \"3:1\"", "bits = \"3:0\"");
+    let repo = repo(&[("demo", GOOD)]);
+    let root = repo.path();
+    assert!(codegen(root, &[]).status.success());
+    let before = snapshot(&root.join("generated"));
+
+    // The description changes in a way that would change the output, and a second crate is
+    // broken: the whole run fails and the first crate's old output stays as it was.
+    let changed = GOOD.replace("A demo device", "A changed device");
+    fs::write(root.join("descriptions/demo.toml"), changed).unwrap();
+    fs::write(
+        root.join("descriptions/other.toml"),
+        broken.replace("\"demo\"", "\"other\""),
+    )
+    .unwrap();
+    let manifest = root.join("descriptions/manifest.toml");
+    let mut m = fs::read_to_string(&manifest).unwrap();
+    m.push_str("[[crate]]\nname = \"other\"\ninputs = [\"other.toml\"]\n");
+    fs::write(&manifest, m).unwrap();
+
+    let run = codegen(root, &[]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("error[no_overlapping_fields]"), "{stderr}");
+    assert!(stderr.contains("--> descriptions/other.toml:"), "{stderr}");
+    assert!(stderr.contains("nothing was written"), "{stderr}");
+    assert_eq!(snapshot(&root.join("generated")), before);
+}
+
+#[test]
+fn generate_one_crate_without_a_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("demo.toml");
+    fs::write(&input, GOOD).unwrap();
+    let out = dir.path().join("out/demo-regs");
+    let run = codegen(
+        dir.path(),
+        &["generate", "demo.toml", "-o", "out/demo-regs"],
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let cargo = fs::read_to_string(out.join("Cargo.toml")).unwrap();
+    assert!(cargo.contains("name = \"demo-regs\""), "{cargo}");
+
+    // A broken input leaves the existing crate as it was.
+    let before = snapshot(&out);
+    fs::write(&input, GOOD.replace("width = 32", "width = 33")).unwrap();
+    let run = codegen(
+        dir.path(),
+        &["generate", "demo.toml", "-o", "out/demo-regs"],
+    );
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("--> demo.toml:8:9"), "{stderr}");
+    assert_eq!(snapshot(&out), before);
+}
+
+#[test]
+fn dump_ir_is_deterministic_json() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("demo.toml"), GOOD).unwrap();
+    let a = codegen(dir.path(), &["dump-ir", "demo.toml"]);
+    let b = codegen(dir.path(), &["dump-ir", "demo.toml"]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    let json: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert_eq!(json["layouts"][0]["fields"][1]["name"], "MODE");
+    assert_eq!(json["layouts"][0]["fields"][1]["pos"]["line"], 11);
+    assert_eq!(json["sysregs"][0]["path"]["kind"], "a64");
+}
+
+#[test]
+fn missing_root_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = codegen(dir.path(), &[]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("no descriptions/manifest.toml"));
+}

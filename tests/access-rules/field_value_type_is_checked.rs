@@ -1,0 +1,6 @@
+// A 1-bit field takes a bool, not an integer.
+use arm_pmuv3::Pmcr;
+
+fn main() {
+    let _ = Pmcr::DEFAULT.with_e(1);
+}
