@@ -41,4 +41,8 @@ step "generated crates' docs build without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps "${generated[@]}" -p armreg-rt
 
 step "tests"
-cargo test --workspace --locked
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --workspace --locked 2>&1 | tee "$log"
+# One closing line for the whole suite, summed over every test binary.
+awk '/^test result:/ { p += $4; f += $6 } END { printf "\nsuite: %d passed, %d failed\n", p, f }' "$log"

@@ -2136,31 +2136,6 @@ impl core::fmt::Debug for PmcrExt {
             .finish()
     }
 }
-/// Enumerated field values of `PMCR_EXT`.
-pub mod pmcr_ext {
-    /// Values of `IMP` (bits \[31:24\] of `PMCR_EXT`).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    #[repr(u8)]
-    pub enum Imp {
-        /// Arm Limited
-        Arm = 0x41,
-    }
-    impl Imp {
-        /// The value for `bits`, or the bits themselves if no value has them.
-        #[inline(always)]
-        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
-            match bits {
-                0x41 => Ok(Self::Arm),
-                other => Err(other),
-            }
-        }
-        /// The field bits of this value.
-        #[inline(always)]
-        pub const fn bits(self) -> u8 {
-            self as u8
-        }
-    }
-}
 /// Device Affinity Register 0 or 1 (external view only). The finer field layout is not described here
 ///
 /// Width: 32 bits.

@@ -357,7 +357,7 @@ fn enums(layout: &Layout) -> TokenStream {
     let defs: TokenStream = layout
         .fields
         .iter()
-        .filter(|f| !f.enums.is_empty() && !f.is_reserved())
+        .filter(|f| !f.enums.is_empty() && (f.access.readable() || f.access.writable()))
         .map(|f| field_enum(layout, f))
         .collect();
     if defs.is_empty() {

@@ -1,0 +1,228 @@
+//! Zero-cost fixture: each case is a pair of `#[no_mangle]` functions, `gen_<case>` going through a
+//! generated accessor and `ref_<case>` doing the same with a hand-written `asm!` (the operands and
+//! `options(nostack, preserves_flags)` the generator uses) or a plain volatile access for MMIO.
+//!
+//! `tests/tests/zero_cost.rs` builds this crate in release mode for `aarch64-unknown-none` and
+//! `armv7a-none-eabi`, disassembles it, and checks that every `gen_` body is exactly its `ref_` body.
+//! Keep the case names in step with the lists in that test.
+#![no_std]
+
+// The runtime is the generated crates' only dependency; named here so the fixture builds against the
+// same copy the tests use.
+use armreg_rt as _;
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
+    loop {}
+}
+
+/// Cases for AArch64 (`MRS`/`MSR` system registers, MMIO through `PmuExt32`).
+#[cfg(target_arch = "aarch64")]
+pub mod a64 {
+    use arm_generic_timer::aarch64::CNTVCT_EL0;
+    use arm_pmuv3::aarch64::{PMCCNTR_EL0, PMCR_EL0, PMEVTYPER_EL0};
+    use arm_pmuv3::mmio::PmuExt32;
+    use arm_pmuv3::{PmCounterMask, Pmevtyper};
+    use core::arch::asm;
+
+    // 64-bit system-register read: PMCCNTR_EL0.
+
+    #[no_mangle]
+    pub extern "C" fn gen_pmccntr_read() -> u64 {
+        PMCCNTR_EL0::read().bits()
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_pmccntr_read() -> u64 {
+        let raw: u64;
+        unsafe {
+            asm!("mrs {}, S3_3_C9_C13_0", out(reg) raw, options(nostack, preserves_flags));
+        }
+        raw
+    }
+
+    // 64-bit system-register read from another generated crate: CNTVCT_EL0.
+
+    #[no_mangle]
+    pub extern "C" fn gen_cntvct_read() -> u64 {
+        CNTVCT_EL0::read().bits()
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_cntvct_read() -> u64 {
+        let raw: u64;
+        unsafe {
+            asm!("mrs {}, S3_3_C14_C0_2", out(reg) raw, options(nostack, preserves_flags));
+        }
+        raw
+    }
+
+    // Read-modify-write: set PMCR_EL0.E and PMCR_EL0.C.
+
+    #[no_mangle]
+    pub extern "C" fn gen_pmcr_modify() {
+        PMCR_EL0::modify(|v| v.with_e(true).with_c(true));
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_pmcr_modify() {
+        let raw: u64;
+        unsafe {
+            asm!("mrs {}, S3_3_C9_C12_0", out(reg) raw, options(nostack, preserves_flags));
+            asm!("msr S3_3_C9_C12_0, {}", in(reg) raw | 0b101, options(nostack, preserves_flags));
+        }
+    }
+
+    // Array element with a compile-time index: PMEVTYPER3_EL0 = x (a 32-bit value, zero-extended to
+    // the 64-bit register like the accessor does).
+
+    #[no_mangle]
+    pub extern "C" fn gen_pmevtyper3_write(x: u32) {
+        PMEVTYPER_EL0::write_n::<3>(Pmevtyper::from_bits_retain(x));
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_pmevtyper3_write(x: u32) {
+        unsafe {
+            asm!("msr S3_3_C14_C12_3, {}", in(reg) u64::from(x), options(nostack, preserves_flags));
+        }
+    }
+
+    // MMIO write-1-to-set view: PMCNTENSET at base + 0xC00.
+
+    #[no_mangle]
+    pub extern "C" fn gen_mmio_pmcntenset_set(base: usize, mask: u32) {
+        let pmu = unsafe { PmuExt32::new(base) };
+        pmu.pmcntenset().set(PmCounterMask::from_bits_retain(mask));
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_mmio_pmcntenset_set(base: usize, mask: u32) {
+        unsafe { core::ptr::write_volatile((base + 0xC00) as *mut u32, mask) }
+    }
+
+    // MMIO array element with a compile-time index: PMEVTYPER3 at base + 0x400 + 3 * 4.
+
+    #[no_mangle]
+    pub extern "C" fn gen_mmio_pmevtyper3_write(base: usize, x: u32) {
+        let pmu = unsafe { PmuExt32::new(base) };
+        pmu.pmevtyper_n::<3>().write(Pmevtyper::from_bits_retain(x));
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_mmio_pmevtyper3_write(base: usize, x: u32) {
+        unsafe { core::ptr::write_volatile((base + 0x400 + 12) as *mut u32, x) }
+    }
+}
+
+/// Cases for AArch32 (`MRC`/`MCR`, `MRRC` system registers, MMIO through `PmuExt32`).
+#[cfg(target_arch = "arm")]
+pub mod a32 {
+    use arm_generic_timer::aarch32::CNTVCT;
+    use arm_pmuv3::aarch32::{PMCCNTR64, PMCR, PMEVTYPER};
+    use arm_pmuv3::mmio::PmuExt32;
+    use arm_pmuv3::{PmCounterMask, Pmevtyper};
+    use core::arch::asm;
+
+    // 64-bit MRRC read: PMCCNTR (p15, 0, c9).
+
+    #[no_mangle]
+    pub extern "C" fn gen_pmccntr64_read() -> u64 {
+        PMCCNTR64::read().bits()
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_pmccntr64_read() -> u64 {
+        let (lo, hi): (u32, u32);
+        unsafe {
+            asm!(
+                "mrrc p15, 0, {}, {}, c9",
+                out(reg) lo,
+                out(reg) hi,
+                options(nostack, preserves_flags)
+            );
+        }
+        (u64::from(hi) << 32) | u64::from(lo)
+    }
+
+    // 64-bit MRRC read from another generated crate: CNTVCT (p15, 1, c14).
+
+    #[no_mangle]
+    pub extern "C" fn gen_cntvct_read() -> u64 {
+        CNTVCT::read().bits()
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_cntvct_read() -> u64 {
+        let (lo, hi): (u32, u32);
+        unsafe {
+            asm!(
+                "mrrc p15, 1, {}, {}, c14",
+                out(reg) lo,
+                out(reg) hi,
+                options(nostack, preserves_flags)
+            );
+        }
+        (u64::from(hi) << 32) | u64::from(lo)
+    }
+
+    // Read-modify-write: set PMCR.E and PMCR.C (p15, 0, c9, c12, 0).
+
+    #[no_mangle]
+    pub extern "C" fn gen_pmcr_modify() {
+        PMCR::modify(|v| v.with_e(true).with_c(true));
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_pmcr_modify() {
+        let raw: u32;
+        unsafe {
+            asm!("mrc p15, 0, {}, c9, c12, 0", out(reg) raw, options(nostack, preserves_flags));
+            asm!(
+                "mcr p15, 0, {}, c9, c12, 0",
+                in(reg) raw | 0b101,
+                options(nostack, preserves_flags)
+            );
+        }
+    }
+
+    // Array element with a compile-time index: PMEVTYPER3 (p15, 0, c14, c12, 3) = x.
+
+    #[no_mangle]
+    pub extern "C" fn gen_pmevtyper3_write(x: u32) {
+        PMEVTYPER::write_n::<3>(Pmevtyper::from_bits_retain(x));
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_pmevtyper3_write(x: u32) {
+        unsafe {
+            asm!("mcr p15, 0, {}, c14, c12, 3", in(reg) x, options(nostack, preserves_flags));
+        }
+    }
+
+    // MMIO write-1-to-set view: PMCNTENSET at base + 0xC00.
+
+    #[no_mangle]
+    pub extern "C" fn gen_mmio_pmcntenset_set(base: usize, mask: u32) {
+        let pmu = unsafe { PmuExt32::new(base) };
+        pmu.pmcntenset().set(PmCounterMask::from_bits_retain(mask));
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_mmio_pmcntenset_set(base: usize, mask: u32) {
+        unsafe { core::ptr::write_volatile((base + 0xC00) as *mut u32, mask) }
+    }
+
+    // MMIO array element with a compile-time index: PMEVTYPER3 at base + 0x400 + 3 * 4.
+
+    #[no_mangle]
+    pub extern "C" fn gen_mmio_pmevtyper3_write(base: usize, x: u32) {
+        let pmu = unsafe { PmuExt32::new(base) };
+        pmu.pmevtyper_n::<3>().write(Pmevtyper::from_bits_retain(x));
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_mmio_pmevtyper3_write(base: usize, x: u32) {
+        unsafe { core::ptr::write_volatile((base + 0x400 + 12) as *mut u32, x) }
+    }
+}
