@@ -1430,19 +1430,19 @@ impl PMEVCNTR {
 }
 /// Element access with the index checked at compile time: one instruction each.
 impl PMEVCNTR {
-    /// Reads element `N`.
+    /// Reads the register (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn read_n<const N: usize>() -> crate::Pmevcntr32 {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
-    /// Writes element `N`.
+    /// Writes the register (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevcntr32) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value)
     }
-    /// Reads element `N`, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn modify_n<const N: usize>(
         f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32,
@@ -1453,7 +1453,7 @@ impl PMEVCNTR {
 }
 /// Element access with the index checked at run time.
 impl PMEVCNTR {
-    /// Reads element `n`.
+    /// Reads the register (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_read(n: usize) -> Result<crate::Pmevcntr32, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
@@ -1464,7 +1464,7 @@ impl PMEVCNTR {
         }
         Ok(Self::read(n))
     }
-    /// Writes element `n`.
+    /// Writes the register (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_write(
         n: usize,
@@ -1479,7 +1479,7 @@ impl PMEVCNTR {
         Self::write(n, value);
         Ok(())
     }
-    /// Reads element `n`, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_modify(
         n: usize,
@@ -2404,19 +2404,19 @@ impl PMEVTYPER {
 }
 /// Element access with the index checked at compile time: one instruction each.
 impl PMEVTYPER {
-    /// Reads element `N`.
+    /// Reads the register (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn read_n<const N: usize>() -> crate::Pmevtyper {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
-    /// Writes element `N`.
+    /// Writes the register (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevtyper) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value)
     }
-    /// Reads element `N`, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn modify_n<const N: usize>(
         f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper,
@@ -2427,7 +2427,7 @@ impl PMEVTYPER {
 }
 /// Element access with the index checked at run time.
 impl PMEVTYPER {
-    /// Reads element `n`.
+    /// Reads the register (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_read(n: usize) -> Result<crate::Pmevtyper, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
@@ -2438,7 +2438,7 @@ impl PMEVTYPER {
         }
         Ok(Self::read(n))
     }
-    /// Writes element `n`.
+    /// Writes the register (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_write(
         n: usize,
@@ -2453,7 +2453,7 @@ impl PMEVTYPER {
         Self::write(n, value);
         Ok(())
     }
-    /// Reads element `n`, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_modify(
         n: usize,

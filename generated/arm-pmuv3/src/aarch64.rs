@@ -1420,19 +1420,19 @@ impl PMEVCNTR_EL0 {
 }
 /// Element access with the index checked at compile time: one instruction each.
 impl PMEVCNTR_EL0 {
-    /// Reads element `N`.
+    /// Reads the register (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn read_n<const N: usize>() -> crate::Pmevcntr {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
-    /// Writes element `N`.
+    /// Writes the register (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevcntr) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value)
     }
-    /// Reads element `N`, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn modify_n<const N: usize>(f: impl FnOnce(crate::Pmevcntr) -> crate::Pmevcntr) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
@@ -1441,7 +1441,7 @@ impl PMEVCNTR_EL0 {
 }
 /// Element access with the index checked at run time.
 impl PMEVCNTR_EL0 {
-    /// Reads element `n`.
+    /// Reads the register (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_read(n: usize) -> Result<crate::Pmevcntr, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
@@ -1452,7 +1452,7 @@ impl PMEVCNTR_EL0 {
         }
         Ok(Self::read(n))
     }
-    /// Writes element `n`.
+    /// Writes the register (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_write(
         n: usize,
@@ -1467,7 +1467,7 @@ impl PMEVCNTR_EL0 {
         Self::write(n, value);
         Ok(())
     }
-    /// Reads element `n`, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_modify(
         n: usize,
@@ -2392,19 +2392,19 @@ impl PMEVTYPER_EL0 {
 }
 /// Element access with the index checked at compile time: one instruction each.
 impl PMEVTYPER_EL0 {
-    /// Reads element `N`.
+    /// Reads the register (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn read_n<const N: usize>() -> crate::Pmevtyper {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
-    /// Writes element `N`.
+    /// Writes the register (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevtyper) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value)
     }
-    /// Reads element `N`, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn modify_n<const N: usize>(
         f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper,
@@ -2415,7 +2415,7 @@ impl PMEVTYPER_EL0 {
 }
 /// Element access with the index checked at run time.
 impl PMEVTYPER_EL0 {
-    /// Reads element `n`.
+    /// Reads the register (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_read(n: usize) -> Result<crate::Pmevtyper, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
@@ -2426,7 +2426,7 @@ impl PMEVTYPER_EL0 {
         }
         Ok(Self::read(n))
     }
-    /// Writes element `n`.
+    /// Writes the register (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_write(
         n: usize,
@@ -2441,7 +2441,7 @@ impl PMEVTYPER_EL0 {
         Self::write(n, value);
         Ok(())
     }
-    /// Reads element `n`, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back (element `n`, or an error if there is none).
     #[inline(always)]
     pub fn try_modify(
         n: usize,

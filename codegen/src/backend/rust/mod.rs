@@ -7,6 +7,7 @@ mod doc;
 mod doc_lines;
 mod layout;
 mod sysreg;
+mod sysreg_methods;
 mod tokens;
 
 use proc_macro2::TokenStream;

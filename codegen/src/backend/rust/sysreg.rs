@@ -6,6 +6,7 @@ use quote::quote;
 
 use super::doc;
 use super::layout::type_name;
+use super::sysreg_methods;
 use super::tokens::{ident, unsuffixed};
 use crate::ir::{Device, Layout, RegAccess, SysReg, SysRegPath};
 use crate::names::Case;
@@ -186,7 +187,7 @@ fn register_doc(reg: &SysReg, layout: &Layout) -> String {
 }
 
 /// The conversions between the value type and the `u64` the instruction moves.
-fn conversions(layout: &Layout) -> (TokenStream, TokenStream) {
+pub(super) fn conversions(layout: &Layout) -> (TokenStream, TokenStream) {
     let value = type_name(layout);
     if layout.width == 64 {
         (
@@ -207,67 +208,6 @@ fn sysreg(reg: &SysReg, layout: &Layout) -> TokenStream {
     match reg.count {
         Some(count) => array(reg, layout, count),
         None => single(reg, layout),
-    }
-}
-
-/// The public methods for a register's access, over `read_raw`/`write_raw` functions.
-fn methods(reg: &SysReg, layout: &Layout, index: Option<&TokenStream>) -> TokenStream {
-    let value = type_name(layout);
-    let (from_raw, to_raw) = conversions(layout);
-    let idx_param = index.map(|_| quote!(n: usize,));
-    // Array elements by a bare index are private: callers go through the checked methods.
-    let vis = if index.is_some() {
-        quote!()
-    } else {
-        quote!(pub)
-    };
-    let idx_arg = index.map(|i| quote!(#i,));
-    let read = quote! {
-        /// Reads the register.
-        #[inline(always)]
-        #vis fn read(#idx_param) -> crate::#value {
-            let raw = Self::read_raw(#idx_arg);
-            #from_raw
-        }
-    };
-    let write_doc = "Writes the register.";
-    let write = quote! {
-        #[doc = #write_doc]
-        #[inline(always)]
-        #vis fn write(#idx_param value: crate::#value) {
-            Self::write_raw(#idx_arg #to_raw);
-        }
-    };
-    let modify = quote! {
-        /// Reads the register, changes the value with `f` and writes it back.
-        #[inline(always)]
-        #vis fn modify(#idx_param f: impl FnOnce(crate::#value) -> crate::#value) {
-            let value = f(Self::read(#idx_arg));
-            Self::write(#idx_arg value);
-        }
-    };
-    let set = quote! {
-        /// Sets the state bits that are 1 in `mask`; the others keep their state.
-        #[inline(always)]
-        #vis fn set(#idx_param mask: crate::#value) {
-            let value = mask;
-            Self::write_raw(#idx_arg #to_raw);
-        }
-    };
-    let clear = quote! {
-        /// Clears the state bits that are 1 in `mask`; the others keep their state.
-        #[inline(always)]
-        #vis fn clear(#idx_param mask: crate::#value) {
-            let value = mask;
-            Self::write_raw(#idx_arg #to_raw);
-        }
-    };
-    match reg.access {
-        RegAccess::Rw => quote!(#read #write #modify),
-        RegAccess::Ro => read,
-        RegAccess::Wo => write,
-        RegAccess::Set { .. } => quote!(#read #set),
-        RegAccess::Clear { .. } => quote!(#read #clear),
     }
 }
 
@@ -313,7 +253,7 @@ fn single(reg: &SysReg, layout: &Layout) -> TokenStream {
             }
         }
     });
-    let methods = methods(reg, layout, None);
+    let methods = sysreg_methods::methods(reg, layout, sysreg_methods::Flavor::Single);
     quote! {
         #[doc = #doc]
         #[allow(non_camel_case_types)]
@@ -403,10 +343,9 @@ fn array(reg: &SysReg, layout: &Layout, count: u32) -> TokenStream {
             }
         }
     });
-    let value = type_name(layout);
-    let element_methods = methods(reg, layout, Some(&quote!(n)));
-    let checked = checked_methods(reg, &value);
-    let const_methods = const_index_methods(reg, &value);
+    let element_methods = sysreg_methods::methods(reg, layout, sysreg_methods::Flavor::Element);
+    let checked = sysreg_methods::methods(reg, layout, sysreg_methods::Flavor::Checked);
+    let const_methods = sysreg_methods::methods(reg, layout, sysreg_methods::Flavor::ConstIndex);
     quote! {
         #[doc = #doc]
         #[allow(non_camel_case_types)]
@@ -442,117 +381,5 @@ fn array(reg: &SysReg, layout: &Layout, count: u32) -> TokenStream {
         impl #name {
             #element_methods
         }
-    }
-}
-
-/// `read_n::<N>()` and friends: the index is a constant, checked when the program is compiled.
-fn const_index_methods(reg: &SysReg, value: &proc_macro2::Ident) -> TokenStream {
-    let check = quote!(const { assert!(N < Self::COUNT, "register array index out of range") };);
-    let read = quote! {
-        /// Reads element `N`.
-        #[inline(always)]
-        pub fn read_n<const N: usize>() -> crate::#value {
-            #check
-            Self::read(N)
-        }
-    };
-    let write = quote! {
-        /// Writes element `N`.
-        #[inline(always)]
-        pub fn write_n<const N: usize>(value: crate::#value) {
-            #check
-            Self::write(N, value)
-        }
-    };
-    let modify = quote! {
-        /// Reads element `N`, changes the value with `f` and writes it back.
-        #[inline(always)]
-        pub fn modify_n<const N: usize>(f: impl FnOnce(crate::#value) -> crate::#value) {
-            #check
-            Self::modify(N, f)
-        }
-    };
-    let set = quote! {
-        /// Sets the state bits of element `N` that are 1 in `mask`.
-        #[inline(always)]
-        pub fn set_n<const N: usize>(mask: crate::#value) {
-            #check
-            Self::set(N, mask)
-        }
-    };
-    let clear = quote! {
-        /// Clears the state bits of element `N` that are 1 in `mask`.
-        #[inline(always)]
-        pub fn clear_n<const N: usize>(mask: crate::#value) {
-            #check
-            Self::clear(N, mask)
-        }
-    };
-    match reg.access {
-        RegAccess::Rw => quote!(#read #write #modify),
-        RegAccess::Ro => read,
-        RegAccess::Wo => write,
-        RegAccess::Set { .. } => quote!(#read #set),
-        RegAccess::Clear { .. } => quote!(#read #clear),
-    }
-}
-
-/// `try_read(n)` and friends: the index is checked at run time and an error returned.
-fn checked_methods(reg: &SysReg, value: &proc_macro2::Ident) -> TokenStream {
-    let check = quote! {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange { index: n, count: Self::COUNT });
-        }
-    };
-    let read = quote! {
-        /// Reads element `n`.
-        #[inline(always)]
-        pub fn try_read(n: usize) -> Result<crate::#value, armreg_rt::IndexOutOfRange> {
-            #check
-            Ok(Self::read(n))
-        }
-    };
-    let write = quote! {
-        /// Writes element `n`.
-        #[inline(always)]
-        pub fn try_write(n: usize, value: crate::#value) -> Result<(), armreg_rt::IndexOutOfRange> {
-            #check
-            Self::write(n, value);
-            Ok(())
-        }
-    };
-    let modify = quote! {
-        /// Reads element `n`, changes the value with `f` and writes it back.
-        #[inline(always)]
-        pub fn try_modify(n: usize, f: impl FnOnce(crate::#value) -> crate::#value) -> Result<(), armreg_rt::IndexOutOfRange> {
-            #check
-            Self::modify(n, f);
-            Ok(())
-        }
-    };
-    let set = quote! {
-        /// Sets the state bits of element `n` that are 1 in `mask`.
-        #[inline(always)]
-        pub fn try_set(n: usize, mask: crate::#value) -> Result<(), armreg_rt::IndexOutOfRange> {
-            #check
-            Self::set(n, mask);
-            Ok(())
-        }
-    };
-    let clear = quote! {
-        /// Clears the state bits of element `n` that are 1 in `mask`.
-        #[inline(always)]
-        pub fn try_clear(n: usize, mask: crate::#value) -> Result<(), armreg_rt::IndexOutOfRange> {
-            #check
-            Self::clear(n, mask);
-            Ok(())
-        }
-    };
-    match reg.access {
-        RegAccess::Rw => quote!(#read #write #modify),
-        RegAccess::Ro => read,
-        RegAccess::Wo => write,
-        RegAccess::Set { .. } => quote!(#read #set),
-        RegAccess::Clear { .. } => quote!(#read #clear),
     }
 }
