@@ -244,45 +244,30 @@ pub struct SysReg {
     pub pos: Pos,
 }
 
-/// The operands of the instruction that reaches a system register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
-pub enum SysRegPath {
-    /// AArch64 `MRS`/`MSR`.
-    A64 {
-        op0: u8,
-        op1: u8,
-        crn: u8,
-        crm: u8,
-        op2: u8,
-    },
-    /// AArch32 `MRC`/`MCR`.
-    A32 {
-        coproc: u8,
-        opc1: u8,
-        crn: u8,
-        crm: u8,
-        opc2: u8,
-    },
-    /// AArch32 `MRRC`/`MCRR` (64-bit transfer).
-    A32Wide { coproc: u8, opc1: u8, crm: u8 },
+/// The operands of the instruction that reaches a system register: the runtime's own type, so
+/// the generator and the generated code cannot disagree on it.
+pub use armreg_rt::SysRegPath;
+
+/// What the generator needs to know about an access path.
+pub trait PathExt: Sized {
+    /// Bits the instruction transfers.
+    fn width(self) -> u32;
+    /// The path of array element `n`, or `None` if the encoding leaves its fields' ranges.
+    fn element(self, n: u32) -> Option<Self>;
 }
 
-impl SysRegPath {
-    /// Bits the instruction transfers.
-    pub fn width(self) -> u32 {
+impl PathExt for SysRegPath {
+    fn width(self) -> u32 {
         match self {
             Self::A64 { .. } | Self::A32Wide { .. } => 64,
             Self::A32 { .. } => 32,
         }
     }
 
-    /// The path of array element `n`, or `None` if the encoding leaves its fields' ranges.
-    ///
     /// For `A64`/`A32` the index steps the 7-bit CRm:op2 value, which gives the Arm ARM's
     /// `CRm = base + (n >> 3), op2 = n & 7` for arrays such as PMEVCNTR<n>; for `A32Wide` it
     /// steps CRm.
-    pub fn element(self, n: u32) -> Option<Self> {
+    fn element(self, n: u32) -> Option<Self> {
         let split = |crm: u8, op2: u8| -> Option<(u8, u8)> {
             let key = (u32::from(crm) << 3 | u32::from(op2)).checked_add(n)?;
             (key < 128).then_some(((key >> 3) as u8, (key & 7) as u8))
@@ -322,37 +307,6 @@ impl SysRegPath {
                     crm: crm as u8,
                 })
             }
-        }
-    }
-
-    /// Which instruction set the path belongs to, for grouping and duplicate checks.
-    pub fn state(self) -> &'static str {
-        match self {
-            Self::A64 { .. } => "AArch64",
-            Self::A32 { .. } => "AArch32",
-            Self::A32Wide { .. } => "AArch32 (64-bit)",
-        }
-    }
-}
-
-impl std::fmt::Display for SysRegPath {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            Self::A64 {
-                op0,
-                op1,
-                crn,
-                crm,
-                op2,
-            } => write!(f, "S{op0}_{op1}_C{crn}_C{crm}_{op2}"),
-            Self::A32 {
-                coproc,
-                opc1,
-                crn,
-                crm,
-                opc2,
-            } => write!(f, "p{coproc}, {opc1}, c{crn}, c{crm}, {opc2}"),
-            Self::A32Wide { coproc, opc1, crm } => write!(f, "p{coproc}, {opc1}, c{crm}"),
         }
     }
 }

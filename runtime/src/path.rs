@@ -1,5 +1,10 @@
 /// The access path of a system register: the operands of the instruction that reaches it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case", tag = "kind")
+)]
 pub enum SysRegPath {
     /// AArch64 `MRS`/`MSR` with the encoding `S<op0>_<op1>_C<crn>_C<crm>_<op2>`.
     A64 {

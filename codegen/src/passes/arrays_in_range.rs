@@ -2,7 +2,7 @@
 //! at least 1, and every element's encoding or offset stays in range (a system-register index must
 //! not carry out of CRm; a block element must lie inside the block).
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Device, Pos};
+use crate::ir::{Device, PathExt, Pos};
 
 pub const NAME: &str = "arrays_in_range";
 

@@ -1,7 +1,7 @@
 //! A layout is no wider than the access that transfers it (32 bits for MRC/MCR, 64 for MRS/MSR
 //! and MRRC/MCRR), and a block register's layout is a whole number of bus accesses.
 use crate::diagnostic::Diagnostic;
-use crate::ir::Device;
+use crate::ir::{Device, PathExt};
 
 pub const NAME: &str = "layouts_fit_paths";
 

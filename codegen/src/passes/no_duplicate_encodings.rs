@@ -2,7 +2,7 @@
 use std::collections::BTreeMap;
 
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Device, SysRegPath};
+use crate::ir::{Device, PathExt, SysRegPath};
 
 use super::arrays_in_range::MAX_COUNT;
 

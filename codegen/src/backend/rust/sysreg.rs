@@ -8,7 +8,7 @@ use super::doc;
 use super::layout::type_name;
 use super::sysreg_methods;
 use super::tokens::{ident, unsuffixed};
-use crate::ir::{Device, Layout, RegAccess, SysReg, SysRegPath};
+use crate::ir::{Device, Layout, PathExt, RegAccess, SysReg, SysRegPath};
 use crate::names::Case;
 
 /// Which module a system register goes to.
