@@ -205,6 +205,8 @@ pub struct EnumValue {
     pub value: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
     pub pos: Pos,
 }
 

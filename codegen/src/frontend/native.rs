@@ -71,6 +71,7 @@ struct RawEnum {
     name: S<String>,
     value: S<i64>,
     doc: Option<String>,
+    source: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -291,6 +292,7 @@ impl Lower<'_> {
                 name: e.name.get_ref().clone(),
                 value: *e.value.get_ref() as u64,
                 doc: e.doc.clone(),
+                source: e.source.clone(),
                 pos: self.pos(&e.name),
             })
             .collect();

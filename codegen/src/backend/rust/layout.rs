@@ -389,7 +389,12 @@ fn field_enum(layout: &Layout, f: &Field) -> TokenStream {
         .map(|e| {
             let v = ident(&e.name, Case::Camel);
             let lit = hex(e.value);
-            let d = e.doc.as_deref().map(doc::escape).unwrap_or_default();
+            let d = doc::paragraphs(&[
+                e.doc.as_deref().map(doc::escape),
+                e.source
+                    .as_deref()
+                    .map(|s| format!("Source: {}", doc::escape(s))),
+            ]);
             quote! { #[doc = #d] #v = #lit, }
         })
         .collect();
