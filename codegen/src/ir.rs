@@ -47,6 +47,52 @@ pub struct Device {
     pub sysregs: Vec<SysReg>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub blocks: Vec<Block>,
+    /// Blocks placed at addresses (SVD peripherals, TI instances).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<Instance>,
+    /// PMU events (perf pmu-events JSON, or events declared with a device).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<Event>,
+}
+
+/// A block placed at a base address.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Instance {
+    pub name: String,
+    pub block: NameRef,
+    pub base: u64,
+    /// Another instance this one shares its address range with, on purpose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alias_of: Option<NameRef>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interrupts: Vec<Interrupt>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub pos: Pos,
+}
+
+/// An interrupt line of an instance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Interrupt {
+    pub name: String,
+    pub value: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    pub pos: Pos,
+}
+
+/// A PMU event.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    pub code: u16,
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub pos: Pos,
 }
 
 /// A register's fields, independent of where the register lives.
@@ -62,6 +108,9 @@ pub struct Layout {
     /// Whole-register reset value, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reset: Option<u64>,
+    /// The bits of `reset` that are defined (SVD `resetMask`); all when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reset_mask: Option<u64>,
     pub pos: Pos,
     pub fields: Vec<Field>,
     /// Set while the layout still has to be derived from another one (see `passes::derive_layouts`);
@@ -99,6 +148,41 @@ pub struct Field {
     pub pos: Pos,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub enums: Vec<EnumValue>,
+    /// The name of the values not listed in `enums` (SVD `isDefault`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enum_default: Option<String>,
+    /// A side effect of reading the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_action: Option<ReadAction>,
+    /// Which values software may write.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_constraint: Option<WriteConstraint>,
+}
+
+/// A side effect of a read (SVD `readAction`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReadAction {
+    /// Reading clears the field.
+    Clear,
+    /// Reading sets the field.
+    Set,
+    /// Reading modifies the field in another way.
+    Modify,
+    /// Reading has an effect outside the field.
+    ModifyExternal,
+}
+
+/// The values software may write (SVD `writeConstraint`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum WriteConstraint {
+    /// Only the field's enumerated values.
+    Enumerated,
+    /// Only values from `min` to `max`.
+    Range { min: u64, max: u64 },
+    /// Only the value last read.
+    LastRead,
 }
 
 impl Field {
@@ -145,6 +229,22 @@ pub enum FieldAccess {
     W1s,
     /// Writing 1 clears the bit, writing 0 has no effect.
     W1c,
+    /// Writing 1 toggles the bit, writing 0 has no effect.
+    W1t,
+    /// Writing 0 clears the bit, writing 1 has no effect.
+    W0c,
+    /// Writing 0 sets the bit, writing 1 has no effect.
+    W0s,
+    /// Writing 0 toggles the bit, writing 1 has no effect.
+    W0t,
+    /// Any write clears the field.
+    WClr,
+    /// Any write sets the field.
+    WSet,
+    /// Writable once after reset, readable.
+    RwOnce,
+    /// Writable once after reset, not readable.
+    WoOnce,
     /// Writing 1 triggers an action; the bit reads as 0.
     W1Action,
     /// Reads as zero, writes ignored.
@@ -158,15 +258,25 @@ pub enum FieldAccess {
 impl FieldAccess {
     /// Whether reading the field gives information.
     pub fn readable(self) -> bool {
-        matches!(self, Self::Rw | Self::Ro | Self::W1s | Self::W1c)
+        matches!(
+            self,
+            Self::Rw
+                | Self::Ro
+                | Self::W1s
+                | Self::W1c
+                | Self::W1t
+                | Self::W0c
+                | Self::W0s
+                | Self::W0t
+                | Self::WClr
+                | Self::WSet
+                | Self::RwOnce
+        )
     }
 
     /// Whether software may set the field's value in a register value.
     pub fn writable(self) -> bool {
-        matches!(
-            self,
-            Self::Rw | Self::Wo | Self::W1s | Self::W1c | Self::W1Action
-        )
+        !matches!(self, Self::Ro | Self::RazWi | Self::Res0 | Self::Res1)
     }
 
     /// How the access is spelt in descriptions and documentation.
@@ -177,6 +287,14 @@ impl FieldAccess {
             Self::Wo => "wo",
             Self::W1s => "w1s",
             Self::W1c => "w1c",
+            Self::W1t => "w1t",
+            Self::W0c => "w0c",
+            Self::W0s => "w0s",
+            Self::W0t => "w0t",
+            Self::WClr => "wclr",
+            Self::WSet => "wset",
+            Self::RwOnce => "rw-once",
+            Self::WoOnce => "wo-once",
             Self::W1Action => "w1-action",
             Self::RazWi => "raz-wi",
             Self::Res0 => "res0",
@@ -185,12 +303,20 @@ impl FieldAccess {
     }
 
     /// Every access kind, for parsing and documentation.
-    pub const ALL: [FieldAccess; 9] = [
+    pub const ALL: [FieldAccess; 17] = [
         Self::Rw,
         Self::Ro,
         Self::Wo,
         Self::W1s,
         Self::W1c,
+        Self::W1t,
+        Self::W0c,
+        Self::W0s,
+        Self::W0t,
+        Self::WClr,
+        Self::WSet,
+        Self::RwOnce,
+        Self::WoOnce,
         Self::W1Action,
         Self::RazWi,
         Self::Res0,
@@ -203,11 +329,30 @@ impl FieldAccess {
 pub struct EnumValue {
     pub name: String,
     pub value: u64,
+    /// Whether the value is one read, written, or both.
+    #[serde(default, skip_serializing_if = "EnumUsage::is_read_write")]
+    pub usage: EnumUsage,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     pub pos: Pos,
+}
+
+/// Which direction an enumerated value applies to (SVD `usage`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EnumUsage {
+    #[default]
+    ReadWrite,
+    Read,
+    Write,
+}
+
+impl EnumUsage {
+    pub fn is_read_write(&self) -> bool {
+        *self == EnumUsage::ReadWrite
+    }
 }
 
 /// How software may access a whole register.
@@ -343,6 +488,9 @@ pub struct BlockRegister {
     /// A register this one may overlap (the same storage under another name).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alias_of: Option<NameRef>,
+    /// A side effect of reading the register.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_action: Option<ReadAction>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -373,6 +521,10 @@ impl Device {
         }
         self.sysregs.sort_by(|a, b| a.name.cmp(&b.name));
         self.blocks.sort_by(|a, b| a.name.cmp(&b.name));
+        self.instances
+            .sort_by(|a, b| (a.base, &a.name).cmp(&(b.base, &b.name)));
+        self.events
+            .sort_by(|a, b| (a.code, &a.name).cmp(&(b.code, &b.name)));
         for block in &mut self.blocks {
             block
                 .registers

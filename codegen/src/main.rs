@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 use codegen::frontend::Format;
 use codegen::output::{self, Written};
-use codegen::pipeline::{self, Input, Report};
+use codegen::pipeline::{self, Input, Options, Report};
 
 #[derive(Parser)]
 #[command(about = "Generate typed Rust register accessors from register descriptions")]
@@ -17,6 +17,9 @@ struct Cli {
     /// Write nothing; exit non-zero naming every generated file that differs from the descriptions.
     #[arg(long)]
     check: bool,
+    /// Turn every warning about a vendor file into an error (native descriptions always are).
+    #[arg(long, global = true)]
+    strict: bool,
     /// The repository root (holding descriptions/ and generated/); found from the current
     /// directory upwards by default.
     #[arg(long)]
@@ -54,14 +57,28 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        None => regenerate(cli.root, cli.check),
-        Some(Command::DumpIr { inputs, format }) => dump_ir(&inputs, format),
+        None => regenerate(cli.root, cli.check, cli.strict),
+        Some(Command::DumpIr { inputs, format }) => dump_ir(
+            &inputs,
+            Options {
+                format,
+                strict: cli.strict,
+            },
+        ),
         Some(Command::Generate {
             inputs,
             out,
             name,
             format,
-        }) => generate_one(&inputs, &out, name, format),
+        }) => generate_one(
+            &inputs,
+            &out,
+            name,
+            Options {
+                format,
+                strict: cli.strict,
+            },
+        ),
     }
 }
 
@@ -82,9 +99,13 @@ fn fail(report: &Report) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn dump_ir(paths: &[PathBuf], format: Option<Format>) -> ExitCode {
+fn dump_ir(paths: &[PathBuf], options: Options) -> ExitCode {
     let mut report = Report::default();
-    match pipeline::load(&inputs_of(paths), format, &mut report) {
+    let loaded = pipeline::load(&inputs_of(paths), options, &mut report);
+    if !report.diagnostics.is_empty() && loaded.is_some() {
+        eprintln!("{}", report.render());
+    }
+    match loaded {
         Some(device) => match serde_json::to_string_pretty(&device) {
             Ok(json) => {
                 println!("{json}");
@@ -99,12 +120,7 @@ fn dump_ir(paths: &[PathBuf], format: Option<Format>) -> ExitCode {
     }
 }
 
-fn generate_one(
-    paths: &[PathBuf],
-    out: &Path,
-    name: Option<String>,
-    format: Option<Format>,
-) -> ExitCode {
+fn generate_one(paths: &[PathBuf], out: &Path, name: Option<String>, options: Options) -> ExitCode {
     let name = name.unwrap_or_else(|| {
         out.file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -114,12 +130,15 @@ fn generate_one(
     let Some(krate) = pipeline::generate_crate(
         &name,
         &inputs_of(paths),
-        format,
+        options,
         out.to_path_buf(),
         &mut report,
     ) else {
         return fail(&report);
     };
+    if !report.diagnostics.is_empty() {
+        eprintln!("{}", report.render());
+    }
     // Only this crate's directory is brought in line; siblings are not touched.
     match output::write(None, std::slice::from_ref(&krate)) {
         Ok(done) => {
@@ -151,7 +170,7 @@ fn print_written(done: &[Written]) {
     }
 }
 
-fn regenerate(root: Option<PathBuf>, check: bool) -> ExitCode {
+fn regenerate(root: Option<PathBuf>, check: bool, strict: bool) -> ExitCode {
     let started = Instant::now();
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let Some(root) = root.or_else(|| find_root(&cwd)) else {
@@ -164,7 +183,8 @@ fn regenerate(root: Option<PathBuf>, check: bool) -> ExitCode {
     let manifest = root.join("descriptions/manifest.toml");
     let generated = root.join("generated");
     let mut report = Report::default();
-    let Some(crates) = pipeline::generate_manifest(&manifest, &generated, &mut report) else {
+    let Some(crates) = pipeline::generate_manifest(&manifest, &generated, strict, &mut report)
+    else {
         return fail(&report);
     };
     if !report.diagnostics.is_empty() {

@@ -18,6 +18,8 @@ struct RawEntry {
     name: Spanned<String>,
     inputs: Vec<Spanned<String>>,
     format: Option<Format>,
+    #[serde(default)]
+    strict: bool,
 }
 
 /// One crate to generate.
@@ -29,6 +31,8 @@ pub struct Entry {
     pub inputs: Vec<String>,
     /// The inputs' format, when not detected from the file.
     pub format: Option<Format>,
+    /// Turn this crate's warnings into errors.
+    pub strict: bool,
 }
 
 /// Parses the manifest text; `file` is the name positions carry.
@@ -76,6 +80,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
             name: name.clone(),
             inputs: e.inputs.iter().map(|i| i.get_ref().clone()).collect(),
             format: e.format,
+            strict: e.strict,
         });
     }
     if errors.is_empty() {

@@ -8,6 +8,7 @@ use crate::frontend::{self, Format};
 use crate::ir::{Device, Pos};
 use crate::manifest::{self, Entry};
 use crate::output::CrateOutput;
+use crate::passes::Mode;
 
 /// What a run reports: every diagnostic, and the sources to render them with.
 #[derive(Default)]
@@ -48,9 +49,19 @@ pub struct Input {
     pub shown: String,
 }
 
+/// How strictly vendor files are taken: native descriptions are always strict.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// The inputs' format; detected per file when `None`.
+    pub format: Option<Format>,
+    /// Turn every warning into an error.
+    pub strict: bool,
+}
+
 /// Reads, parses and validates `inputs` into one device. Returns `None` when any error was
 /// reported.
-pub fn load(inputs: &[Input], format: Option<Format>, report: &mut Report) -> Option<Device> {
+pub fn load(inputs: &[Input], options: Options, report: &mut Report) -> Option<Device> {
+    let mut strict = options.strict;
     let mut device: Option<Device> = None;
     for input in inputs {
         let text = match fs::read_to_string(&input.path) {
@@ -63,12 +74,16 @@ pub fn load(inputs: &[Input], format: Option<Format>, report: &mut Report) -> Op
                 continue;
             }
         };
-        let Some(format) = format.or_else(|| Format::detect(&input.path, &text)) else {
+        let Some(format) = options
+            .format
+            .or_else(|| Format::detect(&input.path, &text))
+        else {
             report
                 .diagnostics
                 .push(frontend::unknown_format(&input.shown));
             continue;
         };
+        strict |= format.always_strict();
         let parsed = frontend::parse(format, &input.shown, &text);
         report.sources.insert(&input.shown, text);
         match parsed {
@@ -78,6 +93,8 @@ pub fn load(inputs: &[Input], format: Option<Format>, report: &mut Report) -> Op
                     all.layouts.extend(d.layouts);
                     all.sysregs.extend(d.sysregs);
                     all.blocks.extend(d.blocks);
+                    all.instances.extend(d.instances);
+                    all.events.extend(d.events);
                 }
             },
             Err(errors) => report.diagnostics.extend(errors),
@@ -88,7 +105,10 @@ pub fn load(inputs: &[Input], format: Option<Format>, report: &mut Report) -> Op
     }
     let mut device = device?;
     device.canonicalize();
-    report.diagnostics.extend(crate::passes::run(&mut device));
+    let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    report
+        .diagnostics
+        .extend(crate::passes::run(&mut device, mode));
     (!report.has_errors()).then_some(device)
 }
 
@@ -96,11 +116,11 @@ pub fn load(inputs: &[Input], format: Option<Format>, report: &mut Report) -> Op
 pub fn generate_crate(
     name: &str,
     inputs: &[Input],
-    format: Option<Format>,
+    options: Options,
     out: PathBuf,
     report: &mut Report,
 ) -> Option<CrateOutput> {
-    let mut device = load(inputs, format, report)?;
+    let mut device = load(inputs, options, report)?;
     device.name = name.to_string();
     let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
     match rust::generate(&device, name, &shown) {
@@ -120,6 +140,7 @@ pub fn generate_crate(
 pub fn generate_manifest(
     manifest_path: &Path,
     generated_dir: &Path,
+    strict: bool,
     report: &mut Report,
 ) -> Option<Vec<CrateOutput>> {
     let dir = manifest_path.parent().unwrap_or(Path::new("."));
@@ -164,13 +185,11 @@ pub fn generate_manifest(
             })
             .collect();
         let out = generated_dir.join(&entry.name);
-        crates.extend(generate_crate(
-            &entry.name,
-            &inputs,
-            entry.format,
-            out,
-            report,
-        ));
+        let options = Options {
+            format: entry.format,
+            strict: strict || entry.strict,
+        };
+        crates.extend(generate_crate(&entry.name, &inputs, options, out, report));
     }
     (!report.has_errors()).then_some(crates)
 }

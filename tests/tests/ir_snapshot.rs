@@ -23,8 +23,15 @@ fn ir_of_every_manifest_description() {
             })
             .collect();
         let mut report = Report::default();
-        let device = pipeline::load(&inputs, entry.format, &mut report)
-            .unwrap_or_else(|| panic!("{} is invalid:\n{}", entry.name, report.render()));
+        let device = pipeline::load(
+            &inputs,
+            pipeline::Options {
+                format: entry.format,
+                strict: entry.strict,
+            },
+            &mut report,
+        )
+        .unwrap_or_else(|| panic!("{} is invalid:\n{}", entry.name, report.render()));
         assert!(report.diagnostics.is_empty(), "{}", report.render());
         insta::assert_json_snapshot!(entry.name.clone(), device);
     }

@@ -15,6 +15,12 @@ pub enum Format {
 }
 
 impl Format {
+    /// Whether the format is ours, so every defect is an error: warnings and repairs are for
+    /// vendor files.
+    pub fn always_strict(self) -> bool {
+        matches!(self, Format::Native)
+    }
+
     /// Detects the format of `path` from its name and content.
     pub fn detect(path: &Path, _text: &str) -> Option<Format> {
         match path.extension().and_then(|e| e.to_str()) {

@@ -9,8 +9,8 @@ use toml::Spanned;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::ir::{
-    Block, BlockArray, BlockRegister, Derive, Device, EnumValue, Field, FieldAccess, Layout,
-    NameRef, Pos, RegAccess, SysReg, SysRegPath,
+    Block, BlockArray, BlockRegister, Derive, Device, EnumUsage, EnumValue, Event, Field,
+    FieldAccess, Instance, Layout, NameRef, Pos, ReadAction, RegAccess, SysReg, SysRegPath,
 };
 
 type S<T> = Spanned<T>;
@@ -25,6 +25,30 @@ struct RawFile {
     sysreg: Vec<RawSysReg>,
     #[serde(default)]
     block: Vec<RawBlock>,
+    #[serde(default)]
+    instance: Vec<RawInstance>,
+    #[serde(default)]
+    event: Vec<RawEvent>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawInstance {
+    name: S<String>,
+    block: S<String>,
+    base: S<i64>,
+    alias_of: Option<S<String>>,
+    doc: Option<String>,
+    source: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEvent {
+    name: S<String>,
+    code: S<i64>,
+    doc: Option<String>,
+    source: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -63,6 +87,7 @@ struct RawField {
     source: Option<String>,
     #[serde(default, rename = "enum")]
     enums: Vec<RawEnum>,
+    read_action: Option<S<String>>,
 }
 
 #[derive(Deserialize)]
@@ -112,6 +137,7 @@ struct RawBlockRegister {
     count: Option<S<i64>>,
     stride: Option<S<i64>>,
     alias_of: Option<S<String>>,
+    read_action: Option<S<String>>,
     doc: Option<String>,
     source: Option<String>,
 }
@@ -189,6 +215,8 @@ impl Lower<'_> {
             layouts: Vec::new(),
             sysregs: Vec::new(),
             blocks: Vec::new(),
+            instances: Vec::new(),
+            events: Vec::new(),
         };
         for l in &raw.layout {
             if let Some(layout) = self.layout(l) {
@@ -204,6 +232,33 @@ impl Lower<'_> {
             if let Some(block) = self.block(b) {
                 device.blocks.push(block);
             }
+        }
+        for i in &raw.instance {
+            let Some(base) = self.unsigned(&i.base, "a base address", u64::MAX) else {
+                continue;
+            };
+            device.instances.push(Instance {
+                name: i.name.get_ref().clone(),
+                block: self.name_ref(&i.block),
+                base,
+                alias_of: i.alias_of.as_ref().map(|a| self.name_ref(a)),
+                interrupts: Vec::new(),
+                doc: i.doc.clone(),
+                source: i.source.clone(),
+                pos: self.pos(&i.name),
+            });
+        }
+        for e in &raw.event {
+            let Some(code) = self.unsigned(&e.code, "an event code", u64::from(u16::MAX)) else {
+                continue;
+            };
+            device.events.push(Event {
+                code: code as u16,
+                name: e.name.get_ref().clone(),
+                doc: e.doc.clone(),
+                source: e.source.clone(),
+                pos: self.pos(&e.name),
+            });
         }
         device.canonicalize();
         device
@@ -259,6 +314,7 @@ impl Lower<'_> {
             doc: raw.doc.clone(),
             source: raw.source.clone(),
             reset,
+            reset_mask: None,
             pos: self.pos(&raw.name),
             fields,
             derive,
@@ -291,6 +347,7 @@ impl Lower<'_> {
             .map(|e| EnumValue {
                 name: e.name.get_ref().clone(),
                 value: *e.value.get_ref() as u64,
+                usage: EnumUsage::ReadWrite,
                 doc: e.doc.clone(),
                 source: e.source.clone(),
                 pos: self.pos(&e.name),
@@ -318,7 +375,28 @@ impl Lower<'_> {
             source: raw.source.clone(),
             pos,
             enums,
+            enum_default: None,
+            read_action: self.read_action(&raw.read_action)?,
+            write_constraint: None,
         })
+    }
+
+    fn read_action(&mut self, raw: &Option<S<String>>) -> Option<Option<ReadAction>> {
+        let Some(text) = raw else { return Some(None) };
+        let action = match text.get_ref().as_str() {
+            "clear" => ReadAction::Clear,
+            "set" => ReadAction::Set,
+            "modify" => ReadAction::Modify,
+            "modify-external" => ReadAction::ModifyExternal,
+            other => {
+                self.error(
+                    text,
+                    format!("unknown read action `{other}`; expected clear, set, modify or modify-external"),
+                );
+                return None;
+            }
+        };
+        Some(Some(action))
     }
 
     /// `"msb:lsb"` or `"bit"`.
@@ -517,6 +595,7 @@ impl Lower<'_> {
             access,
             array,
             alias_of: raw.alias_of.as_ref().map(|a| self.name_ref(a)),
+            read_action: self.read_action(&raw.read_action)?,
             doc: raw.doc.clone(),
             source: raw.source.clone(),
             pos: self.pos(&raw.name),

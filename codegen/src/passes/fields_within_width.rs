@@ -1,41 +1,39 @@
-//! Every field lies inside its layout's width.
+//! Every field lies inside its layout's width; in a vendor file one that does not is dropped.
+use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
 
 pub const NAME: &str = "fields_within_width";
 
-pub fn run(device: &Device) -> Vec<Diagnostic> {
+pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for layout in &device.layouts {
-        for field in &layout.fields {
-            if field.msb() >= layout.width {
-                let inherited = layout.derive.is_some() && field.pos.span < layout.pos.span;
-                let (pos, extra) = if inherited {
-                    (
-                        &layout.pos,
-                        format!(" (inherited from `{}`; `remove` it)", base_name(layout)),
-                    )
-                } else {
-                    (&field.pos, String::new())
-                };
-                out.push(Diagnostic::error(
-                    NAME,
-                    pos,
-                    format!(
-                        "field `{}` (bits {}:{}) lies outside the {}-bit layout `{}`{extra}",
-                        field.name,
-                        field.msb(),
-                        field.lsb,
-                        layout.width,
-                        layout.name
-                    ),
-                ));
+    for layout in &mut device.layouts {
+        let base = layout.derive.as_ref().map(|d| d.base.name.clone());
+        let width = layout.width;
+        let (layout_name, layout_pos) = (layout.name.clone(), layout.pos.clone());
+        layout.fields.retain(|field| {
+            if field.msb() < width {
+                return true;
             }
-        }
+            let inherited = base.is_some() && field.pos.span < layout_pos.span;
+            let (pos, extra) = match (&base, inherited) {
+                (Some(b), true) => (&layout_pos, format!(" (inherited from `{b}`; `remove` it)")),
+                _ => (&field.pos, String::new()),
+            };
+            out.push(defect(
+                mode,
+                NAME,
+                pos,
+                format!(
+                    "field `{}` (bits {}:{}) lies outside the {width}-bit layout `{layout_name}`{extra}",
+                    field.name,
+                    field.msb(),
+                    field.lsb,
+                ),
+                "dropped the field",
+            ));
+            mode == Mode::Strict
+        });
     }
     out
-}
-
-fn base_name(layout: &crate::ir::Layout) -> &str {
-    layout.derive.as_ref().map_or("", |d| d.base.name.as_str())
 }

@@ -1,13 +1,17 @@
 //! Passes over the IR: one rule each, named after what they ensure.
 //!
-//! `derive_layouts` transforms (it materialises derived layouts); every other pass only checks and
-//! returns diagnostics carrying the input position. None of them panics on any input.
+//! `derive_layouts` transforms (it materialises derived layouts); the others check one rule each
+//! and return diagnostics carrying the input position. A defect with one safe local repair (a field
+//! beyond its register, a reset wider than its register, ...) is repaired in lenient mode — vendor
+//! files, which are full of them — with a warning saying what was done; in strict mode (native
+//! descriptions, `--strict`) it is an error. No pass panics on any input.
 mod arrays_in_range;
 mod derive_layouts;
 mod enum_values_fit;
 mod fields_within_width;
 mod layouts_fit_paths;
 mod names_are_identifiers;
+mod namespaces;
 mod no_duplicate_encodings;
 mod no_duplicate_names;
 mod no_overlapping_fields;
@@ -17,78 +21,117 @@ mod registers_within_block;
 mod reset_values_fit;
 mod shared_states_agree;
 
-use crate::diagnostic::Diagnostic;
-use crate::ir::Device;
+pub use arrays_in_range::MAX_COUNT;
 
-/// A checking pass.
-pub struct Check {
-    pub name: &'static str,
-    pub run: fn(&Device) -> Vec<Diagnostic>,
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::ir::{Device, Pos};
+
+/// Whether defects with a safe repair are repaired (with a warning) or are errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Strict,
+    Lenient,
 }
 
-/// Every checking pass, in the order they run.
-pub const CHECKS: &[Check] = &[
-    Check {
+/// A pass.
+pub struct Pass {
+    pub name: &'static str,
+    pub run: fn(&mut Device, Mode) -> Vec<Diagnostic>,
+}
+
+/// Every pass after `derive_layouts`, in the order they run: repairs first, so that the checks
+/// after them see the repaired device.
+pub const PASSES: &[Pass] = &[
+    Pass {
         name: no_duplicate_names::NAME,
         run: no_duplicate_names::run,
     },
-    Check {
+    Pass {
         name: names_are_identifiers::NAME,
         run: names_are_identifiers::run,
     },
-    Check {
+    Pass {
         name: references_resolve::NAME,
-        run: references_resolve::run,
+        run: |d, _| references_resolve::run(d),
     },
-    Check {
+    Pass {
         name: fields_within_width::NAME,
         run: fields_within_width::run,
     },
-    Check {
+    Pass {
         name: no_overlapping_fields::NAME,
         run: no_overlapping_fields::run,
     },
-    Check {
+    Pass {
         name: reset_values_fit::NAME,
         run: reset_values_fit::run,
     },
-    Check {
+    Pass {
         name: enum_values_fit::NAME,
         run: enum_values_fit::run,
     },
-    Check {
+    Pass {
         name: layouts_fit_paths::NAME,
-        run: layouts_fit_paths::run,
+        run: |d, _| layouts_fit_paths::run(d),
     },
-    Check {
+    Pass {
         name: arrays_in_range::NAME,
-        run: arrays_in_range::run,
+        run: |d, _| arrays_in_range::run(d),
     },
-    Check {
+    Pass {
         name: no_duplicate_encodings::NAME,
-        run: no_duplicate_encodings::run,
+        run: |d, _| no_duplicate_encodings::run(d),
     },
-    Check {
+    Pass {
         name: registers_within_block::NAME,
-        run: registers_within_block::run,
+        run: |d, _| registers_within_block::run(d),
     },
-    Check {
+    Pass {
         name: no_overlapping_registers::NAME,
         run: no_overlapping_registers::run,
     },
-    Check {
+    Pass {
         name: shared_states_agree::NAME,
-        run: shared_states_agree::run,
+        run: |d, _| shared_states_agree::run(d),
     },
 ];
 
+/// The name of the pass that materialises derived layouts (it runs before `PASSES`).
+pub const DERIVE_LAYOUTS: &str = derive_layouts::NAME;
+
 /// Runs every pass on `device`; returns the diagnostics, errors and warnings alike, sorted by
 /// position.
-pub fn run(device: &mut Device) -> Vec<Diagnostic> {
+pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut diagnostics = derive_layouts::run(device);
-    for check in CHECKS {
-        diagnostics.extend((check.run)(device));
+    for pass in PASSES {
+        diagnostics.extend((pass.run)(device, mode));
+    }
+    if mode == Mode::Strict {
+        for d in &mut diagnostics {
+            d.severity = Severity::Error;
+        }
     }
     diagnostics.sort_by(|a, b| (&a.pos, a.rule).cmp(&(&b.pos, b.rule)));
     diagnostics
+}
+
+/// A defect with one safe repair: an error in strict mode; in lenient mode a warning that says
+/// what `repair` was done (the caller does it).
+pub fn defect(
+    mode: Mode,
+    rule: &'static str,
+    pos: &Pos,
+    message: String,
+    repair: impl Into<String>,
+) -> Diagnostic {
+    match mode {
+        Mode::Strict => Diagnostic::error(rule, pos, message),
+        Mode::Lenient => Diagnostic {
+            severity: Severity::Warning,
+            rule,
+            message: format!("{message}; {}", repair.into()),
+            pos: pos.clone(),
+            notes: Vec::new(),
+        },
+    }
 }

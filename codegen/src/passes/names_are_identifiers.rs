@@ -1,94 +1,71 @@
 //! Every name becomes a Rust identifier after sanitising (see `names`), and no two names of one
-//! namespace become the same identifier.
+//! namespace become the same identifier. A collision in a vendor file is repaired by a `_<k>`
+//! suffix (a warning); a name with characters no identifier can hold is an error in every mode.
 use std::collections::BTreeMap;
 
+use super::namespaces::{self, Namespace};
+use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Device, Pos};
-use crate::names::{ident, Case};
+use crate::ir::Device;
+use crate::names::ident;
 
 pub const NAME: &str = "names_are_identifiers";
 
-pub fn run(device: &Device) -> Vec<Diagnostic> {
+pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    check(
-        "layout",
-        Case::Camel,
-        device.layouts.iter().map(|l| (&l.name, &l.pos)),
-        &mut out,
-    );
-    check(
-        "system register",
-        Case::Verbatim,
-        device.sysregs.iter().map(|r| (&r.name, &r.pos)),
-        &mut out,
-    );
-    check(
-        "block",
-        Case::Camel,
-        device.blocks.iter().map(|b| (&b.name, &b.pos)),
-        &mut out,
-    );
-    for layout in &device.layouts {
-        let named = layout.fields.iter().filter(|f| !f.is_reserved());
-        check(
-            "field",
-            Case::Snake,
-            named.map(|f| (&f.name, &f.pos)),
-            &mut out,
-        );
-        for field in &layout.fields {
-            check(
-                "enumerated value",
-                Case::Camel,
-                field.enums.iter().map(|e| (&e.name, &e.pos)),
-                &mut out,
-            );
-        }
-    }
-    for block in &device.blocks {
-        check(
-            "register",
-            Case::Snake,
-            block.registers.iter().map(|r| (&r.name, &r.pos)),
-            &mut out,
-        );
-    }
-    // Reports of inherited fields would repeat at the base's position.
-    out.dedup_by(|a, b| a.pos == b.pos && a.message == b.message);
-    out
-}
-
-fn check<'a>(
-    kind: &str,
-    case: Case,
-    items: impl Iterator<Item = (&'a String, &'a Pos)>,
-    out: &mut Vec<Diagnostic>,
-) {
-    let mut seen: BTreeMap<String, (&str, &Pos)> = BTreeMap::new();
-    let mut items: Vec<_> = items.collect();
-    items.sort_by(|a, b| a.1.cmp(b.1));
-    for (name, pos) in items {
-        match ident(name, case) {
-            Err(why) => out.push(Diagnostic::error(
-                NAME,
-                pos,
-                format!("{kind} name is not an identifier: {why}"),
-            )),
-            Ok(id) => match seen.get(&id) {
-                // Exact duplicates are `no_duplicate_names`' to report.
-                Some((first, _)) if *first == name.as_str() => {}
-                Some((first, first_pos)) => out.push(
-                    Diagnostic::error(
+    for ns in namespaces::all(device) {
+        let case = ns.case();
+        let mut items = namespaces::names(device, ns);
+        items.sort_by(|a, b| a.2.cmp(&b.2));
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        let mut renames = Vec::new();
+        for (k, (i, name, pos)) in items.iter().enumerate() {
+            let id = match ident(name, case) {
+                Ok(id) => id,
+                Err(why) => {
+                    out.push(Diagnostic::error(
                         NAME,
                         pos,
-                        format!("{kind} `{name}` and `{first}` both become the identifier `{id}`"),
-                    )
-                    .with_note(first_pos, "the other name"),
-                ),
-                None => {
-                    seen.insert(id, (name, pos));
+                        format!("{} name is not an identifier: {why}", Namespace::kind(ns)),
+                    ));
+                    continue;
                 }
-            },
+            };
+            let Some(&first) = seen.get(&id) else {
+                seen.insert(id, k);
+                continue;
+            };
+            let (_, first_name, first_pos) = &items[first];
+            if first_name == name {
+                // The same name twice is `no_duplicate_names`' to report.
+                continue;
+            }
+            let new = namespaces::unique(name, |c| {
+                ident(c, case).is_ok_and(|cid| seen.contains_key(&cid))
+            });
+            out.push(
+                defect(
+                    mode,
+                    NAME,
+                    pos,
+                    format!(
+                        "{} `{name}` and `{first_name}` both become the identifier `{id}`",
+                        Namespace::kind(ns)
+                    ),
+                    format!("renamed it `{new}`"),
+                )
+                .with_note(first_pos, "the other name"),
+            );
+            if let Ok(new_id) = ident(&new, case) {
+                seen.insert(new_id, k);
+            }
+            renames.push((*i, new));
+        }
+        if mode == Mode::Lenient {
+            for (i, new) in renames {
+                namespaces::rename(device, ns, i, new);
+            }
         }
     }
+    out
 }

@@ -1,72 +1,51 @@
-//! No two elements of one kind share a name: layouts, system registers, blocks, the fields of a
-//! layout, the registers of a block, the values of a field.
-use std::collections::BTreeMap;
+//! No two elements of one namespace share a name. Vendor files repeat names; there the later ones
+//! get a `_<k>` suffix (a warning), in strict mode it is an error.
+use std::collections::BTreeSet;
 
+use super::namespaces::{self, Namespace};
+use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Device, Pos};
+use crate::ir::Device;
 
 pub const NAME: &str = "no_duplicate_names";
 
-pub fn run(device: &Device) -> Vec<Diagnostic> {
+pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    check(
-        "layout",
-        device.layouts.iter().map(|l| (&l.name, &l.pos)),
-        &mut out,
-    );
-    check(
-        "system register",
-        device.sysregs.iter().map(|r| (&r.name, &r.pos)),
-        &mut out,
-    );
-    check(
-        "block",
-        device.blocks.iter().map(|b| (&b.name, &b.pos)),
-        &mut out,
-    );
-    for layout in &device.layouts {
-        // A derived layout's inherited fields point into the base; report duplicates only once.
-        if layout.derive.is_none() {
-            check(
-                "field",
-                layout.fields.iter().map(|f| (&f.name, &f.pos)),
-                &mut out,
+    for ns in namespaces::all(device) {
+        let mut items = namespaces::names(device, ns);
+        items.sort_by(|a, b| a.2.cmp(&b.2));
+        let mut taken: BTreeSet<String> = BTreeSet::new();
+        let mut renames = Vec::new();
+        for (i, name, pos) in &items {
+            if !taken.contains(name) {
+                taken.insert(name.clone());
+                continue;
+            }
+            let first = items
+                .iter()
+                .find(|(_, n, _)| n == name)
+                .map(|x| x.2.clone());
+            let all: BTreeSet<&str> = items.iter().map(|x| x.1.as_str()).collect();
+            let new = namespaces::unique(name, |c| taken.contains(c) || all.contains(c));
+            let mut d = defect(
+                mode,
+                NAME,
+                pos,
+                format!("{} `{name}` is defined twice", Namespace::kind(ns)),
+                format!("renamed it `{new}`"),
             );
+            if let Some(first) = first {
+                d = d.with_note(&first, "first defined here");
+            }
+            out.push(d);
+            taken.insert(new.clone());
+            renames.push((*i, new));
         }
-        for field in &layout.fields {
-            check(
-                "enumerated value",
-                field.enums.iter().map(|e| (&e.name, &e.pos)),
-                &mut out,
-            );
+        if mode == Mode::Lenient {
+            for (i, new) in renames {
+                namespaces::rename(device, ns, i, new);
+            }
         }
-    }
-    for block in &device.blocks {
-        check(
-            "register",
-            block.registers.iter().map(|r| (&r.name, &r.pos)),
-            &mut out,
-        );
     }
     out
-}
-
-fn check<'a>(
-    kind: &str,
-    items: impl Iterator<Item = (&'a String, &'a Pos)>,
-    out: &mut Vec<Diagnostic>,
-) {
-    let mut seen: BTreeMap<&str, &Pos> = BTreeMap::new();
-    let mut items: Vec<_> = items.collect();
-    items.sort_by(|a, b| a.1.cmp(b.1));
-    for (name, pos) in items {
-        if let Some(first) = seen.get(name.as_str()) {
-            out.push(
-                Diagnostic::error(NAME, pos, format!("{kind} `{name}` is defined twice"))
-                    .with_note(first, "first defined here"),
-            );
-        } else {
-            seen.insert(name, pos);
-        }
-    }
 }

@@ -1,19 +1,22 @@
-//! No two fields of a layout share a bit.
+//! No two fields of a layout share a bit. In a vendor file overlapping fields are kept (each
+//! accessor still reads its own bits) with a warning.
+use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
-use crate::ir::Device;
+use crate::ir::{Device, Field};
 
 pub const NAME: &str = "no_overlapping_fields";
 
-pub fn run(device: &Device) -> Vec<Diagnostic> {
+pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for layout in &device.layouts {
         // Fields are sorted by lsb, so an overlap always involves the widest-reaching earlier field.
-        let mut reach: Option<&crate::ir::Field> = None;
+        let mut reach: Option<&Field> = None;
         for field in &layout.fields {
             if let Some(prev) = reach {
                 if field.lsb <= prev.msb() {
                     out.push(
-                        Diagnostic::error(
+                        defect(
+                            mode,
                             NAME,
                             &field.pos,
                             format!(
@@ -26,6 +29,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
                                 prev.lsb,
                                 layout.name
                             ),
+                            "kept both",
                         )
                         .with_note(&prev.pos, "overlapped field"),
                     );

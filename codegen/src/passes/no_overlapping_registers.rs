@@ -1,62 +1,84 @@
 //! No two registers of a block (array elements included) share a byte, unless one is declared an
-//! alias of the other.
-use crate::diagnostic::Diagnostic;
-use crate::ir::{BlockRegister, Device};
-
+//! alias of the other. In a vendor file, overlapping registers are kept as aliases of the first.
 use super::arrays_in_range::MAX_COUNT;
+use super::{defect, Mode};
+use crate::diagnostic::Diagnostic;
+use crate::ir::{BlockRegister, Device, NameRef};
 
 pub const NAME: &str = "no_overlapping_registers";
 
-pub fn run(device: &Device) -> Vec<Diagnostic> {
+pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for block in &device.blocks {
-        // (start, end, register, element)
-        let mut spans: Vec<(u64, u64, &BlockRegister, Option<u32>)> = Vec::new();
-        for reg in &block.registers {
+    for b in 0..device.blocks.len() {
+        let mut aliases: Vec<(usize, NameRef)> = Vec::new();
+        let block = &device.blocks[b];
+        // (start, end, register index, element)
+        let mut spans: Vec<(u64, u64, usize, Option<u32>)> = Vec::new();
+        for (r, reg) in block.registers.iter().enumerate() {
             let size = device
                 .layout(&reg.layout.name)
                 .map_or(0, |l| u64::from(l.width / 8));
             match reg.array {
                 Some(a) => {
                     for n in 0..a.count.min(MAX_COUNT) {
-                        let start = reg.offset + a.stride * u64::from(n);
-                        spans.push((start, start + size, reg, Some(n)));
+                        let start = reg
+                            .offset
+                            .saturating_add(a.stride.saturating_mul(u64::from(n)));
+                        spans.push((start, start.saturating_add(size), r, Some(n)));
                     }
                 }
-                None => spans.push((reg.offset, reg.offset + size, reg, None)),
+                None => spans.push((reg.offset, reg.offset.saturating_add(size), r, None)),
             }
         }
         spans.sort_by_key(|s| (s.0, s.1));
         let mut reported = std::collections::BTreeSet::new();
         for (i, a) in spans.iter().enumerate() {
-            for b in spans[i + 1..].iter().take_while(|b| b.0 < a.1) {
-                if std::ptr::eq(a.2, b.2) || aliases(a.2, b.2) {
+            for s in spans[i + 1..].iter().take_while(|s| s.0 < a.1) {
+                let (ra, rb) = (&block.registers[a.2], &block.registers[s.2]);
+                if a.2 == s.2 || aliased(ra, rb) {
                     continue;
                 }
-                let (later, earlier) = if a.2.pos > b.2.pos { (a, b) } else { (b, a) };
-                if !reported.insert((later.2.name.as_str(), earlier.2.name.as_str())) {
+                let (later, earlier) = if ra.pos > rb.pos { (a, s) } else { (s, a) };
+                let (lr, er) = (&block.registers[later.2], &block.registers[earlier.2]);
+                if !reported.insert((later.2, earlier.2)) {
                     continue;
                 }
                 out.push(
-                    Diagnostic::error(
+                    defect(
+                        mode,
                         NAME,
-                        &later.2.pos,
+                        &lr.pos,
                         format!(
                             "`{}` ({:#x}..{:#x}) overlaps `{}` ({:#x}..{:#x}) in block `{}`; declare `alias_of` if they are one register",
-                            element(later.2, later.3), later.0, later.1,
-                            element(earlier.2, earlier.3), earlier.0, earlier.1,
+                            element(lr, later.3), later.0, later.1,
+                            element(er, earlier.3), earlier.0, earlier.1,
                             block.name
                         ),
+                        format!("kept it as an alias of `{}`", er.name),
                     )
-                    .with_note(&earlier.2.pos, "overlapped register"),
+                    .with_note(&er.pos, "overlapped register"),
                 );
+                if lr.alias_of.is_none() && !aliases.iter().any(|(r, _)| *r == later.2) {
+                    aliases.push((
+                        later.2,
+                        NameRef {
+                            name: er.name.clone(),
+                            pos: lr.pos.clone(),
+                        },
+                    ));
+                }
+            }
+        }
+        if mode == Mode::Lenient {
+            for (r, alias) in aliases {
+                device.blocks[b].registers[r].alias_of = Some(alias);
             }
         }
     }
     out
 }
 
-fn aliases(a: &BlockRegister, b: &BlockRegister) -> bool {
+fn aliased(a: &BlockRegister, b: &BlockRegister) -> bool {
     a.alias_of.as_ref().is_some_and(|r| r.name == b.name)
         || b.alias_of.as_ref().is_some_and(|r| r.name == a.name)
 }

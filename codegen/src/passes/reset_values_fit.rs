@@ -1,47 +1,62 @@
 //! Reset values fit: a field's reset in the field's width, a layout's reset in the layout's width,
-//! and a layout's reset agrees with the resets of its fields.
+//! and a layout's reset agrees with the resets of its fields. In a vendor file a reset too wide is
+//! masked to the width, and a field reset that disagrees gives way to the layout's.
+use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{bit_range_mask, Device};
 
 pub const NAME: &str = "reset_values_fit";
 
-pub fn run(device: &Device) -> Vec<Diagnostic> {
+pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for layout in &device.layouts {
+    for layout in &mut device.layouts {
         if let Some(reset) = layout.reset {
-            if reset & !bit_range_mask(0, layout.width) != 0 {
-                out.push(Diagnostic::error(
+            let fits = bit_range_mask(0, layout.width);
+            if reset & !fits != 0 {
+                out.push(defect(
+                    mode,
                     NAME,
                     &layout.pos,
                     format!(
                         "reset value {reset:#x} of layout `{}` does not fit in {} bits",
                         layout.name, layout.width
                     ),
+                    format!("masked it to {:#x}", reset & fits),
                 ));
+                layout.reset = Some(reset & fits);
             }
         }
-        for field in &layout.fields {
+        let whole = layout.reset;
+        let layout_name = layout.name.clone();
+        for field in &mut layout.fields {
             let Some(reset) = field.reset else { continue };
-            if reset & !bit_range_mask(0, field.width) != 0 {
-                out.push(Diagnostic::error(
+            let fits = bit_range_mask(0, field.width);
+            if reset & !fits != 0 {
+                out.push(defect(
+                    mode,
                     NAME,
                     &field.pos,
                     format!(
                         "reset value {reset:#x} of field `{}` does not fit in its {} bit(s)",
                         field.name, field.width
                     ),
+                    format!("masked it to {:#x}", reset & fits),
                 ));
-            } else if let Some(whole) = layout.reset {
+                field.reset = Some(reset & fits);
+            } else if let Some(whole) = whole {
                 let from_layout = (whole & field.mask()) >> field.lsb;
                 if from_layout != reset {
-                    out.push(Diagnostic::error(
+                    out.push(defect(
+                        mode,
                         NAME,
                         &field.pos,
                         format!(
-                            "field `{}` resets to {reset:#x} but layout `{}`'s reset {whole:#x} gives it {from_layout:#x}",
-                            field.name, layout.name
+                            "field `{}` resets to {reset:#x} but layout `{layout_name}`'s reset {whole:#x} gives it {from_layout:#x}",
+                            field.name
                         ),
+                        format!("used the layout's {from_layout:#x}"),
                     ));
+                    field.reset = Some(from_layout);
                 }
             }
         }
