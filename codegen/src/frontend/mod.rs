@@ -1,5 +1,9 @@
 //! Frontends: each turns one input format into the IR, and nothing else.
+pub mod linux_sysreg;
 pub mod native;
+pub mod perf_json;
+pub mod svd;
+pub mod ti_xml;
 
 use std::path::Path;
 
@@ -12,6 +16,14 @@ use crate::ir::{Device, Pos};
 pub enum Format {
     /// The native TOML description format (`descriptions/FORMAT.md`).
     Native,
+    /// CMSIS-SVD.
+    Svd,
+    /// TI Code Composer Studio register XML ("targetdb"): a device file or a module file.
+    TiXml,
+    /// Linux `arch/arm64/tools/sysreg`.
+    LinuxSysreg,
+    /// Linux perf pmu-events JSON (a file or a core folder).
+    PerfJson,
 }
 
 impl Format {
@@ -21,12 +33,53 @@ impl Format {
         matches!(self, Format::Native)
     }
 
-    /// Detects the format of `path` from its name and content.
-    pub fn detect(path: &Path, _text: &str) -> Option<Format> {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("toml") => Some(Format::Native),
-            _ => None,
+    /// Detects the format of `path` from its content (and, for TOML, its name).
+    pub fn detect(path: &Path, text: &str) -> Option<Format> {
+        let head: String = text
+            .trim_start_matches('\u{feff}')
+            .chars()
+            .take(4096)
+            .collect();
+        let trimmed = head.trim_start();
+        if trimmed.starts_with('<') {
+            // XML: the root element tells SVD (`<device ...schemaVersion`) from TI targetdb.
+            let lower = head.to_ascii_lowercase();
+            return if lower.contains("<peripherals")
+                || lower.contains("schemaversion")
+                || lower.contains("cmsis-svd")
+            {
+                Some(Format::Svd)
+            } else if lower.contains("<module")
+                || lower.contains("<instance")
+                || lower.contains("<register")
+            {
+                Some(Format::TiXml)
+            } else {
+                Some(Format::Svd)
+            };
         }
+        if trimmed.starts_with('[') || trimmed.starts_with('{') && !trimmed.starts_with("{{") {
+            if path.extension().is_some_and(|e| e == "json")
+                || trimmed.starts_with("[\n")
+                || trimmed.contains("\"EventCode\"")
+                || trimmed.contains("\"ArchStdEvent\"")
+            {
+                return Some(Format::PerfJson);
+            }
+        }
+        if path.extension().is_some_and(|e| e == "toml") {
+            return Some(Format::Native);
+        }
+        if path.is_dir() {
+            return Some(Format::PerfJson);
+        }
+        let sysreg = head.lines().map(str::trim).any(|l| {
+            l.starts_with("Sysreg\t") || l.starts_with("Sysreg ") || l.starts_with("SysregFields")
+        });
+        if sysreg {
+            return Some(Format::LinuxSysreg);
+        }
+        None
     }
 }
 
@@ -34,6 +87,10 @@ impl Format {
 pub fn parse(format: Format, file: &str, text: &str) -> Result<Device, Vec<Diagnostic>> {
     match format {
         Format::Native => native::parse(file, text),
+        Format::Svd => svd::parse(file, text),
+        Format::TiXml => ti_xml::parse(file, text),
+        Format::LinuxSysreg => linux_sysreg::parse(file, text),
+        Format::PerfJson => perf_json::parse(file, text),
     }
 }
 
@@ -48,6 +105,6 @@ pub fn unknown_format(file: &str) -> Diagnostic {
     Diagnostic::error(
         "input_format",
         &pos,
-        "cannot tell the input format from the file name; name it with --format",
+        "cannot tell the input format from the file's content; name it with --format",
     )
 }

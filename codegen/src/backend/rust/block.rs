@@ -6,11 +6,81 @@ use quote::{format_ident, quote};
 use super::doc;
 use super::layout::type_name;
 use super::tokens::{hex, ident, unsuffixed};
-use crate::ir::{Block, BlockRegister, Device, RegAccess};
+use crate::ir::{Block, BlockRegister, Device, Instance, RegAccess};
 use crate::names::Case;
 
 pub fn blocks(device: &Device) -> TokenStream {
-    device.blocks.iter().map(|b| block(device, b)).collect()
+    let blocks: TokenStream = device.blocks.iter().map(|b| block(device, b)).collect();
+    let instances: TokenStream = device.instances.iter().map(instance).collect();
+    quote!(#blocks #instances)
+}
+
+/// A block at its address: the base as a constant and an `unsafe` constructor. A base above
+/// 4 GiB exists only where pointers are 64 bits wide.
+fn instance(inst: &Instance) -> TokenStream {
+    let block = ident(&inst.block.name, Case::Camel);
+    let upper = ident(&inst.name, Case::Verbatim)
+        .to_string()
+        .to_ascii_uppercase();
+    let base_const = format_ident!("{}_BASE", upper.trim_start_matches('_'));
+    let ctor = ident(&inst.name, Case::Snake);
+    let base = hex(inst.base);
+    let cfg =
+        (inst.base > u64::from(u32::MAX)).then(|| quote!(#[cfg(target_pointer_width = "64")]));
+    let text = doc::paragraphs(&[
+        Some(format!(
+            "{}: {} at {:#x}. {}",
+            doc::code(&inst.name),
+            doc::code(&inst.block.name),
+            inst.base,
+            inst.doc.as_deref().map(doc::escape).unwrap_or_default()
+        )),
+        inst.alias_of
+            .as_ref()
+            .map(|a| format!("Shares its addresses with {}.", doc::code(&a.name))),
+        inst.source
+            .as_deref()
+            .map(|s| format!("Source: {}", doc::escape(s))),
+    ]);
+    let base_doc = format!("Base address of {}.", doc::code(&inst.name));
+    let ctor_doc = format!("{text}\n\n# Safety\nThe block must be mapped at this address as device memory, and no other code may use it in a way that conflicts with the returned value.");
+    let irqs: TokenStream = inst
+        .interrupts
+        .iter()
+        .map(|irq| {
+            let name = format_ident!(
+                "{}_IRQ_{}",
+                upper.trim_start_matches('_'),
+                ident(&irq.name, Case::Verbatim)
+                    .to_string()
+                    .to_ascii_uppercase()
+                    .trim_start_matches('_')
+            );
+            let value = unsuffixed(u64::from(irq.value));
+            let d = format!(
+                "Interrupt {} of {}. {}",
+                doc::code(&irq.name),
+                doc::code(&inst.name),
+                irq.doc.as_deref().map(doc::escape).unwrap_or_default()
+            );
+            quote!(#[doc = #d] pub const #name: u32 = #value;)
+        })
+        .collect();
+    quote! {
+        #[doc = #base_doc]
+        #cfg
+        pub const #base_const: usize = #base;
+
+        #[doc = #ctor_doc]
+        #cfg
+        #[inline(always)]
+        pub const unsafe fn #ctor() -> #block {
+            // SAFETY: the caller upholds `new`'s contract for this address.
+            unsafe { #block::new(#base_const) }
+        }
+
+        #irqs
+    }
 }
 
 fn access_marker(access: &RegAccess) -> TokenStream {
@@ -108,6 +178,9 @@ fn register(block: &Block, reg: &BlockRegister, layout: &crate::ir::Layout) -> T
         .alias_of
         .as_ref()
         .map(|a| format!("The same register as {}.", doc::code(&a.name)));
+    let read_action = reg
+        .read_action
+        .map(|a| format!("Reading has a side effect: {}.", doc::read_action(a)));
     let text = doc::paragraphs(&[
         Some(format!(
             "{}: {}",
@@ -116,6 +189,7 @@ fn register(block: &Block, reg: &BlockRegister, layout: &crate::ir::Layout) -> T
         )),
         Some(where_doc),
         alias,
+        read_action,
         reg.source
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),

@@ -1,5 +1,5 @@
 //! Documentation text for generated items.
-use crate::ir::{Field, FieldAccess};
+use crate::ir::{Field, FieldAccess, ReadAction};
 
 /// Escapes description text for rustdoc: brackets would become intra-doc links and angle brackets
 /// HTML tags (`PMEVCNTR<n>`), so both are escaped; everything else is kept as written.
@@ -71,4 +71,14 @@ pub fn paragraphs(parts: &[Option<String>]) -> String {
 pub fn summary(text: Option<&str>) -> String {
     let line = text.unwrap_or("").lines().next().unwrap_or("").trim();
     escape(line).replace('|', "\\|")
+}
+
+/// What a read's side effect is, for documentation.
+pub fn read_action(action: ReadAction) -> &'static str {
+    match action {
+        ReadAction::Clear => "the field is cleared",
+        ReadAction::Set => "the field is set",
+        ReadAction::Modify => "the field is modified",
+        ReadAction::ModifyExternal => "something outside the field changes",
+    }
 }

@@ -5,7 +5,9 @@ use quote::{format_ident, quote};
 
 use super::doc;
 use super::tokens::{hex, ident, uint_type, unsuffixed};
-use crate::ir::{bit_range_mask, Field, FieldAccess, Layout};
+use crate::ir::{
+    bit_range_mask, EnumUsage, EnumValue, Field, FieldAccess, Layout, WriteConstraint,
+};
 use crate::names::Case;
 
 /// The Rust type name of a layout's value type.
@@ -130,6 +132,11 @@ fn mask_of(layout: &Layout, access: FieldAccess) -> u64 {
 
 /// The layout's reset: given whole, or assembled when every named field has one.
 fn reset_value(layout: &Layout) -> Option<u64> {
+    // A reset with undefined bits (SVD `resetMask`) is no value to start from.
+    let full = crate::ir::bit_range_mask(0, layout.width);
+    if layout.reset_mask.is_some_and(|m| m & full != full) {
+        return None;
+    }
     if layout.reset.is_some() {
         return layout.reset;
     }
@@ -146,6 +153,15 @@ fn reset_value(layout: &Layout) -> Option<u64> {
 fn struct_doc(layout: &Layout) -> String {
     let mut text = doc::paragraphs(&[
         layout.doc.as_deref().map(doc::escape),
+        layout
+            .reset_mask
+            .filter(|m| *m != bit_range_mask(0, layout.width))
+            .map(|m| {
+                format!(
+                "Reset value {:#x} with reset mask {m:#x}: the other bits are undefined at reset.",
+                layout.reset.unwrap_or(0)
+            )
+            }),
         Some(format!(
             "Width: {} bits.{}",
             layout.width,
@@ -197,15 +213,43 @@ fn field_doc(layout: &Layout, f: &Field) -> String {
             f.reset
                 .map_or("not described".to_string(), |r| format!("{r:#x}")),
         )),
+        f.read_action
+            .map(|a| format!("Reading has a side effect: {}.", doc::read_action(a))),
+        f.write_constraint.map(|c| match c {
+            WriteConstraint::Enumerated => "Only the enumerated values may be written.".to_string(),
+            WriteConstraint::Range { min, max } => {
+                format!("Only values from {min:#x} to {max:#x} may be written.")
+            }
+            WriteConstraint::LastRead => "Only the value last read may be written.".to_string(),
+        }),
+        f.enum_default
+            .as_deref()
+            .map(|d| format!("Values not listed are called {}.", doc::code(d))),
         f.source
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),
     ])
 }
 
+/// The values a field's enum is made of, and whether the getter and the setter use it: values
+/// that are only read, or only written (SVD `usage`), cannot serve both directions, and the other
+/// direction then takes the plain integer.
+fn enum_values(f: &Field) -> (Vec<&EnumValue>, bool, bool) {
+    let read: Vec<&EnumValue> = f
+        .enums
+        .iter()
+        .filter(|e| e.usage != EnumUsage::Write)
+        .collect();
+    if read.is_empty() {
+        return (f.enums.iter().collect(), false, !f.enums.is_empty());
+    }
+    let both = f.enums.iter().all(|e| e.usage == EnumUsage::ReadWrite);
+    (read, true, both)
+}
+
 /// The Rust type a field's value has, and whether it is an enum.
-fn field_type(layout: &Layout, f: &Field) -> (TokenStream, FieldKind) {
-    if !f.enums.is_empty() {
+fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> (TokenStream, FieldKind) {
+    if use_enum {
         let module = enum_module(layout);
         let ty = ident(&f.name, Case::Camel);
         let kind = if exhaustive(f) {
@@ -230,7 +274,7 @@ enum FieldKind {
 }
 
 fn exhaustive(f: &Field) -> bool {
-    f.width < 16 && f.enums.len() as u64 == 1u64 << f.width
+    f.width < 16 && enum_values(f).0.len() as u64 == 1u64 << f.width
 }
 
 fn field_accessors(layout: &Layout, f: &Field) -> TokenStream {
@@ -239,7 +283,7 @@ fn field_accessors(layout: &Layout, f: &Field) -> TokenStream {
     }
     let raw = uint_type(layout.width);
     let field_raw = uint_type(f.width.max(2));
-    let (ty, kind) = field_type(layout, f);
+    let (_, enum_read, enum_write) = enum_values(f);
     let getter = ident(&f.name, Case::Snake);
     let doc = field_doc(layout, f);
     let lsb = f.lsb;
@@ -270,6 +314,7 @@ fn field_accessors(layout: &Layout, f: &Field) -> TokenStream {
 
     let mut out = TokenStream::new();
     if f.access.readable() {
+        let (ty, kind) = field_type(layout, f, enum_read);
         let body = match kind {
             FieldKind::Bool => quote!((#extracted) != 0),
             FieldKind::Int => as_field.clone(),
@@ -289,6 +334,7 @@ fn field_accessors(layout: &Layout, f: &Field) -> TokenStream {
         });
     }
     if f.access.writable() {
+        let (ty, kind) = field_type(layout, f, enum_write);
         let setter = format_ident!("set_{}", getter.to_string().trim_start_matches("r#"));
         let builder = format_ident!("with_{}", getter.to_string().trim_start_matches("r#"));
         // The new value as the register's integer type, confined to the field's width.
@@ -382,7 +428,7 @@ fn field_enum(layout: &Layout, f: &Field) -> TokenStream {
         doc::bits(f),
         doc::code(&layout.name)
     );
-    let mut variants: Vec<_> = f.enums.iter().collect();
+    let mut variants = enum_values(f).0;
     variants.sort_by_key(|e| e.value);
     let defs: TokenStream = variants
         .iter()

@@ -1,0 +1,18 @@
+//! The Linux sysreg frontend (being written).
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Device, Pos};
+
+/// Parses Linux sysreg text.
+pub fn parse(file: &str, _text: &str) -> Result<Device, Vec<Diagnostic>> {
+    let pos = Pos {
+        file: file.to_string(),
+        line: 1,
+        col: 1,
+        span: (0, 0),
+    };
+    Err(vec![Diagnostic::error(
+        "input_format",
+        &pos,
+        "the Linux sysreg frontend is not available yet",
+    )])
+}
