@@ -1,81 +1,94 @@
-//! Golden diagnostics: every `tests/ui/<case>.toml` is an invalid description; running
-//! `codegen dump-ir` on it must fail with exactly the diagnostics in `tests/ui/<case>.stderr`
-//! (rule, file, line, column and snippet). `BLESS=1 cargo test -p codegen --test ui` rewrites the
-//! expected files after a deliberate change.
-use std::path::Path;
+//! Golden diagnostics. Every file `tests/ui/<rule>[__<what>].<ext>` is an input (any format) that
+//! breaks `<rule>`; `codegen dump-ir` on it (with the extra arguments in `<case>.args`, if that file
+//! exists) must give exactly the exit status and diagnostics in `<case>.stderr`: rule, file, line,
+//! column and snippet. A failing case must also leave an existing output crate untouched.
+//! `BLESS=1 cargo test -p codegen --test ui` rewrites the expected files after a deliberate change.
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The rule each case is written to break (cases named after their rule need no entry).
-const RULE_OF: &[(&str, &str)] = &[
-    ("unknown_key", "toml_syntax"),
-    ("names_collide", "names_are_identifiers"),
-    ("block_array_in_range", "arrays_in_range"),
-];
-
-fn rule_of(case: &str) -> &str {
-    RULE_OF
-        .iter()
-        .find(|(c, _)| *c == case)
-        .map_or(case, |(_, r)| r)
-}
-
-#[test]
-fn every_invalid_description_gets_its_exact_diagnostic() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut cases: Vec<_> = std::fs::read_dir(dir.join("tests/ui"))
+fn cases(dir: &Path) -> Vec<PathBuf> {
+    let mut cases: Vec<_> = std::fs::read_dir(dir)
         .expect("tests/ui exists")
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .filter(|p| !p.extension().is_some_and(|e| e == "stderr" || e == "args"))
         .collect();
     cases.sort();
-    assert!(
-        cases.len() >= 19,
-        "expected the whole set of cases, found {}",
-        cases.len()
-    );
+    cases
+}
+
+/// The rule a case exercises: its name up to `__`.
+fn rule_of(case: &Path) -> String {
+    let stem = case.file_stem().unwrap().to_string_lossy();
+    stem.split("__").next().unwrap().to_string()
+}
+
+fn args_of(case: &Path) -> Vec<String> {
+    let mut path = case.as_os_str().to_owned();
+    path.push(".args");
+    std::fs::read_to_string(PathBuf::from(path))
+        .map(|a| a.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn every_case_gets_its_exact_diagnostics() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cases = cases(&dir.join("tests/ui"));
+    assert!(cases.len() >= 19, "expected the whole set of cases, found {}", cases.len());
     let bless = std::env::var_os("BLESS").is_some();
     let mut failures = Vec::new();
     for case in &cases {
-        let stem = case.file_stem().unwrap().to_string_lossy().into_owned();
-        let shown = format!("tests/ui/{stem}.toml");
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let shown = format!("tests/ui/{name}");
+        let args = args_of(case);
         let out = Command::new(env!("CARGO_BIN_EXE_codegen"))
             .current_dir(dir)
             .args(["dump-ir", &shown])
+            .args(&args)
             .output()
             .expect("codegen runs");
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        if out.status.code() != Some(1) || !out.stdout.is_empty() {
-            failures.push(format!(
-                "{stem}: expected exit 1 and no output, got {:?}\n{stderr}",
-                out.status.code()
-            ));
-            continue;
-        }
-        let rule = rule_of(&stem);
-        if !stderr.starts_with(&format!("error[{rule}]: ")) {
-            failures.push(format!(
-                "{stem}: expected rule `{rule}` first, got:\n{stderr}"
-            ));
+        let code = out.status.code();
+        let rule = rule_of(case);
+        let first = stderr.lines().next().unwrap_or("");
+        if !(first.starts_with(&format!("error[{rule}]: "))
+            || first.starts_with(&format!("warning[{rule}]: ")))
+        {
+            failures.push(format!("{name}: expected rule `{rule}` first, got:\n{stderr}"));
         }
         if !stderr.contains(&format!("--> {shown}:")) {
-            failures.push(format!("{stem}: no `--> {shown}:line:col` in:\n{stderr}"));
+            failures.push(format!("{name}: no `--> {shown}:line:col` in:\n{stderr}"));
         }
-        if let Err(e) = generate_writes_nothing(case) {
-            failures.push(format!("{stem}: {e}"));
+        match code {
+            Some(1) => {
+                if !out.stdout.is_empty() {
+                    failures.push(format!("{name}: failed but printed IR"));
+                }
+                if let Err(e) = generate_writes_nothing(case, &args) {
+                    failures.push(format!("{name}: {e}"));
+                }
+            }
+            Some(0) => {
+                if first.starts_with("error") {
+                    failures.push(format!("{name}: an error, yet exit 0"));
+                }
+            }
+            other => failures.push(format!("{name}: exit {other:?}")),
         }
+        let actual = format!("exit: {}\n{stderr}", code.unwrap_or(-1));
         let expected_path = case.with_extension("stderr");
         if bless {
-            std::fs::write(&expected_path, &stderr).unwrap();
+            std::fs::write(&expected_path, &actual).unwrap();
             continue;
         }
         match std::fs::read_to_string(&expected_path) {
-            Ok(expected) if expected == stderr => {}
+            Ok(expected) if expected == actual => {}
             Ok(expected) => failures.push(format!(
-                "{stem}: diagnostics differ\n--- expected\n{expected}\n--- actual\n{stderr}"
+                "{name}: diagnostics differ\n--- expected\n{expected}\n--- actual\n{actual}"
             )),
             Err(_) => failures.push(format!(
-                "{stem}: no {} (run with BLESS=1)",
+                "{name}: no {} (run with BLESS=1)",
                 expected_path.display()
             )),
         }
@@ -86,18 +99,20 @@ fn every_invalid_description_gets_its_exact_diagnostic() {
 #[test]
 fn every_pass_has_a_case() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
+    let covered: Vec<String> = cases(&dir).iter().map(|c| rule_of(c)).collect();
     let mut rules: Vec<&str> = codegen::passes::PASSES.iter().map(|c| c.name).collect();
     rules.push(codegen::passes::DERIVE_LAYOUTS);
     for rule in rules {
-        let covered =
-            dir.join(format!("{rule}.toml")).exists() || RULE_OF.iter().any(|(_, r)| *r == rule);
-        assert!(covered, "no tests/ui case breaks rule `{rule}`");
+        assert!(
+            covered.iter().any(|c| c == rule),
+            "no tests/ui case breaks rule `{rule}`"
+        );
     }
 }
 
-/// `codegen generate` on the invalid `case` fails and leaves an existing crate directory exactly
+/// `codegen generate` on the failing `case` fails and leaves an existing crate directory exactly
 /// as it was.
-fn generate_writes_nothing(case: &Path) -> Result<(), String> {
+fn generate_writes_nothing(case: &Path, args: &[String]) -> Result<(), String> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let out = dir.path().join("regs");
     std::fs::create_dir_all(out.join("src")).unwrap();
@@ -113,6 +128,7 @@ fn generate_writes_nothing(case: &Path) -> Result<(), String> {
         .arg(case)
         .arg("-o")
         .arg(&out)
+        .args(args)
         .output()
         .expect("codegen runs");
     if run.status.code() != Some(1) {
