@@ -87,17 +87,25 @@ pub fn load(inputs: &[Input], options: Options, report: &mut Report) -> Option<D
         let parsed = frontend::parse(format, &input.shown, &text);
         report.sources.insert(&input.shown, text);
         match parsed {
-            Ok(d) => match device.as_mut() {
-                None => device = Some(d),
-                Some(all) => {
-                    all.layouts.extend(d.layouts);
-                    all.sysregs.extend(d.sysregs);
-                    all.blocks.extend(d.blocks);
-                    all.instances.extend(d.instances);
-                    all.events.extend(d.events);
+            Ok((d, warnings)) => {
+                report.diagnostics.extend(warnings);
+                match device.as_mut() {
+                    None => device = Some(d),
+                    Some(all) => {
+                        all.layouts.extend(d.layouts);
+                        all.sysregs.extend(d.sysregs);
+                        all.blocks.extend(d.blocks);
+                        all.instances.extend(d.instances);
+                        all.events.extend(d.events);
+                    }
                 }
-            },
+            }
             Err(errors) => report.diagnostics.extend(errors),
+        }
+    }
+    if strict {
+        for d in &mut report.diagnostics {
+            d.severity = crate::diagnostic::Severity::Error;
         }
     }
     if report.has_errors() {

@@ -35,7 +35,11 @@ fn args_of(case: &Path) -> Vec<String> {
 fn every_case_gets_its_exact_diagnostics() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cases = cases(&dir.join("tests/ui"));
-    assert!(cases.len() >= 19, "expected the whole set of cases, found {}", cases.len());
+    assert!(
+        cases.len() >= 19,
+        "expected the whole set of cases, found {}",
+        cases.len()
+    );
     let bless = std::env::var_os("BLESS").is_some();
     let mut failures = Vec::new();
     for case in &cases {
@@ -55,7 +59,9 @@ fn every_case_gets_its_exact_diagnostics() {
         if !(first.starts_with(&format!("error[{rule}]: "))
             || first.starts_with(&format!("warning[{rule}]: ")))
         {
-            failures.push(format!("{name}: expected rule `{rule}` first, got:\n{stderr}"));
+            failures.push(format!(
+                "{name}: expected rule `{rule}` first, got:\n{stderr}"
+            ));
         }
         if !stderr.contains(&format!("--> {shown}:")) {
             failures.push(format!("{name}: no `--> {shown}:line:col` in:\n{stderr}"));

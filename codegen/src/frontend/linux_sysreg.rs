@@ -1,9 +1,10 @@
 //! The Linux sysreg frontend (being written).
+use super::Parsed;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Device, Pos};
+use crate::ir::Pos;
 
 /// Parses Linux sysreg text.
-pub fn parse(file: &str, _text: &str) -> Result<Device, Vec<Diagnostic>> {
+pub fn parse(file: &str, _text: &str) -> Parsed {
     let pos = Pos {
         file: file.to_string(),
         line: 1,

@@ -83,10 +83,13 @@ impl Format {
     }
 }
 
+/// What a frontend gives: the device and any warnings (defects it repaired), or the errors.
+pub type Parsed = Result<(Device, Vec<Diagnostic>), Vec<Diagnostic>>;
+
 /// Parses `text` (the content of `file`) in `format`.
-pub fn parse(format: Format, file: &str, text: &str) -> Result<Device, Vec<Diagnostic>> {
+pub fn parse(format: Format, file: &str, text: &str) -> Parsed {
     match format {
-        Format::Native => native::parse(file, text),
+        Format::Native => native::parse(file, text).map(|d| (d, Vec::new())),
         Format::Svd => svd::parse(file, text),
         Format::TiXml => ti_xml::parse(file, text),
         Format::LinuxSysreg => linux_sysreg::parse(file, text),
