@@ -1,7 +1,8 @@
 //! How description names become Rust identifiers.
 //!
 //! Sanitising is fixed and documented: `<n>` (the array index placeholder) is dropped, `-`, `.` and
-//! spaces become `_`, a leading digit gets a `_` prefix and a Rust keyword gets a `_` suffix. What is
+//! spaces become `_`, a leading digit gets a `_` prefix and a Rust keyword (or, for methods, a
+//! method the generated types define themselves) gets a `_` suffix. What is
 //! still not an ASCII identifier after that is an error, and so are two names that become the same.
 
 /// The kinds of Rust identifier a name becomes.
@@ -22,6 +23,10 @@ const KEYWORDS: &[&str] = &[
     "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "macro",
     "override", "priv", "try", "typeof", "unsized", "virtual", "yield", "union",
 ];
+
+/// Method names the generated value and block types define themselves; a field or register of that
+/// name gets a `_` suffix like a keyword.
+const GENERATED_METHODS: &[&str] = &["bits", "from_bits", "from_bits_retain", "new", "base"];
 
 /// The identifier `name` becomes in `case`, or why it cannot become one.
 pub fn ident(name: &str, case: Case) -> Result<String, String> {
@@ -52,7 +57,8 @@ pub fn ident(name: &str, case: Case) -> Result<String, String> {
     } else {
         cased
     };
-    Ok(if KEYWORDS.contains(&prefixed.as_str()) {
+    let reserved = case == Case::Snake && GENERATED_METHODS.contains(&prefixed.as_str());
+    Ok(if reserved || KEYWORDS.contains(&prefixed.as_str()) {
         format!("{prefixed}_")
     } else {
         prefixed
@@ -87,6 +93,9 @@ mod tests {
         assert_eq!(ident("9BITADDR", Case::Verbatim).unwrap(), "_9BITADDR");
         assert_eq!(ident("TYPE", Case::Snake).unwrap(), "type_");
         assert_eq!(ident("self", Case::Verbatim).unwrap(), "self_");
+        assert_eq!(ident("BITS", Case::Snake).unwrap(), "bits_");
+        assert_eq!(ident("BASE", Case::Snake).unwrap(), "base_");
+        assert_eq!(ident("BASE", Case::Camel).unwrap(), "Base");
         assert!(ident("PM$CR", Case::Verbatim).is_err());
         assert!(ident("", Case::Verbatim).is_err());
         assert!(ident("__", Case::Snake).is_err());

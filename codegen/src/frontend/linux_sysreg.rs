@@ -1,19 +1,570 @@
-//! The Linux sysreg frontend (being written).
+//! The Linux `arch/arm64/tools/sysreg` frontend.
+//!
+//! The file is a sequence of blocks, one directive a line, words separated by white space:
+//! `Sysreg <name> <op0> <op1> <crn> <crm> <op2>` … `EndSysreg`, `SysregFields <name>` …
+//! `EndSysregFields`, and inside them `Res0`/`Res1`/`Raz`/`Unkn <msb>[:<lsb>]`,
+//! `Field <msb>[:<lsb>] <name>`, `Enum`/`SignedEnum`/`UnsignedEnum <msb>[:<lsb>] <name>` followed
+//! by `<value> <name>` lines and `EndEnum`, or `Fields <name>` naming a shared layout. As the
+//! kernel's `gen-sysreg.awk` does, fields must run from bit 63 down to bit 0, each bit covered
+//! exactly once; anything else is an error.
+//!
+//! The file does not say which registers are read-only. Registers in the ID space (op0 = 3,
+//! CRn = 0, op1 ≠ 2) are bound read-only (`CSSELR_EL1`, op1 = 2, is the one writable register
+//! there); every other register is bound read/write.
 use super::Parsed;
-use crate::diagnostic::Diagnostic;
-use crate::ir::Pos;
+use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::ir::{
+    Device, EnumUsage, EnumValue, Field, FieldAccess, Layout, NameRef, Pos, RegAccess, SysReg,
+    SysRegPath,
+};
 
-/// Parses Linux sysreg text.
-pub fn parse(file: &str, _text: &str) -> Parsed {
-    let pos = Pos {
-        file: file.to_string(),
-        line: 1,
-        col: 1,
-        span: (0, 0),
+const SOURCE: &str = "Linux arch/arm64/tools/sysreg";
+
+/// One whitespace-separated word with its byte range.
+#[derive(Clone, Copy)]
+struct Word<'a> {
+    text: &'a str,
+    start: usize,
+}
+
+fn words(line: &str, offset: usize) -> Vec<Word<'_>> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line
+        .char_indices()
+        .chain(std::iter::once((line.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (true, Some(s)) => {
+                out.push(Word {
+                    text: &line[s..i],
+                    start: offset + s,
+                });
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The block being read.
+enum Block {
+    None,
+    /// A `Sysreg` (with its encoding) or a `SysregFields`.
+    Layout {
+        layout: Layout,
+        sysreg: Option<(SysRegPath, Pos)>,
+        /// The next bit a field must start at (`None` once bit 0 is covered).
+        next_bit: Option<u32>,
+        /// A `Fields` reference replaces the layout.
+        fields_ref: Option<NameRef>,
+        /// An error was reported inside the block: its coverage is not checked again.
+        damaged: bool,
+    },
+}
+
+struct Parser<'a> {
+    lines: LineIndex<'a>,
+    device: Device,
+    errors: Vec<Diagnostic>,
+    block: Block,
+    /// The enum being read: its field's index in the current layout.
+    in_enum: Option<(usize, Pos)>,
+}
+
+/// Parses the text of a Linux `sysreg` file.
+pub fn parse(file: &str, text: &str) -> Parsed {
+    let mut p = Parser {
+        lines: LineIndex::new(file, text),
+        device: Device {
+            name: "linux-sysreg".to_string(),
+            doc: Some(
+                "AArch64 system registers described by Linux's arch/arm64/tools/sysreg".into(),
+            ),
+            source: Some(SOURCE.to_string()),
+            pos: Pos {
+                file: file.to_string(),
+                line: 1,
+                col: 1,
+                span: (0, 0),
+            },
+            layouts: Vec::new(),
+            sysregs: Vec::new(),
+            blocks: Vec::new(),
+            instances: Vec::new(),
+            events: Vec::new(),
+        },
+        errors: Vec::new(),
+        block: Block::None,
+        in_enum: None,
     };
-    Err(vec![Diagnostic::error(
-        "input_format",
-        &pos,
-        "the Linux sysreg frontend is not available yet",
-    )])
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let content = line.split('#').next().unwrap_or("");
+        let w = words(content, offset);
+        if !w.is_empty() {
+            p.line(&w);
+        }
+        offset += line.len();
+    }
+    if !matches!(p.block, Block::None) || p.in_enum.is_some() {
+        let pos = p.lines.pos(text.len(), text.len());
+        p.errors.push(Diagnostic::error(
+            RULE_SYNTAX,
+            &pos,
+            "the file ends inside a block: `EndSysreg`, `EndSysregFields` or `EndEnum` is missing",
+        ));
+    }
+    if p.device.layouts.is_empty() && p.errors.is_empty() {
+        let pos = p.lines.pos(0, 0);
+        p.errors.push(Diagnostic::error(
+            RULE_SYNTAX,
+            &pos,
+            "no `Sysreg` or `SysregFields` block in the file",
+        ));
+    }
+    if p.errors.is_empty() {
+        p.device.canonicalize();
+        Ok((p.device, Vec::new()))
+    } else {
+        Err(p.errors)
+    }
+}
+
+const RULE_SYNTAX: &str = "sysreg_syntax";
+const RULE_COVERAGE: &str = "bits_covered_once";
+
+impl Parser<'_> {
+    fn pos(&self, w: &Word) -> Pos {
+        self.lines.pos(w.start, w.start + w.text.len())
+    }
+
+    fn error(&mut self, rule: &'static str, w: &Word, message: impl Into<String>) {
+        let pos = self.pos(w);
+        self.errors.push(Diagnostic::error(rule, &pos, message));
+        if let Block::Layout { damaged, .. } = &mut self.block {
+            *damaged = true;
+        }
+    }
+
+    fn line(&mut self, w: &[Word]) {
+        let directive = w[0].text;
+        if self.in_enum.is_some() && directive != "EndEnum" {
+            self.enum_value(w);
+            return;
+        }
+        match directive {
+            "Sysreg" => self.open(w, true),
+            "SysregFields" => self.open(w, false),
+            "EndSysreg" | "EndSysregFields" => self.close(w),
+            "Res0" | "Res1" | "Raz" | "Unkn" | "Field" | "Enum" | "SignedEnum" | "UnsignedEnum" => {
+                self.field(w)
+            }
+            "Fields" => self.fields_ref(w),
+            "EndEnum" => match self.in_enum.take() {
+                Some(_) => {}
+                None => self.error(RULE_SYNTAX, &w[0], "`EndEnum` without an enum"),
+            },
+            other => {
+                let other = other.to_string();
+                self.error(RULE_SYNTAX, &w[0], format!("unknown directive `{other}`"));
+            }
+        }
+    }
+
+    fn arity(&mut self, w: &[Word], n: usize, usage: &str) -> bool {
+        if w.len() == n {
+            return true;
+        }
+        let at = w.get(n).unwrap_or(&w[w.len() - 1]);
+        self.error(RULE_SYNTAX, at, format!("expected `{usage}`"));
+        false
+    }
+
+    fn open(&mut self, w: &[Word], is_sysreg: bool) {
+        if !matches!(self.block, Block::None) {
+            self.error(
+                RULE_SYNTAX,
+                &w[0],
+                format!("`{}` inside another block", w[0].text),
+            );
+            return;
+        }
+        let usage = if is_sysreg {
+            "Sysreg <name> <op0> <op1> <crn> <crm> <op2>"
+        } else {
+            "SysregFields <name>"
+        };
+        if !self.arity(w, if is_sysreg { 7 } else { 2 }, usage) {
+            return;
+        }
+        let sysreg = if is_sysreg {
+            let limits = [("op0", 3), ("op1", 7), ("CRn", 15), ("CRm", 15), ("op2", 7)];
+            let mut v = [0u8; 5];
+            for (i, (what, max)) in limits.iter().enumerate() {
+                match w[2 + i].text.parse::<u8>() {
+                    Ok(n) if n <= *max => v[i] = n,
+                    _ => {
+                        let message =
+                            format!("{what} `{}` is not a number from 0 to {max}", w[2 + i].text);
+                        self.error(RULE_SYNTAX, &w[2 + i], message);
+                        return;
+                    }
+                }
+            }
+            let [op0, op1, crn, crm, op2] = v;
+            Some((
+                SysRegPath::A64 {
+                    op0,
+                    op1,
+                    crn,
+                    crm,
+                    op2,
+                },
+                self.pos(&w[1]),
+            ))
+        } else {
+            None
+        };
+        self.block = Block::Layout {
+            layout: Layout {
+                name: w[1].text.to_string(),
+                width: 64,
+                doc: None,
+                source: Some(SOURCE.to_string()),
+                reset: None,
+                reset_mask: None,
+                pos: self.pos(&w[1]),
+                fields: Vec::new(),
+                derive: None,
+            },
+            sysreg,
+            next_bit: Some(63),
+            fields_ref: None,
+            damaged: false,
+        };
+    }
+
+    fn close(&mut self, w: &[Word]) {
+        let block = std::mem::replace(&mut self.block, Block::None);
+        let Block::Layout {
+            layout,
+            sysreg,
+            next_bit,
+            fields_ref,
+            damaged,
+        } = block
+        else {
+            self.error(
+                RULE_SYNTAX,
+                &w[0],
+                format!("`{}` without a block", w[0].text),
+            );
+            return;
+        };
+        let expected = if sysreg.is_some() {
+            "EndSysreg"
+        } else {
+            "EndSysregFields"
+        };
+        if w[0].text != expected {
+            self.error(
+                RULE_SYNTAX,
+                &w[0],
+                format!("expected `{expected}` to close `{}`", layout.name),
+            );
+        }
+        if let Some(bit) = next_bit.filter(|_| fields_ref.is_none() && !damaged) {
+            let message = if bit == 63 {
+                format!(
+                    "`{}` describes no bits; every bit 63..0 must be covered",
+                    layout.name
+                )
+            } else {
+                format!(
+                    "bits {bit}..0 of `{}` are not described; every bit 63..0 must be covered",
+                    layout.name
+                )
+            };
+            self.error(RULE_COVERAGE, &w[0], message);
+        }
+        let layout_ref = match fields_ref {
+            Some(r) => r,
+            None => {
+                let r = NameRef {
+                    name: layout.name.clone(),
+                    pos: layout.pos.clone(),
+                };
+                self.device.layouts.push(layout.clone());
+                r
+            }
+        };
+        if let Some((path, pos)) = sysreg {
+            let read_only = matches!(path, SysRegPath::A64 { op0: 3, crn: 0, op1, .. } if op1 != 2);
+            self.device.sysregs.push(SysReg {
+                name: layout.name.clone(),
+                layout: layout_ref,
+                path,
+                access: if read_only {
+                    RegAccess::Ro
+                } else {
+                    RegAccess::Rw
+                },
+                count: None,
+                doc: read_only
+                    .then(|| "An ID-space register (op0 = 3, CRn = 0): read-only.".to_string()),
+                source: Some(SOURCE.to_string()),
+                pos,
+            });
+        }
+    }
+
+    fn fields_ref(&mut self, w: &[Word]) {
+        if !self.arity(w, 2, "Fields <name>") {
+            return;
+        }
+        let pos = self.pos(&w[1]);
+        let Block::Layout {
+            sysreg: Some(_),
+            fields_ref,
+            next_bit,
+            ..
+        } = &mut self.block
+        else {
+            self.error(
+                RULE_SYNTAX,
+                &w[0],
+                "`Fields` belongs inside a `Sysreg` block",
+            );
+            return;
+        };
+        if *next_bit != Some(63) || fields_ref.is_some() {
+            self.error(
+                RULE_COVERAGE,
+                &w[0],
+                "`Fields` must be the only description of a register's bits",
+            );
+            return;
+        }
+        *fields_ref = Some(NameRef {
+            name: w[1].text.to_string(),
+            pos,
+        });
+        *next_bit = None;
+    }
+
+    /// `<msb>[:<lsb>]`.
+    fn bits(&mut self, w: &Word) -> Option<(u32, u32)> {
+        let parse = |s: &str| s.parse::<u32>().ok().filter(|b| *b < 64);
+        let parsed = match w.text.split_once(':') {
+            Some((m, l)) => parse(m).zip(parse(l)),
+            None => parse(w.text).map(|b| (b, b)),
+        };
+        match parsed {
+            Some((m, l)) if m >= l => Some((m, l)),
+            _ => {
+                let message = format!(
+                    "`{}` is not a bit range `<msb>[:<lsb>]` within 63..0",
+                    w.text
+                );
+                self.error(RULE_SYNTAX, w, message);
+                None
+            }
+        }
+    }
+
+    fn field(&mut self, w: &[Word]) {
+        let directive = w[0].text;
+        let named = !matches!(directive, "Res0" | "Res1" | "Raz" | "Unkn");
+        let usage = if named {
+            format!("{directive} <msb>[:<lsb>] <name>")
+        } else {
+            format!("{directive} <msb>[:<lsb>]")
+        };
+        if !self.arity(w, if named { 3 } else { 2 }, &usage) {
+            return;
+        }
+        let Some((msb, lsb)) = self.bits(&w[1]) else {
+            return;
+        };
+        let pos = if named {
+            self.pos(&w[2])
+        } else {
+            self.pos(&w[1])
+        };
+        let Block::Layout {
+            layout,
+            next_bit,
+            fields_ref,
+            damaged,
+            ..
+        } = &mut self.block
+        else {
+            self.error(RULE_SYNTAX, &w[0], format!("`{directive}` outside a block"));
+            return;
+        };
+        if fields_ref.is_some() {
+            self.error(
+                RULE_COVERAGE,
+                &w[0],
+                "a register described by `Fields` has no fields of its own",
+            );
+            return;
+        }
+        // The kernel's rule: fields run from bit 63 down, each starting where the last ended.
+        match *next_bit {
+            Some(expected) if expected == msb => {
+                *next_bit = lsb.checked_sub(1);
+            }
+            Some(expected) => {
+                let message = if msb > expected {
+                    format!("bits {msb}:{lsb} overlap bits already described; the next field must start at bit {expected}")
+                } else {
+                    format!("bits {expected}..{} are not described; the next field must start at bit {expected}", msb + 1)
+                };
+                // Carry on from this field, so one mistake is reported once.
+                *next_bit = lsb.checked_sub(1).filter(|b| *b < expected);
+                *damaged = true;
+                let pos = self.lines.pos(w[1].start, w[1].start + w[1].text.len());
+                self.errors
+                    .push(Diagnostic::error(RULE_COVERAGE, &pos, message));
+                return;
+            }
+            None => {
+                self.error(RULE_COVERAGE, &w[1], "every bit is already described");
+                return;
+            }
+        }
+        let (name, access) = match directive {
+            "Res0" => (format!("RES0_{msb}_{lsb}"), FieldAccess::Res0),
+            "Res1" => (format!("RES1_{msb}_{lsb}"), FieldAccess::Res1),
+            "Raz" => (format!("RAZ_{msb}_{lsb}"), FieldAccess::RazWi),
+            // UNKNOWN bits: readable, never set by software, kept by read-modify-write.
+            "Unkn" => (format!("UNKN_{msb}_{lsb}"), FieldAccess::Ro),
+            _ => (w[2].text.to_string(), FieldAccess::Rw),
+        };
+        layout.fields.push(Field {
+            name,
+            lsb,
+            width: msb - lsb + 1,
+            access,
+            reset: None,
+            doc: match directive {
+                "SignedEnum" => Some("A signed field: values compare as two's complement.".into()),
+                "Unkn" => Some("UNKNOWN bits.".into()),
+                _ => None,
+            },
+            source: None,
+            pos: pos.clone(),
+            enums: Vec::new(),
+            enum_default: None,
+            read_action: None,
+            write_constraint: None,
+        });
+        if directive.ends_with("Enum") {
+            self.in_enum = Some((layout.fields.len() - 1, pos));
+        }
+    }
+
+    fn enum_value(&mut self, w: &[Word]) {
+        if !self.arity(w, 2, "<value> <name>") {
+            return;
+        }
+        let text = w[0].text;
+        let value = if let Some(bin) = text.strip_prefix("0b") {
+            u64::from_str_radix(bin, 2).ok()
+        } else if let Some(hex) = text.strip_prefix("0x") {
+            u64::from_str_radix(hex, 16).ok()
+        } else {
+            text.parse::<u64>().ok()
+        };
+        let Some(value) = value else {
+            self.error(
+                RULE_SYNTAX,
+                &w[0],
+                format!("`{text}` is not a number (0b…, 0x… or decimal)"),
+            );
+            return;
+        };
+        let pos = self.pos(&w[1]);
+        let Some((index, _)) = self.in_enum else {
+            return;
+        };
+        if let Block::Layout { layout, .. } = &mut self.block {
+            if let Some(field) = layout.fields.get_mut(index) {
+                field.enums.push(EnumValue {
+                    name: w[1].text.to_string(),
+                    value,
+                    usage: EnumUsage::ReadWrite,
+                    doc: None,
+                    source: None,
+                    pos,
+                });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = "\
+# comment
+Sysreg\tPMCR_EL0\t3\t3\t9\t12\t0
+Res0\t63:33
+Field\t32\tFZS
+Res0\t31:12
+UnsignedEnum\t11:8\tMODE
+\t0b0000\tOFF
+\t0b0001\tON
+EndEnum
+Raz\t7:4
+Unkn\t3
+Res1\t2
+Field\t1:0\tE
+EndSysreg
+
+SysregFields\tSHARED
+Field\t63:0\tVALUE
+EndSysregFields
+
+Sysreg ID_X_EL1 3 0 0 1 0
+Fields SHARED
+EndSysreg
+";
+
+    #[test]
+    fn parses_blocks_fields_and_enums() {
+        let (device, warnings) = parse("sysreg", GOOD).unwrap();
+        assert!(warnings.is_empty());
+        assert_eq!(device.layouts.len(), 2);
+        let pmcr = device.layout("PMCR_EL0").unwrap();
+        assert_eq!(pmcr.fields.len(), 8);
+        let mode = pmcr.fields.iter().find(|f| f.name == "MODE").unwrap();
+        assert_eq!((mode.lsb, mode.width, mode.enums.len()), (8, 4, 2));
+        assert_eq!((mode.pos.line, mode.pos.col), (6, 19));
+        let id = device
+            .sysregs
+            .iter()
+            .find(|r| r.name == "ID_X_EL1")
+            .unwrap();
+        assert_eq!(id.layout.name, "SHARED");
+        assert_eq!(id.access, RegAccess::Ro);
+    }
+
+    #[test]
+    fn gaps_and_overlaps_are_errors() {
+        let gap = "Sysreg A 3 0 1 0 0\nField 63:8 X\nField 3:0 Y\nEndSysreg\n";
+        let e = parse("f", gap).unwrap_err();
+        assert_eq!(e[0].rule, RULE_COVERAGE);
+        assert_eq!((e[0].pos.line, e[0].pos.col), (3, 7));
+        let short = "Sysreg A 3 0 1 0 0\nField 63:8 X\nEndSysreg\n";
+        let e = parse("f", short).unwrap_err();
+        assert!(e[0].message.contains("bits 7..0"), "{}", e[0].message);
+        let unclosed = "Sysreg A 3 0 1 0 0\nField 63:0 X\n";
+        assert_eq!(parse("f", unclosed).unwrap_err()[0].rule, RULE_SYNTAX);
+    }
 }

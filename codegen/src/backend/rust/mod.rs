@@ -54,8 +54,16 @@ pub fn generate(device: &Device, crate_name: &str, inputs: &[String]) -> Result<
     let mut modules = Vec::new();
     let push =
         |files: &mut Vec<File>, name: &str, doc: &str, body: TokenStream| -> Result<(), String> {
+            // Accessors are named after hardware fields and registers (`LEN`, `NEW`, `FROM_X`),
+            // so the lints about conventional method names do not apply to them.
             let file = quote! {
                 #![doc = #doc]
+                #![allow(
+                    clippy::len_without_is_empty,
+                    clippy::new_ret_no_self,
+                    clippy::should_implement_trait,
+                    clippy::wrong_self_convention
+                )]
                 #body
             };
             files.push(File {
@@ -130,6 +138,7 @@ pub fn generate(device: &Device, crate_name: &str, inputs: &[String]) -> Result<
 
 fn cargo_toml(device: &Device, crate_name: &str, inputs: &[String]) -> Result<String, String> {
     let mut env = minijinja::Environment::new();
+    env.set_keep_trailing_newline(true);
     env.add_template("Cargo.toml", CARGO_TEMPLATE)
         .map_err(|e| e.to_string())?;
     let description = device
