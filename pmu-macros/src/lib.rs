@@ -1,5 +1,77 @@
 //! Compile-time checked PMU event declarations.
 //!
-//! The event-set macros are not implemented yet: this crate is the place they will live, with
-//! their expansion logic in plain functions over `proc_macro2` tokens and this proc-macro layer
-//! kept thin.
+//! PMU events are numbers (0x08 `INST_RETIRED`, 0x11 `CPU_CYCLES`, ...); written as bare
+//! constants, a typo counts the wrong thing silently. [`event_set!`] (and its attribute form
+//! [`macro@event_enum`]) declares an event set that the compiler checks, and can import the events
+//! of Linux perf `pmu-events` JSON at compile time.
+//!
+//! ```
+//! pmu_macros::event_set! {
+//!     /// The events this profiler counts.
+//!     #[pmu = pmuv3p1]                         // pmuv3 (default, 10-bit), pmuv3p1 (16-bit), dsu
+//!     #[evtype = arm_pmuv3::Pmevtyper]         // emit `From<Profiled> for Pmevtyper`
+//!     pub enum Profiled {
+//!         /// Instruction architecturally executed
+//!         INST_RETIRED = 0x08,
+//!         /// Cycle
+//!         CPU_CYCLES = 0x11,
+//!     }
+//! }
+//!
+//! assert_eq!(Profiled::CPU_CYCLES.code(), 0x11);
+//! assert_eq!("inst_retired".parse(), Ok(Profiled::INST_RETIRED));
+//! // QEMU's PMCEID0 (FACTS.md §5) advertises SW_INCR, INST_RETIRED and CPU_CYCLES.
+//! assert_eq!(Profiled::INST_RETIRED.supported([0x20101, 0, 0, 0]), Some(true));
+//! let evtyper = arm_pmuv3::Pmevtyper::from(Profiled::CPU_CYCLES).with_u(true);
+//! assert_eq!(evtyper.evtcount(), 0x11);
+//! ```
+//!
+//! Importing perf JSON: a file, or a core folder (every `*.json` in it), relative to the calling
+//! crate's manifest; `ArchStdEvent` references are resolved against the tables of the arch root
+//! found above it, as Linux's jevents does (or `#[arch = "..."]`). Here, the Cortex-A53 events
+//! from the shared corpus:
+//!
+//! ```
+//! pmu_macros::event_set! {
+//!     #[json = "../../shared/corpus/linux/tools/perf/pmu-events/arch/arm64/arm/cortex-a53"]
+//!     pub enum CortexA53 {}
+//! }
+//!
+//! assert_eq!(CortexA53::BUS_ACCESS_RD.code(), 0x60); // {"ArchStdEvent": "BUS_ACCESS_RD"}
+//! assert_eq!(CortexA53::EXT_MEM_REQ.supported([0x20101, 0, 0, 0]), None); // IMPDEF: not in PMCEID
+//! ```
+//!
+//! The files read are tracked (`include_bytes!`), so editing one rebuilds the crate; a file added
+//! to an imported folder is only seen on the next build of the crate.
+//!
+//! The generated enum has `code()`, `name()`, `description()`, `ALL`, `from_code`, `from_name`,
+//! `Display`, `FromStr` (error type `Parse<Name>Error`), `From<Name> for u16`, `pmceid_bit()` and
+//! `supported(pmceid)` (`None` for events PMCEID does not advertise; `supported_el0` for the
+//! AArch64 register pair), and `From<Name>` for the `evtype` layout when one is given. It names
+//! only `core`, so it builds in `#![no_std]` crates.
+//!
+//! Errors, each at the offending token (for JSON events, at the `json` path, with the file's own
+//! line:column): duplicate code, duplicate name (ASCII case ignored, as perf does), a code that
+//! does not fit the PMU's event field, a name that is not an identifier, an unknown
+//! `ArchStdEvent`, a JSON file that is missing or malformed, and unknown or repeated settings.
+use proc_macro::TokenStream;
+
+mod expand;
+
+/// Declares a checked PMU event set: `event_set! { #[settings] pub enum Name { NAME = CODE, ... } }`.
+///
+/// Settings, as attributes on the enum: `pmu = pmuv3 | pmuv3p1 | dsu` (default `pmuv3`),
+/// `evtype = path::To::Layout` and `evtype_setter = method` (default `with_evtcount`, or
+/// `with_value` for `dsu`), `json = "path"` (repeatable), `arch = "path"`. A name may also be a
+/// string literal; it must still be an identifier. Doc comments are the descriptions.
+#[proc_macro]
+pub fn event_set(input: TokenStream) -> TokenStream {
+    expand::event_set(input.into(), &expand::Context::from_env()).into()
+}
+
+/// The attribute form of [`event_set!`]: `#[event_enum(pmu = pmuv3p1, json = "...")]` on an enum
+/// whose variants are `NAME = CODE` with doc comments.
+#[proc_macro_attribute]
+pub fn event_enum(args: TokenStream, item: TokenStream) -> TokenStream {
+    expand::event_enum(args.into(), item.into(), &expand::Context::from_env()).into()
+}

@@ -1,0 +1,61 @@
+//! Linux perf `pmu-events` JSON for Arm PMUs, shared by the `pmu-macros` event declarations and
+//! the `codegen` perf JSON frontend so that there is one reading of the data.
+//!
+//! - The event model: [`Event`] (code, name, brief and public description, where it came from).
+//! - One file: [`parse_file`] / [`parse_str`] give an [`EventFile`] of [`Entry`]s; every error
+//!   carries the file and a 1-based line:column ([`Error::position`]).
+//! - `ArchStdEvent` references: [`ArchTable`] holds the architectural tables of an arch root
+//!   (`common-and-microarch.json`, `recommended.json`), found like Linux's jevents does with
+//!   [`find_arch_root`]; [`EventFile::resolve`] replaces the references.
+//! - A whole core folder or file in one call: [`import`] (or [`read_core_dir`] with a table).
+//! - `mapfile.csv`: [`parse_mapfile`], [`lookup_midr`].
+//! - PMCEID decoding and event-field widths: [`pmceid_bit`], [`Pmu`].
+//!
+//! ```no_run
+//! use std::path::Path;
+//! let core = Path::new("linux/tools/perf/pmu-events/arch/arm64/arm/cortex-a53");
+//! let import = pmu_events::import(core, None)?;
+//! for event in &import.events {
+//!     println!("0x{:04X} {} — {}", event.code, event.name, event.description());
+//! }
+//! # Ok::<(), pmu_events::Error>(())
+//! ```
+mod arch;
+mod error;
+mod locate;
+mod mapfile;
+mod parse;
+mod pmu;
+mod resolve;
+
+pub use arch::{find_arch_root, ArchTable};
+pub use error::{Error, ErrorKind, Position};
+pub use mapfile::{lookup_midr, parse_mapfile, MapEntry};
+pub use parse::{parse_file, parse_str, Entry, Event, EventFile, Reference};
+pub use pmu::{pmceid_bit, Pmu};
+pub use resolve::{import, read_core_dir, Import};
+
+use std::path::{Path, PathBuf};
+
+/// Reads and parses a `mapfile.csv`. See [`parse_mapfile`].
+pub fn read_mapfile(path: &Path) -> Result<Vec<MapEntry>, Error> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::in_file(path, ErrorKind::Io(e)))?;
+    parse_mapfile(path, &text)
+}
+
+/// The `*.json` files directly in `dir`, sorted by name so that every reader sees the same order.
+fn json_files(dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let io = |e| Error::in_file(dir, ErrorKind::Io(e));
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.extension().is_some_and(|e| e == "json") && path.is_file() {
+            files.push(path);
+        }
+    }
+    if files.is_empty() {
+        return Err(Error::in_file(dir, ErrorKind::NoEventFiles));
+    }
+    files.sort();
+    Ok(files)
+}

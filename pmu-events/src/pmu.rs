@@ -1,0 +1,135 @@
+//! Which PMU an event set is for: the width of its event field and what its PMCEID registers say.
+
+/// The bit of PMCEID0–3 (AArch32 and external numbering) that advertises a common event:
+/// `(register, bit)` with PMCEID0 = events 0x0000–0x001F, PMCEID1 = 0x0020–0x003F,
+/// PMCEID2 = 0x4000–0x401F, PMCEID3 = 0x4020–0x403F. `None` for every other event: PMCEID says
+/// nothing about implementation-defined events or the other architected ranges, so their support
+/// cannot be read from it. (In AArch64, PMCEID0_EL0\[63:32\] is PMCEID2 and PMCEID1_EL0\[63:32\]
+/// is PMCEID3.)
+pub const fn pmceid_bit(code: u16) -> Option<(usize, u32)> {
+    match code {
+        0x0000..=0x003F => Some(((code >> 5) as usize, (code & 0x1F) as u32)),
+        0x4000..=0x403F => Some((2 + ((code - 0x4000) >> 5) as usize, (code & 0x1F) as u32)),
+        _ => None,
+    }
+}
+
+/// A PMU kind: the event-field width and the PMCEID registers differ between them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Pmu {
+    /// Armv8.0 PMUv3: `PMEVTYPER<n>.evtCount` is bits \[9:0\]; bits \[15:10\] are RES0.
+    PmuV3,
+    /// PMUv3p1 and later: `PMEVTYPER<n>.evtCount` is bits \[15:0\].
+    PmuV3p1,
+    /// The DynamIQ Shared Unit cluster PMU. Linux writes its whole 32-bit `CLUSTERPMXEVTYPER`
+    /// (format `config:0-31`), but event numbers are modelled as 16 bits here, as in the core PMU;
+    /// CLUSTERPMCEID0/1 advertise the common events 0x00–0x3F.
+    Dsu,
+}
+
+impl Pmu {
+    /// Every kind, for listing the accepted names.
+    pub const ALL: [Pmu; 3] = [Pmu::PmuV3, Pmu::PmuV3p1, Pmu::Dsu];
+
+    /// The name used to select it (e.g. in the `pmu = ...` argument of `pmu-macros`).
+    pub const fn keyword(self) -> &'static str {
+        match self {
+            Pmu::PmuV3 => "pmuv3",
+            Pmu::PmuV3p1 => "pmuv3p1",
+            Pmu::Dsu => "dsu",
+        }
+    }
+
+    /// The kind a keyword names.
+    pub fn from_keyword(keyword: &str) -> Option<Pmu> {
+        Self::ALL.into_iter().find(|p| p.keyword() == keyword)
+    }
+
+    /// Width in bits of the event number field.
+    pub const fn event_bits(self) -> u32 {
+        match self {
+            Pmu::PmuV3 => 10,
+            Pmu::PmuV3p1 | Pmu::Dsu => 16,
+        }
+    }
+
+    /// The event field, for messages.
+    pub const fn event_field(self) -> &'static str {
+        match self {
+            Pmu::PmuV3 => {
+                "PMUv3 event field PMEVTYPER<n>.evtCount[9:0] (bits [15:10] need PMUv3p1)"
+            }
+            Pmu::PmuV3p1 => "PMUv3p1 event field PMEVTYPER<n>.evtCount[15:0]",
+            Pmu::Dsu => {
+                "16-bit DSU event number (CLUSTERPMXEVTYPER, event numbers modelled as 16 bits)"
+            }
+        }
+    }
+
+    /// Whether `code` fits the event field.
+    pub const fn fits(self, code: u64) -> bool {
+        code >> self.event_bits() == 0
+    }
+
+    /// How many 32-bit PMCEID registers advertise common events (PMCEID0–3, CLUSTERPMCEID0–1).
+    pub const fn pmceid_registers(self) -> usize {
+        match self {
+            Pmu::PmuV3 | Pmu::PmuV3p1 => 4,
+            Pmu::Dsu => 2,
+        }
+    }
+
+    /// The PMCEID bit that advertises `code` on this PMU, see [`pmceid_bit`]; for the DSU only
+    /// 0x00–0x3F (CLUSTERPMCEID0/1).
+    pub const fn pmceid_bit(self, code: u16) -> Option<(usize, u32)> {
+        match (self, pmceid_bit(code)) {
+            (Pmu::Dsu, Some((register, _))) if register >= 2 => None,
+            (_, bit) => bit,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pmceid_ranges() {
+        assert_eq!(pmceid_bit(0x00), Some((0, 0)));
+        assert_eq!(pmceid_bit(0x1F), Some((0, 31)));
+        assert_eq!(pmceid_bit(0x20), Some((1, 0)));
+        assert_eq!(pmceid_bit(0x3F), Some((1, 31)));
+        assert_eq!(pmceid_bit(0x40), None);
+        assert_eq!(pmceid_bit(0x3FFF), None);
+        assert_eq!(pmceid_bit(0x4000), Some((2, 0)));
+        assert_eq!(pmceid_bit(0x401F), Some((2, 31)));
+        assert_eq!(pmceid_bit(0x4020), Some((3, 0)));
+        assert_eq!(pmceid_bit(0x403F), Some((3, 31)));
+        assert_eq!(pmceid_bit(0x4040), None);
+        assert_eq!(pmceid_bit(0xC0), None);
+        assert_eq!(Pmu::Dsu.pmceid_bit(0x4000), None);
+        assert_eq!(Pmu::Dsu.pmceid_bit(0x2A), Some((1, 10)));
+    }
+
+    #[test]
+    fn qemu_pmceid0_from_facts() {
+        // FACTS.md §5: QEMU 7.2 with icount reports PMCEID0 = 0x20101: SW_INCR (0x00),
+        // INST_RETIRED (0x08) and CPU_CYCLES (0x11); not L1D_CACHE (0x04).
+        let pmceid = [0x20101u32, 0, 0, 0];
+        let supported = |code| pmceid_bit(code).map(|(r, b)| pmceid[r] >> b & 1 == 1);
+        assert_eq!(supported(0x00), Some(true));
+        assert_eq!(supported(0x08), Some(true));
+        assert_eq!(supported(0x11), Some(true));
+        assert_eq!(supported(0x04), Some(false));
+        assert_eq!(supported(0xC0), None);
+    }
+
+    #[test]
+    fn event_field_widths() {
+        assert!(Pmu::PmuV3.fits(0x3FF) && !Pmu::PmuV3.fits(0x400));
+        assert!(Pmu::PmuV3p1.fits(0xFFFF) && !Pmu::PmuV3p1.fits(0x1_0000));
+        assert!(Pmu::Dsu.fits(0xFFFF) && !Pmu::Dsu.fits(0x1_0000));
+        assert_eq!(Pmu::from_keyword("pmuv3p1"), Some(Pmu::PmuV3p1));
+        assert_eq!(Pmu::from_keyword("v3"), None);
+    }
+}

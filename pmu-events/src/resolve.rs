@@ -1,0 +1,167 @@
+//! `ArchStdEvent` resolution, and importing a file or a whole core folder.
+use crate::arch::{find_arch_root, ArchTable};
+use crate::error::{Error, ErrorKind};
+use crate::parse::{self, Entry, Event, EventFile, Reference};
+use std::path::{Path, PathBuf};
+
+impl EventFile {
+    /// The file's events with every `ArchStdEvent` reference replaced by the architectural event,
+    /// keys given beside the reference overriding the architectural ones (as jevents does).
+    pub fn resolve(self, table: &ArchTable) -> Result<Vec<Event>, Error> {
+        self.entries
+            .into_iter()
+            .map(|entry| match entry {
+                Entry::Event(event) => Ok(event),
+                Entry::Reference(r) => resolve_reference(r, table),
+            })
+            .collect()
+    }
+}
+
+fn resolve_reference(r: Reference, table: &ArchTable) -> Result<Event, Error> {
+    let Some(arch) = table.get(&r.name) else {
+        return Err(Error::at(
+            r.position,
+            ErrorKind::UnknownArchStdEvent(r.name),
+        ));
+    };
+    Ok(Event {
+        code: r.code.unwrap_or(arch.code),
+        name: r.event_name.unwrap_or_else(|| arch.name.clone()),
+        brief_description: r
+            .brief_description
+            .or_else(|| arch.brief_description.clone()),
+        public_description: r
+            .public_description
+            .or_else(|| arch.public_description.clone()),
+        arch_std_event: Some(arch.name.clone()),
+        position: r.position,
+    })
+}
+
+/// The events of a file or a core folder, and every file that was read for them.
+#[derive(Clone, Debug)]
+pub struct Import {
+    /// The events, files in name order and entries in file order.
+    pub events: Vec<Event>,
+    /// Every file read: the event files, then the architectural tables when references needed
+    /// them (a build that depends on the events must be redone when any of these changes).
+    pub files: Vec<PathBuf>,
+}
+
+/// Imports perf events from `path`: one JSON file, or a core folder (every `*.json` in it, in
+/// file-name order, like jevents). `ArchStdEvent` references are resolved against the tables in
+/// `arch_root`, or, when `None`, in the arch root found by [`find_arch_root`] from `path`; the
+/// tables are only read when some entry is a reference.
+pub fn import(path: &Path, arch_root: Option<&Path>) -> Result<Import, Error> {
+    let files = if path.is_dir() {
+        crate::json_files(path)?
+    } else {
+        vec![path.to_path_buf()]
+    };
+    let parsed = files
+        .iter()
+        .map(|f| parse::parse_file(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let table = match parsed
+        .iter()
+        .flat_map(|f| &f.entries)
+        .find_map(as_reference)
+    {
+        None => ArchTable::default(),
+        Some(first) => {
+            let root = match arch_root {
+                Some(root) => root.to_path_buf(),
+                None => find_arch_root(path).ok_or_else(|| {
+                    Error::at(
+                        first.position.clone(),
+                        ErrorKind::NoArchRoot {
+                            name: first.name.clone(),
+                            start: path.to_path_buf(),
+                        },
+                    )
+                })?,
+            };
+            ArchTable::load(&root)?
+        }
+    };
+    let mut events = Vec::new();
+    for file in parsed {
+        events.extend(file.resolve(&table)?);
+    }
+    let files = files
+        .into_iter()
+        .chain(table.files().iter().cloned())
+        .collect();
+    Ok(Import { events, files })
+}
+
+fn as_reference(entry: &Entry) -> Option<&Reference> {
+    match entry {
+        Entry::Reference(r) => Some(r),
+        Entry::Event(_) => None,
+    }
+}
+
+/// Reads a core folder: every `*.json` file in it, in file-name order, resolved against `table`.
+pub fn read_core_dir(dir: &Path, table: &ArchTable) -> Result<Vec<Event>, Error> {
+    let mut events = Vec::new();
+    for file in crate::json_files(dir)? {
+        events.extend(parse::parse_file(&file)?.resolve(table)?);
+    }
+    Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse_str;
+
+    fn table() -> ArchTable {
+        let mut t = ArchTable::default();
+        t.add(
+            parse_str(
+                Path::new("arch.json"),
+                r#"[{"EventCode": "0x08", "EventName": "INST_RETIRED",
+                     "BriefDescription": "Instruction architecturally executed",
+                     "PublicDescription": "Instruction architecturally executed (long)"}]"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        t
+    }
+
+    #[test]
+    fn references_take_the_architectural_event_and_local_overrides() {
+        let file = parse_str(
+            Path::new("core.json"),
+            r#"[{"ArchStdEvent": "inst_retired"},
+                {"ArchStdEvent": "INST_RETIRED", "EventName": "RETIRED", "BriefDescription": "Mine"}]"#,
+        )
+        .unwrap();
+        let events = file.resolve(&table()).unwrap();
+        assert_eq!(events[0].name, "INST_RETIRED");
+        assert_eq!(events[0].code, 8);
+        assert_eq!(events[0].arch_std_event.as_deref(), Some("INST_RETIRED"));
+        assert_eq!(events[0].position.file, Path::new("core.json"));
+        assert_eq!(events[1].name, "RETIRED");
+        assert_eq!(events[1].brief_description.as_deref(), Some("Mine"));
+        assert_eq!(
+            events[1].public_description.as_deref(),
+            Some("Instruction architecturally executed (long)")
+        );
+    }
+
+    #[test]
+    fn unknown_references_point_at_the_reference() {
+        let file = parse_str(
+            Path::new("core.json"),
+            "[\n  {\"ArchStdEvent\": \"NO_SUCH_EVENT\"}\n]",
+        )
+        .unwrap();
+        let err = file.resolve(&table()).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::UnknownArchStdEvent(n) if n == "NO_SUCH_EVENT"));
+        assert_eq!(err.to_string().split(": ").next(), Some("core.json:2:20"));
+    }
+}

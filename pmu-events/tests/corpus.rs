@@ -1,0 +1,85 @@
+//! Reads the real Linux 6.12 perf JSON from the shared corpus (outside the project, at
+//! `../shared/corpus` from the repository root). CI always has it, so its absence is a failure.
+use std::path::{Path, PathBuf};
+
+fn arm64() -> PathBuf {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    assert!(
+        corpus.is_dir(),
+        "the shared corpus is missing: expected it at {} (the repository's ../shared/corpus)",
+        corpus.display()
+    );
+    corpus.join("linux/tools/perf/pmu-events/arch/arm64")
+}
+
+/// Entries counted independently of the crate: every object of every `*.json` in `path`.
+fn count_entries(path: &Path) -> usize {
+    let files: Vec<PathBuf> = if path.is_dir() {
+        std::fs::read_dir(path)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .collect()
+    } else {
+        vec![path.to_path_buf()]
+    };
+    files
+        .iter()
+        .map(|f| {
+            let v: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+            v.as_array().unwrap().len()
+        })
+        .sum()
+}
+
+#[test]
+fn imports_generic_a53_and_a57_a72_with_every_entry() {
+    let root = arm64();
+    for rel in [
+        "common-and-microarch.json",
+        "recommended.json",
+        "arm/cortex-a53",
+        "arm/cortex-a57-a72",
+    ] {
+        let path = root.join(rel);
+        let import = pmu_events::import(&path, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(import.events.len(), count_entries(&path), "{rel}");
+        assert!(import.events.iter().all(|e| !e.name.is_empty()), "{rel}");
+    }
+}
+
+#[test]
+fn a53_references_resolve_to_the_architectural_events() {
+    let import = pmu_events::import(&arm64().join("arm/cortex-a53"), None).unwrap();
+    let by_name = |n: &str| import.events.iter().find(|e| e.name == n).unwrap();
+    // bus.json references BUS_ACCESS_RD, defined at 0x60 in recommended.json.
+    let rd = by_name("BUS_ACCESS_RD");
+    assert_eq!(rd.code, 0x60);
+    assert_eq!(rd.arch_std_event.as_deref(), Some("BUS_ACCESS_RD"));
+    assert!(rd.position.file.ends_with("cortex-a53/bus.json"));
+    assert_eq!(by_name("BR_COND").code, 0xC9);
+    // The tables were read, so a build depending on the import tracks them.
+    assert!(import
+        .files
+        .iter()
+        .any(|f| f.ends_with("common-and-microarch.json")));
+}
+
+#[test]
+fn mapfile_selects_the_core_folders() {
+    let root = arm64();
+    let rows = pmu_events::read_mapfile(&root.join("mapfile.csv")).unwrap();
+    assert_eq!(
+        pmu_events::lookup_midr(&rows, 0x410F_D034).unwrap().path,
+        "arm/cortex-a53"
+    );
+    assert_eq!(
+        pmu_events::lookup_midr(&rows, 0x410F_D083).unwrap().path,
+        "arm/cortex-a57-a72"
+    );
+    assert_eq!(
+        pmu_events::find_arch_root(&root.join("arm/cortex-a53")).as_deref(),
+        Some(root.as_path())
+    );
+}

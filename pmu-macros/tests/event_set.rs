@@ -1,0 +1,171 @@
+//! The generated API, on hand-declared sets: names, codes, parsing, PMCEID decoding against the
+//! values measured in FACTS.md, and the conversions to the generated event-type layouts.
+use std::str::FromStr;
+
+pmu_macros::event_set! {
+    /// Events a profiler counts on a PMUv3p1 core.
+    #[pmu = pmuv3p1]
+    #[evtype = arm_pmuv3::Pmevtyper]
+    pub enum Core {
+        /// Instruction architecturally executed, Condition code check pass, software increment
+        SW_INCR = 0x00,
+        /// Level 1 data cache access
+        L1D_CACHE = 0x04,
+        /// Instruction architecturally executed
+        INST_RETIRED = 0x08,
+        /// Cycle
+        CPU_CYCLES = 0x11,
+        /// No operation issued because of the frontend
+        STALL_FRONTEND = 0x23,
+        /// No operation issued due to the backend
+        STALL_BACKEND = 0x24,
+        /// No operation sent for execution
+        STALL = 0x3C,
+        /// Sample Population
+        SAMPLE_POP = 0x4000,
+        /// Constant frequency cycles
+        CNT_CYCLES = 0x4004,
+        /// External memory request (Cortex-A53, implementation defined)
+        EXT_MEM_REQ = 0xC0,
+    }
+}
+
+pmu_macros::event_set! {
+    /// The DSU cluster events Linux's arm_dsu_pmu driver names (FACTS.md §4).
+    #[pmu = dsu]
+    #[evtype = arm_dsu_pmu::Clusterpmxevtyper]
+    pub enum Dsu {
+        /// Cluster cycles
+        cycles = 0x11,
+        /// Bus access
+        bus_access = 0x19,
+        /// Memory error
+        memory_error = 0x1A,
+        /// Bus cycles
+        bus_cycles = 0x1D,
+        /// L3 data cache allocation without refill
+        l3d_cache_allocate = 0x29,
+        /// L3 data cache refill
+        l3d_cache_refill = 0x2A,
+        /// L3 data cache access
+        l3d_cache = 0x2B,
+        /// L3 data cache write-back
+        l3d_cache_wb = 0x2C,
+    }
+}
+
+/// The attribute form declares the same kind of set.
+#[pmu_macros::event_enum(pmu = pmuv3, evtype = arm_pmuv3::Pmevtyper)]
+pub enum Basic {
+    /// Instruction architecturally executed
+    INST_RETIRED = 0x08,
+    /// Cycle
+    CPU_CYCLES = 0x11,
+}
+
+/// The expansion names everything by absolute `::core` paths: it needs no prelude.
+mod bare {
+    #![no_implicit_prelude]
+    ::pmu_macros::event_set! {
+        pub enum Bare {
+            /// Cycle
+            CPU_CYCLES = 0x11,
+        }
+    }
+}
+
+#[test]
+fn codes_names_descriptions_and_all() {
+    assert_eq!(Core::CPU_CYCLES.code(), 0x11);
+    assert_eq!(u16::from(Core::SAMPLE_POP), 0x4000);
+    assert_eq!(Core::INST_RETIRED.name(), "INST_RETIRED");
+    assert_eq!(Core::CPU_CYCLES.description(), "Cycle");
+    assert_eq!(Core::ALL.len(), 10);
+    assert_eq!(Core::ALL[0], Core::SW_INCR);
+    assert_eq!(Core::from_code(0x08), Some(Core::INST_RETIRED));
+    assert_eq!(Core::from_code(0x09), None);
+    assert_eq!(Dsu::ALL.len(), 8);
+    assert_eq!(Basic::ALL, [Basic::INST_RETIRED, Basic::CPU_CYCLES]);
+    assert_eq!(bare::Bare::CPU_CYCLES.code(), 0x11);
+}
+
+#[test]
+fn display_and_from_str_round_trip() {
+    for &event in Core::ALL {
+        assert_eq!(Core::from_str(&event.to_string()), Ok(event));
+    }
+    // perf matches event names ignoring ASCII case.
+    assert_eq!("cpu_cycles".parse::<Core>(), Ok(Core::CPU_CYCLES));
+    let err = "CPU_CYCLE".parse::<Core>().unwrap_err();
+    assert_eq!(err, ParseCoreError);
+    assert_eq!(err.to_string(), "not an event of Core");
+    assert_eq!(Dsu::l3d_cache_wb.to_string(), "l3d_cache_wb");
+}
+
+#[test]
+fn supported_agrees_with_qemu_pmceid_from_facts() {
+    // FACTS.md §5: QEMU 7.2 cortex-a53/a57/a72 with -icount: PMCEID0 = 0x20101, PMCEID1 = 0.
+    let qemu_a53 = [0x20101, 0, 0, 0];
+    assert_eq!(Core::SW_INCR.supported(qemu_a53), Some(true));
+    assert_eq!(Core::INST_RETIRED.supported(qemu_a53), Some(true));
+    assert_eq!(Core::CPU_CYCLES.supported(qemu_a53), Some(true));
+    assert_eq!(Core::L1D_CACHE.supported(qemu_a53), Some(false));
+    assert_eq!(Core::STALL_FRONTEND.supported(qemu_a53), Some(false));
+    // Implementation-defined events are not advertised by PMCEID: the answer is "unknown".
+    assert_eq!(Core::EXT_MEM_REQ.supported(qemu_a53), None);
+    assert_eq!(Core::EXT_MEM_REQ.pmceid_bit(), None);
+    // cortex-a76 / neoverse-n1: PMCEID1 = 0x18 (STALL_FRONTEND, STALL_BACKEND); max adds STALL.
+    let qemu_a76 = [0x20101, 0x18, 0, 0];
+    assert_eq!(Core::STALL_FRONTEND.supported(qemu_a76), Some(true));
+    assert_eq!(Core::STALL_BACKEND.supported(qemu_a76), Some(true));
+    assert_eq!(Core::STALL.supported(qemu_a76), Some(false));
+    assert_eq!(
+        Core::STALL.supported([0x20101, 0x1000_0018, 0, 0]),
+        Some(true)
+    );
+    // 0x4000-range events are in PMCEID2/3 (the upper halves of the AArch64 registers).
+    assert_eq!(Core::SAMPLE_POP.pmceid_bit(), Some((2, 0)));
+    assert_eq!(Core::CNT_CYCLES.supported([0, 0, 1 << 4, 0]), Some(true));
+    assert_eq!(Core::CNT_CYCLES.supported_el0(1 << 36, 0), Some(true));
+    assert_eq!(Core::CPU_CYCLES.supported_el0(0x20101, 0), Some(true));
+    assert_eq!(Core::SAMPLE_POP.supported_el0(0x20101, 0), Some(false));
+}
+
+#[test]
+fn supported_agrees_with_the_am62l_pmceid0_from_facts() {
+    // FACTS.md §1: the AM62L's PMCEID0 resets to 0x67FFBFFF: every event 0x00-0x1F but 0x0E
+    // (BR_RETURN_RETIRED), 0x1B, 0x1C, 0x1F.
+    let am62l = [0x67FF_BFFF, 0, 0, 0];
+    assert_eq!(Core::SW_INCR.supported(am62l), Some(true));
+    assert_eq!(Core::L1D_CACHE.supported(am62l), Some(true));
+    assert_eq!(Core::CPU_CYCLES.supported(am62l), Some(true));
+    assert_eq!(Core::STALL.supported(am62l), Some(false));
+}
+
+#[test]
+fn dsu_pmceid_has_two_registers_and_only_common_events() {
+    let pmceid = [1 << 0x11 | 1 << 0x19, 1 << (0x2B - 0x20)];
+    assert_eq!(Dsu::cycles.supported(pmceid), Some(true));
+    assert_eq!(Dsu::bus_access.supported(pmceid), Some(true));
+    assert_eq!(Dsu::l3d_cache.supported(pmceid), Some(true));
+    assert_eq!(Dsu::l3d_cache_wb.supported(pmceid), Some(false));
+}
+
+#[test]
+fn converts_to_the_generated_event_type_layouts() {
+    let evtyper = arm_pmuv3::Pmevtyper::from(Core::SAMPLE_POP);
+    assert_eq!(evtyper.evtcount(), 0x4000);
+    assert_eq!(evtyper.bits(), 0x4000);
+    // The filters are the layout's own builders.
+    let filtered = arm_pmuv3::Pmevtyper::from(Core::CPU_CYCLES).with_u(true);
+    assert_eq!(filtered.evtcount(), 0x11);
+    assert!(filtered.u());
+    assert_eq!(
+        arm_pmuv3::Pmevtyper::from(Basic::INST_RETIRED).evtcount(),
+        0x08
+    );
+    assert_eq!(
+        arm_dsu_pmu::Clusterpmxevtyper::from(Dsu::l3d_cache_refill).value(),
+        0x2A
+    );
+}

@@ -1,0 +1,5 @@
+pmu_macros::event_set! {
+    pub enum Nothing {}
+}
+
+fn main() {}

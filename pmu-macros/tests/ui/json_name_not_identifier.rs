@@ -1,0 +1,6 @@
+pmu_macros::event_set! {
+    #[json = "tests/fixtures/bad-name.json"]
+    pub enum Events {}
+}
+
+fn main() {}
