@@ -84,7 +84,13 @@ pub fn load(inputs: &[Input], options: Options, report: &mut Report) -> Option<D
             continue;
         };
         strict |= format.always_strict();
-        let parsed = frontend::parse(format, &input.shown, &text);
+        let parsed = frontend::parse(
+            format,
+            &input.shown,
+            &input.path,
+            &text,
+            &mut report.sources,
+        );
         report.sources.insert(&input.shown, text);
         match parsed {
             Ok((d, warnings)) => {

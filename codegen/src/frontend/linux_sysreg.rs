@@ -49,27 +49,23 @@ fn words(line: &str, offset: usize) -> Vec<Word<'_>> {
     out
 }
 
-/// The block being read.
-enum Block {
-    None,
-    /// A `Sysreg` (with its encoding) or a `SysregFields`.
-    Layout {
-        layout: Layout,
-        sysreg: Option<(SysRegPath, Pos)>,
-        /// The next bit a field must start at (`None` once bit 0 is covered).
-        next_bit: Option<u32>,
-        /// A `Fields` reference replaces the layout.
-        fields_ref: Option<NameRef>,
-        /// An error was reported inside the block: its coverage is not checked again.
-        damaged: bool,
-    },
+/// The block being read: a `Sysreg` (with its encoding) or a `SysregFields`.
+struct Block {
+    layout: Layout,
+    sysreg: Option<(SysRegPath, Pos)>,
+    /// The next bit a field must start at (`None` once bit 0 is covered).
+    next_bit: Option<u32>,
+    /// A `Fields` reference replaces the layout.
+    fields_ref: Option<NameRef>,
+    /// An error was reported inside the block: its coverage is not checked again.
+    damaged: bool,
 }
 
 struct Parser<'a> {
     lines: LineIndex<'a>,
     device: Device,
     errors: Vec<Diagnostic>,
-    block: Block,
+    block: Option<Block>,
     /// The enum being read: its field's index in the current layout.
     in_enum: Option<(usize, Pos)>,
 }
@@ -97,7 +93,7 @@ pub fn parse(file: &str, text: &str) -> Parsed {
             events: Vec::new(),
         },
         errors: Vec::new(),
-        block: Block::None,
+        block: None,
         in_enum: None,
     };
     let mut offset = 0;
@@ -109,7 +105,7 @@ pub fn parse(file: &str, text: &str) -> Parsed {
         }
         offset += line.len();
     }
-    if !matches!(p.block, Block::None) || p.in_enum.is_some() {
+    if p.block.is_some() || p.in_enum.is_some() {
         let pos = p.lines.pos(text.len(), text.len());
         p.errors.push(Diagnostic::error(
             RULE_SYNTAX,
@@ -144,7 +140,7 @@ impl Parser<'_> {
     fn error(&mut self, rule: &'static str, w: &Word, message: impl Into<String>) {
         let pos = self.pos(w);
         self.errors.push(Diagnostic::error(rule, &pos, message));
-        if let Block::Layout { damaged, .. } = &mut self.block {
+        if let Some(Block { damaged, .. }) = &mut self.block {
             *damaged = true;
         }
     }
@@ -184,7 +180,7 @@ impl Parser<'_> {
     }
 
     fn open(&mut self, w: &[Word], is_sysreg: bool) {
-        if !matches!(self.block, Block::None) {
+        if self.block.is_some() {
             self.error(
                 RULE_SYNTAX,
                 &w[0],
@@ -228,7 +224,7 @@ impl Parser<'_> {
         } else {
             None
         };
-        self.block = Block::Layout {
+        self.block = Some(Block {
             layout: Layout {
                 name: w[1].text.to_string(),
                 width: 64,
@@ -244,18 +240,17 @@ impl Parser<'_> {
             next_bit: Some(63),
             fields_ref: None,
             damaged: false,
-        };
+        });
     }
 
     fn close(&mut self, w: &[Word]) {
-        let block = std::mem::replace(&mut self.block, Block::None);
-        let Block::Layout {
+        let Some(Block {
             layout,
             sysreg,
             next_bit,
             fields_ref,
             damaged,
-        } = block
+        }) = self.block.take()
         else {
             self.error(
                 RULE_SYNTAX,
@@ -326,12 +321,12 @@ impl Parser<'_> {
             return;
         }
         let pos = self.pos(&w[1]);
-        let Block::Layout {
+        let Some(Block {
             sysreg: Some(_),
             fields_ref,
             next_bit,
             ..
-        } = &mut self.block
+        }) = &mut self.block
         else {
             self.error(
                 RULE_SYNTAX,
@@ -394,13 +389,13 @@ impl Parser<'_> {
         } else {
             self.pos(&w[1])
         };
-        let Block::Layout {
+        let Some(Block {
             layout,
             next_bit,
             fields_ref,
             damaged,
             ..
-        } = &mut self.block
+        }) = &mut self.block
         else {
             self.error(RULE_SYNTAX, &w[0], format!("`{directive}` outside a block"));
             return;
@@ -492,7 +487,7 @@ impl Parser<'_> {
         let Some((index, _)) = self.in_enum else {
             return;
         };
-        if let Block::Layout { layout, .. } = &mut self.block {
+        if let Some(Block { layout, .. }) = &mut self.block {
             if let Some(field) = layout.fields.get_mut(index) {
                 field.enums.push(EnumValue {
                     name: w[1].text.to_string(),

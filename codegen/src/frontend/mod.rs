@@ -7,7 +7,7 @@ pub mod ti_xml;
 
 use std::path::Path;
 
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Sources};
 use crate::ir::{Device, Pos};
 
 /// The input formats the toolchain reads.
@@ -58,14 +58,12 @@ impl Format {
                 Some(Format::Svd)
             };
         }
-        if trimmed.starts_with('[') || trimmed.starts_with('{') && !trimmed.starts_with("{{") {
-            if path.extension().is_some_and(|e| e == "json")
-                || trimmed.starts_with("[\n")
-                || trimmed.contains("\"EventCode\"")
-                || trimmed.contains("\"ArchStdEvent\"")
-            {
-                return Some(Format::PerfJson);
-            }
+        let json = trimmed.starts_with('[') || trimmed.starts_with('{');
+        let perf = path.extension().is_some_and(|e| e == "json")
+            || trimmed.contains("\"EventCode\"")
+            || trimmed.contains("\"ArchStdEvent\"");
+        if json && perf {
+            return Some(Format::PerfJson);
         }
         if path.extension().is_some_and(|e| e == "toml") {
             return Some(Format::Native);
@@ -86,12 +84,13 @@ impl Format {
 /// What a frontend gives: the device and any warnings (defects it repaired), or the errors.
 pub type Parsed = Result<(Device, Vec<Diagnostic>), Vec<Diagnostic>>;
 
-/// Parses `text` (the content of `file`) in `format`.
-pub fn parse(format: Format, file: &str, text: &str) -> Parsed {
+/// Parses `text`, the content of the file at `path` shown as `file`, in `format`. A frontend that
+/// reads further files (a TI device file's modules) adds their texts to `sources`.
+pub fn parse(format: Format, file: &str, path: &Path, text: &str, sources: &mut Sources) -> Parsed {
     match format {
         Format::Native => native::parse(file, text).map(|d| (d, Vec::new())),
         Format::Svd => svd::parse(file, text),
-        Format::TiXml => ti_xml::parse(file, text),
+        Format::TiXml => ti_xml::parse(file, path, text, sources),
         Format::LinuxSysreg => linux_sysreg::parse(file, text),
         Format::PerfJson => perf_json::parse(file, text),
     }
