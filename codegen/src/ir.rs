@@ -53,6 +53,36 @@ pub struct Device {
     /// PMU events (perf pmu-events JSON, or events declared with a device).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<Event>,
+    /// The PMU the events are for, which bounds their codes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_pmu: Option<EventPmu>,
+    /// The Rust path of the event-type register value the events convert into
+    /// (`crate::Pmevtyper`, `arm_pmuv3::Pmevtyper`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_type: Option<String>,
+}
+
+/// Which PMU's event field the events are numbers for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EventPmu {
+    /// PMUv3: 10-bit event numbers.
+    Pmuv3,
+    /// PMUv3p1 and later: 16-bit event numbers.
+    Pmuv3p1,
+    /// The DynamIQ Shared Unit's cluster PMU.
+    Dsu,
+}
+
+impl EventPmu {
+    /// The keyword `pmu_macros::event_set!` takes.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            EventPmu::Pmuv3 => "pmuv3",
+            EventPmu::Pmuv3p1 => "pmuv3p1",
+            EventPmu::Dsu => "dsu",
+        }
+    }
 }
 
 /// A block placed at a base address.

@@ -63,6 +63,7 @@ fn main() -> ExitCode {
             Options {
                 format,
                 strict: cli.strict,
+                ..Options::default()
             },
         ),
         Some(Command::Generate {
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
             Options {
                 format,
                 strict: cli.strict,
+                ..Options::default()
             },
         ),
     }
@@ -101,7 +103,7 @@ fn fail(report: &Report) -> ExitCode {
 
 fn dump_ir(paths: &[PathBuf], options: Options) -> ExitCode {
     let mut report = Report::default();
-    let loaded = pipeline::load(&inputs_of(paths), options, &mut report);
+    let loaded = pipeline::load(&inputs_of(paths), &options, &mut report);
     if !report.diagnostics.is_empty() && loaded.is_some() {
         eprintln!("{}", report.render());
     }

@@ -20,6 +20,9 @@ struct RawEntry {
     format: Option<Format>,
     #[serde(default)]
     strict: bool,
+    #[serde(default)]
+    depends: Vec<Spanned<String>>,
+    event_type: Option<String>,
 }
 
 /// One crate to generate.
@@ -33,6 +36,11 @@ pub struct Entry {
     pub format: Option<Format>,
     /// Turn this crate's warnings into errors.
     pub strict: bool,
+    /// Other generated crates this one's code refers to (by crate name).
+    pub depends: Vec<String>,
+    /// The Rust path of the event-type value the crate's events convert into, in a crate of
+    /// `depends` (`arm_pmuv3::Pmevtyper`).
+    pub event_type: Option<String>,
 }
 
 /// Parses the manifest text; `file` is the name positions carry.
@@ -69,6 +77,19 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
                 format!("crate `{name}` is listed twice"),
             ));
         }
+        for d in &e.depends {
+            let known = entries.iter().any(|x| &x.name == d.get_ref());
+            if !known {
+                errors.push(Diagnostic::error(
+                    "manifest_syntax",
+                    &lines.pos(d.span().start, d.span().end),
+                    format!(
+                        "`depends`: no crate listed before this one is named `{}`",
+                        d.get_ref()
+                    ),
+                ));
+            }
+        }
         if e.inputs.is_empty() {
             errors.push(Diagnostic::error(
                 "manifest_syntax",
@@ -81,6 +102,8 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
             inputs: e.inputs.iter().map(|i| i.get_ref().clone()).collect(),
             format: e.format,
             strict: e.strict,
+            depends: e.depends.iter().map(|d| d.get_ref().clone()).collect(),
+            event_type: e.event_type,
         });
     }
     if errors.is_empty() {

@@ -49,22 +49,32 @@ pub struct Input {
     pub shown: String,
 }
 
-/// How strictly vendor files are taken: native descriptions are always strict.
-#[derive(Clone, Copy, Debug, Default)]
+/// How inputs are read and the crate is made.
+#[derive(Clone, Debug, Default)]
 pub struct Options {
     /// The inputs' format; detected per file when `None`.
     pub format: Option<Format>,
-    /// Turn every warning into an error.
+    /// Turn every warning into an error (native descriptions always are strict).
     pub strict: bool,
+    /// Other generated crates (siblings in the output directory) the crate refers to.
+    pub depends: Vec<String>,
+    /// The event-type value the events convert into, when not given by the description.
+    pub event_type: Option<String>,
 }
 
 /// Reads, parses and validates `inputs` into one device. Returns `None` when any error was
 /// reported.
-pub fn load(inputs: &[Input], options: Options, report: &mut Report) -> Option<Device> {
+pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<Device> {
     let mut strict = options.strict;
     let mut device: Option<Device> = None;
     for input in inputs {
-        let text = match fs::read_to_string(&input.path) {
+        // A perf pmu-events core folder is read by its frontend.
+        let dir = input.path.is_dir();
+        let text = match if dir {
+            Ok(String::new())
+        } else {
+            fs::read_to_string(&input.path)
+        } {
             Ok(t) => t,
             Err(e) => {
                 report.diagnostics.push(io_error(
@@ -91,7 +101,9 @@ pub fn load(inputs: &[Input], options: Options, report: &mut Report) -> Option<D
             &text,
             &mut report.sources,
         );
-        report.sources.insert(&input.shown, text);
+        if !dir {
+            report.sources.insert(&input.shown, text);
+        }
         match parsed {
             Ok((d, warnings)) => {
                 report.diagnostics.extend(warnings);
@@ -134,10 +146,13 @@ pub fn generate_crate(
     out: PathBuf,
     report: &mut Report,
 ) -> Option<CrateOutput> {
-    let mut device = load(inputs, options, report)?;
+    let mut device = load(inputs, &options, report)?;
     device.name = name.to_string();
+    if options.event_type.is_some() {
+        device.event_type = options.event_type.clone();
+    }
     let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
-    match rust::generate(&device, name, &shown) {
+    match rust::generate(&device, name, &shown, &options.depends) {
         Ok(files) => Some(CrateOutput { dir: out, files }),
         Err(message) => {
             report
@@ -195,15 +210,34 @@ pub fn generate_manifest(
             .iter()
             .map(|i| Input {
                 path: dir.join(i),
-                shown: format!("{dir_name}{i}"),
+                shown: normalize(&format!("{dir_name}{i}")),
             })
             .collect();
         let out = generated_dir.join(&entry.name);
         let options = Options {
             format: entry.format,
             strict: strict || entry.strict,
+            depends: entry.depends.clone(),
+            event_type: entry.event_type.clone(),
         };
         crates.extend(generate_crate(&entry.name, &inputs, options, out, report));
     }
     (!report.has_errors()).then_some(crates)
+}
+
+/// `path` with `.` and `dir/..` steps taken out, lexically (`descriptions/../../shared/x` →
+/// `../shared/x`), for the names positions and banners carry.
+fn normalize(path: &str) -> String {
+    use std::path::Component;
+    let mut parts: Vec<Component<'_>> = Vec::new();
+    for c in Path::new(path).components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if matches!(parts.last(), Some(Component::Normal(_))) => {
+                parts.pop();
+            }
+            other => parts.push(other),
+        }
+    }
+    parts.iter().collect::<PathBuf>().display().to_string()
 }

@@ -229,3 +229,58 @@ fn missing_root_is_a_clear_error() {
     assert_eq!(run.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&run.stderr).contains("no descriptions/manifest.toml"));
 }
+
+#[test]
+fn unknown_arch_std_event_names_file_and_position() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = codegen(dir, &["dump-ir", "tests/perf/arch/arm64/vendor/core"]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr
+            .starts_with("error[arch_std_events_resolve]: unknown `ArchStdEvent` \"INST_RETIRD\""),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("--> tests/perf/arch/arm64/vendor/core/pipeline.json:6:25"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_core_folder_resolves_against_the_arch_tables() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixture = tempfile::tempdir().unwrap();
+    let core = fixture.path().join("arch/arm64/vendor/core");
+    fs::create_dir_all(&core).unwrap();
+    let src = dir.join("tests/perf/arch/arm64");
+    fs::copy(
+        src.join("common-and-microarch.json"),
+        fixture.path().join("arch/arm64/common-and-microarch.json"),
+    )
+    .unwrap();
+    fs::copy(
+        src.join("mapfile.csv"),
+        fixture.path().join("arch/arm64/mapfile.csv"),
+    )
+    .unwrap();
+    fs::write(
+        core.join("pipeline.json"),
+        "[{\"ArchStdEvent\": \"CPU_CYCLES\"}, {\"ArchStdEvent\": \"INST_RETIRED\"}]",
+    )
+    .unwrap();
+    let run = codegen(fixture.path(), &["dump-ir", "arch/arm64/vendor/core"]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let events = json["events"].as_array().unwrap();
+    let codes: Vec<_> = events
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap(), e["code"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(codes, [("INST_RETIRED", 8), ("CPU_CYCLES", 0x11)]);
+    assert_eq!(json["event_pmu"], "pmuv3");
+}

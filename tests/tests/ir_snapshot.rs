@@ -25,9 +25,10 @@ fn ir_of_every_manifest_description() {
         let mut report = Report::default();
         let device = pipeline::load(
             &inputs,
-            pipeline::Options {
+            &pipeline::Options {
                 format: entry.format,
                 strict: entry.strict,
+                ..Default::default()
             },
             &mut report,
         )

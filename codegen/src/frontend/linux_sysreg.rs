@@ -91,6 +91,8 @@ pub fn parse(file: &str, text: &str) -> Parsed {
             blocks: Vec::new(),
             instances: Vec::new(),
             events: Vec::new(),
+            event_pmu: None,
+            event_type: None,
         },
         errors: Vec::new(),
         block: None,

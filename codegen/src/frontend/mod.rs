@@ -92,7 +92,7 @@ pub fn parse(format: Format, file: &str, path: &Path, text: &str, sources: &mut 
         Format::Svd => svd::parse(file, text),
         Format::TiXml => ti_xml::parse(file, path, text, sources),
         Format::LinuxSysreg => linux_sysreg::parse(file, text),
-        Format::PerfJson => perf_json::parse(file, text),
+        Format::PerfJson => perf_json::parse(file, path, sources),
     }
 }
 

@@ -9,7 +9,7 @@ use toml::Spanned;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::ir::{
-    Block, BlockArray, BlockRegister, Derive, Device, EnumUsage, EnumValue, Event, Field,
+    Block, BlockArray, BlockRegister, Derive, Device, EnumUsage, EnumValue, Event, EventPmu, Field,
     FieldAccess, Instance, Layout, NameRef, Pos, ReadAction, RegAccess, SysReg, SysRegPath,
 };
 
@@ -57,6 +57,10 @@ struct RawDevice {
     name: S<String>,
     doc: Option<String>,
     source: Option<String>,
+    /// The PMU the `[[event]]`s are for: pmuv3, pmuv3p1 or dsu.
+    event_pmu: Option<S<String>>,
+    /// The layout the events convert into (its event-number field is set).
+    event_type: Option<S<String>>,
 }
 
 #[derive(Deserialize)]
@@ -217,7 +221,33 @@ impl Lower<'_> {
             blocks: Vec::new(),
             instances: Vec::new(),
             events: Vec::new(),
+            event_pmu: None,
+            event_type: dev.event_type.as_ref().map(|t| {
+                format!(
+                    "crate::{}",
+                    crate::names::ident(t.get_ref(), crate::names::Case::Camel).unwrap_or_default()
+                )
+            }),
         };
+        if let Some(pmu) = &dev.event_pmu {
+            device.event_pmu = match pmu.get_ref().as_str() {
+                "pmuv3" => Some(EventPmu::Pmuv3),
+                "pmuv3p1" => Some(EventPmu::Pmuv3p1),
+                "dsu" => Some(EventPmu::Dsu),
+                other => {
+                    let message =
+                        format!("unknown event PMU `{other}`; expected pmuv3, pmuv3p1 or dsu");
+                    self.error(pmu, message);
+                    None
+                }
+            };
+        }
+        if let Some(t) = &dev.event_type {
+            if !raw.layout.iter().any(|l| l.name.get_ref() == t.get_ref()) {
+                let message = format!("`event_type`: no layout is named `{}`", t.get_ref());
+                self.error(t, message);
+            }
+        }
         for l in &raw.layout {
             if let Some(layout) = self.layout(l) {
                 device.layouts.push(layout);

@@ -1,19 +1,121 @@
-//! The perf pmu-events JSON frontend (being written).
-use super::Parsed;
-use crate::diagnostic::Diagnostic;
-use crate::ir::Pos;
+//! The Linux perf pmu-events JSON frontend: one event file, or a core folder (every `*.json` in
+//! it), with `ArchStdEvent` references resolved against the architectural tables found the way
+//! Linux's jevents finds them. The parsing itself is the `pmu-events` crate's, shared with the
+//! `pmu-macros` crate, so the generator and the macro read events the same way.
+use std::path::Path;
 
-/// Parses perf pmu-events JSON text.
-pub fn parse(file: &str, _text: &str) -> Parsed {
-    let pos = Pos {
-        file: file.to_string(),
-        line: 1,
-        col: 1,
-        span: (0, 0),
+use super::Parsed;
+use crate::diagnostic::{Diagnostic, Sources};
+use crate::ir::{Device, Event, EventPmu, Pos};
+
+/// Parses the events at `path` (a file or a core folder), shown as `file`. Every file read is
+/// added to `sources`.
+pub fn parse(file: &str, path: &Path, sources: &mut Sources) -> Parsed {
+    let import =
+        pmu_events::import(path, None).map_err(|e| vec![diagnostic(file, path, &e, sources)])?;
+    let mut events = Vec::new();
+    for e in import.events {
+        let shown = shown_path(file, path, &e.position.file);
+        let pos = Pos {
+            file: shown.clone(),
+            line: e.position.line as u32,
+            col: e.position.column as u32,
+            span: (e.position.offset, e.position.offset + e.position.len),
+        };
+        if sources.get(&shown).is_none() {
+            if let Ok(text) = std::fs::read_to_string(&e.position.file) {
+                sources.insert(&shown, text);
+            }
+        }
+        let doc = Some(e.description().to_string()).filter(|d| !d.is_empty());
+        events.push(Event {
+            code: e.code,
+            name: e.name,
+            doc,
+            source: Some(match &e.arch_std_event {
+                Some(arch) => format!("Linux perf pmu-events (ArchStdEvent {arch})"),
+                None => "Linux perf pmu-events".to_string(),
+            }),
+            pos,
+        });
+    }
+    // Events past the 10 bits of PMUv3 need PMUv3p1's 16-bit event field.
+    let pmu = if events.iter().any(|e| e.code > 0x3ff) {
+        EventPmu::Pmuv3p1
+    } else {
+        EventPmu::Pmuv3
     };
-    Err(vec![Diagnostic::error(
-        "input_format",
-        &pos,
-        "the perf pmu-events JSON frontend is not available yet",
-    )])
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "events".to_string());
+    let mut device = Device {
+        name,
+        doc: Some(format!("PMU events from Linux perf pmu-events `{file}`")),
+        source: Some("Linux tools/perf/pmu-events".to_string()),
+        pos: Pos {
+            file: file.to_string(),
+            line: 1,
+            col: 1,
+            span: (0, 0),
+        },
+        layouts: Vec::new(),
+        sysregs: Vec::new(),
+        blocks: Vec::new(),
+        instances: Vec::new(),
+        events,
+        event_pmu: Some(pmu),
+        event_type: None,
+    };
+    device.canonicalize();
+    Ok((device, Vec::new()))
+}
+
+/// The name a file read for `path` (shown as `file`) is shown by: relative to `file` as `path`
+/// is, so messages name files the way the user named the input.
+fn shown_path(file: &str, path: &Path, read: &Path) -> String {
+    if read == path {
+        return file.to_string();
+    }
+    let base = if path.is_dir() {
+        path
+    } else {
+        path.parent().unwrap_or(Path::new(""))
+    };
+    let shown_base = if path.is_dir() {
+        Path::new(file)
+    } else {
+        Path::new(file).parent().unwrap_or(Path::new(""))
+    };
+    match read.strip_prefix(base) {
+        Ok(rest) => shown_base.join(rest).display().to_string(),
+        Err(_) => read.display().to_string(),
+    }
+}
+
+fn diagnostic(file: &str, path: &Path, e: &pmu_events::Error, sources: &mut Sources) -> Diagnostic {
+    let shown = shown_path(file, path, e.file());
+    let pos = match e.position() {
+        Some(p) => Pos {
+            file: shown.clone(),
+            line: p.line as u32,
+            col: p.column as u32,
+            span: (p.offset, p.offset + p.len),
+        },
+        None => Pos {
+            file: shown.clone(),
+            line: 1,
+            col: 1,
+            span: (0, 0),
+        },
+    };
+    if let Ok(text) = std::fs::read_to_string(e.file()) {
+        sources.insert(&shown, text);
+    }
+    let rule = match e.kind() {
+        pmu_events::ErrorKind::UnknownArchStdEvent(_) => "arch_std_events_resolve",
+        pmu_events::ErrorKind::Io(_) => "input_readable",
+        _ => "perf_json_syntax",
+    };
+    Diagnostic::error(rule, &pos, e.message())
 }

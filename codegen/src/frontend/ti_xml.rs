@@ -457,6 +457,8 @@ fn module_device(ctx: &mut Ctx<'_>, root: &Element, file: &str) -> Device {
         blocks,
         instances: Vec::new(),
         events: Vec::new(),
+        event_pmu: None,
+        event_type: None,
     };
     device.canonicalize();
     device
@@ -627,6 +629,8 @@ fn device(
         blocks,
         instances: placed,
         events: Vec::new(),
+        event_pmu: None,
+        event_type: None,
     };
     device.canonicalize();
     device

@@ -8,6 +8,9 @@
 #[rustfmt::skip]
 mod layouts;
 pub use layouts::*;
+/// PMU events.
+#[rustfmt::skip]
+pub mod events;
 /// Memory-mapped register blocks.
 #[rustfmt::skip]
 pub mod mmio;

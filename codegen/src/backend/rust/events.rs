@@ -1,0 +1,71 @@
+//! PMU events: one `pmu_macros::event_set!` invocation, so events declared by hand and events
+//! generated from descriptions go through the same compile-time checks and the same code.
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::doc;
+use super::tokens::{hex, ident};
+use crate::ir::{Device, EventPmu};
+use crate::names::Case;
+
+/// The event set of `device`, or nothing when it has no events.
+pub fn events(device: &Device) -> TokenStream {
+    if device.events.is_empty() {
+        return TokenStream::new();
+    }
+    let pmu = syn::Ident::new(
+        device.event_pmu.unwrap_or(EventPmu::Pmuv3p1).keyword(),
+        proc_macro2::Span::call_site(),
+    );
+    let evtype = device
+        .event_type
+        .as_deref()
+        .and_then(|p| syn::parse_str::<syn::Path>(p).ok())
+        .map(|p| quote!(#[evtype = #p]));
+    let set_doc = format!(
+        "The PMU events of {} ({} events).",
+        doc::code(&device.name),
+        device.events.len()
+    );
+    let variants: TokenStream = device
+        .events
+        .iter()
+        .map(|e| {
+            let name = ident(&e.name, Case::Verbatim);
+            let code = hex(u64::from(e.code));
+            let text = doc::paragraphs(&[
+                e.doc.as_deref().map(doc::escape),
+                e.source
+                    .as_deref()
+                    .map(|s| format!("Source: {}", doc::escape(s))),
+            ]);
+            quote! {
+                #[doc = #text]
+                #name = #code,
+            }
+        })
+        .collect();
+    quote! {
+        #[doc = #set_doc]
+        #[pmu = #pmu]
+        #evtype
+        pub enum Event {
+            #variants
+        }
+    }
+}
+
+/// Wraps the formatted enum of [`events`] in the macro invocation. The enum is formatted as an
+/// item first because a formatter leaves macro bodies as they are.
+pub fn invocation(formatted_enum: &str) -> String {
+    let mut out = String::from("pmu_macros::event_set! {\n");
+    for line in formatted_enum.lines() {
+        if !line.is_empty() {
+            out.push_str("    ");
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.push_str("}\n");
+    out
+}
