@@ -19,6 +19,18 @@ pub struct Pos {
     pub span: (usize, usize),
 }
 
+impl Pos {
+    /// The start of `file`: where a diagnostic about the whole file points.
+    pub fn file_start(file: &str) -> Self {
+        Pos {
+            file: file.to_string(),
+            line: 1,
+            col: 1,
+            span: (0, 0),
+        }
+    }
+}
+
 impl std::fmt::Display for Pos {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}:{}:{}", self.file, self.line, self.col)
@@ -536,6 +548,23 @@ pub struct BlockArray {
 }
 
 impl Device {
+    /// A device with nothing in it yet.
+    pub fn new(name: impl Into<String>, pos: Pos) -> Self {
+        Device {
+            name: name.into(),
+            doc: None,
+            source: None,
+            pos,
+            layouts: Vec::new(),
+            sysregs: Vec::new(),
+            blocks: Vec::new(),
+            instances: Vec::new(),
+            events: Vec::new(),
+            event_pmu: None,
+            event_type: None,
+        }
+    }
+
     /// The layout called `name`.
     pub fn layout(&self, name: &str) -> Option<&Layout> {
         self.layouts.iter().find(|l| l.name == name)

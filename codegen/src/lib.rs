@@ -13,4 +13,5 @@ pub mod manifest;
 pub mod names;
 pub mod output;
 pub mod passes;
+pub mod paths;
 pub mod pipeline;

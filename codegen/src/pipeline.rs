@@ -33,12 +33,7 @@ impl Report {
 }
 
 fn io_error(file: &str, message: String) -> Diagnostic {
-    let pos = Pos {
-        file: file.to_string(),
-        line: 1,
-        col: 1,
-        span: (0, 0),
-    };
+    let pos = Pos::file_start(file);
     Diagnostic::error("input_readable", &pos, message)
 }
 
@@ -210,7 +205,7 @@ pub fn generate_manifest(
             .iter()
             .map(|i| Input {
                 path: dir.join(i),
-                shown: normalize(&format!("{dir_name}{i}")),
+                shown: crate::paths::normalize(Path::new(&format!("{dir_name}{i}"))),
             })
             .collect();
         let out = generated_dir.join(&entry.name);
@@ -223,21 +218,4 @@ pub fn generate_manifest(
         crates.extend(generate_crate(&entry.name, &inputs, options, out, report));
     }
     (!report.has_errors()).then_some(crates)
-}
-
-/// `path` with `.` and `dir/..` steps taken out, lexically (`descriptions/../../shared/x` →
-/// `../shared/x`), for the names positions and banners carry.
-fn normalize(path: &str) -> String {
-    use std::path::Component;
-    let mut parts: Vec<Component<'_>> = Vec::new();
-    for c in Path::new(path).components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(parts.last(), Some(Component::Normal(_))) => {
-                parts.pop();
-            }
-            other => parts.push(other),
-        }
-    }
-    parts.iter().collect::<PathBuf>().display().to_string()
 }

@@ -75,24 +75,11 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     let mut p = Parser {
         lines: LineIndex::new(file, text),
         device: Device {
-            name: "linux-sysreg".to_string(),
             doc: Some(
                 "AArch64 system registers described by Linux's arch/arm64/tools/sysreg".into(),
             ),
             source: Some(SOURCE.to_string()),
-            pos: Pos {
-                file: file.to_string(),
-                line: 1,
-                col: 1,
-                span: (0, 0),
-            },
-            layouts: Vec::new(),
-            sysregs: Vec::new(),
-            blocks: Vec::new(),
-            instances: Vec::new(),
-            events: Vec::new(),
-            event_pmu: None,
-            event_type: None,
+            ..Device::new("linux-sysreg", Pos::file_start(file))
         },
         errors: Vec::new(),
         block: None,

@@ -98,12 +98,7 @@ pub fn parse(format: Format, file: &str, path: &Path, text: &str, sources: &mut 
 
 /// The diagnostic for an input whose format cannot be told.
 pub fn unknown_format(file: &str) -> Diagnostic {
-    let pos = Pos {
-        file: file.to_string(),
-        line: 1,
-        col: 1,
-        span: (0, 0),
-    };
+    let pos = Pos::file_start(file);
     Diagnostic::error(
         "input_format",
         &pos,

@@ -212,22 +212,15 @@ impl Lower<'_> {
     fn device(&mut self, raw: RawFile) -> Device {
         let dev = raw.device.get_ref();
         let mut device = Device {
-            name: dev.name.get_ref().clone(),
             doc: dev.doc.clone(),
             source: dev.source.clone(),
-            pos: self.pos(&dev.name),
-            layouts: Vec::new(),
-            sysregs: Vec::new(),
-            blocks: Vec::new(),
-            instances: Vec::new(),
-            events: Vec::new(),
-            event_pmu: None,
             event_type: dev.event_type.as_ref().map(|t| {
                 format!(
                     "crate::{}",
                     crate::names::ident(t.get_ref(), crate::names::Case::Camel).unwrap_or_default()
                 )
             }),
+            ..Device::new(dev.name.get_ref().clone(), self.pos(&dev.name))
         };
         if let Some(pmu) = &dev.event_pmu {
             device.event_pmu = match pmu.get_ref().as_str() {

@@ -50,22 +50,11 @@ pub fn parse(file: &str, path: &Path, sources: &mut Sources) -> Parsed {
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| "events".to_string());
     let mut device = Device {
-        name,
         doc: Some(format!("PMU events from Linux perf pmu-events `{file}`")),
         source: Some("Linux tools/perf/pmu-events".to_string()),
-        pos: Pos {
-            file: file.to_string(),
-            line: 1,
-            col: 1,
-            span: (0, 0),
-        },
-        layouts: Vec::new(),
-        sysregs: Vec::new(),
-        blocks: Vec::new(),
-        instances: Vec::new(),
         events,
         event_pmu: Some(pmu),
-        event_type: None,
+        ..Device::new(name, Pos::file_start(file))
     };
     device.canonicalize();
     Ok((device, Vec::new()))

@@ -20,7 +20,7 @@
 mod xml;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, LineIndex, Severity, Sources};
@@ -686,18 +686,7 @@ fn load_module(
 /// `href` relative to the directory of `file`, with `.` and `dir/..` steps taken out: the name a
 /// module file's positions carry.
 fn shown_path(file: &str, href: &str) -> String {
-    let joined = Path::new(file).parent().unwrap_or(Path::new("")).join(href);
-    let mut parts: Vec<Component<'_>> = Vec::new();
-    for c in joined.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if matches!(parts.last(), Some(Component::Normal(_))) => {
-                parts.pop();
-            }
-            other => parts.push(other),
-        }
-    }
-    parts.iter().collect::<PathBuf>().display().to_string()
+    crate::paths::normalize(&Path::new(file).parent().unwrap_or(Path::new("")).join(href))
 }
 
 #[cfg(test)]
