@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite. Installs what it needs when missing, then runs every check:
-# formatting, clippy, generated-code drift, generated crates for the host and both Arm targets,
-# their docs, and every test (unit, golden diagnostics, CLI, IR snapshots, FACTS table, host
-# emulation, zero-cost disassembly).
+# The whole test suite. Installs what it needs when missing (rustup targets and components, QEMU),
+# then runs every check: formatting, clippy, generated-code drift, generated crates and the driver
+# for the host and both Arm targets, their docs, and every test (unit, golden diagnostics, CLI, IR
+# snapshots, FACTS table, host emulation, zero-cost disassembly, pmu-macros compile errors, the
+# driver under QEMU on six CPU models).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +20,9 @@ for c in llvm-tools clippy rustfmt; do
   grep -q "^$c" <<<"$components" || rustup component add "$c"
 done
 
+step "QEMU for the driver tests"
+bash tests/qemu/install.sh
+
 generated=()
 for d in generated/*/; do generated+=(-p "$(basename "$d")"); done
 
@@ -32,9 +36,15 @@ step "generated/ matches the descriptions"
 cargo run --quiet --locked -p codegen -- --check
 
 for t in "${targets[@]}"; do
-  step "generated crates for $t (build + clippy)"
-  cargo build --locked --target "$t" "${generated[@]}" -p armreg-rt
-  cargo clippy --locked --target "$t" "${generated[@]}" -p armreg-rt -- -D warnings
+  step "generated crates and the driver for $t (build + clippy)"
+  cargo build --locked --target "$t" "${generated[@]}" -p armreg-rt -p pmu-driver
+  cargo clippy --locked --target "$t" "${generated[@]}" -p armreg-rt -p pmu-driver -- -D warnings
+done
+
+step "QEMU firmware crates (format + clippy)"
+(cd tests/qemu && cargo fmt --all --check)
+for a in aarch64 aarch32; do
+  (cd "tests/qemu/$a" && cargo clippy --locked --release -p qemu-harness -p "qemu-$a" -- -D warnings)
 done
 
 step "generated crates' docs build without warnings"

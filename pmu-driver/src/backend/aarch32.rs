@@ -1,0 +1,221 @@
+//! AArch32 CP15 (`MRC`/`MCR`, `MRRC`/`MCRR`), through the generated `arm_pmuv3::aarch32` accessors.
+//!
+//! Two choices are made once, at construction, from what the CPU implements:
+//! - Event counters: PMUv3 has `PMEVTYPER<n>`/`PMEVCNTR<n>` (one instruction each); an Armv7 PMU
+//!   (PMUv1/v2) has only the PMSELR-indirect PMXEVTYPER/PMXEVCNTR. The indirect path restores
+//!   PMSELR afterwards, so an interrupt handler using it cannot disturb the selection of the code it
+//!   interrupted.
+//! - Cycle counter: the 64-bit `MRRC`/`MCRR` access is only taken when asked for
+//!   ([`Aarch32::with_64bit_cycle_counter`]). QEMU 7.2 makes it Undefined on every CPU model even
+//!   where the architecture has it, and an Armv7 PMU never has it, so the default is the 32-bit
+//!   `MRC`/`MCR`, with PMCR.LC clear so the counter overflows (and interrupts) at 32 bits and the
+//!   driver extends it in software.
+use arm_pmuv3::aarch32 as reg;
+use arm_pmuv3::{
+    PmCounterMask, Pmccfiltr, Pmccntr, Pmccntr32, Pmcr, PmcrA32, Pmevcntr32, Pmevtyper, Pmselr,
+    Pmswinc, PmuserenrA32,
+};
+use armreg_rt::IndexOutOfRange;
+
+use super::{Registers, UserAccess, UserAccessControl};
+use crate::{idregs, EventSet, PmuVersion};
+
+/// The number of `PMEVTYPER<n>`/`PMEVCNTR<n>` the architecture defines (and PMSELR can select).
+const EVENT_COUNTERS: usize = 31;
+
+/// The PMU of the running CPU in AArch32 state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Aarch32 {
+    version: PmuVersion,
+    cycle_counter_64: bool,
+}
+
+impl Aarch32 {
+    /// The PMU of the running CPU, version read from ID_DFR0; 32-bit cycle-counter accesses.
+    pub fn new() -> Self {
+        Self {
+            version: PmuVersion::from_dfr0(idregs::id_dfr0()),
+            cycle_counter_64: false,
+        }
+    }
+
+    /// As [`new`](Self::new), but the cycle counter is read and written with the 64-bit
+    /// `MRRC`/`MCRR` and PMCR.LC is set. Only for a PMUv3 that implements that access (hardware,
+    /// not QEMU 7.2, where it is an Undefined Instruction).
+    pub fn with_64bit_cycle_counter() -> Self {
+        Self {
+            cycle_counter_64: true,
+            ..Self::new()
+        }
+    }
+
+    /// Whether `PMEVTYPER<n>`/`PMEVCNTR<n>` exist (PMUv3), rather than only the PMSELR path.
+    fn direct(&self) -> bool {
+        self.version.at_least(PmuVersion::V3)
+    }
+
+    /// Runs `f` with PMSELR selecting counter `n`, then puts the old selection back.
+    fn selected<T>(&self, n: usize, f: impl FnOnce() -> T) -> Result<T, IndexOutOfRange> {
+        if n >= EVENT_COUNTERS {
+            return Err(IndexOutOfRange {
+                index: n,
+                count: EVENT_COUNTERS,
+            });
+        }
+        let old = reg::PMSELR::read();
+        reg::PMSELR::write(Pmselr::DEFAULT.with_sel(n as u8));
+        let out = f();
+        reg::PMSELR::write(old);
+        Ok(out)
+    }
+}
+
+impl Default for Aarch32 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Registers for Aarch32 {
+    #[inline(always)]
+    fn control(&self) -> Pmcr {
+        Pmcr::from_bits_retain(u64::from(reg::PMCR::read().bits()))
+    }
+    #[inline(always)]
+    fn set_control(&self, value: Pmcr) {
+        reg::PMCR::write(PmcrA32::from_bits_retain(value.bits() as u32))
+    }
+    #[inline(always)]
+    fn counter_count(&self) -> u8 {
+        reg::PMCR::read().n()
+    }
+    fn version(&self) -> PmuVersion {
+        self.version
+    }
+    fn common_events(&self) -> Option<EventSet> {
+        // PMCEID0/1 belong to PMUv3 here: QEMU 7.2 makes them Undefined on its Armv7 models, so an
+        // older PMU cannot say what it counts. PMCEID2/3 (events 0x4000+) came with PMUv3p1.
+        if !self.version.at_least(PmuVersion::V3) {
+            return None;
+        }
+        let (e2, e3) = if self.version.at_least(PmuVersion::V3p1) {
+            (reg::PMCEID2::read().id(), reg::PMCEID3::read().id())
+        } else {
+            (0, 0)
+        };
+        Some(EventSet::from_pmceid([
+            reg::PMCEID0::read().id(),
+            reg::PMCEID1::read().id(),
+            e2,
+            e3,
+        ]))
+    }
+    #[inline(always)]
+    fn set_event_type(&self, n: usize, value: Pmevtyper) -> Result<(), IndexOutOfRange> {
+        if self.direct() {
+            reg::PMEVTYPER::try_write(n, value)
+        } else {
+            self.selected(n, || reg::PMXEVTYPER::write(value))
+        }
+    }
+    #[inline(always)]
+    fn event_count(&self, n: usize) -> Result<u32, IndexOutOfRange> {
+        if self.direct() {
+            reg::PMEVCNTR::try_read(n).map(|v| v.evcnt())
+        } else {
+            self.selected(n, || reg::PMXEVCNTR::read().evcnt())
+        }
+    }
+    #[inline(always)]
+    fn set_event_count(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
+        let v = Pmevcntr32::DEFAULT.with_evcnt(value);
+        if self.direct() {
+            reg::PMEVCNTR::try_write(n, v)
+        } else {
+            self.selected(n, || reg::PMXEVCNTR::write(v))
+        }
+    }
+    #[inline(always)]
+    fn cycle_counter_bits(&self) -> u32 {
+        if self.cycle_counter_64 {
+            64
+        } else {
+            32
+        }
+    }
+    #[inline(always)]
+    fn cycle_count(&self) -> u64 {
+        if self.cycle_counter_64 {
+            reg::PMCCNTR64::read().ccnt()
+        } else {
+            u64::from(reg::PMCCNTR::read().ccnt())
+        }
+    }
+    #[inline(always)]
+    fn set_cycle_count(&self, value: u64) {
+        if self.cycle_counter_64 {
+            reg::PMCCNTR64::write(Pmccntr::DEFAULT.with_ccnt(value))
+        } else {
+            reg::PMCCNTR::write(Pmccntr32::DEFAULT.with_ccnt(value as u32))
+        }
+    }
+    #[inline(always)]
+    fn set_cycle_filter(&self, value: Pmccfiltr) {
+        reg::PMCCFILTR::write(value)
+    }
+    #[inline(always)]
+    fn enable_counters(&self, mask: PmCounterMask) {
+        reg::PMCNTENSET::set(mask)
+    }
+    #[inline(always)]
+    fn disable_counters(&self, mask: PmCounterMask) {
+        reg::PMCNTENCLR::clear(mask)
+    }
+    #[inline(always)]
+    fn enabled_counters(&self) -> PmCounterMask {
+        reg::PMCNTENSET::read()
+    }
+    #[inline(always)]
+    fn enable_interrupts(&self, mask: PmCounterMask) {
+        reg::PMINTENSET::set(mask)
+    }
+    #[inline(always)]
+    fn disable_interrupts(&self, mask: PmCounterMask) {
+        reg::PMINTENCLR::clear(mask)
+    }
+    #[inline(always)]
+    fn overflow_flags(&self) -> PmCounterMask {
+        // PMOVSR is the write-1-to-clear view; reading it gives the flags on every PMU version,
+        // while PMOVSSET only exists from PMUv3.
+        reg::PMOVSR::read()
+    }
+    #[inline(always)]
+    fn clear_overflow_flags(&self, mask: PmCounterMask) {
+        reg::PMOVSR::clear(mask)
+    }
+    #[inline(always)]
+    fn software_increment(&self, mask: PmCounterMask) {
+        reg::PMSWINC::write(Pmswinc::from_bits(mask.bits() & !(1 << 31)))
+    }
+}
+
+impl UserAccessControl for Aarch32 {
+    fn set_user_access(&self, access: UserAccess) {
+        reg::PMUSERENR::write(
+            PmuserenrA32::DEFAULT
+                .with_en(access.enable)
+                .with_sw(access.software_increment)
+                .with_cr(access.cycle_read)
+                .with_er(access.event_read),
+        )
+    }
+    fn user_access(&self) -> UserAccess {
+        let v = reg::PMUSERENR::read();
+        UserAccess {
+            enable: v.en(),
+            software_increment: v.sw(),
+            cycle_read: v.cr(),
+            event_read: v.er(),
+        }
+    }
+}

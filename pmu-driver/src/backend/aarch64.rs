@@ -1,0 +1,123 @@
+//! AArch64 system registers (`MRS`/`MSR`), through the generated `arm_pmuv3::aarch64` accessors.
+use arm_pmuv3::aarch64 as reg;
+use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmccntr, Pmcr, Pmevcntr, Pmevtyper, Pmswinc, Pmuserenr};
+use armreg_rt::IndexOutOfRange;
+
+use super::{Registers, UserAccess, UserAccessControl};
+use crate::{idregs, EventSet, PmuVersion};
+
+/// The PMU of the running CPU in AArch64 state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Aarch64;
+
+impl Registers for Aarch64 {
+    #[inline(always)]
+    fn control(&self) -> Pmcr {
+        reg::PMCR_EL0::read()
+    }
+    #[inline(always)]
+    fn set_control(&self, value: Pmcr) {
+        reg::PMCR_EL0::write(value)
+    }
+    #[inline(always)]
+    fn counter_count(&self) -> u8 {
+        reg::PMCR_EL0::read().n()
+    }
+    fn version(&self) -> PmuVersion {
+        PmuVersion::from_aa64dfr0(idregs::id_aa64dfr0_el1())
+    }
+    fn common_events(&self) -> Option<EventSet> {
+        // PMCEID0_EL0 holds PMCEID0 in its low word and PMCEID2 in its high word; PMCEID1_EL0
+        // likewise PMCEID1 and PMCEID3.
+        let lo = reg::PMCEID0_EL0::read().id();
+        let hi = reg::PMCEID1_EL0::read().id();
+        Some(EventSet::from_pmceid([
+            lo as u32,
+            hi as u32,
+            (lo >> 32) as u32,
+            (hi >> 32) as u32,
+        ]))
+    }
+    #[inline(always)]
+    fn set_event_type(&self, n: usize, value: Pmevtyper) -> Result<(), IndexOutOfRange> {
+        reg::PMEVTYPER_EL0::try_write(n, value)
+    }
+    #[inline(always)]
+    fn event_count(&self, n: usize) -> Result<u32, IndexOutOfRange> {
+        // The driver keeps PMCR.LP clear: event counters overflow at 32 bits.
+        reg::PMEVCNTR_EL0::try_read(n).map(|v| v.evcnt() as u32)
+    }
+    #[inline(always)]
+    fn set_event_count(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
+        reg::PMEVCNTR_EL0::try_write(n, Pmevcntr::DEFAULT.with_evcnt(u64::from(value)))
+    }
+    #[inline(always)]
+    fn cycle_counter_bits(&self) -> u32 {
+        64
+    }
+    #[inline(always)]
+    fn cycle_count(&self) -> u64 {
+        reg::PMCCNTR_EL0::read().ccnt()
+    }
+    #[inline(always)]
+    fn set_cycle_count(&self, value: u64) {
+        reg::PMCCNTR_EL0::write(Pmccntr::DEFAULT.with_ccnt(value))
+    }
+    #[inline(always)]
+    fn set_cycle_filter(&self, value: Pmccfiltr) {
+        reg::PMCCFILTR_EL0::write(value)
+    }
+    #[inline(always)]
+    fn enable_counters(&self, mask: PmCounterMask) {
+        reg::PMCNTENSET_EL0::set(mask)
+    }
+    #[inline(always)]
+    fn disable_counters(&self, mask: PmCounterMask) {
+        reg::PMCNTENCLR_EL0::clear(mask)
+    }
+    #[inline(always)]
+    fn enabled_counters(&self) -> PmCounterMask {
+        reg::PMCNTENSET_EL0::read()
+    }
+    #[inline(always)]
+    fn enable_interrupts(&self, mask: PmCounterMask) {
+        reg::PMINTENSET_EL1::set(mask)
+    }
+    #[inline(always)]
+    fn disable_interrupts(&self, mask: PmCounterMask) {
+        reg::PMINTENCLR_EL1::clear(mask)
+    }
+    #[inline(always)]
+    fn overflow_flags(&self) -> PmCounterMask {
+        reg::PMOVSSET_EL0::read()
+    }
+    #[inline(always)]
+    fn clear_overflow_flags(&self, mask: PmCounterMask) {
+        reg::PMOVSCLR_EL0::clear(mask)
+    }
+    #[inline(always)]
+    fn software_increment(&self, mask: PmCounterMask) {
+        reg::PMSWINC_EL0::write(Pmswinc::from_bits(mask.bits() & !(1 << 31)))
+    }
+}
+
+impl UserAccessControl for Aarch64 {
+    fn set_user_access(&self, access: UserAccess) {
+        reg::PMUSERENR_EL0::write(
+            Pmuserenr::DEFAULT
+                .with_en(access.enable)
+                .with_sw(access.software_increment)
+                .with_cr(access.cycle_read)
+                .with_er(access.event_read),
+        )
+    }
+    fn user_access(&self) -> UserAccess {
+        let v = reg::PMUSERENR_EL0::read();
+        UserAccess {
+            enable: v.en(),
+            software_increment: v.sw(),
+            cycle_read: v.cr(),
+            event_read: v.er(),
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! A safe `#![no_std]` driver for the Arm Performance Monitors (PMUv3, and the Armv7 PMUv1/v2 an
+//! AArch32 CPU may have) and the generic timer, built on the generated register accessors
+//! (`arm-pmuv3`, `arm-generic-timer`).
+//!
+//! The driver is written once, generic over a register back end ([`Registers`]):
+//! [`Aarch64`] (system registers), [`Aarch32`] (CP15); an external memory-mapped back end fits the
+//! same trait (it reads the number of counters from PMCFGR.N, which the trait keeps apart from
+//! PMCR).
+//!
+//! ```no_run
+//! use pmu_driver::{Aarch64, Event, Filter, Pmu};
+//!
+//! # fn main() -> Result<(), pmu_driver::Error> {
+//! let pmu = Pmu::new(Aarch64)?;
+//! let m = pmu.measurer([Event::L1D_CACHE], Filter::EL0_EL1)?;
+//! pmu.start();
+//! let (_, counts) = pmu.measure(&m, || core::hint::black_box(40) + 2);
+//! let _ = (counts.cycles, counts.instructions, counts.events[0]);
+//! # Ok(()) }
+//! ```
+//!
+//! - Discovery: number of counters, PMU version, supported events ([`PmuInfo`]).
+//! - Counters: allocation with event and exception-level [`Filter`]s, the cycle counter, chained
+//!   pairs where the PMU has the CHAIN event, software increment, start/stop, EL0 access.
+//! - 64-bit totals for 32-bit counters, extended by the overflow interrupt
+//!   ([`Pmu::on_overflow`]), which can also record [`Sample`]s into a [`SampleRing`].
+//! - [`Pmu::measure`]: cycles, instructions and chosen events over a closure.
+//! - [`timer`]: the generic timer and an overflow-free ticks → ns conversion.
+//! - Errors are values ([`Error`]); nothing panics.
+#![no_std]
+
+// Unit tests use `std` (vectors, panics with messages); the library itself does not.
+#[cfg(test)]
+extern crate std;
+
+mod backend;
+mod barrier;
+mod counter;
+mod error;
+mod event;
+mod filter;
+mod idregs;
+mod measure;
+mod overflow;
+mod pmu;
+mod ring;
+pub mod timer;
+mod version;
+
+pub use backend::aarch32::Aarch32;
+pub use backend::aarch64::Aarch64;
+pub use backend::{Registers, UserAccess, UserAccessControl};
+pub use counter::{Counter, CounterKind};
+pub use error::Error;
+pub use event::{Event, EventSet, Support};
+pub use filter::Filter;
+pub use idregs::{ID_AA64DFR0_EL1, ID_DFR0};
+pub use measure::{Measurement, Measurer};
+pub use pmu::{Pmu, PmuInfo};
+pub use ring::{Sample, SampleRing};
+pub use version::PmuVersion;

@@ -1,0 +1,449 @@
+//! The driver: discovery, counter allocation, configuration and 64-bit totals.
+use core::sync::atomic::{AtomicU32, Ordering::SeqCst};
+
+use arm_pmuv3::PmCounterMask;
+
+use crate::backend::{Registers, UserAccess, UserAccessControl};
+use crate::counter::{Counter, CounterKind, Slot, CYCLE_INDEX};
+use crate::event::Support;
+use crate::{Error, Event, EventSet, Filter, PmuVersion};
+
+/// What [`Pmu::new`] found out about the PMU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PmuInfo {
+    /// The architecture version.
+    pub version: PmuVersion,
+    /// The number of event counters this exception level sees.
+    pub counters: u8,
+    /// The common events the PMU counts, or `None` when it cannot say (an Armv7 PMU): then every
+    /// event number is accepted.
+    pub events: Option<EventSet>,
+    /// The width of the cycle counter as the back end reaches it (the driver sets PMCR.LC to it).
+    pub cycle_counter_bits: u32,
+}
+
+/// A PMU driven through the back end `R`.
+///
+/// Every method takes `&self` and keeps its state in atomics, so one `Pmu` can be shared by the
+/// code that counts and the PMU interrupt handler that extends the counts
+/// ([`on_overflow`](Self::on_overflow)). Configuration calls (allocate, preset, sample periods)
+/// are meant for one context at a time.
+pub struct Pmu<R: Registers> {
+    pub(crate) regs: R,
+    info: PmuInfo,
+    /// Bit n: event counter n is allocated; bit 31: the cycle counter.
+    in_use: AtomicU32,
+    /// Bit k: counters k and k + 1 form a chained pair.
+    chained: AtomicU32,
+    /// Bit n: counter n reloads after each overflow and records a sample.
+    pub(crate) sampling: AtomicU32,
+    /// Incremented by the overflow handler, so that a reader can tell it ran in between.
+    pub(crate) seq: AtomicU32,
+    pub(crate) slots: [Slot; 32],
+}
+
+impl<R: Registers> Pmu<R> {
+    /// Discovers the PMU (version, number of counters, supported events) and puts it in a known
+    /// state: stopped (PMCR.E = 0), every counter reset, disabled and without overflow interrupt,
+    /// overflow flags clear, PMCR.LC matching the back end's cycle-counter width.
+    pub fn new(regs: R) -> Result<Self, Error> {
+        let version = regs.version();
+        if !version.is_architected() {
+            return Err(Error::NoPmu);
+        }
+        let info = PmuInfo {
+            version,
+            counters: regs.counter_count().min(31),
+            events: regs.common_events(),
+            cycle_counter_bits: regs.cycle_counter_bits(),
+        };
+        let pmu = Self {
+            regs,
+            info,
+            in_use: AtomicU32::new(0),
+            chained: AtomicU32::new(0),
+            sampling: AtomicU32::new(0),
+            seq: AtomicU32::new(0),
+            slots: [const { Slot::new() }; 32],
+        };
+        let all = pmu.implemented_mask();
+        pmu.regs.disable_counters(all);
+        pmu.regs.disable_interrupts(all);
+        pmu.regs.set_control(
+            pmu.regs
+                .control()
+                .with_e(false)
+                .with_p(true)
+                .with_c(true)
+                .with_d(false)
+                .with_x(false)
+                .with_dp(false)
+                .with_lp(false)
+                .with_lc(info.cycle_counter_bits == 64),
+        );
+        pmu.regs.clear_overflow_flags(all);
+        Ok(pmu)
+    }
+
+    /// The software state of counter `index` (31: the cycle counter). Indices come from
+    /// allocated counters and are below 32; the mask makes that evident, so no bounds check (and
+    /// no panic path) is generated.
+    pub(crate) fn slot(&self, index: u8) -> &Slot {
+        &self.slots[usize::from(index) % 32]
+    }
+
+    /// What discovery found.
+    pub fn info(&self) -> PmuInfo {
+        self.info
+    }
+
+    /// The back end.
+    pub fn registers(&self) -> &R {
+        &self.regs
+    }
+
+    /// Every counter this exception level sees, and the cycle counter.
+    fn implemented_mask(&self) -> PmCounterMask {
+        let events = (1u32 << self.info.counters) - 1;
+        PmCounterMask::from_bits_retain(events | 1 << CYCLE_INDEX)
+    }
+
+    /// Whether the PMU counts `event`. Events PMCEID does not describe, and every event on a PMU
+    /// that has no PMCEID, are accepted.
+    pub fn check_event(&self, event: Event) -> Result<(), Error> {
+        match self.info.events.map(|set| set.support(event)) {
+            Some(Support::NotCounted) => Err(Error::UnsupportedEvent(event)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Marks `bits` allocated if none of them is.
+    fn claim(&self, bits: u32) -> bool {
+        self.in_use
+            .fetch_update(SeqCst, SeqCst, |u| (u & bits == 0).then_some(u | bits))
+            .is_ok()
+    }
+
+    fn unclaim(&self, bits: u32) {
+        self.in_use.fetch_and(!bits, SeqCst);
+    }
+
+    /// Frees the counters in `bits` (already stopped, interrupts off, flags clear).
+    pub(crate) fn release_bits(&self, bits: u32) {
+        self.sampling.fetch_and(!bits, SeqCst);
+        self.unclaim(bits);
+    }
+
+    /// Allocates the lowest free event counter to count `event` where `filter` says.
+    /// The counter starts stopped, at zero, with its overflow interrupt enabled.
+    pub fn allocate(&self, event: Event, filter: Filter) -> Result<Counter, Error> {
+        self.check_event(event)?;
+        let index = (0..self.info.counters)
+            .find(|&n| self.claim(1 << n))
+            .ok_or(Error::NoFreeCounter)?;
+        self.configure_event(index, event, filter)
+    }
+
+    /// Allocates event counter `index` to count `event` where `filter` says.
+    pub fn allocate_at(
+        &self,
+        index: usize,
+        event: Event,
+        filter: Filter,
+    ) -> Result<Counter, Error> {
+        let count = usize::from(self.info.counters);
+        if index >= count {
+            return Err(Error::CounterOutOfRange { index, count });
+        }
+        self.check_event(event)?;
+        if !self.claim(1 << index) {
+            return Err(Error::NoFreeCounter);
+        }
+        self.configure_event(index as u8, event, filter)
+    }
+
+    /// Programs a claimed counter; gives the claim back if the back end refuses the index.
+    fn configure_event(&self, index: u8, event: Event, filter: Filter) -> Result<Counter, Error> {
+        let counter = Counter {
+            kind: CounterKind::Event,
+            index,
+        };
+        let n = usize::from(index);
+        let bit = PmCounterMask::from_bits_retain(counter.mask());
+        self.regs.disable_counters(bit);
+        let programmed = self
+            .regs
+            .set_event_type(n, filter.event_type(event))
+            .and_then(|()| self.regs.set_event_count(n, 0));
+        if let Err(e) = programmed {
+            self.unclaim(counter.mask());
+            return Err(Error::CounterOutOfRange {
+                index: e.index,
+                count: e.count,
+            });
+        }
+        self.regs.clear_overflow_flags(bit);
+        self.slot(index).reset(0, 0, 0);
+        self.regs.enable_interrupts(bit);
+        Ok(counter)
+    }
+
+    /// Allocates an even/odd pair of event counters chained into one 64-bit hardware counter: the
+    /// even one counts `event`, the odd one the CHAIN event (its overflows). Needs a PMU that
+    /// reports CHAIN in PMCEID0.
+    pub fn allocate_chained(&self, event: Event, filter: Filter) -> Result<Counter, Error> {
+        if !self
+            .info
+            .events
+            .is_some_and(|set| set.contains(Event::CHAIN))
+        {
+            return Err(Error::UnsupportedEvent(Event::CHAIN));
+        }
+        self.check_event(event)?;
+        let low = (0..self.info.counters.saturating_sub(1))
+            .step_by(2)
+            .find(|&k| self.claim(0b11 << k))
+            .ok_or(Error::NoFreeCounter)?;
+        let counter = Counter {
+            kind: CounterKind::Chained,
+            index: low,
+        };
+        let (lo, hi) = (usize::from(low), usize::from(low) + 1);
+        let pair = PmCounterMask::from_bits_retain(counter.mask());
+        self.regs.disable_counters(pair);
+        self.regs.disable_interrupts(pair);
+        let programmed = self
+            .regs
+            .set_event_type(lo, filter.event_type(event))
+            .and_then(|()| {
+                self.regs
+                    .set_event_type(hi, filter.event_type(Event::CHAIN))
+            })
+            .and_then(|()| self.regs.set_event_count(lo, 0))
+            .and_then(|()| self.regs.set_event_count(hi, 0));
+        if let Err(e) = programmed {
+            self.unclaim(counter.mask());
+            return Err(Error::CounterOutOfRange {
+                index: e.index,
+                count: e.count,
+            });
+        }
+        self.regs.clear_overflow_flags(pair);
+        self.slot(low).reset(0, 0, 0);
+        self.chained.fetch_or(1 << low, SeqCst);
+        // Only the high half's overflow (at 2^64) interrupts; the low half's feeds CHAIN.
+        self.regs
+            .enable_interrupts(PmCounterMask::from_bits_retain(counter.overflow_bit()));
+        Ok(counter)
+    }
+
+    /// Allocates the cycle counter, counting where `filter` says.
+    pub fn allocate_cycles(&self, filter: Filter) -> Result<Counter, Error> {
+        let counter = Counter {
+            kind: CounterKind::Cycles,
+            index: CYCLE_INDEX,
+        };
+        if !self.claim(counter.mask()) {
+            return Err(Error::NoFreeCounter);
+        }
+        let bit = PmCounterMask::from_bits_retain(counter.mask());
+        self.regs.disable_counters(bit);
+        self.regs.set_cycle_filter(filter.cycle_filter());
+        self.regs.set_cycle_count(0);
+        self.regs.clear_overflow_flags(bit);
+        self.slot(CYCLE_INDEX).reset(0, 0, 0);
+        self.regs.enable_interrupts(bit);
+        Ok(counter)
+    }
+
+    /// Stops the counter, disables its interrupt and makes it free again.
+    pub fn release(&self, counter: Counter) {
+        let mask = PmCounterMask::from_bits_retain(counter.mask());
+        self.regs.disable_counters(mask);
+        self.regs.disable_interrupts(mask);
+        self.regs.clear_overflow_flags(mask);
+        self.sampling.fetch_and(!counter.mask(), SeqCst);
+        if counter.kind == CounterKind::Chained {
+            self.chained.fetch_and(!(1 << counter.index), SeqCst);
+        }
+        self.unclaim(counter.mask());
+    }
+
+    /// Starts the counter (it counts while the PMU is started too).
+    pub fn enable(&self, counter: &Counter) {
+        self.regs
+            .enable_counters(PmCounterMask::from_bits_retain(counter.mask()));
+    }
+
+    /// Stops the counter.
+    pub fn disable(&self, counter: &Counter) {
+        self.regs
+            .disable_counters(PmCounterMask::from_bits_retain(counter.mask()));
+    }
+
+    /// Starts the PMU: PMCR.E = 1. Enabled counters count from here.
+    pub fn start(&self) {
+        self.regs.set_control(self.regs.control().with_e(true));
+    }
+
+    /// Stops the PMU: PMCR.E = 0 freezes every event counter and the cycle counter.
+    pub fn stop(&self) {
+        self.regs.set_control(self.regs.control().with_e(false));
+    }
+
+    /// Whether the PMU is started (PMCR.E).
+    pub fn is_started(&self) -> bool {
+        self.regs.control().e()
+    }
+
+    /// Increments a SW_INCR counter by one (PMSWINC). Has no effect on a counter counting another
+    /// event, as the architecture says.
+    pub fn software_increment(&self, counter: &Counter) -> Result<(), Error> {
+        match counter.kind {
+            CounterKind::Cycles => Err(Error::WrongCounterKind),
+            CounterKind::Event | CounterKind::Chained => {
+                self.regs
+                    .software_increment(PmCounterMask::from_bits_retain(1 << counter.index));
+                Ok(())
+            }
+        }
+    }
+
+    /// Writes a 32-bit counter: event counter `index`, or the cycle counter for index 31.
+    pub(crate) fn write_narrow(&self, index: u8, value: u32) {
+        if index == CYCLE_INDEX {
+            self.regs.set_cycle_count(u64::from(value));
+        } else {
+            // `index` < 31 for every allocated counter, so the back end accepts it.
+            let _ = self.regs.set_event_count(usize::from(index), value);
+        }
+    }
+
+    /// Reads a 32-bit counter: event counter `index`, or the low half of the cycle counter.
+    pub(crate) fn read_narrow(&self, index: u8) -> u32 {
+        if index == CYCLE_INDEX {
+            self.regs.cycle_count() as u32
+        } else {
+            // As in `write_narrow`: the index is always in range here.
+            self.regs.event_count(usize::from(index)).unwrap_or(0)
+        }
+    }
+
+    /// Whether this counter is 64 bits wide in hardware (no software extension).
+    pub(crate) fn is_wide(&self, kind: CounterKind) -> bool {
+        match kind {
+            CounterKind::Chained => true,
+            CounterKind::Cycles => self.info.cycle_counter_bits == 64,
+            CounterKind::Event => false,
+        }
+    }
+
+    /// Sets the counter's 64-bit total to `value`: the hardware counter gets its low bits (all of
+    /// them for a 64-bit counter), so a value just below a multiple of 2^32 makes the next events
+    /// overflow it. A sampling counter instead restarts a full period. Call it with the counter
+    /// stopped.
+    pub fn preset(&self, counter: &Counter, value: u64) {
+        let mask = PmCounterMask::from_bits_retain(counter.mask());
+        self.regs.clear_overflow_flags(mask);
+        self.preset_slot(counter.kind, counter.index, value);
+    }
+
+    pub(crate) fn preset_slot(&self, kind: CounterKind, index: u8, value: u64) {
+        let n = usize::from(index);
+        match kind {
+            CounterKind::Chained => {
+                let _ = self.regs.set_event_count(n, value as u32);
+                let _ = self.regs.set_event_count(n + 1, (value >> 32) as u32);
+                self.slot(index).reset(0, 0, 0);
+            }
+            CounterKind::Cycles if self.is_wide(kind) => {
+                self.regs.set_cycle_count(value);
+                self.slot(index).reset(0, 0, 0);
+            }
+            CounterKind::Cycles | CounterKind::Event => {
+                let reload = self.slot(index).reload.load(SeqCst);
+                let hw = if self.sampling.load(SeqCst) & (1 << index) != 0 {
+                    reload
+                } else {
+                    value as u32
+                };
+                self.write_narrow(index, hw);
+                self.slot(index).reset(value, hw, reload);
+            }
+        }
+    }
+
+    /// The counter's 64-bit total.
+    ///
+    /// For a 32-bit counter it is a consistent snapshot of the software state (overflows already
+    /// handled), the hardware count and the overflow flag (an overflow not yet handled): it is
+    /// retaken if the overflow handler ran or the flag changed while it was being read. The flag is
+    /// read before and after the counter because the counter can wrap in between, and because
+    /// QEMU only raises the flag when the counter is read.
+    pub fn read(&self, counter: &Counter) -> u64 {
+        self.total(counter.kind, counter.index)
+    }
+
+    pub(crate) fn total(&self, kind: CounterKind, index: u8) -> u64 {
+        let n = usize::from(index);
+        match kind {
+            CounterKind::Chained => loop {
+                let hi = self.regs.event_count(n + 1).unwrap_or(0);
+                let lo = self.regs.event_count(n).unwrap_or(0);
+                if self.regs.event_count(n + 1).unwrap_or(0) == hi {
+                    let hw = u64::from(hi) << 32 | u64::from(lo);
+                    return self.slot(index).base.load(SeqCst).wrapping_add(hw);
+                }
+            },
+            CounterKind::Cycles if self.is_wide(kind) => self
+                .slot(index)
+                .base
+                .load(SeqCst)
+                .wrapping_add(self.regs.cycle_count()),
+            CounterKind::Cycles | CounterKind::Event => {
+                let bit = 1u32 << index;
+                loop {
+                    let seq = self.seq.load(SeqCst);
+                    let before = self.regs.overflow_flags().bits() & bit != 0;
+                    let hw = self.read_narrow(index);
+                    let after = self.regs.overflow_flags().bits() & bit != 0;
+                    let overflows = self.slot(index).overflows.load(SeqCst);
+                    if before == after && self.seq.load(SeqCst) == seq {
+                        return self.slot(index).total(hw, after, overflows);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Gives EL0 the PMU access `access` (PMUSERENR).
+    pub fn set_user_access(&self, access: UserAccess)
+    where
+        R: UserAccessControl,
+    {
+        self.regs.set_user_access(access)
+    }
+
+    /// The PMU access EL0 has (PMUSERENR).
+    pub fn user_access(&self) -> UserAccess
+    where
+        R: UserAccessControl,
+    {
+        self.regs.user_access()
+    }
+
+    /// Whether counter `index` is the low half of a chained pair.
+    pub(crate) fn is_chained_low(&self, index: u8) -> bool {
+        index < CYCLE_INDEX && self.chained.load(SeqCst) & (1 << index) != 0
+    }
+
+    /// Whether counter `index` is the high half of a chained pair.
+    pub(crate) fn is_chained_high(&self, index: u8) -> bool {
+        index > 0 && self.is_chained_low(index - 1)
+    }
+
+    /// The allocated counters (bit 31: the cycle counter).
+    pub(crate) fn allocated(&self) -> u32 {
+        self.in_use.load(SeqCst)
+    }
+}

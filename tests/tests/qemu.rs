@@ -1,0 +1,664 @@
+//! The PMU driver on emulated Arm CPUs.
+//!
+//! Builds the firmware in `tests/qemu/` (one image per architecture, running the test named on
+//! its command line), boots every test on every CPU model under QEMU with `-icount shift=0` (so
+//! every count is exact and repeatable), with a deadline after which QEMU is killed, and compares
+//! every value the guest reports with the value expected here. QEMU and the rustup targets are not
+//! installed by this test (`tests/qemu/install.sh` does that); if QEMU is missing the test fails.
+//!
+//! Expected values come from FACTS.md §5 (PMCR reset, N, PMCEID per model) and from the
+//! architecture (instruction counts of the loops, ESR of a trapped access); the PMU versions and
+//! the one-instruction overhead were measured on QEMU 7.2 and are explained where they are set.
+//! A value the guest reports but nothing here checks is a failure too.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// A boot-run-exit takes ~0.1 s; a guest still running after this is hung.
+const DEADLINE: Duration = Duration::from_secs(30);
+
+/// Instructions `measure` counts besides the closure: the PMCNTENCLR write that stops the counters
+/// (the PMCNTENSET write that starts them is not counted). Both states, every model.
+const MEASURE_OVERHEAD: u64 = 1;
+/// The same for hand-written assembly reading the counter before and after the work: the first
+/// read itself.
+const ASM_OVERHEAD: u64 = 1;
+
+/// The loop `spin::<K>()` / `El0Task::Spin(K)` runs: `mov` + K x (`subs`, branch), or for the EL0
+/// task K x (`subs`, branch) + `svc`.
+const fn loop_len(k: u64) -> u64 {
+    2 * k + 1
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Arch {
+    A64,
+    A32,
+}
+
+impl Arch {
+    fn name(self) -> &'static str {
+        match self {
+            Arch::A64 => "aarch64",
+            Arch::A32 => "aarch32",
+        }
+    }
+    fn qemu(self) -> &'static str {
+        match self {
+            Arch::A64 => "qemu-system-aarch64",
+            Arch::A32 => "qemu-system-arm",
+        }
+    }
+    fn crate_dir(self) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("qemu")
+            .join(self.name())
+    }
+    fn bin(self) -> &'static str {
+        match self {
+            Arch::A64 => "pmu-tests-aarch64",
+            Arch::A32 => "pmu-tests-aarch32",
+        }
+    }
+}
+
+/// What QEMU 7.2 implements for one CPU model (FACTS.md §5, versions measured).
+#[derive(Clone, Copy, Debug)]
+struct Cpu {
+    arch: Arch,
+    name: &'static str,
+    pmcr: u64,
+    n: u64,
+    /// 0xMm for PMUvM.m: ID_AA64DFR0_EL1.PMUVer / ID_DFR0.PerfMon as the driver decodes it.
+    version: u64,
+    /// PMCEID0/1; `None` where the driver does not read them (Armv7 PMUv2: Undefined in QEMU).
+    pmceid: Option<(u64, u64)>,
+}
+
+const CPUS: [Cpu; 6] = [
+    Cpu {
+        arch: Arch::A64,
+        name: "cortex-a53",
+        pmcr: 0x4103_3000,
+        n: 6,
+        version: 0x30,
+        pmceid: Some((0x20101, 0)),
+    },
+    Cpu {
+        arch: Arch::A64,
+        name: "cortex-a72",
+        pmcr: 0x4102_3000,
+        n: 6,
+        version: 0x30,
+        pmceid: Some((0x20101, 0)),
+    },
+    Cpu {
+        arch: Arch::A64,
+        name: "max",
+        pmcr: 0x4101_3000,
+        n: 6,
+        // QEMU 7.2's `max` has FEAT_PMUv3p5 (PMUVer 6).
+        version: 0x35,
+        pmceid: Some((0x20101, 0x1000_0018)),
+    },
+    Cpu {
+        arch: Arch::A32,
+        name: "cortex-a15",
+        pmcr: 0x410f_3000,
+        n: 6,
+        // ID_DFR0.PerfMon 2: an Armv7 PMUv2.
+        version: 0x20,
+        pmceid: None,
+    },
+    Cpu {
+        arch: Arch::A32,
+        name: "cortex-a7",
+        pmcr: 0x4107_2000,
+        n: 4,
+        version: 0x20,
+        pmceid: None,
+    },
+    Cpu {
+        arch: Arch::A32,
+        name: "max",
+        pmcr: 0x4101_3000,
+        n: 6,
+        version: 0x35,
+        pmceid: Some((0x20101, 0x1000_0018)),
+    },
+];
+
+/// One boot: a test on a CPU model with machine options.
+#[derive(Clone, Debug)]
+struct Run {
+    test: &'static str,
+    cpu: Cpu,
+    machine: &'static str,
+}
+
+fn runs() -> Vec<Run> {
+    let mut runs = Vec::new();
+    for cpu in CPUS {
+        let mut add = |test, machine| runs.push(Run { test, cpu, machine });
+        for test in [
+            "discover",
+            "inst_retired",
+            "sw_incr",
+            "filter_el1",
+            "el0",
+            "timer",
+            "errors",
+        ] {
+            add(test, "virt");
+        }
+        for machine in ["virt", "virt,gic-version=3"] {
+            add("overflow", machine);
+            add("sampling", machine);
+        }
+        match cpu.arch {
+            Arch::A64 => {
+                add("boot", "virt,virtualization=on");
+                add("boot", "virt,secure=on");
+                add("boot", "virt,secure=on,virtualization=on");
+            }
+            Arch::A32 => add("mrrc_trap", "virt"),
+        }
+    }
+    runs
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expected values
+// ---------------------------------------------------------------------------------------------
+
+/// The values a run reported, consumed as they are checked.
+struct Values {
+    map: BTreeMap<String, u64>,
+    problems: Vec<String>,
+}
+
+impl Values {
+    fn take(&mut self, key: &str) -> Option<u64> {
+        let v = self.map.remove(key);
+        if v.is_none() {
+            self.problems.push(format!("{key}: not reported"));
+        }
+        v
+    }
+
+    fn expect(&mut self, key: &str, want: u64) {
+        if let Some(got) = self.take(key) {
+            if got != want {
+                self.problems.push(format!(
+                    "{key} = {got} ({got:#x}), expected {want} ({want:#x})"
+                ));
+            }
+        }
+    }
+
+    fn check(&mut self, ok: bool, what: impl FnOnce() -> String) {
+        if !ok {
+            self.problems.push(what());
+        }
+    }
+
+    /// A 128-bit value reported as `<key>_lo_<i>` and `<key>_hi_<i>`.
+    fn take_u128(&mut self, key: &str, i: usize) -> Option<u128> {
+        let lo = self.take(&format!("{key}_lo_{i}"))?;
+        let hi = self.take(&format!("{key}_hi_{i}"))?;
+        Some(u128::from(hi) << 64 | u128::from(lo))
+    }
+}
+
+fn check(run: &Run, v: &mut Values) {
+    let cpu = run.cpu;
+    let a64 = cpu.arch == Arch::A64;
+    match run.test {
+        "discover" => {
+            v.expect("pmcr", cpu.pmcr);
+            v.expect("n", cpu.n);
+            v.expect("version", cpu.version);
+            // AArch32 reaches the cycle counter with the 32-bit MRC (the 64-bit MRRC is Undefined
+            // in QEMU 7.2), so the driver makes it overflow at 32 bits.
+            v.expect("cycle_bits", if a64 { 64 } else { 32 });
+            match cpu.pmceid {
+                Some((p0, p1)) => {
+                    v.expect("events_known", 1);
+                    v.expect("pmceid0", p0);
+                    v.expect("pmceid1", p1);
+                }
+                None => v.expect("events_known", 0),
+            }
+        }
+        "inst_retired" => {
+            v.expect("measure_empty", MEASURE_OVERHEAD);
+            v.expect("measure_empty_cycles", MEASURE_OVERHEAD);
+            v.expect("asm_empty", ASM_OVERHEAD);
+            for k in [1, 100, 1000] {
+                v.expect(&format!("measure_{k}"), loop_len(k) + MEASURE_OVERHEAD);
+                // With -icount shift=0 a cycle is an instruction.
+                v.expect(
+                    &format!("measure_cycles_{k}"),
+                    loop_len(k) + MEASURE_OVERHEAD,
+                );
+                v.expect(&format!("asm_{k}"), loop_len(k) + ASM_OVERHEAD);
+            }
+        }
+        "sw_incr" => {
+            v.expect("sw_7", 7);
+            v.expect("frozen_sw", 7);
+            v.expect("frozen_inst_delta", 0);
+            v.expect("frozen_cycles_delta", 0);
+            v.expect("sw_restarted", 8);
+        }
+        "filter_el1" => {
+            v.expect("p1_instructions", 0);
+            v.expect("p1_cycles", 0);
+            v.expect("p0_instructions", loop_len(1000) + MEASURE_OVERHEAD);
+            v.expect("p0_cycles", loop_len(1000) + MEASURE_OVERHEAD);
+        }
+        "el0" => {
+            v.expect("userenr_en", 1);
+            for k in [10, 1000] {
+                // Only the EL0 task counts under P = 1: the loop and its `svc`.
+                v.expect(&format!("el0_inst_{k}"), loop_len(k));
+                v.expect(&format!("el0_traps_{k}"), 0);
+            }
+            v.expect("en_read_traps", 0);
+            v.expect("noen_read_traps", 1);
+            if a64 {
+                // ESR_EL1: EC 0x18 (trapped MRS/MSR), IL, ISS = MRS x0, PMCCNTR_EL0
+                // (Op0 3, Op2 0, Op1 3, CRn 9, Rt 0, CRm 13, read).
+                let iss = 3 << 20 | 3 << 14 | 9 << 10 | 13 << 1 | 1;
+                v.expect("noen_syndrome", 0x18 << 26 | 1 << 25 | iss);
+                v.expect("noen_mode", 0);
+            } else {
+                // An Undefined Instruction exception from User mode, at MRC p15,0,r0,c9,c13,0.
+                v.expect("noen_syndrome", 0xEE19_0F1D);
+                v.expect("noen_mode", 0x10);
+            }
+        }
+        "overflow" => {
+            v.expect(
+                "gic",
+                if run.machine.contains("gic-version=3") {
+                    3
+                } else {
+                    2
+                },
+            );
+            v.expect("sw_irqs", 1);
+            v.expect("intid", 23);
+            v.expect("sw_total", 0xFFFF_FFFE + 5);
+            v.expect("ovs_after", 0);
+            let window = loop_len(1000) + MEASURE_OVERHEAD;
+            v.expect("inst_control", window);
+            v.expect("inst_wrap_irqs", 1);
+            v.expect("inst_wrap_delta", window);
+            v.expect("cycles_control", window);
+            // 64-bit on AArch64 (PMCR.LC = 1): no overflow at 2^32; 32-bit on AArch32.
+            v.expect("cycles_wrap_irqs", if a64 { 0 } else { 1 });
+            v.expect("cycles_wrap_delta", window);
+            v.expect("ovs_end", 0);
+        }
+        "sampling" => {
+            v.expect("total", 35);
+            v.expect("irqs", 3);
+            v.expect("samples", 3);
+            v.expect("dropped", 0);
+            for i in 0..3 {
+                v.expect(&format!("sample_total_{i}"), 10 * (i + 1));
+                v.expect(&format!("sample_counter_{i}"), 0);
+                v.expect(&format!("sample_pc_set_{i}"), 1);
+            }
+        }
+        "timer" => check_timer(v),
+        "errors" => {
+            if cpu.pmceid.is_some() {
+                // L1D_CACHE (0x04) is not in QEMU's PMCEID0.
+                v.expect("l1d_cache", 2);
+                v.expect("l1d_cache_1", 0x04);
+            } else {
+                // Without PMCEID the driver cannot tell, and accepts it.
+                v.expect("l1d_cache", 0);
+            }
+            v.expect("chained", 2);
+            v.expect("chained_1", 0x1E);
+            v.expect("out_of_range", 4);
+            v.expect("out_of_range_1", cpu.n);
+            v.expect("out_of_range_2", cpu.n);
+            v.expect("allocated", cpu.n);
+            v.expect("exhausted", 3);
+            v.expect("cycles_swinc_wrong_kind", 1);
+        }
+        "boot" => {
+            let el2 = run.machine.contains("virtualization=on");
+            v.expect(
+                "boot_el",
+                if run.machine.contains("secure=on") {
+                    3
+                } else {
+                    2
+                },
+            );
+            v.expect("el", 1);
+            // EL2 reserves the top two counters (MDCR_EL2.HPMN = N - 2): EL1 reads PMCR.N = 4.
+            v.expect("el2_n", if el2 { cpu.n } else { 0 });
+            v.expect("hpmn", if el2 { cpu.n - 2 } else { 0 });
+            let n = if el2 { cpu.n - 2 } else { cpu.n };
+            v.expect("n", n);
+            v.expect("out_of_range", 4);
+            v.expect("out_of_range_1", n);
+            v.expect("out_of_range_2", n);
+            v.expect("measure_empty", MEASURE_OVERHEAD);
+            v.expect("measure_1000", loop_len(1000) + MEASURE_OVERHEAD);
+            v.expect("p1_instructions", 0);
+        }
+        "mrrc_trap" => {
+            v.expect("mrrc_traps", 1);
+            if let Some(insn) = v.take("mrrc_insn") {
+                // MRRC p15, 0, <Rt>, <Rt2>, c9: cond 1100 0101 Rt2 Rt 1111 0000 1001.
+                v.check(insn & 0x0FF0_0FFF == 0x0C50_0F09, || {
+                    format!("mrrc_insn {insn:#010x} is not MRRC p15, 0, Rt, Rt2, c9")
+                });
+            }
+            v.expect("mrrc_mode", 0x13);
+            v.expect("cycle_bits", 32);
+            let window = loop_len(1000) + MEASURE_OVERHEAD;
+            v.expect("cycles_control", window);
+            v.expect("cycles_wrap_delta", window);
+            v.expect("traps_after_driver", 1);
+        }
+        other => v.problems.push(format!("no expectations for test {other}")),
+    }
+}
+
+fn check_timer(v: &mut Values) {
+    v.expect("cntfrq", 62_500_000);
+    v.expect("backwards", 0);
+    v.expect("advanced", 1);
+    v.expect("physical_not_behind", 1);
+    if let (Some(first), Some(last)) = (v.take("ticks_first"), v.take("ticks_last")) {
+        v.check(last > first, || {
+            format!("CNTVCT went from {first} to {last}")
+        });
+    }
+    // The host reference: exact 128-bit arithmetic, with a division.
+    let exact = |ticks: u64, freq: u128| u128::from(ticks) * 1_000_000_000 / freq;
+    for i in 0..4 {
+        let (Some(ticks), Some(ns)) = (
+            v.take(&format!("conv_ticks_{i}")),
+            v.take_u128("conv_ns", i),
+        ) else {
+            continue;
+        };
+        // 62.5 MHz divides 10^9: the conversion is exact.
+        let want = exact(ticks, 62_500_000);
+        v.check(ns == want, || {
+            format!("to_ns({ticks}) = {ns} at 62.5 MHz, expected {want}")
+        });
+    }
+    for i in 0..2 {
+        let (Some(ticks), Some(fast), Some(precise)) = (
+            v.take(&format!("odd_ticks_{i}")),
+            v.take_u128("odd_fast", i),
+            v.take_u128("odd_exact", i),
+        ) else {
+            continue;
+        };
+        let want = exact(ticks, 19_200_000);
+        v.check(precise == want, || {
+            format!("to_ns_exact({ticks}) = {precise} at 19.2 MHz, expected {want}")
+        });
+        v.check(fast <= want && want - fast <= 1, || {
+            format!("to_ns({ticks}) = {fast} at 19.2 MHz, not within 1 ns below {want}")
+        });
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building and booting
+// ---------------------------------------------------------------------------------------------
+
+/// Fails the test, with what to do, if a QEMU binary is missing.
+fn require_qemu(arch: Arch) {
+    let qemu = arch.qemu();
+    match Command::new(qemu).arg("--version").output() {
+        Ok(out) if out.status.success() => {}
+        Ok(out) => panic!(
+            "`{qemu} --version` failed ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ),
+        Err(e) => panic!(
+            "{qemu} cannot run ({e}): the QEMU tests need it. Install it with tests/qemu/install.sh"
+        ),
+    }
+}
+
+/// Builds the firmware image for `arch`; its path.
+fn build(arch: Arch) -> PathBuf {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // The image builds with its own settings (`.cargo/config.toml`: target, linker script), not
+    // with whatever the outer cargo passed to this test.
+    let out = Command::new(cargo)
+        .current_dir(arch.crate_dir())
+        .args([
+            "build",
+            "--release",
+            "--message-format=json-render-diagnostics",
+        ])
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .env_remove("CARGO_BUILD_RUSTFLAGS")
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET")
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("run cargo");
+    assert!(
+        out.status.success(),
+        "building the {} firmware failed (is the rustup target installed? tests/qemu/install.sh)",
+        arch.name()
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
+        .filter(|msg| msg["reason"] == "compiler-artifact" && msg["target"]["name"] == arch.bin())
+        .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
+        .unwrap_or_else(|| panic!("cargo did not report the {} image", arch.bin()))
+}
+
+/// What one boot gave.
+struct Outcome {
+    /// The exit status, or `None` when the deadline killed QEMU.
+    status: Option<i32>,
+    output: String,
+    elapsed: Duration,
+}
+
+fn boot(run: &Run, image: &Path) -> Outcome {
+    let start = Instant::now();
+    let mut child = Command::new(run.cpu.arch.qemu())
+        .args(["-M", run.machine, "-cpu", run.cpu.name])
+        .args(["-nographic", "-nic", "none", "-icount", "shift=0"])
+        .args(["-semihosting-config", "enable=on,target=native"])
+        .arg("-kernel")
+        .arg(image)
+        .args(["-append", &format!("test={}", run.test)])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {}: {e}", run.cpu.arch.qemu()));
+    // Drain both pipes while waiting, so a chatty guest cannot block on a full pipe.
+    let mut pipes: Vec<Box<dyn Read + Send>> = Vec::new();
+    pipes.extend(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    pipes.extend(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let readers: Vec<_> = pipes
+        .into_iter()
+        .map(|mut p| {
+            std::thread::spawn(move || {
+                let mut s = String::new();
+                let _ = p.read_to_string(&mut s);
+                s
+            })
+        })
+        .collect();
+    let deadline = start + DEADLINE;
+    let status = loop {
+        match child.try_wait().expect("wait for QEMU") {
+            Some(status) => break status.code(),
+            None if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            None => std::thread::sleep(Duration::from_millis(2)),
+        }
+    };
+    let output = readers
+        .into_iter()
+        .map(|r| r.join().unwrap_or_default())
+        .collect();
+    Outcome {
+        status,
+        output,
+        elapsed: start.elapsed(),
+    }
+}
+
+/// The verdict on one boot: `Ok` or what went wrong.
+fn judge(run: &Run, outcome: &Outcome) -> Result<(), Vec<String>> {
+    let mut problems = Vec::new();
+    match outcome.status {
+        Some(0) => {}
+        Some(code) => problems.push(format!("exit status {code}")),
+        None => problems.push(format!("killed after the {DEADLINE:?} deadline")),
+    }
+    let mut values = Values {
+        map: BTreeMap::new(),
+        problems: Vec::new(),
+    };
+    for line in outcome.output.lines() {
+        let mut words = line.split_whitespace();
+        match (words.next(), words.next(), words.next()) {
+            (Some("value"), Some(key), Some(num)) => match num.parse() {
+                Ok(n) => {
+                    values.map.insert(key.to_string(), n);
+                }
+                Err(_) => problems.push(format!("unparsable line {line:?}")),
+            },
+            (Some("fail"), ..) => problems.push(format!("guest: {line}")),
+            _ => {}
+        }
+    }
+    if outcome.status == Some(0) {
+        check(run, &mut values);
+        for key in values.map.keys() {
+            values
+                .problems
+                .push(format!("{key}: reported but not checked"));
+        }
+    }
+    problems.extend(values.problems);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
+    }
+}
+
+#[test]
+fn pmu_driver_under_qemu() {
+    let started = Instant::now();
+    for arch in [Arch::A64, Arch::A32] {
+        require_qemu(arch);
+    }
+    let images: BTreeMap<&str, PathBuf> = [Arch::A64, Arch::A32]
+        .into_iter()
+        .map(|arch| (arch.name(), build(arch)))
+        .collect();
+    let built = started.elapsed();
+
+    // Boot the runs on as many threads as there are cores.
+    let runs = runs();
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(run) = runs.get(i) else { break };
+                let outcome = boot(run, &images[run.cpu.arch.name()]);
+                let verdict = judge(run, &outcome);
+                results
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((i, outcome, verdict));
+            });
+        }
+    });
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(i, ..)| *i);
+
+    println!();
+    println!(
+        "{:<8} {:<13} {:<11} {:<33} {:<6} {:>6}",
+        "state", "test", "cpu", "machine", "result", "ms"
+    );
+    let mut failures = Vec::new();
+    for (i, outcome, verdict) in &results {
+        let run = &runs[*i];
+        println!(
+            "{:<8} {:<13} {:<11} {:<33} {:<6} {:>6}",
+            run.cpu.arch.name(),
+            run.test,
+            run.cpu.name,
+            run.machine,
+            if verdict.is_ok() { "pass" } else { "FAIL" },
+            outcome.elapsed.as_millis()
+        );
+        if let Err(problems) = verdict {
+            failures.push(format!(
+                "{} {} on {} ({}):\n    {}\n  guest output:\n{}",
+                run.cpu.arch.name(),
+                run.test,
+                run.cpu.name,
+                run.machine,
+                problems.join("\n    "),
+                outcome.output
+            ));
+        }
+    }
+    println!(
+        "\n{} QEMU runs, {} failed; build {:.1} s, total (build + runs) {:.1} s",
+        results.len(),
+        failures.len(),
+        built.as_secs_f64(),
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} QEMU runs failed:\n{}",
+        failures.len(),
+        results.len(),
+        failures.join("\n")
+    );
+}
