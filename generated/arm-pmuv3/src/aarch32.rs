@@ -6,6 +6,45 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+/// `ID_DFR0`: AArch32 Debug Feature Register 0 (the PMU version is PerfMon)
+///
+/// `MRC`/`MCR` `p15, 0, c0, c1, 2`, read-only, value type [`IdDfr0`](crate::IdDfr0).
+///
+/// Source: DDI0487 ID_DFR0 (the AArch32 view of ID_DFR0_EL1, Linux arch/arm64/tools/sysreg 3 0 0 1 2)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ID_DFR0;
+impl ID_DFR0 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 0,
+        crm: 1,
+        opc2: 2,
+    };
+    #[inline(always)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let raw: u32;
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 0, {}, c0, c1, 2", out(reg) raw, options(nostack,
+                    preserves_flags)
+                )
+            };
+            u64::from(raw)
+        }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    pub fn read() -> crate::IdDfr0 {
+        let raw = Self::read_raw();
+        crate::IdDfr0::from_bits_retain(raw as u32)
+    }
+}
 /// `PMCCFILTR`: Cycle Count Filter Register
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c15, 7`, read/write, value type [`Pmccfiltr`](crate::Pmccfiltr).

@@ -6,6 +6,45 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+/// `ID_AA64DFR0_EL1`: AArch64 Debug Feature Register 0 (the PMU version is PMUVer)
+///
+/// `MRS`/`MSR` `S3_0_C0_C5_0`, read-only, value type [`IdAa64dfr0`](crate::IdAa64dfr0).
+///
+/// Source: DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg (3 0 0 5 0)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ID_AA64DFR0_EL1;
+impl ID_AA64DFR0_EL1 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
+        op0: 3,
+        op1: 0,
+        crn: 0,
+        crm: 5,
+        op2: 0,
+    };
+    #[inline(always)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "aarch64")]
+        {
+            let raw: u64;
+            unsafe {
+                core::arch::asm!(
+                    "mrs {}, S3_0_C0_C5_0", out(reg) raw, options(nostack,
+                    preserves_flags)
+                )
+            };
+            raw
+        }
+        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    pub fn read() -> crate::IdAa64dfr0 {
+        let raw = Self::read_raw();
+        crate::IdAa64dfr0::from_bits_retain(raw)
+    }
+}
 /// `MDCR_EL2`: Monitor Debug Configuration Register (EL2), PMU fields only
 ///
 /// `MRS`/`MSR` `S3_4_C1_C1_1`, read/write, value type [`MdcrEl2`](crate::MdcrEl2).

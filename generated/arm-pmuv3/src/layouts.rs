@@ -6,11 +6,195 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+/// AArch64 Debug Feature Register 0: only the PMU version field is described here; the other fields identify other debug features
+///
+/// Width: 64 bits.
+///
+/// Source: DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg (ID_AA64DFR0_EL1: PMUVer 11:8)
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of ID_AA64DFR0" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of ID_AA64DFR0</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">ID_AA64DFR0 · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:12] not described</title><rect x="10" y="104" width="440" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>PMUVer [11:8] read-only: Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED</title><rect x="450" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="494" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PMUVer</text><text x="494" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>[7:0] not described</title><rect x="538" y="104" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="111.2" y="150" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="156" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[11:8\] | `PMUVer` | read-only | - | Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED |
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct IdAa64dfr0(u64);
+impl IdAa64dfr0 {
+    /// Bits reserved as zero: constructors keep them clear.
+    pub const RES0: u64 = 0x0;
+    /// Bits reserved as one: constructors keep them set.
+    pub const RES1: u64 = 0x0;
+    /// Every field zero, reserved-one bits set.
+    pub const DEFAULT: Self = Self(Self::RES1);
+    /// A value from raw bits, with reserved bits forced to their reserved values.
+    #[inline(always)]
+    pub const fn from_bits(bits: u64) -> Self {
+        Self((bits & !Self::RES0) | Self::RES1)
+    }
+    /// A value from raw bits, every bit kept (as read from hardware).
+    #[inline(always)]
+    pub const fn from_bits_retain(bits: u64) -> Self {
+        Self(bits)
+    }
+    /// The raw bits.
+    #[inline(always)]
+    pub const fn bits(self) -> u64 {
+        self.0
+    }
+    /// `PMUVer`: Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED
+    ///
+    /// Bits \[11:8\] of `ID_AA64DFR0`, read-only. Reset: not described.
+    ///
+    /// Source: DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg
+    #[inline(always)]
+    pub const fn pmuver(self) -> u8 {
+        ((self.0 >> 8) & 0xf) as u8
+    }
+}
+impl Default for IdAa64dfr0 {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+impl armreg_rt::RegisterValue for IdAa64dfr0 {
+    type Raw = u64;
+    #[inline(always)]
+    fn from_raw(raw: u64) -> Self {
+        Self(raw)
+    }
+    #[inline(always)]
+    fn to_raw(self) -> u64 {
+        self.0
+    }
+}
+impl core::fmt::Debug for IdAa64dfr0 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("IdAa64dfr0").field("pmuver", &self.pmuver()).finish()
+    }
+}
+/// AArch32 Debug Feature Register 0: only the PMU version field is described here
+///
+/// Width: 32 bits.
+///
+/// Source: DDI0487 ID_DFR0; Linux arch/arm64/tools/sysreg (ID_DFR0_EL1: PerfMon 27:24)
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of ID_DFR0" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of ID_DFR0</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">ID_DFR0 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>PerfMon [27:24] read-only: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED</title><rect x="98" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="142" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PerfMon</text><text x="142" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>[23:0] not described</title><rect x="186" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[27:24\] | `PerfMon` | read-only | - | Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED |
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(transparent)]
+pub struct IdDfr0(u32);
+impl IdDfr0 {
+    /// Bits reserved as zero: constructors keep them clear.
+    pub const RES0: u32 = 0x0;
+    /// Bits reserved as one: constructors keep them set.
+    pub const RES1: u32 = 0x0;
+    /// Every field zero, reserved-one bits set.
+    pub const DEFAULT: Self = Self(Self::RES1);
+    /// A value from raw bits, with reserved bits forced to their reserved values.
+    #[inline(always)]
+    pub const fn from_bits(bits: u32) -> Self {
+        Self((bits & !Self::RES0) | Self::RES1)
+    }
+    /// A value from raw bits, every bit kept (as read from hardware).
+    #[inline(always)]
+    pub const fn from_bits_retain(bits: u32) -> Self {
+        Self(bits)
+    }
+    /// The raw bits.
+    #[inline(always)]
+    pub const fn bits(self) -> u32 {
+        self.0
+    }
+    /// `PerfMon`: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED
+    ///
+    /// Bits \[27:24\] of `ID_DFR0`, read-only. Reset: not described.
+    ///
+    /// Source: DDI0487 ID_DFR0; Linux arch/arm64/tools/sysreg
+    #[inline(always)]
+    pub const fn perfmon(self) -> u8 {
+        ((self.0 >> 24) & 0xf) as u8
+    }
+}
+impl Default for IdDfr0 {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+impl armreg_rt::RegisterValue for IdDfr0 {
+    type Raw = u32;
+    #[inline(always)]
+    fn from_raw(raw: u32) -> Self {
+        Self(raw)
+    }
+    #[inline(always)]
+    fn to_raw(self) -> u32 {
+        self.0
+    }
+}
+impl core::fmt::Debug for IdDfr0 {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("IdDfr0").field("perfmon", &self.perfmon()).finish()
+    }
+}
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
 ///
 /// Width: 64 bits.
 ///
 /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="181" viewBox="0 0 724 181" role="img" aria-label="Bit fields of MDCR_EL2" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of MDCR_EL2</title>
+/// <rect width="724" height="181" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">MDCR_EL2 · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:24] not described</title><rect x="10" y="104" width="176" height="45" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>HCCD [23] read/write: Prohibit cycle counting at EL2 (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="126.5" transform="rotate(-90 197 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HCCD</text></g>
+/// <g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="45" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>HPMD [17] read/write: Prohibit event counting at EL2 (FEAT_PMUv3p1)</title><rect x="318" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="126.5" transform="rotate(-90 329 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HPMD</text></g>
+/// <g><title>[16:8] not described</title><rect x="340" y="104" width="198" height="45" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>HPME [7] read/write: Enable the event counters reserved for EL2 (n &gt;= HPMN)</title><rect x="538" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="126.5" transform="rotate(-90 549 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HPME</text></g>
+/// <g><title>TPM [6] read/write: Trap Performance Monitors register accesses from EL0/EL1 to EL2</title><rect x="560" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="126.5" transform="rotate(-90 571 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TPM</text></g>
+/// <g><title>TPMCR [5] read/write: Trap PMCR accesses from EL0/EL1 to EL2</title><rect x="582" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="126.5" transform="rotate(-90 593 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TPMCR</text></g>
+/// <g><title>HPMN [4:0] read/write: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2</title><rect x="604" y="104" width="110" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="120.5" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HPMN</text><text x="659" y="134.5" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="159" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="165" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="159" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="165" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -207,6 +391,24 @@ impl core::fmt::Debug for MdcrEl2 {
 ///
 /// Source: DDI0487 MDCR_EL3, FACTS.md §2-§3
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="174.4" viewBox="0 0 724 174.4" role="img" aria-label="Bit fields of MDCR_EL3" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of MDCR_EL3</title>
+/// <rect width="724" height="174.4" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">MDCR_EL3 · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:24] not described</title><rect x="10" y="104" width="176" height="38.4" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SCCD [23] read/write: Prohibit cycle counting in Secure state (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="38.4" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="123.2" transform="rotate(-90 197 123.2)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SCCD</text></g>
+/// <g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="38.4" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SPME [17] read/write: Secure Performance Monitors enable: allows event counting in Secure state</title><rect x="318" y="104" width="22" height="38.4" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="123.2" transform="rotate(-90 329 123.2)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SPME</text></g>
+/// <g><title>[16:0] not described</title><rect x="340" y="104" width="374" height="38.4" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <rect x="10" y="152.4" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="158.4" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="152.4" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="158.4" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[23\] | `SCCD` | read/write | - | Prohibit cycle counting in Secure state (FEAT_PMUv3p5) |
@@ -309,6 +511,28 @@ impl core::fmt::Debug for MdcrEl3 {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMAUTHSTATUS" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMAUTHSTATUS</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMAUTHSTATUS · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RTNID [27:26] read-only: Root non-invasive debug</title><rect x="98" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="120" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTNID</text><text x="120" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>RTID [25:24] read-only: Root invasive debug</title><rect x="142" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="164" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTID</text><text x="164" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>[23:16] not described</title><rect x="186" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLNID [15:14] read-only: Realm non-invasive debug</title><rect x="362" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="384" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLNID</text><text x="384" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>RLID [13:12] read-only: Realm invasive debug</title><rect x="406" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="428" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLID</text><text x="428" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>[11:8] not described</title><rect x="450" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SNID [7:6] read-only: Secure non-invasive debug</title><rect x="538" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="560" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SNID</text><text x="560" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>SID [5:4] read-only: Secure invasive debug</title><rect x="582" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="604" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SID</text><text x="604" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>NSNID [3:2] read-only: Non-secure non-invasive debug</title><rect x="626" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="648" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSNID</text><text x="648" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>NSID [1:0] read-only: Non-secure invasive debug</title><rect x="670" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="692" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSID</text><text x="692" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -454,6 +678,30 @@ impl core::fmt::Debug for Pmauthstatus {
 /// Width: 32 bits. Derived from `PMEVTYPER`.
 ///
 /// Source: DDI0487 §D24.5 PMCCFILTR_EL0, FACTS.md §3
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCFILTR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCCFILTR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCFILTR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[25] not described</title><rect x="142" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2)</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME)</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME)</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+/// <g><title>[19:0] not described</title><rect x="274" y="46" width="440" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -742,6 +990,19 @@ impl core::fmt::Debug for Pmccfiltr {
 ///
 /// Source: DDI0487 §D24.5 PMCCNTR_EL0, FACTS.md §1-§2
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCCNTR</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCNTR · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>CCNT [63:0] read/write: Cycle count</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>CCNT [63:0] read/write: Cycle count</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `CCNT` | read/write | - | Cycle count |
@@ -819,6 +1080,17 @@ impl core::fmt::Debug for Pmccntr {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §G8.4 PMCCNTR, FACTS.md §2
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCNTR32" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCCNTR32</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCNTR32 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>CCNT [31:0] read/write: Cycle count bits [31:0]</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -898,6 +1170,19 @@ impl core::fmt::Debug for Pmccntr32 {
 ///
 /// Source: DDI0487 §D24.5 PMCEID0_EL0; FACTS.md §2, §4 (no field layout)
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCEID" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCEID</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>ID [63:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>ID [63:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="104" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
@@ -964,6 +1249,17 @@ impl core::fmt::Debug for Pmceid {
 ///
 /// Source: DDI0487 §G8.4, §I5.2; FACTS.md §1, §2, §4 (no field layout)
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID32" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCEID32</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID32 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>ID [31:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
@@ -1029,6 +1325,30 @@ impl core::fmt::Debug for Pmceid32 {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCFGR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCFGR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>NCG [31:28] read-only: NCG, counter groups (see DDI0487 PMCFGR)</title><rect x="10" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="54" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NCG</text><text x="54" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>[27:23] not described</title><rect x="98" y="46" width="110" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SS [22] read-only: SS (see DDI0487 PMCFGR)</title><rect x="208" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="219" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SS</text><text x="219" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>FZO [21] read-only: Freeze-on-overflow (PMCR.FZO) supported</title><rect x="230" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
+/// <g><title>[20] not described</title><rect x="252" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>UEN [19] read-only: User-mode enable register (PMUSERENR) supported</title><rect x="274" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">UEN</text></g>
+/// <g><title>WT [18] read-only: WT (see DDI0487 PMCFGR)</title><rect x="296" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="307" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">WT</text><text x="307" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>NA [17] read-only: NA (see DDI0487 PMCFGR)</title><rect x="318" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="329" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NA</text><text x="329" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>EX [16] read-only: Export (PMCR.X) supported</title><rect x="340" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="351" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EX</text><text x="351" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>CCD [15] read-only: Cycle counter clock divider (PMCR.D) supported</title><rect x="362" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCD</text></g>
+/// <g><title>CC [14] read-only: Dedicated cycle counter (PMCCNTR) implemented</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="395" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>SIZE [13:8] read-only: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit)</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="472" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>N [7:0] read-only: Number of event counters implemented (use this, not PMCR.N, in the external view)</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="626" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1208,6 +1528,17 @@ impl core::fmt::Debug for Pmcfgr {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCIDR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
@@ -1273,6 +1604,36 @@ impl core::fmt::Debug for Pmcidr {
 /// Width: 64 bits.
 ///
 /// Source: DDI0487 §D24.5 PMCR_EL0, FACTS.md §3
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCR</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>[63:33] not described</title><rect x="10" y="46" width="682" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>FZS [32] read/write: Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="64" transform="rotate(-90 703 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZS</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>IMP [31:24] read-only: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="104" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="98" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>IDCODE [23:16] read-only: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="104" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="274" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>N [15:11] read-only: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="104" width="110" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="417" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>[10] not described</title><rect x="472" y="104" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="122" transform="rotate(-90 505 122)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
+/// <g><title>[8] not described</title><rect x="516" y="104" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LP</text><text x="549" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="104" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="122" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+/// <g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="104" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="122" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
+/// <g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="133.6" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="217.8" y="150" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="234.8" y="156" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
+/// <rect x="448.6" y="150" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="465.6" y="156" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1599,6 +1960,33 @@ pub mod pmcr {
 ///
 /// Source: DDI0487 §G8.4 PMCR, FACTS.md §2-§3
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCR_A32" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCR_A32</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR_A32 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>IMP [31:24] read-only: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="98" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>IDCODE [23:16] read-only: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="274" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>N [15:11] read-only: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="46" width="110" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="417" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>[10] not described</title><rect x="472" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="64" transform="rotate(-90 505 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
+/// <g><title>[8] not described</title><rect x="516" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LP</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+/// <g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
+/// <g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="217.8" y="92" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="234.8" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
+/// <rect x="448.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="465.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:24\] | `IMP` | read-only | - | Implementer code, same encoding as MIDR_EL1.Implementer |
@@ -1901,6 +2289,34 @@ pub mod pmcr_a32 {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCR_EXT" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCR_EXT</title>
+/// <rect width="724" height="128" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR_EXT · 32 bits · reset partly described (x: not described)</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>IMP [31:24] reads as zero, writes ignored, reset 0x0: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="46" width="176" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="98" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>IDCODE [23:16] reads as zero, writes ignored, reset 0x0: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="46" width="176" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="274" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>N [15:11] reads as zero, writes ignored, reset 0x0: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="46" width="110" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="417" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>[10] not described</title><rect x="472" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="64" transform="rotate(-90 505 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
+/// <g><title>[8] not described</title><rect x="516" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LP</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+/// <g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
+/// <g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">0</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">0</tspan><tspan x="153">0</tspan><tspan x="175">0</tspan><tspan x="197">0</tspan><tspan x="219">0</tspan><tspan x="241">0</tspan><tspan x="263">0</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">0</tspan><tspan x="439">0</tspan><tspan x="461">0</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">x</tspan><tspan x="571">x</tspan><tspan x="593">x</tspan><tspan x="615">x</tspan><tspan x="637">x</tspan><tspan x="659">x</tspan><tspan x="681">x</tspan><tspan x="703">x</tspan></text>
+/// <rect x="10" y="106" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="106" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="133.6" y="112" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
+/// <rect x="347.4" y="106" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="364.4" y="112" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+/// <rect x="578.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="595.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:24\] | `IMP` | reads as zero, writes ignored | 0x0 | Implementer code, same encoding as MIDR_EL1.Implementer |
@@ -2148,6 +2564,17 @@ impl core::fmt::Debug for PmcrExt {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVAFF" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMDEVAFF</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVAFF · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
@@ -2213,6 +2640,22 @@ impl core::fmt::Debug for Pmdevaff {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="150.2" viewBox="0 0 724 150.2" role="img" aria-label="Bit fields of PMDEVARCH" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMDEVARCH</title>
+/// <rect width="724" height="150.2" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVARCH · 32 bits · reset 0x47702a16</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>ARCHITECT [31:21] read-only, reset 0x23b: Architect: 0x23B = Arm</title><rect x="10" y="46" width="242" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="131" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHITECT</text><text x="131" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>PRESENT [20] read-only, reset 0x1: 1 = PMDEVARCH is present</title><rect x="252" y="46" width="22" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="263" y="75.1" transform="rotate(-90 263 75.1)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PRESENT</text></g>
+/// <g><title>REVISION [19:16] read-only: Architecture revision</title><rect x="274" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="318" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">REVISION</text><text x="318" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>ARCHVER [15:12] read-only, reset 0x2: Architecture version: 2</title><rect x="362" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="406" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHVER</text><text x="406" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>ARCHPART [11:0] read-only, reset 0xa16: Architecture part: 0xA16 = PMU, 32-bit external view</title><rect x="450" y="46" width="264" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHPART</text><text x="582" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <text y="114.2" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">1</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">1</tspan><tspan x="153">1</tspan><tspan x="175">1</tspan><tspan x="197">0</tspan><tspan x="219">1</tspan><tspan x="241">1</tspan><tspan x="263">1</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">1</tspan><tspan x="439">0</tspan><tspan x="461">1</tspan><tspan x="483">0</tspan><tspan x="505">1</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <rect x="10" y="128.2" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="134.2" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2328,6 +2771,17 @@ impl core::fmt::Debug for Pmdevarch {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVID" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMDEVID</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVID · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
@@ -2393,6 +2847,21 @@ impl core::fmt::Debug for Pmdevid {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMDEVTYPE" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMDEVTYPE</title>
+/// <rect width="724" height="128" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVTYPE · 32 bits · reset 0x16</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:8] not described</title><rect x="10" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SUB [7:4] read-only, reset 0x1: Sub-type: 1</title><rect x="538" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SUB</text><text x="582" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>MAJOR [3:0] read-only, reset 0x6: Major type: 6 = performance monitor</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="670" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MAJOR</text><text x="670" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">0</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">0</tspan><tspan x="153">0</tspan><tspan x="175">0</tspan><tspan x="197">0</tspan><tspan x="219">0</tspan><tspan x="241">0</tspan><tspan x="263">0</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">0</tspan><tspan x="439">0</tspan><tspan x="461">0</tspan><tspan x="483">0</tspan><tspan x="505">0</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2475,6 +2944,19 @@ impl core::fmt::Debug for Pmdevtype {
 ///
 /// Source: DDI0487 §D24.5 PMEVCNTR&lt;n&gt;_EL0, FACTS.md §1-§2
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVCNTR</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter n</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter n</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter n |
@@ -2553,6 +3035,17 @@ impl core::fmt::Debug for Pmevcntr {
 ///
 /// Source: DDI0487 §G8.4 PMEVCNTR&lt;n&gt;, FACTS.md §2
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVCNTR32" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVCNTR32</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR32 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>EVCNT [31:0] read/write: Event count bits [31:0]</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count bits \[31:0\] |
@@ -2630,6 +3123,31 @@ impl core::fmt::Debug for Pmevcntr32 {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §D24.5 PMEVTYPER&lt;n&gt;_EL0, FACTS.md §3
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVTYPER</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2)</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME)</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME)</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2964,6 +3482,17 @@ impl core::fmt::Debug for Pmevtyper {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMIIDR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMIIDR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMIIDR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
@@ -3029,6 +3558,17 @@ impl core::fmt::Debug for Pmiidr {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMITCTRL" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMITCTRL</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMITCTRL · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -3108,6 +3648,17 @@ impl core::fmt::Debug for Pmitctrl {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLAR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMLAR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLAR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>KEY [31:0] write-only: Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them</title><rect x="10" y="46" width="704" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">KEY</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `KEY` | write-only | - | Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them |
@@ -3176,6 +3727,21 @@ impl core::fmt::Debug for Pmlar {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLSR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMLSR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLSR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>nTT [2] read-only: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses</title><rect x="648" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="659" y="64" transform="rotate(-90 659 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">nTT</text></g>
+/// <g><title>SLK [1] read-only: Software lock status: 1 = locked (unlock by writing the key to PMLAR)</title><rect x="670" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="681" y="64" transform="rotate(-90 681 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLK</text></g>
+/// <g><title>SLI [0] read-only: Software lock implemented</title><rect x="692" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="703" y="64" transform="rotate(-90 703 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLI</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -3267,6 +3833,17 @@ impl core::fmt::Debug for Pmlsr {
 ///
 /// Source: DDI0487 §D24.5 PMMIR_EL1; FACTS.md §1-§2 (no field layout)
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMMIR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMMIR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMMIR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
@@ -3333,6 +3910,17 @@ impl core::fmt::Debug for Pmmir {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMPIDR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
@@ -3398,6 +3986,19 @@ impl core::fmt::Debug for Pmpidr {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §D24.5 PMSELR_EL0, FACTS.md §1-§2
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSELR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMSELR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMSELR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:5] not described</title><rect x="10" y="46" width="594" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SEL [4:0] read/write: Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR</title><rect x="604" y="46" width="110" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SEL</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -3476,6 +4077,49 @@ impl core::fmt::Debug for Pmselr {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §1, §3
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSWINC" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMSWINC</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMSWINC · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31] not described</title><rect x="10" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>P30 [30] write-only: Write 1 to increment event counter 30 (when it counts SW_INCR)</title><rect x="32" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="43" y="64" transform="rotate(-90 43 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P30</text></g>
+/// <g><title>P29 [29] write-only: Write 1 to increment event counter 29 (when it counts SW_INCR)</title><rect x="54" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P29</text></g>
+/// <g><title>P28 [28] write-only: Write 1 to increment event counter 28 (when it counts SW_INCR)</title><rect x="76" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P28</text></g>
+/// <g><title>P27 [27] write-only: Write 1 to increment event counter 27 (when it counts SW_INCR)</title><rect x="98" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P27</text></g>
+/// <g><title>P26 [26] write-only: Write 1 to increment event counter 26 (when it counts SW_INCR)</title><rect x="120" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="131" y="64" transform="rotate(-90 131 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P26</text></g>
+/// <g><title>P25 [25] write-only: Write 1 to increment event counter 25 (when it counts SW_INCR)</title><rect x="142" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="153" y="64" transform="rotate(-90 153 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P25</text></g>
+/// <g><title>P24 [24] write-only: Write 1 to increment event counter 24 (when it counts SW_INCR)</title><rect x="164" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="175" y="64" transform="rotate(-90 175 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P24</text></g>
+/// <g><title>P23 [23] write-only: Write 1 to increment event counter 23 (when it counts SW_INCR)</title><rect x="186" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="197" y="64" transform="rotate(-90 197 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P23</text></g>
+/// <g><title>P22 [22] write-only: Write 1 to increment event counter 22 (when it counts SW_INCR)</title><rect x="208" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P22</text></g>
+/// <g><title>P21 [21] write-only: Write 1 to increment event counter 21 (when it counts SW_INCR)</title><rect x="230" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P21</text></g>
+/// <g><title>P20 [20] write-only: Write 1 to increment event counter 20 (when it counts SW_INCR)</title><rect x="252" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P20</text></g>
+/// <g><title>P19 [19] write-only: Write 1 to increment event counter 19 (when it counts SW_INCR)</title><rect x="274" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P19</text></g>
+/// <g><title>P18 [18] write-only: Write 1 to increment event counter 18 (when it counts SW_INCR)</title><rect x="296" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="307" y="64" transform="rotate(-90 307 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P18</text></g>
+/// <g><title>P17 [17] write-only: Write 1 to increment event counter 17 (when it counts SW_INCR)</title><rect x="318" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="329" y="64" transform="rotate(-90 329 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P17</text></g>
+/// <g><title>P16 [16] write-only: Write 1 to increment event counter 16 (when it counts SW_INCR)</title><rect x="340" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="351" y="64" transform="rotate(-90 351 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P16</text></g>
+/// <g><title>P15 [15] write-only: Write 1 to increment event counter 15 (when it counts SW_INCR)</title><rect x="362" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P15</text></g>
+/// <g><title>P14 [14] write-only: Write 1 to increment event counter 14 (when it counts SW_INCR)</title><rect x="384" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="395" y="64" transform="rotate(-90 395 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P14</text></g>
+/// <g><title>P13 [13] write-only: Write 1 to increment event counter 13 (when it counts SW_INCR)</title><rect x="406" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="417" y="64" transform="rotate(-90 417 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P13</text></g>
+/// <g><title>P12 [12] write-only: Write 1 to increment event counter 12 (when it counts SW_INCR)</title><rect x="428" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="439" y="64" transform="rotate(-90 439 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P12</text></g>
+/// <g><title>P11 [11] write-only: Write 1 to increment event counter 11 (when it counts SW_INCR)</title><rect x="450" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="461" y="64" transform="rotate(-90 461 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P11</text></g>
+/// <g><title>P10 [10] write-only: Write 1 to increment event counter 10 (when it counts SW_INCR)</title><rect x="472" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="483" y="64" transform="rotate(-90 483 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P10</text></g>
+/// <g><title>P9 [9] write-only: Write 1 to increment event counter 9 (when it counts SW_INCR)</title><rect x="494" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="505" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P8 [8] write-only: Write 1 to increment event counter 8 (when it counts SW_INCR)</title><rect x="516" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="527" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P7 [7] write-only: Write 1 to increment event counter 7 (when it counts SW_INCR)</title><rect x="538" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P6 [6] write-only: Write 1 to increment event counter 6 (when it counts SW_INCR)</title><rect x="560" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P5 [5] write-only: Write 1 to increment event counter 5 (when it counts SW_INCR)</title><rect x="582" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P4 [4] write-only: Write 1 to increment event counter 4 (when it counts SW_INCR)</title><rect x="604" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P3 [3] write-only: Write 1 to increment event counter 3 (when it counts SW_INCR)</title><rect x="626" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P2 [2] write-only: Write 1 to increment event counter 2 (when it counts SW_INCR)</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P1 [1] write-only: Write 1 to increment event counter 1 (when it counts SW_INCR)</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P0 [0] write-only: Write 1 to increment event counter 0 (when it counts SW_INCR)</title><rect x="692" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -3936,6 +4580,25 @@ impl core::fmt::Debug for Pmswinc {
 ///
 /// Source: DDI0487 §D24.5 PMUSERENR_EL0, FACTS.md §3
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMUSERENR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMUSERENR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMUSERENR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:7] not described</title><rect x="10" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>TID [6] read/write: TID (see DDI0487 PMUSERENR_EL0)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="64" transform="rotate(-90 571 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TID</text></g>
+/// <g><title>IR [5] read/write: IR (see DDI0487 PMUSERENR_EL0). AArch64 only</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IR</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>UEN [4] read/write: UEN (see DDI0487 PMUSERENR_EL0). AArch64 only</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="64" transform="rotate(-90 615 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">UEN</text></g>
+/// <g><title>ER [3] read/write: EL0 read access to the event counters (and PMSELR)</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ER</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>CR [2] read/write: EL0 read access to the cycle counter</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CR</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>SW [1] read/write: EL0 write access to PMSWINC</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SW</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>EN [0] read/write: EL0 access enable: 1 = EL0 may access the PMU registers</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EN</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[6\] | `TID` | read/write | - | TID (see DDI0487 PMUSERENR_EL0) |
@@ -4154,6 +4817,24 @@ impl core::fmt::Debug for Pmuserenr {
 ///
 /// Source: DDI0487 §G8.4 PMUSERENR, FACTS.md §3
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMUSERENR_A32" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMUSERENR_A32</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMUSERENR_A32 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:7] not described</title><rect x="10" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>TID [6] read/write: TID (see DDI0487 PMUSERENR_EL0)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="64" transform="rotate(-90 571 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TID</text></g>
+/// <g><title>[5:4] not described</title><rect x="582" y="46" width="44" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>ER [3] read/write: EL0 read access to the event counters (and PMSELR)</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ER</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>CR [2] read/write: EL0 read access to the cycle counter</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CR</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>SW [1] read/write: EL0 write access to PMSWINC</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SW</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>EN [0] read/write: EL0 access enable: 1 = EL0 may access the PMU registers</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EN</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[6\] | `TID` | read/write | - | TID (see DDI0487 PMUSERENR_EL0) |
@@ -4325,6 +5006,48 @@ impl core::fmt::Debug for PmuserenrA32 {
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §D24.5 PMCNTENSET_EL0, FACTS.md §3
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PM_COUNTER_MASK" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PM_COUNTER_MASK</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PM_COUNTER_MASK · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>C [31] read/write: Cycle counter (PMCCNTR)</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>P30 [30] read/write: Event counter 30 (PMEVCNTR30); RAZ/WI when 30 &gt;= PMCR.N</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="64" transform="rotate(-90 43 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P30</text></g>
+/// <g><title>P29 [29] read/write: Event counter 29 (PMEVCNTR29); RAZ/WI when 29 &gt;= PMCR.N</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P29</text></g>
+/// <g><title>P28 [28] read/write: Event counter 28 (PMEVCNTR28); RAZ/WI when 28 &gt;= PMCR.N</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P28</text></g>
+/// <g><title>P27 [27] read/write: Event counter 27 (PMEVCNTR27); RAZ/WI when 27 &gt;= PMCR.N</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P27</text></g>
+/// <g><title>P26 [26] read/write: Event counter 26 (PMEVCNTR26); RAZ/WI when 26 &gt;= PMCR.N</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="64" transform="rotate(-90 131 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P26</text></g>
+/// <g><title>P25 [25] read/write: Event counter 25 (PMEVCNTR25); RAZ/WI when 25 &gt;= PMCR.N</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="64" transform="rotate(-90 153 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P25</text></g>
+/// <g><title>P24 [24] read/write: Event counter 24 (PMEVCNTR24); RAZ/WI when 24 &gt;= PMCR.N</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="64" transform="rotate(-90 175 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P24</text></g>
+/// <g><title>P23 [23] read/write: Event counter 23 (PMEVCNTR23); RAZ/WI when 23 &gt;= PMCR.N</title><rect x="186" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="64" transform="rotate(-90 197 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P23</text></g>
+/// <g><title>P22 [22] read/write: Event counter 22 (PMEVCNTR22); RAZ/WI when 22 &gt;= PMCR.N</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P22</text></g>
+/// <g><title>P21 [21] read/write: Event counter 21 (PMEVCNTR21); RAZ/WI when 21 &gt;= PMCR.N</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P21</text></g>
+/// <g><title>P20 [20] read/write: Event counter 20 (PMEVCNTR20); RAZ/WI when 20 &gt;= PMCR.N</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P20</text></g>
+/// <g><title>P19 [19] read/write: Event counter 19 (PMEVCNTR19); RAZ/WI when 19 &gt;= PMCR.N</title><rect x="274" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P19</text></g>
+/// <g><title>P18 [18] read/write: Event counter 18 (PMEVCNTR18); RAZ/WI when 18 &gt;= PMCR.N</title><rect x="296" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="307" y="64" transform="rotate(-90 307 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P18</text></g>
+/// <g><title>P17 [17] read/write: Event counter 17 (PMEVCNTR17); RAZ/WI when 17 &gt;= PMCR.N</title><rect x="318" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="64" transform="rotate(-90 329 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P17</text></g>
+/// <g><title>P16 [16] read/write: Event counter 16 (PMEVCNTR16); RAZ/WI when 16 &gt;= PMCR.N</title><rect x="340" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="351" y="64" transform="rotate(-90 351 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P16</text></g>
+/// <g><title>P15 [15] read/write: Event counter 15 (PMEVCNTR15); RAZ/WI when 15 &gt;= PMCR.N</title><rect x="362" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P15</text></g>
+/// <g><title>P14 [14] read/write: Event counter 14 (PMEVCNTR14); RAZ/WI when 14 &gt;= PMCR.N</title><rect x="384" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="395" y="64" transform="rotate(-90 395 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P14</text></g>
+/// <g><title>P13 [13] read/write: Event counter 13 (PMEVCNTR13); RAZ/WI when 13 &gt;= PMCR.N</title><rect x="406" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="417" y="64" transform="rotate(-90 417 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P13</text></g>
+/// <g><title>P12 [12] read/write: Event counter 12 (PMEVCNTR12); RAZ/WI when 12 &gt;= PMCR.N</title><rect x="428" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="439" y="64" transform="rotate(-90 439 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P12</text></g>
+/// <g><title>P11 [11] read/write: Event counter 11 (PMEVCNTR11); RAZ/WI when 11 &gt;= PMCR.N</title><rect x="450" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="461" y="64" transform="rotate(-90 461 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P11</text></g>
+/// <g><title>P10 [10] read/write: Event counter 10 (PMEVCNTR10); RAZ/WI when 10 &gt;= PMCR.N</title><rect x="472" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="483" y="64" transform="rotate(-90 483 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P10</text></g>
+/// <g><title>P9 [9] read/write: Event counter 9 (PMEVCNTR9); RAZ/WI when 9 &gt;= PMCR.N</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>P8 [8] read/write: Event counter 8 (PMEVCNTR8); RAZ/WI when 8 &gt;= PMCR.N</title><rect x="516" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="527" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>P7 [7] read/write: Event counter 7 (PMEVCNTR7); RAZ/WI when 7 &gt;= PMCR.N</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>P6 [6] read/write: Event counter 6 (PMEVCNTR6); RAZ/WI when 6 &gt;= PMCR.N</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>P5 [5] read/write: Event counter 5 (PMEVCNTR5); RAZ/WI when 5 &gt;= PMCR.N</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>P4 [4] read/write: Event counter 4 (PMEVCNTR4); RAZ/WI when 4 &gt;= PMCR.N</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>P3 [3] read/write: Event counter 3 (PMEVCNTR3); RAZ/WI when 3 &gt;= PMCR.N</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>P2 [2] read/write: Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>P1 [1] read/write: Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>P0 [0] read/write: Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
