@@ -20,8 +20,9 @@ for c in llvm-tools clippy rustfmt; do
   grep -q "^$c" <<<"$components" || rustup component add "$c"
 done
 
-step "QEMU for the driver tests"
+step "QEMU for the driver tests; Chromium and Arm C compilers for the documentation tests"
 bash tests/qemu/install.sh
+bash tests/docs/install.sh
 
 generated=()
 for d in generated/*/; do generated+=(-p "$(basename "$d")"); done

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+use codegen::backend::site;
 use codegen::frontend::Format;
 use codegen::output::{self, Written};
 use codegen::pipeline::{self, Input, Options, Report};
@@ -52,12 +53,19 @@ enum Command {
         #[arg(long, value_enum)]
         format: Option<Format>,
     },
+    /// Write the register-map site (static HTML) for every crate of the manifest.
+    Doc {
+        /// The folder to write the site to (default: target/register-site under the root).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => regenerate(cli.root, cli.check, cli.strict),
+        Some(Command::Doc { out }) => site(cli.root, out, cli.strict),
         Some(Command::DumpIr { inputs, format }) => dump_ir(
             &inputs,
             Options {
@@ -231,6 +239,81 @@ fn regenerate(root: Option<PathBuf>, check: bool, strict: bool) -> ExitCode {
         }
         Err(e) => {
             eprintln!("error: writing generated/: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `codegen doc`: the register-map site for the manifest's crates, written into `out`, whose
+/// files are then exactly the site's (stale pages removed). A folder holding anything else is
+/// left alone, so a mistyped `-o` cannot empty it.
+fn site(root: Option<PathBuf>, out: Option<PathBuf>, strict: bool) -> ExitCode {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let Some(root) = root.or_else(|| find_root(&cwd)) else {
+        eprintln!(
+            "error: no descriptions/manifest.toml in {} or above; pass --root",
+            cwd.display()
+        );
+        return ExitCode::FAILURE;
+    };
+    let out = out.unwrap_or_else(|| root.join("target/register-site"));
+    let mut report = Report::default();
+    let Some(loaded) = pipeline::load_manifest(
+        &root.join("descriptions/manifest.toml"),
+        strict,
+        &mut report,
+    ) else {
+        return fail(&report);
+    };
+    if !report.diagnostics.is_empty() {
+        eprintln!("{}", report.render());
+    }
+    let sources: Vec<site::Source<'_>> = loaded
+        .iter()
+        .map(|l| site::Source {
+            crate_name: &l.entry.name,
+            inputs: &l.shown,
+            device: &l.device,
+        })
+        .collect();
+    let files = match site::generate(&sources) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let ours =
+        std::fs::read_to_string(out.join("index.html")).is_ok_and(|t| t.contains(site::GENERATOR));
+    let empty = std::fs::read_dir(&out).map_or(true, |mut d| d.next().is_none());
+    if !ours && !empty {
+        eprintln!(
+            "error: {} is not empty and holds no register site; choose an empty folder",
+            out.display()
+        );
+        return ExitCode::FAILURE;
+    }
+    let pages = files.len();
+    match output::write(
+        None,
+        &[output::CrateOutput {
+            dir: out.clone(),
+            files,
+        }],
+    ) {
+        Ok(done) => {
+            println!(
+                "register site: {pages} pages in {} (open {})",
+                out.display(),
+                out.join("index.html").display()
+            );
+            if done.is_empty() {
+                println!("nothing changed");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: writing {}: {e}", out.display());
             ExitCode::FAILURE
         }
     }

@@ -2,7 +2,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::backend::rust;
+use crate::backend::{c, rust};
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::frontend::{self, Format};
 use crate::ir::{Device, Pos};
@@ -141,32 +141,69 @@ pub fn generate_crate(
     out: PathBuf,
     report: &mut Report,
 ) -> Option<CrateOutput> {
-    let mut device = load(inputs, &options, report)?;
+    let device = load_named(name, inputs, &options, report)?;
+    let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
+    emit_crate(&device, &shown, &options, out, report)
+}
+
+/// `load`, with the device named after its crate and the event type the options give.
+fn load_named(
+    name: &str,
+    inputs: &[Input],
+    options: &Options,
+    report: &mut Report,
+) -> Option<Device> {
+    let mut device = load(inputs, options, report)?;
     device.name = name.to_string();
     if options.event_type.is_some() {
         device.event_type = options.event_type.clone();
     }
-    let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
-    match rust::generate(&device, name, &shown, &options.depends) {
+    Some(device)
+}
+
+/// Runs the backends that make a crate directory: the Rust crate and its C headers.
+fn emit_crate(
+    device: &Device,
+    shown: &[String],
+    options: &Options,
+    out: PathBuf,
+    report: &mut Report,
+) -> Option<CrateOutput> {
+    let files = rust::generate(device, &device.name, shown, &options.depends)
+        .map_err(|m| ("rust_backend", m))
+        .and_then(|mut files| {
+            files.extend(c::generate(device, shown).map_err(|m| ("c_backend", m))?);
+            files.sort_by(|a, b| a.path.cmp(&b.path));
+            Ok(files)
+        });
+    match files {
         Ok(files) => Some(CrateOutput { dir: out, files }),
-        Err(message) => {
+        Err((rule, message)) => {
             report
                 .diagnostics
-                .push(Diagnostic::error("rust_backend", &device.pos, message));
+                .push(Diagnostic::error(rule, &device.pos, message));
             None
         }
     }
 }
 
-/// Generates every crate of the manifest at `manifest_path` into `generated_dir`. Returns the
-/// crates only if all of them generated without errors. Positions name files relative to the
-/// manifest's parent directory (`descriptions/x.toml` in this repository).
-pub fn generate_manifest(
+/// One crate of the manifest, read and validated.
+pub struct Loaded {
+    pub entry: Entry,
+    /// The inputs as positions and banners name them.
+    pub shown: Vec<String>,
+    pub options: Options,
+    pub device: Device,
+}
+
+/// Reads the manifest at `manifest_path` and loads every crate it lists. Returns the crates only
+/// if all of them loaded without errors. Positions name files relative to the manifest's parent
+/// directory (`descriptions/x.toml` in this repository).
+pub fn load_manifest(
     manifest_path: &Path,
-    generated_dir: &Path,
     strict: bool,
     report: &mut Report,
-) -> Option<Vec<CrateOutput>> {
+) -> Option<Vec<Loaded>> {
     let dir = manifest_path.parent().unwrap_or(Path::new("."));
     let dir_name = dir
         .file_name()
@@ -198,8 +235,8 @@ pub fn generate_manifest(
             return None;
         }
     };
-    let mut crates = Vec::new();
-    for entry in &entries {
+    let mut loaded = Vec::new();
+    for entry in entries {
         let inputs: Vec<Input> = entry
             .inputs
             .iter()
@@ -208,14 +245,37 @@ pub fn generate_manifest(
                 shown: crate::paths::normalize(Path::new(&format!("{dir_name}{i}"))),
             })
             .collect();
-        let out = generated_dir.join(&entry.name);
         let options = Options {
             format: entry.format,
             strict: strict || entry.strict,
             depends: entry.depends.clone(),
             event_type: entry.event_type.clone(),
         };
-        crates.extend(generate_crate(&entry.name, &inputs, options, out, report));
+        if let Some(device) = load_named(&entry.name, &inputs, &options, report) {
+            loaded.push(Loaded {
+                shown: inputs.iter().map(|i| i.shown.clone()).collect(),
+                entry,
+                options,
+                device,
+            });
+        }
+    }
+    (!report.has_errors()).then_some(loaded)
+}
+
+/// Generates every crate of the manifest at `manifest_path` into `generated_dir`. Returns the
+/// crates only if all of them generated without errors.
+pub fn generate_manifest(
+    manifest_path: &Path,
+    generated_dir: &Path,
+    strict: bool,
+    report: &mut Report,
+) -> Option<Vec<CrateOutput>> {
+    let loaded = load_manifest(manifest_path, strict, report)?;
+    let mut crates = Vec::new();
+    for l in &loaded {
+        let out = generated_dir.join(&l.entry.name);
+        crates.extend(emit_crate(&l.device, &l.shown, &l.options, out, report));
     }
     (!report.has_errors()).then_some(crates)
 }

@@ -97,6 +97,9 @@ fn regenerate_check_and_drift() {
         names,
         [
             "generated/demo/Cargo.toml",
+            "generated/demo/include/demo/aarch64.h",
+            "generated/demo/include/demo/layouts.h",
+            "generated/demo/include/demo/regs.h",
             "generated/demo/src/aarch64.rs",
             "generated/demo/src/layouts.rs",
             "generated/demo/src/lib.rs",

@@ -10,6 +10,28 @@
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMAUTHSTATUS" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMAUTHSTATUS</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMAUTHSTATUS · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RTNID [27:26] read-only: Root non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="98" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="120" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTNID</text><text x="120" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>RTID [25:24] read-only: Root invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="142" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="164" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTID</text><text x="164" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>[23:16] not described</title><rect x="186" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLNID [15:14] read-only: Realm non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="362" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="384" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLNID</text><text x="384" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>RLID [13:12] read-only: Realm invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="406" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="428" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLID</text><text x="428" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>[11:8] not described</title><rect x="450" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SNID [7:6] read-only: Secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="538" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="560" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SNID</text><text x="560" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>SID [5:4] read-only: Secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="582" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="604" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SID</text><text x="604" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>NSNID [3:2] read-only: Non-secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="626" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="648" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSNID</text><text x="648" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>NSID [1:0] read-only: Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="670" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="692" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSID</text><text x="692" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[27:26\] | `RTNID` | read-only | - | Root non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -136,6 +158,30 @@ impl core::fmt::Debug for Pmauthstatus {
 /// Cycle Count Filter Register (PMCCFILTR_EL0): the PMEVTYPER filter bits P..RLH; no evtCount, no MT. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCFILTR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCCFILTR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCFILTR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[25] not described</title><rect x="142" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+/// <g><title>[19:0] not described</title><rect x="274" y="46" width="440" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -402,6 +448,19 @@ impl core::fmt::Debug for Pmccfiltr {
 ///
 /// Width: 64 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCCNTR</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCNTR · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>CCNT [63:0] read/write: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>CCNT [63:0] read/write: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `CCNT` | read/write | - | Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -476,6 +535,18 @@ impl core::fmt::Debug for Pmccntr {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCEID0" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCEID0</title>
+/// <rect width="724" height="128" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID0 · 32 bits · reset 0x67ffbfff</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>ID [31:0] read-only, reset 0x67ffbfff: Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">1</tspan><tspan x="65">1</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">1</tspan><tspan x="153">1</tspan><tspan x="175">1</tspan><tspan x="197">1</tspan><tspan x="219">1</tspan><tspan x="241">1</tspan><tspan x="263">1</tspan><tspan x="285">1</tspan><tspan x="307">1</tspan><tspan x="329">1</tspan><tspan x="351">1</tspan><tspan x="373">1</tspan><tspan x="395">0</tspan><tspan x="417">1</tspan><tspan x="439">1</tspan><tspan x="461">1</tspan><tspan x="483">1</tspan><tspan x="505">1</tspan><tspan x="527">1</tspan><tspan x="549">1</tspan><tspan x="571">1</tspan><tspan x="593">1</tspan><tspan x="615">1</tspan><tspan x="637">1</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">1</tspan></text>
+/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | 0x67ffbfff | Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
@@ -539,6 +610,18 @@ impl core::fmt::Debug for Pmceid0 {
 /// Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCEID1" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCEID1</title>
+/// <rect width="724" height="128" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID1 · 32 bits · reset 0x0</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>ID [31:0] read-only, reset 0x0: Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">0</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">0</tspan><tspan x="153">0</tspan><tspan x="175">0</tspan><tspan x="197">0</tspan><tspan x="219">0</tspan><tspan x="241">0</tspan><tspan x="263">0</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">0</tspan><tspan x="439">0</tspan><tspan x="461">0</tspan><tspan x="483">0</tspan><tspan x="505">0</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">0</tspan><tspan x="637">0</tspan><tspan x="659">0</tspan><tspan x="681">0</tspan><tspan x="703">0</tspan></text>
+/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -604,6 +687,17 @@ impl core::fmt::Debug for Pmceid1 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID2" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCEID2</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID2 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>ID [31:0] read-only: Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4. |
@@ -666,6 +760,17 @@ impl core::fmt::Debug for Pmceid2 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID3" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCEID3</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID3 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>ID [31:0] read-only: Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4. |
@@ -727,6 +832,31 @@ impl core::fmt::Debug for Pmceid3 {
 /// Configuration Register (external view only): PMU features and the number of event counters. Read the counter count from PMCFGR.N, not PMCR.N (RAZ/WI in this view). AM62L: N = 6 (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCFGR</title>
+/// <rect width="724" height="128" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCFGR · 32 bits · reset partly described (x: not described)</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>NCG [31:28] read-only: NCG, counter groups (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="54" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NCG</text><text x="54" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>[27:23] not described</title><rect x="98" y="46" width="110" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SS [22] read-only: SS (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="208" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="219" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SS</text><text x="219" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>FZO [21] read-only: Freeze-on-overflow (PMCR.FZO) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="230" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
+/// <g><title>[20] not described</title><rect x="252" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>UEN [19] read-only: User-mode enable register (PMUSERENR) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="274" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">UEN</text></g>
+/// <g><title>WT [18] read-only: WT (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="296" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="307" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">WT</text><text x="307" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>NA [17] read-only: NA (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="318" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="329" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NA</text><text x="329" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>EX [16] read-only: Export (PMCR.X) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="340" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="351" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EX</text><text x="351" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>CCD [15] read-only: Cycle counter clock divider (PMCR.D) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="362" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCD</text></g>
+/// <g><title>CC [14] read-only: Dedicated cycle counter (PMCCNTR) implemented. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="395" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>SIZE [13:8] read-only: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="472" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>N [7:0] read-only, reset 0x6: Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="626" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">x</tspan><tspan x="43">x</tspan><tspan x="65">x</tspan><tspan x="87">x</tspan><tspan x="109">x</tspan><tspan x="131">x</tspan><tspan x="153">x</tspan><tspan x="175">x</tspan><tspan x="197">x</tspan><tspan x="219">x</tspan><tspan x="241">x</tspan><tspan x="263">x</tspan><tspan x="285">x</tspan><tspan x="307">x</tspan><tspan x="329">x</tspan><tspan x="351">x</tspan><tspan x="373">x</tspan><tspan x="395">x</tspan><tspan x="417">x</tspan><tspan x="439">x</tspan><tspan x="461">x</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">0</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -882,6 +1012,17 @@ impl core::fmt::Debug for Pmcfgr {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR0" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCIDR0</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR0 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -943,6 +1084,17 @@ impl core::fmt::Debug for Pmcidr0 {
 /// Component Identification Register 1. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR1" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCIDR1</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR1 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1006,6 +1158,17 @@ impl core::fmt::Debug for Pmcidr1 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR2" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCIDR2</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR2 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -1068,6 +1231,17 @@ impl core::fmt::Debug for Pmcidr2 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR3" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCIDR3</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR3 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -1129,6 +1303,25 @@ impl core::fmt::Debug for Pmcidr3 {
 /// Count Enable Clear: write 1 to disable a counter (0 has no effect); reads the enable state. Write-1-to-clear view of the state PMCNTENSET sets. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCNTENCLR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCNTENCLR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCNTENCLR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+/// <g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+/// <g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+/// <g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+/// <g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+/// <g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1c: write 1 to clear</text>
+/// <rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1333,6 +1526,25 @@ impl core::fmt::Debug for Pmcntenclr {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCNTENSET" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCNTENSET</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCNTENSET · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>P5 [5] write 1 to set: Event counter 5: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+/// <g><title>P4 [4] write 1 to set: Event counter 4: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+/// <g><title>P3 [3] write 1 to set: Event counter 3: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+/// <g><title>P2 [2] write 1 to set: Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+/// <g><title>P1 [1] write 1 to set: Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+/// <g><title>P0 [0] write 1 to set: Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1s: write 1 to set</text>
+/// <rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31\] | `C` | write 1 to set | - | Cycle counter (PMCCNTR): write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
@@ -1536,6 +1748,27 @@ impl core::fmt::Debug for Pmcntenset {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMCR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>RAZWI_31_11 [31:11] reads as zero, writes ignored: RAZ/WI in the external view: N[15:11], IDCODE[23:16] and IMP[31:24] are not visible here; read PMCFGR.N instead. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="462" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="241" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_31_11</text><text x="241" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>RESERVED_10_7 [10:7] reads as zero, writes ignored: Reserved on AM62L (RES0 in the vendor register description): LP[7] needs FEAT_PMUv3p5 and FZO[9] FEAT_PMUv3p7, which the Armv8.0 Cortex-A53 does not have. Source: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="472" y="46" width="88" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="516" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RESERVED_10…</text><text x="516" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>X [4] read/write: Export enable: export events to an external monitoring block. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>C [2] write-only: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P [1] write-only: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0. Does not clear the overflow flags. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
+/// <rect x="223.2" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="240.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:11\] | `RAZWI_31_11` | reads as zero, writes ignored | - | RAZ/WI in the external view: N\[15:11\], IDCODE\[23:16\] and IMP\[31:24\] are not visible here; read PMCFGR.N instead. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -1724,6 +1957,17 @@ impl core::fmt::Debug for Pmcr {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVAFF0" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMDEVAFF0</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVAFF0 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -1786,6 +2030,17 @@ impl core::fmt::Debug for Pmdevaff0 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVAFF1" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMDEVAFF1</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVAFF1 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -1847,6 +2102,22 @@ impl core::fmt::Debug for Pmdevaff1 {
 /// Device Architecture Register: identifies an Arm PMU, EXT32 view (0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="150.2" viewBox="0 0 724 150.2" role="img" aria-label="Bit fields of PMDEVARCH" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMDEVARCH</title>
+/// <rect width="724" height="150.2" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVARCH · 32 bits · reset 0x47702a16</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>ARCHITECT [31:21] read-only, reset 0x23b: Architect: 0x23B = Arm. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="242" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="131" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHITECT</text><text x="131" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>PRESENT [20] read-only, reset 0x1: 1 = PMDEVARCH is present. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="252" y="46" width="22" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="263" y="75.1" transform="rotate(-90 263 75.1)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PRESENT</text></g>
+/// <g><title>REVISION [19:16] read-only, reset 0x0: Architecture revision (0 in 0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="274" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="318" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">REVISION</text><text x="318" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>ARCHVER [15:12] read-only, reset 0x2: Architecture version: 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="362" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="406" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHVER</text><text x="406" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>ARCHPART [11:0] read-only, reset 0xa16: Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="450" y="46" width="264" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHPART</text><text x="582" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <text y="114.2" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">1</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">1</tspan><tspan x="153">1</tspan><tspan x="175">1</tspan><tspan x="197">0</tspan><tspan x="219">1</tspan><tspan x="241">1</tspan><tspan x="263">1</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">1</tspan><tspan x="439">0</tspan><tspan x="461">1</tspan><tspan x="483">0</tspan><tspan x="505">1</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <rect x="10" y="128.2" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="134.2" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1950,6 +2221,17 @@ impl core::fmt::Debug for Pmdevarch {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVID" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMDEVID</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVID · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -2011,6 +2293,21 @@ impl core::fmt::Debug for Pmdevid {
 /// Device Type Register: 0x16 = performance monitor of a processor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMDEVTYPE" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMDEVTYPE</title>
+/// <rect width="724" height="128" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVTYPE · 32 bits · reset 0x16</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:8] not described</title><rect x="10" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>SUB [7:4] read-only, reset 0x1: Sub-type: 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="538" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SUB</text><text x="582" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <g><title>MAJOR [3:0] read-only, reset 0x6: Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="670" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MAJOR</text><text x="670" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">x</tspan><tspan x="43">x</tspan><tspan x="65">x</tspan><tspan x="87">x</tspan><tspan x="109">x</tspan><tspan x="131">x</tspan><tspan x="153">x</tspan><tspan x="175">x</tspan><tspan x="197">x</tspan><tspan x="219">x</tspan><tspan x="241">x</tspan><tspan x="263">x</tspan><tspan x="285">x</tspan><tspan x="307">x</tspan><tspan x="329">x</tspan><tspan x="351">x</tspan><tspan x="373">x</tspan><tspan x="395">x</tspan><tspan x="417">x</tspan><tspan x="439">x</tspan><tspan x="461">x</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2087,6 +2384,19 @@ impl core::fmt::Debug for Pmdevtype {
 ///
 /// Width: 64 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR0" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVCNTR0</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR0 · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -2160,6 +2470,19 @@ impl core::fmt::Debug for Pmevcntr0 {
 /// Event Count Register 1 (PMEVCNTR1_EL0), 64-bit view: offset 0x000 + 8n = 0x008 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 64 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR1" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVCNTR1</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR1 · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2235,6 +2558,19 @@ impl core::fmt::Debug for Pmevcntr1 {
 ///
 /// Width: 64 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR2" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVCNTR2</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR2 · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -2308,6 +2644,19 @@ impl core::fmt::Debug for Pmevcntr2 {
 /// Event Count Register 3 (PMEVCNTR3_EL0), 64-bit view: offset 0x000 + 8n = 0x018 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 64 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR3" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVCNTR3</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR3 · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2383,6 +2732,19 @@ impl core::fmt::Debug for Pmevcntr3 {
 ///
 /// Width: 64 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR4" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVCNTR4</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR4 · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -2457,6 +2819,19 @@ impl core::fmt::Debug for Pmevcntr4 {
 ///
 /// Width: 64 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR5" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVCNTR5</title>
+/// <rect width="724" height="172" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR5 · 64 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>EVCNT [63:0] read/write: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -2530,6 +2905,31 @@ impl core::fmt::Debug for Pmevcntr5 {
 /// Event Type Register 0 (PMEVTYPER0_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER0" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVTYPER0</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER0 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2838,6 +3238,31 @@ impl core::fmt::Debug for Pmevtyper0 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER1" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVTYPER1</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER1 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31\] | `P` | read/write | - | Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
@@ -3144,6 +3569,31 @@ impl core::fmt::Debug for Pmevtyper1 {
 /// Event Type Register 2 (PMEVTYPER2_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER2" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVTYPER2</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER2 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -3452,6 +3902,31 @@ impl core::fmt::Debug for Pmevtyper2 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER3" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVTYPER3</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER3 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31\] | `P` | read/write | - | Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
@@ -3758,6 +4233,31 @@ impl core::fmt::Debug for Pmevtyper3 {
 /// Event Type Register 4 (PMEVTYPER4_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER4" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVTYPER4</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER4 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -4066,6 +4566,31 @@ impl core::fmt::Debug for Pmevtyper4 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER5" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMEVTYPER5</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER5 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31\] | `P` | read/write | - | Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
@@ -4373,6 +4898,17 @@ impl core::fmt::Debug for Pmevtyper5 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMIIDR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMIIDR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMIIDR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -4434,6 +4970,25 @@ impl core::fmt::Debug for Pmiidr {
 /// Interrupt Enable Clear: write 1 to disable a counter's overflow interrupt; reads the enables. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMINTENCLR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMINTENCLR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMINTENCLR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+/// <g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+/// <g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+/// <g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+/// <g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+/// <g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1c: write 1 to clear</text>
+/// <rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -4638,6 +5193,25 @@ impl core::fmt::Debug for Pmintenclr {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMINTENSET" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMINTENSET</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMINTENSET · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>P5 [5] write 1 to set: Event counter 5: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+/// <g><title>P4 [4] write 1 to set: Event counter 4: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+/// <g><title>P3 [3] write 1 to set: Event counter 3: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+/// <g><title>P2 [2] write 1 to set: Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+/// <g><title>P1 [1] write 1 to set: Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+/// <g><title>P0 [0] write 1 to set: Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1s: write 1 to set</text>
+/// <rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31\] | `C` | write 1 to set | - | Cycle counter (PMCCNTR): write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
@@ -4841,6 +5415,17 @@ impl core::fmt::Debug for Pmintenset {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMITCTRL" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMITCTRL</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMITCTRL · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read/write: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -4915,6 +5500,17 @@ impl core::fmt::Debug for Pmitctrl {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLAR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMLAR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLAR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>KEY [31:0] write-only: Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">KEY</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `KEY` | write-only | - | Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -4981,6 +5577,22 @@ impl core::fmt::Debug for Pmlar {
 /// Lock Status Register. Reset value 0x3 on AM62L: lock implemented and locked (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMLSR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMLSR</title>
+/// <rect width="724" height="128" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLSR · 32 bits · reset 0x3</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+/// <g><title>nTT [2] read-only, reset 0x0: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses; 0 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="648" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="659" y="64" transform="rotate(-90 659 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">nTT</text></g>
+/// <g><title>SLK [1] read-only, reset 0x1: Software lock status: 1 = locked (unlock by writing the key to PMLAR); 1 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="670" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="681" y="64" transform="rotate(-90 681 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLK</text></g>
+/// <g><title>SLI [0] read-only, reset 0x1: Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="692" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="703" y="64" transform="rotate(-90 703 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLI</text></g>
+/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">x</tspan><tspan x="43">x</tspan><tspan x="65">x</tspan><tspan x="87">x</tspan><tspan x="109">x</tspan><tspan x="131">x</tspan><tspan x="153">x</tspan><tspan x="175">x</tspan><tspan x="197">x</tspan><tspan x="219">x</tspan><tspan x="241">x</tspan><tspan x="263">x</tspan><tspan x="285">x</tspan><tspan x="307">x</tspan><tspan x="329">x</tspan><tspan x="351">x</tspan><tspan x="373">x</tspan><tspan x="395">x</tspan><tspan x="417">x</tspan><tspan x="439">x</tspan><tspan x="461">x</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">x</tspan><tspan x="571">x</tspan><tspan x="593">x</tspan><tspan x="615">x</tspan><tspan x="637">x</tspan><tspan x="659">0</tspan><tspan x="681">1</tspan><tspan x="703">1</tspan></text>
+/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// <rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -5066,6 +5678,17 @@ impl core::fmt::Debug for Pmlsr {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMMIR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMMIR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMMIR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -5127,6 +5750,25 @@ impl core::fmt::Debug for Pmmir {
 /// Overflow Flag Status Clear: write 1 to clear an overflow flag; reads the flags. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMOVSCLR" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMOVSCLR</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMOVSCLR · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+/// <g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+/// <g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+/// <g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+/// <g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+/// <g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1c: write 1 to clear</text>
+/// <rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -5331,6 +5973,25 @@ impl core::fmt::Debug for Pmovsclr {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMOVSSET" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMOVSSET</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMOVSSET · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>P5 [5] write 1 to set: Event counter 5: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+/// <g><title>P4 [4] write 1 to set: Event counter 4: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+/// <g><title>P3 [3] write 1 to set: Event counter 3: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+/// <g><title>P2 [2] write 1 to set: Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+/// <g><title>P1 [1] write 1 to set: Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+/// <g><title>P0 [0] write 1 to set: Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1s: write 1 to set</text>
+/// <rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31\] | `C` | write 1 to set | - | Cycle counter (PMCCNTR): write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
@@ -5534,6 +6195,17 @@ impl core::fmt::Debug for Pmovsset {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR0" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMPIDR0</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR0 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -5595,6 +6267,17 @@ impl core::fmt::Debug for Pmpidr0 {
 /// Peripheral Identification Register 1. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR1" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMPIDR1</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR1 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -5658,6 +6341,17 @@ impl core::fmt::Debug for Pmpidr1 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR2" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMPIDR2</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR2 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -5719,6 +6413,17 @@ impl core::fmt::Debug for Pmpidr2 {
 /// Peripheral Identification Register 3. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR3" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMPIDR3</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR3 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -5782,6 +6487,17 @@ impl core::fmt::Debug for Pmpidr3 {
 ///
 /// Width: 32 bits.
 ///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR4" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMPIDR4</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR4 · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+/// </svg>
+/// </div>
+///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
@@ -5843,6 +6559,24 @@ impl core::fmt::Debug for Pmpidr4 {
 /// Software Increment (write-only). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
+///
+/// <div class="register-diagram">
+/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSWINC" font-family="monospace" style="max-width:100%;height:auto">
+/// <title>Bit fields of PMSWINC</title>
+/// <rect width="724" height="114" fill="#ffffff"/>
+/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMSWINC · 32 bits · reset not described</text>
+/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+/// <g><title>RAZWI_31_6 [31:6] reads as zero, writes ignored: No event counter 6..30 on AM62L (PMCFGR.N = 6); bit 31 is not a counter bit. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="10" y="46" width="572" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="296" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_31_6</text><text x="296" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+/// <g><title>P5 [5] write-only: Write 1 to increment event counter 5 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P4 [4] write-only: Write 1 to increment event counter 4 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P3 [3] write-only: Write 1 to increment event counter 3 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P2 [2] write-only: Write 1 to increment event counter 2 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P1 [1] write-only: Write 1 to increment event counter 1 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <g><title>P0 [0] write-only: Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+/// <rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
+/// <rect x="116.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+/// </svg>
+/// </div>
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|

@@ -123,31 +123,12 @@ fn layout(layout: &Layout) -> TokenStream {
 }
 
 fn mask_of(layout: &Layout, access: FieldAccess) -> u64 {
-    layout
-        .fields
-        .iter()
-        .filter(|f| f.access == access)
-        .fold(0, |m, f| m | f.mask())
+    crate::backend::reset::reserved(layout, access)
 }
 
-/// The layout's reset: given whole, or assembled when every named field has one.
+/// The layout's reset, when every bit of it is described (see `backend::reset`).
 fn reset_value(layout: &Layout) -> Option<u64> {
-    // A reset with undefined bits (SVD `resetMask`) is no value to start from.
-    let full = crate::ir::bit_range_mask(0, layout.width);
-    if layout.reset_mask.is_some_and(|m| m & full != full) {
-        return None;
-    }
-    if layout.reset.is_some() {
-        return layout.reset;
-    }
-    let named: Vec<&Field> = layout.fields.iter().filter(|f| !f.is_reserved()).collect();
-    if named.is_empty() || named.iter().any(|f| f.reset.is_none()) {
-        return None;
-    }
-    let fields = named
-        .iter()
-        .fold(0, |v, f| v | (f.reset.unwrap_or(0) << f.lsb));
-    Some(fields | mask_of(layout, FieldAccess::Res1))
+    crate::backend::reset::value(layout)
 }
 
 fn struct_doc(layout: &Layout) -> String {
@@ -176,6 +157,12 @@ fn struct_doc(layout: &Layout) -> String {
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),
     ]);
+    // The diagram is raw HTML: a `<div>` at the start of a line opens an HTML block that markdown
+    // passes through untouched up to the next blank line, and the SVG has none.
+    text.push_str(&format!(
+        "\n\n<div class=\"register-diagram\">\n{}\n</div>",
+        crate::backend::diagram::svg(layout)
+    ));
     if !layout.fields.is_empty() {
         text.push_str(
             "\n\n| Bits | Field | Access | Reset | Description |\n|---|---|---|---|---|\n",

@@ -3,7 +3,7 @@
 //! Code is built as tokens with `quote` and formatted in process with `prettyplease`, so the output
 //! never depends on an installed `rustfmt`; the crate's `Cargo.toml` comes from a template.
 mod block;
-mod doc;
+pub(crate) mod doc;
 mod doc_lines;
 mod events;
 mod layout;
