@@ -41,6 +41,12 @@ impl Format {
             .take(4096)
             .collect();
         let trimmed = head.trim_start();
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("svd"))
+        {
+            return Some(Format::Svd);
+        }
         if trimmed.starts_with('<') {
             // XML: the root element tells SVD (`<device ...schemaVersion`) from TI targetdb.
             let lower = head.to_ascii_lowercase();

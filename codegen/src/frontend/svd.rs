@@ -1,19 +1,124 @@
-//! The CMSIS-SVD frontend (being written).
-use super::Parsed;
-use crate::diagnostic::Diagnostic;
-use crate::ir::Pos;
+//! The CMSIS-SVD frontend: SVD text to the IR, with a file:line:col on every element.
+//!
+//! Four steps, each in its own module:
+//! 1. [`xml`] reads the text into elements with byte spans (svd-parser keeps no positions) and
+//!    rejects XML that is not well-formed, at the defect;
+//! 2. [`check`] finds, at their text, the defects svd-parser would reject without a position
+//!    (numbers, bit ranges, `dimIndex`, keywords) and repairs misspelt keywords that have one
+//!    reading, with a warning;
+//! 3. svd-parser reads the (repaired) text into svd-rs's device, without validation so that
+//!    defects the passes repair (enumerated values too wide, fields beyond the register, ...)
+//!    reach the IR as written;
+//! 4. [`lower`] pairs each svd-rs object with its XML element, resolves `derivedFrom`, flattens
+//!    clusters and arrays, and builds the IR (see there for how SVD maps onto it).
+//!
+//! Defects with one safe local repair are warnings (the pipeline makes them errors under
+//! `--strict`); the rest are errors. Nothing here panics on any input: svd-parser is called
+//! only on text that passed the checks that would make it panic or allocate without bound, and
+//! behind `catch_unwind` for what is left.
+mod check;
+mod lower;
+mod xml;
 
-/// Parses CMSIS-SVD text.
-pub fn parse(file: &str, _text: &str) -> Parsed {
-    let pos = Pos {
-        file: file.to_string(),
-        line: 1,
-        col: 1,
-        span: (0, 0),
+use super::Parsed;
+use crate::diagnostic::{Diagnostic, LineIndex};
+
+/// The rule for SVD structure svd-parser rejects (a missing required element, an element where
+/// another is expected, ...).
+pub const RULE_SVD: &str = "svd_elements_valid";
+
+/// Parses CMSIS-SVD text; `file` is the name positions carry.
+pub fn parse(file: &str, text: &str) -> Parsed {
+    let lines = LineIndex::new(file, text);
+    let doc = xml::parse(&lines, text).map_err(|d| vec![d])?;
+    let checked = check::run(&doc, &lines);
+    let mut warnings = checked.warnings;
+    if !checked.errors.is_empty() {
+        let mut errors = checked.errors;
+        errors.sort_by(|a, b| a.pos.cmp(&b.pos));
+        errors.extend(warnings);
+        return Err(errors);
+    }
+    let config = svd_parser::Config::default().validate_level(svd_parser::ValidateLevel::Disabled);
+    let repaired = checked.text;
+    let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        svd_parser::parse_with_config(&repaired, &config)
+    }));
+    let svd = match parsed {
+        Ok(Ok(device)) => device,
+        Ok(Err(e)) => {
+            let messages: Vec<String> = e.chain().map(|c| c.to_string()).collect();
+            let mut errors = vec![parser_error(&lines, text, &messages)];
+            errors.extend(warnings);
+            return Err(errors);
+        }
+        Err(_) => {
+            let mut errors = vec![Diagnostic::error(
+                RULE_SVD,
+                &lines.pos(0, 0),
+                "svd-parser failed on this file (a defect svd-parser does not report)",
+            )];
+            errors.extend(warnings);
+            return Err(errors);
+        }
     };
-    Err(vec![Diagnostic::error(
-        "input_format",
-        &pos,
-        "the CMSIS-SVD frontend is not available yet",
-    )])
+    let lowered = lower::lower(&doc, &lines, &svd);
+    warnings.extend(lowered.warnings);
+    warnings.sort_by(|a, b| (&a.pos, a.rule).cmp(&(&b.pos, b.rule)));
+    if lowered.errors.is_empty() {
+        Ok((lowered.device, warnings))
+    } else {
+        let mut errors = lowered.errors;
+        errors.sort_by(|a, b| a.pos.cmp(&b.pos));
+        errors.extend(warnings);
+        Err(errors)
+    }
 }
+
+/// svd-parser's error as a diagnostic. Its messages are `In peripheral ...`, `Parsing <tag>
+/// ... at <line>:<col>`, then the cause; the position is the innermost one given.
+fn parser_error(lines: &LineIndex<'_>, text: &str, messages: &[String]) -> Diagnostic {
+    let mut at = None;
+    let mut context = None;
+    for m in messages {
+        if let Some((head, line, col)) = trailing_position(m) {
+            at = Some(offset_of(text, line, col));
+            context = Some(head.to_string());
+        }
+    }
+    let cause = messages.last().cloned().unwrap_or_default();
+    let message = match context {
+        Some(c) if c != cause => format!("{c}: {cause}"),
+        _ => cause,
+    };
+    let at = at.unwrap_or(0);
+    let end = text[at..].find(['>', '\n']).map_or(at, |k| {
+        at + k + usize::from(text[at + k..].starts_with('>'))
+    });
+    Diagnostic::error(RULE_SVD, &lines.pos(at, end), message)
+}
+
+/// `("Parsing x", 3, 5)` from `"Parsing x at 3:5"`.
+fn trailing_position(message: &str) -> Option<(&str, usize, usize)> {
+    let (head, pos) = message.rsplit_once(" at ")?;
+    let (line, col) = pos.trim().split_once(':')?;
+    Some((head, line.parse().ok()?, col.parse().ok()?))
+}
+
+/// The byte offset of 1-based `line`, `col` (in characters) in `text`.
+fn offset_of(text: &str, line: usize, col: usize) -> usize {
+    let start = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>();
+    let rest = &text[start.min(text.len())..];
+    start
+        + rest
+            .char_indices()
+            .nth(col.saturating_sub(1))
+            .map_or(rest.len(), |(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests;

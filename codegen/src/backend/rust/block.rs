@@ -19,10 +19,8 @@ pub fn blocks(device: &Device) -> TokenStream {
 /// 4 GiB exists only where pointers are 64 bits wide.
 fn instance(inst: &Instance) -> TokenStream {
     let block = ident(&inst.block.name, Case::Camel);
-    let upper = ident(&inst.name, Case::Verbatim)
-        .to_string()
-        .to_ascii_uppercase();
-    let base_const = format_ident!("{}_BASE", upper.trim_start_matches('_'));
+    let upper = const_prefix(&inst.name);
+    let base_const = format_ident!("{upper}_BASE");
     let ctor = ident(&inst.name, Case::Snake);
     let base = hex(inst.base);
     let cfg =
@@ -50,7 +48,7 @@ fn instance(inst: &Instance) -> TokenStream {
         .map(|irq| {
             let name = format_ident!(
                 "{}_IRQ_{}",
-                upper.trim_start_matches('_'),
+                upper,
                 ident(&irq.name, Case::Verbatim)
                     .to_string()
                     .to_ascii_uppercase()
@@ -80,6 +78,18 @@ fn instance(inst: &Instance) -> TokenStream {
         }
 
         #irqs
+    }
+}
+
+/// The upper-case start of the constants named after `name`: leading `_` dropped, except the one
+/// sanitising puts before a leading digit (`32K_FOUT` → `_32K_FOUT_OFFSET`).
+fn const_prefix(name: &str) -> String {
+    let upper = ident(name, Case::Verbatim).to_string().to_ascii_uppercase();
+    let trimmed = upper.trim_start_matches('_');
+    if trimmed.is_empty() || trimmed.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("_{trimmed}")
+    } else {
+        trimmed.to_string()
     }
 }
 
@@ -149,10 +159,8 @@ fn block(device: &Device, block: &Block) -> TokenStream {
 
 fn register(block: &Block, reg: &BlockRegister, layout: &crate::ir::Layout) -> TokenStream {
     let method = ident(&reg.name, Case::Snake);
-    let upper = ident(&reg.name, Case::Verbatim)
-        .to_string()
-        .to_ascii_uppercase();
-    let offset_const = format_ident!("{}_OFFSET", upper.trim_start_matches('_'));
+    let upper = const_prefix(&reg.name);
+    let offset_const = format_ident!("{upper}_OFFSET");
     let offset = hex(reg.offset);
     let value = type_name(layout);
     let access = access_marker(&reg.access);
@@ -209,11 +217,17 @@ fn register(block: &Block, reg: &BlockRegister, layout: &crate::ir::Layout) -> T
             }
         },
         Some(array) => {
-            let stride_const = format_ident!("{}_STRIDE", upper.trim_start_matches('_'));
-            let count_const = format_ident!("{}_COUNT", upper.trim_start_matches('_'));
+            let stride_const = format_ident!("{upper}_STRIDE");
+            let count_const = format_ident!("{upper}_COUNT");
             let stride = hex(array.stride);
             let count = unsuffixed(array.count.into());
-            let const_method = format_ident!("{}_n", method.to_string().trim_start_matches("r#"));
+            let const_method = format_ident!(
+                "{}_n",
+                method
+                    .to_string()
+                    .trim_start_matches("r#")
+                    .trim_end_matches('_')
+            );
             quote! {
                 #[doc = #offset_doc]
                 pub const #offset_const: usize = #offset;

@@ -1,0 +1,629 @@
+//! A small, non-validating XML reader that keeps the byte span of every element, attribute and
+//! text, so that each SVD element can be given its file:line:col (svd-parser gives none).
+//!
+//! It checks what makes a document well-formed (one root, tags that match, attributes quoted and
+//! not repeated, entities known, no control characters, nothing cut off) and reports the first
+//! defect at its position, with a note at the element it concerns. It is iterative, so any depth
+//! of nesting is read without recursion, and nesting beyond [`MAX_DEPTH`] is refused so that the
+//! recursive readers after it (svd-parser, the lowering) cannot overflow the stack.
+use crate::diagnostic::{Diagnostic, LineIndex};
+
+pub const RULE: &str = "xml_well_formed";
+
+/// Elements nested deeper than this are refused (real SVD files nest about ten deep).
+pub const MAX_DEPTH: usize = 256;
+
+/// One element.
+#[derive(Debug, Default)]
+pub struct Element {
+    /// The tag name's span.
+    pub name: (usize, usize),
+    pub attrs: Vec<Attr>,
+    /// Element children, in document order.
+    pub children: Vec<usize>,
+    /// The first run of character data directly inside (text and CDATA up to the first child
+    /// element, comment or processing instruction), decoded, with its raw span.
+    pub text: Option<Text>,
+    pub parent: Option<usize>,
+}
+
+#[derive(Debug)]
+pub struct Attr {
+    pub name: (usize, usize),
+    /// The value's span, without the quotes.
+    pub value_span: (usize, usize),
+}
+
+#[derive(Debug)]
+pub struct Text {
+    pub value: String,
+    pub span: (usize, usize),
+    /// Whether the raw text is exactly `value` (no entity, no CDATA), so it can be replaced.
+    pub plain: bool,
+}
+
+/// A parsed document: its elements in document order; element 0 is the root.
+#[derive(Debug)]
+pub struct Doc<'a> {
+    pub text: &'a str,
+    pub elements: Vec<Element>,
+}
+
+impl<'a> Doc<'a> {
+    pub fn name(&self, e: usize) -> &'a str {
+        let (s, t) = self.elements[e].name;
+        &self.text[s..t]
+    }
+
+    /// The first element child of `e` called `name`.
+    pub fn child(&self, e: usize, name: &str) -> Option<usize> {
+        self.elements[e]
+            .children
+            .iter()
+            .copied()
+            .find(|&c| self.name(c) == name)
+    }
+
+    /// Every element child of `e` called `name`.
+    pub fn children_named<'s>(
+        &'s self,
+        e: usize,
+        name: &'s str,
+    ) -> impl Iterator<Item = usize> + 's {
+        self.elements[e]
+            .children
+            .iter()
+            .copied()
+            .filter(move |&c| self.name(c) == name)
+    }
+
+    pub fn attr(&self, e: usize, name: &str) -> Option<&Attr> {
+        let text = self.text;
+        self.elements[e]
+            .attrs
+            .iter()
+            .find(|a| &text[a.name.0..a.name.1] == name)
+    }
+
+    /// The element's text, trimmed, if it has any.
+    pub fn text_of(&self, e: usize) -> Option<&str> {
+        self.elements[e].text.as_ref().map(|t| t.value.trim())
+    }
+
+    /// The span of the element's text without surrounding white space (for plain text), or the
+    /// tag name's span when it has no text.
+    pub fn text_span(&self, e: usize) -> (usize, usize) {
+        match &self.elements[e].text {
+            Some(t) if t.plain => {
+                let raw = &self.text[t.span.0..t.span.1];
+                let start = t.span.0 + (raw.len() - raw.trim_start().len());
+                let end = t.span.1 - (raw.len() - raw.trim_end().len());
+                if start < end {
+                    (start, end)
+                } else {
+                    self.elements[e].name
+                }
+            }
+            Some(t) => t.span,
+            None => self.elements[e].name,
+        }
+    }
+}
+
+/// Reads `text` (the content of `file`) into a document, or gives the first well-formedness
+/// error.
+pub fn parse<'a>(lines: &LineIndex<'_>, text: &'a str) -> Result<Doc<'a>, Diagnostic> {
+    Reader {
+        text,
+        b: text.as_bytes(),
+        i: 0,
+        lines,
+        elements: Vec::new(),
+        stack: Vec::new(),
+    }
+    .run()
+}
+
+struct Reader<'a, 'l> {
+    text: &'a str,
+    b: &'a [u8],
+    i: usize,
+    lines: &'l LineIndex<'l>,
+    elements: Vec<Element>,
+    /// Open elements.
+    stack: Vec<usize>,
+}
+
+impl<'a> Reader<'a, '_> {
+    fn error(&self, at: (usize, usize), message: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(RULE, &self.lines.pos(at.0, at.1), message)
+    }
+
+    fn note_open(&self, d: Diagnostic, e: usize) -> Diagnostic {
+        let (s, t) = self.elements[e].name;
+        d.with_note(
+            &self.lines.pos(s, t),
+            format!("`<{}>` opened here", &self.text[s..t]),
+        )
+    }
+
+    fn starts(&self, s: &str) -> bool {
+        self.b[self.i..].starts_with(s.as_bytes())
+    }
+
+    fn skip_ws(&mut self) {
+        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\r' | b'\n') {
+            self.i += 1;
+        }
+    }
+
+    /// The end of the next `pat` from the current position, or an error naming `what`.
+    fn find(&self, pat: &str, what: &str, from: usize) -> Result<usize, Diagnostic> {
+        match self.text[self.i..].find(pat) {
+            Some(k) => Ok(self.i + k + pat.len()),
+            None => Err(self.eof_error(from, what)),
+        }
+    }
+
+    fn eof_error(&self, from: usize, what: &str) -> Diagnostic {
+        let end = self.b.len();
+        let d = self.error(
+            (end, end),
+            format!(
+                "the file ends inside {what} started at {}",
+                self.lines.pos(from, from)
+            ),
+        );
+        d.with_note(
+            &self.lines.pos(from, from + 1),
+            format!("{what} starts here"),
+        )
+    }
+
+    fn run(mut self) -> Result<Doc<'a>, Diagnostic> {
+        if let Some((k, c)) = self
+            .text
+            .char_indices()
+            .find(|&(_, c)| (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{fffe}')
+        {
+            return Err(self.error(
+                (k, k + c.len_utf8()),
+                format!(
+                    "control character U+{:04X} cannot appear in XML (is this a binary file?)",
+                    c as u32
+                ),
+            ));
+        }
+        if self.text.starts_with('\u{feff}') {
+            self.i = 3;
+        }
+        if self.text[self.i..].trim().is_empty() {
+            return Err(self.error(
+                (0, 0),
+                "the file is empty: an SVD file needs a `<device>` element",
+            ));
+        }
+        let mut root_done = false;
+        loop {
+            if self.stack.is_empty() {
+                self.skip_ws();
+            }
+            if self.i >= self.b.len() {
+                break;
+            }
+            if self.b[self.i] != b'<' {
+                self.text_run(root_done)?;
+                continue;
+            }
+            let start = self.i;
+            if self.starts("<!--") {
+                self.i = self.find("-->", "a comment", start)?;
+            } else if self.starts("<![CDATA[") {
+                if self.stack.is_empty() {
+                    return Err(self.error((start, start + 9), "CDATA outside the root element"));
+                }
+                self.i += 9;
+                let end = self.find("]]>", "a CDATA section", start)?;
+                let value = self.text[start + 9..end - 3].to_string();
+                self.add_text(value, (start, end), false);
+                self.i = end;
+            } else if self.starts("<?") {
+                self.i = self.find("?>", "a processing instruction", start)?;
+            } else if self.starts("<!") {
+                if !self.stack.is_empty() || root_done {
+                    return Err(self.error(
+                        (start, start + 2),
+                        "a `<!` declaration can only come before the root element",
+                    ));
+                }
+                self.doctype(start)?;
+            } else if self.starts("</") {
+                self.close_tag(start)?;
+                if self.stack.is_empty() {
+                    root_done = true;
+                }
+            } else {
+                if self.stack.is_empty() && root_done {
+                    return Err(self.error(
+                        (start, start + 1),
+                        "a second root element: an XML file has exactly one",
+                    ));
+                }
+                let closed = self.open_tag(start)?;
+                if closed && self.stack.is_empty() {
+                    root_done = true;
+                }
+            }
+        }
+        if let Some(&open) = self.stack.last() {
+            let end = self.b.len();
+            let name = self.name_of(open);
+            let d = self.error(
+                (end, end),
+                format!("the file ends before `<{name}>` is closed (truncated?)"),
+            );
+            return Err(self.note_open(d, open));
+        }
+        if !root_done {
+            let end = self.b.len();
+            return Err(self.error((end, end), "the file has no root element"));
+        }
+        Ok(Doc {
+            text: self.text,
+            elements: self.elements,
+        })
+    }
+
+    fn name_of(&self, e: usize) -> &'a str {
+        let (s, t) = self.elements[e].name;
+        &self.text[s..t]
+    }
+
+    fn doctype(&mut self, start: usize) -> Result<(), Diagnostic> {
+        // `<!DOCTYPE ... [ ... ]>`: skip it, brackets and quotes included.
+        let mut depth = 0usize;
+        let mut quote: Option<u8> = None;
+        self.i += 2;
+        while self.i < self.b.len() {
+            let c = self.b[self.i];
+            self.i += 1;
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, b'"' | b'\'') => quote = Some(c),
+                (None, b'[') => depth += 1,
+                (None, b']') => depth = depth.saturating_sub(1),
+                (None, b'>') if depth == 0 => return Ok(()),
+                _ => {}
+            }
+        }
+        Err(self.eof_error(start, "a `<!` declaration"))
+    }
+
+    fn name_at(&mut self) -> Option<(usize, usize)> {
+        let start = self.i;
+        while self.i < self.b.len() {
+            let c = self.b[self.i];
+            let ok =
+                c.is_ascii_alphanumeric() || matches!(c, b'_' | b':' | b'-' | b'.') || c >= 0x80;
+            if !ok {
+                break;
+            }
+            self.i += 1;
+        }
+        let first_ok = start < self.i && !matches!(self.b[start], b'0'..=b'9' | b'-' | b'.');
+        first_ok.then_some((start, self.i))
+    }
+
+    /// The character at the current position, for messages.
+    fn here(&self) -> (usize, usize, String) {
+        match self.text[self.i..].chars().next() {
+            Some(c) => (
+                self.i,
+                self.i + c.len_utf8(),
+                format!("`{}`", c.escape_default()),
+            ),
+            None => (self.i, self.i, "the end of the file".to_string()),
+        }
+    }
+
+    /// Reads a start tag; returns whether it closed itself (`/>`).
+    fn open_tag(&mut self, start: usize) -> Result<bool, Diagnostic> {
+        self.i += 1;
+        let Some(name) = self.name_at() else {
+            let (s, t, what) = self.here();
+            return Err(self.error(
+                (s, t),
+                format!("expected an element name after `<`, found {what}"),
+            ));
+        };
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(self.error(
+                name,
+                format!("elements nest deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        let id = self.elements.len();
+        let parent = self.stack.last().copied();
+        self.elements.push(Element {
+            name,
+            parent,
+            ..Element::default()
+        });
+        if let Some(p) = parent {
+            self.elements[p].children.push(id);
+        }
+        loop {
+            let before = self.i;
+            self.skip_ws();
+            if self.i >= self.b.len() {
+                return Err(self.eof_error(start, "a start tag"));
+            }
+            match self.b[self.i] {
+                b'>' => {
+                    self.i += 1;
+                    self.stack.push(id);
+                    return Ok(false);
+                }
+                b'/' => {
+                    if self.b.get(self.i + 1) == Some(&b'>') {
+                        self.i += 2;
+                        return Ok(true);
+                    }
+                    let (s, t, what) = self.here();
+                    return Err(self.error((s, t), format!("expected `/>`, found {what}")));
+                }
+                _ => {}
+            }
+            if before == self.i {
+                let (s, t, what) = self.here();
+                return Err(self.error(
+                    (s, t),
+                    format!("expected white space, `>` or `/>` in a start tag, found {what}"),
+                ));
+            }
+            self.attribute(id, start)?;
+        }
+    }
+
+    fn attribute(&mut self, id: usize, start: usize) -> Result<(), Diagnostic> {
+        let Some(name) = self.name_at() else {
+            let (s, t, what) = self.here();
+            return Err(self.error((s, t), format!("expected an attribute name, found {what}")));
+        };
+        let name_text = &self.text[name.0..name.1];
+        if let Some(prev) = self.elements[id]
+            .attrs
+            .iter()
+            .find(|a| &self.text[a.name.0..a.name.1] == name_text)
+        {
+            let d = self.error(name, format!("attribute `{name_text}` is given twice"));
+            return Err(d.with_note(
+                &self.lines.pos(prev.name.0, prev.name.1),
+                "first given here",
+            ));
+        }
+        self.skip_ws();
+        if self.b.get(self.i) != Some(&b'=') {
+            let (s, t, what) = self.here();
+            return Err(self.error(
+                (s, t),
+                format!("expected `=` after attribute `{name_text}`, found {what}"),
+            ));
+        }
+        self.i += 1;
+        self.skip_ws();
+        let quote = match self.b.get(self.i) {
+            Some(&q @ (b'"' | b'\'')) => q,
+            _ => {
+                let (s, t, what) = self.here();
+                return Err(self.error(
+                    (s, t),
+                    format!("expected a quoted value for attribute `{name_text}`, found {what}"),
+                ));
+            }
+        };
+        self.i += 1;
+        let vstart = self.i;
+        let Some(k) = self.b[self.i..].iter().position(|&c| c == quote) else {
+            return Err(self.eof_error(start, "a start tag"));
+        };
+        let vend = self.i + k;
+        if let Some(lt) = self.b[vstart..vend].iter().position(|&c| c == b'<') {
+            return Err(self.error(
+                (vstart + lt, vstart + lt + 1),
+                "`<` cannot appear in an attribute value",
+            ));
+        }
+        self.decode(vstart, vend)?;
+        self.i = vend + 1;
+        self.elements[id].attrs.push(Attr {
+            name,
+            value_span: (vstart, vend),
+        });
+        Ok(())
+    }
+
+    fn close_tag(&mut self, start: usize) -> Result<(), Diagnostic> {
+        self.i += 2;
+        let Some(name) = self.name_at() else {
+            let (s, t, what) = self.here();
+            return Err(self.error(
+                (s, t),
+                format!("expected an element name after `</`, found {what}"),
+            ));
+        };
+        self.skip_ws();
+        if self.b.get(self.i) != Some(&b'>') {
+            if self.i >= self.b.len() {
+                return Err(self.eof_error(start, "an end tag"));
+            }
+            let (s, t, what) = self.here();
+            return Err(self.error((s, t), format!("expected `>`, found {what}")));
+        }
+        self.i += 1;
+        let close = &self.text[name.0..name.1];
+        let Some(&open) = self.stack.last() else {
+            return Err(self.error(name, format!("`</{close}>` closes no open element")));
+        };
+        let open_name = self.name_of(open);
+        if open_name != close {
+            let d = self.error(name, format!("`</{close}>` does not match `<{open_name}>`"));
+            return Err(self.note_open(d, open));
+        }
+        self.stack.pop();
+        Ok(())
+    }
+
+    /// Character data up to the next `<`.
+    fn text_run(&mut self, root_done: bool) -> Result<(), Diagnostic> {
+        let start = self.i;
+        let end = self.b[self.i..]
+            .iter()
+            .position(|&c| c == b'<')
+            .map_or(self.b.len(), |k| self.i + k);
+        if self.stack.is_empty() {
+            let what = if root_done { "after" } else { "before" };
+            return Err(self.error((start, start + 1), format!("text {what} the root element")));
+        }
+        let value = self.decode(start, end)?;
+        let plain = value.len() == end - start;
+        self.add_text(value, (start, end), plain);
+        self.i = end;
+        Ok(())
+    }
+
+    fn add_text(&mut self, value: String, span: (usize, usize), plain: bool) {
+        let Some(&e) = self.stack.last() else { return };
+        let el = &mut self.elements[e];
+        if !el.children.is_empty() || el.text.as_ref().is_some_and(|t| t.span.1 != span.0) {
+            return;
+        }
+        match &mut el.text {
+            Some(t) => {
+                t.value.push_str(&value);
+                t.span.1 = span.1;
+                t.plain = false;
+            }
+            None => el.text = Some(Text { value, span, plain }),
+        }
+    }
+
+    /// Decodes entity and character references in `start..end`.
+    fn decode(&self, start: usize, end: usize) -> Result<String, Diagnostic> {
+        let raw = &self.text[start..end];
+        if !raw.contains('&') {
+            return Ok(raw.to_string());
+        }
+        let mut out = String::with_capacity(raw.len());
+        let mut rest = raw;
+        let mut at = start;
+        while let Some(k) = rest.find('&') {
+            out.push_str(&rest[..k]);
+            at += k;
+            rest = &rest[k..];
+            let Some(semi) = rest.find(';').filter(|&s| s <= 12) else {
+                return Err(self.error(
+                    (at, at + 1),
+                    "`&` starts no entity reference (write `&amp;`)",
+                ));
+            };
+            let entity = &rest[1..semi];
+            let c = match entity {
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "amp" => Some('&'),
+                "quot" => Some('"'),
+                "apos" => Some('\''),
+                _ => entity
+                    .strip_prefix("#x")
+                    .map(|h| u32::from_str_radix(h, 16))
+                    .or_else(|| entity.strip_prefix('#').map(str::parse::<u32>))
+                    .and_then(Result::ok)
+                    .and_then(char::from_u32),
+            };
+            let Some(c) = c else {
+                return Err(self.error((at, at + semi + 1), format!("unknown entity `&{entity};`")));
+            };
+            out.push(c);
+            at += semi + 1;
+            rest = &rest[semi + 1..];
+        }
+        out.push_str(rest);
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> Result<Doc<'_>, String> {
+        let lines = LineIndex::new("t.svd", text);
+        parse(&lines, text).map_err(|d| d.to_string())
+    }
+
+    #[test]
+    fn reads_elements_attributes_and_text() {
+        let doc = read(
+            "<?xml version=\"1.0\"?>\n<!-- c -->\n<device a='1' b=\"x&amp;y\">\n <name>N&lt;1&gt;</name><e/>\n <t><![CDATA[a<b]]></t>\n</device>\n",
+        )
+        .unwrap();
+        assert_eq!(doc.name(0), "device");
+        let b = doc.attr(0, "b").unwrap().value_span;
+        assert_eq!(&doc.text[b.0..b.1], "x&amp;y");
+        let name = doc.child(0, "name").unwrap();
+        assert_eq!(doc.text_of(name), Some("N<1>"));
+        assert_eq!(doc.text_of(doc.child(0, "t").unwrap()), Some("a<b"));
+        assert_eq!(doc.elements[0].children.len(), 3);
+    }
+
+    #[test]
+    fn reports_defects_with_positions() {
+        let cases = [
+            ("", "t.svd:1:1: error[xml_well_formed]: the file is empty"),
+            (
+                "<a><b></a>",
+                "t.svd:1:9: error[xml_well_formed]: `</a>` does not match `<b>`",
+            ),
+            (
+                "<a>\n<b>",
+                "t.svd:2:4: error[xml_well_formed]: the file ends before `<b>` is closed",
+            ),
+            (
+                "<a x='1' x='2'/>",
+                "t.svd:1:10: error[xml_well_formed]: attribute `x` is given twice",
+            ),
+            (
+                "<a>&nbsp;</a>",
+                "t.svd:1:4: error[xml_well_formed]: unknown entity",
+            ),
+            (
+                "<a>\u{0}</a>",
+                "t.svd:1:4: error[xml_well_formed]: control character U+0000",
+            ),
+            (
+                "<a/><b/>",
+                "t.svd:1:5: error[xml_well_formed]: a second root element",
+            ),
+            (
+                "<a><!-- x",
+                "t.svd:1:10: error[xml_well_formed]: the file ends inside a comment",
+            ),
+            (
+                "<a b=1/>",
+                "t.svd:1:6: error[xml_well_formed]: expected a quoted value",
+            ),
+        ];
+        for (text, want) in cases {
+            let got = read(text).unwrap_err();
+            assert!(got.starts_with(want), "{text:?}: {got}");
+        }
+    }
+
+    #[test]
+    fn deep_nesting_is_refused() {
+        let text = "<a>".repeat(MAX_DEPTH + 1);
+        assert!(read(&text).unwrap_err().contains("nest deeper"));
+    }
+}
