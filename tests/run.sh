@@ -3,7 +3,7 @@
 # then runs every check: formatting, clippy, generated-code drift, generated crates and the driver
 # for the host and both Arm targets, their docs, and every test (unit, golden diagnostics, CLI, IR
 # snapshots, FACTS table, host emulation, zero-cost disassembly, pmu-macros compile errors, the
-# driver under QEMU on six CPU models).
+# driver under QEMU on six CPU models, behavioural models under Miri, hostile input, the corpus).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,6 +50,9 @@ done
 
 step "generated crates' docs build without warnings"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps "${generated[@]}" -p armreg-rt
+
+step "Miri over the behavioural-model tests"
+bash tests/miri.sh
 
 step "tests"
 log=$(mktemp)

@@ -72,6 +72,51 @@ pub struct Device {
     /// (`crate::Pmevtyper`, `arm_pmuv3::Pmevtyper`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event_type: Option<String>,
+    /// Statements about blocks that another input of the crate defines (a native overlay on a
+    /// vendor file); `passes::amendments_apply` folds them into the blocks and empties this.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub amendments: Vec<Amendment>,
+}
+
+/// What one input says about a block another input defines: what the other input's format
+/// cannot state (TI XML has no set/clear views of a shared state and no software lock).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Amendment {
+    pub block: NameRef,
+    /// The block's software lock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<Lock>,
+    /// New register accesses (`set`/`clear` views of a shared state), by register name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub registers: Vec<RegisterAmendment>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub pos: Pos,
+}
+
+/// A register's access, restated by an amendment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegisterAmendment {
+    pub name: NameRef,
+    pub access: RegAccess,
+}
+
+/// A software lock on a block (CoreSight's lock access and lock status registers, PMLAR and
+/// PMLSR in the external PMU view): while locked, writes to every register of the block but the
+/// lock access register are ignored. Writing `key` to the lock access register unlocks, any
+/// other value locks; the status register's `locked` bit reads 1 while locked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lock {
+    /// The lock access register (PMLAR).
+    pub access: NameRef,
+    /// The lock status register (PMLSR).
+    pub status: NameRef,
+    /// The 1-bit field of the status register that reads 1 while locked (SLK).
+    pub locked: NameRef,
+    pub key: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub pos: Pos,
 }
 
 /// Which PMU's event field the events are numbers for.
@@ -514,6 +559,9 @@ pub struct Block {
     pub source: Option<String>,
     pub pos: Pos,
     pub registers: Vec<BlockRegister>,
+    /// The block's software lock, where the description states one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lock: Option<Lock>,
 }
 
 /// A register of a block: a layout bound to an offset.
@@ -562,6 +610,7 @@ impl Device {
             events: Vec::new(),
             event_pmu: None,
             event_type: None,
+            amendments: Vec::new(),
         }
     }
 
@@ -589,5 +638,7 @@ impl Device {
                 .registers
                 .sort_by(|a, b| (a.offset, &a.name).cmp(&(b.offset, &b.name)));
         }
+        self.amendments
+            .sort_by(|a, b| (&a.block.name, &a.pos).cmp(&(&b.block.name, &b.pos)));
     }
 }

@@ -26,7 +26,15 @@ const KEYWORDS: &[&str] = &[
 
 /// Method names the generated value and block types define themselves; a field or register of that
 /// name gets a `_` suffix like a keyword.
-const GENERATED_METHODS: &[&str] = &["bits", "from_bits", "from_bits_retain", "new", "base"];
+const GENERATED_METHODS: &[&str] = &[
+    "bits",
+    "from_bits",
+    "from_bits_retain",
+    "new",
+    "base",
+    "on_bus",
+    "with_bus",
+];
 
 /// The identifier `name` becomes in `case`, or why it cannot become one.
 pub fn ident(name: &str, case: Case) -> Result<String, String> {

@@ -103,38 +103,213 @@ pub enum Written {
     Removed(PathBuf),
 }
 
-/// Brings the files on disk in line with `crates`: changed files are replaced atomically, stale
-/// files removed (and, with `root`, stale generated crates under it).
+/// The suffix of a file staged beside its target before the commit renames it into place.
+const STAGED: &str = ".codegen-new";
+/// The commit journal, in the output folder: written once everything is staged, removed once
+/// every rename and removal it lists is done. A run that finds one finishes it first.
+const JOURNAL: &str = ".codegen-commit";
+
+/// Brings the files on disk in line with `crates`, crash-safe: every changed file is first staged
+/// beside its target (written and synced); if any staging fails (a full disk) every staged file
+/// is removed and the output is left exactly as it was. Only then is a journal of the renames and
+/// removals written, and they are carried out; a run killed during that step leaves the journal,
+/// and the next `write` (or `recover`) completes it. Unchanged files are not touched, stale files
+/// are removed (and, with `root`, stale generated crates under it).
 pub fn write(root: Option<&Path>, crates: &[CrateOutput]) -> std::io::Result<Vec<Written>> {
+    let journal_dir = journal_dir(root, crates);
+    recover(&journal_dir, root, crates)?;
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut removed: Vec<PathBuf> = Vec::new();
     let mut done = Vec::new();
-    for drift in check(root, crates) {
-        match drift {
-            Drift::Unexpected(path) => {
-                if path.is_dir() {
-                    fs::remove_dir_all(&path)?;
-                } else {
-                    fs::remove_file(&path)?;
+    let staging = (|| -> std::io::Result<()> {
+        for drift in check(root, crates) {
+            match drift {
+                Drift::Unexpected(path) => {
+                    done.push(Written::Removed(path.clone()));
+                    removed.push(path);
                 }
-                done.push(Written::Removed(path));
+                Drift::Differs(path) | Drift::Missing(path) => {
+                    let content = crates
+                        .iter()
+                        .flat_map(|c| c.files.iter().map(move |f| (c.dir.join(&f.path), f)))
+                        .find(|(p, _)| *p == path)
+                        .map(|(_, f)| f.content.as_bytes())
+                        .unwrap_or_default();
+                    let tmp = staged_path(&path);
+                    done.push(if path.exists() {
+                        Written::Updated(path.clone())
+                    } else {
+                        Written::Created(path.clone())
+                    });
+                    staged.push((tmp.clone(), path));
+                    stage(&tmp, content)?;
+                }
             }
-            Drift::Differs(path) | Drift::Missing(path) => {
-                let content = crates
-                    .iter()
-                    .flat_map(|c| c.files.iter().map(move |f| (c.dir.join(&f.path), f)))
-                    .find(|(p, _)| *p == path)
-                    .map(|(_, f)| f.content.as_bytes())
-                    .unwrap_or_default();
-                let existed = path.exists();
-                replace_atomically(&path, content)?;
-                done.push(if existed {
-                    Written::Updated(path)
-                } else {
-                    Written::Created(path)
-                });
+        }
+        if staged.is_empty() && removed.is_empty() {
+            return Ok(());
+        }
+        let mut text = String::new();
+        for (tmp, path) in &staged {
+            text.push_str(&format!("R\t{}\t{}\n", tmp.display(), path.display()));
+        }
+        for path in &removed {
+            text.push_str(&format!("D\t{}\n", path.display()));
+        }
+        let journal = journal_dir.join(JOURNAL);
+        stage(&staged_path(&journal), text.as_bytes())?;
+        failpoint();
+        fs::rename(staged_path(&journal), &journal)?;
+        sync_dir(&journal_dir);
+        Ok(())
+    })();
+    if let Err(e) = staging {
+        for (tmp, _) in &staged {
+            let _ = fs::remove_file(tmp);
+        }
+        let _ = fs::remove_file(staged_path(&journal_dir.join(JOURNAL)));
+        remove_empty_dirs(&staged);
+        return Err(std::io::Error::new(
+            e.kind(),
+            format!("{e}; nothing was changed, the previous output is intact"),
+        ));
+    }
+    if !staged.is_empty() || !removed.is_empty() {
+        apply_journal(&journal_dir.join(JOURNAL))?;
+    }
+    Ok(done)
+}
+
+/// Where the journal of a write goes: the generated root, or the one crate's directory.
+fn journal_dir(root: Option<&Path>, crates: &[CrateOutput]) -> PathBuf {
+    match (root, crates) {
+        (Some(r), _) => r.to_path_buf(),
+        (None, [c, ..]) => c.dir.clone(),
+        (None, []) => PathBuf::from("."),
+    }
+}
+
+/// Finishes the commit a killed run left (its journal), and removes files a run killed while
+/// staging left (nothing was changed by it). Called by `write` before anything else.
+pub fn recover(
+    journal_dir: &Path,
+    root: Option<&Path>,
+    crates: &[CrateOutput],
+) -> std::io::Result<()> {
+    let journal = journal_dir.join(JOURNAL);
+    if journal.is_file() {
+        apply_journal(&journal)?;
+    }
+    let _ = fs::remove_file(staged_path(&journal));
+    let mut dirs: BTreeSet<PathBuf> = crates.iter().map(|c| c.dir.clone()).collect();
+    dirs.extend(root.map(generated_dirs).unwrap_or_default());
+    for dir in dirs {
+        for f in files_under(&dir) {
+            if f.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with('.') && n.ends_with(STAGED))
+            {
+                fs::remove_file(&f)?;
             }
         }
     }
-    Ok(done)
+    Ok(())
+}
+
+/// Carries out a journal's renames and removals (each at most once: a rename whose staged file
+/// is gone was done), syncs, and removes the journal.
+fn apply_journal(journal: &Path) -> std::io::Result<()> {
+    let text = fs::read_to_string(journal)?;
+    let mut dirs = BTreeSet::new();
+    for line in text.lines() {
+        let parts: Vec<&str> = line.split('\t').collect();
+        match parts[..] {
+            ["R", tmp, path] => {
+                if Path::new(tmp).exists() {
+                    failpoint();
+                    fs::rename(tmp, path)?;
+                    dirs.extend(Path::new(path).parent().map(Path::to_path_buf));
+                }
+            }
+            ["D", path] => {
+                let path = Path::new(path);
+                failpoint();
+                if path.is_dir() {
+                    fs::remove_dir_all(path)?;
+                } else if path.exists() {
+                    fs::remove_file(path)?;
+                }
+                dirs.extend(path.parent().map(Path::to_path_buf));
+            }
+            _ => {
+                return Err(std::io::Error::other(format!(
+                    "{}: unreadable commit journal line `{line}`",
+                    journal.display()
+                )))
+            }
+        }
+    }
+    for d in &dirs {
+        sync_dir(d);
+    }
+    failpoint();
+    fs::remove_file(journal)?;
+    if let Some(d) = journal.parent() {
+        sync_dir(d);
+    }
+    Ok(())
+}
+
+/// `dir/.name.codegen-new` for `dir/name`.
+fn staged_path(path: &Path) -> PathBuf {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
+    path.with_file_name(format!(".{name}{STAGED}"))
+}
+
+/// Writes and syncs `content` at `tmp`.
+fn stage(tmp: &Path, content: &[u8]) -> std::io::Result<()> {
+    if let Some(dir) = tmp.parent() {
+        fs::create_dir_all(dir)?;
+    }
+    failpoint();
+    let mut f = fs::File::create(tmp)?;
+    f.write_all(content)?;
+    f.sync_all()
+}
+
+/// Directories a failed staging created and left empty are removed again.
+fn remove_empty_dirs(staged: &[(PathBuf, PathBuf)]) {
+    for (tmp, _) in staged {
+        let mut dir = tmp.parent();
+        while let Some(d) = dir {
+            if fs::remove_dir(d).is_err() {
+                break;
+            }
+            dir = d.parent();
+        }
+    }
+}
+
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+/// For the crash-safety tests: with `CODEGEN_FAILPOINT=k` the process aborts (as if killed) at
+/// the k-th step that changes the file system.
+fn failpoint() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static STEP: AtomicU64 = AtomicU64::new(0);
+    let Some(k) = std::env::var("CODEGEN_FAILPOINT")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    else {
+        return;
+    };
+    if STEP.fetch_add(1, Ordering::SeqCst) + 1 == k {
+        std::process::abort();
+    }
 }
 
 /// Writes `content` to a temporary file beside `path`, syncs it and renames it over `path`, so a

@@ -68,7 +68,7 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
         let text = match if dir {
             Ok(String::new())
         } else {
-            fs::read_to_string(&input.path)
+            frontend::read_input(&input.path)
         } {
             Ok(t) => t,
             Err(e) => {
@@ -110,6 +110,7 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
                         all.blocks.extend(d.blocks);
                         all.instances.extend(d.instances);
                         all.events.extend(d.events);
+                        all.amendments.extend(d.amendments);
                     }
                 }
             }
@@ -141,6 +142,22 @@ pub fn generate_crate(
     out: PathBuf,
     report: &mut Report,
 ) -> Option<CrateOutput> {
+    // The name goes into `Cargo.toml` and the headers' directory: only what Cargo accepts.
+    let valid = name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+    if !valid {
+        report.diagnostics.push(Diagnostic::error(
+            "crate_name",
+            &Pos::file_start("<command line>"),
+            format!(
+                "crate name `{}` must be ASCII letters, digits, `-` and `_`, starting with a letter (name it with --name)",
+                name.escape_default()
+            ),
+        ));
+        return None;
+    }
     let device = load_named(name, inputs, &options, report)?;
     let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
     emit_crate(&device, &shown, &options, out, report)
@@ -169,6 +186,23 @@ fn emit_crate(
     out: PathBuf,
     report: &mut Report,
 ) -> Option<CrateOutput> {
+    // Input names go into banners and comments: a control character (a line break in a file
+    // name) would end the comment, so each is shown as `?`; an absolute path would make the
+    // output depend on the machine, so only its file name is shown.
+    let shown: Vec<String> = shown
+        .iter()
+        .map(|s| {
+            let path = Path::new(s);
+            let s = match path.file_name() {
+                Some(name) if path.is_absolute() => name.to_string_lossy().into_owned(),
+                _ => s.clone(),
+            };
+            s.chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect()
+        })
+        .collect();
+    let shown = &shown[..];
     let files = rust::generate(device, &device.name, shown, &options.depends)
         .map_err(|m| ("rust_backend", m))
         .and_then(|mut files| {

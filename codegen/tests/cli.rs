@@ -104,6 +104,7 @@ fn regenerate_check_and_drift() {
             "generated/demo/src/layouts.rs",
             "generated/demo/src/lib.rs",
             "generated/demo/src/mmio.rs",
+            "generated/demo/src/model.rs",
         ]
     );
     for (path, bytes) in &generated {

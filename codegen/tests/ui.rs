@@ -108,6 +108,7 @@ fn every_pass_has_a_case() {
     let covered: Vec<String> = cases(&dir).iter().map(|c| rule_of(c)).collect();
     let mut rules: Vec<&str> = codegen::passes::PASSES.iter().map(|c| c.name).collect();
     rules.push(codegen::passes::DERIVE_LAYOUTS);
+    rules.push(codegen::passes::AMENDMENTS_APPLY);
     for rule in rules {
         assert!(
             covered.iter().any(|c| c == rule),

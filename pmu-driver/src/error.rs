@@ -25,6 +25,8 @@ pub enum Error {
     ZeroPeriod,
     /// A timer frequency of zero (CNTFRQ was never programmed).
     ZeroFrequency,
+    /// The PMU has no cycle counter (a memory-mapped cluster PMU that describes none).
+    NoCycleCounter,
 }
 
 impl core::fmt::Display for Error {
@@ -39,6 +41,7 @@ impl core::fmt::Display for Error {
             Self::WrongCounterKind => f.write_str("operation does not apply to this counter"),
             Self::ZeroPeriod => f.write_str("sample period of zero"),
             Self::ZeroFrequency => f.write_str("timer frequency of zero"),
+            Self::NoCycleCounter => f.write_str("no cycle counter"),
         }
     }
 }

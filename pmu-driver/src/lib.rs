@@ -3,9 +3,11 @@
 //! (`arm-pmuv3`, `arm-generic-timer`).
 //!
 //! The driver is written once, generic over a register back end ([`Registers`]):
-//! [`Aarch64`] (system registers), [`Aarch32`] (CP15); an external memory-mapped back end fits the
-//! same trait (it reads the number of counters from PMCFGR.N, which the trait keeps apart from
-//! PMCR).
+//! [`Aarch64`] (system registers), [`Aarch32`] (CP15), [`Dsu`] (the DynamIQ cluster PMU's
+//! CLUSTERPM* system registers) and [`External`] (a memory-mapped PMU frame, [`Frame`]: the
+//! external view of a core's PMU such as TI AM62L's per-CPU frames, or a memory-mapped cluster
+//! PMU; it unlocks the frame, reads the number of counters from PMCFGR.N, and runs on hardware
+//! or on a generated behavioural model alike).
 //!
 //! ```no_run
 //! use pmu_driver::{Aarch64, Event, Filter, Pmu};
@@ -49,6 +51,8 @@ mod version;
 
 pub use backend::aarch32::Aarch32;
 pub use backend::aarch64::Aarch64;
+pub use backend::dsu::Dsu;
+pub use backend::external::{External, Frame, UNLOCK_KEY};
 pub use backend::{Registers, UserAccess, UserAccessControl};
 pub use counter::{Counter, CounterKind};
 pub use error::Error;

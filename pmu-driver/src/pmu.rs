@@ -239,6 +239,9 @@ impl<R: Registers> Pmu<R> {
 
     /// Allocates the cycle counter, counting where `filter` says.
     pub fn allocate_cycles(&self, filter: Filter) -> Result<Counter, Error> {
+        if self.info.cycle_counter_bits == 0 {
+            return Err(Error::NoCycleCounter);
+        }
         let counter = Counter {
             kind: CounterKind::Cycles,
             index: CYCLE_INDEX,

@@ -6,11 +6,19 @@
 //!   `MRRC`/`MCRR`);
 //! - [`mmio::Reg`]: a typed handle to one memory-mapped register whose access rules are in its type;
 //! - [`host`]: the hook through which system-register accessors run on a target that lacks the
-//!   instruction (the host, for tests and docs).
+//!   instruction (the host, for tests and docs);
+//! - `model` (feature `model`, needs `std`): the engine of the behavioural models generated
+//!   for memory-mapped blocks, a bus that applies a description's access rules.
 #![no_std]
+
+// Models keep their state in a `Mutex` and their hooks in boxes: host tests only.
+#[cfg(feature = "model")]
+extern crate std;
 
 pub mod host;
 pub mod mmio;
+#[cfg(feature = "model")]
+pub mod model;
 mod path;
 mod value;
 

@@ -1,11 +1,116 @@
-//! Typed handles to memory-mapped registers.
+//! Typed handles to memory-mapped registers, and the buses that reach them.
 //!
-//! A [`Reg`] is an address, a value type and an access marker. The marker decides which methods
-//! exist, so a read-only register has no `write`, a write-only one no `read`, and the two views of a
-//! write-1-to-set / write-1-to-clear pair offer `set` or `clear` of a mask and no read-modify-write.
+//! A [`Reg`] is a bus, an address, a value type and an access marker. The marker decides which
+//! methods exist, so a read-only register has no `write`, a write-only one no `read`, and the two
+//! views of a write-1-to-set / write-1-to-clear pair offer `set` or `clear` of a mask and no
+//! read-modify-write.
+//!
+//! The bus ([`Bus`]) is a type parameter, monomorphised away: on the target it is [`Mmio`], a
+//! zero-sized type whose accesses are single volatile loads and stores, so a handle costs what a
+//! hand-written `write_volatile` costs; on the host it can be a behavioural model of the block
+//! (feature `model`, module `armreg_rt::model`) that applies the access rules of the description. A
+//! register wider than the block's bus is split into bus-width accesses here, in one place,
+//! lowest address first, so every bus sees the accesses the hardware would.
 use core::marker::PhantomData;
 
 use crate::{RegisterValue, Word};
+
+/// How the registers of a block are reached.
+///
+/// Addresses are whatever the bus decodes: absolute addresses for [`Mmio`], block offsets for a
+/// lone model, absolute addresses again for a model of a memory map.
+pub trait Bus: Copy {
+    /// Reads the `W` at `addr`.
+    ///
+    /// # Safety
+    /// For [`Mmio`]: `addr` is valid for a volatile read of a `W` and aligned to its size. A bus
+    /// that is also a [`SafeBus`] has no requirement.
+    unsafe fn read<W: Word>(self, addr: usize) -> W;
+    /// Writes `value` to the `W` at `addr`.
+    ///
+    /// # Safety
+    /// As for [`read`](Self::read), for a write.
+    unsafe fn write<W: Word>(self, addr: usize, value: W);
+}
+
+/// A bus on which every access is memory-safe whatever its address (a behavioural model): blocks
+/// on it are built without `unsafe`.
+///
+/// # Safety
+/// Implement it only for a bus whose `read` and `write` are sound for every address and value.
+pub unsafe trait SafeBus: Bus {}
+
+/// Memory: each access is one volatile load or store of its width.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Mmio;
+
+impl Bus for Mmio {
+    #[inline(always)]
+    unsafe fn read<W: Word>(self, addr: usize) -> W {
+        // SAFETY: the caller guarantees `addr` is valid and aligned for a `W`.
+        unsafe { (addr as *const W).read_volatile() }
+    }
+    #[inline(always)]
+    unsafe fn write<W: Word>(self, addr: usize, value: W) {
+        // SAFETY: the caller guarantees `addr` is valid and aligned for a `W`.
+        unsafe { (addr as *mut W).write_volatile(value) }
+    }
+}
+
+/// Reads a `W` at `addr` in accesses of at most `bus_bytes`, lowest address (lowest bits) first.
+///
+/// # Safety
+/// The bus's contract for every part; `bus_bytes` is 1, 2, 4 or 8.
+#[inline(always)]
+unsafe fn load<W: Word, B: Bus>(bus: B, addr: usize, bus_bytes: usize) -> W {
+    let bytes = W::BITS as usize / 8;
+    if bytes <= bus_bytes {
+        // SAFETY: forwarded from the caller.
+        return unsafe { bus.read::<W>(addr) };
+    }
+    let mut value = 0u64;
+    let mut at = 0;
+    while at < bytes {
+        // SAFETY: forwarded from the caller; the part lies inside the register.
+        let part = unsafe {
+            match bus_bytes {
+                1 => bus.read::<u8>(addr + at).to_u64(),
+                2 => bus.read::<u16>(addr + at).to_u64(),
+                _ => bus.read::<u32>(addr + at).to_u64(),
+            }
+        };
+        value |= part << (8 * at);
+        at += bus_bytes;
+    }
+    W::from_u64(value)
+}
+
+/// Writes a `W` at `addr` in accesses of at most `bus_bytes`, lowest address first.
+///
+/// # Safety
+/// As for [`load`].
+#[inline(always)]
+unsafe fn store<W: Word, B: Bus>(bus: B, addr: usize, bus_bytes: usize, value: W) {
+    let bytes = W::BITS as usize / 8;
+    if bytes <= bus_bytes {
+        // SAFETY: forwarded from the caller.
+        return unsafe { bus.write(addr, value) };
+    }
+    let value = value.to_u64();
+    let mut at = 0;
+    while at < bytes {
+        let part = value >> (8 * at);
+        // SAFETY: forwarded from the caller; the part lies inside the register.
+        unsafe {
+            match bus_bytes {
+                1 => bus.write(addr + at, part as u8),
+                2 => bus.write(addr + at, part as u16),
+                _ => bus.write(addr + at, part as u32),
+            }
+        }
+        at += bus_bytes;
+    }
+}
 
 /// Read and write.
 pub enum Rw {}
@@ -30,22 +135,23 @@ pub trait Writable {}
 impl Writable for Rw {}
 impl Writable for Wo {}
 
-/// One memory-mapped register.
-pub struct Reg<V, A> {
+/// One memory-mapped register, reached through the bus `B`.
+pub struct Reg<V, A, B = Mmio> {
+    bus: B,
     addr: usize,
     bus_bytes: usize,
     _marker: PhantomData<(V, A)>,
 }
 
-impl<V, A> Clone for Reg<V, A> {
+impl<V, A, B: Bus> Clone for Reg<V, A, B> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<V, A> Copy for Reg<V, A> {}
+impl<V, A, B: Bus> Copy for Reg<V, A, B> {}
 
 impl<V: RegisterValue, A> Reg<V, A> {
-    /// A handle to the register at `addr`, reached with bus accesses of `bus_bytes`.
+    /// A handle to the register at `addr` in memory, reached with bus accesses of `bus_bytes`.
     ///
     /// # Safety
     /// `addr` must be the address of this register, mapped as device memory, for as long as the
@@ -53,38 +159,63 @@ impl<V: RegisterValue, A> Reg<V, A> {
     #[inline(always)]
     pub const unsafe fn new(addr: usize, bus_bytes: usize) -> Self {
         Self {
+            bus: Mmio,
+            addr,
+            bus_bytes,
+            _marker: PhantomData,
+        }
+    }
+}
+
+impl<V: RegisterValue, A, B: Bus> Reg<V, A, B> {
+    /// A handle to the register at `addr` on `bus`, reached with accesses of `bus_bytes` (1, 2,
+    /// 4 or 8).
+    ///
+    /// # Safety
+    /// The bus's contract must hold for every access of the register at `addr` for as long as the
+    /// handle is used (for [`Mmio`], as for [`new`](Reg::new)).
+    #[inline(always)]
+    pub const unsafe fn on(bus: B, addr: usize, bus_bytes: usize) -> Self {
+        Self {
+            bus,
             addr,
             bus_bytes,
             _marker: PhantomData,
         }
     }
 
-    /// The register's address.
+    /// The register's address on its bus.
     #[inline(always)]
     pub const fn addr(&self) -> usize {
         self.addr
     }
+
+    /// The bus the register is reached through.
+    #[inline(always)]
+    pub const fn bus(&self) -> B {
+        self.bus
+    }
 }
 
-impl<V: RegisterValue, A: Readable> Reg<V, A> {
+impl<V: RegisterValue, A: Readable, B: Bus> Reg<V, A, B> {
     /// Reads the register.
     #[inline(always)]
     pub fn read(&self) -> V {
-        // SAFETY: `new`'s contract makes the address valid for this register.
-        V::from_raw(unsafe { <V::Raw as Word>::load(self.addr, self.bus_bytes) })
+        // SAFETY: the constructor's contract makes every access of this register valid.
+        V::from_raw(unsafe { load(self.bus, self.addr, self.bus_bytes) })
     }
 }
 
-impl<V: RegisterValue, A: Writable> Reg<V, A> {
+impl<V: RegisterValue, A: Writable, B: Bus> Reg<V, A, B> {
     /// Writes the register.
     #[inline(always)]
     pub fn write(&self, value: V) {
-        // SAFETY: `new`'s contract makes the address valid for this register.
-        unsafe { <V::Raw as Word>::store(self.addr, self.bus_bytes, value.to_raw()) }
+        // SAFETY: the constructor's contract makes every access of this register valid.
+        unsafe { store(self.bus, self.addr, self.bus_bytes, value.to_raw()) }
     }
 }
 
-impl<V: RegisterValue> Reg<V, Rw> {
+impl<V: RegisterValue, B: Bus> Reg<V, Rw, B> {
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
     pub fn modify(&self, f: impl FnOnce(V) -> V) {
@@ -92,25 +223,25 @@ impl<V: RegisterValue> Reg<V, Rw> {
     }
 }
 
-impl<V: RegisterValue> Reg<V, SetView> {
+impl<V: RegisterValue, B: Bus> Reg<V, SetView, B> {
     /// Sets the bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(&self, mask: V) {
-        // SAFETY: `new`'s contract makes the address valid for this register.
-        unsafe { <V::Raw as Word>::store(self.addr, self.bus_bytes, mask.to_raw()) }
+        // SAFETY: the constructor's contract makes every access of this register valid.
+        unsafe { store(self.bus, self.addr, self.bus_bytes, mask.to_raw()) }
     }
 }
 
-impl<V: RegisterValue> Reg<V, ClearView> {
+impl<V: RegisterValue, B: Bus> Reg<V, ClearView, B> {
     /// Clears the bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(&self, mask: V) {
-        // SAFETY: `new`'s contract makes the address valid for this register.
-        unsafe { <V::Raw as Word>::store(self.addr, self.bus_bytes, mask.to_raw()) }
+        // SAFETY: the constructor's contract makes every access of this register valid.
+        unsafe { store(self.bus, self.addr, self.bus_bytes, mask.to_raw()) }
     }
 }
 
-impl<V, A> core::fmt::Debug for Reg<V, A> {
+impl<V, A, B> core::fmt::Debug for Reg<V, A, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Reg({:#x})", self.addr)
     }

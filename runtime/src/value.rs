@@ -1,71 +1,32 @@
 /// An unsigned integer a register can be made of.
+///
+/// Buses move registers as `Word`s; the conversions through `u64` let a bus that is not memory
+/// (a behavioural model) store every width alike.
 pub trait Word: Copy + Eq + core::fmt::Debug {
     /// Width in bits.
     const BITS: u32;
-    /// Reads a register of this width at `addr` with volatile bus accesses no wider than
-    /// `bus_bytes`; a wider register is read in parts, lowest address first.
-    ///
-    /// # Safety
-    /// `addr` must be valid for a volatile read of `Self::BITS / 8` bytes and suitably aligned.
-    unsafe fn load(addr: usize, bus_bytes: usize) -> Self;
-    /// Writes a register of this width, in parts (lowest address first) if the bus is narrower.
-    ///
-    /// # Safety
-    /// `addr` must be valid for a volatile write of `Self::BITS / 8` bytes and suitably aligned.
-    unsafe fn store(addr: usize, bus_bytes: usize, value: Self);
+    /// The value, zero-extended.
+    fn to_u64(self) -> u64;
+    /// The low `BITS` bits of `value`.
+    fn from_u64(value: u64) -> Self;
 }
 
-macro_rules! narrow_word {
+macro_rules! word {
     ($($t:ty),*) => {$(
         impl Word for $t {
             const BITS: u32 = <$t>::BITS;
             #[inline(always)]
-            unsafe fn load(addr: usize, _bus_bytes: usize) -> Self {
-                // SAFETY: the caller guarantees `addr` is valid and aligned for this width.
-                unsafe { (addr as *const $t).read_volatile() }
+            fn to_u64(self) -> u64 {
+                self as u64
             }
             #[inline(always)]
-            unsafe fn store(addr: usize, _bus_bytes: usize, value: Self) {
-                // SAFETY: the caller guarantees `addr` is valid and aligned for this width.
-                unsafe { (addr as *mut $t).write_volatile(value) }
+            fn from_u64(value: u64) -> Self {
+                value as $t
             }
         }
     )*};
 }
-narrow_word!(u8, u16, u32);
-
-impl Word for u64 {
-    const BITS: u32 = 64;
-    #[inline(always)]
-    unsafe fn load(addr: usize, bus_bytes: usize) -> Self {
-        if bus_bytes >= 8 {
-            // SAFETY: the caller guarantees `addr` is valid and aligned for 8 bytes.
-            unsafe { (addr as *const u64).read_volatile() }
-        } else {
-            // SAFETY: as above; the two halves lie inside the same 8 bytes.
-            let (lo, hi) = unsafe {
-                (
-                    (addr as *const u32).read_volatile(),
-                    ((addr + 4) as *const u32).read_volatile(),
-                )
-            };
-            (u64::from(hi) << 32) | u64::from(lo)
-        }
-    }
-    #[inline(always)]
-    unsafe fn store(addr: usize, bus_bytes: usize, value: Self) {
-        if bus_bytes >= 8 {
-            // SAFETY: the caller guarantees `addr` is valid and aligned for 8 bytes.
-            unsafe { (addr as *mut u64).write_volatile(value) }
-        } else {
-            // SAFETY: as above; the two halves lie inside the same 8 bytes.
-            unsafe {
-                (addr as *mut u32).write_volatile(value as u32);
-                ((addr + 4) as *mut u32).write_volatile((value >> 32) as u32);
-            }
-        }
-    }
-}
+word!(u8, u16, u32, u64);
 
 /// A register value type generated from a layout.
 pub trait RegisterValue: Copy {

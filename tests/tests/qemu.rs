@@ -10,6 +10,9 @@
 //! architecture (instruction counts of the loops, ESR of a trapped access); the PMU versions and
 //! the one-instruction overhead were measured on QEMU 7.2 and are explained where they are set.
 //! A value the guest reports but nothing here checks is a failure too.
+//!
+//! `pmu_sequence` (AArch64 models) is the differential check of the generated behavioural model
+//! of the external PMU view against QEMU's PMU: see `qemu/differential.rs`.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -18,6 +21,13 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// The differential check of the generated model against QEMU.
+#[path = "qemu/differential.rs"]
+mod differential;
+/// The differential check's register sequence, shared with the firmware.
+#[path = "../qemu/harness/src/sequence.rs"]
+mod sequence;
 
 /// A boot-run-exit takes ~0.1 s; a guest still running after this is hung.
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -162,6 +172,7 @@ fn runs() -> Vec<Run> {
         }
         match cpu.arch {
             Arch::A64 => {
+                add("pmu_sequence", "virt");
                 add("boot", "virt,virtualization=on");
                 add("boot", "virt,secure=on");
                 add("boot", "virt,secure=on,virtualization=on");
@@ -359,6 +370,7 @@ fn check(run: &Run, v: &mut Values) {
             v.expect("measure_1000", loop_len(1000) + MEASURE_OVERHEAD);
             v.expect("p1_instructions", 0);
         }
+        "pmu_sequence" => differential::check(&cpu, v),
         "mrrc_trap" => {
             v.expect("mrrc_traps", 1);
             if let Some(insn) = v.take("mrrc_insn") {

@@ -87,6 +87,27 @@ impl Format {
     }
 }
 
+/// The largest description file the toolchain reads (the largest real SVD file in the corpus is
+/// about 4 MiB): a larger one is refused before it is read, so no input can exhaust memory.
+pub const MAX_INPUT_BYTES: u64 = 32 * 1024 * 1024;
+
+/// Reads a description file, refusing one larger than [`MAX_INPUT_BYTES`] (checked while reading,
+/// so a growing file or a device such as `/dev/zero` is refused too).
+pub fn read_input(path: &Path) -> std::io::Result<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(std::io::Error::other(format!(
+            "the file is larger than the limit of {} MiB",
+            MAX_INPUT_BYTES / (1024 * 1024)
+        )));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
 /// What a frontend gives: the device and any warnings (defects it repaired), or the errors.
 pub type Parsed = Result<(Device, Vec<Diagnostic>), Vec<Diagnostic>>;
 

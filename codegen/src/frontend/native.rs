@@ -9,8 +9,9 @@ use toml::Spanned;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::ir::{
-    Block, BlockArray, BlockRegister, Derive, Device, EnumUsage, EnumValue, Event, EventPmu, Field,
-    FieldAccess, Instance, Layout, NameRef, Pos, ReadAction, RegAccess, SysReg, SysRegPath,
+    Amendment, Block, BlockArray, BlockRegister, Derive, Device, EnumUsage, EnumValue, Event,
+    EventPmu, Field, FieldAccess, Instance, Layout, Lock, NameRef, Pos, ReadAction, RegAccess,
+    RegisterAmendment, SysReg, SysRegPath,
 };
 
 type S<T> = Spanned<T>;
@@ -29,6 +30,38 @@ struct RawFile {
     instance: Vec<RawInstance>,
     #[serde(default)]
     event: Vec<RawEvent>,
+    #[serde(default)]
+    amend: Vec<RawAmend>,
+}
+
+/// `[[amend]]`: what this file says about a block another input of the crate defines.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAmend {
+    block: S<String>,
+    source: Option<String>,
+    lock: Option<S<RawLock>>,
+    #[serde(default)]
+    register: Vec<RawAmendRegister>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAmendRegister {
+    name: S<String>,
+    access: S<String>,
+    state: Option<S<String>>,
+}
+
+/// `lock = { access = "PMLAR", status = "PMLSR", locked = "SLK", key = 0xC5ACCE55 }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLock {
+    access: S<String>,
+    status: S<String>,
+    locked: S<String>,
+    key: S<i64>,
+    source: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -126,6 +159,7 @@ struct RawBlock {
     access_width: Option<S<i64>>,
     doc: Option<String>,
     source: Option<String>,
+    lock: Option<S<RawLock>>,
     #[serde(default)]
     register: Vec<RawBlockRegister>,
 }
@@ -270,6 +304,11 @@ impl Lower<'_> {
                 source: i.source.clone(),
                 pos: self.pos(&i.name),
             });
+        }
+        for a in &raw.amend {
+            if let Some(amendment) = self.amendment(a) {
+                device.amendments.push(amendment);
+            }
         }
         for e in &raw.event {
             let Some(code) = self.unsigned(&e.code, "an event code", u64::from(u16::MAX)) else {
@@ -582,6 +621,10 @@ impl Lower<'_> {
         for r in &raw.register {
             registers.extend(self.block_register(r));
         }
+        let lock = match &raw.lock {
+            Some(l) => Some(self.lock(l)?),
+            None => None,
+        };
         Some(Block {
             name: raw.name.get_ref().clone(),
             size,
@@ -590,6 +633,41 @@ impl Lower<'_> {
             source: raw.source.clone(),
             pos: self.pos(&raw.name),
             registers,
+            lock,
+        })
+    }
+
+    fn lock(&mut self, raw: &S<RawLock>) -> Option<Lock> {
+        let l = raw.get_ref();
+        Some(Lock {
+            access: self.name_ref(&l.access),
+            status: self.name_ref(&l.status),
+            locked: self.name_ref(&l.locked),
+            key: self.unsigned(&l.key, "a lock key", u64::MAX)?,
+            source: l.source.clone(),
+            pos: self.pos(raw),
+        })
+    }
+
+    fn amendment(&mut self, raw: &RawAmend) -> Option<Amendment> {
+        let lock = match &raw.lock {
+            Some(l) => Some(self.lock(l)?),
+            None => None,
+        };
+        let mut registers = Vec::new();
+        for r in &raw.register {
+            let access = self.reg_access(&Some(r.access.clone()), &r.state, &r.name)?;
+            registers.push(RegisterAmendment {
+                name: self.name_ref(&r.name),
+                access,
+            });
+        }
+        Some(Amendment {
+            block: self.name_ref(&raw.block),
+            lock,
+            registers,
+            source: raw.source.clone(),
+            pos: self.pos(&raw.block),
         })
     }
 

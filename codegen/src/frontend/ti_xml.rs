@@ -459,6 +459,7 @@ fn module_device(ctx: &mut Ctx<'_>, root: &Element, file: &str) -> Device {
         events: Vec::new(),
         event_pmu: None,
         event_type: None,
+        amendments: Vec::new(),
     };
     device.canonicalize();
     device
@@ -547,6 +548,7 @@ fn lower_modules(modules: Vec<Module>, sizes: &BTreeMap<usize, u64>) -> (Vec<Blo
             source: None,
             pos: m.pos,
             registers,
+            lock: None,
         });
     }
     (blocks, layouts)
@@ -631,6 +633,7 @@ fn device(
         events: Vec::new(),
         event_pmu: None,
         event_type: None,
+        amendments: Vec::new(),
     };
     device.canonicalize();
     device
@@ -646,7 +649,7 @@ fn load_module(
     modules: &mut Vec<Module>,
     sources: &mut Sources,
 ) -> Option<usize> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match super::read_input(path) {
         Ok(t) => t,
         Err(e) => {
             ctx.error(

@@ -5,11 +5,13 @@
 //! beyond its register, a reset wider than its register, ...) is repaired in lenient mode — vendor
 //! files, which are full of them — with a warning saying what was done; in strict mode (native
 //! descriptions, `--strict`) it is an error. No pass panics on any input.
+mod amendments_apply;
 mod arrays_in_range;
 mod derive_layouts;
 mod enum_values_fit;
 mod fields_within_width;
 mod layouts_fit_paths;
+mod locks_resolve;
 mod names_are_identifiers;
 mod namespaces;
 mod no_duplicate_encodings;
@@ -94,15 +96,22 @@ pub const PASSES: &[Pass] = &[
         name: shared_states_agree::NAME,
         run: |d, _| shared_states_agree::run(d),
     },
+    Pass {
+        name: locks_resolve::NAME,
+        run: |d, _| locks_resolve::run(d),
+    },
 ];
 
 /// The name of the pass that materialises derived layouts (it runs before `PASSES`).
 pub const DERIVE_LAYOUTS: &str = derive_layouts::NAME;
+/// The name of the pass that folds `[[amend]]`s into their blocks (it runs first).
+pub const AMENDMENTS_APPLY: &str = amendments_apply::NAME;
 
 /// Runs every pass on `device`; returns the diagnostics, errors and warnings alike, sorted by
 /// position.
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
-    let mut diagnostics = derive_layouts::run(device);
+    let mut diagnostics = amendments_apply::run(device);
+    diagnostics.extend(derive_layouts::run(device));
     for pass in PASSES {
         diagnostics.extend((pass.run)(device, mode));
     }

@@ -6,6 +6,11 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/CLR. Bits \[30:6\] are not described: the seed describes 6 counters; the DSU has up to 31 (FACTS.md §2)
 ///
 /// Width: 32 bits.

@@ -6,38 +6,88 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
 /// `DSU_PMU_MMIO`: DSU cluster PMU as a memory-mapped block, from one seed text only: UNCONFIRMED (Linux uses system registers only). No base address is known. Size 0x1000 assumes the 4 KB frame of the generic external PMU view that the seed's offsets follow
 ///
 /// 0x1000 bytes, reached with 32-bit accesses; registers wider than that are accessed in parts, lowest address first.
 ///
 /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
 #[derive(Debug)]
-pub struct DsuPmuMmio {
+pub struct DsuPmuMmio<B = armreg_rt::mmio::Mmio> {
+    bus: B,
     base: usize,
 }
 impl DsuPmuMmio {
     /// The block's size in bytes.
     pub const SIZE: usize = 0x1000;
-    /// The block at `base`.
-    /// # Safety
-    /// `base` must be the address of this block, mapped as device memory, for as long as
-    /// the value and the register handles it gives are used, and no other code may use
-    /// the block in a way that conflicts with them.
-    #[inline(always)]
-    pub const unsafe fn new(base: usize) -> Self {
-        Self { base }
-    }
-    /// The block's base address.
-    #[inline(always)]
-    pub const fn base(&self) -> usize {
-        self.base
-    }
     /// Offset of `PMEVTYPER<n>` in the block.
     pub const PMEVTYPER_OFFSET: usize = 0xa00;
     /// Bytes between two elements.
     pub const PMEVTYPER_STRIDE: usize = 0x8;
     /// The number of elements.
     pub const PMEVTYPER_COUNT: usize = 6;
+    /// Offset of `PMEVCNTR<n>` in the block.
+    pub const PMEVCNTR_OFFSET: usize = 0xa04;
+    /// Bytes between two elements.
+    pub const PMEVCNTR_STRIDE: usize = 0x8;
+    /// The number of elements.
+    pub const PMEVCNTR_COUNT: usize = 6;
+    /// Offset of `PMCNTENSET` in the block.
+    pub const PMCNTENSET_OFFSET: usize = 0xc00;
+    /// Offset of `PMCNTENCLR` in the block.
+    pub const PMCNTENCLR_OFFSET: usize = 0xc20;
+    /// Offset of `PMINTENSET` in the block.
+    pub const PMINTENSET_OFFSET: usize = 0xc40;
+    /// Offset of `PMINTENCLR` in the block.
+    pub const PMINTENCLR_OFFSET: usize = 0xc60;
+    /// Offset of `PMOVSCLR` in the block.
+    pub const PMOVSCLR_OFFSET: usize = 0xc80;
+    /// Offset of `PMOVSSET` in the block.
+    pub const PMOVSSET_OFFSET: usize = 0xcc0;
+    /// Offset of `PMCFGR` in the block.
+    pub const PMCFGR_OFFSET: usize = 0xe00;
+    /// Offset of `PMCR` in the block.
+    pub const PMCR_OFFSET: usize = 0xe04;
+    /// The block at `base` in memory.
+    /// # Safety
+    /// `base` must be the address of this block, mapped as device memory, for as long as
+    /// the value and the register handles it gives are used, and no other code may use
+    /// the block in a way that conflicts with them.
+    #[inline(always)]
+    pub const unsafe fn new(base: usize) -> Self {
+        Self {
+            bus: armreg_rt::mmio::Mmio,
+            base,
+        }
+    }
+}
+impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
+    /// The block at `base` on `bus`.
+    /// # Safety
+    /// The bus's contract must hold for every register of the block at `base`, for as
+    /// long as the value and the register handles it gives are used (for `Mmio`, what
+    /// `new` asks).
+    #[inline(always)]
+    pub const unsafe fn on_bus(bus: B, base: usize) -> Self {
+        Self { bus, base }
+    }
+    /// The block at `base` on a bus where every access is safe (a behavioural model).
+    #[inline(always)]
+    pub const fn with_bus(bus: B, base: usize) -> Self
+    where
+        B: armreg_rt::mmio::SafeBus,
+    {
+        Self { bus, base }
+    }
+    /// The block's base address.
+    #[inline(always)]
+    pub const fn base(&self) -> usize {
+        self.base
+    }
     /// `PMEVTYPER<n>`: Event type of cluster counter n, n = 0..5: 0xA00 + 8n. UNVERIFIED offset; 6 counters as the seed describes
     ///
     /// Offset 0xa00 + n × 0x8, n < 6; read/write, value type [`DsuPmevtyper`](crate::DsuPmevtyper).
@@ -48,18 +98,22 @@ impl DsuPmuMmio {
         &self,
         n: usize,
     ) -> Result<
-        armreg_rt::mmio::Reg<crate::DsuPmevtyper, armreg_rt::mmio::Rw>,
+        armreg_rt::mmio::Reg<crate::DsuPmevtyper, armreg_rt::mmio::Rw, B>,
         armreg_rt::IndexOutOfRange,
     > {
-        if n >= Self::PMEVTYPER_COUNT {
+        if n >= DsuPmuMmio::PMEVTYPER_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
-                count: Self::PMEVTYPER_COUNT,
+                count: DsuPmuMmio::PMEVTYPER_COUNT,
             });
         }
+        // SAFETY: the constructor's contract covers every register inside the block,
+        // and element n < COUNT lies inside it (checked by the generator).
         Ok(unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMEVTYPER_OFFSET + n * Self::PMEVTYPER_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMEVTYPER_OFFSET
+                    + n * DsuPmuMmio::PMEVTYPER_STRIDE,
                 4,
             )
         })
@@ -73,23 +127,20 @@ impl DsuPmuMmio {
     #[inline(always)]
     pub fn pmevtyper_n<const N: usize>(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuPmevtyper, armreg_rt::mmio::Rw> {
+    ) -> armreg_rt::mmio::Reg<crate::DsuPmevtyper, armreg_rt::mmio::Rw, B> {
         const {
-            assert!(N < Self::PMEVTYPER_COUNT, "register array index out of range")
+            assert!(N < DsuPmuMmio::PMEVTYPER_COUNT, "register array index out of range")
         };
+        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMEVTYPER_OFFSET + N * Self::PMEVTYPER_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMEVTYPER_OFFSET
+                    + N * DsuPmuMmio::PMEVTYPER_STRIDE,
                 4,
             )
         }
     }
-    /// Offset of `PMEVCNTR<n>` in the block.
-    pub const PMEVCNTR_OFFSET: usize = 0xa04;
-    /// Bytes between two elements.
-    pub const PMEVCNTR_STRIDE: usize = 0x8;
-    /// The number of elements.
-    pub const PMEVCNTR_COUNT: usize = 6;
     /// `PMEVCNTR<n>`: Cluster event counter n, n = 0..5: 0xA04 + 8n (interleaved with PMEVTYPER&lt;n&gt;, no overlap). UNVERIFIED offset; 6 counters as the seed describes
     ///
     /// Offset 0xa04 + n × 0x8, n < 6; read/write, value type [`DsuPmevcntr`](crate::DsuPmevcntr).
@@ -100,18 +151,22 @@ impl DsuPmuMmio {
         &self,
         n: usize,
     ) -> Result<
-        armreg_rt::mmio::Reg<crate::DsuPmevcntr, armreg_rt::mmio::Rw>,
+        armreg_rt::mmio::Reg<crate::DsuPmevcntr, armreg_rt::mmio::Rw, B>,
         armreg_rt::IndexOutOfRange,
     > {
-        if n >= Self::PMEVCNTR_COUNT {
+        if n >= DsuPmuMmio::PMEVCNTR_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
-                count: Self::PMEVCNTR_COUNT,
+                count: DsuPmuMmio::PMEVCNTR_COUNT,
             });
         }
+        // SAFETY: the constructor's contract covers every register inside the block,
+        // and element n < COUNT lies inside it (checked by the generator).
         Ok(unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMEVCNTR_OFFSET + n * Self::PMEVCNTR_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMEVCNTR_OFFSET
+                    + n * DsuPmuMmio::PMEVCNTR_STRIDE,
                 4,
             )
         })
@@ -125,17 +180,20 @@ impl DsuPmuMmio {
     #[inline(always)]
     pub fn pmevcntr_n<const N: usize>(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuPmevcntr, armreg_rt::mmio::Rw> {
-        const { assert!(N < Self::PMEVCNTR_COUNT, "register array index out of range") };
+    ) -> armreg_rt::mmio::Reg<crate::DsuPmevcntr, armreg_rt::mmio::Rw, B> {
+        const {
+            assert!(N < DsuPmuMmio::PMEVCNTR_COUNT, "register array index out of range")
+        };
+        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMEVCNTR_OFFSET + N * Self::PMEVCNTR_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMEVCNTR_OFFSET
+                    + N * DsuPmuMmio::PMEVCNTR_STRIDE,
                 4,
             )
         }
     }
-    /// Offset of `PMCNTENSET` in the block.
-    pub const PMCNTENSET_OFFSET: usize = 0xc00;
     /// `PMCNTENSET`: Count enable set (write-1-to-set view of the enable state). UNCONFIRMED offset
     ///
     /// Offset 0xc00; write-1-to-set view of `PMCNTEN`, value type [`DsuCounterMask`](crate::DsuCounterMask).
@@ -144,11 +202,16 @@ impl DsuPmuMmio {
     #[inline(always)]
     pub fn pmcntenset(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMCNTENSET_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMCNTENSET_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMCNTENCLR` in the block.
-    pub const PMCNTENCLR_OFFSET: usize = 0xc20;
     /// `PMCNTENCLR`: Count enable clear (write-1-to-clear view of the enable state). UNCONFIRMED offset
     ///
     /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`, value type [`DsuCounterMask`](crate::DsuCounterMask).
@@ -157,11 +220,16 @@ impl DsuPmuMmio {
     #[inline(always)]
     pub fn pmcntenclr(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMCNTENCLR_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMCNTENCLR_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMINTENSET` in the block.
-    pub const PMINTENSET_OFFSET: usize = 0xc40;
     /// `PMINTENSET`: Overflow interrupt enable set: write 1 to enable a counter's overflow interrupt; reads the enables. UNCONFIRMED offset
     ///
     /// Offset 0xc40; write-1-to-set view of `PMINTEN`, value type [`DsuCounterMask`](crate::DsuCounterMask).
@@ -170,11 +238,16 @@ impl DsuPmuMmio {
     #[inline(always)]
     pub fn pmintenset(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMINTENSET_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMINTENSET_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMINTENCLR` in the block.
-    pub const PMINTENCLR_OFFSET: usize = 0xc60;
     /// `PMINTENCLR`: Overflow interrupt enable clear: write 1 to disable a counter's overflow interrupt; reads the enables. UNCONFIRMED offset
     ///
     /// Offset 0xc60; write-1-to-clear view of `PMINTEN`, value type [`DsuCounterMask`](crate::DsuCounterMask).
@@ -183,11 +256,16 @@ impl DsuPmuMmio {
     #[inline(always)]
     pub fn pmintenclr(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMINTENCLR_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMINTENCLR_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMOVSCLR` in the block.
-    pub const PMOVSCLR_OFFSET: usize = 0xc80;
     /// `PMOVSCLR`: Overflow flag clear: write 1 to clear a flag; reads the flags. UNCONFIRMED offset
     ///
     /// Offset 0xc80; write-1-to-clear view of `PMOVS`, value type [`DsuCounterMask`](crate::DsuCounterMask).
@@ -196,11 +274,16 @@ impl DsuPmuMmio {
     #[inline(always)]
     pub fn pmovsclr(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMOVSCLR_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMOVSCLR_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMOVSSET` in the block.
-    pub const PMOVSSET_OFFSET: usize = 0xcc0;
     /// `PMOVSSET`: Overflow flag set: write 1 to set a flag (for testing); reads the flags. UNCONFIRMED offset
     ///
     /// Offset 0xcc0; write-1-to-set view of `PMOVS`, value type [`DsuCounterMask`](crate::DsuCounterMask).
@@ -209,29 +292,40 @@ impl DsuPmuMmio {
     #[inline(always)]
     pub fn pmovsset(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMOVSSET_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMOVSSET_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMCFGR` in the block.
-    pub const PMCFGR_OFFSET: usize = 0xe00;
     /// `PMCFGR`: Configuration: number of counters, counter size, cycle counter. UNCONFIRMED offset
     ///
     /// Offset 0xe00; read-only, value type [`DsuPmcfgr`](crate::DsuPmcfgr).
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
-    pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::DsuPmcfgr, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMCFGR_OFFSET, 4) }
+    pub fn pmcfgr(
+        &self,
+    ) -> armreg_rt::mmio::Reg<crate::DsuPmcfgr, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + DsuPmuMmio::PMCFGR_OFFSET, 4)
+        }
     }
-    /// Offset of `PMCR` in the block.
-    pub const PMCR_OFFSET: usize = 0xe04;
     /// `PMCR`: Control: enable, counter resets. UNCONFIRMED offset
     ///
     /// Offset 0xe04; read/write, value type [`DsuPmcr`](crate::DsuPmcr).
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
-    pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::DsuPmcr, armreg_rt::mmio::Rw> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMCR_OFFSET, 4) }
+    pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::DsuPmcr, armreg_rt::mmio::Rw, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + DsuPmuMmio::PMCR_OFFSET, 4)
+        }
     }
 }

@@ -6,6 +6,11 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
 /// `CLUSTERPMCCNTR`: Cluster Cycle Count Register, AArch32 MRC/MCR form as FACTS.md §2 and Linux give it (transfers 32 bits of the 64-bit counter)
 ///
 /// `MRC`/`MCR` `p15, 0, c15, c6, 0`, read/write, value type [`Clusterpmccntr32`](crate::Clusterpmccntr32).
@@ -28,6 +33,11 @@ impl CLUSTERPMCCNTR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 0", out(reg) raw, options(nostack,
@@ -42,6 +52,9 @@ impl CLUSTERPMCCNTR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c6, 0", in (reg) raw as u32, options(nostack,
@@ -94,6 +107,11 @@ impl CLUSTERPMCEID0 {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 4", out(reg) raw, options(nostack,
@@ -133,6 +151,11 @@ impl CLUSTERPMCEID1 {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 5", out(reg) raw, options(nostack,
@@ -172,6 +195,11 @@ impl CLUSTERPMCNTENCLR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 2", out(reg) raw, options(nostack,
@@ -186,6 +214,9 @@ impl CLUSTERPMCNTENCLR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 2", in (reg) raw as u32, options(nostack,
@@ -233,6 +264,11 @@ impl CLUSTERPMCNTENSET {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 1", out(reg) raw, options(nostack,
@@ -247,6 +283,9 @@ impl CLUSTERPMCNTENSET {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 1", in (reg) raw as u32, options(nostack,
@@ -294,6 +333,11 @@ impl CLUSTERPMCR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 0", out(reg) raw, options(nostack,
@@ -308,6 +352,9 @@ impl CLUSTERPMCR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 0", in (reg) raw as u32, options(nostack,
@@ -360,6 +407,11 @@ impl CLUSTERPMINTENCLR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 7", out(reg) raw, options(nostack,
@@ -374,6 +426,9 @@ impl CLUSTERPMINTENCLR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 7", in (reg) raw as u32, options(nostack,
@@ -421,6 +476,11 @@ impl CLUSTERPMINTENSET {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 6", out(reg) raw, options(nostack,
@@ -435,6 +495,9 @@ impl CLUSTERPMINTENSET {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 6", in (reg) raw as u32, options(nostack,
@@ -482,6 +545,11 @@ impl CLUSTERPMMDCR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 3", out(reg) raw, options(nostack,
@@ -496,6 +564,9 @@ impl CLUSTERPMMDCR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c6, 3", in (reg) raw as u32, options(nostack,
@@ -548,6 +619,11 @@ impl CLUSTERPMOVSCLR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 4", out(reg) raw, options(nostack,
@@ -562,6 +638,9 @@ impl CLUSTERPMOVSCLR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 4", in (reg) raw as u32, options(nostack,
@@ -609,6 +688,11 @@ impl CLUSTERPMOVSSET {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 3", out(reg) raw, options(nostack,
@@ -623,6 +707,9 @@ impl CLUSTERPMOVSSET {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 3", in (reg) raw as u32, options(nostack,
@@ -670,6 +757,11 @@ impl CLUSTERPMSELR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 5", out(reg) raw, options(nostack,
@@ -684,6 +776,9 @@ impl CLUSTERPMSELR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 5", in (reg) raw as u32, options(nostack,
@@ -736,6 +831,11 @@ impl CLUSTERPMXEVCNTR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 2", out(reg) raw, options(nostack,
@@ -750,6 +850,9 @@ impl CLUSTERPMXEVCNTR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c6, 2", in (reg) raw as u32, options(nostack,
@@ -802,6 +905,11 @@ impl CLUSTERPMXEVTYPER {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 1", out(reg) raw, options(nostack,
@@ -816,6 +924,9 @@ impl CLUSTERPMXEVTYPER {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c6, 1", in (reg) raw as u32, options(nostack,

@@ -6,6 +6,11 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
 /// `CLUSTERPMCCNTR_EL1`: Cluster Cycle Count Register (64-bit)
 ///
 /// `MRS`/`MSR` `S3_0_C15_C6_0`, read/write, value type [`Clusterpmccntr`](crate::Clusterpmccntr).
@@ -28,6 +33,11 @@ impl CLUSTERPMCCNTR_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_0", out(reg) raw, options(nostack,
@@ -42,6 +52,9 @@ impl CLUSTERPMCCNTR_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C6_0, {}", in (reg) raw, options(nostack,
@@ -94,6 +107,11 @@ impl CLUSTERPMCEID0_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_4", out(reg) raw, options(nostack,
@@ -133,6 +151,11 @@ impl CLUSTERPMCEID1_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_5", out(reg) raw, options(nostack,
@@ -172,6 +195,11 @@ impl CLUSTERPMCNTENCLR_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_2", out(reg) raw, options(nostack,
@@ -186,6 +214,9 @@ impl CLUSTERPMCNTENCLR_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_2, {}", in (reg) raw, options(nostack,
@@ -233,6 +264,11 @@ impl CLUSTERPMCNTENSET_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_1", out(reg) raw, options(nostack,
@@ -247,6 +283,9 @@ impl CLUSTERPMCNTENSET_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_1, {}", in (reg) raw, options(nostack,
@@ -294,6 +333,11 @@ impl CLUSTERPMCR_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_0", out(reg) raw, options(nostack,
@@ -308,6 +352,9 @@ impl CLUSTERPMCR_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_0, {}", in (reg) raw, options(nostack,
@@ -360,6 +407,11 @@ impl CLUSTERPMINTENCLR_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_7", out(reg) raw, options(nostack,
@@ -374,6 +426,9 @@ impl CLUSTERPMINTENCLR_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_7, {}", in (reg) raw, options(nostack,
@@ -421,6 +476,11 @@ impl CLUSTERPMINTENSET_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_6", out(reg) raw, options(nostack,
@@ -435,6 +495,9 @@ impl CLUSTERPMINTENSET_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_6, {}", in (reg) raw, options(nostack,
@@ -482,6 +545,11 @@ impl CLUSTERPMMDCR_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_3", out(reg) raw, options(nostack,
@@ -496,6 +564,9 @@ impl CLUSTERPMMDCR_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C6_3, {}", in (reg) raw, options(nostack,
@@ -548,6 +619,11 @@ impl CLUSTERPMOVSCLR_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_4", out(reg) raw, options(nostack,
@@ -562,6 +638,9 @@ impl CLUSTERPMOVSCLR_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_4, {}", in (reg) raw, options(nostack,
@@ -609,6 +688,11 @@ impl CLUSTERPMOVSSET_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_3", out(reg) raw, options(nostack,
@@ -623,6 +707,9 @@ impl CLUSTERPMOVSSET_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_3, {}", in (reg) raw, options(nostack,
@@ -670,6 +757,11 @@ impl CLUSTERPMSELR_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_5", out(reg) raw, options(nostack,
@@ -684,6 +776,9 @@ impl CLUSTERPMSELR_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_5, {}", in (reg) raw, options(nostack,
@@ -736,6 +831,11 @@ impl CLUSTERPMXEVCNTR_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_2", out(reg) raw, options(nostack,
@@ -750,6 +850,9 @@ impl CLUSTERPMXEVCNTR_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C6_2, {}", in (reg) raw, options(nostack,
@@ -802,6 +905,11 @@ impl CLUSTERPMXEVTYPER_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_1", out(reg) raw, options(nostack,
@@ -816,6 +924,9 @@ impl CLUSTERPMXEVTYPER_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C15_C6_1, {}", in (reg) raw, options(nostack,

@@ -6,6 +6,11 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
 /// Cluster Cycle Count Register, 64 bits
 ///
 /// Width: 64 bits.

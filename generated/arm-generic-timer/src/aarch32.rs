@@ -6,6 +6,11 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
 /// `CNTFRQ`: Counter-timer Frequency Register (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c0, 0`, read/write, value type [`CntfrqA32`](crate::CntfrqA32).
@@ -28,6 +33,11 @@ impl CNTFRQ {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c14, c0, 0", out(reg) raw, options(nostack,
@@ -42,6 +52,9 @@ impl CNTFRQ {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c14, c0, 0", in (reg) raw as u32, options(nostack,
@@ -92,6 +105,11 @@ impl CNTPCT {
         #[cfg(target_arch = "arm")]
         {
             let (lo, hi): (u32, u32);
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrrc p15, 0, {}, {}, c14", out(reg) lo, out(reg) hi,
@@ -129,6 +147,11 @@ impl CNTVCT {
         #[cfg(target_arch = "arm")]
         {
             let (lo, hi): (u32, u32);
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrrc p15, 1, {}, {}, c14", out(reg) lo, out(reg) hi,

@@ -6,6 +6,11 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
 /// `CNTFRQ_EL0`: Counter-timer Frequency Register (QEMU 7.2 reads 62,500,000 on every model, FACTS.md §5)
 ///
 /// `MRS`/`MSR` `S3_3_C14_C0_0`, read/write, value type [`Cntfrq`](crate::Cntfrq).
@@ -28,6 +33,11 @@ impl CNTFRQ_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C14_C0_0", out(reg) raw, options(nostack,
@@ -42,6 +52,9 @@ impl CNTFRQ_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C14_C0_0, {}", in (reg) raw, options(nostack,
@@ -94,6 +107,11 @@ impl CNTPCT_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C14_C0_1", out(reg) raw, options(nostack,
@@ -133,6 +151,11 @@ impl CNTVCT_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C14_C0_2", out(reg) raw, options(nostack,

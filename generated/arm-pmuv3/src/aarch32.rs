@@ -6,6 +6,11 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
 /// `ID_DFR0`: AArch32 Debug Feature Register 0 (the PMU version is PerfMon)
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c1, 2`, read-only, value type [`IdDfr0`](crate::IdDfr0).
@@ -28,6 +33,11 @@ impl ID_DFR0 {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c0, c1, 2", out(reg) raw, options(nostack,
@@ -67,6 +77,11 @@ impl PMCCFILTR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c14, c15, 7", out(reg) raw, options(nostack,
@@ -81,6 +96,9 @@ impl PMCCFILTR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c14, c15, 7", in (reg) raw as u32, options(nostack,
@@ -133,6 +151,11 @@ impl PMCCNTR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c13, 0", out(reg) raw, options(nostack,
@@ -147,6 +170,9 @@ impl PMCCNTR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c13, 0", in (reg) raw as u32, options(nostack,
@@ -197,6 +223,11 @@ impl PMCCNTR64 {
         #[cfg(target_arch = "arm")]
         {
             let (lo, hi): (u32, u32);
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrrc p15, 0, {}, {}, c9", out(reg) lo, out(reg) hi, options(nostack,
@@ -211,6 +242,9 @@ impl PMCCNTR64 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcrr p15, 0, {}, {}, c9", in (reg) raw as u32, in (reg) (raw >> 32)
@@ -263,6 +297,11 @@ impl PMCEID0 {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 6", out(reg) raw, options(nostack,
@@ -302,6 +341,11 @@ impl PMCEID1 {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 7", out(reg) raw, options(nostack,
@@ -341,6 +385,11 @@ impl PMCEID2 {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 4", out(reg) raw, options(nostack,
@@ -380,6 +429,11 @@ impl PMCEID3 {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 5", out(reg) raw, options(nostack,
@@ -419,6 +473,11 @@ impl PMCNTENCLR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 2", out(reg) raw, options(nostack,
@@ -433,6 +492,9 @@ impl PMCNTENCLR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 2", in (reg) raw as u32, options(nostack,
@@ -480,6 +542,11 @@ impl PMCNTENSET {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 1", out(reg) raw, options(nostack,
@@ -494,6 +561,9 @@ impl PMCNTENSET {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 1", in (reg) raw as u32, options(nostack,
@@ -541,6 +611,11 @@ impl PMCR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 0", out(reg) raw, options(nostack,
@@ -555,6 +630,9 @@ impl PMCR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 0", in (reg) raw as u32, options(nostack,
@@ -890,6 +968,11 @@ impl PMEVCNTR {
             match n {
                 0 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c8, 0", out(reg) raw, options(nostack,
@@ -900,6 +983,11 @@ impl PMEVCNTR {
                 }
                 1 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c8, 1", out(reg) raw, options(nostack,
@@ -910,6 +998,11 @@ impl PMEVCNTR {
                 }
                 2 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c8, 2", out(reg) raw, options(nostack,
@@ -920,6 +1013,11 @@ impl PMEVCNTR {
                 }
                 3 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c8, 3", out(reg) raw, options(nostack,
@@ -930,6 +1028,11 @@ impl PMEVCNTR {
                 }
                 4 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c8, 4", out(reg) raw, options(nostack,
@@ -940,6 +1043,11 @@ impl PMEVCNTR {
                 }
                 5 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c8, 5", out(reg) raw, options(nostack,
@@ -950,6 +1058,11 @@ impl PMEVCNTR {
                 }
                 6 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c8, 6", out(reg) raw, options(nostack,
@@ -960,6 +1073,11 @@ impl PMEVCNTR {
                 }
                 7 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c8, 7", out(reg) raw, options(nostack,
@@ -970,6 +1088,11 @@ impl PMEVCNTR {
                 }
                 8 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c9, 0", out(reg) raw, options(nostack,
@@ -980,6 +1103,11 @@ impl PMEVCNTR {
                 }
                 9 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c9, 1", out(reg) raw, options(nostack,
@@ -990,6 +1118,11 @@ impl PMEVCNTR {
                 }
                 10 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c9, 2", out(reg) raw, options(nostack,
@@ -1000,6 +1133,11 @@ impl PMEVCNTR {
                 }
                 11 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c9, 3", out(reg) raw, options(nostack,
@@ -1010,6 +1148,11 @@ impl PMEVCNTR {
                 }
                 12 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c9, 4", out(reg) raw, options(nostack,
@@ -1020,6 +1163,11 @@ impl PMEVCNTR {
                 }
                 13 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c9, 5", out(reg) raw, options(nostack,
@@ -1030,6 +1178,11 @@ impl PMEVCNTR {
                 }
                 14 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c9, 6", out(reg) raw, options(nostack,
@@ -1040,6 +1193,11 @@ impl PMEVCNTR {
                 }
                 15 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c9, 7", out(reg) raw, options(nostack,
@@ -1050,6 +1208,11 @@ impl PMEVCNTR {
                 }
                 16 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c10, 0", out(reg) raw, options(nostack,
@@ -1060,6 +1223,11 @@ impl PMEVCNTR {
                 }
                 17 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c10, 1", out(reg) raw, options(nostack,
@@ -1070,6 +1238,11 @@ impl PMEVCNTR {
                 }
                 18 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c10, 2", out(reg) raw, options(nostack,
@@ -1080,6 +1253,11 @@ impl PMEVCNTR {
                 }
                 19 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c10, 3", out(reg) raw, options(nostack,
@@ -1090,6 +1268,11 @@ impl PMEVCNTR {
                 }
                 20 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c10, 4", out(reg) raw, options(nostack,
@@ -1100,6 +1283,11 @@ impl PMEVCNTR {
                 }
                 21 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c10, 5", out(reg) raw, options(nostack,
@@ -1110,6 +1298,11 @@ impl PMEVCNTR {
                 }
                 22 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c10, 6", out(reg) raw, options(nostack,
@@ -1120,6 +1313,11 @@ impl PMEVCNTR {
                 }
                 23 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c10, 7", out(reg) raw, options(nostack,
@@ -1130,6 +1328,11 @@ impl PMEVCNTR {
                 }
                 24 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c11, 0", out(reg) raw, options(nostack,
@@ -1140,6 +1343,11 @@ impl PMEVCNTR {
                 }
                 25 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c11, 1", out(reg) raw, options(nostack,
@@ -1150,6 +1358,11 @@ impl PMEVCNTR {
                 }
                 26 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c11, 2", out(reg) raw, options(nostack,
@@ -1160,6 +1373,11 @@ impl PMEVCNTR {
                 }
                 27 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c11, 3", out(reg) raw, options(nostack,
@@ -1170,6 +1388,11 @@ impl PMEVCNTR {
                 }
                 28 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c11, 4", out(reg) raw, options(nostack,
@@ -1180,6 +1403,11 @@ impl PMEVCNTR {
                 }
                 29 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c11, 5", out(reg) raw, options(nostack,
@@ -1190,6 +1418,11 @@ impl PMEVCNTR {
                 }
                 30 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c11, 6", out(reg) raw, options(nostack,
@@ -1215,6 +1448,9 @@ impl PMEVCNTR {
         {
             match n {
                 0 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c8, 0", in (reg) raw as u32,
@@ -1223,6 +1459,9 @@ impl PMEVCNTR {
                     };
                 }
                 1 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c8, 1", in (reg) raw as u32,
@@ -1231,6 +1470,9 @@ impl PMEVCNTR {
                     };
                 }
                 2 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c8, 2", in (reg) raw as u32,
@@ -1239,6 +1481,9 @@ impl PMEVCNTR {
                     };
                 }
                 3 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c8, 3", in (reg) raw as u32,
@@ -1247,6 +1492,9 @@ impl PMEVCNTR {
                     };
                 }
                 4 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c8, 4", in (reg) raw as u32,
@@ -1255,6 +1503,9 @@ impl PMEVCNTR {
                     };
                 }
                 5 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c8, 5", in (reg) raw as u32,
@@ -1263,6 +1514,9 @@ impl PMEVCNTR {
                     };
                 }
                 6 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c8, 6", in (reg) raw as u32,
@@ -1271,6 +1525,9 @@ impl PMEVCNTR {
                     };
                 }
                 7 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c8, 7", in (reg) raw as u32,
@@ -1279,6 +1536,9 @@ impl PMEVCNTR {
                     };
                 }
                 8 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c9, 0", in (reg) raw as u32,
@@ -1287,6 +1547,9 @@ impl PMEVCNTR {
                     };
                 }
                 9 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c9, 1", in (reg) raw as u32,
@@ -1295,6 +1558,9 @@ impl PMEVCNTR {
                     };
                 }
                 10 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c9, 2", in (reg) raw as u32,
@@ -1303,6 +1569,9 @@ impl PMEVCNTR {
                     };
                 }
                 11 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c9, 3", in (reg) raw as u32,
@@ -1311,6 +1580,9 @@ impl PMEVCNTR {
                     };
                 }
                 12 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c9, 4", in (reg) raw as u32,
@@ -1319,6 +1591,9 @@ impl PMEVCNTR {
                     };
                 }
                 13 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c9, 5", in (reg) raw as u32,
@@ -1327,6 +1602,9 @@ impl PMEVCNTR {
                     };
                 }
                 14 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c9, 6", in (reg) raw as u32,
@@ -1335,6 +1613,9 @@ impl PMEVCNTR {
                     };
                 }
                 15 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c9, 7", in (reg) raw as u32,
@@ -1343,6 +1624,9 @@ impl PMEVCNTR {
                     };
                 }
                 16 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c10, 0", in (reg) raw as u32,
@@ -1351,6 +1635,9 @@ impl PMEVCNTR {
                     };
                 }
                 17 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c10, 1", in (reg) raw as u32,
@@ -1359,6 +1646,9 @@ impl PMEVCNTR {
                     };
                 }
                 18 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c10, 2", in (reg) raw as u32,
@@ -1367,6 +1657,9 @@ impl PMEVCNTR {
                     };
                 }
                 19 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c10, 3", in (reg) raw as u32,
@@ -1375,6 +1668,9 @@ impl PMEVCNTR {
                     };
                 }
                 20 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c10, 4", in (reg) raw as u32,
@@ -1383,6 +1679,9 @@ impl PMEVCNTR {
                     };
                 }
                 21 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c10, 5", in (reg) raw as u32,
@@ -1391,6 +1690,9 @@ impl PMEVCNTR {
                     };
                 }
                 22 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c10, 6", in (reg) raw as u32,
@@ -1399,6 +1701,9 @@ impl PMEVCNTR {
                     };
                 }
                 23 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c10, 7", in (reg) raw as u32,
@@ -1407,6 +1712,9 @@ impl PMEVCNTR {
                     };
                 }
                 24 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c11, 0", in (reg) raw as u32,
@@ -1415,6 +1723,9 @@ impl PMEVCNTR {
                     };
                 }
                 25 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c11, 1", in (reg) raw as u32,
@@ -1423,6 +1734,9 @@ impl PMEVCNTR {
                     };
                 }
                 26 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c11, 2", in (reg) raw as u32,
@@ -1431,6 +1745,9 @@ impl PMEVCNTR {
                     };
                 }
                 27 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c11, 3", in (reg) raw as u32,
@@ -1439,6 +1756,9 @@ impl PMEVCNTR {
                     };
                 }
                 28 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c11, 4", in (reg) raw as u32,
@@ -1447,6 +1767,9 @@ impl PMEVCNTR {
                     };
                 }
                 29 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c11, 5", in (reg) raw as u32,
@@ -1455,6 +1778,9 @@ impl PMEVCNTR {
                     };
                 }
                 30 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c11, 6", in (reg) raw as u32,
@@ -1864,6 +2190,11 @@ impl PMEVTYPER {
             match n {
                 0 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c12, 0", out(reg) raw, options(nostack,
@@ -1874,6 +2205,11 @@ impl PMEVTYPER {
                 }
                 1 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c12, 1", out(reg) raw, options(nostack,
@@ -1884,6 +2220,11 @@ impl PMEVTYPER {
                 }
                 2 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c12, 2", out(reg) raw, options(nostack,
@@ -1894,6 +2235,11 @@ impl PMEVTYPER {
                 }
                 3 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c12, 3", out(reg) raw, options(nostack,
@@ -1904,6 +2250,11 @@ impl PMEVTYPER {
                 }
                 4 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c12, 4", out(reg) raw, options(nostack,
@@ -1914,6 +2265,11 @@ impl PMEVTYPER {
                 }
                 5 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c12, 5", out(reg) raw, options(nostack,
@@ -1924,6 +2280,11 @@ impl PMEVTYPER {
                 }
                 6 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c12, 6", out(reg) raw, options(nostack,
@@ -1934,6 +2295,11 @@ impl PMEVTYPER {
                 }
                 7 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c12, 7", out(reg) raw, options(nostack,
@@ -1944,6 +2310,11 @@ impl PMEVTYPER {
                 }
                 8 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c13, 0", out(reg) raw, options(nostack,
@@ -1954,6 +2325,11 @@ impl PMEVTYPER {
                 }
                 9 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c13, 1", out(reg) raw, options(nostack,
@@ -1964,6 +2340,11 @@ impl PMEVTYPER {
                 }
                 10 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c13, 2", out(reg) raw, options(nostack,
@@ -1974,6 +2355,11 @@ impl PMEVTYPER {
                 }
                 11 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c13, 3", out(reg) raw, options(nostack,
@@ -1984,6 +2370,11 @@ impl PMEVTYPER {
                 }
                 12 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c13, 4", out(reg) raw, options(nostack,
@@ -1994,6 +2385,11 @@ impl PMEVTYPER {
                 }
                 13 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c13, 5", out(reg) raw, options(nostack,
@@ -2004,6 +2400,11 @@ impl PMEVTYPER {
                 }
                 14 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c13, 6", out(reg) raw, options(nostack,
@@ -2014,6 +2415,11 @@ impl PMEVTYPER {
                 }
                 15 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c13, 7", out(reg) raw, options(nostack,
@@ -2024,6 +2430,11 @@ impl PMEVTYPER {
                 }
                 16 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c14, 0", out(reg) raw, options(nostack,
@@ -2034,6 +2445,11 @@ impl PMEVTYPER {
                 }
                 17 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c14, 1", out(reg) raw, options(nostack,
@@ -2044,6 +2460,11 @@ impl PMEVTYPER {
                 }
                 18 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c14, 2", out(reg) raw, options(nostack,
@@ -2054,6 +2475,11 @@ impl PMEVTYPER {
                 }
                 19 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c14, 3", out(reg) raw, options(nostack,
@@ -2064,6 +2490,11 @@ impl PMEVTYPER {
                 }
                 20 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c14, 4", out(reg) raw, options(nostack,
@@ -2074,6 +2505,11 @@ impl PMEVTYPER {
                 }
                 21 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c14, 5", out(reg) raw, options(nostack,
@@ -2084,6 +2520,11 @@ impl PMEVTYPER {
                 }
                 22 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c14, 6", out(reg) raw, options(nostack,
@@ -2094,6 +2535,11 @@ impl PMEVTYPER {
                 }
                 23 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c14, 7", out(reg) raw, options(nostack,
@@ -2104,6 +2550,11 @@ impl PMEVTYPER {
                 }
                 24 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c15, 0", out(reg) raw, options(nostack,
@@ -2114,6 +2565,11 @@ impl PMEVTYPER {
                 }
                 25 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c15, 1", out(reg) raw, options(nostack,
@@ -2124,6 +2580,11 @@ impl PMEVTYPER {
                 }
                 26 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c15, 2", out(reg) raw, options(nostack,
@@ -2134,6 +2595,11 @@ impl PMEVTYPER {
                 }
                 27 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c15, 3", out(reg) raw, options(nostack,
@@ -2144,6 +2610,11 @@ impl PMEVTYPER {
                 }
                 28 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c15, 4", out(reg) raw, options(nostack,
@@ -2154,6 +2625,11 @@ impl PMEVTYPER {
                 }
                 29 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c15, 5", out(reg) raw, options(nostack,
@@ -2164,6 +2640,11 @@ impl PMEVTYPER {
                 }
                 30 => {
                     let raw: u32;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrc p15, 0, {}, c14, c15, 6", out(reg) raw, options(nostack,
@@ -2189,6 +2670,9 @@ impl PMEVTYPER {
         {
             match n {
                 0 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c12, 0", in (reg) raw as u32,
@@ -2197,6 +2681,9 @@ impl PMEVTYPER {
                     };
                 }
                 1 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c12, 1", in (reg) raw as u32,
@@ -2205,6 +2692,9 @@ impl PMEVTYPER {
                     };
                 }
                 2 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c12, 2", in (reg) raw as u32,
@@ -2213,6 +2703,9 @@ impl PMEVTYPER {
                     };
                 }
                 3 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c12, 3", in (reg) raw as u32,
@@ -2221,6 +2714,9 @@ impl PMEVTYPER {
                     };
                 }
                 4 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c12, 4", in (reg) raw as u32,
@@ -2229,6 +2725,9 @@ impl PMEVTYPER {
                     };
                 }
                 5 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c12, 5", in (reg) raw as u32,
@@ -2237,6 +2736,9 @@ impl PMEVTYPER {
                     };
                 }
                 6 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c12, 6", in (reg) raw as u32,
@@ -2245,6 +2747,9 @@ impl PMEVTYPER {
                     };
                 }
                 7 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c12, 7", in (reg) raw as u32,
@@ -2253,6 +2758,9 @@ impl PMEVTYPER {
                     };
                 }
                 8 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c13, 0", in (reg) raw as u32,
@@ -2261,6 +2769,9 @@ impl PMEVTYPER {
                     };
                 }
                 9 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c13, 1", in (reg) raw as u32,
@@ -2269,6 +2780,9 @@ impl PMEVTYPER {
                     };
                 }
                 10 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c13, 2", in (reg) raw as u32,
@@ -2277,6 +2791,9 @@ impl PMEVTYPER {
                     };
                 }
                 11 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c13, 3", in (reg) raw as u32,
@@ -2285,6 +2802,9 @@ impl PMEVTYPER {
                     };
                 }
                 12 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c13, 4", in (reg) raw as u32,
@@ -2293,6 +2813,9 @@ impl PMEVTYPER {
                     };
                 }
                 13 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c13, 5", in (reg) raw as u32,
@@ -2301,6 +2824,9 @@ impl PMEVTYPER {
                     };
                 }
                 14 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c13, 6", in (reg) raw as u32,
@@ -2309,6 +2835,9 @@ impl PMEVTYPER {
                     };
                 }
                 15 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c13, 7", in (reg) raw as u32,
@@ -2317,6 +2846,9 @@ impl PMEVTYPER {
                     };
                 }
                 16 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c14, 0", in (reg) raw as u32,
@@ -2325,6 +2857,9 @@ impl PMEVTYPER {
                     };
                 }
                 17 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c14, 1", in (reg) raw as u32,
@@ -2333,6 +2868,9 @@ impl PMEVTYPER {
                     };
                 }
                 18 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c14, 2", in (reg) raw as u32,
@@ -2341,6 +2879,9 @@ impl PMEVTYPER {
                     };
                 }
                 19 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c14, 3", in (reg) raw as u32,
@@ -2349,6 +2890,9 @@ impl PMEVTYPER {
                     };
                 }
                 20 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c14, 4", in (reg) raw as u32,
@@ -2357,6 +2901,9 @@ impl PMEVTYPER {
                     };
                 }
                 21 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c14, 5", in (reg) raw as u32,
@@ -2365,6 +2912,9 @@ impl PMEVTYPER {
                     };
                 }
                 22 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c14, 6", in (reg) raw as u32,
@@ -2373,6 +2923,9 @@ impl PMEVTYPER {
                     };
                 }
                 23 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c14, 7", in (reg) raw as u32,
@@ -2381,6 +2934,9 @@ impl PMEVTYPER {
                     };
                 }
                 24 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c15, 0", in (reg) raw as u32,
@@ -2389,6 +2945,9 @@ impl PMEVTYPER {
                     };
                 }
                 25 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c15, 1", in (reg) raw as u32,
@@ -2397,6 +2956,9 @@ impl PMEVTYPER {
                     };
                 }
                 26 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c15, 2", in (reg) raw as u32,
@@ -2405,6 +2967,9 @@ impl PMEVTYPER {
                     };
                 }
                 27 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c15, 3", in (reg) raw as u32,
@@ -2413,6 +2978,9 @@ impl PMEVTYPER {
                     };
                 }
                 28 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c15, 4", in (reg) raw as u32,
@@ -2421,6 +2989,9 @@ impl PMEVTYPER {
                     };
                 }
                 29 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c15, 5", in (reg) raw as u32,
@@ -2429,6 +3000,9 @@ impl PMEVTYPER {
                     };
                 }
                 30 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "mcr p15, 0, {}, c14, c15, 6", in (reg) raw as u32,
@@ -2555,6 +3129,11 @@ impl PMINTENCLR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 2", out(reg) raw, options(nostack,
@@ -2569,6 +3148,9 @@ impl PMINTENCLR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c14, 2", in (reg) raw as u32, options(nostack,
@@ -2616,6 +3198,11 @@ impl PMINTENSET {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 1", out(reg) raw, options(nostack,
@@ -2630,6 +3217,9 @@ impl PMINTENSET {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c14, 1", in (reg) raw as u32, options(nostack,
@@ -2677,6 +3267,11 @@ impl PMMIR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 6", out(reg) raw, options(nostack,
@@ -2716,6 +3311,11 @@ impl PMOVSR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 3", out(reg) raw, options(nostack,
@@ -2730,6 +3330,9 @@ impl PMOVSR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 3", in (reg) raw as u32, options(nostack,
@@ -2777,6 +3380,11 @@ impl PMOVSSET {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 3", out(reg) raw, options(nostack,
@@ -2791,6 +3399,9 @@ impl PMOVSSET {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c14, 3", in (reg) raw as u32, options(nostack,
@@ -2838,6 +3449,11 @@ impl PMSELR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 5", out(reg) raw, options(nostack,
@@ -2852,6 +3468,9 @@ impl PMSELR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 5", in (reg) raw as u32, options(nostack,
@@ -2903,6 +3522,9 @@ impl PMSWINC {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 4", in (reg) raw as u32, options(nostack,
@@ -2943,6 +3565,11 @@ impl PMUSERENR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 0", out(reg) raw, options(nostack,
@@ -2957,6 +3584,9 @@ impl PMUSERENR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c14, 0", in (reg) raw as u32, options(nostack,
@@ -3009,6 +3639,11 @@ impl PMXEVCNTR {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c13, 2", out(reg) raw, options(nostack,
@@ -3023,6 +3658,9 @@ impl PMXEVCNTR {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c13, 2", in (reg) raw as u32, options(nostack,
@@ -3075,6 +3713,11 @@ impl PMXEVTYPER {
         #[cfg(target_arch = "arm")]
         {
             let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c13, 1", out(reg) raw, options(nostack,
@@ -3089,6 +3732,9 @@ impl PMXEVTYPER {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c13, 1", in (reg) raw as u32, options(nostack,

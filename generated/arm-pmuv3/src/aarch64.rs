@@ -6,6 +6,11 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
 /// `ID_AA64DFR0_EL1`: AArch64 Debug Feature Register 0 (the PMU version is PMUVer)
 ///
 /// `MRS`/`MSR` `S3_0_C0_C5_0`, read-only, value type [`IdAa64dfr0`](crate::IdAa64dfr0).
@@ -28,6 +33,11 @@ impl ID_AA64DFR0_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C0_C5_0", out(reg) raw, options(nostack,
@@ -67,6 +77,11 @@ impl MDCR_EL2 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_4_C1_C1_1", out(reg) raw, options(nostack,
@@ -81,6 +96,9 @@ impl MDCR_EL2 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_4_C1_C1_1, {}", in (reg) raw, options(nostack,
@@ -133,6 +151,11 @@ impl MDCR_EL3 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_6_C1_C3_1", out(reg) raw, options(nostack,
@@ -147,6 +170,9 @@ impl MDCR_EL3 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_6_C1_C3_1, {}", in (reg) raw, options(nostack,
@@ -199,6 +225,11 @@ impl PMCCFILTR_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C14_C15_7", out(reg) raw, options(nostack,
@@ -213,6 +244,9 @@ impl PMCCFILTR_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C14_C15_7, {}", in (reg) raw, options(nostack,
@@ -265,6 +299,11 @@ impl PMCCNTR_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C13_0", out(reg) raw, options(nostack,
@@ -279,6 +318,9 @@ impl PMCCNTR_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C13_0, {}", in (reg) raw, options(nostack,
@@ -331,6 +373,11 @@ impl PMCEID0_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_6", out(reg) raw, options(nostack,
@@ -370,6 +417,11 @@ impl PMCEID1_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_7", out(reg) raw, options(nostack,
@@ -409,6 +461,11 @@ impl PMCNTENCLR_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_2", out(reg) raw, options(nostack,
@@ -423,6 +480,9 @@ impl PMCNTENCLR_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_2, {}", in (reg) raw, options(nostack,
@@ -470,6 +530,11 @@ impl PMCNTENSET_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_1", out(reg) raw, options(nostack,
@@ -484,6 +549,9 @@ impl PMCNTENSET_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_1, {}", in (reg) raw, options(nostack,
@@ -531,6 +599,11 @@ impl PMCR_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_0", out(reg) raw, options(nostack,
@@ -545,6 +618,9 @@ impl PMCR_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_0, {}", in (reg) raw, options(nostack,
@@ -880,6 +956,11 @@ impl PMEVCNTR_EL0 {
             match n {
                 0 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C8_0", out(reg) raw, options(nostack,
@@ -890,6 +971,11 @@ impl PMEVCNTR_EL0 {
                 }
                 1 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C8_1", out(reg) raw, options(nostack,
@@ -900,6 +986,11 @@ impl PMEVCNTR_EL0 {
                 }
                 2 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C8_2", out(reg) raw, options(nostack,
@@ -910,6 +1001,11 @@ impl PMEVCNTR_EL0 {
                 }
                 3 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C8_3", out(reg) raw, options(nostack,
@@ -920,6 +1016,11 @@ impl PMEVCNTR_EL0 {
                 }
                 4 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C8_4", out(reg) raw, options(nostack,
@@ -930,6 +1031,11 @@ impl PMEVCNTR_EL0 {
                 }
                 5 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C8_5", out(reg) raw, options(nostack,
@@ -940,6 +1046,11 @@ impl PMEVCNTR_EL0 {
                 }
                 6 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C8_6", out(reg) raw, options(nostack,
@@ -950,6 +1061,11 @@ impl PMEVCNTR_EL0 {
                 }
                 7 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C8_7", out(reg) raw, options(nostack,
@@ -960,6 +1076,11 @@ impl PMEVCNTR_EL0 {
                 }
                 8 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C9_0", out(reg) raw, options(nostack,
@@ -970,6 +1091,11 @@ impl PMEVCNTR_EL0 {
                 }
                 9 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C9_1", out(reg) raw, options(nostack,
@@ -980,6 +1106,11 @@ impl PMEVCNTR_EL0 {
                 }
                 10 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C9_2", out(reg) raw, options(nostack,
@@ -990,6 +1121,11 @@ impl PMEVCNTR_EL0 {
                 }
                 11 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C9_3", out(reg) raw, options(nostack,
@@ -1000,6 +1136,11 @@ impl PMEVCNTR_EL0 {
                 }
                 12 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C9_4", out(reg) raw, options(nostack,
@@ -1010,6 +1151,11 @@ impl PMEVCNTR_EL0 {
                 }
                 13 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C9_5", out(reg) raw, options(nostack,
@@ -1020,6 +1166,11 @@ impl PMEVCNTR_EL0 {
                 }
                 14 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C9_6", out(reg) raw, options(nostack,
@@ -1030,6 +1181,11 @@ impl PMEVCNTR_EL0 {
                 }
                 15 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C9_7", out(reg) raw, options(nostack,
@@ -1040,6 +1196,11 @@ impl PMEVCNTR_EL0 {
                 }
                 16 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C10_0", out(reg) raw, options(nostack,
@@ -1050,6 +1211,11 @@ impl PMEVCNTR_EL0 {
                 }
                 17 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C10_1", out(reg) raw, options(nostack,
@@ -1060,6 +1226,11 @@ impl PMEVCNTR_EL0 {
                 }
                 18 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C10_2", out(reg) raw, options(nostack,
@@ -1070,6 +1241,11 @@ impl PMEVCNTR_EL0 {
                 }
                 19 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C10_3", out(reg) raw, options(nostack,
@@ -1080,6 +1256,11 @@ impl PMEVCNTR_EL0 {
                 }
                 20 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C10_4", out(reg) raw, options(nostack,
@@ -1090,6 +1271,11 @@ impl PMEVCNTR_EL0 {
                 }
                 21 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C10_5", out(reg) raw, options(nostack,
@@ -1100,6 +1286,11 @@ impl PMEVCNTR_EL0 {
                 }
                 22 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C10_6", out(reg) raw, options(nostack,
@@ -1110,6 +1301,11 @@ impl PMEVCNTR_EL0 {
                 }
                 23 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C10_7", out(reg) raw, options(nostack,
@@ -1120,6 +1316,11 @@ impl PMEVCNTR_EL0 {
                 }
                 24 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C11_0", out(reg) raw, options(nostack,
@@ -1130,6 +1331,11 @@ impl PMEVCNTR_EL0 {
                 }
                 25 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C11_1", out(reg) raw, options(nostack,
@@ -1140,6 +1346,11 @@ impl PMEVCNTR_EL0 {
                 }
                 26 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C11_2", out(reg) raw, options(nostack,
@@ -1150,6 +1361,11 @@ impl PMEVCNTR_EL0 {
                 }
                 27 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C11_3", out(reg) raw, options(nostack,
@@ -1160,6 +1376,11 @@ impl PMEVCNTR_EL0 {
                 }
                 28 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C11_4", out(reg) raw, options(nostack,
@@ -1170,6 +1391,11 @@ impl PMEVCNTR_EL0 {
                 }
                 29 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C11_5", out(reg) raw, options(nostack,
@@ -1180,6 +1406,11 @@ impl PMEVCNTR_EL0 {
                 }
                 30 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C11_6", out(reg) raw, options(nostack,
@@ -1205,6 +1436,9 @@ impl PMEVCNTR_EL0 {
         {
             match n {
                 0 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C8_0, {}", in (reg) raw, options(nostack,
@@ -1213,6 +1447,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 1 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C8_1, {}", in (reg) raw, options(nostack,
@@ -1221,6 +1458,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 2 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C8_2, {}", in (reg) raw, options(nostack,
@@ -1229,6 +1469,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 3 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C8_3, {}", in (reg) raw, options(nostack,
@@ -1237,6 +1480,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 4 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C8_4, {}", in (reg) raw, options(nostack,
@@ -1245,6 +1491,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 5 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C8_5, {}", in (reg) raw, options(nostack,
@@ -1253,6 +1502,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 6 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C8_6, {}", in (reg) raw, options(nostack,
@@ -1261,6 +1513,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 7 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C8_7, {}", in (reg) raw, options(nostack,
@@ -1269,6 +1524,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 8 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C9_0, {}", in (reg) raw, options(nostack,
@@ -1277,6 +1535,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 9 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C9_1, {}", in (reg) raw, options(nostack,
@@ -1285,6 +1546,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 10 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C9_2, {}", in (reg) raw, options(nostack,
@@ -1293,6 +1557,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 11 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C9_3, {}", in (reg) raw, options(nostack,
@@ -1301,6 +1568,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 12 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C9_4, {}", in (reg) raw, options(nostack,
@@ -1309,6 +1579,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 13 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C9_5, {}", in (reg) raw, options(nostack,
@@ -1317,6 +1590,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 14 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C9_6, {}", in (reg) raw, options(nostack,
@@ -1325,6 +1601,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 15 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C9_7, {}", in (reg) raw, options(nostack,
@@ -1333,6 +1612,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 16 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C10_0, {}", in (reg) raw, options(nostack,
@@ -1341,6 +1623,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 17 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C10_1, {}", in (reg) raw, options(nostack,
@@ -1349,6 +1634,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 18 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C10_2, {}", in (reg) raw, options(nostack,
@@ -1357,6 +1645,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 19 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C10_3, {}", in (reg) raw, options(nostack,
@@ -1365,6 +1656,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 20 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C10_4, {}", in (reg) raw, options(nostack,
@@ -1373,6 +1667,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 21 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C10_5, {}", in (reg) raw, options(nostack,
@@ -1381,6 +1678,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 22 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C10_6, {}", in (reg) raw, options(nostack,
@@ -1389,6 +1689,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 23 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C10_7, {}", in (reg) raw, options(nostack,
@@ -1397,6 +1700,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 24 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C11_0, {}", in (reg) raw, options(nostack,
@@ -1405,6 +1711,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 25 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C11_1, {}", in (reg) raw, options(nostack,
@@ -1413,6 +1722,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 26 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C11_2, {}", in (reg) raw, options(nostack,
@@ -1421,6 +1733,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 27 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C11_3, {}", in (reg) raw, options(nostack,
@@ -1429,6 +1744,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 28 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C11_4, {}", in (reg) raw, options(nostack,
@@ -1437,6 +1755,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 29 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C11_5, {}", in (reg) raw, options(nostack,
@@ -1445,6 +1766,9 @@ impl PMEVCNTR_EL0 {
                     };
                 }
                 30 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C11_6, {}", in (reg) raw, options(nostack,
@@ -1852,6 +2176,11 @@ impl PMEVTYPER_EL0 {
             match n {
                 0 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C12_0", out(reg) raw, options(nostack,
@@ -1862,6 +2191,11 @@ impl PMEVTYPER_EL0 {
                 }
                 1 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C12_1", out(reg) raw, options(nostack,
@@ -1872,6 +2206,11 @@ impl PMEVTYPER_EL0 {
                 }
                 2 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C12_2", out(reg) raw, options(nostack,
@@ -1882,6 +2221,11 @@ impl PMEVTYPER_EL0 {
                 }
                 3 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C12_3", out(reg) raw, options(nostack,
@@ -1892,6 +2236,11 @@ impl PMEVTYPER_EL0 {
                 }
                 4 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C12_4", out(reg) raw, options(nostack,
@@ -1902,6 +2251,11 @@ impl PMEVTYPER_EL0 {
                 }
                 5 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C12_5", out(reg) raw, options(nostack,
@@ -1912,6 +2266,11 @@ impl PMEVTYPER_EL0 {
                 }
                 6 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C12_6", out(reg) raw, options(nostack,
@@ -1922,6 +2281,11 @@ impl PMEVTYPER_EL0 {
                 }
                 7 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C12_7", out(reg) raw, options(nostack,
@@ -1932,6 +2296,11 @@ impl PMEVTYPER_EL0 {
                 }
                 8 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C13_0", out(reg) raw, options(nostack,
@@ -1942,6 +2311,11 @@ impl PMEVTYPER_EL0 {
                 }
                 9 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C13_1", out(reg) raw, options(nostack,
@@ -1952,6 +2326,11 @@ impl PMEVTYPER_EL0 {
                 }
                 10 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C13_2", out(reg) raw, options(nostack,
@@ -1962,6 +2341,11 @@ impl PMEVTYPER_EL0 {
                 }
                 11 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C13_3", out(reg) raw, options(nostack,
@@ -1972,6 +2356,11 @@ impl PMEVTYPER_EL0 {
                 }
                 12 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C13_4", out(reg) raw, options(nostack,
@@ -1982,6 +2371,11 @@ impl PMEVTYPER_EL0 {
                 }
                 13 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C13_5", out(reg) raw, options(nostack,
@@ -1992,6 +2386,11 @@ impl PMEVTYPER_EL0 {
                 }
                 14 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C13_6", out(reg) raw, options(nostack,
@@ -2002,6 +2401,11 @@ impl PMEVTYPER_EL0 {
                 }
                 15 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C13_7", out(reg) raw, options(nostack,
@@ -2012,6 +2416,11 @@ impl PMEVTYPER_EL0 {
                 }
                 16 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C14_0", out(reg) raw, options(nostack,
@@ -2022,6 +2431,11 @@ impl PMEVTYPER_EL0 {
                 }
                 17 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C14_1", out(reg) raw, options(nostack,
@@ -2032,6 +2446,11 @@ impl PMEVTYPER_EL0 {
                 }
                 18 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C14_2", out(reg) raw, options(nostack,
@@ -2042,6 +2461,11 @@ impl PMEVTYPER_EL0 {
                 }
                 19 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C14_3", out(reg) raw, options(nostack,
@@ -2052,6 +2476,11 @@ impl PMEVTYPER_EL0 {
                 }
                 20 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C14_4", out(reg) raw, options(nostack,
@@ -2062,6 +2491,11 @@ impl PMEVTYPER_EL0 {
                 }
                 21 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C14_5", out(reg) raw, options(nostack,
@@ -2072,6 +2506,11 @@ impl PMEVTYPER_EL0 {
                 }
                 22 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C14_6", out(reg) raw, options(nostack,
@@ -2082,6 +2521,11 @@ impl PMEVTYPER_EL0 {
                 }
                 23 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C14_7", out(reg) raw, options(nostack,
@@ -2092,6 +2536,11 @@ impl PMEVTYPER_EL0 {
                 }
                 24 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C15_0", out(reg) raw, options(nostack,
@@ -2102,6 +2551,11 @@ impl PMEVTYPER_EL0 {
                 }
                 25 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C15_1", out(reg) raw, options(nostack,
@@ -2112,6 +2566,11 @@ impl PMEVTYPER_EL0 {
                 }
                 26 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C15_2", out(reg) raw, options(nostack,
@@ -2122,6 +2581,11 @@ impl PMEVTYPER_EL0 {
                 }
                 27 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C15_3", out(reg) raw, options(nostack,
@@ -2132,6 +2596,11 @@ impl PMEVTYPER_EL0 {
                 }
                 28 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C15_4", out(reg) raw, options(nostack,
@@ -2142,6 +2611,11 @@ impl PMEVTYPER_EL0 {
                 }
                 29 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C15_5", out(reg) raw, options(nostack,
@@ -2152,6 +2626,11 @@ impl PMEVTYPER_EL0 {
                 }
                 30 => {
                     let raw: u64;
+                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
+                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+                    // compiled for the target state that has it, and the description says the register exists
+                    // wherever this crate applies (a register the current exception level may not read traps,
+                    // which is not undefined behaviour).
                     unsafe {
                         core::arch::asm!(
                             "mrs {}, S3_3_C14_C15_6", out(reg) raw, options(nostack,
@@ -2177,6 +2656,9 @@ impl PMEVTYPER_EL0 {
         {
             match n {
                 0 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C12_0, {}", in (reg) raw, options(nostack,
@@ -2185,6 +2667,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 1 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C12_1, {}", in (reg) raw, options(nostack,
@@ -2193,6 +2678,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 2 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C12_2, {}", in (reg) raw, options(nostack,
@@ -2201,6 +2689,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 3 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C12_3, {}", in (reg) raw, options(nostack,
@@ -2209,6 +2700,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 4 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C12_4, {}", in (reg) raw, options(nostack,
@@ -2217,6 +2711,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 5 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C12_5, {}", in (reg) raw, options(nostack,
@@ -2225,6 +2722,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 6 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C12_6, {}", in (reg) raw, options(nostack,
@@ -2233,6 +2733,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 7 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C12_7, {}", in (reg) raw, options(nostack,
@@ -2241,6 +2744,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 8 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C13_0, {}", in (reg) raw, options(nostack,
@@ -2249,6 +2755,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 9 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C13_1, {}", in (reg) raw, options(nostack,
@@ -2257,6 +2766,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 10 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C13_2, {}", in (reg) raw, options(nostack,
@@ -2265,6 +2777,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 11 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C13_3, {}", in (reg) raw, options(nostack,
@@ -2273,6 +2788,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 12 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C13_4, {}", in (reg) raw, options(nostack,
@@ -2281,6 +2799,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 13 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C13_5, {}", in (reg) raw, options(nostack,
@@ -2289,6 +2810,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 14 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C13_6, {}", in (reg) raw, options(nostack,
@@ -2297,6 +2821,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 15 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C13_7, {}", in (reg) raw, options(nostack,
@@ -2305,6 +2832,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 16 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C14_0, {}", in (reg) raw, options(nostack,
@@ -2313,6 +2843,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 17 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C14_1, {}", in (reg) raw, options(nostack,
@@ -2321,6 +2854,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 18 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C14_2, {}", in (reg) raw, options(nostack,
@@ -2329,6 +2865,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 19 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C14_3, {}", in (reg) raw, options(nostack,
@@ -2337,6 +2876,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 20 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C14_4, {}", in (reg) raw, options(nostack,
@@ -2345,6 +2887,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 21 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C14_5, {}", in (reg) raw, options(nostack,
@@ -2353,6 +2898,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 22 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C14_6, {}", in (reg) raw, options(nostack,
@@ -2361,6 +2909,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 23 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C14_7, {}", in (reg) raw, options(nostack,
@@ -2369,6 +2920,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 24 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C15_0, {}", in (reg) raw, options(nostack,
@@ -2377,6 +2931,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 25 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C15_1, {}", in (reg) raw, options(nostack,
@@ -2385,6 +2942,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 26 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C15_2, {}", in (reg) raw, options(nostack,
@@ -2393,6 +2953,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 27 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C15_3, {}", in (reg) raw, options(nostack,
@@ -2401,6 +2964,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 28 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C15_4, {}", in (reg) raw, options(nostack,
@@ -2409,6 +2975,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 29 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C15_5, {}", in (reg) raw, options(nostack,
@@ -2417,6 +2986,9 @@ impl PMEVTYPER_EL0 {
                     };
                 }
                 30 => {
+                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
+                    // stack and leaves the flags alone; its effects are the architectural ones this register's
+                    // documentation states, none of which change memory the compiler knows about.
                     unsafe {
                         core::arch::asm!(
                             "msr S3_3_C14_C15_6, {}", in (reg) raw, options(nostack,
@@ -2543,6 +3115,11 @@ impl PMINTENCLR_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C9_C14_2", out(reg) raw, options(nostack,
@@ -2557,6 +3134,9 @@ impl PMINTENCLR_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C9_C14_2, {}", in (reg) raw, options(nostack,
@@ -2604,6 +3184,11 @@ impl PMINTENSET_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C9_C14_1", out(reg) raw, options(nostack,
@@ -2618,6 +3203,9 @@ impl PMINTENSET_EL1 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_0_C9_C14_1, {}", in (reg) raw, options(nostack,
@@ -2665,6 +3253,11 @@ impl PMMIR_EL1 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_0_C9_C14_6", out(reg) raw, options(nostack,
@@ -2704,6 +3297,11 @@ impl PMOVSCLR_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_3", out(reg) raw, options(nostack,
@@ -2718,6 +3316,9 @@ impl PMOVSCLR_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_3, {}", in (reg) raw, options(nostack,
@@ -2765,6 +3366,11 @@ impl PMOVSSET_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C14_3", out(reg) raw, options(nostack,
@@ -2779,6 +3385,9 @@ impl PMOVSSET_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C14_3, {}", in (reg) raw, options(nostack,
@@ -2826,6 +3435,11 @@ impl PMSELR_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_5", out(reg) raw, options(nostack,
@@ -2840,6 +3454,9 @@ impl PMSELR_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_5, {}", in (reg) raw, options(nostack,
@@ -2891,6 +3508,9 @@ impl PMSWINC_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_4, {}", in (reg) raw, options(nostack,
@@ -2931,6 +3551,11 @@ impl PMUSERENR_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C14_0", out(reg) raw, options(nostack,
@@ -2945,6 +3570,9 @@ impl PMUSERENR_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C14_0, {}", in (reg) raw, options(nostack,
@@ -2997,6 +3625,11 @@ impl PMXEVCNTR_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C13_2", out(reg) raw, options(nostack,
@@ -3011,6 +3644,9 @@ impl PMXEVCNTR_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C13_2, {}", in (reg) raw, options(nostack,
@@ -3063,6 +3699,11 @@ impl PMXEVTYPER_EL0 {
         #[cfg(target_arch = "aarch64")]
         {
             let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
             unsafe {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C13_1", out(reg) raw, options(nostack,
@@ -3077,6 +3718,9 @@ impl PMXEVTYPER_EL0 {
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
             unsafe {
                 core::arch::asm!(
                     "msr S3_3_C9_C13_1, {}", in (reg) raw, options(nostack,

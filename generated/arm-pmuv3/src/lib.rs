@@ -17,3 +17,7 @@ pub mod aarch32;
 /// Memory-mapped register blocks.
 #[rustfmt::skip]
 pub mod mmio;
+/// Behavioural models of the memory-mapped blocks, for host tests.
+#[cfg(feature = "model")]
+#[rustfmt::skip]
+pub mod model;

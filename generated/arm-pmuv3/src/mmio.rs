@@ -6,38 +6,138 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
 /// `PMU_EXT32`: PMUv3 external (memory-mapped) 32-bit view (FEAT_PMUv3_EXT32), one 4 KB frame per PE. 64-bit counters are accessed as two 32-bit words, low word first. Access is subject to the software lock (PMLAR/PMLSR)
 ///
 /// 0x1000 bytes, reached with 32-bit accesses; registers wider than that are accessed in parts, lowest address first.
 ///
+/// Software lock: while `PMLSR.SLK` reads 1, writes to the block are ignored; write 0xc5acce55 to `PMLAR` to unlock it, any other value to lock it.
+///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
 #[derive(Debug)]
-pub struct PmuExt32 {
+pub struct PmuExt32<B = armreg_rt::mmio::Mmio> {
+    bus: B,
     base: usize,
 }
 impl PmuExt32 {
     /// The block's size in bytes.
     pub const SIZE: usize = 0x1000;
-    /// The block at `base`.
-    /// # Safety
-    /// `base` must be the address of this block, mapped as device memory, for as long as
-    /// the value and the register handles it gives are used, and no other code may use
-    /// the block in a way that conflicts with them.
-    #[inline(always)]
-    pub const unsafe fn new(base: usize) -> Self {
-        Self { base }
-    }
-    /// The block's base address.
-    #[inline(always)]
-    pub const fn base(&self) -> usize {
-        self.base
-    }
     /// Offset of `PMEVCNTR<n>` in the block.
     pub const PMEVCNTR_OFFSET: usize = 0x0;
     /// Bytes between two elements.
     pub const PMEVCNTR_STRIDE: usize = 0x8;
     /// The number of elements.
     pub const PMEVCNTR_COUNT: usize = 31;
+    /// Offset of `PMCCNTR` in the block.
+    pub const PMCCNTR_OFFSET: usize = 0xf8;
+    /// Offset of `PMEVTYPER<n>` in the block.
+    pub const PMEVTYPER_OFFSET: usize = 0x400;
+    /// Bytes between two elements.
+    pub const PMEVTYPER_STRIDE: usize = 0x4;
+    /// The number of elements.
+    pub const PMEVTYPER_COUNT: usize = 31;
+    /// Offset of `PMCCFILTR` in the block.
+    pub const PMCCFILTR_OFFSET: usize = 0x47c;
+    /// Offset of `PMCNTENSET` in the block.
+    pub const PMCNTENSET_OFFSET: usize = 0xc00;
+    /// Offset of `PMCNTENCLR` in the block.
+    pub const PMCNTENCLR_OFFSET: usize = 0xc20;
+    /// Offset of `PMINTENSET` in the block.
+    pub const PMINTENSET_OFFSET: usize = 0xc40;
+    /// Offset of `PMINTENCLR` in the block.
+    pub const PMINTENCLR_OFFSET: usize = 0xc60;
+    /// Offset of `PMOVSCLR` in the block.
+    pub const PMOVSCLR_OFFSET: usize = 0xc80;
+    /// Offset of `PMSWINC` in the block.
+    pub const PMSWINC_OFFSET: usize = 0xca0;
+    /// Offset of `PMOVSSET` in the block.
+    pub const PMOVSSET_OFFSET: usize = 0xcc0;
+    /// Offset of `PMCFGR` in the block.
+    pub const PMCFGR_OFFSET: usize = 0xe00;
+    /// Offset of `PMCR` in the block.
+    pub const PMCR_OFFSET: usize = 0xe04;
+    /// Offset of `PMIIDR` in the block.
+    pub const PMIIDR_OFFSET: usize = 0xe08;
+    /// Offset of `PMCEID<n>` in the block.
+    pub const PMCEID_OFFSET: usize = 0xe20;
+    /// Bytes between two elements.
+    pub const PMCEID_STRIDE: usize = 0x4;
+    /// The number of elements.
+    pub const PMCEID_COUNT: usize = 4;
+    /// Offset of `PMMIR` in the block.
+    pub const PMMIR_OFFSET: usize = 0xe40;
+    /// Offset of `PMITCTRL` in the block.
+    pub const PMITCTRL_OFFSET: usize = 0xf00;
+    /// Offset of `PMDEVAFF0` in the block.
+    pub const PMDEVAFF0_OFFSET: usize = 0xfa8;
+    /// Offset of `PMDEVAFF1` in the block.
+    pub const PMDEVAFF1_OFFSET: usize = 0xfac;
+    /// Offset of `PMLAR` in the block.
+    pub const PMLAR_OFFSET: usize = 0xfb0;
+    /// Offset of `PMLSR` in the block.
+    pub const PMLSR_OFFSET: usize = 0xfb4;
+    /// Offset of `PMAUTHSTATUS` in the block.
+    pub const PMAUTHSTATUS_OFFSET: usize = 0xfb8;
+    /// Offset of `PMDEVARCH` in the block.
+    pub const PMDEVARCH_OFFSET: usize = 0xfbc;
+    /// Offset of `PMDEVID` in the block.
+    pub const PMDEVID_OFFSET: usize = 0xfc8;
+    /// Offset of `PMDEVTYPE` in the block.
+    pub const PMDEVTYPE_OFFSET: usize = 0xfcc;
+    /// Offset of `PMPIDR4` in the block.
+    pub const PMPIDR4_OFFSET: usize = 0xfd0;
+    /// Offset of `PMPIDR<n>` in the block.
+    pub const PMPIDR_OFFSET: usize = 0xfe0;
+    /// Bytes between two elements.
+    pub const PMPIDR_STRIDE: usize = 0x4;
+    /// The number of elements.
+    pub const PMPIDR_COUNT: usize = 4;
+    /// Offset of `PMCIDR<n>` in the block.
+    pub const PMCIDR_OFFSET: usize = 0xff0;
+    /// Bytes between two elements.
+    pub const PMCIDR_STRIDE: usize = 0x4;
+    /// The number of elements.
+    pub const PMCIDR_COUNT: usize = 4;
+    /// The block at `base` in memory.
+    /// # Safety
+    /// `base` must be the address of this block, mapped as device memory, for as long as
+    /// the value and the register handles it gives are used, and no other code may use
+    /// the block in a way that conflicts with them.
+    #[inline(always)]
+    pub const unsafe fn new(base: usize) -> Self {
+        Self {
+            bus: armreg_rt::mmio::Mmio,
+            base,
+        }
+    }
+}
+impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
+    /// The block at `base` on `bus`.
+    /// # Safety
+    /// The bus's contract must hold for every register of the block at `base`, for as
+    /// long as the value and the register handles it gives are used (for `Mmio`, what
+    /// `new` asks).
+    #[inline(always)]
+    pub const unsafe fn on_bus(bus: B, base: usize) -> Self {
+        Self { bus, base }
+    }
+    /// The block at `base` on a bus where every access is safe (a behavioural model).
+    #[inline(always)]
+    pub const fn with_bus(bus: B, base: usize) -> Self
+    where
+        B: armreg_rt::mmio::SafeBus,
+    {
+        Self { bus, base }
+    }
+    /// The block's base address.
+    #[inline(always)]
+    pub const fn base(&self) -> usize {
+        self.base
+    }
     /// `PMEVCNTR<n>`: Event Count Registers 0..30: 0x000 + 8n (low word), +4 (high word)
     ///
     /// Offset 0x0 + n × 0x8, n < 31; read/write, value type [`Pmevcntr`](crate::Pmevcntr).
@@ -48,18 +148,21 @@ impl PmuExt32 {
         &self,
         n: usize,
     ) -> Result<
-        armreg_rt::mmio::Reg<crate::Pmevcntr, armreg_rt::mmio::Rw>,
+        armreg_rt::mmio::Reg<crate::Pmevcntr, armreg_rt::mmio::Rw, B>,
         armreg_rt::IndexOutOfRange,
     > {
-        if n >= Self::PMEVCNTR_COUNT {
+        if n >= PmuExt32::PMEVCNTR_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
-                count: Self::PMEVCNTR_COUNT,
+                count: PmuExt32::PMEVCNTR_COUNT,
             });
         }
+        // SAFETY: the constructor's contract covers every register inside the block,
+        // and element n < COUNT lies inside it (checked by the generator).
         Ok(unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMEVCNTR_OFFSET + n * Self::PMEVCNTR_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMEVCNTR_OFFSET + n * PmuExt32::PMEVCNTR_STRIDE,
                 4,
             )
         })
@@ -73,32 +176,33 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmevcntr_n<const N: usize>(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmevcntr, armreg_rt::mmio::Rw> {
-        const { assert!(N < Self::PMEVCNTR_COUNT, "register array index out of range") };
+    ) -> armreg_rt::mmio::Reg<crate::Pmevcntr, armreg_rt::mmio::Rw, B> {
+        const {
+            assert!(N < PmuExt32::PMEVCNTR_COUNT, "register array index out of range")
+        };
+        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMEVCNTR_OFFSET + N * Self::PMEVCNTR_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMEVCNTR_OFFSET + N * PmuExt32::PMEVCNTR_STRIDE,
                 4,
             )
         }
     }
-    /// Offset of `PMCCNTR` in the block.
-    pub const PMCCNTR_OFFSET: usize = 0xf8;
     /// `PMCCNTR`: Cycle Count Register: 0x0F8 low word, 0x0FC high word
     ///
     /// Offset 0xf8; read/write, value type [`Pmccntr`](crate::Pmccntr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmccntr(&self) -> armreg_rt::mmio::Reg<crate::Pmccntr, armreg_rt::mmio::Rw> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMCCNTR_OFFSET, 4) }
+    pub fn pmccntr(
+        &self,
+    ) -> armreg_rt::mmio::Reg<crate::Pmccntr, armreg_rt::mmio::Rw, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMCCNTR_OFFSET, 4)
+        }
     }
-    /// Offset of `PMEVTYPER<n>` in the block.
-    pub const PMEVTYPER_OFFSET: usize = 0x400;
-    /// Bytes between two elements.
-    pub const PMEVTYPER_STRIDE: usize = 0x4;
-    /// The number of elements.
-    pub const PMEVTYPER_COUNT: usize = 31;
     /// `PMEVTYPER<n>`: Event Type Registers 0..30: 0x400 + 4n
     ///
     /// Offset 0x400 + n × 0x4, n < 31; read/write, value type [`Pmevtyper`](crate::Pmevtyper).
@@ -109,18 +213,21 @@ impl PmuExt32 {
         &self,
         n: usize,
     ) -> Result<
-        armreg_rt::mmio::Reg<crate::Pmevtyper, armreg_rt::mmio::Rw>,
+        armreg_rt::mmio::Reg<crate::Pmevtyper, armreg_rt::mmio::Rw, B>,
         armreg_rt::IndexOutOfRange,
     > {
-        if n >= Self::PMEVTYPER_COUNT {
+        if n >= PmuExt32::PMEVTYPER_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
-                count: Self::PMEVTYPER_COUNT,
+                count: PmuExt32::PMEVTYPER_COUNT,
             });
         }
+        // SAFETY: the constructor's contract covers every register inside the block,
+        // and element n < COUNT lies inside it (checked by the generator).
         Ok(unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMEVTYPER_OFFSET + n * Self::PMEVTYPER_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMEVTYPER_OFFSET + n * PmuExt32::PMEVTYPER_STRIDE,
                 4,
             )
         })
@@ -134,19 +241,19 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmevtyper_n<const N: usize>(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmevtyper, armreg_rt::mmio::Rw> {
+    ) -> armreg_rt::mmio::Reg<crate::Pmevtyper, armreg_rt::mmio::Rw, B> {
         const {
-            assert!(N < Self::PMEVTYPER_COUNT, "register array index out of range")
+            assert!(N < PmuExt32::PMEVTYPER_COUNT, "register array index out of range")
         };
+        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMEVTYPER_OFFSET + N * Self::PMEVTYPER_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMEVTYPER_OFFSET + N * PmuExt32::PMEVTYPER_STRIDE,
                 4,
             )
         }
     }
-    /// Offset of `PMCCFILTR` in the block.
-    pub const PMCCFILTR_OFFSET: usize = 0x47c;
     /// `PMCCFILTR`: Cycle Count Filter Register
     ///
     /// Offset 0x47c; read/write, value type [`Pmccfiltr`](crate::Pmccfiltr).
@@ -155,11 +262,12 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmccfiltr(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmccfiltr, armreg_rt::mmio::Rw> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMCCFILTR_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::Pmccfiltr, armreg_rt::mmio::Rw, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMCCFILTR_OFFSET, 4)
+        }
     }
-    /// Offset of `PMCNTENSET` in the block.
-    pub const PMCNTENSET_OFFSET: usize = 0xc00;
     /// `PMCNTENSET`: Count Enable Set (write-1-to-set view of the enable state)
     ///
     /// Offset 0xc00; write-1-to-set view of `PMCNTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
@@ -168,11 +276,16 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmcntenset(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMCNTENSET_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMCNTENSET_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMCNTENCLR` in the block.
-    pub const PMCNTENCLR_OFFSET: usize = 0xc20;
     /// `PMCNTENCLR`: Count Enable Clear (write-1-to-clear view of the enable state)
     ///
     /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
@@ -181,11 +294,16 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmcntenclr(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMCNTENCLR_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMCNTENCLR_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMINTENSET` in the block.
-    pub const PMINTENSET_OFFSET: usize = 0xc40;
     /// `PMINTENSET`: Interrupt Enable Set (write-1-to-set view of the overflow-interrupt enables)
     ///
     /// Offset 0xc40; write-1-to-set view of `PMINTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
@@ -194,11 +312,16 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmintenset(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMINTENSET_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMINTENSET_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMINTENCLR` in the block.
-    pub const PMINTENCLR_OFFSET: usize = 0xc60;
     /// `PMINTENCLR`: Interrupt Enable Clear (write-1-to-clear view of the overflow-interrupt enables)
     ///
     /// Offset 0xc60; write-1-to-clear view of `PMINTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
@@ -207,11 +330,16 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmintenclr(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMINTENCLR_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMINTENCLR_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMOVSCLR` in the block.
-    pub const PMOVSCLR_OFFSET: usize = 0xc80;
     /// `PMOVSCLR`: Overflow Flag Status Clear (write-1-to-clear view of the overflow flags)
     ///
     /// Offset 0xc80; write-1-to-clear view of `PMOVS`, value type [`PmCounterMask`](crate::PmCounterMask).
@@ -220,22 +348,26 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmovsclr(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMOVSCLR_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMOVSCLR_OFFSET, 4)
+        }
     }
-    /// Offset of `PMSWINC` in the block.
-    pub const PMSWINC_OFFSET: usize = 0xca0;
     /// `PMSWINC`: Software Increment (write-only)
     ///
     /// Offset 0xca0; write-only, value type [`Pmswinc`](crate::Pmswinc).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmswinc(&self) -> armreg_rt::mmio::Reg<crate::Pmswinc, armreg_rt::mmio::Wo> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMSWINC_OFFSET, 4) }
+    pub fn pmswinc(
+        &self,
+    ) -> armreg_rt::mmio::Reg<crate::Pmswinc, armreg_rt::mmio::Wo, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMSWINC_OFFSET, 4)
+        }
     }
-    /// Offset of `PMOVSSET` in the block.
-    pub const PMOVSSET_OFFSET: usize = 0xcc0;
     /// `PMOVSSET`: Overflow Flag Status Set (write-1-to-set view of the overflow flags)
     ///
     /// Offset 0xcc0; write-1-to-set view of `PMOVS`, value type [`PmCounterMask`](crate::PmCounterMask).
@@ -244,48 +376,48 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmovsset(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMOVSSET_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMOVSSET_OFFSET, 4)
+        }
     }
-    /// Offset of `PMCFGR` in the block.
-    pub const PMCFGR_OFFSET: usize = 0xe00;
     /// `PMCFGR`: Configuration Register: read the number of event counters from PMCFGR.N
     ///
     /// Offset 0xe00; read-only, value type [`Pmcfgr`](crate::Pmcfgr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::Pmcfgr, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMCFGR_OFFSET, 4) }
+    pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::Pmcfgr, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMCFGR_OFFSET, 4)
+        }
     }
-    /// Offset of `PMCR` in the block.
-    pub const PMCR_OFFSET: usize = 0xe04;
     /// `PMCR`: Performance Monitors Control Register, external view: bits \[31:11\] RAZ/WI
     ///
     /// Offset 0xe04; read/write, value type [`PmcrExt`](crate::PmcrExt).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::PmcrExt, armreg_rt::mmio::Rw> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMCR_OFFSET, 4) }
+    pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::PmcrExt, armreg_rt::mmio::Rw, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMCR_OFFSET, 4)
+        }
     }
-    /// Offset of `PMIIDR` in the block.
-    pub const PMIIDR_OFFSET: usize = 0xe08;
     /// `PMIIDR`: Implementation Identification Register
     ///
     /// Offset 0xe08; read-only, value type [`Pmiidr`](crate::Pmiidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmiidr(&self) -> armreg_rt::mmio::Reg<crate::Pmiidr, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMIIDR_OFFSET, 4) }
+    pub fn pmiidr(&self) -> armreg_rt::mmio::Reg<crate::Pmiidr, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMIIDR_OFFSET, 4)
+        }
     }
-    /// Offset of `PMCEID<n>` in the block.
-    pub const PMCEID_OFFSET: usize = 0xe20;
-    /// Bytes between two elements.
-    pub const PMCEID_STRIDE: usize = 0x4;
-    /// The number of elements.
-    pub const PMCEID_COUNT: usize = 4;
     /// `PMCEID<n>`: Common Event Identification 0..3: 0xE20, 0xE24, 0xE28, 0xE2C
     ///
     /// Offset 0xe20 + n × 0x4, n < 4; read-only, value type [`Pmceid32`](crate::Pmceid32).
@@ -296,18 +428,21 @@ impl PmuExt32 {
         &self,
         n: usize,
     ) -> Result<
-        armreg_rt::mmio::Reg<crate::Pmceid32, armreg_rt::mmio::Ro>,
+        armreg_rt::mmio::Reg<crate::Pmceid32, armreg_rt::mmio::Ro, B>,
         armreg_rt::IndexOutOfRange,
     > {
-        if n >= Self::PMCEID_COUNT {
+        if n >= PmuExt32::PMCEID_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
-                count: Self::PMCEID_COUNT,
+                count: PmuExt32::PMCEID_COUNT,
             });
         }
+        // SAFETY: the constructor's contract covers every register inside the block,
+        // and element n < COUNT lies inside it (checked by the generator).
         Ok(unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMCEID_OFFSET + n * Self::PMCEID_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMCEID_OFFSET + n * PmuExt32::PMCEID_STRIDE,
                 4,
             )
         })
@@ -321,28 +456,31 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmceid_n<const N: usize>(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmceid32, armreg_rt::mmio::Ro> {
-        const { assert!(N < Self::PMCEID_COUNT, "register array index out of range") };
+    ) -> armreg_rt::mmio::Reg<crate::Pmceid32, armreg_rt::mmio::Ro, B> {
+        const {
+            assert!(N < PmuExt32::PMCEID_COUNT, "register array index out of range")
+        };
+        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMCEID_OFFSET + N * Self::PMCEID_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMCEID_OFFSET + N * PmuExt32::PMCEID_STRIDE,
                 4,
             )
         }
     }
-    /// Offset of `PMMIR` in the block.
-    pub const PMMIR_OFFSET: usize = 0xe40;
     /// `PMMIR`: Machine Identification Register
     ///
     /// Offset 0xe40; read-only, value type [`Pmmir`](crate::Pmmir).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmmir(&self) -> armreg_rt::mmio::Reg<crate::Pmmir, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMMIR_OFFSET, 4) }
+    pub fn pmmir(&self) -> armreg_rt::mmio::Reg<crate::Pmmir, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMMIR_OFFSET, 4)
+        }
     }
-    /// Offset of `PMITCTRL` in the block.
-    pub const PMITCTRL_OFFSET: usize = 0xf00;
     /// `PMITCTRL`: Integration Mode Control Register
     ///
     /// Offset 0xf00; read/write, value type [`Pmitctrl`](crate::Pmitctrl).
@@ -351,11 +489,12 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmitctrl(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmitctrl, armreg_rt::mmio::Rw> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMITCTRL_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::Pmitctrl, armreg_rt::mmio::Rw, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMITCTRL_OFFSET, 4)
+        }
     }
-    /// Offset of `PMDEVAFF0` in the block.
-    pub const PMDEVAFF0_OFFSET: usize = 0xfa8;
     /// `PMDEVAFF0`: Device Affinity Register 0
     ///
     /// Offset 0xfa8; read-only, value type [`Pmdevaff`](crate::Pmdevaff).
@@ -364,11 +503,12 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmdevaff0(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMDEVAFF0_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMDEVAFF0_OFFSET, 4)
+        }
     }
-    /// Offset of `PMDEVAFF1` in the block.
-    pub const PMDEVAFF1_OFFSET: usize = 0xfac;
     /// `PMDEVAFF1`: Device Affinity Register 1
     ///
     /// Offset 0xfac; read-only, value type [`Pmdevaff`](crate::Pmdevaff).
@@ -377,33 +517,36 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmdevaff1(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMDEVAFF1_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMDEVAFF1_OFFSET, 4)
+        }
     }
-    /// Offset of `PMLAR` in the block.
-    pub const PMLAR_OFFSET: usize = 0xfb0;
     /// `PMLAR`: Lock Access Register (write-only): write 0xC5ACCE55 to unlock, anything else locks
     ///
     /// Offset 0xfb0; write-only, value type [`Pmlar`](crate::Pmlar).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmlar(&self) -> armreg_rt::mmio::Reg<crate::Pmlar, armreg_rt::mmio::Wo> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMLAR_OFFSET, 4) }
+    pub fn pmlar(&self) -> armreg_rt::mmio::Reg<crate::Pmlar, armreg_rt::mmio::Wo, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMLAR_OFFSET, 4)
+        }
     }
-    /// Offset of `PMLSR` in the block.
-    pub const PMLSR_OFFSET: usize = 0xfb4;
     /// `PMLSR`: Lock Status Register
     ///
     /// Offset 0xfb4; read-only, value type [`Pmlsr`](crate::Pmlsr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmlsr(&self) -> armreg_rt::mmio::Reg<crate::Pmlsr, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMLSR_OFFSET, 4) }
+    pub fn pmlsr(&self) -> armreg_rt::mmio::Reg<crate::Pmlsr, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMLSR_OFFSET, 4)
+        }
     }
-    /// Offset of `PMAUTHSTATUS` in the block.
-    pub const PMAUTHSTATUS_OFFSET: usize = 0xfb8;
     /// `PMAUTHSTATUS`: Authentication Status Register
     ///
     /// Offset 0xfb8; read-only, value type [`Pmauthstatus`](crate::Pmauthstatus).
@@ -412,11 +555,16 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmauthstatus(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmauthstatus, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMAUTHSTATUS_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::Pmauthstatus, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMAUTHSTATUS_OFFSET,
+                4,
+            )
+        }
     }
-    /// Offset of `PMDEVARCH` in the block.
-    pub const PMDEVARCH_OFFSET: usize = 0xfbc;
     /// `PMDEVARCH`: Device Architecture Register (0x47702A16 for the EXT32 view)
     ///
     /// Offset 0xfbc; read-only, value type [`Pmdevarch`](crate::Pmdevarch).
@@ -425,22 +573,26 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmdevarch(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmdevarch, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMDEVARCH_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::Pmdevarch, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMDEVARCH_OFFSET, 4)
+        }
     }
-    /// Offset of `PMDEVID` in the block.
-    pub const PMDEVID_OFFSET: usize = 0xfc8;
     /// `PMDEVID`: Device Configuration Register
     ///
     /// Offset 0xfc8; read-only, value type [`Pmdevid`](crate::Pmdevid).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmdevid(&self) -> armreg_rt::mmio::Reg<crate::Pmdevid, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMDEVID_OFFSET, 4) }
+    pub fn pmdevid(
+        &self,
+    ) -> armreg_rt::mmio::Reg<crate::Pmdevid, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMDEVID_OFFSET, 4)
+        }
     }
-    /// Offset of `PMDEVTYPE` in the block.
-    pub const PMDEVTYPE_OFFSET: usize = 0xfcc;
     /// `PMDEVTYPE`: Device Type Register (0x16)
     ///
     /// Offset 0xfcc; read-only, value type [`Pmdevtype`](crate::Pmdevtype).
@@ -449,26 +601,26 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmdevtype(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmdevtype, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMDEVTYPE_OFFSET, 4) }
+    ) -> armreg_rt::mmio::Reg<crate::Pmdevtype, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMDEVTYPE_OFFSET, 4)
+        }
     }
-    /// Offset of `PMPIDR4` in the block.
-    pub const PMPIDR4_OFFSET: usize = 0xfd0;
     /// `PMPIDR4`: Peripheral Identification Register 4
     ///
     /// Offset 0xfd0; read-only, value type [`Pmpidr`](crate::Pmpidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmpidr4(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro> {
-        unsafe { armreg_rt::mmio::Reg::new(self.base + Self::PMPIDR4_OFFSET, 4) }
+    pub fn pmpidr4(
+        &self,
+    ) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B> {
+        // SAFETY: the constructor's contract covers every register inside the block.
+        unsafe {
+            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMPIDR4_OFFSET, 4)
+        }
     }
-    /// Offset of `PMPIDR<n>` in the block.
-    pub const PMPIDR_OFFSET: usize = 0xfe0;
-    /// Bytes between two elements.
-    pub const PMPIDR_STRIDE: usize = 0x4;
-    /// The number of elements.
-    pub const PMPIDR_COUNT: usize = 4;
     /// `PMPIDR<n>`: Peripheral Identification Registers 0..3: 0xFE0..0xFEC
     ///
     /// Offset 0xfe0 + n × 0x4, n < 4; read-only, value type [`Pmpidr`](crate::Pmpidr).
@@ -479,18 +631,21 @@ impl PmuExt32 {
         &self,
         n: usize,
     ) -> Result<
-        armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro>,
+        armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B>,
         armreg_rt::IndexOutOfRange,
     > {
-        if n >= Self::PMPIDR_COUNT {
+        if n >= PmuExt32::PMPIDR_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
-                count: Self::PMPIDR_COUNT,
+                count: PmuExt32::PMPIDR_COUNT,
             });
         }
+        // SAFETY: the constructor's contract covers every register inside the block,
+        // and element n < COUNT lies inside it (checked by the generator).
         Ok(unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMPIDR_OFFSET + n * Self::PMPIDR_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMPIDR_OFFSET + n * PmuExt32::PMPIDR_STRIDE,
                 4,
             )
         })
@@ -504,21 +659,19 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmpidr_n<const N: usize>(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro> {
-        const { assert!(N < Self::PMPIDR_COUNT, "register array index out of range") };
+    ) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B> {
+        const {
+            assert!(N < PmuExt32::PMPIDR_COUNT, "register array index out of range")
+        };
+        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMPIDR_OFFSET + N * Self::PMPIDR_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMPIDR_OFFSET + N * PmuExt32::PMPIDR_STRIDE,
                 4,
             )
         }
     }
-    /// Offset of `PMCIDR<n>` in the block.
-    pub const PMCIDR_OFFSET: usize = 0xff0;
-    /// Bytes between two elements.
-    pub const PMCIDR_STRIDE: usize = 0x4;
-    /// The number of elements.
-    pub const PMCIDR_COUNT: usize = 4;
     /// `PMCIDR<n>`: Component Identification Registers 0..3: 0xFF0..0xFFC
     ///
     /// Offset 0xff0 + n × 0x4, n < 4; read-only, value type [`Pmcidr`](crate::Pmcidr).
@@ -529,18 +682,21 @@ impl PmuExt32 {
         &self,
         n: usize,
     ) -> Result<
-        armreg_rt::mmio::Reg<crate::Pmcidr, armreg_rt::mmio::Ro>,
+        armreg_rt::mmio::Reg<crate::Pmcidr, armreg_rt::mmio::Ro, B>,
         armreg_rt::IndexOutOfRange,
     > {
-        if n >= Self::PMCIDR_COUNT {
+        if n >= PmuExt32::PMCIDR_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
-                count: Self::PMCIDR_COUNT,
+                count: PmuExt32::PMCIDR_COUNT,
             });
         }
+        // SAFETY: the constructor's contract covers every register inside the block,
+        // and element n < COUNT lies inside it (checked by the generator).
         Ok(unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMCIDR_OFFSET + n * Self::PMCIDR_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMCIDR_OFFSET + n * PmuExt32::PMCIDR_STRIDE,
                 4,
             )
         })
@@ -554,11 +710,15 @@ impl PmuExt32 {
     #[inline(always)]
     pub fn pmcidr_n<const N: usize>(
         &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmcidr, armreg_rt::mmio::Ro> {
-        const { assert!(N < Self::PMCIDR_COUNT, "register array index out of range") };
+    ) -> armreg_rt::mmio::Reg<crate::Pmcidr, armreg_rt::mmio::Ro, B> {
+        const {
+            assert!(N < PmuExt32::PMCIDR_COUNT, "register array index out of range")
+        };
+        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
-            armreg_rt::mmio::Reg::new(
-                self.base + Self::PMCIDR_OFFSET + N * Self::PMCIDR_STRIDE,
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMCIDR_OFFSET + N * PmuExt32::PMCIDR_STRIDE,
                 4,
             )
         }

@@ -17,6 +17,8 @@ use crate::{EventSet, PmuVersion};
 
 pub mod aarch32;
 pub mod aarch64;
+pub mod dsu;
+pub mod external;
 
 /// The registers of one PMU, reached one way.
 pub trait Registers {
@@ -39,7 +41,8 @@ pub trait Registers {
     fn set_event_count(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange>;
     /// How many bits of the cycle counter this back end reads and writes (64, or 32 where only the
     /// 32-bit access exists): the driver sets PMCR.LC to match, so the counter overflows, and
-    /// interrupts, at the width the back end can see.
+    /// interrupts, at the width the back end can see. 0: there is no cycle counter (a cluster PMU
+    /// block that describes none).
     fn cycle_counter_bits(&self) -> u32;
     /// PMCCNTR (zero-extended when the back end reads 32 bits).
     fn cycle_count(&self) -> u64;

@@ -12,6 +12,7 @@
 
 use std::sync::{Mutex, MutexGuard};
 
+use arm_dsu_pmu::aarch64 as dsu;
 use arm_generic_timer::{aarch32 as t32, aarch64 as t64};
 use arm_pmuv3::{aarch32 as r32, aarch64 as r64};
 use armreg_rt::host::{self, Handler};
@@ -102,6 +103,21 @@ fn decode(path: SysRegPath) -> Option<Reg> {
         (t32::CNTFRQ::PATH, Cntfrq),
         (t32::CNTVCT::PATH, Cntvct),
         (t32::CNTPCT::PATH, Cntpct),
+        // The DynamIQ cluster PMU's system registers follow the PMUv3 model with PMSELR
+        // indirection: the same registers here, so the `Dsu` back end runs on this model.
+        (dsu::CLUSTERPMCR_EL1::PATH, Pmcr),
+        (dsu::CLUSTERPMCNTENSET_EL1::PATH, CntenSet),
+        (dsu::CLUSTERPMCNTENCLR_EL1::PATH, CntenClr),
+        (dsu::CLUSTERPMINTENSET_EL1::PATH, IntenSet),
+        (dsu::CLUSTERPMINTENCLR_EL1::PATH, IntenClr),
+        (dsu::CLUSTERPMOVSSET_EL1::PATH, OvsSet),
+        (dsu::CLUSTERPMOVSCLR_EL1::PATH, OvsClr),
+        (dsu::CLUSTERPMSELR_EL1::PATH, Selr),
+        (dsu::CLUSTERPMCEID0_EL1::PATH, Ceid(0)),
+        (dsu::CLUSTERPMCEID1_EL1::PATH, Ceid(1)),
+        (dsu::CLUSTERPMCCNTR_EL1::PATH, Ccntr),
+        (dsu::CLUSTERPMXEVTYPER_EL1::PATH, Xevtyper),
+        (dsu::CLUSTERPMXEVCNTR_EL1::PATH, Xevcntr),
     ];
     if let Some(&(_, reg)) = fixed.iter().find(|(p, _)| *p == path) {
         return Some(reg);

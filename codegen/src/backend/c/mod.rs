@@ -215,11 +215,13 @@ mod tests {
                 source: None,
                 pos: Pos::default(),
                 registers: vec![reg],
+                lock: None,
             }],
             instances: Vec::new(),
             events: Vec::new(),
             event_pmu: None,
             event_type: None,
+            amendments: Vec::new(),
         }
     }
 

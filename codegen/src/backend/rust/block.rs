@@ -1,5 +1,10 @@
 //! Memory-mapped blocks: a type built from a base address (the one `unsafe` step) whose methods
 //! hand out `armreg_rt::mmio::Reg` handles that carry each register's access rules.
+//!
+//! A block is generic over its bus (`armreg_rt::mmio::Bus`), `Mmio` by default: on the target the
+//! bus is a zero-sized type and every accessor compiles to one volatile access; on the host the
+//! same driver code runs against a behavioural model (`model.rs`). Offsets and array shapes are
+//! constants of the `Mmio` block, where they are reached without naming a bus.
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -73,7 +78,7 @@ fn instance(inst: &Instance) -> TokenStream {
         #cfg
         #[inline(always)]
         pub const unsafe fn #ctor() -> #block {
-            // SAFETY: the caller upholds `new`'s contract for this address.
+            __safety!("the caller upholds `new`'s contract for this address.");
             unsafe { #block::new(#base_const) }
         }
 
@@ -83,7 +88,7 @@ fn instance(inst: &Instance) -> TokenStream {
 
 /// The upper-case start of the constants named after `name`: leading `_` dropped, except the one
 /// sanitising puts before a leading digit (`32K_FOUT` → `_32K_FOUT_OFFSET`).
-fn const_prefix(name: &str) -> String {
+pub(super) fn const_prefix(name: &str) -> String {
     let upper = ident(name, Case::Verbatim).to_string().to_ascii_uppercase();
     let trimmed = upper.trim_start_matches('_');
     if trimmed.is_empty() || trimmed.starts_with(|c: char| c.is_ascii_digit()) {
@@ -116,18 +121,28 @@ fn block(device: &Device, block: &Block) -> TokenStream {
             "{:#x} bytes, reached with {}-bit accesses; registers wider than that are accessed in parts, lowest address first.",
             block.size, block.access_width
         )),
+        block.lock.as_ref().map(|l| format!(
+            "Software lock: while {} reads 1, writes to the block are ignored; write {:#x} to {} to unlock it, any other value to lock it.",
+            doc::code(&format!("{}.{}", l.status.name, l.locked.name)),
+            l.key,
+            doc::code(&l.access.name)
+        )),
         block.source.as_deref().map(|s| format!("Source: {}", doc::escape(s))),
     ]);
-    let registers: TokenStream = block
+    let (consts, methods): (TokenStream, TokenStream) = block
         .registers
         .iter()
         .filter_map(|r| device.layout(&r.layout.name).map(|l| (r, l)))
         .map(|(r, l)| register(block, r, l))
-        .collect();
+        .unzip();
+    // A block without registers (an SVD peripheral that describes none) never reads its bus.
+    let unread = methods.is_empty().then(|| quote!(#[allow(dead_code)]));
     quote! {
         #[doc = #block_doc]
         #[derive(Debug)]
-        pub struct #name {
+        pub struct #name<B = armreg_rt::mmio::Mmio> {
+            #unread
+            bus: B,
             base: usize,
         }
 
@@ -135,7 +150,9 @@ fn block(device: &Device, block: &Block) -> TokenStream {
             /// The block's size in bytes.
             pub const SIZE: usize = #size;
 
-            /// The block at `base`.
+            #consts
+
+            /// The block at `base` in memory.
             ///
             /// # Safety
             /// `base` must be the address of this block, mapped as device memory, for as long as
@@ -143,7 +160,29 @@ fn block(device: &Device, block: &Block) -> TokenStream {
             /// the block in a way that conflicts with them.
             #[inline(always)]
             pub const unsafe fn new(base: usize) -> Self {
-                Self { base }
+                Self { bus: armreg_rt::mmio::Mmio, base }
+            }
+        }
+
+        impl<B: armreg_rt::mmio::Bus> #name<B> {
+            /// The block at `base` on `bus`.
+            ///
+            /// # Safety
+            /// The bus's contract must hold for every register of the block at `base`, for as
+            /// long as the value and the register handles it gives are used (for `Mmio`, what
+            /// `new` asks).
+            #[inline(always)]
+            pub const unsafe fn on_bus(bus: B, base: usize) -> Self {
+                Self { bus, base }
+            }
+
+            /// The block at `base` on a bus where every access is safe (a behavioural model).
+            #[inline(always)]
+            pub const fn with_bus(bus: B, base: usize) -> Self
+            where
+                B: armreg_rt::mmio::SafeBus,
+            {
+                Self { bus, base }
             }
 
             /// The block's base address.
@@ -152,12 +191,18 @@ fn block(device: &Device, block: &Block) -> TokenStream {
                 self.base
             }
 
-            #registers
+            #methods
         }
     }
 }
 
-fn register(block: &Block, reg: &BlockRegister, layout: &crate::ir::Layout) -> TokenStream {
+/// A register's constants (for the `Mmio` block) and its accessor methods (for every bus).
+fn register(
+    block: &Block,
+    reg: &BlockRegister,
+    layout: &crate::ir::Layout,
+) -> (TokenStream, TokenStream) {
+    let block_name = ident(&block.name, Case::Camel);
     let method = ident(&reg.name, Case::Snake);
     let upper = const_prefix(&reg.name);
     let offset_const = format_ident!("{upper}_OFFSET");
@@ -203,19 +248,22 @@ fn register(block: &Block, reg: &BlockRegister, layout: &crate::ir::Layout) -> T
             .map(|s| format!("Source: {}", doc::escape(s))),
     ]);
     let offset_doc = format!("Offset of {} in the block.", doc::code(&reg.name));
-    let handle = quote!(armreg_rt::mmio::Reg<crate::#value, #access>);
+    let handle = quote!(armreg_rt::mmio::Reg<crate::#value, #access, B>);
     match reg.array {
-        None => quote! {
-            #[doc = #offset_doc]
-            pub const #offset_const: usize = #offset;
-
-            #[doc = #text]
-            #[inline(always)]
-            pub fn #method(&self) -> #handle {
-                // SAFETY: `new`'s contract covers every register inside the block.
-                unsafe { armreg_rt::mmio::Reg::new(self.base + Self::#offset_const, #bus_bytes) }
-            }
-        },
+        None => (
+            quote! {
+                #[doc = #offset_doc]
+                pub const #offset_const: usize = #offset;
+            },
+            quote! {
+                #[doc = #text]
+                #[inline(always)]
+                pub fn #method(&self) -> #handle {
+                    __safety!("the constructor's contract covers every register inside the block.");
+                    unsafe { armreg_rt::mmio::Reg::on(self.bus, self.base + #block_name::#offset_const, #bus_bytes) }
+                }
+            },
+        ),
         Some(array) => {
             let stride_const = format_ident!("{upper}_STRIDE");
             let count_const = format_ident!("{upper}_COUNT");
@@ -228,23 +276,23 @@ fn register(block: &Block, reg: &BlockRegister, layout: &crate::ir::Layout) -> T
                     .trim_start_matches("r#")
                     .trim_end_matches('_')
             );
-            quote! {
+            let consts = quote! {
                 #[doc = #offset_doc]
                 pub const #offset_const: usize = #offset;
                 /// Bytes between two elements.
                 pub const #stride_const: usize = #stride;
                 /// The number of elements.
                 pub const #count_const: usize = #count;
-
+            };
+            let methods = quote! {
                 #[doc = #text]
                 #[inline(always)]
                 pub fn #method(&self, n: usize) -> Result<#handle, armreg_rt::IndexOutOfRange> {
-                    if n >= Self::#count_const {
-                        return Err(armreg_rt::IndexOutOfRange { index: n, count: Self::#count_const });
+                    if n >= #block_name::#count_const {
+                        return Err(armreg_rt::IndexOutOfRange { index: n, count: #block_name::#count_const });
                     }
-                    // SAFETY: `new`'s contract covers every register inside the block, and
-                    // element n < COUNT lies inside it (checked by the generator).
-                    Ok(unsafe { armreg_rt::mmio::Reg::new(self.base + Self::#offset_const + n * Self::#stride_const, #bus_bytes) })
+                    __safety!("the constructor's contract covers every register inside the block,\nand element n < COUNT lies inside it (checked by the generator).");
+                    Ok(unsafe { armreg_rt::mmio::Reg::on(self.bus, self.base + #block_name::#offset_const + n * #block_name::#stride_const, #bus_bytes) })
                 }
 
                 #[doc = #text]
@@ -252,11 +300,12 @@ fn register(block: &Block, reg: &BlockRegister, layout: &crate::ir::Layout) -> T
                 /// The index is checked when the program is compiled.
                 #[inline(always)]
                 pub fn #const_method<const N: usize>(&self) -> #handle {
-                    const { assert!(N < Self::#count_const, "register array index out of range") };
-                    // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
-                    unsafe { armreg_rt::mmio::Reg::new(self.base + Self::#offset_const + N * Self::#stride_const, #bus_bytes) }
+                    const { assert!(N < #block_name::#count_const, "register array index out of range") };
+                    __safety!("as for the checked accessor; N < COUNT is checked at compile time.");
+                    unsafe { armreg_rt::mmio::Reg::on(self.bus, self.base + #block_name::#offset_const + N * #block_name::#stride_const, #bus_bytes) }
                 }
-            }
+            };
+            (consts, methods)
         }
     }
 }

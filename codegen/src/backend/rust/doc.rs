@@ -2,8 +2,16 @@
 use crate::ir::{Field, FieldAccess, ReadAction};
 
 /// Escapes description text for rustdoc: brackets would become intra-doc links and angle brackets
-/// HTML tags (`PMEVCNTR<n>`), so both are escaped; everything else is kept as written.
+/// HTML tags (`PMEVCNTR<n>`), so both are escaped; a code fence (```` ``` ````, `~~~`) or an
+/// indented line would open a code block that `cargo test` runs as a doctest, so fences are
+/// escaped and lines lose their indentation; control characters other than line breaks and tabs
+/// are dropped. Everything else is kept as written.
 pub fn escape(text: &str) -> String {
+    let text = text
+        .split('\n')
+        .map(str::trim_start)
+        .collect::<Vec<_>>()
+        .join("\n");
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -12,11 +20,11 @@ pub fn escape(text: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '\\' => out.push_str("\\\\"),
-            '\r' => {}
+            c if c.is_control() && c != '\n' && c != '\t' => {}
             c => out.push(c),
         }
     }
-    out
+    out.replace("```", "\\`\\`\\`").replace("~~~", "\\~\\~\\~")
 }
 
 /// Text for a name shown in code style (`` `PMEVCNTR<n>_EL0` ``); backticks inside are dropped.

@@ -61,6 +61,7 @@ impl VisitMut for DocLines {
         visit_item_impl_mut(syn::ItemImpl) => visit_mut::visit_item_impl_mut;
         visit_item_mod_mut(syn::ItemMod) => visit_mut::visit_item_mod_mut;
         visit_item_const_mut(syn::ItemConst) => visit_mut::visit_item_const_mut;
+        visit_item_static_mut(syn::ItemStatic) => visit_mut::visit_item_static_mut;
         visit_item_fn_mut(syn::ItemFn) => visit_mut::visit_item_fn_mut;
         visit_impl_item_fn_mut(syn::ImplItemFn) => visit_mut::visit_impl_item_fn_mut;
         visit_impl_item_const_mut(syn::ImplItemConst) => visit_mut::visit_impl_item_const_mut;

@@ -7,6 +7,7 @@ pub(crate) mod doc;
 mod doc_lines;
 mod events;
 mod layout;
+mod model;
 mod sysreg;
 mod sysreg_methods;
 mod tokens;
@@ -46,6 +47,12 @@ armreg-rt = { path = "{{ runtime }}" }
 {%- if events %}
 pmu-macros = { path = "{{ macros }}" }
 {%- endif %}
+{%- if blocks %}
+
+[features]
+# Behavioural models of the memory-mapped blocks (`model` module), for host tests; uses `std`.
+model = ["armreg-rt/model"]
+{%- endif %}
 "#;
 
 /// Generates the crate `crate_name` for `device`; `inputs` are the description files, as shown in
@@ -66,26 +73,34 @@ pub fn generate(
     }];
 
     let mut modules = Vec::new();
-    let push =
-        |files: &mut Vec<File>, name: &str, doc: &str, body: TokenStream| -> Result<(), String> {
-            // Accessors are named after hardware fields and registers (`LEN`, `NEW`, `FROM_X`),
-            // so the lints about conventional method names do not apply to them.
-            let file = quote! {
-                #![doc = #doc]
-                #![allow(
-                    clippy::len_without_is_empty,
-                    clippy::new_ret_no_self,
-                    clippy::should_implement_trait,
-                    clippy::wrong_self_convention
-                )]
-                #body
-            };
-            files.push(File {
-                path: format!("src/{name}.rs"),
-                content: format!("{banner}{}", format(file)?),
-            });
-            Ok(())
+    let push = |files: &mut Vec<File>,
+                name: &str,
+                doc: &str,
+                body: TokenStream|
+     -> Result<(), String> {
+        // Accessors are named after hardware fields and registers (`LEN`, `NEW`, `FROM_X`),
+        // so the lints about conventional method names do not apply to them.
+        let file = quote! {
+            #![doc = #doc]
+            #![allow(
+                clippy::len_without_is_empty,
+                clippy::new_ret_no_self,
+                clippy::should_implement_trait,
+                clippy::wrong_self_convention
+            )]
+            #![warn(clippy::undocumented_unsafe_blocks)]
+            #![allow(
+                clippy::cast_possible_truncation,
+                reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+            )]
+            #body
         };
+        files.push(File {
+            path: format!("src/{name}.rs"),
+            content: format!("{banner}{}", format(file)?),
+        });
+        Ok(())
+    };
     if !device.layouts.is_empty() {
         push(
             &mut files,
@@ -130,6 +145,12 @@ pub fn generate(
     if !mmio.is_empty() {
         push(&mut files, "mmio", "Memory-mapped register blocks.", mmio)?;
         modules.push(("mmio", "Memory-mapped register blocks."));
+        push(
+            &mut files,
+            "model",
+            "Behavioural models of the memory-mapped blocks, for host tests (feature `model`).",
+            model::models(device),
+        )?;
     }
 
     let crate_doc = doc::paragraphs(&[
@@ -156,12 +177,22 @@ pub fn generate(
             quote!(#[doc = #d] #[rustfmt::skip] pub mod #m;)
         })
         .collect();
+    // The models need the runtime's `std`-based engine: only behind the feature.
+    let model = (!device.blocks.is_empty()).then(|| {
+        quote! {
+            /// Behavioural models of the memory-mapped blocks, for host tests.
+            #[cfg(feature = "model")]
+            #[rustfmt::skip]
+            pub mod model;
+        }
+    });
     let lib = quote! {
         #![doc = #crate_doc]
         #![no_std]
 
         #layouts
         #mods
+        #model
     };
     files.push(File {
         path: "src/lib.rs".to_string(),
@@ -188,8 +219,14 @@ fn cargo_toml(
         .lines()
         .next()
         .unwrap_or("")
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"");
+        .chars()
+        .map(|c| match c {
+            // A TOML basic string: quote, backslash and control characters escaped.
+            '\\' | '"' => format!("\\{c}"),
+            c if c.is_control() => format!("\\u{:04X}", u32::from(c)),
+            c => c.to_string(),
+        })
+        .collect::<String>();
     env.get_template("Cargo.toml")
         .and_then(|t| {
             t.render(minijinja::context! {
@@ -200,6 +237,7 @@ fn cargo_toml(
                 macros => MACROS_PATH,
                 depends => depends,
                 events => !device.events.is_empty(),
+                blocks => !device.blocks.is_empty(),
             })
         })
         .map_err(|e| e.to_string())
@@ -210,5 +248,5 @@ fn format(tokens: TokenStream) -> Result<String, String> {
     let mut file: syn::File =
         syn::parse2(tokens).map_err(|e| format!("generated code does not parse: {e}"))?;
     doc_lines::normalize(&mut file);
-    Ok(prettyplease::unparse(&file))
+    Ok(tokens::safety_comments(&prettyplease::unparse(&file)))
 }

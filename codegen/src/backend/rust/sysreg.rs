@@ -44,6 +44,18 @@ struct Asm {
 /// Inline assembly reading into / writing from a `u64` named `raw`.
 fn asm(path: SysRegPath) -> Asm {
     let opts = quote!(options(nostack, preserves_flags));
+    let safety_read = super::tokens::safety(
+        "this reads one system register into a register operand: it touches no memory and no\n\
+         stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only\n\
+         compiled for the target state that has it, and the description says the register exists\n\
+         wherever this crate applies (a register the current exception level may not read traps,\n\
+         which is not undefined behaviour).",
+    );
+    let safety_write = super::tokens::safety(
+        "this writes one system register from a register operand: it touches no memory and no\n\
+         stack and leaves the flags alone; its effects are the architectural ones this register's\n\
+         documentation states, none of which change memory the compiler knows about.",
+    );
     match path {
         SysRegPath::A64 { .. } => {
             let read = format!("mrs {{}}, {path}");
@@ -51,14 +63,12 @@ fn asm(path: SysRegPath) -> Asm {
             Asm {
                 read: quote! {{
                     let raw: u64;
-                    // SAFETY: reading a system register touches no memory; the register exists
-                    // wherever this description applies.
+                    #safety_read
                     unsafe { core::arch::asm!(#read, out(reg) raw, #opts) };
                     raw
                 }},
                 write: quote! {
-                    // SAFETY: writing this register has only the architectural effects its
-                    // description documents.
+                    #safety_write
                     unsafe { core::arch::asm!(#write, in(reg) raw, #opts) };
                 },
             }
@@ -75,14 +85,12 @@ fn asm(path: SysRegPath) -> Asm {
             Asm {
                 read: quote! {{
                     let raw: u32;
-                    // SAFETY: reading a system register touches no memory; the register exists
-                    // wherever this description applies.
+                    #safety_read
                     unsafe { core::arch::asm!(#read, out(reg) raw, #opts) };
                     u64::from(raw)
                 }},
                 write: quote! {
-                    // SAFETY: writing this register has only the architectural effects its
-                    // description documents.
+                    #safety_write
                     unsafe { core::arch::asm!(#write, in(reg) raw as u32, #opts) };
                 },
             }
@@ -93,14 +101,12 @@ fn asm(path: SysRegPath) -> Asm {
             Asm {
                 read: quote! {{
                     let (lo, hi): (u32, u32);
-                    // SAFETY: reading a system register touches no memory; the register exists
-                    // wherever this description applies.
+                    #safety_read
                     unsafe { core::arch::asm!(#read, out(reg) lo, out(reg) hi, #opts) };
                     (u64::from(hi) << 32) | u64::from(lo)
                 }},
                 write: quote! {
-                    // SAFETY: writing this register has only the architectural effects its
-                    // description documents.
+                    #safety_write
                     unsafe { core::arch::asm!(#write, in(reg) raw as u32, in(reg) (raw >> 32) as u32, #opts) };
                 },
             }

@@ -454,6 +454,7 @@ impl<'a> Lower<'_, 'a> {
             events: Vec::new(),
             event_pmu: None,
             event_type: None,
+            amendments: Vec::new(),
         };
         // (the peripheral whose registers are used, props) -> block name
         let mut blocks: BTreeMap<(usize, Props), String> = BTreeMap::new();
@@ -615,6 +616,7 @@ impl<'a> Lower<'_, 'a> {
             source: None,
             pos,
             registers,
+            lock: None,
         }
     }
 

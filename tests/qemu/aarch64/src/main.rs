@@ -7,6 +7,7 @@
 mod boot;
 mod el0;
 mod platform;
+mod sequence;
 
 use core::sync::atomic::Ordering;
 
@@ -20,6 +21,11 @@ fn own_tests(name: &str) -> bool {
             value("el2_n", boot::EL2_N.load(Ordering::SeqCst).into());
             value("hpmn", boot::HPMN.load(Ordering::SeqCst).into());
             qemu_harness::tests::run::<platform::A64>("counts_after_boot")
+        }
+        // The differential check: the state of QEMU's PMU after each write of the sequence.
+        "pmu_sequence" => {
+            sequence::run();
+            true
         }
         _ => false,
     }

@@ -9,6 +9,7 @@ mod once;
 pub mod platform;
 pub mod report;
 pub mod semihosting;
+pub mod sequence;
 pub mod tests;
 
 pub use once::Once;

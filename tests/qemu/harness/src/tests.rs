@@ -78,6 +78,7 @@ pub fn report_error<T>(key: &str, r: &Result<T, Error>) {
         Err(Error::WrongCounterKind) => 5,
         Err(Error::ZeroPeriod) => 6,
         Err(Error::ZeroFrequency) => 7,
+        Err(Error::NoCycleCounter) => 8,
     };
     value(key, code);
 }
