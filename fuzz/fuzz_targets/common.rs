@@ -1,6 +1,7 @@
 //! Shared by every target: one input through parse → passes → Rust and C emit → format.
 #![allow(dead_code)]
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use codegen::backend::{c, rust};
 use codegen::diagnostic::Sources;
@@ -11,9 +12,14 @@ use codegen::passes::{self, Mode};
 pub fn run(format: Format, text: &str, emit: bool) {
     let mut sources = Sources::default();
     let path = match format {
-        // The perf JSON frontend reads a path: give it a file in memory-backed storage.
+        // The perf JSON frontend reads a path: give it a temporary file, named per call so that
+        // callers on several threads (the stable replay, codegen/tests/fuzz_seeds.rs) never share
+        // one, and removed when the run ends.
         Format::PerfJson => {
-            let path = std::env::temp_dir().join(format!("codegen-fuzz-{}.json", std::process::id()));
+            static NEXT: AtomicUsize = AtomicUsize::new(0);
+            let n = NEXT.fetch_add(1, Ordering::Relaxed);
+            let path =
+                std::env::temp_dir().join(format!("codegen-fuzz-{}-{n}.json", std::process::id()));
             if std::fs::write(&path, text).is_err() {
                 return;
             }
@@ -22,6 +28,7 @@ pub fn run(format: Format, text: &str, emit: bool) {
         // A TI device file names module files relative to itself: a directory with none.
         _ => Path::new("/nonexistent/fuzz/input").to_path_buf(),
     };
+    let _remove = RemoveOnDrop((format == Format::PerfJson).then(|| path.clone()));
     let parsed = frontend::parse(format, "fuzz", &path, text, &mut sources);
     let Ok((mut device, _warnings)) = parsed else {
         return;
@@ -39,4 +46,15 @@ pub fn run(format: Format, text: &str, emit: bool) {
     // A backend may refuse (an error value); it must never panic.
     let _ = rust::generate(&device, "fuzzed", &inputs, &[]);
     let _ = c::generate(&device, &inputs);
+}
+
+/// Removes the temporary perf JSON file when dropped: after the run, or while a panic unwinds.
+struct RemoveOnDrop(Option<PathBuf>);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        if let Some(path) = &self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
 }

@@ -6,12 +6,15 @@
 #[inline(always)]
 pub fn isb() {
     #[cfg(target_arch = "aarch64")]
-    // SAFETY: `isb` only orders instruction execution; it touches no memory or register state.
+    // SAFETY: `isb` only orders instruction execution: it reads and writes no memory, no
+    // general-purpose register and no flag, and uses no stack (`nostack`, `preserves_flags`;
+    // `nomem` is left out on purpose, so the compiler does not move memory accesses across it).
     unsafe {
         core::arch::asm!("isb", options(nostack, preserves_flags))
     };
     #[cfg(target_arch = "arm")]
-    // SAFETY: as above (ARMv7-A has `isb`).
+    // SAFETY: as for AArch64: ARMv7-A's `isb` reads and writes no memory, no register and no flag,
+    // and uses no stack.
     unsafe {
         core::arch::asm!("isb", options(nostack, preserves_flags))
     };

@@ -30,6 +30,12 @@
 //! - [`timer`]: the generic timer and an overflow-free ticks → ns conversion.
 //! - Errors are values ([`Error`]); nothing panics.
 #![no_std]
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::undocumented_unsafe_blocks
+)]
 
 // Unit tests use `std` (vectors, panics with messages); the library itself does not.
 #[cfg(test)]
@@ -48,6 +54,7 @@ mod pmu;
 mod ring;
 pub mod timer;
 mod version;
+mod word;
 
 pub use backend::aarch32::Aarch32;
 pub use backend::aarch64::Aarch64;

@@ -6,7 +6,7 @@ use arm_pmuv3::PmCounterMask;
 use crate::backend::{Registers, UserAccess, UserAccessControl};
 use crate::counter::{Counter, CounterKind, Slot, CYCLE_INDEX};
 use crate::event::Support;
-use crate::{Error, Event, EventSet, Filter, PmuVersion};
+use crate::{word, Error, Event, EventSet, Filter, PmuVersion};
 
 /// What [`Pmu::new`] found out about the PMU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,15 +151,20 @@ impl<R: Registers> Pmu<R> {
         event: Event,
         filter: Filter,
     ) -> Result<Counter, Error> {
-        let count = usize::from(self.info.counters);
-        if index >= count {
-            return Err(Error::CounterOutOfRange { index, count });
-        }
+        let slot = match u8::try_from(index) {
+            Ok(slot) if slot < self.info.counters => slot,
+            _ => {
+                return Err(Error::CounterOutOfRange {
+                    index,
+                    count: usize::from(self.info.counters),
+                })
+            }
+        };
         self.check_event(event)?;
-        if !self.claim(1 << index) {
+        if !self.claim(1 << slot) {
             return Err(Error::NoFreeCounter);
         }
-        self.configure_event(index as u8, event, filter)
+        self.configure_event(slot, event, filter)
     }
 
     /// Programs a claimed counter; gives the claim back if the back end refuses the index.
@@ -325,7 +330,7 @@ impl<R: Registers> Pmu<R> {
     /// Reads a 32-bit counter: event counter `index`, or the low half of the cycle counter.
     pub(crate) fn read_narrow(&self, index: u8) -> u32 {
         if index == CYCLE_INDEX {
-            self.regs.cycle_count() as u32
+            word::low(self.regs.cycle_count())
         } else {
             // As in `write_narrow`: the index is always in range here.
             self.regs.event_count(usize::from(index)).unwrap_or(0)
@@ -355,8 +360,8 @@ impl<R: Registers> Pmu<R> {
         let n = usize::from(index);
         match kind {
             CounterKind::Chained => {
-                let _ = self.regs.set_event_count(n, value as u32);
-                let _ = self.regs.set_event_count(n + 1, (value >> 32) as u32);
+                let _ = self.regs.set_event_count(n, word::low(value));
+                let _ = self.regs.set_event_count(n + 1, word::high(value));
                 self.slot(index).reset(0, 0, 0);
             }
             CounterKind::Cycles if self.is_wide(kind) => {
@@ -368,7 +373,7 @@ impl<R: Registers> Pmu<R> {
                 let hw = if self.sampling.load(SeqCst) & (1 << index) != 0 {
                     reload
                 } else {
-                    value as u32
+                    word::low(value)
                 };
                 self.write_narrow(index, hw);
                 self.slot(index).reset(value, hw, reload);

@@ -32,7 +32,9 @@ pub enum PmuVersion {
 impl PmuVersion {
     /// Decodes ID_AA64DFR0_EL1.PMUVer (bits \[11:8\]).
     pub const fn from_aa64dfr0(id_aa64dfr0: u64) -> Self {
-        match (id_aa64dfr0 >> 8) & 0xF {
+        // The mask leaves four bits, so the field fits a `u8`.
+        let field = ((id_aa64dfr0 >> 8) & 0xF) as u8;
+        match field {
             0 => Self::NotImplemented,
             1 => Self::V3,
             4 => Self::V3p1,
@@ -42,13 +44,15 @@ impl PmuVersion {
             8 => Self::V3p8,
             9 => Self::V3p9,
             0xF => Self::ImplementationDefined,
-            n => Self::Unknown(n as u8),
+            n => Self::Unknown(n),
         }
     }
 
     /// Decodes ID_DFR0.PerfMon (bits \[27:24\]).
     pub const fn from_dfr0(id_dfr0: u32) -> Self {
-        match (id_dfr0 >> 24) & 0xF {
+        // The mask leaves four bits, so the field fits a `u8`.
+        let field = ((id_dfr0 >> 24) & 0xF) as u8;
+        match field {
             0 => Self::NotImplemented,
             1 => Self::V1,
             2 => Self::V2,
@@ -60,7 +64,7 @@ impl PmuVersion {
             8 => Self::V3p8,
             9 => Self::V3p9,
             0xF => Self::ImplementationDefined,
-            n => Self::Unknown(n as u8),
+            n => Self::Unknown(n),
         }
     }
 

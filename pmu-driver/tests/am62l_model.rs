@@ -2,6 +2,12 @@
 //! (`ti_am62l_pmu::model::PmuModel`): the XML's registers and resets, with the set/clear views and
 //! the software lock the native overlay states. `pmu_hw` adds what no description states
 //! (counting, PMCR.P/C resetting counters).
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::undocumented_unsafe_blocks
+)]
 
 mod pmu_hw;
 
@@ -32,7 +38,9 @@ fn unlock<B: armreg_rt::mmio::Bus>(frame: &Frame<B>) {
 #[test]
 fn per_cpu_handles_are_at_the_right_addresses() {
     // The vendor-quoted address of CPU1's PMCR, and CPU0's frame 1 MiB below (FACTS.md §1).
-    // SAFETY: no access is made through these handles; only their addresses are read.
+    // SAFETY: the constructors' contract (the frame mapped as device memory at its base, no
+    // conflicting use) governs accesses through the handles; none is made here: `addr()` only
+    // computes base + offset, and the handles are dropped unused.
     let (cpu0, cpu1) = unsafe { (mmio::pmu_cpu0(), mmio::pmu_cpu1()) };
     assert_eq!(cpu1.pmcr().addr(), 0x0007_3013_0E04);
     assert_eq!(cpu0.pmcr().addr(), 0x0007_3003_0E04);
@@ -176,8 +184,8 @@ fn pmcr_p_and_c_reset_the_counters_through_the_hook_and_read_back_0() {
     let pmu = model.block();
     unlock(&pmu);
     model.hardware(|hw| {
-        for n in 0..6 {
-            hw.set(&format!("PMEVCNTR{n}"), 1000 + n as u64);
+        for n in 0..6u64 {
+            hw.set(&format!("PMEVCNTR{n}"), 1000 + n);
         }
         hw.set("PMCCNTR", 0x1_0000_0000);
     });

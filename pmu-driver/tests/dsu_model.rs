@@ -1,6 +1,12 @@
 //! The DynamIQ cluster PMU: the driver logic of a core's PMU, over the cluster PMU's
 //! memory-mapped block (the generated model of `arm-dsu-pmu-mmio`, an UNCONFIRMED map) and over
 //! its CLUSTERPM* system registers (`Dsu`, behind the host hook's model).
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::undocumented_unsafe_blocks
+)]
 
 mod model;
 mod pmu_hw;

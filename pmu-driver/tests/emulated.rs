@@ -2,6 +2,12 @@
 //! filters, 64-bit totals across overflows (including overflows landing inside a read), sampling,
 //! chained counters, `measure`, the AArch32 paths (PMSELR on Armv7, 32-bit cycle counter) and the
 //! timer.
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::undocumented_unsafe_blocks
+)]
 
 mod model;
 
@@ -345,7 +351,7 @@ fn sampling_records_every_period_into_the_ring() {
     for i in 1..=35u64 {
         pmu.software_increment(&c).unwrap();
         if model::with(|m| m.irq()) {
-            pmu.on_overflow(0x4000 + i as usize, &ring);
+            pmu.on_overflow(0x4000 + usize::try_from(i).unwrap(), &ring);
         }
         assert_eq!(pmu.read(&c), i);
     }

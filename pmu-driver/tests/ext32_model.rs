@@ -2,6 +2,12 @@
 //! (`arm_pmuv3::model::PmuExt32Model`): the architecture gives no reset for PMCFGR, PMCEID or
 //! PMLSR, so the "hardware" sets what an implementation would (6 counters, QEMU's PMCEID0, the
 //! lock set).
+#![warn(
+    clippy::cast_possible_truncation,
+    clippy::cast_sign_loss,
+    clippy::cast_possible_wrap,
+    clippy::undocumented_unsafe_blocks
+)]
 
 mod pmu_hw;
 

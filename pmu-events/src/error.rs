@@ -28,7 +28,9 @@ impl fmt::Display for Position {
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum ErrorKind {
-    /// The file or folder could not be read (missing, unreadable, not UTF-8).
+    /// The file or folder could not be read (missing, unreadable, not UTF-8, or larger than
+    /// [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES): then the error's kind is
+    /// [`std::io::ErrorKind::FileTooLarge`]).
     Io(std::io::Error),
     /// The text is not JSON, or not the expected shape (an array of objects with string values).
     Json(String),

@@ -10,6 +10,7 @@
 //! - A whole core folder or file in one call: [`import`] (or [`read_core_dir`] with a table).
 //! - `mapfile.csv`: [`parse_mapfile`], [`lookup_midr`].
 //! - PMCEID decoding and event-field widths: [`pmceid_bit`], [`Pmu`].
+//! - Every file is read bounded: one over [`MAX_FILE_BYTES`] (32 MiB) is an error naming it.
 //!
 //! ```no_run
 //! use std::path::Path;
@@ -26,6 +27,7 @@ mod locate;
 mod mapfile;
 mod parse;
 mod pmu;
+mod read;
 mod resolve;
 
 pub use arch::{find_arch_root, ArchTable};
@@ -33,13 +35,15 @@ pub use error::{Error, ErrorKind, Position};
 pub use mapfile::{lookup_midr, parse_mapfile, MapEntry};
 pub use parse::{parse_file, parse_str, Entry, Event, EventFile, Reference};
 pub use pmu::{pmceid_bit, Pmu};
+pub use read::MAX_FILE_BYTES;
 pub use resolve::{import, read_core_dir, Import};
 
 use std::path::{Path, PathBuf};
 
-/// Reads and parses a `mapfile.csv`. See [`parse_mapfile`].
+/// Reads and parses a `mapfile.csv` (refused when larger than [`MAX_FILE_BYTES`]). See
+/// [`parse_mapfile`].
 pub fn read_mapfile(path: &Path) -> Result<Vec<MapEntry>, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::in_file(path, ErrorKind::Io(e)))?;
+    let text = read::read_text(path)?;
     parse_mapfile(path, &text)
 }
 

@@ -77,9 +77,10 @@ impl EventFile {
     }
 }
 
-/// Reads and parses one perf pmu-events JSON file. See [`parse_str`].
+/// Reads and parses one perf pmu-events JSON file (refused when larger than
+/// [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES)). See [`parse_str`].
 pub fn parse_file(path: &Path) -> Result<EventFile, Error> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::in_file(path, ErrorKind::Io(e)))?;
+    let text = crate::read::read_text(path)?;
     parse_str(path, &text)
 }
 

@@ -18,7 +18,7 @@ use arm_pmuv3::{
 use armreg_rt::IndexOutOfRange;
 
 use super::{Registers, UserAccess, UserAccessControl};
-use crate::{idregs, EventSet, PmuVersion};
+use crate::{idregs, word, EventSet, PmuVersion};
 
 /// The number of `PMEVTYPER<n>`/`PMEVCNTR<n>` the architecture defines (and PMSELR can select).
 const EVENT_COUNTERS: usize = 31;
@@ -56,14 +56,17 @@ impl Aarch32 {
 
     /// Runs `f` with PMSELR selecting counter `n`, then puts the old selection back.
     fn selected<T>(&self, n: usize, f: impl FnOnce() -> T) -> Result<T, IndexOutOfRange> {
-        if n >= EVENT_COUNTERS {
-            return Err(IndexOutOfRange {
-                index: n,
-                count: EVENT_COUNTERS,
-            });
-        }
+        let sel = match u8::try_from(n) {
+            Ok(sel) if n < EVENT_COUNTERS => sel,
+            _ => {
+                return Err(IndexOutOfRange {
+                    index: n,
+                    count: EVENT_COUNTERS,
+                })
+            }
+        };
         let old = reg::PMSELR::read();
-        reg::PMSELR::write(Pmselr::DEFAULT.with_sel(n as u8));
+        reg::PMSELR::write(Pmselr::DEFAULT.with_sel(sel));
         let out = f();
         reg::PMSELR::write(old);
         Ok(out)
@@ -83,7 +86,7 @@ impl Registers for Aarch32 {
     }
     #[inline(always)]
     fn set_control(&self, value: Pmcr) {
-        reg::PMCR::write(PmcrA32::from_bits_retain(value.bits() as u32))
+        reg::PMCR::write(PmcrA32::from_bits_retain(word::low(value.bits())))
     }
     #[inline(always)]
     fn counter_count(&self) -> u8 {
@@ -156,7 +159,7 @@ impl Registers for Aarch32 {
         if self.cycle_counter_64 {
             reg::PMCCNTR64::write(Pmccntr::DEFAULT.with_ccnt(value))
         } else {
-            reg::PMCCNTR::write(Pmccntr32::DEFAULT.with_ccnt(value as u32))
+            reg::PMCCNTR::write(Pmccntr32::DEFAULT.with_ccnt(word::low(value)))
         }
     }
     #[inline(always)]

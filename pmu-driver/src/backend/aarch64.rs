@@ -4,7 +4,7 @@ use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmccntr, Pmcr, Pmevcntr, Pmevtyper, Pm
 use armreg_rt::IndexOutOfRange;
 
 use super::{Registers, UserAccess, UserAccessControl};
-use crate::{idregs, EventSet, PmuVersion};
+use crate::{idregs, word, EventSet, PmuVersion};
 
 /// The PMU of the running CPU in AArch64 state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -32,10 +32,10 @@ impl Registers for Aarch64 {
         let lo = reg::PMCEID0_EL0::read().id();
         let hi = reg::PMCEID1_EL0::read().id();
         Some(EventSet::from_pmceid([
-            lo as u32,
-            hi as u32,
-            (lo >> 32) as u32,
-            (hi >> 32) as u32,
+            word::low(lo),
+            word::low(hi),
+            word::high(lo),
+            word::high(hi),
         ]))
     }
     #[inline(always)]
@@ -45,7 +45,7 @@ impl Registers for Aarch64 {
     #[inline(always)]
     fn event_count(&self, n: usize) -> Result<u32, IndexOutOfRange> {
         // The driver keeps PMCR.LP clear: event counters overflow at 32 bits.
-        reg::PMEVCNTR_EL0::try_read(n).map(|v| v.evcnt() as u32)
+        reg::PMEVCNTR_EL0::try_read(n).map(|v| word::low(v.evcnt()))
     }
     #[inline(always)]
     fn set_event_count(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {

@@ -32,14 +32,17 @@ pub struct Dsu;
 impl Dsu {
     /// Runs `f` with CLUSTERPMSELR selecting counter `n`, then puts the old selection back.
     fn selected<T>(&self, n: usize, f: impl FnOnce() -> T) -> Result<T, IndexOutOfRange> {
-        if n >= EVENT_COUNTERS {
-            return Err(IndexOutOfRange {
-                index: n,
-                count: EVENT_COUNTERS,
-            });
-        }
+        let sel = match u32::try_from(n) {
+            Ok(sel) if n < EVENT_COUNTERS => sel,
+            _ => {
+                return Err(IndexOutOfRange {
+                    index: n,
+                    count: EVENT_COUNTERS,
+                })
+            }
+        };
         let old = reg::CLUSTERPMSELR_EL1::read();
-        reg::CLUSTERPMSELR_EL1::write(Clusterpmselr::DEFAULT.with_value(n as u32));
+        reg::CLUSTERPMSELR_EL1::write(Clusterpmselr::DEFAULT.with_value(sel));
         let out = f();
         reg::CLUSTERPMSELR_EL1::write(old);
         Ok(out)

@@ -45,9 +45,17 @@ impl TickConverter {
             freq,
             whole: NS_PER_S / freq,
             rem,
-            // rem < freq, so the quotient is below 2^64.
-            frac: (((rem as u128) << 64) / freq as u128) as u64,
+            frac: Self::fraction(rem, freq),
         })
+    }
+
+    /// `floor(rem * 2^64 / freq)` for `rem < freq`.
+    #[allow(
+        clippy::cast_possible_truncation,
+        reason = "rem < freq, so rem * 2^64 / freq < 2^64 fits a u64 (`u64::try_from` is not const)"
+    )]
+    const fn fraction(rem: u32, freq: u32) -> u64 {
+        (((rem as u128) << 64) / freq as u128) as u64
     }
 
     /// The frequency in Hz.
@@ -87,7 +95,7 @@ mod tests {
 
     /// The reference: exact 128-bit arithmetic with a division.
     fn exact(ticks: u64, freq: u32) -> u128 {
-        ticks as u128 * 1_000_000_000 / freq as u128
+        u128::from(ticks) * 1_000_000_000 / u128::from(freq)
     }
 
     /// A small deterministic generator (xorshift64*), so a failure names a reproducible input.
@@ -127,7 +135,7 @@ mod tests {
             1,
             2,
             3,
-            u32::MAX as u64,
+            u64::from(u32::MAX),
             1 << 32,
             1 << 60,
             u64::MAX - 1,
@@ -187,7 +195,7 @@ mod tests {
     fn qemu_frequency_is_sixteen_ns_per_tick() {
         let c = TickConverter::new(62_500_000).unwrap();
         assert_eq!(c.to_ns(1), 16);
-        assert_eq!(c.to_ns(u64::MAX), u64::MAX as u128 * 16);
+        assert_eq!(c.to_ns(u64::MAX), u128::from(u64::MAX) * 16);
     }
 
     #[test]

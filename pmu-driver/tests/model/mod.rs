@@ -215,7 +215,7 @@ impl Model {
     /// counter above an even one.
     pub fn add(&mut self, i: usize, k: u64) {
         let sum = u64::from(self.evcntr[i]) + k;
-        self.evcntr[i] = sum as u32;
+        self.evcntr[i] = low(sum);
         let wraps = sum >> 32;
         if wraps > 0 {
             self.ovs |= 1 << i;
@@ -331,7 +331,7 @@ impl Model {
     fn write(&mut self, reg: Reg, v: u64) {
         use Reg::*;
         self.log.push(Access::Write(reg, v));
-        let mask = v as u32 & self.implemented();
+        let mask = low(v) & self.implemented();
         match reg {
             Pmcr => {
                 if v & 0b10 != 0 {
@@ -357,7 +357,7 @@ impl Model {
                     }
                 }
             }
-            Selr => self.selr = v as u32,
+            Selr => self.selr = low(v),
             Ccntr => self.ccntr = v,
             Ccntr32 => self.ccntr = (self.ccntr & !0xFFFF_FFFF) | (v & 0xFFFF_FFFF),
             Ccntr64 => {
@@ -367,32 +367,37 @@ impl Model {
                     self.undefined.push(reg);
                 }
             }
-            Ccfiltr => self.ccfiltr = v as u32,
+            Ccfiltr => self.ccfiltr = low(v),
             Evtyper(i) => {
                 if let Some(i) = self.direct(reg, i) {
-                    self.evtyper[i] = v as u32;
+                    self.evtyper[i] = low(v);
                 }
             }
             Evcntr(i) => {
                 if let Some(i) = self.direct(reg, i) {
-                    self.evcntr[i] = v as u32;
+                    self.evcntr[i] = low(v);
                 }
             }
             Xevtyper => {
                 if let Some(i) = self.selected(reg) {
-                    self.evtyper[i] = v as u32;
+                    self.evtyper[i] = low(v);
                 }
             }
             Xevcntr => {
                 if let Some(i) = self.selected(reg) {
-                    self.evcntr[i] = v as u32;
+                    self.evcntr[i] = low(v);
                 }
             }
-            Userenr => self.userenr = v as u32,
-            Cntfrq => self.cntfrq = v as u32,
+            Userenr => self.userenr = low(v),
+            Cntfrq => self.cntfrq = low(v),
             Ceid(_) | Ceid64(_) | IdAa64dfr0 | IdDfr0 | Cntvct | Cntpct => self.undefined.push(reg),
         }
     }
+}
+
+/// Bits [31:0] of `v`: what a 32-bit register keeps of a write (and a 32-bit counter of a sum).
+fn low(v: u64) -> u32 {
+    (v & 0xFFFF_FFFF) as u32
 }
 
 static MODEL: Mutex<Option<Model>> = Mutex::new(None);

@@ -66,7 +66,7 @@ const PMCR_P: u64 = 1 << 1;
 const PMCR_C: u64 = 1 << 2;
 const PMCR_LC: u64 = 1 << 6;
 /// The cycle counter's bit in the enable and overflow states.
-const CYCLE: u32 = 31;
+const CYCLE: usize = 31;
 
 pub const SW_INCR: u16 = 0x00;
 pub const CPU_CYCLES: u16 = 0x11;
@@ -99,19 +99,20 @@ pub fn attach(model: &Model, names: Names) {
     });
 }
 
-fn counts(hw: &Hardware<'_>, names: Names, bit: u32) -> bool {
+fn counts(hw: &Hardware<'_>, names: Names, bit: usize) -> bool {
     hw.get("PMCR") & PMCR_E != 0 && hw.get(names.cnten) & (1 << bit) != 0
 }
 
 fn event_of(hw: &Hardware<'_>, names: Names, n: usize) -> u16 {
     let (r, i) = (names.evtyper)(n);
-    hw.get_n(&r, i) as u16
+    // PMEVTYPER.evtCount is bits [15:0].
+    (hw.get_n(&r, i) & 0xFFFF) as u16
 }
 
 /// Adds `k` to event counter `n` if it counts, wrapping at 32 bits (PMCR.LP is not used) and
 /// setting its overflow flag on a wrap.
 fn add(hw: &mut Hardware<'_>, names: Names, n: usize, k: u64) {
-    if !counts(hw, names, n as u32) {
+    if !counts(hw, names, n) {
         return;
     }
     let (r, i) = (names.evcntr)(n);

@@ -6,6 +6,7 @@ use armreg_rt::mmio::Bus;
 use armreg_rt::{IndexOutOfRange, RegisterValue};
 
 use super::Frame;
+use crate::word;
 
 fn out_of_range(index: usize, count: usize) -> IndexOutOfRange {
     IndexOutOfRange { index, count }
@@ -30,7 +31,7 @@ impl<B: Bus> Frame for arm_pmuv3::mmio::PmuExt32<B> {
             .map(|r| r.write(arm_pmuv3::Pmevtyper::from_bits_retain(value)))
     }
     fn pmevcntr(&self, n: usize) -> Result<u32, IndexOutOfRange> {
-        self.pmevcntr(n).map(|r| r.read().bits() as u32)
+        self.pmevcntr(n).map(|r| word::low(r.read().bits()))
     }
     fn set_pmevcntr(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
         self.pmevcntr(n)
@@ -129,7 +130,7 @@ impl<B: Bus> Frame for ti_am62l_pmu::mmio::Pmu<B> {
         ])
     }
     fn pmevcntr(&self, n: usize) -> Result<u32, IndexOutOfRange> {
-        ti_counter!(self, n, r => r.read().bits() as u32, [
+        ti_counter!(self, n, r => word::low(r.read().bits()), [
             0 => pmevcntr0, 1 => pmevcntr1, 2 => pmevcntr2,
             3 => pmevcntr3, 4 => pmevcntr4, 5 => pmevcntr5
         ])

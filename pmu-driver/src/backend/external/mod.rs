@@ -20,7 +20,7 @@ use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmcr, Pmevtyper};
 use armreg_rt::IndexOutOfRange;
 
 use super::Registers;
-use crate::{EventSet, PmuVersion};
+use crate::{word, EventSet, PmuVersion};
 
 mod frames;
 
@@ -129,7 +129,7 @@ impl<F: Frame> Registers for External<F> {
     #[inline]
     fn set_control(&self, value: Pmcr) {
         // Bits [31:11] are RAZ/WI here; the frame's layout drops what it does not have.
-        self.frame.set_pmcr(value.bits() as u32)
+        self.frame.set_pmcr(word::low(value.bits()))
     }
     #[inline]
     fn counter_count(&self) -> u8 {
