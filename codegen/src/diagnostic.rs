@@ -54,20 +54,32 @@ impl Diagnostic {
             Severity::Warning => Level::WARNING,
         };
         let span = clamp(self.pos.span, text.len());
-        let mut snippet = Snippet::source(text.as_str())
-            .line_start(1)
+        let same_file: Vec<((usize, usize), &str)> = self
+            .notes
+            .iter()
+            .filter(|(pos, _)| pos.file == self.pos.file)
+            .map(|(pos, note)| (clamp(pos.span, text.len()), note.as_str()))
+            .collect();
+        // Only the lines the annotations cover are handed to the renderer: a large file with
+        // many diagnostics would otherwise be scanned whole for each of them.
+        let lo = same_file.iter().map(|(s, _)| s.0).fold(span.0, usize::min);
+        let hi = same_file.iter().map(|(s, _)| s.1).fold(span.1, usize::max);
+        let starts = sources.line_starts(&self.pos.file);
+        let first = starts.partition_point(|&s| s <= lo).saturating_sub(1);
+        let from = starts.get(first).copied().unwrap_or(0);
+        let to = text[hi..].find('\n').map_or(text.len(), |i| hi + i + 1);
+        let window = &text[from..to];
+        let mut snippet = Snippet::source(window)
+            .line_start(first + 1)
             .path(self.pos.file.as_str())
             .fold(true)
-            .annotation(AnnotationKind::Primary.span(span.0..span.1));
-        for (pos, note) in &self.notes {
-            if pos.file == self.pos.file {
-                let span = clamp(pos.span, text.len());
-                snippet = snippet.annotation(
-                    AnnotationKind::Context
-                        .span(span.0..span.1)
-                        .label(note.as_str()),
-                );
-            }
+            .annotation(AnnotationKind::Primary.span(span.0 - from..span.1 - from));
+        for (span, note) in same_file {
+            snippet = snippet.annotation(
+                AnnotationKind::Context
+                    .span(span.0 - from..span.1 - from)
+                    .label(note),
+            );
         }
         let report = &[level
             .primary_title(self.message.as_str())
@@ -105,15 +117,27 @@ impl fmt::Display for Diagnostic {
 
 /// The text of every input file, by the name used in positions.
 #[derive(Default, Debug)]
-pub struct Sources(BTreeMap<String, String>);
+pub struct Sources(BTreeMap<String, (String, std::sync::OnceLock<Vec<usize>>)>);
 
 impl Sources {
     pub fn insert(&mut self, file: &str, text: String) {
-        self.0.insert(file.to_string(), text);
+        self.0
+            .insert(file.to_string(), (text, std::sync::OnceLock::new()));
     }
 
     pub fn get(&self, file: &str) -> Option<&String> {
-        self.0.get(file)
+        self.0.get(file).map(|(text, _)| text)
+    }
+
+    /// The byte offset of every line start of `file` (computed once, when first asked for).
+    fn line_starts(&self, file: &str) -> &[usize] {
+        self.0.get(file).map_or(&[], |(text, starts)| {
+            starts.get_or_init(|| {
+                let mut v = vec![0];
+                v.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+                v
+            })
+        })
     }
 }
 

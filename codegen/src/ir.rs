@@ -616,7 +616,12 @@ impl Device {
 
     /// The layout called `name`.
     pub fn layout(&self, name: &str) -> Option<&Layout> {
-        self.layouts.iter().find(|l| l.name == name)
+        // Layouts are in name order once `canonicalize` ran: a binary search, with a scan for
+        // a device not (or no longer) in that order.
+        match self.layouts.binary_search_by(|l| l.name.as_str().cmp(name)) {
+            Ok(i) => Some(&self.layouts[i]),
+            Err(_) => self.layouts.iter().find(|l| l.name == name),
+        }
     }
 
     /// Puts every list into its canonical order (stable, so duplicates keep their input order).

@@ -1,7 +1,7 @@
 //! Writing generated crates: nothing is written unless everything generated, each file is replaced
 //! atomically (written beside its target, then renamed over it), unchanged files are left alone,
 //! and a check mode reports every difference instead of writing.
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -121,31 +121,36 @@ pub fn write(root: Option<&Path>, crates: &[CrateOutput]) -> std::io::Result<Vec
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
     let mut removed: Vec<PathBuf> = Vec::new();
     let mut done = Vec::new();
-    let staging = (|| -> std::io::Result<()> {
-        for drift in check(root, crates) {
-            match drift {
-                Drift::Unexpected(path) => {
-                    done.push(Written::Removed(path.clone()));
-                    removed.push(path);
-                }
-                Drift::Differs(path) | Drift::Missing(path) => {
-                    let content = crates
-                        .iter()
-                        .flat_map(|c| c.files.iter().map(move |f| (c.dir.join(&f.path), f)))
-                        .find(|(p, _)| *p == path)
-                        .map(|(_, f)| f.content.as_bytes())
-                        .unwrap_or_default();
-                    let tmp = staged_path(&path);
-                    done.push(if path.exists() {
-                        Written::Updated(path.clone())
-                    } else {
-                        Written::Created(path.clone())
-                    });
-                    staged.push((tmp.clone(), path));
-                    stage(&tmp, content)?;
-                }
+    let contents: BTreeMap<PathBuf, &[u8]> = crates
+        .iter()
+        .flat_map(|c| {
+            c.files
+                .iter()
+                .map(move |f| (c.dir.join(&f.path), f.content.as_bytes()))
+        })
+        .collect();
+    let mut jobs: Vec<(PathBuf, &[u8])> = Vec::new();
+    for drift in check(root, crates) {
+        match drift {
+            Drift::Unexpected(path) => {
+                done.push(Written::Removed(path.clone()));
+                removed.push(path);
+            }
+            Drift::Differs(path) | Drift::Missing(path) => {
+                let content = contents.get(&path).copied().unwrap_or_default();
+                done.push(if path.exists() {
+                    Written::Updated(path.clone())
+                } else {
+                    Written::Created(path.clone())
+                });
+                let tmp = staged_path(&path);
+                staged.push((tmp.clone(), path));
+                jobs.push((tmp, content));
             }
         }
+    }
+    let staging = (|| -> std::io::Result<()> {
+        stage_all(&jobs)?;
         if staged.is_empty() && removed.is_empty() {
             return Ok(());
         }
@@ -264,6 +269,38 @@ fn apply_journal(journal: &Path) -> std::io::Result<()> {
 fn staged_path(path: &Path) -> PathBuf {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
     path.with_file_name(format!(".{name}{STAGED}"))
+}
+
+/// Stages every `(tmp, content)`, several at a time: each file is synced on its own, and the
+/// waits for the disk overlap. Returns the first error; the caller removes whatever was staged.
+fn stage_all(jobs: &[(PathBuf, &[u8])]) -> std::io::Result<()> {
+    const WORKERS: usize = 16;
+    // Directories first, one thread: workers then only create files.
+    for (tmp, _) in jobs {
+        if let Some(dir) = tmp.parent() {
+            fs::create_dir_all(dir)?;
+        }
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..WORKERS.min(jobs.len()))
+            .map(|_| {
+                scope.spawn(|| -> std::io::Result<()> {
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((tmp, content)) = jobs.get(i) else {
+                            return Ok(());
+                        };
+                        stage(tmp, content)?;
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().try_for_each(|w| {
+            w.join()
+                .unwrap_or_else(|_| Err(std::io::Error::other("a staging thread panicked")))
+        })
+    })
 }
 
 /// Writes and syncs `content` at `tmp`.

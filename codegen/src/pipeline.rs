@@ -1,6 +1,7 @@
 //! The pipeline end to end: read descriptions, parse, run the passes, generate.
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use crate::backend::{c, rust};
 use crate::diagnostic::{Diagnostic, Sources};
@@ -10,11 +11,38 @@ use crate::manifest::{self, Entry};
 use crate::output::CrateOutput;
 use crate::passes::Mode;
 
-/// What a run reports: every diagnostic, and the sources to render them with.
+/// What a run reports: every diagnostic, the sources to render them with, and how long each
+/// phase took.
 #[derive(Default)]
 pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     pub sources: Sources,
+    pub timings: Timings,
+}
+
+/// Wall time per phase (`read`, `parse`, `validate`, `emit`, ...), summed over inputs and crates,
+/// in the order phases first ran.
+#[derive(Default, Debug, Clone)]
+pub struct Timings(pub Vec<(&'static str, Duration)>);
+
+impl Timings {
+    /// Adds the time since `since` to `phase`.
+    pub fn add(&mut self, phase: &'static str, since: Instant) {
+        let d = since.elapsed();
+        match self.0.iter_mut().find(|(p, _)| *p == phase) {
+            Some((_, total)) => *total += d,
+            None => self.0.push((phase, d)),
+        }
+    }
+
+    /// `phase 12.3 ms` per phase, one line each.
+    pub fn render(&self) -> String {
+        self.0
+            .iter()
+            .map(|(p, d)| format!("{p:<9} {:>8.1} ms", d.as_secs_f64() * 1e3))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
 }
 
 impl Report {
@@ -65,6 +93,7 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
     for input in inputs {
         // A perf pmu-events core folder is read by its frontend.
         let dir = input.path.is_dir();
+        let started = Instant::now();
         let text = match if dir {
             Ok(String::new())
         } else {
@@ -89,6 +118,8 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
             continue;
         };
         strict |= format.always_strict();
+        report.timings.add("read", started);
+        let started = Instant::now();
         let parsed = frontend::parse(
             format,
             &input.shown,
@@ -96,6 +127,7 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
             &text,
             &mut report.sources,
         );
+        report.timings.add("parse", started);
         if !dir {
             report.sources.insert(&input.shown, text);
         }
@@ -126,11 +158,13 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
         return None;
     }
     let mut device = device?;
+    let started = Instant::now();
     device.canonicalize();
     let mode = if strict { Mode::Strict } else { Mode::Lenient };
     report
         .diagnostics
         .extend(crate::passes::run(&mut device, mode));
+    report.timings.add("validate", started);
     (!report.has_errors()).then_some(device)
 }
 
@@ -203,13 +237,20 @@ fn emit_crate(
         })
         .collect();
     let shown = &shown[..];
-    let files = rust::generate(device, &device.name, shown, &options.depends)
-        .map_err(|m| ("rust_backend", m))
-        .and_then(|mut files| {
-            files.extend(c::generate(device, shown).map_err(|m| ("c_backend", m))?);
-            files.sort_by(|a, b| a.path.cmp(&b.path));
-            Ok(files)
-        });
+    // The C headers are written on another thread while the Rust crate is.
+    let started = Instant::now();
+    let files = std::thread::scope(|scope| {
+        let headers = scope.spawn(|| c::generate(device, shown));
+        let rust = rust::generate(device, &device.name, shown, &options.depends);
+        let headers = headers
+            .join()
+            .unwrap_or_else(|_| Err("the C backend panicked".to_string()));
+        let mut files = rust.map_err(|m| ("rust_backend", m))?;
+        files.extend(headers.map_err(|m| ("c_backend", m))?);
+        files.sort_by(|a, b| a.path.cmp(&b.path));
+        Ok(files)
+    });
+    report.timings.add("emit", started);
     match files {
         Ok(files) => Some(CrateOutput { dir: out, files }),
         Err((rule, message)) => {

@@ -663,3 +663,12 @@ fn every_unsafe_block_states_its_contract() {
     }
     assert!(blocks > 100, "only {blocks} unsafe blocks seen");
 }
+
+/// `pmu-events` reads perf JSON folders itself: its size limit is the generator's.
+#[test]
+fn event_reader_has_the_input_size_limit() {
+    assert_eq!(
+        pmu_events::MAX_FILE_BYTES,
+        codegen::frontend::MAX_INPUT_BYTES
+    );
+}

@@ -29,13 +29,31 @@ macro_rules! word {
 word!(u8, u16, u32, u64);
 
 /// A register value type generated from a layout.
-pub trait RegisterValue: Copy {
+///
+/// The conversions are provided: a crate with a thousand value types then declares a thousand
+/// one-line impls rather than compiling two thousand functions.
+///
+/// # Safety
+/// `Self` must be a `#[repr(transparent)]` newtype of `Raw` in which every bit pattern is a valid
+/// value (as every generated value type is), or override both methods.
+pub unsafe trait RegisterValue: Copy {
     /// The integer the register is made of.
     type Raw: Word;
     /// The value as read from hardware, every bit kept.
-    fn from_raw(raw: Self::Raw) -> Self;
+    #[inline(always)]
+    fn from_raw(raw: Self::Raw) -> Self {
+        const { assert!(core::mem::size_of::<Self>() == core::mem::size_of::<Self::Raw>()) };
+        // SAFETY: the trait's contract: `Self` is a transparent newtype of `Raw` and any bits
+        // are a value; the sizes are equal (checked above).
+        unsafe { core::mem::transmute_copy(&raw) }
+    }
     /// The bits to write.
-    fn to_raw(self) -> Self::Raw;
+    #[inline(always)]
+    fn to_raw(self) -> Self::Raw {
+        const { assert!(core::mem::size_of::<Self>() == core::mem::size_of::<Self::Raw>()) };
+        // SAFETY: as for `from_raw`, in the other direction.
+        unsafe { core::mem::transmute_copy(&self) }
+    }
 }
 
 /// An array index outside the array's bounds.

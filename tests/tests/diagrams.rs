@@ -134,11 +134,12 @@ fn every_layout_has_a_well_formed_diagram_in_its_value_type_doc() {
         }
         let path = root().join(format!("generated/{}/src/layouts.rs", l.entry.name));
         let source = fs::read_to_string(&path).unwrap();
-        // The doc comment lines, without their `///` prefix, are what rustdoc reads.
+        // Each diagram is a raw string in a `#[cfg_attr(doc, doc = r#"..."#)]` attribute, which
+        // rustdoc reads as it is written.
         let doc: String = source
             .lines()
-            .filter_map(|line| line.trim_start().strip_prefix("///"))
-            .map(|line| format!("{}\n", line.strip_prefix(' ').unwrap_or(line)))
+            .filter(|line| !line.trim_start().starts_with("//"))
+            .map(|line| format!("{line}\n"))
             .collect();
         let found: Vec<Diagram> = svgs(&doc)
             .into_iter()
@@ -207,7 +208,12 @@ fn cargo_doc_shows_every_diagram() {
         let dir = doc.join(l.entry.name.replace('-', "_"));
         for layout in &l.device.layouts {
             let ty = ident(&layout.name, Case::Camel).unwrap();
-            let page = dir.join(format!("struct.{ty}.html"));
+            // A layout the same as an earlier one is a type alias of it, with its own page.
+            let page = ["struct", "type"]
+                .map(|kind| dir.join(format!("{kind}.{ty}.html")))
+                .into_iter()
+                .find(|p| p.is_file())
+                .unwrap_or_else(|| dir.join(format!("struct.{ty}.html")));
             let html =
                 fs::read_to_string(&page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
             let found = svgs(&html);

@@ -23,7 +23,7 @@ pub fn parse(file: &str, path: &Path, sources: &mut Sources) -> Parsed {
             span: (e.position.offset, e.position.offset + e.position.len),
         };
         if sources.get(&shown).is_none() {
-            if let Ok(text) = std::fs::read_to_string(&e.position.file) {
+            if let Ok(text) = super::read_input(&e.position.file) {
                 sources.insert(&shown, text);
             }
         }
@@ -98,7 +98,8 @@ fn diagnostic(file: &str, path: &Path, e: &pmu_events::Error, sources: &mut Sour
             span: (0, 0),
         },
     };
-    if let Ok(text) = std::fs::read_to_string(e.file()) {
+    // Bounded like every input: the error may be that the file is too large.
+    if let Ok(text) = super::read_input(e.file()) {
         sources.insert(&shown, text);
     }
     let rule = match e.kind() {

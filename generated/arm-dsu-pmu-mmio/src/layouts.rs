@@ -11,30 +11,46 @@
     clippy::cast_possible_truncation,
     reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
 )]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::must_use_candidate,
+    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+)]
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/CLR. Bits \[30:6\] are not described: the seed describes 6 counters; the DSU has up to 31 (FACTS.md §2)
 ///
 /// Width: 32 bits.
 ///
 /// Source: seed text seeds/dynamiq-clusterpmu-guide.zh.txt §2.1-§2.2 (unconfirmed map); bit meaning as CLUSTERPM* set/clear registers, FACTS.md §2-§3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_COUNTER_MASK" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of DSU_COUNTER_MASK</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">DSU_COUNTER_MASK · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>C [31] read/write: Cycle counter</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[30:6] not described</title><rect x="32" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>P5 [5] read/write: Event counter 5</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P4 [4] read/write: Event counter 4</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P3 [3] read/write: Event counter 3</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P2 [2] read/write: Event counter 2</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P1 [1] read/write: Event counter 1</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P0 [0] read/write: Event counter 0</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_COUNTER_MASK" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of DSU_COUNTER_MASK</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">DSU_COUNTER_MASK · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>C [31] read/write: Cycle counter</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[30:6] not described</title><rect x="32" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>P5 [5] read/write: Event counter 5</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P4 [4] read/write: Event counter 4</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P3 [3] read/write: Event counter 3</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P2 [2] read/write: Event counter 2</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P1 [1] read/write: Event counter 1</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P0 [0] read/write: Event counter 0</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -45,7 +61,7 @@
 /// | \[2\] | `P2` | read/write | - | Event counter 2 |
 /// | \[1\] | `P1` | read/write | - | Event counter 1 |
 /// | \[0\] | `P0` | read/write | - | Event counter 0 |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct DsuCounterMask(u32);
 impl DsuCounterMask {
@@ -72,12 +88,12 @@ impl DsuCounterMask {
     }
     /// `P0`: Event counter 0
     ///
-    /// Bits \[0\] of `DSU_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
     #[inline(always)]
     pub const fn p0(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `P0`.
     #[inline(always)]
@@ -93,7 +109,7 @@ impl DsuCounterMask {
     }
     /// `P1`: Event counter 1
     ///
-    /// Bits \[1\] of `DSU_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[1\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
     #[inline(always)]
@@ -114,7 +130,7 @@ impl DsuCounterMask {
     }
     /// `P2`: Event counter 2
     ///
-    /// Bits \[2\] of `DSU_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[2\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
     #[inline(always)]
@@ -135,7 +151,7 @@ impl DsuCounterMask {
     }
     /// `P3`: Event counter 3
     ///
-    /// Bits \[3\] of `DSU_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
     #[inline(always)]
@@ -156,7 +172,7 @@ impl DsuCounterMask {
     }
     /// `P4`: Event counter 4
     ///
-    /// Bits \[4\] of `DSU_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
     #[inline(always)]
@@ -177,7 +193,7 @@ impl DsuCounterMask {
     }
     /// `P5`: Event counter 5
     ///
-    /// Bits \[5\] of `DSU_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
     #[inline(always)]
@@ -198,7 +214,7 @@ impl DsuCounterMask {
     }
     /// `C`: Cycle counter
     ///
-    /// Bits \[31\] of `DSU_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[31\], read/write. Reset: not described.
     ///
     /// Source: seed text (bit 31, C), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
     #[inline(always)]
@@ -224,18 +240,13 @@ impl Default for DsuCounterMask {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for DsuCounterMask {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for DsuCounterMask {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for DsuCounterMask {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("DsuCounterMask")
             .field("p0", &self.p0())
@@ -254,27 +265,27 @@ impl core::fmt::Debug for DsuCounterMask {
 ///
 /// Source: seed text seeds/dynamiq-clusterpmu-guide.zh.txt §2.3 (unconfirmed); FACTS.md §1 PMCFGR
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of DSU_PMCFGR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">DSU_PMCFGR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:15] not described</title><rect x="10" y="46" width="374" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>CC [14] read-only: Dedicated cycle counter implemented</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="395" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>SIZE [13:8] read-only: Counter size minus one (0x3F = 64-bit counters)</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="472" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>N [7:0] read-only: Number of event counters implemented (not counting the cycle counter)</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="626" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of DSU_PMCFGR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">DSU_PMCFGR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:15] not described</title><rect x="10" y="46" width="374" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>CC [14] read-only: Dedicated cycle counter implemented</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="395" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>SIZE [13:8] read-only: Counter size minus one (0x3F = 64-bit counters)</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="472" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>N [7:0] read-only: Number of event counters implemented (not counting the cycle counter)</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="626" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[14\] | `CC` | read-only | - | Dedicated cycle counter implemented |
 /// | \[13:8\] | `SIZE` | read-only | - | Counter size minus one (0x3F = 64-bit counters) |
 /// | \[7:0\] | `N` | read-only | - | Number of event counters implemented (not counting the cycle counter) |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct DsuPmcfgr(u32);
 impl DsuPmcfgr {
@@ -301,16 +312,16 @@ impl DsuPmcfgr {
     }
     /// `N`: Number of event counters implemented (not counting the cycle counter)
     ///
-    /// Bits \[7:0\] of `DSU_PMCFGR`, read-only. Reset: not described.
+    /// Bits \[7:0\], read-only. Reset: not described.
     ///
     /// Source: seed text seeds/dynamiq-clusterpmu-guide.zh.txt §2.3: the bit of the generic external PMCFGR (FACTS.md §1); a DSU memory-mapped PMCFGR is UNCONFIRMED
     #[inline(always)]
     pub const fn n(self) -> u8 {
-        ((self.0) & 0xff) as u8
+        (self.0 & 0xff) as u8
     }
     /// `SIZE`: Counter size minus one (0x3F = 64-bit counters)
     ///
-    /// Bits \[13:8\] of `DSU_PMCFGR`, read-only. Reset: not described.
+    /// Bits \[13:8\], read-only. Reset: not described.
     ///
     /// Source: seed text seeds/dynamiq-clusterpmu-guide.zh.txt §2.3: the bit of the generic external PMCFGR (FACTS.md §1); a DSU memory-mapped PMCFGR is UNCONFIRMED
     #[inline(always)]
@@ -319,7 +330,7 @@ impl DsuPmcfgr {
     }
     /// `CC`: Dedicated cycle counter implemented
     ///
-    /// Bits \[14\] of `DSU_PMCFGR`, read-only. Reset: not described.
+    /// Bits \[14\], read-only. Reset: not described.
     ///
     /// Source: seed text seeds/dynamiq-clusterpmu-guide.zh.txt §2.3: the bit of the generic external PMCFGR (FACTS.md §1); a DSU memory-mapped PMCFGR is UNCONFIRMED
     #[inline(always)]
@@ -333,18 +344,13 @@ impl Default for DsuPmcfgr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for DsuPmcfgr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for DsuPmcfgr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for DsuPmcfgr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("DsuPmcfgr")
             .field("n", &self.n())
@@ -359,28 +365,28 @@ impl core::fmt::Debug for DsuPmcfgr {
 ///
 /// Source: seed text seeds/dynamiq-clusterpmu-guide.zh.txt §2.3 (unconfirmed); FACTS.md §2 CLUSTERPMCR
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMCR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of DSU_PMCR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">DSU_PMCR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets the cycle counter; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
-/// <g><title>E [0] read/write: Enable: global enable of the cluster counters</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
-/// <rect x="347.4" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="364.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMCR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of DSU_PMCR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">DSU_PMCR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets the cycle counter; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
+<g><title>E [0] read/write: Enable: global enable of the cluster counters</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
+<rect x="347.4" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="364.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets the cycle counter; reads as 0 |
 /// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters; reads as 0 |
 /// | \[0\] | `E` | read/write | - | Enable: global enable of the cluster counters |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct DsuPmcr(u32);
 impl DsuPmcr {
@@ -407,12 +413,12 @@ impl DsuPmcr {
     }
     /// `E`: Enable: global enable of the cluster counters
     ///
-    /// Bits \[0\] of `DSU_PMCR`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
     #[inline(always)]
     pub const fn e(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `E`.
     #[inline(always)]
@@ -457,20 +463,17 @@ impl Default for DsuPmcr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for DsuPmcr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for DsuPmcr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for DsuPmcr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("DsuPmcr").field("e", &self.e()).finish()
+        f.debug_struct("DsuPmcr")
+            .field("e", &self.e())
+            .finish()
     }
 }
 /// Cluster event counter n in the unverified memory-mapped view (the DSU's event counters are 32 bits, FACTS.md §2)
@@ -479,21 +482,21 @@ impl core::fmt::Debug for DsuPmcr {
 ///
 /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2); width FACTS.md §2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMEVCNTR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of DSU_PMEVCNTR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">DSU_PMEVCNTR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>EVCNT [31:0] read/write: Event count of counter n</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMEVCNTR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of DSU_PMEVCNTR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">DSU_PMEVCNTR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>EVCNT [31:0] read/write: Event count of counter n</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count of counter n |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct DsuPmevcntr(u32);
 impl DsuPmevcntr {
@@ -520,7 +523,7 @@ impl DsuPmevcntr {
     }
     /// `EVCNT`: Event count of counter n
     ///
-    /// Bits \[31:0\] of `DSU_PMEVCNTR`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
     #[inline(always)]
@@ -546,20 +549,17 @@ impl Default for DsuPmevcntr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for DsuPmevcntr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for DsuPmevcntr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for DsuPmevcntr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("DsuPmevcntr").field("evcnt", &self.evcnt()).finish()
+        f.debug_struct("DsuPmevcntr")
+            .field("evcnt", &self.evcnt())
+            .finish()
     }
 }
 /// Event type of cluster counter n in the unverified memory-mapped view: the seed writes the event number (e.g. 0x2B L3D_CACHE) to it. Field layout not confirmed; the whole register is described
@@ -568,21 +568,21 @@ impl core::fmt::Debug for DsuPmevcntr {
 ///
 /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMEVTYPER" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of DSU_PMEVTYPER</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">DSU_PMEVTYPER · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read/write: Whole register; the seed writes the event number here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMEVTYPER" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of DSU_PMEVTYPER</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">DSU_PMEVTYPER · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read/write: Whole register; the seed writes the event number here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; the seed writes the event number here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct DsuPmevtyper(u32);
 impl DsuPmevtyper {
@@ -609,7 +609,7 @@ impl DsuPmevtyper {
     }
     /// `VALUE`: Whole register; the seed writes the event number here
     ///
-    /// Bits \[31:0\] of `DSU_PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
     #[inline(always)]
@@ -635,19 +635,16 @@ impl Default for DsuPmevtyper {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for DsuPmevtyper {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for DsuPmevtyper {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for DsuPmevtyper {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("DsuPmevtyper").field("value", &self.value()).finish()
+        f.debug_struct("DsuPmevtyper")
+            .field("value", &self.value())
+            .finish()
     }
 }

@@ -11,6 +11,22 @@
     clippy::cast_possible_truncation,
     reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
 )]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::must_use_candidate,
+    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+)]
 /// `DSU_PMU_MMIO`: DSU cluster PMU as a memory-mapped block, from one seed text only: UNCONFIRMED (Linux uses system registers only). No base address is known. Size 0x1000 assumes the 4 KB frame of the generic external PMU view that the seed's offsets follow
 ///
 /// 0x1000 bytes, reached with 32-bit accesses; registers wider than that are accessed in parts, lowest address first.
@@ -53,6 +69,7 @@ impl DsuPmuMmio {
     /// Offset of `PMCR` in the block.
     pub const PMCR_OFFSET: usize = 0xe04;
     /// The block at `base` in memory.
+    ///
     /// # Safety
     /// `base` must be the address of this block, mapped as device memory, for as long as
     /// the value and the register handles it gives are used, and no other code may use
@@ -67,6 +84,7 @@ impl DsuPmuMmio {
 }
 impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     /// The block at `base` on `bus`.
+    ///
     /// # Safety
     /// The bus's contract must hold for every register of the block at `base`, for as
     /// long as the value and the register handles it gives are used (for `Mmio`, what
@@ -97,10 +115,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     pub fn pmevtyper(
         &self,
         n: usize,
-    ) -> Result<
-        armreg_rt::mmio::Reg<crate::DsuPmevtyper, armreg_rt::mmio::Rw, B>,
-        armreg_rt::IndexOutOfRange,
-    > {
+    ) -> Result<armreg_rt::mmio::Reg<crate::DsuPmevtyper, armreg_rt::mmio::Rw, B>, armreg_rt::IndexOutOfRange> {
         if n >= DsuPmuMmio::PMEVTYPER_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -112,8 +127,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         Ok(unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMEVTYPER_OFFSET
-                    + n * DsuPmuMmio::PMEVTYPER_STRIDE,
+                self.base + DsuPmuMmio::PMEVTYPER_OFFSET + n * DsuPmuMmio::PMEVTYPER_STRIDE,
                 4,
             )
         })
@@ -123,20 +137,16 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     /// Offset 0xa00 + n × 0x8, n < 6; read/write, value type [`DsuPmevtyper`](crate::DsuPmevtyper).
     ///
     /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
+    ///
     /// The index is checked when the program is compiled.
     #[inline(always)]
-    pub fn pmevtyper_n<const N: usize>(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuPmevtyper, armreg_rt::mmio::Rw, B> {
-        const {
-            assert!(N < DsuPmuMmio::PMEVTYPER_COUNT, "register array index out of range")
-        };
+    pub fn pmevtyper_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::DsuPmevtyper, armreg_rt::mmio::Rw, B> {
+        const { assert!(N < DsuPmuMmio::PMEVTYPER_COUNT, "register array index out of range") };
         // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMEVTYPER_OFFSET
-                    + N * DsuPmuMmio::PMEVTYPER_STRIDE,
+                self.base + DsuPmuMmio::PMEVTYPER_OFFSET + N * DsuPmuMmio::PMEVTYPER_STRIDE,
                 4,
             )
         }
@@ -150,10 +160,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     pub fn pmevcntr(
         &self,
         n: usize,
-    ) -> Result<
-        armreg_rt::mmio::Reg<crate::DsuPmevcntr, armreg_rt::mmio::Rw, B>,
-        armreg_rt::IndexOutOfRange,
-    > {
+    ) -> Result<armreg_rt::mmio::Reg<crate::DsuPmevcntr, armreg_rt::mmio::Rw, B>, armreg_rt::IndexOutOfRange> {
         if n >= DsuPmuMmio::PMEVCNTR_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -165,8 +172,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         Ok(unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMEVCNTR_OFFSET
-                    + n * DsuPmuMmio::PMEVCNTR_STRIDE,
+                self.base + DsuPmuMmio::PMEVCNTR_OFFSET + n * DsuPmuMmio::PMEVCNTR_STRIDE,
                 4,
             )
         })
@@ -176,20 +182,16 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     /// Offset 0xa04 + n × 0x8, n < 6; read/write, value type [`DsuPmevcntr`](crate::DsuPmevcntr).
     ///
     /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
+    ///
     /// The index is checked when the program is compiled.
     #[inline(always)]
-    pub fn pmevcntr_n<const N: usize>(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuPmevcntr, armreg_rt::mmio::Rw, B> {
-        const {
-            assert!(N < DsuPmuMmio::PMEVCNTR_COUNT, "register array index out of range")
-        };
+    pub fn pmevcntr_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::DsuPmevcntr, armreg_rt::mmio::Rw, B> {
+        const { assert!(N < DsuPmuMmio::PMEVCNTR_COUNT, "register array index out of range") };
         // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMEVCNTR_OFFSET
-                    + N * DsuPmuMmio::PMEVCNTR_STRIDE,
+                self.base + DsuPmuMmio::PMEVCNTR_OFFSET + N * DsuPmuMmio::PMEVCNTR_STRIDE,
                 4,
             )
         }
@@ -200,9 +202,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
-    pub fn pmcntenset(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmcntenset(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -218,9 +218,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
-    pub fn pmcntenclr(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmcntenclr(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -236,9 +234,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
-    pub fn pmintenset(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmintenset(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -254,9 +250,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
-    pub fn pmintenclr(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmintenclr(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -272,9 +266,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
-    pub fn pmovsclr(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmovsclr(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -290,9 +282,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
-    pub fn pmovsset(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmovsset(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -308,12 +298,14 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
-    pub fn pmcfgr(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::DsuPmcfgr, armreg_rt::mmio::Ro, B> {
+    pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::DsuPmcfgr, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + DsuPmuMmio::PMCFGR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMCFGR_OFFSET,
+                4,
+            )
         }
     }
     /// `PMCR`: Control: enable, counter resets. UNCONFIRMED offset
@@ -325,7 +317,11 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::DsuPmcr, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + DsuPmuMmio::PMCR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + DsuPmuMmio::PMCR_OFFSET,
+                4,
+            )
         }
     }
 }

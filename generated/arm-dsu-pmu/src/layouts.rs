@@ -11,29 +11,45 @@
     clippy::cast_possible_truncation,
     reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
 )]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::must_use_candidate,
+    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+)]
 /// Cluster Cycle Count Register, 64 bits
 ///
 /// Width: 64 bits.
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CLUSTERPMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CLUSTERPMCCNTR</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMCCNTR · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>CCNT [63:0] read/write: Cluster cycle count</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>CCNT [63:0] read/write: Cluster cycle count</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CLUSTERPMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CLUSTERPMCCNTR</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMCCNTR · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>CCNT [63:0] read/write: Cluster cycle count</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>CCNT [63:0] read/write: Cluster cycle count</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `CCNT` | read/write | - | Cluster cycle count |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmccntr(u64);
 impl Clusterpmccntr {
@@ -60,7 +76,7 @@ impl Clusterpmccntr {
     }
     /// `CCNT`: Cluster cycle count
     ///
-    /// Bits \[63:0\] of `CLUSTERPMCCNTR`, read/write. Reset: not described.
+    /// Bits \[63:0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -86,20 +102,17 @@ impl Default for Clusterpmccntr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Clusterpmccntr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Clusterpmccntr {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Clusterpmccntr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmccntr").field("ccnt", &self.ccnt()).finish()
+        f.debug_struct("Clusterpmccntr")
+            .field("ccnt", &self.ccnt())
+            .finish()
     }
 }
 /// Cluster Cycle Count Register as transferred by the AArch32 MRC/MCR form (32 bits)
@@ -108,21 +121,21 @@ impl core::fmt::Debug for Clusterpmccntr {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMCCNTR32" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CLUSTERPMCCNTR32</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMCCNTR32 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>CCNT [31:0] read/write: Cluster cycle count, the 32 bits an MRC/MCR transfers</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMCCNTR32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CLUSTERPMCCNTR32</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMCCNTR32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>CCNT [31:0] read/write: Cluster cycle count, the 32 bits an MRC/MCR transfers</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `CCNT` | read/write | - | Cluster cycle count, the 32 bits an MRC/MCR transfers |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmccntr32(u32);
 impl Clusterpmccntr32 {
@@ -149,7 +162,7 @@ impl Clusterpmccntr32 {
     }
     /// `CCNT`: Cluster cycle count, the 32 bits an MRC/MCR transfers
     ///
-    /// Bits \[31:0\] of `CLUSTERPMCCNTR32`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -175,20 +188,17 @@ impl Default for Clusterpmccntr32 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Clusterpmccntr32 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Clusterpmccntr32 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Clusterpmccntr32 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmccntr32").field("ccnt", &self.ccnt()).finish()
+        f.debug_struct("Clusterpmccntr32")
+            .field("ccnt", &self.ccnt())
+            .finish()
     }
 }
 /// Cluster Common Event Identification Register (event support bitmap). The field layout is not described here (FACTS.md gives none)
@@ -197,21 +207,21 @@ impl core::fmt::Debug for Clusterpmccntr32 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2 (FACTS.md gives no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMCEID" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CLUSTERPMCEID</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMCEID · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMCEID" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CLUSTERPMCEID</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMCEID · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmceid(u32);
 impl Clusterpmceid {
@@ -238,7 +248,7 @@ impl Clusterpmceid {
     }
     /// `VALUE`: Whole register; finer layout not described here
     ///
-    /// Bits \[31:0\] of `CLUSTERPMCEID`, read-only. Reset: not described.
+    /// Bits \[31:0\], read-only. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2 (FACTS.md gives no field layout)
     #[inline(always)]
@@ -252,20 +262,17 @@ impl Default for Clusterpmceid {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Clusterpmceid {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Clusterpmceid {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Clusterpmceid {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmceid").field("value", &self.value()).finish()
+        f.debug_struct("Clusterpmceid")
+            .field("value", &self.value())
+            .finish()
     }
 }
 /// Cluster Performance Monitors Control Register
@@ -274,25 +281,25 @@ impl core::fmt::Debug for Clusterpmceid {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMCR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CLUSTERPMCR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMCR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>IMP [31:24] read-only: Implementer code</title><rect x="10" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="98" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>IDCODE [23:16] read-only: Identification code</title><rect x="186" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="274" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>N [15:11] read-only: Number of event counters implemented</title><rect x="362" y="46" width="110" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="417" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[10:3] not described</title><rect x="472" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets CLUSTERPMCCNTR; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the cluster event counters; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
-/// <g><title>E [0] read/write: Enable: global enable of the cluster counters</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="217.8" y="92" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="234.8" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
-/// <rect x="448.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="465.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMCR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CLUSTERPMCR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMCR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>IMP [31:24] read-only: Implementer code</title><rect x="10" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="98" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>IDCODE [23:16] read-only: Identification code</title><rect x="186" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="274" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>N [15:11] read-only: Number of event counters implemented</title><rect x="362" y="46" width="110" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="417" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[10:3] not described</title><rect x="472" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets CLUSTERPMCCNTR; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the cluster event counters; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
+<g><title>E [0] read/write: Enable: global enable of the cluster counters</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="217.8" y="92" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="234.8" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
+<rect x="448.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="465.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -302,7 +309,7 @@ impl core::fmt::Debug for Clusterpmceid {
 /// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets CLUSTERPMCCNTR; reads as 0 |
 /// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the cluster event counters; reads as 0 |
 /// | \[0\] | `E` | read/write | - | Enable: global enable of the cluster counters |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmcr(u32);
 impl Clusterpmcr {
@@ -329,12 +336,12 @@ impl Clusterpmcr {
     }
     /// `E`: Enable: global enable of the cluster counters
     ///
-    /// Bits \[0\] of `CLUSTERPMCR`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
     pub const fn e(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `E`.
     #[inline(always)]
@@ -374,7 +381,7 @@ impl Clusterpmcr {
     }
     /// `N`: Number of event counters implemented
     ///
-    /// Bits \[15:11\] of `CLUSTERPMCR`, read-only. Reset: not described.
+    /// Bits \[15:11\], read-only. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -383,7 +390,7 @@ impl Clusterpmcr {
     }
     /// `IDCODE`: Identification code
     ///
-    /// Bits \[23:16\] of `CLUSTERPMCR`, read-only. Reset: not described.
+    /// Bits \[23:16\], read-only. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -392,7 +399,7 @@ impl Clusterpmcr {
     }
     /// `IMP`: Implementer code
     ///
-    /// Bits \[31:24\] of `CLUSTERPMCR`, read-only. Reset: not described.
+    /// Bits \[31:24\], read-only. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -406,18 +413,13 @@ impl Default for Clusterpmcr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Clusterpmcr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Clusterpmcr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Clusterpmcr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Clusterpmcr")
             .field("e", &self.e())
@@ -433,21 +435,21 @@ impl core::fmt::Debug for Clusterpmcr {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2 (FACTS.md gives no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMMDCR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CLUSTERPMMDCR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMMDCR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMMDCR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CLUSTERPMMDCR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMMDCR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmmdcr(u32);
 impl Clusterpmmdcr {
@@ -474,7 +476,7 @@ impl Clusterpmmdcr {
     }
     /// `VALUE`: Whole register; finer layout not described here
     ///
-    /// Bits \[31:0\] of `CLUSTERPMMDCR`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2 (FACTS.md gives no field layout)
     #[inline(always)]
@@ -500,20 +502,17 @@ impl Default for Clusterpmmdcr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Clusterpmmdcr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Clusterpmmdcr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Clusterpmmdcr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmmdcr").field("value", &self.value()).finish()
+        f.debug_struct("Clusterpmmdcr")
+            .field("value", &self.value())
+            .finish()
     }
 }
 /// Cluster Event Counter Selection Register: selects the counter that CLUSTERPMXEVTYPER/CLUSTERPMXEVCNTR reach (Linux writes the counter index). The field layout is not described here (FACTS.md gives none)
@@ -522,110 +521,44 @@ impl core::fmt::Debug for Clusterpmmdcr {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2 (FACTS.md gives no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMSELR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CLUSTERPMSELR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMSELR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Clusterpmmdcr`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMSELR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CLUSTERPMSELR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMSELR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Clusterpmselr(u32);
-impl Clusterpmselr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here
-    ///
-    /// Bits \[31:0\] of `CLUSTERPMSELR`, read/write. Reset: not described.
-    ///
-    /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2 (FACTS.md gives no field layout)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-    /// Sets `VALUE`.
-    #[inline(always)]
-    pub const fn set_value(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `VALUE` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_value(mut self, value: u32) -> Self {
-        self.set_value(value);
-        self
-    }
-}
-impl Default for Clusterpmselr {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Clusterpmselr {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Clusterpmselr {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmselr").field("value", &self.value()).finish()
-    }
-}
+pub type Clusterpmselr = Clusterpmmdcr;
 /// Cluster Selected Event Count Register: the 32-bit event counter selected by CLUSTERPMSELR
 ///
 /// Width: 32 bits.
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMXEVCNTR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CLUSTERPMXEVCNTR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMXEVCNTR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>EVCNT [31:0] read/write: Event count of the selected counter</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMXEVCNTR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CLUSTERPMXEVCNTR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMXEVCNTR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>EVCNT [31:0] read/write: Event count of the selected counter</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count of the selected counter |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmxevcntr(u32);
 impl Clusterpmxevcntr {
@@ -652,7 +585,7 @@ impl Clusterpmxevcntr {
     }
     /// `EVCNT`: Event count of the selected counter
     ///
-    /// Bits \[31:0\] of `CLUSTERPMXEVCNTR`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -678,20 +611,17 @@ impl Default for Clusterpmxevcntr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Clusterpmxevcntr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Clusterpmxevcntr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Clusterpmxevcntr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmxevcntr").field("evcnt", &self.evcnt()).finish()
+        f.debug_struct("Clusterpmxevcntr")
+            .field("evcnt", &self.evcnt())
+            .finish()
     }
 }
 /// Cluster Selected Event Type Register (event number of the counter selected by CLUSTERPMSELR). The field layout is not described here (FACTS.md gives none)
@@ -700,136 +630,70 @@ impl core::fmt::Debug for Clusterpmxevcntr {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2 (FACTS.md gives no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMXEVTYPER" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CLUSTERPMXEVTYPER</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMXEVTYPER · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Clusterpmmdcr`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMXEVTYPER" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CLUSTERPMXEVTYPER</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPMXEVTYPER · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Clusterpmxevtyper(u32);
-impl Clusterpmxevtyper {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here
-    ///
-    /// Bits \[31:0\] of `CLUSTERPMXEVTYPER`, read/write. Reset: not described.
-    ///
-    /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2 (FACTS.md gives no field layout)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-    /// Sets `VALUE`.
-    #[inline(always)]
-    pub const fn set_value(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `VALUE` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_value(mut self, value: u32) -> Self {
-        self.set_value(value);
-        self
-    }
-}
-impl Default for Clusterpmxevtyper {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Clusterpmxevtyper {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Clusterpmxevtyper {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmxevtyper").field("value", &self.value()).finish()
-    }
-}
+pub type Clusterpmxevtyper = Clusterpmmdcr;
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views CLUSTERPMCNTENSET/CLR, CLUSTERPMOVSSET/CLR and CLUSTERPMINTENSET/CLR
 ///
 /// Width: 32 bits.
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPM_COUNTER_MASK" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CLUSTERPM_COUNTER_MASK</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPM_COUNTER_MASK · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>C [31] read/write: Cycle counter (CLUSTERPMCCNTR, counter index 31)</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P30 [30] read/write: Event counter 30</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="64" transform="rotate(-90 43 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P30</text></g>
-/// <g><title>P29 [29] read/write: Event counter 29</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P29</text></g>
-/// <g><title>P28 [28] read/write: Event counter 28</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P28</text></g>
-/// <g><title>P27 [27] read/write: Event counter 27</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P27</text></g>
-/// <g><title>P26 [26] read/write: Event counter 26</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="64" transform="rotate(-90 131 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P26</text></g>
-/// <g><title>P25 [25] read/write: Event counter 25</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="64" transform="rotate(-90 153 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P25</text></g>
-/// <g><title>P24 [24] read/write: Event counter 24</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="64" transform="rotate(-90 175 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P24</text></g>
-/// <g><title>P23 [23] read/write: Event counter 23</title><rect x="186" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="64" transform="rotate(-90 197 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P23</text></g>
-/// <g><title>P22 [22] read/write: Event counter 22</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P22</text></g>
-/// <g><title>P21 [21] read/write: Event counter 21</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P21</text></g>
-/// <g><title>P20 [20] read/write: Event counter 20</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P20</text></g>
-/// <g><title>P19 [19] read/write: Event counter 19</title><rect x="274" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P19</text></g>
-/// <g><title>P18 [18] read/write: Event counter 18</title><rect x="296" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="307" y="64" transform="rotate(-90 307 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P18</text></g>
-/// <g><title>P17 [17] read/write: Event counter 17</title><rect x="318" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="64" transform="rotate(-90 329 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P17</text></g>
-/// <g><title>P16 [16] read/write: Event counter 16</title><rect x="340" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="351" y="64" transform="rotate(-90 351 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P16</text></g>
-/// <g><title>P15 [15] read/write: Event counter 15</title><rect x="362" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P15</text></g>
-/// <g><title>P14 [14] read/write: Event counter 14</title><rect x="384" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="395" y="64" transform="rotate(-90 395 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P14</text></g>
-/// <g><title>P13 [13] read/write: Event counter 13</title><rect x="406" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="417" y="64" transform="rotate(-90 417 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P13</text></g>
-/// <g><title>P12 [12] read/write: Event counter 12</title><rect x="428" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="439" y="64" transform="rotate(-90 439 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P12</text></g>
-/// <g><title>P11 [11] read/write: Event counter 11</title><rect x="450" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="461" y="64" transform="rotate(-90 461 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P11</text></g>
-/// <g><title>P10 [10] read/write: Event counter 10</title><rect x="472" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="483" y="64" transform="rotate(-90 483 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P10</text></g>
-/// <g><title>P9 [9] read/write: Event counter 9</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P8 [8] read/write: Event counter 8</title><rect x="516" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="527" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P7 [7] read/write: Event counter 7</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P6 [6] read/write: Event counter 6</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P5 [5] read/write: Event counter 5</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P4 [4] read/write: Event counter 4</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P3 [3] read/write: Event counter 3</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P2 [2] read/write: Event counter 2</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P1 [1] read/write: Event counter 1</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P0 [0] read/write: Event counter 0</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPM_COUNTER_MASK" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CLUSTERPM_COUNTER_MASK</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CLUSTERPM_COUNTER_MASK · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>C [31] read/write: Cycle counter (CLUSTERPMCCNTR, counter index 31)</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P30 [30] read/write: Event counter 30</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="64" transform="rotate(-90 43 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P30</text></g>
+<g><title>P29 [29] read/write: Event counter 29</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P29</text></g>
+<g><title>P28 [28] read/write: Event counter 28</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P28</text></g>
+<g><title>P27 [27] read/write: Event counter 27</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P27</text></g>
+<g><title>P26 [26] read/write: Event counter 26</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="64" transform="rotate(-90 131 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P26</text></g>
+<g><title>P25 [25] read/write: Event counter 25</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="64" transform="rotate(-90 153 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P25</text></g>
+<g><title>P24 [24] read/write: Event counter 24</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="64" transform="rotate(-90 175 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P24</text></g>
+<g><title>P23 [23] read/write: Event counter 23</title><rect x="186" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="64" transform="rotate(-90 197 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P23</text></g>
+<g><title>P22 [22] read/write: Event counter 22</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P22</text></g>
+<g><title>P21 [21] read/write: Event counter 21</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P21</text></g>
+<g><title>P20 [20] read/write: Event counter 20</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P20</text></g>
+<g><title>P19 [19] read/write: Event counter 19</title><rect x="274" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P19</text></g>
+<g><title>P18 [18] read/write: Event counter 18</title><rect x="296" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="307" y="64" transform="rotate(-90 307 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P18</text></g>
+<g><title>P17 [17] read/write: Event counter 17</title><rect x="318" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="64" transform="rotate(-90 329 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P17</text></g>
+<g><title>P16 [16] read/write: Event counter 16</title><rect x="340" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="351" y="64" transform="rotate(-90 351 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P16</text></g>
+<g><title>P15 [15] read/write: Event counter 15</title><rect x="362" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P15</text></g>
+<g><title>P14 [14] read/write: Event counter 14</title><rect x="384" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="395" y="64" transform="rotate(-90 395 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P14</text></g>
+<g><title>P13 [13] read/write: Event counter 13</title><rect x="406" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="417" y="64" transform="rotate(-90 417 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P13</text></g>
+<g><title>P12 [12] read/write: Event counter 12</title><rect x="428" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="439" y="64" transform="rotate(-90 439 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P12</text></g>
+<g><title>P11 [11] read/write: Event counter 11</title><rect x="450" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="461" y="64" transform="rotate(-90 461 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P11</text></g>
+<g><title>P10 [10] read/write: Event counter 10</title><rect x="472" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="483" y="64" transform="rotate(-90 483 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P10</text></g>
+<g><title>P9 [9] read/write: Event counter 9</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P8 [8] read/write: Event counter 8</title><rect x="516" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="527" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P7 [7] read/write: Event counter 7</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P6 [6] read/write: Event counter 6</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P5 [5] read/write: Event counter 5</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P4 [4] read/write: Event counter 4</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P3 [3] read/write: Event counter 3</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P2 [2] read/write: Event counter 2</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P1 [1] read/write: Event counter 1</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P0 [0] read/write: Event counter 0</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -865,7 +729,7 @@ impl core::fmt::Debug for Clusterpmxevtyper {
 /// | \[2\] | `P2` | read/write | - | Event counter 2 |
 /// | \[1\] | `P1` | read/write | - | Event counter 1 |
 /// | \[0\] | `P0` | read/write | - | Event counter 0 |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct ClusterpmCounterMask(u32);
 impl ClusterpmCounterMask {
@@ -892,12 +756,12 @@ impl ClusterpmCounterMask {
     }
     /// `P0`: Event counter 0
     ///
-    /// Bits \[0\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
     pub const fn p0(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `P0`.
     #[inline(always)]
@@ -913,7 +777,7 @@ impl ClusterpmCounterMask {
     }
     /// `P1`: Event counter 1
     ///
-    /// Bits \[1\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[1\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -934,7 +798,7 @@ impl ClusterpmCounterMask {
     }
     /// `P2`: Event counter 2
     ///
-    /// Bits \[2\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[2\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -955,7 +819,7 @@ impl ClusterpmCounterMask {
     }
     /// `P3`: Event counter 3
     ///
-    /// Bits \[3\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -976,7 +840,7 @@ impl ClusterpmCounterMask {
     }
     /// `P4`: Event counter 4
     ///
-    /// Bits \[4\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -997,7 +861,7 @@ impl ClusterpmCounterMask {
     }
     /// `P5`: Event counter 5
     ///
-    /// Bits \[5\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1018,7 +882,7 @@ impl ClusterpmCounterMask {
     }
     /// `P6`: Event counter 6
     ///
-    /// Bits \[6\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1039,7 +903,7 @@ impl ClusterpmCounterMask {
     }
     /// `P7`: Event counter 7
     ///
-    /// Bits \[7\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1060,7 +924,7 @@ impl ClusterpmCounterMask {
     }
     /// `P8`: Event counter 8
     ///
-    /// Bits \[8\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[8\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1081,7 +945,7 @@ impl ClusterpmCounterMask {
     }
     /// `P9`: Event counter 9
     ///
-    /// Bits \[9\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[9\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1102,7 +966,7 @@ impl ClusterpmCounterMask {
     }
     /// `P10`: Event counter 10
     ///
-    /// Bits \[10\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[10\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1123,7 +987,7 @@ impl ClusterpmCounterMask {
     }
     /// `P11`: Event counter 11
     ///
-    /// Bits \[11\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[11\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1144,7 +1008,7 @@ impl ClusterpmCounterMask {
     }
     /// `P12`: Event counter 12
     ///
-    /// Bits \[12\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[12\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1165,7 +1029,7 @@ impl ClusterpmCounterMask {
     }
     /// `P13`: Event counter 13
     ///
-    /// Bits \[13\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[13\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1186,7 +1050,7 @@ impl ClusterpmCounterMask {
     }
     /// `P14`: Event counter 14
     ///
-    /// Bits \[14\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[14\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1207,7 +1071,7 @@ impl ClusterpmCounterMask {
     }
     /// `P15`: Event counter 15
     ///
-    /// Bits \[15\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[15\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1228,7 +1092,7 @@ impl ClusterpmCounterMask {
     }
     /// `P16`: Event counter 16
     ///
-    /// Bits \[16\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[16\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1249,7 +1113,7 @@ impl ClusterpmCounterMask {
     }
     /// `P17`: Event counter 17
     ///
-    /// Bits \[17\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[17\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1270,7 +1134,7 @@ impl ClusterpmCounterMask {
     }
     /// `P18`: Event counter 18
     ///
-    /// Bits \[18\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[18\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1291,7 +1155,7 @@ impl ClusterpmCounterMask {
     }
     /// `P19`: Event counter 19
     ///
-    /// Bits \[19\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[19\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1312,7 +1176,7 @@ impl ClusterpmCounterMask {
     }
     /// `P20`: Event counter 20
     ///
-    /// Bits \[20\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[20\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1333,7 +1197,7 @@ impl ClusterpmCounterMask {
     }
     /// `P21`: Event counter 21
     ///
-    /// Bits \[21\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[21\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1354,7 +1218,7 @@ impl ClusterpmCounterMask {
     }
     /// `P22`: Event counter 22
     ///
-    /// Bits \[22\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[22\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1375,7 +1239,7 @@ impl ClusterpmCounterMask {
     }
     /// `P23`: Event counter 23
     ///
-    /// Bits \[23\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[23\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1396,7 +1260,7 @@ impl ClusterpmCounterMask {
     }
     /// `P24`: Event counter 24
     ///
-    /// Bits \[24\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[24\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1417,7 +1281,7 @@ impl ClusterpmCounterMask {
     }
     /// `P25`: Event counter 25
     ///
-    /// Bits \[25\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[25\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1438,7 +1302,7 @@ impl ClusterpmCounterMask {
     }
     /// `P26`: Event counter 26
     ///
-    /// Bits \[26\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[26\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1459,7 +1323,7 @@ impl ClusterpmCounterMask {
     }
     /// `P27`: Event counter 27
     ///
-    /// Bits \[27\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[27\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1480,7 +1344,7 @@ impl ClusterpmCounterMask {
     }
     /// `P28`: Event counter 28
     ///
-    /// Bits \[28\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[28\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1501,7 +1365,7 @@ impl ClusterpmCounterMask {
     }
     /// `P29`: Event counter 29
     ///
-    /// Bits \[29\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[29\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1522,7 +1386,7 @@ impl ClusterpmCounterMask {
     }
     /// `P30`: Event counter 30
     ///
-    /// Bits \[30\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[30\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1543,7 +1407,7 @@ impl ClusterpmCounterMask {
     }
     /// `C`: Cycle counter (CLUSTERPMCCNTR, counter index 31)
     ///
-    /// Bits \[31\] of `CLUSTERPM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[31\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
     #[inline(always)]
@@ -1569,18 +1433,13 @@ impl Default for ClusterpmCounterMask {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for ClusterpmCounterMask {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for ClusterpmCounterMask {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for ClusterpmCounterMask {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("ClusterpmCounterMask")
             .field("p0", &self.p0())

@@ -11,31 +11,47 @@
     clippy::cast_possible_truncation,
     reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
 )]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::must_use_candidate,
+    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+)]
 /// Counter-timer Frequency Register (CNTFRQ_EL0): the system counter frequency in Hz, as programmed by firmware
 ///
 /// Width: 64 bits.
 ///
 /// Source: DDI0487 CNTFRQ_EL0, FACTS.md §2-§3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTFRQ" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CNTFRQ</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CNTFRQ · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>RES0_63_32 [63:32] reserved, 0: Reserved, RES0</title><rect x="10" y="46" width="704" height="36" fill="#a8a8a8" stroke="#333333" stroke-width="1"/><text x="362" y="64" font-size="11" fill="#ffffff" text-anchor="middle" dominant-baseline="central">RES0</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>ClockFreq [31:0] read/write: System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others)</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ClockFreq</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="150" width="12" height="12" fill="#a8a8a8" stroke="#333333" stroke-width="1"/><text x="133.6" y="156" font-size="9" fill="#333333" dominant-baseline="central">res0: reserved, 0</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTFRQ" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CNTFRQ</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CNTFRQ · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>RES0_63_32 [63:32] reserved, 0: Reserved, RES0</title><rect x="10" y="46" width="704" height="36" fill="#a8a8a8" stroke="#333333" stroke-width="1"/><text x="362" y="64" font-size="11" fill="#ffffff" text-anchor="middle" dominant-baseline="central">RES0</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>ClockFreq [31:0] read/write: System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others)</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ClockFreq</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="150" width="12" height="12" fill="#a8a8a8" stroke="#333333" stroke-width="1"/><text x="133.6" y="156" font-size="9" fill="#333333" dominant-baseline="central">res0: reserved, 0</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - | Reserved, RES0 |
 /// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others) |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Cntfrq(u64);
 impl Cntfrq {
@@ -62,12 +78,12 @@ impl Cntfrq {
     }
     /// `ClockFreq`: System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others)
     ///
-    /// Bits \[31:0\] of `CNTFRQ`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 CNTFRQ_EL0, FACTS.md §2-§3
     #[inline(always)]
     pub const fn clockfreq(self) -> u32 {
-        ((self.0) & 0xffff_ffff) as u32
+        (self.0 & 0xffff_ffff) as u32
     }
     /// Sets `ClockFreq`. Bits of `value` above the field's width are ignored.
     #[inline(always)]
@@ -88,20 +104,17 @@ impl Default for Cntfrq {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Cntfrq {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Cntfrq {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Cntfrq {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Cntfrq").field("clockfreq", &self.clockfreq()).finish()
+        f.debug_struct("Cntfrq")
+            .field("clockfreq", &self.clockfreq())
+            .finish()
     }
 }
 /// Counter-timer Frequency Register, AArch32 CNTFRQ (32 bits)
@@ -110,21 +123,21 @@ impl core::fmt::Debug for Cntfrq {
 ///
 /// Source: DDI0487 CNTFRQ (AArch32), FACTS.md §2-§3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CNTFRQ_A32" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CNTFRQ_A32</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CNTFRQ_A32 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>ClockFreq [31:0] read/write: System counter clock frequency in Hz</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ClockFreq</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CNTFRQ_A32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CNTFRQ_A32</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CNTFRQ_A32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>ClockFreq [31:0] read/write: System counter clock frequency in Hz</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ClockFreq</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct CntfrqA32(u32);
 impl CntfrqA32 {
@@ -151,7 +164,7 @@ impl CntfrqA32 {
     }
     /// `ClockFreq`: System counter clock frequency in Hz
     ///
-    /// Bits \[31:0\] of `CNTFRQ_A32`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 CNTFRQ (AArch32), FACTS.md §3
     #[inline(always)]
@@ -177,20 +190,17 @@ impl Default for CntfrqA32 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for CntfrqA32 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for CntfrqA32 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for CntfrqA32 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("CntfrqA32").field("clockfreq", &self.clockfreq()).finish()
+        f.debug_struct("CntfrqA32")
+            .field("clockfreq", &self.clockfreq())
+            .finish()
     }
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
@@ -199,23 +209,23 @@ impl core::fmt::Debug for CntfrqA32 {
 ///
 /// Source: DDI0487 CNTPCT_EL0, FACTS.md §2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTPCT" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CNTPCT</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CNTPCT · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>PhysicalCount [63:0] read-only: Physical count value</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PhysicalCount</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>PhysicalCount [63:0] read-only: Physical count value</title><rect x="10" y="104" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PhysicalCount</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTPCT" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CNTPCT</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CNTPCT · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>PhysicalCount [63:0] read-only: Physical count value</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PhysicalCount</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>PhysicalCount [63:0] read-only: Physical count value</title><rect x="10" y="104" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PhysicalCount</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `PhysicalCount` | read-only | - | Physical count value |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Cntpct(u64);
 impl Cntpct {
@@ -242,7 +252,7 @@ impl Cntpct {
     }
     /// `PhysicalCount`: Physical count value
     ///
-    /// Bits \[63:0\] of `CNTPCT`, read-only. Reset: not described.
+    /// Bits \[63:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 CNTPCT_EL0, FACTS.md §2
     #[inline(always)]
@@ -256,20 +266,17 @@ impl Default for Cntpct {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Cntpct {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Cntpct {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Cntpct {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Cntpct").field("physicalcount", &self.physicalcount()).finish()
+        f.debug_struct("Cntpct")
+            .field("physicalcount", &self.physicalcount())
+            .finish()
     }
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
@@ -278,23 +285,23 @@ impl core::fmt::Debug for Cntpct {
 ///
 /// Source: DDI0487 CNTVCT_EL0, FACTS.md §2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTVCT" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of CNTVCT</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CNTVCT · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>VirtualCount [63:0] read-only: Virtual count value</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VirtualCount</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VirtualCount [63:0] read-only: Virtual count value</title><rect x="10" y="104" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VirtualCount</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTVCT" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CNTVCT</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">CNTVCT · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>VirtualCount [63:0] read-only: Virtual count value</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VirtualCount</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VirtualCount [63:0] read-only: Virtual count value</title><rect x="10" y="104" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VirtualCount</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `VirtualCount` | read-only | - | Virtual count value |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Cntvct(u64);
 impl Cntvct {
@@ -321,7 +328,7 @@ impl Cntvct {
     }
     /// `VirtualCount`: Virtual count value
     ///
-    /// Bits \[63:0\] of `CNTVCT`, read-only. Reset: not described.
+    /// Bits \[63:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 CNTVCT_EL0, FACTS.md §2
     #[inline(always)]
@@ -335,19 +342,16 @@ impl Default for Cntvct {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Cntvct {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Cntvct {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Cntvct {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Cntvct").field("virtualcount", &self.virtualcount()).finish()
+        f.debug_struct("Cntvct")
+            .field("virtualcount", &self.virtualcount())
+            .finish()
     }
 }

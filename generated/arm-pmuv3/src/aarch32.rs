@@ -11,6 +11,22 @@
     clippy::cast_possible_truncation,
     reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
 )]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::must_use_candidate,
+    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+)]
 /// `ID_DFR0`: AArch32 Debug Feature Register 0 (the PMU version is PerfMon)
 ///
 /// `MRC`/`MCR` `p15, 0, c0, c1, 2`, read-only, value type [`IdDfr0`](crate::IdDfr0).
@@ -1811,7 +1827,7 @@ impl PMEVCNTR {
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevcntr32) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::write(N, value)
+        Self::write(N, value);
     }
     /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
@@ -1819,7 +1835,7 @@ impl PMEVCNTR {
         f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32,
     ) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::modify(N, f)
+        Self::modify(N, f);
     }
 }
 /// Element access with the index checked at run time.
@@ -3033,7 +3049,7 @@ impl PMEVTYPER {
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevtyper) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::write(N, value)
+        Self::write(N, value);
     }
     /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
@@ -3041,7 +3057,7 @@ impl PMEVTYPER {
         f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper,
     ) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::modify(N, f)
+        Self::modify(N, f);
     }
 }
 /// Element access with the index checked at run time.

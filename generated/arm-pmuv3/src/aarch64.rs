@@ -11,6 +11,22 @@
     clippy::cast_possible_truncation,
     reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
 )]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::must_use_candidate,
+    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+)]
 /// `ID_AA64DFR0_EL1`: AArch64 Debug Feature Register 0 (the PMU version is PMUVer)
 ///
 /// `MRS`/`MSR` `S3_0_C0_C5_0`, read-only, value type [`IdAa64dfr0`](crate::IdAa64dfr0).
@@ -1799,13 +1815,13 @@ impl PMEVCNTR_EL0 {
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevcntr) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::write(N, value)
+        Self::write(N, value);
     }
     /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn modify_n<const N: usize>(f: impl FnOnce(crate::Pmevcntr) -> crate::Pmevcntr) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::modify(N, f)
+        Self::modify(N, f);
     }
 }
 /// Element access with the index checked at run time.
@@ -3019,7 +3035,7 @@ impl PMEVTYPER_EL0 {
     #[inline(always)]
     pub fn write_n<const N: usize>(value: crate::Pmevtyper) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::write(N, value)
+        Self::write(N, value);
     }
     /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
@@ -3027,7 +3043,7 @@ impl PMEVTYPER_EL0 {
         f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper,
     ) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::modify(N, f)
+        Self::modify(N, f);
     }
 }
 /// Element access with the index checked at run time.

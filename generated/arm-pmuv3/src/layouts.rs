@@ -11,32 +11,48 @@
     clippy::cast_possible_truncation,
     reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
 )]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::must_use_candidate,
+    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+)]
 /// AArch64 Debug Feature Register 0: only the PMU version field is described here; the other fields identify other debug features
 ///
 /// Width: 64 bits.
 ///
 /// Source: DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg (ID_AA64DFR0_EL1: PMUVer 11:8)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of ID_AA64DFR0" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of ID_AA64DFR0</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">ID_AA64DFR0 · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:12] not described</title><rect x="10" y="104" width="440" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>PMUVer [11:8] read-only: Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED</title><rect x="450" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="494" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PMUVer</text><text x="494" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[7:0] not described</title><rect x="538" y="104" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="150" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="156" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of ID_AA64DFR0" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of ID_AA64DFR0</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">ID_AA64DFR0 · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:12] not described</title><rect x="10" y="104" width="440" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>PMUVer [11:8] read-only: Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED</title><rect x="450" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="494" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PMUVer</text><text x="494" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[7:0] not described</title><rect x="538" y="104" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="150" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="156" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[11:8\] | `PMUVer` | read-only | - | Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct IdAa64dfr0(u64);
 impl IdAa64dfr0 {
@@ -63,7 +79,7 @@ impl IdAa64dfr0 {
     }
     /// `PMUVer`: Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED
     ///
-    /// Bits \[11:8\] of `ID_AA64DFR0`, read-only. Reset: not described.
+    /// Bits \[11:8\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg
     #[inline(always)]
@@ -77,20 +93,17 @@ impl Default for IdAa64dfr0 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for IdAa64dfr0 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for IdAa64dfr0 {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for IdAa64dfr0 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("IdAa64dfr0").field("pmuver", &self.pmuver()).finish()
+        f.debug_struct("IdAa64dfr0")
+            .field("pmuver", &self.pmuver())
+            .finish()
     }
 }
 /// AArch32 Debug Feature Register 0: only the PMU version field is described here
@@ -99,24 +112,24 @@ impl core::fmt::Debug for IdAa64dfr0 {
 ///
 /// Source: DDI0487 ID_DFR0; Linux arch/arm64/tools/sysreg (ID_DFR0_EL1: PerfMon 27:24)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of ID_DFR0" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of ID_DFR0</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">ID_DFR0 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>PerfMon [27:24] read-only: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED</title><rect x="98" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="142" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PerfMon</text><text x="142" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[23:0] not described</title><rect x="186" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of ID_DFR0" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of ID_DFR0</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">ID_DFR0 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>PerfMon [27:24] read-only: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED</title><rect x="98" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="142" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PerfMon</text><text x="142" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[23:0] not described</title><rect x="186" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[27:24\] | `PerfMon` | read-only | - | Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct IdDfr0(u32);
 impl IdDfr0 {
@@ -143,7 +156,7 @@ impl IdDfr0 {
     }
     /// `PerfMon`: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED
     ///
-    /// Bits \[27:24\] of `ID_DFR0`, read-only. Reset: not described.
+    /// Bits \[27:24\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 ID_DFR0; Linux arch/arm64/tools/sysreg
     #[inline(always)]
@@ -157,20 +170,17 @@ impl Default for IdDfr0 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for IdDfr0 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for IdDfr0 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for IdDfr0 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("IdDfr0").field("perfmon", &self.perfmon()).finish()
+        f.debug_struct("IdDfr0")
+            .field("perfmon", &self.perfmon())
+            .finish()
     }
 }
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
@@ -179,27 +189,27 @@ impl core::fmt::Debug for IdDfr0 {
 ///
 /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="181" viewBox="0 0 724 181" role="img" aria-label="Bit fields of MDCR_EL2" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of MDCR_EL2</title>
-/// <rect width="724" height="181" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">MDCR_EL2 · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:24] not described</title><rect x="10" y="104" width="176" height="45" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>HCCD [23] read/write: Prohibit cycle counting at EL2 (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="126.5" transform="rotate(-90 197 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HCCD</text></g>
-/// <g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="45" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>HPMD [17] read/write: Prohibit event counting at EL2 (FEAT_PMUv3p1)</title><rect x="318" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="126.5" transform="rotate(-90 329 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HPMD</text></g>
-/// <g><title>[16:8] not described</title><rect x="340" y="104" width="198" height="45" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>HPME [7] read/write: Enable the event counters reserved for EL2 (n &gt;= HPMN)</title><rect x="538" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="126.5" transform="rotate(-90 549 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HPME</text></g>
-/// <g><title>TPM [6] read/write: Trap Performance Monitors register accesses from EL0/EL1 to EL2</title><rect x="560" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="126.5" transform="rotate(-90 571 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TPM</text></g>
-/// <g><title>TPMCR [5] read/write: Trap PMCR accesses from EL0/EL1 to EL2</title><rect x="582" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="126.5" transform="rotate(-90 593 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TPMCR</text></g>
-/// <g><title>HPMN [4:0] read/write: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2</title><rect x="604" y="104" width="110" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="120.5" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HPMN</text><text x="659" y="134.5" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="159" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="165" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="159" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="165" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="181" viewBox="0 0 724 181" role="img" aria-label="Bit fields of MDCR_EL2" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of MDCR_EL2</title>
+<rect width="724" height="181" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">MDCR_EL2 · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:24] not described</title><rect x="10" y="104" width="176" height="45" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>HCCD [23] read/write: Prohibit cycle counting at EL2 (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="126.5" transform="rotate(-90 197 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HCCD</text></g>
+<g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="45" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>HPMD [17] read/write: Prohibit event counting at EL2 (FEAT_PMUv3p1)</title><rect x="318" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="126.5" transform="rotate(-90 329 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HPMD</text></g>
+<g><title>[16:8] not described</title><rect x="340" y="104" width="198" height="45" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>HPME [7] read/write: Enable the event counters reserved for EL2 (n &gt;= HPMN)</title><rect x="538" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="126.5" transform="rotate(-90 549 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HPME</text></g>
+<g><title>TPM [6] read/write: Trap Performance Monitors register accesses from EL0/EL1 to EL2</title><rect x="560" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="126.5" transform="rotate(-90 571 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TPM</text></g>
+<g><title>TPMCR [5] read/write: Trap PMCR accesses from EL0/EL1 to EL2</title><rect x="582" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="126.5" transform="rotate(-90 593 126.5)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TPMCR</text></g>
+<g><title>HPMN [4:0] read/write: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2</title><rect x="604" y="104" width="110" height="45" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="120.5" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">HPMN</text><text x="659" y="134.5" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="159" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="165" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="159" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="165" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -209,7 +219,7 @@ impl core::fmt::Debug for IdDfr0 {
 /// | \[6\] | `TPM` | read/write | - | Trap Performance Monitors register accesses from EL0/EL1 to EL2 |
 /// | \[5\] | `TPMCR` | read/write | - | Trap PMCR accesses from EL0/EL1 to EL2 |
 /// | \[4:0\] | `HPMN` | read/write | - | Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2 |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct MdcrEl2(u64);
 impl MdcrEl2 {
@@ -236,12 +246,12 @@ impl MdcrEl2 {
     }
     /// `HPMN`: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2
     ///
-    /// Bits \[4:0\] of `MDCR_EL2`, read/write. Reset: not described.
+    /// Bits \[4:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
     #[inline(always)]
     pub const fn hpmn(self) -> u8 {
-        ((self.0) & 0x1f) as u8
+        (self.0 & 0x1f) as u8
     }
     /// Sets `HPMN`. Bits of `value` above the field's width are ignored.
     #[inline(always)]
@@ -257,7 +267,7 @@ impl MdcrEl2 {
     }
     /// `TPMCR`: Trap PMCR accesses from EL0/EL1 to EL2
     ///
-    /// Bits \[5\] of `MDCR_EL2`, read/write. Reset: not described.
+    /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
     #[inline(always)]
@@ -278,7 +288,7 @@ impl MdcrEl2 {
     }
     /// `TPM`: Trap Performance Monitors register accesses from EL0/EL1 to EL2
     ///
-    /// Bits \[6\] of `MDCR_EL2`, read/write. Reset: not described.
+    /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
     #[inline(always)]
@@ -299,7 +309,7 @@ impl MdcrEl2 {
     }
     /// `HPME`: Enable the event counters reserved for EL2 (n &gt;= HPMN)
     ///
-    /// Bits \[7\] of `MDCR_EL2`, read/write. Reset: not described.
+    /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
     #[inline(always)]
@@ -320,7 +330,7 @@ impl MdcrEl2 {
     }
     /// `HPMD`: Prohibit event counting at EL2 (FEAT_PMUv3p1)
     ///
-    /// Bits \[17\] of `MDCR_EL2`, read/write. Reset: not described.
+    /// Bits \[17\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
     #[inline(always)]
@@ -341,7 +351,7 @@ impl MdcrEl2 {
     }
     /// `HCCD`: Prohibit cycle counting at EL2 (FEAT_PMUv3p5)
     ///
-    /// Bits \[23\] of `MDCR_EL2`, read/write. Reset: not described.
+    /// Bits \[23\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
     #[inline(always)]
@@ -367,18 +377,13 @@ impl Default for MdcrEl2 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for MdcrEl2 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for MdcrEl2 {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for MdcrEl2 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("MdcrEl2")
             .field("hpmn", &self.hpmn())
@@ -396,29 +401,29 @@ impl core::fmt::Debug for MdcrEl2 {
 ///
 /// Source: DDI0487 MDCR_EL3, FACTS.md §2-§3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="174.4" viewBox="0 0 724 174.4" role="img" aria-label="Bit fields of MDCR_EL3" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of MDCR_EL3</title>
-/// <rect width="724" height="174.4" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">MDCR_EL3 · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:24] not described</title><rect x="10" y="104" width="176" height="38.4" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SCCD [23] read/write: Prohibit cycle counting in Secure state (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="38.4" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="123.2" transform="rotate(-90 197 123.2)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SCCD</text></g>
-/// <g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="38.4" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SPME [17] read/write: Secure Performance Monitors enable: allows event counting in Secure state</title><rect x="318" y="104" width="22" height="38.4" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="123.2" transform="rotate(-90 329 123.2)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SPME</text></g>
-/// <g><title>[16:0] not described</title><rect x="340" y="104" width="374" height="38.4" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <rect x="10" y="152.4" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="158.4" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="152.4" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="158.4" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="174.4" viewBox="0 0 724 174.4" role="img" aria-label="Bit fields of MDCR_EL3" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of MDCR_EL3</title>
+<rect width="724" height="174.4" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">MDCR_EL3 · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:24] not described</title><rect x="10" y="104" width="176" height="38.4" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SCCD [23] read/write: Prohibit cycle counting in Secure state (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="38.4" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="123.2" transform="rotate(-90 197 123.2)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SCCD</text></g>
+<g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="38.4" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SPME [17] read/write: Secure Performance Monitors enable: allows event counting in Secure state</title><rect x="318" y="104" width="22" height="38.4" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="123.2" transform="rotate(-90 329 123.2)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SPME</text></g>
+<g><title>[16:0] not described</title><rect x="340" y="104" width="374" height="38.4" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<rect x="10" y="152.4" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="158.4" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="152.4" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="158.4" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[23\] | `SCCD` | read/write | - | Prohibit cycle counting in Secure state (FEAT_PMUv3p5) |
 /// | \[17\] | `SPME` | read/write | - | Secure Performance Monitors enable: allows event counting in Secure state |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct MdcrEl3(u64);
 impl MdcrEl3 {
@@ -445,7 +450,7 @@ impl MdcrEl3 {
     }
     /// `SPME`: Secure Performance Monitors enable: allows event counting in Secure state
     ///
-    /// Bits \[17\] of `MDCR_EL3`, read/write. Reset: not described.
+    /// Bits \[17\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL3, FACTS.md §2-§3
     #[inline(always)]
@@ -466,7 +471,7 @@ impl MdcrEl3 {
     }
     /// `SCCD`: Prohibit cycle counting in Secure state (FEAT_PMUv3p5)
     ///
-    /// Bits \[23\] of `MDCR_EL3`, read/write. Reset: not described.
+    /// Bits \[23\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL3, FACTS.md §2-§3
     #[inline(always)]
@@ -492,18 +497,13 @@ impl Default for MdcrEl3 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for MdcrEl3 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for MdcrEl3 {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for MdcrEl3 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("MdcrEl3")
             .field("spme", &self.spme())
@@ -517,27 +517,27 @@ impl core::fmt::Debug for MdcrEl3 {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMAUTHSTATUS" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMAUTHSTATUS</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMAUTHSTATUS · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RTNID [27:26] read-only: Root non-invasive debug</title><rect x="98" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="120" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTNID</text><text x="120" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>RTID [25:24] read-only: Root invasive debug</title><rect x="142" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="164" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTID</text><text x="164" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[23:16] not described</title><rect x="186" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLNID [15:14] read-only: Realm non-invasive debug</title><rect x="362" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="384" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLNID</text><text x="384" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>RLID [13:12] read-only: Realm invasive debug</title><rect x="406" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="428" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLID</text><text x="428" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[11:8] not described</title><rect x="450" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SNID [7:6] read-only: Secure non-invasive debug</title><rect x="538" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="560" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SNID</text><text x="560" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>SID [5:4] read-only: Secure invasive debug</title><rect x="582" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="604" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SID</text><text x="604" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>NSNID [3:2] read-only: Non-secure non-invasive debug</title><rect x="626" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="648" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSNID</text><text x="648" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>NSID [1:0] read-only: Non-secure invasive debug</title><rect x="670" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="692" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSID</text><text x="692" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMAUTHSTATUS" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMAUTHSTATUS</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMAUTHSTATUS · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RTNID [27:26] read-only: Root non-invasive debug</title><rect x="98" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="120" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTNID</text><text x="120" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>RTID [25:24] read-only: Root invasive debug</title><rect x="142" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="164" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTID</text><text x="164" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[23:16] not described</title><rect x="186" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLNID [15:14] read-only: Realm non-invasive debug</title><rect x="362" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="384" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLNID</text><text x="384" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>RLID [13:12] read-only: Realm invasive debug</title><rect x="406" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="428" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLID</text><text x="428" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[11:8] not described</title><rect x="450" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SNID [7:6] read-only: Secure non-invasive debug</title><rect x="538" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="560" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SNID</text><text x="560" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>SID [5:4] read-only: Secure invasive debug</title><rect x="582" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="604" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SID</text><text x="604" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>NSNID [3:2] read-only: Non-secure non-invasive debug</title><rect x="626" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="648" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSNID</text><text x="648" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>NSID [1:0] read-only: Non-secure invasive debug</title><rect x="670" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="692" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSID</text><text x="692" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -549,7 +549,7 @@ impl core::fmt::Debug for MdcrEl3 {
 /// | \[5:4\] | `SID` | read-only | - | Secure invasive debug |
 /// | \[3:2\] | `NSNID` | read-only | - | Non-secure non-invasive debug |
 /// | \[1:0\] | `NSID` | read-only | - | Non-secure invasive debug |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmauthstatus(u32);
 impl Pmauthstatus {
@@ -576,16 +576,16 @@ impl Pmauthstatus {
     }
     /// `NSID`: Non-secure invasive debug
     ///
-    /// Bits \[1:0\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[1:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
     pub const fn nsid(self) -> u8 {
-        ((self.0) & 0x3) as u8
+        (self.0 & 0x3) as u8
     }
     /// `NSNID`: Non-secure non-invasive debug
     ///
-    /// Bits \[3:2\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[3:2\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -594,7 +594,7 @@ impl Pmauthstatus {
     }
     /// `SID`: Secure invasive debug
     ///
-    /// Bits \[5:4\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[5:4\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -603,7 +603,7 @@ impl Pmauthstatus {
     }
     /// `SNID`: Secure non-invasive debug
     ///
-    /// Bits \[7:6\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[7:6\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -612,7 +612,7 @@ impl Pmauthstatus {
     }
     /// `RLID`: Realm invasive debug
     ///
-    /// Bits \[13:12\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[13:12\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -621,7 +621,7 @@ impl Pmauthstatus {
     }
     /// `RLNID`: Realm non-invasive debug
     ///
-    /// Bits \[15:14\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[15:14\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -630,7 +630,7 @@ impl Pmauthstatus {
     }
     /// `RTID`: Root invasive debug
     ///
-    /// Bits \[25:24\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[25:24\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -639,7 +639,7 @@ impl Pmauthstatus {
     }
     /// `RTNID`: Root non-invasive debug
     ///
-    /// Bits \[27:26\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[27:26\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -653,18 +653,13 @@ impl Default for Pmauthstatus {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmauthstatus {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmauthstatus {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmauthstatus {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmauthstatus")
             .field("nsid", &self.nsid())
@@ -684,29 +679,29 @@ impl core::fmt::Debug for Pmauthstatus {
 ///
 /// Source: DDI0487 §D24.5 PMCCFILTR_EL0, FACTS.md §3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCFILTR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCCFILTR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCFILTR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
-/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
-/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
-/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[25] not described</title><rect x="142" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2)</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME)</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
-/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
-/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME)</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
-/// <g><title>[19:0] not described</title><rect x="274" y="46" width="440" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCFILTR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCCFILTR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCFILTR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[25] not described</title><rect x="142" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2)</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME)</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME)</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+<g><title>[19:0] not described</title><rect x="274" y="46" width="440" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -720,7 +715,7 @@ impl core::fmt::Debug for Pmauthstatus {
 /// | \[22\] | `RLK` | read/write | - | Realm EL1 filtering (FEAT_RME) |
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME) |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME) |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmccfiltr(u32);
 impl Pmccfiltr {
@@ -747,7 +742,7 @@ impl Pmccfiltr {
     }
     /// `RLH`: Realm EL2 filtering (FEAT_RME)
     ///
-    /// Bits \[20\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[20\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -768,7 +763,7 @@ impl Pmccfiltr {
     }
     /// `RLU`: Realm EL0 filtering (FEAT_RME)
     ///
-    /// Bits \[21\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[21\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -789,7 +784,7 @@ impl Pmccfiltr {
     }
     /// `RLK`: Realm EL1 filtering (FEAT_RME)
     ///
-    /// Bits \[22\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[22\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -810,7 +805,7 @@ impl Pmccfiltr {
     }
     /// `SH`: Secure EL2 filtering (FEAT_SEL2)
     ///
-    /// Bits \[24\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[24\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -831,7 +826,7 @@ impl Pmccfiltr {
     }
     /// `M`: EL3 filtering: EL3 is counted when M equals P
     ///
-    /// Bits \[26\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[26\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -852,7 +847,7 @@ impl Pmccfiltr {
     }
     /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2
     ///
-    /// Bits \[27\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[27\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -873,7 +868,7 @@ impl Pmccfiltr {
     }
     /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U
     ///
-    /// Bits \[28\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[28\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -894,7 +889,7 @@ impl Pmccfiltr {
     }
     /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P
     ///
-    /// Bits \[29\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[29\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -915,7 +910,7 @@ impl Pmccfiltr {
     }
     /// `U`: User filtering: 1 = do not count at EL0
     ///
-    /// Bits \[30\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[30\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -936,7 +931,7 @@ impl Pmccfiltr {
     }
     /// `P`: Privileged filtering: 1 = do not count at EL1
     ///
-    /// Bits \[31\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[31\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -962,18 +957,13 @@ impl Default for Pmccfiltr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmccfiltr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmccfiltr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmccfiltr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmccfiltr")
             .field("rlh", &self.rlh())
@@ -995,23 +985,23 @@ impl core::fmt::Debug for Pmccfiltr {
 ///
 /// Source: DDI0487 §D24.5 PMCCNTR_EL0, FACTS.md §1-§2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCCNTR</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCNTR · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>CCNT [63:0] read/write: Cycle count</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>CCNT [63:0] read/write: Cycle count</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCCNTR</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCNTR · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>CCNT [63:0] read/write: Cycle count</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>CCNT [63:0] read/write: Cycle count</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `CCNT` | read/write | - | Cycle count |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmccntr(u64);
 impl Pmccntr {
@@ -1038,7 +1028,7 @@ impl Pmccntr {
     }
     /// `CCNT`: Cycle count
     ///
-    /// Bits \[63:0\] of `PMCCNTR`, read/write. Reset: not described.
+    /// Bits \[63:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5 PMCCNTR_EL0, FACTS.md §1
     #[inline(always)]
@@ -1064,20 +1054,17 @@ impl Default for Pmccntr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmccntr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmccntr {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmccntr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmccntr").field("ccnt", &self.ccnt()).finish()
+        f.debug_struct("Pmccntr")
+            .field("ccnt", &self.ccnt())
+            .finish()
     }
 }
 /// Cycle Count Register, low 32 bits: the AArch32 32-bit MRC/MCR form of PMCCNTR
@@ -1086,21 +1073,21 @@ impl core::fmt::Debug for Pmccntr {
 ///
 /// Source: DDI0487 §G8.4 PMCCNTR, FACTS.md §2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCNTR32" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCCNTR32</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCNTR32 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>CCNT [31:0] read/write: Cycle count bits [31:0]</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCNTR32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCCNTR32</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCNTR32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>CCNT [31:0] read/write: Cycle count bits [31:0]</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `CCNT` | read/write | - | Cycle count bits \[31:0\] |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmccntr32(u32);
 impl Pmccntr32 {
@@ -1127,7 +1114,7 @@ impl Pmccntr32 {
     }
     /// `CCNT`: Cycle count bits \[31:0\]
     ///
-    /// Bits \[31:0\] of `PMCCNTR32`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §G8.4 PMCCNTR, FACTS.md §2
     #[inline(always)]
@@ -1153,20 +1140,17 @@ impl Default for Pmccntr32 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmccntr32 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmccntr32 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmccntr32 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmccntr32").field("ccnt", &self.ccnt()).finish()
+        f.debug_struct("Pmccntr32")
+            .field("ccnt", &self.ccnt())
+            .finish()
     }
 }
 /// Common Event Identification, AArch64 64-bit form (PMCEID0_EL0 / PMCEID1_EL0). Bit n of \[31:0\] set = common event n (PMCEID0) or 0x20 + n (PMCEID1) is implemented; \[63:32\] hold the events 0x4000+ that AArch32/external PMCEID2/PMCEID3 show. The split into named fields is not described here
@@ -1175,23 +1159,23 @@ impl core::fmt::Debug for Pmccntr32 {
 ///
 /// Source: DDI0487 §D24.5 PMCEID0_EL0; FACTS.md §2, §4 (no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCEID" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCEID</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>ID [63:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>ID [63:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="104" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCEID" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCEID</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>ID [63:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>ID [63:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="104" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid(u64);
 impl Pmceid {
@@ -1218,7 +1202,7 @@ impl Pmceid {
     }
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
     ///
-    /// Bits \[63:0\] of `PMCEID`, read-only. Reset: not described.
+    /// Bits \[63:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5; FACTS.md §4
     #[inline(always)]
@@ -1232,20 +1216,17 @@ impl Default for Pmceid {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmceid {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmceid {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmceid {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid").field("id", &self.id()).finish()
+        f.debug_struct("Pmceid")
+            .field("id", &self.id())
+            .finish()
     }
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
@@ -1254,21 +1235,21 @@ impl core::fmt::Debug for Pmceid {
 ///
 /// Source: DDI0487 §G8.4, §I5.2; FACTS.md §1, §2, §4 (no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID32" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCEID32</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID32 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>ID [31:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCEID32</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>ID [31:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid32(u32);
 impl Pmceid32 {
@@ -1295,7 +1276,7 @@ impl Pmceid32 {
     }
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
     ///
-    /// Bits \[31:0\] of `PMCEID32`, read-only. Reset: not described.
+    /// Bits \[31:0\], read-only. Reset: not described.
     ///
     /// Source: FACTS.md §4
     #[inline(always)]
@@ -1309,20 +1290,17 @@ impl Default for Pmceid32 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmceid32 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmceid32 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmceid32 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid32").field("id", &self.id()).finish()
+        f.debug_struct("Pmceid32")
+            .field("id", &self.id())
+            .finish()
     }
 }
 /// Configuration Register (external view only): PMU features and counter count
@@ -1331,29 +1309,29 @@ impl core::fmt::Debug for Pmceid32 {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCFGR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCFGR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>NCG [31:28] read-only: NCG, counter groups (see DDI0487 PMCFGR)</title><rect x="10" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="54" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NCG</text><text x="54" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[27:23] not described</title><rect x="98" y="46" width="110" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SS [22] read-only: SS (see DDI0487 PMCFGR)</title><rect x="208" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="219" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SS</text><text x="219" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>FZO [21] read-only: Freeze-on-overflow (PMCR.FZO) supported</title><rect x="230" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
-/// <g><title>[20] not described</title><rect x="252" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>UEN [19] read-only: User-mode enable register (PMUSERENR) supported</title><rect x="274" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">UEN</text></g>
-/// <g><title>WT [18] read-only: WT (see DDI0487 PMCFGR)</title><rect x="296" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="307" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">WT</text><text x="307" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>NA [17] read-only: NA (see DDI0487 PMCFGR)</title><rect x="318" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="329" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NA</text><text x="329" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>EX [16] read-only: Export (PMCR.X) supported</title><rect x="340" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="351" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EX</text><text x="351" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>CCD [15] read-only: Cycle counter clock divider (PMCR.D) supported</title><rect x="362" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCD</text></g>
-/// <g><title>CC [14] read-only: Dedicated cycle counter (PMCCNTR) implemented</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="395" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>SIZE [13:8] read-only: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit)</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="472" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>N [7:0] read-only: Number of event counters implemented (use this, not PMCR.N, in the external view)</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="626" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCFGR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCFGR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>NCG [31:28] read-only: NCG, counter groups (see DDI0487 PMCFGR)</title><rect x="10" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="54" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NCG</text><text x="54" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[27:23] not described</title><rect x="98" y="46" width="110" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SS [22] read-only: SS (see DDI0487 PMCFGR)</title><rect x="208" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="219" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SS</text><text x="219" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>FZO [21] read-only: Freeze-on-overflow (PMCR.FZO) supported</title><rect x="230" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
+<g><title>[20] not described</title><rect x="252" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>UEN [19] read-only: User-mode enable register (PMUSERENR) supported</title><rect x="274" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">UEN</text></g>
+<g><title>WT [18] read-only: WT (see DDI0487 PMCFGR)</title><rect x="296" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="307" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">WT</text><text x="307" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>NA [17] read-only: NA (see DDI0487 PMCFGR)</title><rect x="318" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="329" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NA</text><text x="329" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>EX [16] read-only: Export (PMCR.X) supported</title><rect x="340" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="351" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EX</text><text x="351" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>CCD [15] read-only: Cycle counter clock divider (PMCR.D) supported</title><rect x="362" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCD</text></g>
+<g><title>CC [14] read-only: Dedicated cycle counter (PMCCNTR) implemented</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="395" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>SIZE [13:8] read-only: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit)</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="472" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>N [7:0] read-only: Number of event counters implemented (use this, not PMCR.N, in the external view)</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="626" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1368,7 +1346,7 @@ impl core::fmt::Debug for Pmceid32 {
 /// | \[14\] | `CC` | read-only | - | Dedicated cycle counter (PMCCNTR) implemented |
 /// | \[13:8\] | `SIZE` | read-only | - | Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit) |
 /// | \[7:0\] | `N` | read-only | - | Number of event counters implemented (use this, not PMCR.N, in the external view) |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcfgr(u32);
 impl Pmcfgr {
@@ -1395,16 +1373,16 @@ impl Pmcfgr {
     }
     /// `N`: Number of event counters implemented (use this, not PMCR.N, in the external view)
     ///
-    /// Bits \[7:0\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[7:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
     pub const fn n(self) -> u8 {
-        ((self.0) & 0xff) as u8
+        (self.0 & 0xff) as u8
     }
     /// `SIZE`: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit)
     ///
-    /// Bits \[13:8\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[13:8\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -1413,7 +1391,7 @@ impl Pmcfgr {
     }
     /// `CC`: Dedicated cycle counter (PMCCNTR) implemented
     ///
-    /// Bits \[14\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[14\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -1422,7 +1400,7 @@ impl Pmcfgr {
     }
     /// `CCD`: Cycle counter clock divider (PMCR.D) supported
     ///
-    /// Bits \[15\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[15\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -1431,7 +1409,7 @@ impl Pmcfgr {
     }
     /// `EX`: Export (PMCR.X) supported
     ///
-    /// Bits \[16\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[16\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -1440,7 +1418,7 @@ impl Pmcfgr {
     }
     /// `NA`: NA (see DDI0487 PMCFGR)
     ///
-    /// Bits \[17\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[17\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -1449,7 +1427,7 @@ impl Pmcfgr {
     }
     /// `WT`: WT (see DDI0487 PMCFGR)
     ///
-    /// Bits \[18\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[18\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -1458,7 +1436,7 @@ impl Pmcfgr {
     }
     /// `UEN`: User-mode enable register (PMUSERENR) supported
     ///
-    /// Bits \[19\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[19\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -1467,7 +1445,7 @@ impl Pmcfgr {
     }
     /// `FZO`: Freeze-on-overflow (PMCR.FZO) supported
     ///
-    /// Bits \[21\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[21\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -1476,7 +1454,7 @@ impl Pmcfgr {
     }
     /// `SS`: SS (see DDI0487 PMCFGR)
     ///
-    /// Bits \[22\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[22\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -1485,7 +1463,7 @@ impl Pmcfgr {
     }
     /// `NCG`: NCG, counter groups (see DDI0487 PMCFGR)
     ///
-    /// Bits \[31:28\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[31:28\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -1499,18 +1477,13 @@ impl Default for Pmcfgr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmcfgr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmcfgr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmcfgr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmcfgr")
             .field("n", &self.n())
@@ -1533,21 +1506,21 @@ impl core::fmt::Debug for Pmcfgr {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCIDR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCIDR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcidr(u32);
 impl Pmcidr {
@@ -1574,7 +1547,7 @@ impl Pmcidr {
     }
     /// `VALUE`: Whole register; finer layout not described here
     ///
-    /// Bits \[31:0\] of `PMCIDR`, read-only. Reset: not described.
+    /// Bits \[31:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
     #[inline(always)]
@@ -1588,20 +1561,17 @@ impl Default for Pmcidr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmcidr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmcidr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmcidr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcidr").field("value", &self.value()).finish()
+        f.debug_struct("Pmcidr")
+            .field("value", &self.value())
+            .finish()
     }
 }
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
@@ -1610,35 +1580,35 @@ impl core::fmt::Debug for Pmcidr {
 ///
 /// Source: DDI0487 §D24.5 PMCR_EL0, FACTS.md §3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCR</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>[63:33] not described</title><rect x="10" y="46" width="682" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>FZS [32] read/write: Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="64" transform="rotate(-90 703 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZS</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>IMP [31:24] read-only: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="104" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="98" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>IDCODE [23:16] read-only: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="104" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="274" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>N [15:11] read-only: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="104" width="110" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="417" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[10] not described</title><rect x="472" y="104" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="122" transform="rotate(-90 505 122)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
-/// <g><title>[8] not described</title><rect x="516" y="104" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LP</text><text x="549" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="104" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="122" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="104" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="122" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
-/// <g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="133.6" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="217.8" y="150" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="234.8" y="156" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
-/// <rect x="448.6" y="150" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="465.6" y="156" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCR</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>[63:33] not described</title><rect x="10" y="46" width="682" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>FZS [32] read/write: Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="64" transform="rotate(-90 703 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZS</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>IMP [31:24] read-only: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="104" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="98" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>IDCODE [23:16] read-only: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="104" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="274" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>N [15:11] read-only: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="104" width="110" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="417" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[10] not described</title><rect x="472" y="104" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="122" transform="rotate(-90 505 122)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
+<g><title>[8] not described</title><rect x="516" y="104" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LP</text><text x="549" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="104" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="122" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="104" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="122" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
+<g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="133.6" y="156" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="217.8" y="150" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="234.8" y="156" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
+<rect x="448.6" y="150" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="465.6" y="156" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1655,7 +1625,7 @@ impl core::fmt::Debug for Pmcidr {
 /// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
 /// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcr(u64);
 impl Pmcr {
@@ -1682,12 +1652,12 @@ impl Pmcr {
     }
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
-    /// Bits \[0\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
     pub const fn e(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `E`.
     #[inline(always)]
@@ -1727,7 +1697,7 @@ impl Pmcr {
     }
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
-    /// Bits \[3\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -1748,7 +1718,7 @@ impl Pmcr {
     }
     /// `X`: Export enable: export events to an external monitoring block
     ///
-    /// Bits \[4\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -1769,7 +1739,7 @@ impl Pmcr {
     }
     /// `DP`: Disable the cycle counter where event counting is prohibited
     ///
-    /// Bits \[5\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -1790,7 +1760,7 @@ impl Pmcr {
     }
     /// `LC`: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)
     ///
-    /// Bits \[6\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -1811,7 +1781,7 @@ impl Pmcr {
     }
     /// `LP`: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63
     ///
-    /// Bits \[7\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -1832,7 +1802,7 @@ impl Pmcr {
     }
     /// `FZO`: Freeze-on-overflow (FEAT_PMUv3p7)
     ///
-    /// Bits \[9\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[9\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -1853,7 +1823,7 @@ impl Pmcr {
     }
     /// `N`: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)
     ///
-    /// Bits \[15:11\] of `PMCR`, read-only. Reset: not described.
+    /// Bits \[15:11\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -1862,7 +1832,7 @@ impl Pmcr {
     }
     /// `IDCODE`: Identification code, IMPLEMENTATION DEFINED
     ///
-    /// Bits \[23:16\] of `PMCR`, read-only. Reset: not described.
+    /// Bits \[23:16\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -1871,7 +1841,7 @@ impl Pmcr {
     }
     /// `IMP`: Implementer code, same encoding as MIDR_EL1.Implementer
     ///
-    /// Bits \[31:24\] of `PMCR`, read-only. Reset: not described.
+    /// Bits \[31:24\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -1880,7 +1850,7 @@ impl Pmcr {
     }
     /// `FZS`: Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only
     ///
-    /// Bits \[32\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[32\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -1906,18 +1876,13 @@ impl Default for Pmcr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmcr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmcr {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmcr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmcr")
             .field("e", &self.e())
@@ -1937,7 +1902,7 @@ impl core::fmt::Debug for Pmcr {
 /// Enumerated field values of `PMCR`.
 pub mod pmcr {
     /// Values of `IMP` (bits \[31:24\] of `PMCR`).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(u8)]
     pub enum Imp {
         /// Arm Limited
@@ -1958,6 +1923,14 @@ pub mod pmcr {
             self as u8
         }
     }
+    impl core::fmt::Debug for Imp {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(match self {
+                Self::Arm => "Arm",
+            })
+        }
+    }
 }
 /// PMCR as seen through the AArch32 PMCR (32 bits, no FZS)
 ///
@@ -1965,32 +1938,32 @@ pub mod pmcr {
 ///
 /// Source: DDI0487 §G8.4 PMCR, FACTS.md §2-§3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCR_A32" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCR_A32</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR_A32 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>IMP [31:24] read-only: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="98" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>IDCODE [23:16] read-only: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="274" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>N [15:11] read-only: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="46" width="110" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="417" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[10] not described</title><rect x="472" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="64" transform="rotate(-90 505 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
-/// <g><title>[8] not described</title><rect x="516" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LP</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
-/// <g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="217.8" y="92" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="234.8" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
-/// <rect x="448.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="465.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCR_A32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCR_A32</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR_A32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>IMP [31:24] read-only: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="98" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>IDCODE [23:16] read-only: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="274" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>N [15:11] read-only: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="46" width="110" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="417" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[10] not described</title><rect x="472" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="64" transform="rotate(-90 505 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
+<g><title>[8] not described</title><rect x="516" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LP</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
+<g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="217.8" y="92" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="234.8" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
+<rect x="448.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="465.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2006,7 +1979,7 @@ pub mod pmcr {
 /// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
 /// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct PmcrA32(u32);
 impl PmcrA32 {
@@ -2033,12 +2006,12 @@ impl PmcrA32 {
     }
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
-    /// Bits \[0\] of `PMCR_A32`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
     pub const fn e(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `E`.
     #[inline(always)]
@@ -2078,7 +2051,7 @@ impl PmcrA32 {
     }
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
-    /// Bits \[3\] of `PMCR_A32`, read/write. Reset: not described.
+    /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2099,7 +2072,7 @@ impl PmcrA32 {
     }
     /// `X`: Export enable: export events to an external monitoring block
     ///
-    /// Bits \[4\] of `PMCR_A32`, read/write. Reset: not described.
+    /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2120,7 +2093,7 @@ impl PmcrA32 {
     }
     /// `DP`: Disable the cycle counter where event counting is prohibited
     ///
-    /// Bits \[5\] of `PMCR_A32`, read/write. Reset: not described.
+    /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2141,7 +2114,7 @@ impl PmcrA32 {
     }
     /// `LC`: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)
     ///
-    /// Bits \[6\] of `PMCR_A32`, read/write. Reset: not described.
+    /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2162,7 +2135,7 @@ impl PmcrA32 {
     }
     /// `LP`: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63
     ///
-    /// Bits \[7\] of `PMCR_A32`, read/write. Reset: not described.
+    /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2183,7 +2156,7 @@ impl PmcrA32 {
     }
     /// `FZO`: Freeze-on-overflow (FEAT_PMUv3p7)
     ///
-    /// Bits \[9\] of `PMCR_A32`, read/write. Reset: not described.
+    /// Bits \[9\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2204,7 +2177,7 @@ impl PmcrA32 {
     }
     /// `N`: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)
     ///
-    /// Bits \[15:11\] of `PMCR_A32`, read-only. Reset: not described.
+    /// Bits \[15:11\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2213,7 +2186,7 @@ impl PmcrA32 {
     }
     /// `IDCODE`: Identification code, IMPLEMENTATION DEFINED
     ///
-    /// Bits \[23:16\] of `PMCR_A32`, read-only. Reset: not described.
+    /// Bits \[23:16\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2222,7 +2195,7 @@ impl PmcrA32 {
     }
     /// `IMP`: Implementer code, same encoding as MIDR_EL1.Implementer
     ///
-    /// Bits \[31:24\] of `PMCR_A32`, read-only. Reset: not described.
+    /// Bits \[31:24\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2236,18 +2209,13 @@ impl Default for PmcrA32 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for PmcrA32 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for PmcrA32 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for PmcrA32 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("PmcrA32")
             .field("e", &self.e())
@@ -2265,28 +2233,8 @@ impl core::fmt::Debug for PmcrA32 {
 }
 /// Enumerated field values of `PMCR_A32`.
 pub mod pmcr_a32 {
-    /// Values of `IMP` (bits \[31:24\] of `PMCR_A32`).
-    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-    #[repr(u8)]
-    pub enum Imp {
-        /// Arm Limited
-        Arm = 0x41,
-    }
-    impl Imp {
-        /// The value for `bits`, or the bits themselves if no value has them.
-        #[inline(always)]
-        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
-            match bits {
-                0x41 => Ok(Self::Arm),
-                other => Err(other),
-            }
-        }
-        /// The field bits of this value.
-        #[inline(always)]
-        pub const fn bits(self) -> u8 {
-            self as u8
-        }
-    }
+    /// Values of `IMP` (bits \[31:24\] of `PMCR_A32`): the same values as another field's, one type.
+    pub use super::pmcr::Imp as Imp;
 }
 /// PMCR as seen in the external (memory-mapped) view: bits \[31:11\] (N, IDCODE, IMP) are RAZ/WI; read the counter count from PMCFGR.N
 ///
@@ -2294,33 +2242,33 @@ pub mod pmcr_a32 {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCR_EXT" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCR_EXT</title>
-/// <rect width="724" height="128" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR_EXT · 32 bits · reset partly described (x: not described)</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>IMP [31:24] reads as zero, writes ignored, reset 0x0: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="46" width="176" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="98" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>IDCODE [23:16] reads as zero, writes ignored, reset 0x0: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="46" width="176" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="274" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>N [15:11] reads as zero, writes ignored, reset 0x0: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="46" width="110" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="417" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>[10] not described</title><rect x="472" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="64" transform="rotate(-90 505 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
-/// <g><title>[8] not described</title><rect x="516" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LP</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
-/// <g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">0</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">0</tspan><tspan x="153">0</tspan><tspan x="175">0</tspan><tspan x="197">0</tspan><tspan x="219">0</tspan><tspan x="241">0</tspan><tspan x="263">0</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">0</tspan><tspan x="439">0</tspan><tspan x="461">0</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">x</tspan><tspan x="571">x</tspan><tspan x="593">x</tspan><tspan x="615">x</tspan><tspan x="637">x</tspan><tspan x="659">x</tspan><tspan x="681">x</tspan><tspan x="703">x</tspan></text>
-/// <rect x="10" y="106" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="106" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="133.6" y="112" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
-/// <rect x="347.4" y="106" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="364.4" y="112" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-/// <rect x="578.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="595.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCR_EXT" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCR_EXT</title>
+<rect width="724" height="128" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR_EXT · 32 bits · reset partly described (x: not described)</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>IMP [31:24] reads as zero, writes ignored, reset 0x0: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="46" width="176" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="98" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>IDCODE [23:16] reads as zero, writes ignored, reset 0x0: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="46" width="176" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="274" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>N [15:11] reads as zero, writes ignored, reset 0x0: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="46" width="110" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="417" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>[10] not described</title><rect x="472" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="64" transform="rotate(-90 505 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
+<g><title>[8] not described</title><rect x="516" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LP</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text></g>
+<g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">0</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">0</tspan><tspan x="153">0</tspan><tspan x="175">0</tspan><tspan x="197">0</tspan><tspan x="219">0</tspan><tspan x="241">0</tspan><tspan x="263">0</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">0</tspan><tspan x="439">0</tspan><tspan x="461">0</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">x</tspan><tspan x="571">x</tspan><tspan x="593">x</tspan><tspan x="615">x</tspan><tspan x="637">x</tspan><tspan x="659">x</tspan><tspan x="681">x</tspan><tspan x="703">x</tspan></text>
+<rect x="10" y="106" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="106" width="12" height="12" fill="#fff39a" stroke="#333333" stroke-width="1"/><text x="133.6" y="112" font-size="9" fill="#333333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
+<rect x="347.4" y="106" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="364.4" y="112" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+<rect x="578.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="595.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2336,7 +2284,7 @@ pub mod pmcr_a32 {
 /// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
 /// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct PmcrExt(u32);
 impl PmcrExt {
@@ -2363,12 +2311,12 @@ impl PmcrExt {
     }
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
-    /// Bits \[0\] of `PMCR_EXT`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
     pub const fn e(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `E`.
     #[inline(always)]
@@ -2408,7 +2356,7 @@ impl PmcrExt {
     }
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
-    /// Bits \[3\] of `PMCR_EXT`, read/write. Reset: not described.
+    /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2429,7 +2377,7 @@ impl PmcrExt {
     }
     /// `X`: Export enable: export events to an external monitoring block
     ///
-    /// Bits \[4\] of `PMCR_EXT`, read/write. Reset: not described.
+    /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2450,7 +2398,7 @@ impl PmcrExt {
     }
     /// `DP`: Disable the cycle counter where event counting is prohibited
     ///
-    /// Bits \[5\] of `PMCR_EXT`, read/write. Reset: not described.
+    /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2471,7 +2419,7 @@ impl PmcrExt {
     }
     /// `LC`: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)
     ///
-    /// Bits \[6\] of `PMCR_EXT`, read/write. Reset: not described.
+    /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2492,7 +2440,7 @@ impl PmcrExt {
     }
     /// `LP`: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63
     ///
-    /// Bits \[7\] of `PMCR_EXT`, read/write. Reset: not described.
+    /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2513,7 +2461,7 @@ impl PmcrExt {
     }
     /// `FZO`: Freeze-on-overflow (FEAT_PMUv3p7)
     ///
-    /// Bits \[9\] of `PMCR_EXT`, read/write. Reset: not described.
+    /// Bits \[9\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -2539,18 +2487,13 @@ impl Default for PmcrExt {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for PmcrExt {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for PmcrExt {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for PmcrExt {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("PmcrExt")
             .field("e", &self.e())
@@ -2569,98 +2512,44 @@ impl core::fmt::Debug for PmcrExt {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVAFF" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMDEVAFF</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVAFF · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVAFF" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMDEVAFF</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVAFF · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmdevaff(u32);
-impl Pmdevaff {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here
-    ///
-    /// Bits \[31:0\] of `PMDEVAFF`, read-only. Reset: not described.
-    ///
-    /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmdevaff {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmdevaff {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmdevaff {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmdevaff").field("value", &self.value()).finish()
-    }
-}
+pub type Pmdevaff = Pmcidr;
 /// Device Architecture Register (external view only): identifies an Arm PMU, EXT32 view (0x47702A16)
 ///
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="150.2" viewBox="0 0 724 150.2" role="img" aria-label="Bit fields of PMDEVARCH" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMDEVARCH</title>
-/// <rect width="724" height="150.2" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVARCH · 32 bits · reset 0x47702a16</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>ARCHITECT [31:21] read-only, reset 0x23b: Architect: 0x23B = Arm</title><rect x="10" y="46" width="242" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="131" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHITECT</text><text x="131" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>PRESENT [20] read-only, reset 0x1: 1 = PMDEVARCH is present</title><rect x="252" y="46" width="22" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="263" y="75.1" transform="rotate(-90 263 75.1)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PRESENT</text></g>
-/// <g><title>REVISION [19:16] read-only: Architecture revision</title><rect x="274" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="318" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">REVISION</text><text x="318" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>ARCHVER [15:12] read-only, reset 0x2: Architecture version: 2</title><rect x="362" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="406" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHVER</text><text x="406" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>ARCHPART [11:0] read-only, reset 0xa16: Architecture part: 0xA16 = PMU, 32-bit external view</title><rect x="450" y="46" width="264" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHPART</text><text x="582" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <text y="114.2" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">1</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">1</tspan><tspan x="153">1</tspan><tspan x="175">1</tspan><tspan x="197">0</tspan><tspan x="219">1</tspan><tspan x="241">1</tspan><tspan x="263">1</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">1</tspan><tspan x="439">0</tspan><tspan x="461">1</tspan><tspan x="483">0</tspan><tspan x="505">1</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <rect x="10" y="128.2" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="134.2" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="150.2" viewBox="0 0 724 150.2" role="img" aria-label="Bit fields of PMDEVARCH" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMDEVARCH</title>
+<rect width="724" height="150.2" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVARCH · 32 bits · reset 0x47702a16</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>ARCHITECT [31:21] read-only, reset 0x23b: Architect: 0x23B = Arm</title><rect x="10" y="46" width="242" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="131" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHITECT</text><text x="131" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>PRESENT [20] read-only, reset 0x1: 1 = PMDEVARCH is present</title><rect x="252" y="46" width="22" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="263" y="75.1" transform="rotate(-90 263 75.1)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PRESENT</text></g>
+<g><title>REVISION [19:16] read-only: Architecture revision</title><rect x="274" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="318" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">REVISION</text><text x="318" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>ARCHVER [15:12] read-only, reset 0x2: Architecture version: 2</title><rect x="362" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="406" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHVER</text><text x="406" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>ARCHPART [11:0] read-only, reset 0xa16: Architecture part: 0xA16 = PMU, 32-bit external view</title><rect x="450" y="46" width="264" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHPART</text><text x="582" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<text y="114.2" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">1</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">1</tspan><tspan x="153">1</tspan><tspan x="175">1</tspan><tspan x="197">0</tspan><tspan x="219">1</tspan><tspan x="241">1</tspan><tspan x="263">1</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">1</tspan><tspan x="439">0</tspan><tspan x="461">1</tspan><tspan x="483">0</tspan><tspan x="505">1</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<rect x="10" y="128.2" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="134.2" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2669,7 +2558,7 @@ impl core::fmt::Debug for Pmdevaff {
 /// | \[19:16\] | `REVISION` | read-only | - | Architecture revision |
 /// | \[15:12\] | `ARCHVER` | read-only | 0x2 | Architecture version: 2 |
 /// | \[11:0\] | `ARCHPART` | read-only | 0xa16 | Architecture part: 0xA16 = PMU, 32-bit external view |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmdevarch(u32);
 impl Pmdevarch {
@@ -2698,16 +2587,16 @@ impl Pmdevarch {
     }
     /// `ARCHPART`: Architecture part: 0xA16 = PMU, 32-bit external view
     ///
-    /// Bits \[11:0\] of `PMDEVARCH`, read-only. Reset: 0xa16.
+    /// Bits \[11:0\], read-only. Reset: 0xa16.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
     pub const fn archpart(self) -> u16 {
-        ((self.0) & 0xfff) as u16
+        (self.0 & 0xfff) as u16
     }
     /// `ARCHVER`: Architecture version: 2
     ///
-    /// Bits \[15:12\] of `PMDEVARCH`, read-only. Reset: 0x2.
+    /// Bits \[15:12\], read-only. Reset: 0x2.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -2716,7 +2605,7 @@ impl Pmdevarch {
     }
     /// `REVISION`: Architecture revision
     ///
-    /// Bits \[19:16\] of `PMDEVARCH`, read-only. Reset: not described.
+    /// Bits \[19:16\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -2725,7 +2614,7 @@ impl Pmdevarch {
     }
     /// `PRESENT`: 1 = PMDEVARCH is present
     ///
-    /// Bits \[20\] of `PMDEVARCH`, read-only. Reset: 0x1.
+    /// Bits \[20\], read-only. Reset: 0x1.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -2734,7 +2623,7 @@ impl Pmdevarch {
     }
     /// `ARCHITECT`: Architect: 0x23B = Arm
     ///
-    /// Bits \[31:21\] of `PMDEVARCH`, read-only. Reset: 0x23b.
+    /// Bits \[31:21\], read-only. Reset: 0x23b.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -2748,18 +2637,13 @@ impl Default for Pmdevarch {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmdevarch {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmdevarch {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmdevarch {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmdevarch")
             .field("archpart", &self.archpart())
@@ -2776,103 +2660,49 @@ impl core::fmt::Debug for Pmdevarch {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVID" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMDEVID</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVID · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVID" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMDEVID</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVID · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmdevid(u32);
-impl Pmdevid {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here
-    ///
-    /// Bits \[31:0\] of `PMDEVID`, read-only. Reset: not described.
-    ///
-    /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmdevid {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmdevid {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmdevid {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmdevid").field("value", &self.value()).finish()
-    }
-}
+pub type Pmdevid = Pmcidr;
 /// Device Type Register (external view only): 0x16 = performance monitor of a processor
 ///
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMDEVTYPE" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMDEVTYPE</title>
-/// <rect width="724" height="128" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVTYPE · 32 bits · reset 0x16</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:8] not described</title><rect x="10" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SUB [7:4] read-only, reset 0x1: Sub-type: 1</title><rect x="538" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SUB</text><text x="582" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>MAJOR [3:0] read-only, reset 0x6: Major type: 6 = performance monitor</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="670" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MAJOR</text><text x="670" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">0</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">0</tspan><tspan x="153">0</tspan><tspan x="175">0</tspan><tspan x="197">0</tspan><tspan x="219">0</tspan><tspan x="241">0</tspan><tspan x="263">0</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">0</tspan><tspan x="439">0</tspan><tspan x="461">0</tspan><tspan x="483">0</tspan><tspan x="505">0</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMDEVTYPE" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMDEVTYPE</title>
+<rect width="724" height="128" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVTYPE · 32 bits · reset 0x16</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:8] not described</title><rect x="10" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SUB [7:4] read-only, reset 0x1: Sub-type: 1</title><rect x="538" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SUB</text><text x="582" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>MAJOR [3:0] read-only, reset 0x6: Major type: 6 = performance monitor</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="670" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MAJOR</text><text x="670" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">0</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">0</tspan><tspan x="153">0</tspan><tspan x="175">0</tspan><tspan x="197">0</tspan><tspan x="219">0</tspan><tspan x="241">0</tspan><tspan x="263">0</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">0</tspan><tspan x="439">0</tspan><tspan x="461">0</tspan><tspan x="483">0</tspan><tspan x="505">0</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[7:4\] | `SUB` | read-only | 0x1 | Sub-type: 1 |
 /// | \[3:0\] | `MAJOR` | read-only | 0x6 | Major type: 6 = performance monitor |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmdevtype(u32);
 impl Pmdevtype {
@@ -2901,16 +2731,16 @@ impl Pmdevtype {
     }
     /// `MAJOR`: Major type: 6 = performance monitor
     ///
-    /// Bits \[3:0\] of `PMDEVTYPE`, read-only. Reset: 0x6.
+    /// Bits \[3:0\], read-only. Reset: 0x6.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
     pub const fn major(self) -> u8 {
-        ((self.0) & 0xf) as u8
+        (self.0 & 0xf) as u8
     }
     /// `SUB`: Sub-type: 1
     ///
-    /// Bits \[7:4\] of `PMDEVTYPE`, read-only. Reset: 0x1.
+    /// Bits \[7:4\], read-only. Reset: 0x1.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -2924,18 +2754,13 @@ impl Default for Pmdevtype {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmdevtype {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmdevtype {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmdevtype {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmdevtype")
             .field("major", &self.major())
@@ -2949,23 +2774,23 @@ impl core::fmt::Debug for Pmdevtype {
 ///
 /// Source: DDI0487 §D24.5 PMEVCNTR&lt;n&gt;_EL0, FACTS.md §1-§2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVCNTR</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter n</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter n</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVCNTR</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter n</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter n</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter n |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr(u64);
 impl Pmevcntr {
@@ -2992,7 +2817,7 @@ impl Pmevcntr {
     }
     /// `EVCNT`: Event count of counter n
     ///
-    /// Bits \[63:0\] of `PMEVCNTR`, read/write. Reset: not described.
+    /// Bits \[63:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5 PMEVCNTR&lt;n&gt;_EL0, FACTS.md §1
     #[inline(always)]
@@ -3018,20 +2843,17 @@ impl Default for Pmevcntr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmevcntr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmevcntr {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmevcntr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr").field("evcnt", &self.evcnt()).finish()
+        f.debug_struct("Pmevcntr")
+            .field("evcnt", &self.evcnt())
+            .finish()
     }
 }
 /// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
@@ -3040,21 +2862,21 @@ impl core::fmt::Debug for Pmevcntr {
 ///
 /// Source: DDI0487 §G8.4 PMEVCNTR&lt;n&gt;, FACTS.md §2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVCNTR32" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVCNTR32</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR32 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>EVCNT [31:0] read/write: Event count bits [31:0]</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVCNTR32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVCNTR32</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>EVCNT [31:0] read/write: Event count bits [31:0]</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count bits \[31:0\] |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr32(u32);
 impl Pmevcntr32 {
@@ -3081,7 +2903,7 @@ impl Pmevcntr32 {
     }
     /// `EVCNT`: Event count bits \[31:0\]
     ///
-    /// Bits \[31:0\] of `PMEVCNTR32`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §G8.4 PMEVCNTR&lt;n&gt;, FACTS.md §2
     #[inline(always)]
@@ -3107,20 +2929,17 @@ impl Default for Pmevcntr32 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmevcntr32 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmevcntr32 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmevcntr32 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr32").field("evcnt", &self.evcnt()).finish()
+        f.debug_struct("Pmevcntr32")
+            .field("evcnt", &self.evcnt())
+            .finish()
     }
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
@@ -3129,30 +2948,30 @@ impl core::fmt::Debug for Pmevcntr32 {
 ///
 /// Source: DDI0487 §D24.5 PMEVTYPER&lt;n&gt;_EL0, FACTS.md §3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVTYPER</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
-/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
-/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
-/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2)</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME)</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
-/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
-/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME)</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
-/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVTYPER</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2)</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME)</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME)</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+<g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -3168,7 +2987,7 @@ impl core::fmt::Debug for Pmevcntr32 {
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME) |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME) |
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0 |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevtyper(u32);
 impl Pmevtyper {
@@ -3195,12 +3014,12 @@ impl Pmevtyper {
     }
     /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0
     ///
-    /// Bits \[15:0\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[15:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
     pub const fn evtcount(self) -> u16 {
-        ((self.0) & 0xffff) as u16
+        (self.0 & 0xffff) as u16
     }
     /// Sets `evtCount`. Bits of `value` above the field's width are ignored.
     #[inline(always)]
@@ -3216,7 +3035,7 @@ impl Pmevtyper {
     }
     /// `RLH`: Realm EL2 filtering (FEAT_RME)
     ///
-    /// Bits \[20\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[20\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3237,7 +3056,7 @@ impl Pmevtyper {
     }
     /// `RLU`: Realm EL0 filtering (FEAT_RME)
     ///
-    /// Bits \[21\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[21\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3258,7 +3077,7 @@ impl Pmevtyper {
     }
     /// `RLK`: Realm EL1 filtering (FEAT_RME)
     ///
-    /// Bits \[22\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[22\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3279,7 +3098,7 @@ impl Pmevtyper {
     }
     /// `SH`: Secure EL2 filtering (FEAT_SEL2)
     ///
-    /// Bits \[24\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[24\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3300,7 +3119,7 @@ impl Pmevtyper {
     }
     /// `MT`: Multithreading: count events from all PEs that share affinity level 1
     ///
-    /// Bits \[25\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[25\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3321,7 +3140,7 @@ impl Pmevtyper {
     }
     /// `M`: EL3 filtering: EL3 is counted when M equals P
     ///
-    /// Bits \[26\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[26\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3342,7 +3161,7 @@ impl Pmevtyper {
     }
     /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2
     ///
-    /// Bits \[27\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[27\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3363,7 +3182,7 @@ impl Pmevtyper {
     }
     /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U
     ///
-    /// Bits \[28\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[28\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3384,7 +3203,7 @@ impl Pmevtyper {
     }
     /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P
     ///
-    /// Bits \[29\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[29\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3405,7 +3224,7 @@ impl Pmevtyper {
     }
     /// `U`: User filtering: 1 = do not count at EL0
     ///
-    /// Bits \[30\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[30\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3426,7 +3245,7 @@ impl Pmevtyper {
     }
     /// `P`: Privileged filtering: 1 = do not count at EL1
     ///
-    /// Bits \[31\] of `PMEVTYPER`, read/write. Reset: not described.
+    /// Bits \[31\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -3452,18 +3271,13 @@ impl Default for Pmevtyper {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmevtyper {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmevtyper {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmevtyper {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmevtyper")
             .field("evtcount", &self.evtcount())
@@ -3487,98 +3301,44 @@ impl core::fmt::Debug for Pmevtyper {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMIIDR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMIIDR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMIIDR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMIIDR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMIIDR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMIIDR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmiidr(u32);
-impl Pmiidr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here
-    ///
-    /// Bits \[31:0\] of `PMIIDR`, read-only. Reset: not described.
-    ///
-    /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmiidr {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmiidr {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmiidr {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmiidr").field("value", &self.value()).finish()
-    }
-}
+pub type Pmiidr = Pmcidr;
 /// Integration Mode Control Register (external view only). The finer field layout is not described here
 ///
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMITCTRL" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMITCTRL</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMITCTRL · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMITCTRL" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMITCTRL</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMITCTRL · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmitctrl(u32);
 impl Pmitctrl {
@@ -3605,7 +3365,7 @@ impl Pmitctrl {
     }
     /// `VALUE`: Whole register; finer layout not described here
     ///
-    /// Bits \[31:0\] of `PMITCTRL`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
     #[inline(always)]
@@ -3631,20 +3391,17 @@ impl Default for Pmitctrl {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmitctrl {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmitctrl {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmitctrl {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmitctrl").field("value", &self.value()).finish()
+        f.debug_struct("Pmitctrl")
+            .field("value", &self.value())
+            .finish()
     }
 }
 /// Lock Access Register (external view only, write-only)
@@ -3653,21 +3410,21 @@ impl core::fmt::Debug for Pmitctrl {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLAR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMLAR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLAR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>KEY [31:0] write-only: Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them</title><rect x="10" y="46" width="704" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">KEY</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLAR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMLAR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLAR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>KEY [31:0] write-only: Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them</title><rect x="10" y="46" width="704" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">KEY</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `KEY` | write-only | - | Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmlar(u32);
 impl Pmlar {
@@ -3711,20 +3468,16 @@ impl Default for Pmlar {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmlar {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmlar {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmlar {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmlar").finish()
+        f.debug_struct("Pmlar")
+            .finish()
     }
 }
 /// Lock Status Register (external view only)
@@ -3733,27 +3486,27 @@ impl core::fmt::Debug for Pmlar {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLSR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMLSR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLSR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>nTT [2] read-only: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses</title><rect x="648" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="659" y="64" transform="rotate(-90 659 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">nTT</text></g>
-/// <g><title>SLK [1] read-only: Software lock status: 1 = locked (unlock by writing the key to PMLAR)</title><rect x="670" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="681" y="64" transform="rotate(-90 681 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLK</text></g>
-/// <g><title>SLI [0] read-only: Software lock implemented</title><rect x="692" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="703" y="64" transform="rotate(-90 703 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLI</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLSR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMLSR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLSR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>nTT [2] read-only: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses</title><rect x="648" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="659" y="64" transform="rotate(-90 659 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">nTT</text></g>
+<g><title>SLK [1] read-only: Software lock status: 1 = locked (unlock by writing the key to PMLAR)</title><rect x="670" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="681" y="64" transform="rotate(-90 681 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLK</text></g>
+<g><title>SLI [0] read-only: Software lock implemented</title><rect x="692" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="703" y="64" transform="rotate(-90 703 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLI</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[2\] | `nTT` | read-only | - | Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses |
 /// | \[1\] | `SLK` | read-only | - | Software lock status: 1 = locked (unlock by writing the key to PMLAR) |
 /// | \[0\] | `SLI` | read-only | - | Software lock implemented |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmlsr(u32);
 impl Pmlsr {
@@ -3780,16 +3533,16 @@ impl Pmlsr {
     }
     /// `SLI`: Software lock implemented
     ///
-    /// Bits \[0\] of `PMLSR`, read-only. Reset: not described.
+    /// Bits \[0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
     pub const fn sli(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// `SLK`: Software lock status: 1 = locked (unlock by writing the key to PMLAR)
     ///
-    /// Bits \[1\] of `PMLSR`, read-only. Reset: not described.
+    /// Bits \[1\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -3798,7 +3551,7 @@ impl Pmlsr {
     }
     /// `nTT`: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses
     ///
-    /// Bits \[2\] of `PMLSR`, read-only. Reset: not described.
+    /// Bits \[2\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -3812,18 +3565,13 @@ impl Default for Pmlsr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmlsr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmlsr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmlsr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmlsr")
             .field("sli", &self.sli())
@@ -3838,21 +3586,21 @@ impl core::fmt::Debug for Pmlsr {
 ///
 /// Source: DDI0487 §D24.5 PMMIR_EL1; FACTS.md §1-§2 (no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMMIR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMMIR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMMIR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMMIR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMMIR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMMIR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmmir(u32);
 impl Pmmir {
@@ -3879,7 +3627,7 @@ impl Pmmir {
     }
     /// `VALUE`: Whole register; finer layout not described here
     ///
-    /// Bits \[31:0\] of `PMMIR`, read-only. Reset: not described.
+    /// Bits \[31:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487; FACTS.md gives no field layout for this register
     #[inline(always)]
@@ -3893,20 +3641,17 @@ impl Default for Pmmir {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmmir {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmmir {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmmir {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmmir").field("value", &self.value()).finish()
+        f.debug_struct("Pmmir")
+            .field("value", &self.value())
+            .finish()
     }
 }
 /// Peripheral Identification Register (PMPIDR0..4; external view only). The finer field layout is not described here
@@ -3915,100 +3660,46 @@ impl core::fmt::Debug for Pmmir {
 ///
 /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMPIDR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMPIDR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmpidr(u32);
-impl Pmpidr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here
-    ///
-    /// Bits \[31:0\] of `PMPIDR`, read-only. Reset: not described.
-    ///
-    /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmpidr {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmpidr {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmpidr {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmpidr").field("value", &self.value()).finish()
-    }
-}
+pub type Pmpidr = Pmcidr;
 /// Event Counter Selection Register: selects the counter that PMXEVTYPER/PMXEVCNTR reach (31 selects PMCCFILTR through PMXEVTYPER). System-register only
 ///
 /// Width: 32 bits.
 ///
 /// Source: DDI0487 §D24.5 PMSELR_EL0, FACTS.md §1-§2
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSELR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMSELR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMSELR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:5] not described</title><rect x="10" y="46" width="594" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SEL [4:0] read/write: Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR</title><rect x="604" y="46" width="110" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SEL</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSELR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMSELR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMSELR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:5] not described</title><rect x="10" y="46" width="594" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SEL [4:0] read/write: Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR</title><rect x="604" y="46" width="110" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SEL</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[4:0\] | `SEL` | read/write | - | Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmselr(u32);
 impl Pmselr {
@@ -4035,12 +3726,12 @@ impl Pmselr {
     }
     /// `SEL`: Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR
     ///
-    /// Bits \[4:0\] of `PMSELR`, read/write. Reset: not described.
+    /// Bits \[4:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5 PMSELR_EL0
     #[inline(always)]
     pub const fn sel(self) -> u8 {
-        ((self.0) & 0x1f) as u8
+        (self.0 & 0x1f) as u8
     }
     /// Sets `SEL`. Bits of `value` above the field's width are ignored.
     #[inline(always)]
@@ -4061,20 +3752,17 @@ impl Default for Pmselr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmselr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmselr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmselr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmselr").field("sel", &self.sel()).finish()
+        f.debug_struct("Pmselr")
+            .field("sel", &self.sel())
+            .finish()
     }
 }
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
@@ -4083,48 +3771,48 @@ impl core::fmt::Debug for Pmselr {
 ///
 /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §1, §3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSWINC" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMSWINC</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMSWINC · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31] not described</title><rect x="10" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>P30 [30] write-only: Write 1 to increment event counter 30 (when it counts SW_INCR)</title><rect x="32" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="43" y="64" transform="rotate(-90 43 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P30</text></g>
-/// <g><title>P29 [29] write-only: Write 1 to increment event counter 29 (when it counts SW_INCR)</title><rect x="54" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P29</text></g>
-/// <g><title>P28 [28] write-only: Write 1 to increment event counter 28 (when it counts SW_INCR)</title><rect x="76" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P28</text></g>
-/// <g><title>P27 [27] write-only: Write 1 to increment event counter 27 (when it counts SW_INCR)</title><rect x="98" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P27</text></g>
-/// <g><title>P26 [26] write-only: Write 1 to increment event counter 26 (when it counts SW_INCR)</title><rect x="120" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="131" y="64" transform="rotate(-90 131 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P26</text></g>
-/// <g><title>P25 [25] write-only: Write 1 to increment event counter 25 (when it counts SW_INCR)</title><rect x="142" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="153" y="64" transform="rotate(-90 153 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P25</text></g>
-/// <g><title>P24 [24] write-only: Write 1 to increment event counter 24 (when it counts SW_INCR)</title><rect x="164" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="175" y="64" transform="rotate(-90 175 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P24</text></g>
-/// <g><title>P23 [23] write-only: Write 1 to increment event counter 23 (when it counts SW_INCR)</title><rect x="186" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="197" y="64" transform="rotate(-90 197 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P23</text></g>
-/// <g><title>P22 [22] write-only: Write 1 to increment event counter 22 (when it counts SW_INCR)</title><rect x="208" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P22</text></g>
-/// <g><title>P21 [21] write-only: Write 1 to increment event counter 21 (when it counts SW_INCR)</title><rect x="230" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P21</text></g>
-/// <g><title>P20 [20] write-only: Write 1 to increment event counter 20 (when it counts SW_INCR)</title><rect x="252" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P20</text></g>
-/// <g><title>P19 [19] write-only: Write 1 to increment event counter 19 (when it counts SW_INCR)</title><rect x="274" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P19</text></g>
-/// <g><title>P18 [18] write-only: Write 1 to increment event counter 18 (when it counts SW_INCR)</title><rect x="296" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="307" y="64" transform="rotate(-90 307 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P18</text></g>
-/// <g><title>P17 [17] write-only: Write 1 to increment event counter 17 (when it counts SW_INCR)</title><rect x="318" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="329" y="64" transform="rotate(-90 329 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P17</text></g>
-/// <g><title>P16 [16] write-only: Write 1 to increment event counter 16 (when it counts SW_INCR)</title><rect x="340" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="351" y="64" transform="rotate(-90 351 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P16</text></g>
-/// <g><title>P15 [15] write-only: Write 1 to increment event counter 15 (when it counts SW_INCR)</title><rect x="362" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P15</text></g>
-/// <g><title>P14 [14] write-only: Write 1 to increment event counter 14 (when it counts SW_INCR)</title><rect x="384" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="395" y="64" transform="rotate(-90 395 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P14</text></g>
-/// <g><title>P13 [13] write-only: Write 1 to increment event counter 13 (when it counts SW_INCR)</title><rect x="406" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="417" y="64" transform="rotate(-90 417 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P13</text></g>
-/// <g><title>P12 [12] write-only: Write 1 to increment event counter 12 (when it counts SW_INCR)</title><rect x="428" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="439" y="64" transform="rotate(-90 439 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P12</text></g>
-/// <g><title>P11 [11] write-only: Write 1 to increment event counter 11 (when it counts SW_INCR)</title><rect x="450" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="461" y="64" transform="rotate(-90 461 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P11</text></g>
-/// <g><title>P10 [10] write-only: Write 1 to increment event counter 10 (when it counts SW_INCR)</title><rect x="472" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="483" y="64" transform="rotate(-90 483 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P10</text></g>
-/// <g><title>P9 [9] write-only: Write 1 to increment event counter 9 (when it counts SW_INCR)</title><rect x="494" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="505" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P8 [8] write-only: Write 1 to increment event counter 8 (when it counts SW_INCR)</title><rect x="516" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="527" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P7 [7] write-only: Write 1 to increment event counter 7 (when it counts SW_INCR)</title><rect x="538" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P6 [6] write-only: Write 1 to increment event counter 6 (when it counts SW_INCR)</title><rect x="560" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P5 [5] write-only: Write 1 to increment event counter 5 (when it counts SW_INCR)</title><rect x="582" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P4 [4] write-only: Write 1 to increment event counter 4 (when it counts SW_INCR)</title><rect x="604" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P3 [3] write-only: Write 1 to increment event counter 3 (when it counts SW_INCR)</title><rect x="626" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P2 [2] write-only: Write 1 to increment event counter 2 (when it counts SW_INCR)</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P1 [1] write-only: Write 1 to increment event counter 1 (when it counts SW_INCR)</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P0 [0] write-only: Write 1 to increment event counter 0 (when it counts SW_INCR)</title><rect x="692" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSWINC" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMSWINC</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMSWINC · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31] not described</title><rect x="10" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>P30 [30] write-only: Write 1 to increment event counter 30 (when it counts SW_INCR)</title><rect x="32" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="43" y="64" transform="rotate(-90 43 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P30</text></g>
+<g><title>P29 [29] write-only: Write 1 to increment event counter 29 (when it counts SW_INCR)</title><rect x="54" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P29</text></g>
+<g><title>P28 [28] write-only: Write 1 to increment event counter 28 (when it counts SW_INCR)</title><rect x="76" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P28</text></g>
+<g><title>P27 [27] write-only: Write 1 to increment event counter 27 (when it counts SW_INCR)</title><rect x="98" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P27</text></g>
+<g><title>P26 [26] write-only: Write 1 to increment event counter 26 (when it counts SW_INCR)</title><rect x="120" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="131" y="64" transform="rotate(-90 131 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P26</text></g>
+<g><title>P25 [25] write-only: Write 1 to increment event counter 25 (when it counts SW_INCR)</title><rect x="142" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="153" y="64" transform="rotate(-90 153 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P25</text></g>
+<g><title>P24 [24] write-only: Write 1 to increment event counter 24 (when it counts SW_INCR)</title><rect x="164" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="175" y="64" transform="rotate(-90 175 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P24</text></g>
+<g><title>P23 [23] write-only: Write 1 to increment event counter 23 (when it counts SW_INCR)</title><rect x="186" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="197" y="64" transform="rotate(-90 197 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P23</text></g>
+<g><title>P22 [22] write-only: Write 1 to increment event counter 22 (when it counts SW_INCR)</title><rect x="208" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P22</text></g>
+<g><title>P21 [21] write-only: Write 1 to increment event counter 21 (when it counts SW_INCR)</title><rect x="230" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P21</text></g>
+<g><title>P20 [20] write-only: Write 1 to increment event counter 20 (when it counts SW_INCR)</title><rect x="252" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P20</text></g>
+<g><title>P19 [19] write-only: Write 1 to increment event counter 19 (when it counts SW_INCR)</title><rect x="274" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P19</text></g>
+<g><title>P18 [18] write-only: Write 1 to increment event counter 18 (when it counts SW_INCR)</title><rect x="296" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="307" y="64" transform="rotate(-90 307 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P18</text></g>
+<g><title>P17 [17] write-only: Write 1 to increment event counter 17 (when it counts SW_INCR)</title><rect x="318" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="329" y="64" transform="rotate(-90 329 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P17</text></g>
+<g><title>P16 [16] write-only: Write 1 to increment event counter 16 (when it counts SW_INCR)</title><rect x="340" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="351" y="64" transform="rotate(-90 351 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P16</text></g>
+<g><title>P15 [15] write-only: Write 1 to increment event counter 15 (when it counts SW_INCR)</title><rect x="362" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P15</text></g>
+<g><title>P14 [14] write-only: Write 1 to increment event counter 14 (when it counts SW_INCR)</title><rect x="384" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="395" y="64" transform="rotate(-90 395 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P14</text></g>
+<g><title>P13 [13] write-only: Write 1 to increment event counter 13 (when it counts SW_INCR)</title><rect x="406" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="417" y="64" transform="rotate(-90 417 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P13</text></g>
+<g><title>P12 [12] write-only: Write 1 to increment event counter 12 (when it counts SW_INCR)</title><rect x="428" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="439" y="64" transform="rotate(-90 439 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P12</text></g>
+<g><title>P11 [11] write-only: Write 1 to increment event counter 11 (when it counts SW_INCR)</title><rect x="450" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="461" y="64" transform="rotate(-90 461 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P11</text></g>
+<g><title>P10 [10] write-only: Write 1 to increment event counter 10 (when it counts SW_INCR)</title><rect x="472" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="483" y="64" transform="rotate(-90 483 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P10</text></g>
+<g><title>P9 [9] write-only: Write 1 to increment event counter 9 (when it counts SW_INCR)</title><rect x="494" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="505" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P8 [8] write-only: Write 1 to increment event counter 8 (when it counts SW_INCR)</title><rect x="516" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="527" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P7 [7] write-only: Write 1 to increment event counter 7 (when it counts SW_INCR)</title><rect x="538" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P6 [6] write-only: Write 1 to increment event counter 6 (when it counts SW_INCR)</title><rect x="560" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P5 [5] write-only: Write 1 to increment event counter 5 (when it counts SW_INCR)</title><rect x="582" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P4 [4] write-only: Write 1 to increment event counter 4 (when it counts SW_INCR)</title><rect x="604" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P3 [3] write-only: Write 1 to increment event counter 3 (when it counts SW_INCR)</title><rect x="626" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P2 [2] write-only: Write 1 to increment event counter 2 (when it counts SW_INCR)</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P1 [1] write-only: Write 1 to increment event counter 1 (when it counts SW_INCR)</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P0 [0] write-only: Write 1 to increment event counter 0 (when it counts SW_INCR)</title><rect x="692" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -4159,7 +3847,7 @@ impl core::fmt::Debug for Pmselr {
 /// | \[2\] | `P2` | write-only | - | Write 1 to increment event counter 2 (when it counts SW_INCR) |
 /// | \[1\] | `P1` | write-only | - | Write 1 to increment event counter 1 (when it counts SW_INCR) |
 /// | \[0\] | `P0` | write-only | - | Write 1 to increment event counter 0 (when it counts SW_INCR) |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmswinc(u32);
 impl Pmswinc {
@@ -4563,20 +4251,16 @@ impl Default for Pmswinc {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmswinc {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmswinc {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmswinc {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmswinc").finish()
+        f.debug_struct("Pmswinc")
+            .finish()
     }
 }
 /// User Enable Register: EL0 access to the Performance Monitors (AArch64 PMUSERENR_EL0)
@@ -4585,24 +4269,24 @@ impl core::fmt::Debug for Pmswinc {
 ///
 /// Source: DDI0487 §D24.5 PMUSERENR_EL0, FACTS.md §3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMUSERENR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMUSERENR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMUSERENR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:7] not described</title><rect x="10" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>TID [6] read/write: TID (see DDI0487 PMUSERENR_EL0)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="64" transform="rotate(-90 571 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TID</text></g>
-/// <g><title>IR [5] read/write: IR (see DDI0487 PMUSERENR_EL0). AArch64 only</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IR</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>UEN [4] read/write: UEN (see DDI0487 PMUSERENR_EL0). AArch64 only</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="64" transform="rotate(-90 615 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">UEN</text></g>
-/// <g><title>ER [3] read/write: EL0 read access to the event counters (and PMSELR)</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ER</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>CR [2] read/write: EL0 read access to the cycle counter</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CR</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>SW [1] read/write: EL0 write access to PMSWINC</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SW</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>EN [0] read/write: EL0 access enable: 1 = EL0 may access the PMU registers</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EN</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMUSERENR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMUSERENR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMUSERENR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:7] not described</title><rect x="10" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>TID [6] read/write: TID (see DDI0487 PMUSERENR_EL0)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="64" transform="rotate(-90 571 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TID</text></g>
+<g><title>IR [5] read/write: IR (see DDI0487 PMUSERENR_EL0). AArch64 only</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">IR</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>UEN [4] read/write: UEN (see DDI0487 PMUSERENR_EL0). AArch64 only</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="64" transform="rotate(-90 615 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">UEN</text></g>
+<g><title>ER [3] read/write: EL0 read access to the event counters (and PMSELR)</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ER</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>CR [2] read/write: EL0 read access to the cycle counter</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CR</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>SW [1] read/write: EL0 write access to PMSWINC</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SW</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>EN [0] read/write: EL0 access enable: 1 = EL0 may access the PMU registers</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EN</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -4613,7 +4297,7 @@ impl core::fmt::Debug for Pmswinc {
 /// | \[2\] | `CR` | read/write | - | EL0 read access to the cycle counter |
 /// | \[1\] | `SW` | read/write | - | EL0 write access to PMSWINC |
 /// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmuserenr(u32);
 impl Pmuserenr {
@@ -4640,12 +4324,12 @@ impl Pmuserenr {
     }
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
     ///
-    /// Bits \[0\] of `PMUSERENR`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
     pub const fn en(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `EN`.
     #[inline(always)]
@@ -4661,7 +4345,7 @@ impl Pmuserenr {
     }
     /// `SW`: EL0 write access to PMSWINC
     ///
-    /// Bits \[1\] of `PMUSERENR`, read/write. Reset: not described.
+    /// Bits \[1\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -4682,7 +4366,7 @@ impl Pmuserenr {
     }
     /// `CR`: EL0 read access to the cycle counter
     ///
-    /// Bits \[2\] of `PMUSERENR`, read/write. Reset: not described.
+    /// Bits \[2\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -4703,7 +4387,7 @@ impl Pmuserenr {
     }
     /// `ER`: EL0 read access to the event counters (and PMSELR)
     ///
-    /// Bits \[3\] of `PMUSERENR`, read/write. Reset: not described.
+    /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -4724,7 +4408,7 @@ impl Pmuserenr {
     }
     /// `UEN`: UEN (see DDI0487 PMUSERENR_EL0). AArch64 only
     ///
-    /// Bits \[4\] of `PMUSERENR`, read/write. Reset: not described.
+    /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -4745,7 +4429,7 @@ impl Pmuserenr {
     }
     /// `IR`: IR (see DDI0487 PMUSERENR_EL0). AArch64 only
     ///
-    /// Bits \[5\] of `PMUSERENR`, read/write. Reset: not described.
+    /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -4766,7 +4450,7 @@ impl Pmuserenr {
     }
     /// `TID`: TID (see DDI0487 PMUSERENR_EL0)
     ///
-    /// Bits \[6\] of `PMUSERENR`, read/write. Reset: not described.
+    /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -4792,18 +4476,13 @@ impl Default for Pmuserenr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmuserenr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmuserenr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmuserenr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmuserenr")
             .field("en", &self.en())
@@ -4822,23 +4501,23 @@ impl core::fmt::Debug for Pmuserenr {
 ///
 /// Source: DDI0487 §G8.4 PMUSERENR, FACTS.md §3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMUSERENR_A32" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMUSERENR_A32</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMUSERENR_A32 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:7] not described</title><rect x="10" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>TID [6] read/write: TID (see DDI0487 PMUSERENR_EL0)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="64" transform="rotate(-90 571 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TID</text></g>
-/// <g><title>[5:4] not described</title><rect x="582" y="46" width="44" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>ER [3] read/write: EL0 read access to the event counters (and PMSELR)</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ER</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>CR [2] read/write: EL0 read access to the cycle counter</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CR</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>SW [1] read/write: EL0 write access to PMSWINC</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SW</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>EN [0] read/write: EL0 access enable: 1 = EL0 may access the PMU registers</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EN</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMUSERENR_A32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMUSERENR_A32</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMUSERENR_A32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:7] not described</title><rect x="10" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>TID [6] read/write: TID (see DDI0487 PMUSERENR_EL0)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="64" transform="rotate(-90 571 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">TID</text></g>
+<g><title>[5:4] not described</title><rect x="582" y="46" width="44" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>ER [3] read/write: EL0 read access to the event counters (and PMSELR)</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ER</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>CR [2] read/write: EL0 read access to the cycle counter</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CR</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>SW [1] read/write: EL0 write access to PMSWINC</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SW</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>EN [0] read/write: EL0 access enable: 1 = EL0 may access the PMU registers</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EN</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -4847,7 +4526,7 @@ impl core::fmt::Debug for Pmuserenr {
 /// | \[2\] | `CR` | read/write | - | EL0 read access to the cycle counter |
 /// | \[1\] | `SW` | read/write | - | EL0 write access to PMSWINC |
 /// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct PmuserenrA32(u32);
 impl PmuserenrA32 {
@@ -4874,12 +4553,12 @@ impl PmuserenrA32 {
     }
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
     ///
-    /// Bits \[0\] of `PMUSERENR_A32`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
     pub const fn en(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `EN`.
     #[inline(always)]
@@ -4895,7 +4574,7 @@ impl PmuserenrA32 {
     }
     /// `SW`: EL0 write access to PMSWINC
     ///
-    /// Bits \[1\] of `PMUSERENR_A32`, read/write. Reset: not described.
+    /// Bits \[1\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -4916,7 +4595,7 @@ impl PmuserenrA32 {
     }
     /// `CR`: EL0 read access to the cycle counter
     ///
-    /// Bits \[2\] of `PMUSERENR_A32`, read/write. Reset: not described.
+    /// Bits \[2\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -4937,7 +4616,7 @@ impl PmuserenrA32 {
     }
     /// `ER`: EL0 read access to the event counters (and PMSELR)
     ///
-    /// Bits \[3\] of `PMUSERENR_A32`, read/write. Reset: not described.
+    /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -4958,7 +4637,7 @@ impl PmuserenrA32 {
     }
     /// `TID`: TID (see DDI0487 PMUSERENR_EL0)
     ///
-    /// Bits \[6\] of `PMUSERENR_A32`, read/write. Reset: not described.
+    /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -4984,18 +4663,13 @@ impl Default for PmuserenrA32 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for PmuserenrA32 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for PmuserenrA32 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for PmuserenrA32 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("PmuserenrA32")
             .field("en", &self.en())
@@ -5012,47 +4686,47 @@ impl core::fmt::Debug for PmuserenrA32 {
 ///
 /// Source: DDI0487 §D24.5 PMCNTENSET_EL0, FACTS.md §3
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PM_COUNTER_MASK" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PM_COUNTER_MASK</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PM_COUNTER_MASK · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>C [31] read/write: Cycle counter (PMCCNTR)</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P30 [30] read/write: Event counter 30 (PMEVCNTR30); RAZ/WI when 30 &gt;= PMCR.N</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="64" transform="rotate(-90 43 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P30</text></g>
-/// <g><title>P29 [29] read/write: Event counter 29 (PMEVCNTR29); RAZ/WI when 29 &gt;= PMCR.N</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P29</text></g>
-/// <g><title>P28 [28] read/write: Event counter 28 (PMEVCNTR28); RAZ/WI when 28 &gt;= PMCR.N</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P28</text></g>
-/// <g><title>P27 [27] read/write: Event counter 27 (PMEVCNTR27); RAZ/WI when 27 &gt;= PMCR.N</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P27</text></g>
-/// <g><title>P26 [26] read/write: Event counter 26 (PMEVCNTR26); RAZ/WI when 26 &gt;= PMCR.N</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="64" transform="rotate(-90 131 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P26</text></g>
-/// <g><title>P25 [25] read/write: Event counter 25 (PMEVCNTR25); RAZ/WI when 25 &gt;= PMCR.N</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="64" transform="rotate(-90 153 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P25</text></g>
-/// <g><title>P24 [24] read/write: Event counter 24 (PMEVCNTR24); RAZ/WI when 24 &gt;= PMCR.N</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="64" transform="rotate(-90 175 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P24</text></g>
-/// <g><title>P23 [23] read/write: Event counter 23 (PMEVCNTR23); RAZ/WI when 23 &gt;= PMCR.N</title><rect x="186" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="64" transform="rotate(-90 197 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P23</text></g>
-/// <g><title>P22 [22] read/write: Event counter 22 (PMEVCNTR22); RAZ/WI when 22 &gt;= PMCR.N</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P22</text></g>
-/// <g><title>P21 [21] read/write: Event counter 21 (PMEVCNTR21); RAZ/WI when 21 &gt;= PMCR.N</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P21</text></g>
-/// <g><title>P20 [20] read/write: Event counter 20 (PMEVCNTR20); RAZ/WI when 20 &gt;= PMCR.N</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P20</text></g>
-/// <g><title>P19 [19] read/write: Event counter 19 (PMEVCNTR19); RAZ/WI when 19 &gt;= PMCR.N</title><rect x="274" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P19</text></g>
-/// <g><title>P18 [18] read/write: Event counter 18 (PMEVCNTR18); RAZ/WI when 18 &gt;= PMCR.N</title><rect x="296" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="307" y="64" transform="rotate(-90 307 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P18</text></g>
-/// <g><title>P17 [17] read/write: Event counter 17 (PMEVCNTR17); RAZ/WI when 17 &gt;= PMCR.N</title><rect x="318" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="64" transform="rotate(-90 329 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P17</text></g>
-/// <g><title>P16 [16] read/write: Event counter 16 (PMEVCNTR16); RAZ/WI when 16 &gt;= PMCR.N</title><rect x="340" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="351" y="64" transform="rotate(-90 351 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P16</text></g>
-/// <g><title>P15 [15] read/write: Event counter 15 (PMEVCNTR15); RAZ/WI when 15 &gt;= PMCR.N</title><rect x="362" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P15</text></g>
-/// <g><title>P14 [14] read/write: Event counter 14 (PMEVCNTR14); RAZ/WI when 14 &gt;= PMCR.N</title><rect x="384" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="395" y="64" transform="rotate(-90 395 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P14</text></g>
-/// <g><title>P13 [13] read/write: Event counter 13 (PMEVCNTR13); RAZ/WI when 13 &gt;= PMCR.N</title><rect x="406" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="417" y="64" transform="rotate(-90 417 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P13</text></g>
-/// <g><title>P12 [12] read/write: Event counter 12 (PMEVCNTR12); RAZ/WI when 12 &gt;= PMCR.N</title><rect x="428" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="439" y="64" transform="rotate(-90 439 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P12</text></g>
-/// <g><title>P11 [11] read/write: Event counter 11 (PMEVCNTR11); RAZ/WI when 11 &gt;= PMCR.N</title><rect x="450" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="461" y="64" transform="rotate(-90 461 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P11</text></g>
-/// <g><title>P10 [10] read/write: Event counter 10 (PMEVCNTR10); RAZ/WI when 10 &gt;= PMCR.N</title><rect x="472" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="483" y="64" transform="rotate(-90 483 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P10</text></g>
-/// <g><title>P9 [9] read/write: Event counter 9 (PMEVCNTR9); RAZ/WI when 9 &gt;= PMCR.N</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P8 [8] read/write: Event counter 8 (PMEVCNTR8); RAZ/WI when 8 &gt;= PMCR.N</title><rect x="516" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="527" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P7 [7] read/write: Event counter 7 (PMEVCNTR7); RAZ/WI when 7 &gt;= PMCR.N</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P6 [6] read/write: Event counter 6 (PMEVCNTR6); RAZ/WI when 6 &gt;= PMCR.N</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P5 [5] read/write: Event counter 5 (PMEVCNTR5); RAZ/WI when 5 &gt;= PMCR.N</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P4 [4] read/write: Event counter 4 (PMEVCNTR4); RAZ/WI when 4 &gt;= PMCR.N</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P3 [3] read/write: Event counter 3 (PMEVCNTR3); RAZ/WI when 3 &gt;= PMCR.N</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P2 [2] read/write: Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P1 [1] read/write: Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>P0 [0] read/write: Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PM_COUNTER_MASK" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PM_COUNTER_MASK</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PM_COUNTER_MASK · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>C [31] read/write: Cycle counter (PMCCNTR)</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P30 [30] read/write: Event counter 30 (PMEVCNTR30); RAZ/WI when 30 &gt;= PMCR.N</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="64" transform="rotate(-90 43 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P30</text></g>
+<g><title>P29 [29] read/write: Event counter 29 (PMEVCNTR29); RAZ/WI when 29 &gt;= PMCR.N</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P29</text></g>
+<g><title>P28 [28] read/write: Event counter 28 (PMEVCNTR28); RAZ/WI when 28 &gt;= PMCR.N</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P28</text></g>
+<g><title>P27 [27] read/write: Event counter 27 (PMEVCNTR27); RAZ/WI when 27 &gt;= PMCR.N</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P27</text></g>
+<g><title>P26 [26] read/write: Event counter 26 (PMEVCNTR26); RAZ/WI when 26 &gt;= PMCR.N</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="64" transform="rotate(-90 131 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P26</text></g>
+<g><title>P25 [25] read/write: Event counter 25 (PMEVCNTR25); RAZ/WI when 25 &gt;= PMCR.N</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="64" transform="rotate(-90 153 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P25</text></g>
+<g><title>P24 [24] read/write: Event counter 24 (PMEVCNTR24); RAZ/WI when 24 &gt;= PMCR.N</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="64" transform="rotate(-90 175 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P24</text></g>
+<g><title>P23 [23] read/write: Event counter 23 (PMEVCNTR23); RAZ/WI when 23 &gt;= PMCR.N</title><rect x="186" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="197" y="64" transform="rotate(-90 197 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P23</text></g>
+<g><title>P22 [22] read/write: Event counter 22 (PMEVCNTR22); RAZ/WI when 22 &gt;= PMCR.N</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P22</text></g>
+<g><title>P21 [21] read/write: Event counter 21 (PMEVCNTR21); RAZ/WI when 21 &gt;= PMCR.N</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P21</text></g>
+<g><title>P20 [20] read/write: Event counter 20 (PMEVCNTR20); RAZ/WI when 20 &gt;= PMCR.N</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P20</text></g>
+<g><title>P19 [19] read/write: Event counter 19 (PMEVCNTR19); RAZ/WI when 19 &gt;= PMCR.N</title><rect x="274" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P19</text></g>
+<g><title>P18 [18] read/write: Event counter 18 (PMEVCNTR18); RAZ/WI when 18 &gt;= PMCR.N</title><rect x="296" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="307" y="64" transform="rotate(-90 307 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P18</text></g>
+<g><title>P17 [17] read/write: Event counter 17 (PMEVCNTR17); RAZ/WI when 17 &gt;= PMCR.N</title><rect x="318" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="329" y="64" transform="rotate(-90 329 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P17</text></g>
+<g><title>P16 [16] read/write: Event counter 16 (PMEVCNTR16); RAZ/WI when 16 &gt;= PMCR.N</title><rect x="340" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="351" y="64" transform="rotate(-90 351 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P16</text></g>
+<g><title>P15 [15] read/write: Event counter 15 (PMEVCNTR15); RAZ/WI when 15 &gt;= PMCR.N</title><rect x="362" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P15</text></g>
+<g><title>P14 [14] read/write: Event counter 14 (PMEVCNTR14); RAZ/WI when 14 &gt;= PMCR.N</title><rect x="384" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="395" y="64" transform="rotate(-90 395 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P14</text></g>
+<g><title>P13 [13] read/write: Event counter 13 (PMEVCNTR13); RAZ/WI when 13 &gt;= PMCR.N</title><rect x="406" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="417" y="64" transform="rotate(-90 417 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P13</text></g>
+<g><title>P12 [12] read/write: Event counter 12 (PMEVCNTR12); RAZ/WI when 12 &gt;= PMCR.N</title><rect x="428" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="439" y="64" transform="rotate(-90 439 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P12</text></g>
+<g><title>P11 [11] read/write: Event counter 11 (PMEVCNTR11); RAZ/WI when 11 &gt;= PMCR.N</title><rect x="450" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="461" y="64" transform="rotate(-90 461 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P11</text></g>
+<g><title>P10 [10] read/write: Event counter 10 (PMEVCNTR10); RAZ/WI when 10 &gt;= PMCR.N</title><rect x="472" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="483" y="64" transform="rotate(-90 483 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P10</text></g>
+<g><title>P9 [9] read/write: Event counter 9 (PMEVCNTR9); RAZ/WI when 9 &gt;= PMCR.N</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="505" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P8 [8] read/write: Event counter 8 (PMEVCNTR8); RAZ/WI when 8 &gt;= PMCR.N</title><rect x="516" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="527" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P7 [7] read/write: Event counter 7 (PMEVCNTR7); RAZ/WI when 7 &gt;= PMCR.N</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="549" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P6 [6] read/write: Event counter 6 (PMEVCNTR6); RAZ/WI when 6 &gt;= PMCR.N</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P5 [5] read/write: Event counter 5 (PMEVCNTR5); RAZ/WI when 5 &gt;= PMCR.N</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P4 [4] read/write: Event counter 4 (PMEVCNTR4); RAZ/WI when 4 &gt;= PMCR.N</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P3 [3] read/write: Event counter 3 (PMEVCNTR3); RAZ/WI when 3 &gt;= PMCR.N</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P2 [2] read/write: Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P1 [1] read/write: Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>P0 [0] read/write: Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -5088,7 +4762,7 @@ impl core::fmt::Debug for PmuserenrA32 {
 /// | \[2\] | `P2` | read/write | - | Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N |
 /// | \[1\] | `P1` | read/write | - | Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N |
 /// | \[0\] | `P0` | read/write | - | Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct PmCounterMask(u32);
 impl PmCounterMask {
@@ -5115,12 +4789,12 @@ impl PmCounterMask {
     }
     /// `P0`: Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N
     ///
-    /// Bits \[0\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
     pub const fn p0(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `P0`.
     #[inline(always)]
@@ -5136,7 +4810,7 @@ impl PmCounterMask {
     }
     /// `P1`: Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N
     ///
-    /// Bits \[1\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[1\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5157,7 +4831,7 @@ impl PmCounterMask {
     }
     /// `P2`: Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N
     ///
-    /// Bits \[2\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[2\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5178,7 +4852,7 @@ impl PmCounterMask {
     }
     /// `P3`: Event counter 3 (PMEVCNTR3); RAZ/WI when 3 &gt;= PMCR.N
     ///
-    /// Bits \[3\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5199,7 +4873,7 @@ impl PmCounterMask {
     }
     /// `P4`: Event counter 4 (PMEVCNTR4); RAZ/WI when 4 &gt;= PMCR.N
     ///
-    /// Bits \[4\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5220,7 +4894,7 @@ impl PmCounterMask {
     }
     /// `P5`: Event counter 5 (PMEVCNTR5); RAZ/WI when 5 &gt;= PMCR.N
     ///
-    /// Bits \[5\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5241,7 +4915,7 @@ impl PmCounterMask {
     }
     /// `P6`: Event counter 6 (PMEVCNTR6); RAZ/WI when 6 &gt;= PMCR.N
     ///
-    /// Bits \[6\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5262,7 +4936,7 @@ impl PmCounterMask {
     }
     /// `P7`: Event counter 7 (PMEVCNTR7); RAZ/WI when 7 &gt;= PMCR.N
     ///
-    /// Bits \[7\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5283,7 +4957,7 @@ impl PmCounterMask {
     }
     /// `P8`: Event counter 8 (PMEVCNTR8); RAZ/WI when 8 &gt;= PMCR.N
     ///
-    /// Bits \[8\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[8\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5304,7 +4978,7 @@ impl PmCounterMask {
     }
     /// `P9`: Event counter 9 (PMEVCNTR9); RAZ/WI when 9 &gt;= PMCR.N
     ///
-    /// Bits \[9\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[9\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5325,7 +4999,7 @@ impl PmCounterMask {
     }
     /// `P10`: Event counter 10 (PMEVCNTR10); RAZ/WI when 10 &gt;= PMCR.N
     ///
-    /// Bits \[10\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[10\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5346,7 +5020,7 @@ impl PmCounterMask {
     }
     /// `P11`: Event counter 11 (PMEVCNTR11); RAZ/WI when 11 &gt;= PMCR.N
     ///
-    /// Bits \[11\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[11\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5367,7 +5041,7 @@ impl PmCounterMask {
     }
     /// `P12`: Event counter 12 (PMEVCNTR12); RAZ/WI when 12 &gt;= PMCR.N
     ///
-    /// Bits \[12\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[12\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5388,7 +5062,7 @@ impl PmCounterMask {
     }
     /// `P13`: Event counter 13 (PMEVCNTR13); RAZ/WI when 13 &gt;= PMCR.N
     ///
-    /// Bits \[13\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[13\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5409,7 +5083,7 @@ impl PmCounterMask {
     }
     /// `P14`: Event counter 14 (PMEVCNTR14); RAZ/WI when 14 &gt;= PMCR.N
     ///
-    /// Bits \[14\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[14\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5430,7 +5104,7 @@ impl PmCounterMask {
     }
     /// `P15`: Event counter 15 (PMEVCNTR15); RAZ/WI when 15 &gt;= PMCR.N
     ///
-    /// Bits \[15\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[15\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5451,7 +5125,7 @@ impl PmCounterMask {
     }
     /// `P16`: Event counter 16 (PMEVCNTR16); RAZ/WI when 16 &gt;= PMCR.N
     ///
-    /// Bits \[16\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[16\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5472,7 +5146,7 @@ impl PmCounterMask {
     }
     /// `P17`: Event counter 17 (PMEVCNTR17); RAZ/WI when 17 &gt;= PMCR.N
     ///
-    /// Bits \[17\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[17\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5493,7 +5167,7 @@ impl PmCounterMask {
     }
     /// `P18`: Event counter 18 (PMEVCNTR18); RAZ/WI when 18 &gt;= PMCR.N
     ///
-    /// Bits \[18\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[18\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5514,7 +5188,7 @@ impl PmCounterMask {
     }
     /// `P19`: Event counter 19 (PMEVCNTR19); RAZ/WI when 19 &gt;= PMCR.N
     ///
-    /// Bits \[19\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[19\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5535,7 +5209,7 @@ impl PmCounterMask {
     }
     /// `P20`: Event counter 20 (PMEVCNTR20); RAZ/WI when 20 &gt;= PMCR.N
     ///
-    /// Bits \[20\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[20\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5556,7 +5230,7 @@ impl PmCounterMask {
     }
     /// `P21`: Event counter 21 (PMEVCNTR21); RAZ/WI when 21 &gt;= PMCR.N
     ///
-    /// Bits \[21\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[21\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5577,7 +5251,7 @@ impl PmCounterMask {
     }
     /// `P22`: Event counter 22 (PMEVCNTR22); RAZ/WI when 22 &gt;= PMCR.N
     ///
-    /// Bits \[22\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[22\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5598,7 +5272,7 @@ impl PmCounterMask {
     }
     /// `P23`: Event counter 23 (PMEVCNTR23); RAZ/WI when 23 &gt;= PMCR.N
     ///
-    /// Bits \[23\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[23\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5619,7 +5293,7 @@ impl PmCounterMask {
     }
     /// `P24`: Event counter 24 (PMEVCNTR24); RAZ/WI when 24 &gt;= PMCR.N
     ///
-    /// Bits \[24\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[24\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5640,7 +5314,7 @@ impl PmCounterMask {
     }
     /// `P25`: Event counter 25 (PMEVCNTR25); RAZ/WI when 25 &gt;= PMCR.N
     ///
-    /// Bits \[25\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[25\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5661,7 +5335,7 @@ impl PmCounterMask {
     }
     /// `P26`: Event counter 26 (PMEVCNTR26); RAZ/WI when 26 &gt;= PMCR.N
     ///
-    /// Bits \[26\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[26\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5682,7 +5356,7 @@ impl PmCounterMask {
     }
     /// `P27`: Event counter 27 (PMEVCNTR27); RAZ/WI when 27 &gt;= PMCR.N
     ///
-    /// Bits \[27\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[27\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5703,7 +5377,7 @@ impl PmCounterMask {
     }
     /// `P28`: Event counter 28 (PMEVCNTR28); RAZ/WI when 28 &gt;= PMCR.N
     ///
-    /// Bits \[28\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[28\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5724,7 +5398,7 @@ impl PmCounterMask {
     }
     /// `P29`: Event counter 29 (PMEVCNTR29); RAZ/WI when 29 &gt;= PMCR.N
     ///
-    /// Bits \[29\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[29\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5745,7 +5419,7 @@ impl PmCounterMask {
     }
     /// `P30`: Event counter 30 (PMEVCNTR30); RAZ/WI when 30 &gt;= PMCR.N
     ///
-    /// Bits \[30\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[30\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5766,7 +5440,7 @@ impl PmCounterMask {
     }
     /// `C`: Cycle counter (PMCCNTR)
     ///
-    /// Bits \[31\] of `PM_COUNTER_MASK`, read/write. Reset: not described.
+    /// Bits \[31\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
     #[inline(always)]
@@ -5792,18 +5466,13 @@ impl Default for PmCounterMask {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for PmCounterMask {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for PmCounterMask {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for PmCounterMask {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("PmCounterMask")
             .field("p0", &self.p0())

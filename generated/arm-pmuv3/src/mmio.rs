@@ -11,6 +11,22 @@
     clippy::cast_possible_truncation,
     reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
 )]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::must_use_candidate,
+    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+)]
 /// `PMU_EXT32`: PMUv3 external (memory-mapped) 32-bit view (FEAT_PMUv3_EXT32), one 4 KB frame per PE. 64-bit counters are accessed as two 32-bit words, low word first. Access is subject to the software lock (PMLAR/PMLSR)
 ///
 /// 0x1000 bytes, reached with 32-bit accesses; registers wider than that are accessed in parts, lowest address first.
@@ -103,6 +119,7 @@ impl PmuExt32 {
     /// The number of elements.
     pub const PMCIDR_COUNT: usize = 4;
     /// The block at `base` in memory.
+    ///
     /// # Safety
     /// `base` must be the address of this block, mapped as device memory, for as long as
     /// the value and the register handles it gives are used, and no other code may use
@@ -117,6 +134,7 @@ impl PmuExt32 {
 }
 impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// The block at `base` on `bus`.
+    ///
     /// # Safety
     /// The bus's contract must hold for every register of the block at `base`, for as
     /// long as the value and the register handles it gives are used (for `Mmio`, what
@@ -147,10 +165,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmevcntr(
         &self,
         n: usize,
-    ) -> Result<
-        armreg_rt::mmio::Reg<crate::Pmevcntr, armreg_rt::mmio::Rw, B>,
-        armreg_rt::IndexOutOfRange,
-    > {
+    ) -> Result<armreg_rt::mmio::Reg<crate::Pmevcntr, armreg_rt::mmio::Rw, B>, armreg_rt::IndexOutOfRange> {
         if n >= PmuExt32::PMEVCNTR_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -172,14 +187,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// Offset 0x0 + n × 0x8, n < 31; read/write, value type [`Pmevcntr`](crate::Pmevcntr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+    ///
     /// The index is checked when the program is compiled.
     #[inline(always)]
-    pub fn pmevcntr_n<const N: usize>(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmevcntr, armreg_rt::mmio::Rw, B> {
-        const {
-            assert!(N < PmuExt32::PMEVCNTR_COUNT, "register array index out of range")
-        };
+    pub fn pmevcntr_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr, armreg_rt::mmio::Rw, B> {
+        const { assert!(N < PmuExt32::PMEVCNTR_COUNT, "register array index out of range") };
         // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -195,12 +207,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmccntr(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmccntr, armreg_rt::mmio::Rw, B> {
+    pub fn pmccntr(&self) -> armreg_rt::mmio::Reg<crate::Pmccntr, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMCCNTR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMCCNTR_OFFSET,
+                4,
+            )
         }
     }
     /// `PMEVTYPER<n>`: Event Type Registers 0..30: 0x400 + 4n
@@ -212,10 +226,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmevtyper(
         &self,
         n: usize,
-    ) -> Result<
-        armreg_rt::mmio::Reg<crate::Pmevtyper, armreg_rt::mmio::Rw, B>,
-        armreg_rt::IndexOutOfRange,
-    > {
+    ) -> Result<armreg_rt::mmio::Reg<crate::Pmevtyper, armreg_rt::mmio::Rw, B>, armreg_rt::IndexOutOfRange> {
         if n >= PmuExt32::PMEVTYPER_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -237,14 +248,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// Offset 0x400 + n × 0x4, n < 31; read/write, value type [`Pmevtyper`](crate::Pmevtyper).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+    ///
     /// The index is checked when the program is compiled.
     #[inline(always)]
-    pub fn pmevtyper_n<const N: usize>(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmevtyper, armreg_rt::mmio::Rw, B> {
-        const {
-            assert!(N < PmuExt32::PMEVTYPER_COUNT, "register array index out of range")
-        };
+    pub fn pmevtyper_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper, armreg_rt::mmio::Rw, B> {
+        const { assert!(N < PmuExt32::PMEVTYPER_COUNT, "register array index out of range") };
         // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -260,12 +268,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmccfiltr(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmccfiltr, armreg_rt::mmio::Rw, B> {
+    pub fn pmccfiltr(&self) -> armreg_rt::mmio::Reg<crate::Pmccfiltr, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMCCFILTR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMCCFILTR_OFFSET,
+                4,
+            )
         }
     }
     /// `PMCNTENSET`: Count Enable Set (write-1-to-set view of the enable state)
@@ -274,9 +284,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmcntenset(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmcntenset(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -292,9 +300,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmcntenclr(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmcntenclr(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -310,9 +316,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmintenset(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmintenset(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -328,9 +332,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmintenclr(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmintenclr(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -346,12 +348,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmovsclr(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmovsclr(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMOVSCLR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMOVSCLR_OFFSET,
+                4,
+            )
         }
     }
     /// `PMSWINC`: Software Increment (write-only)
@@ -360,12 +364,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmswinc(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmswinc, armreg_rt::mmio::Wo, B> {
+    pub fn pmswinc(&self) -> armreg_rt::mmio::Reg<crate::Pmswinc, armreg_rt::mmio::Wo, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMSWINC_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMSWINC_OFFSET,
+                4,
+            )
         }
     }
     /// `PMOVSSET`: Overflow Flag Status Set (write-1-to-set view of the overflow flags)
@@ -374,12 +380,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmovsset(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmovsset(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMOVSSET_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMOVSSET_OFFSET,
+                4,
+            )
         }
     }
     /// `PMCFGR`: Configuration Register: read the number of event counters from PMCFGR.N
@@ -391,7 +399,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::Pmcfgr, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMCFGR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMCFGR_OFFSET,
+                4,
+            )
         }
     }
     /// `PMCR`: Performance Monitors Control Register, external view: bits \[31:11\] RAZ/WI
@@ -403,7 +415,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::PmcrExt, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMCR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMCR_OFFSET,
+                4,
+            )
         }
     }
     /// `PMIIDR`: Implementation Identification Register
@@ -415,7 +431,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmiidr(&self) -> armreg_rt::mmio::Reg<crate::Pmiidr, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMIIDR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMIIDR_OFFSET,
+                4,
+            )
         }
     }
     /// `PMCEID<n>`: Common Event Identification 0..3: 0xE20, 0xE24, 0xE28, 0xE2C
@@ -427,10 +447,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmceid(
         &self,
         n: usize,
-    ) -> Result<
-        armreg_rt::mmio::Reg<crate::Pmceid32, armreg_rt::mmio::Ro, B>,
-        armreg_rt::IndexOutOfRange,
-    > {
+    ) -> Result<armreg_rt::mmio::Reg<crate::Pmceid32, armreg_rt::mmio::Ro, B>, armreg_rt::IndexOutOfRange> {
         if n >= PmuExt32::PMCEID_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -452,14 +469,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// Offset 0xe20 + n × 0x4, n < 4; read-only, value type [`Pmceid32`](crate::Pmceid32).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+    ///
     /// The index is checked when the program is compiled.
     #[inline(always)]
-    pub fn pmceid_n<const N: usize>(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmceid32, armreg_rt::mmio::Ro, B> {
-        const {
-            assert!(N < PmuExt32::PMCEID_COUNT, "register array index out of range")
-        };
+    pub fn pmceid_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::Pmceid32, armreg_rt::mmio::Ro, B> {
+        const { assert!(N < PmuExt32::PMCEID_COUNT, "register array index out of range") };
         // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -478,7 +492,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmmir(&self) -> armreg_rt::mmio::Reg<crate::Pmmir, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMMIR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMMIR_OFFSET,
+                4,
+            )
         }
     }
     /// `PMITCTRL`: Integration Mode Control Register
@@ -487,12 +505,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmitctrl(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmitctrl, armreg_rt::mmio::Rw, B> {
+    pub fn pmitctrl(&self) -> armreg_rt::mmio::Reg<crate::Pmitctrl, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMITCTRL_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMITCTRL_OFFSET,
+                4,
+            )
         }
     }
     /// `PMDEVAFF0`: Device Affinity Register 0
@@ -501,12 +521,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmdevaff0(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevaff0(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMDEVAFF0_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMDEVAFF0_OFFSET,
+                4,
+            )
         }
     }
     /// `PMDEVAFF1`: Device Affinity Register 1
@@ -515,12 +537,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmdevaff1(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevaff1(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMDEVAFF1_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMDEVAFF1_OFFSET,
+                4,
+            )
         }
     }
     /// `PMLAR`: Lock Access Register (write-only): write 0xC5ACCE55 to unlock, anything else locks
@@ -532,7 +556,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmlar(&self) -> armreg_rt::mmio::Reg<crate::Pmlar, armreg_rt::mmio::Wo, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMLAR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMLAR_OFFSET,
+                4,
+            )
         }
     }
     /// `PMLSR`: Lock Status Register
@@ -544,7 +572,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmlsr(&self) -> armreg_rt::mmio::Reg<crate::Pmlsr, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMLSR_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMLSR_OFFSET,
+                4,
+            )
         }
     }
     /// `PMAUTHSTATUS`: Authentication Status Register
@@ -553,9 +585,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmauthstatus(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmauthstatus, armreg_rt::mmio::Ro, B> {
+    pub fn pmauthstatus(&self) -> armreg_rt::mmio::Reg<crate::Pmauthstatus, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -571,12 +601,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmdevarch(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmdevarch, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevarch(&self) -> armreg_rt::mmio::Reg<crate::Pmdevarch, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMDEVARCH_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMDEVARCH_OFFSET,
+                4,
+            )
         }
     }
     /// `PMDEVID`: Device Configuration Register
@@ -585,12 +617,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmdevid(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmdevid, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevid(&self) -> armreg_rt::mmio::Reg<crate::Pmdevid, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMDEVID_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMDEVID_OFFSET,
+                4,
+            )
         }
     }
     /// `PMDEVTYPE`: Device Type Register (0x16)
@@ -599,12 +633,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmdevtype(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmdevtype, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevtype(&self) -> armreg_rt::mmio::Reg<crate::Pmdevtype, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMDEVTYPE_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMDEVTYPE_OFFSET,
+                4,
+            )
         }
     }
     /// `PMPIDR4`: Peripheral Identification Register 4
@@ -613,12 +649,14 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
-    pub fn pmpidr4(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B> {
+    pub fn pmpidr4(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
-            armreg_rt::mmio::Reg::on(self.bus, self.base + PmuExt32::PMPIDR4_OFFSET, 4)
+            armreg_rt::mmio::Reg::on(
+                self.bus,
+                self.base + PmuExt32::PMPIDR4_OFFSET,
+                4,
+            )
         }
     }
     /// `PMPIDR<n>`: Peripheral Identification Registers 0..3: 0xFE0..0xFEC
@@ -630,10 +668,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmpidr(
         &self,
         n: usize,
-    ) -> Result<
-        armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B>,
-        armreg_rt::IndexOutOfRange,
-    > {
+    ) -> Result<armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B>, armreg_rt::IndexOutOfRange> {
         if n >= PmuExt32::PMPIDR_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -655,14 +690,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// Offset 0xfe0 + n × 0x4, n < 4; read-only, value type [`Pmpidr`](crate::Pmpidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+    ///
     /// The index is checked when the program is compiled.
     #[inline(always)]
-    pub fn pmpidr_n<const N: usize>(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B> {
-        const {
-            assert!(N < PmuExt32::PMPIDR_COUNT, "register array index out of range")
-        };
+    pub fn pmpidr_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B> {
+        const { assert!(N < PmuExt32::PMPIDR_COUNT, "register array index out of range") };
         // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -681,10 +713,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     pub fn pmcidr(
         &self,
         n: usize,
-    ) -> Result<
-        armreg_rt::mmio::Reg<crate::Pmcidr, armreg_rt::mmio::Ro, B>,
-        armreg_rt::IndexOutOfRange,
-    > {
+    ) -> Result<armreg_rt::mmio::Reg<crate::Pmcidr, armreg_rt::mmio::Ro, B>, armreg_rt::IndexOutOfRange> {
         if n >= PmuExt32::PMCIDR_COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -706,14 +735,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// Offset 0xff0 + n × 0x4, n < 4; read-only, value type [`Pmcidr`](crate::Pmcidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+    ///
     /// The index is checked when the program is compiled.
     #[inline(always)]
-    pub fn pmcidr_n<const N: usize>(
-        &self,
-    ) -> armreg_rt::mmio::Reg<crate::Pmcidr, armreg_rt::mmio::Ro, B> {
-        const {
-            assert!(N < PmuExt32::PMCIDR_COUNT, "register array index out of range")
-        };
+    pub fn pmcidr_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr, armreg_rt::mmio::Ro, B> {
+        const { assert!(N < PmuExt32::PMCIDR_COUNT, "register array index out of range") };
         // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
         unsafe {
             armreg_rt::mmio::Reg::on(

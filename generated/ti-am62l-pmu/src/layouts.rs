@@ -11,31 +11,47 @@
     clippy::cast_possible_truncation,
     reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
 )]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::must_use_candidate,
+    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+)]
 /// Authentication Status Register (external view only): debug authentication state per Security state. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMAUTHSTATUS" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMAUTHSTATUS</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMAUTHSTATUS · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RTNID [27:26] read-only: Root non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="98" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="120" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTNID</text><text x="120" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>RTID [25:24] read-only: Root invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="142" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="164" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTID</text><text x="164" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[23:16] not described</title><rect x="186" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLNID [15:14] read-only: Realm non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="362" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="384" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLNID</text><text x="384" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>RLID [13:12] read-only: Realm invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="406" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="428" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLID</text><text x="428" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[11:8] not described</title><rect x="450" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SNID [7:6] read-only: Secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="538" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="560" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SNID</text><text x="560" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>SID [5:4] read-only: Secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="582" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="604" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SID</text><text x="604" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>NSNID [3:2] read-only: Non-secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="626" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="648" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSNID</text><text x="648" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>NSID [1:0] read-only: Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="670" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="692" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSID</text><text x="692" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMAUTHSTATUS" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMAUTHSTATUS</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMAUTHSTATUS · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RTNID [27:26] read-only: Root non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="98" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="120" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTNID</text><text x="120" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>RTID [25:24] read-only: Root invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="142" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="164" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RTID</text><text x="164" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[23:16] not described</title><rect x="186" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLNID [15:14] read-only: Realm non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="362" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="384" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLNID</text><text x="384" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>RLID [13:12] read-only: Realm invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="406" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="428" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLID</text><text x="428" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[11:8] not described</title><rect x="450" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SNID [7:6] read-only: Secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="538" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="560" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SNID</text><text x="560" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>SID [5:4] read-only: Secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="582" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="604" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SID</text><text x="604" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>NSNID [3:2] read-only: Non-secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="626" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="648" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSNID</text><text x="648" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>NSID [1:0] read-only: Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="670" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="692" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSID</text><text x="692" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -47,7 +63,7 @@
 /// | \[5:4\] | `SID` | read-only | - | Secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[3:2\] | `NSNID` | read-only | - | Non-secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[1:0\] | `NSID` | read-only | - | Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmauthstatus(u32);
 impl Pmauthstatus {
@@ -74,56 +90,56 @@ impl Pmauthstatus {
     }
     /// `NSID`: Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[1:0\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[1:0\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn nsid(self) -> u8 {
-        ((self.0) & 0x3) as u8
+        (self.0 & 0x3) as u8
     }
     /// `NSNID`: Non-secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[3:2\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[3:2\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn nsnid(self) -> u8 {
         ((self.0 >> 2) & 0x3) as u8
     }
     /// `SID`: Secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[5:4\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[5:4\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn sid(self) -> u8 {
         ((self.0 >> 4) & 0x3) as u8
     }
     /// `SNID`: Secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[7:6\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[7:6\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn snid(self) -> u8 {
         ((self.0 >> 6) & 0x3) as u8
     }
     /// `RLID`: Realm invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[13:12\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[13:12\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn rlid(self) -> u8 {
         ((self.0 >> 12) & 0x3) as u8
     }
     /// `RLNID`: Realm non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[15:14\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[15:14\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn rlnid(self) -> u8 {
         ((self.0 >> 14) & 0x3) as u8
     }
     /// `RTID`: Root invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[25:24\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[25:24\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn rtid(self) -> u8 {
         ((self.0 >> 24) & 0x3) as u8
     }
     /// `RTNID`: Root non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[27:26\] of `PMAUTHSTATUS`, read-only. Reset: not described.
+    /// Bits \[27:26\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn rtnid(self) -> u8 {
         ((self.0 >> 26) & 0x3) as u8
@@ -135,18 +151,13 @@ impl Default for Pmauthstatus {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmauthstatus {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmauthstatus {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmauthstatus {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmauthstatus")
             .field("nsid", &self.nsid())
@@ -164,29 +175,29 @@ impl core::fmt::Debug for Pmauthstatus {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCFILTR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCCFILTR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCFILTR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
-/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
-/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
-/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[25] not described</title><rect x="142" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
-/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
-/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
-/// <g><title>[19:0] not described</title><rect x="274" y="46" width="440" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCFILTR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCCFILTR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCFILTR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[25] not described</title><rect x="142" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+<g><title>[19:0] not described</title><rect x="274" y="46" width="440" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -200,7 +211,7 @@ impl core::fmt::Debug for Pmauthstatus {
 /// | \[22\] | `RLK` | read/write | - | Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmccfiltr(u32);
 impl Pmccfiltr {
@@ -227,7 +238,7 @@ impl Pmccfiltr {
     }
     /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[20\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[20\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn rlh(self) -> bool {
         ((self.0 >> 20) & 0x1) != 0
@@ -246,7 +257,7 @@ impl Pmccfiltr {
     }
     /// `RLU`: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[21\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[21\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn rlu(self) -> bool {
         ((self.0 >> 21) & 0x1) != 0
@@ -265,7 +276,7 @@ impl Pmccfiltr {
     }
     /// `RLK`: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[22\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[22\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn rlk(self) -> bool {
         ((self.0 >> 22) & 0x1) != 0
@@ -284,7 +295,7 @@ impl Pmccfiltr {
     }
     /// `SH`: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[24\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[24\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn sh(self) -> bool {
         ((self.0 >> 24) & 0x1) != 0
@@ -303,7 +314,7 @@ impl Pmccfiltr {
     }
     /// `M`: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[26\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[26\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn m(self) -> bool {
         ((self.0 >> 26) & 0x1) != 0
@@ -322,7 +333,7 @@ impl Pmccfiltr {
     }
     /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[27\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[27\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn nsh(self) -> bool {
         ((self.0 >> 27) & 0x1) != 0
@@ -341,7 +352,7 @@ impl Pmccfiltr {
     }
     /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[28\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[28\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn nsu(self) -> bool {
         ((self.0 >> 28) & 0x1) != 0
@@ -360,7 +371,7 @@ impl Pmccfiltr {
     }
     /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[29\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[29\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn nsk(self) -> bool {
         ((self.0 >> 29) & 0x1) != 0
@@ -379,7 +390,7 @@ impl Pmccfiltr {
     }
     /// `U`: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[30\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[30\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn u(self) -> bool {
         ((self.0 >> 30) & 0x1) != 0
@@ -398,7 +409,7 @@ impl Pmccfiltr {
     }
     /// `P`: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[31\] of `PMCCFILTR`, read/write. Reset: not described.
+    /// Bits \[31\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn p(self) -> bool {
         ((self.0 >> 31) & 0x1) != 0
@@ -422,18 +433,13 @@ impl Default for Pmccfiltr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmccfiltr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmccfiltr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmccfiltr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmccfiltr")
             .field("rlh", &self.rlh())
@@ -453,23 +459,23 @@ impl core::fmt::Debug for Pmccfiltr {
 ///
 /// Width: 64 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCCNTR</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCNTR · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>CCNT [63:0] read/write: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>CCNT [63:0] read/write: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCCNTR</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCCNTR · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>CCNT [63:0] read/write: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>CCNT [63:0] read/write: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `CCNT` | read/write | - | Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmccntr(u64);
 impl Pmccntr {
@@ -496,7 +502,7 @@ impl Pmccntr {
     }
     /// `CCNT`: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[63:0\] of `PMCCNTR`, read/write. Reset: not described.
+    /// Bits \[63:0\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn ccnt(self) -> u64 {
         self.0
@@ -520,42 +526,39 @@ impl Default for Pmccntr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmccntr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmccntr {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmccntr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmccntr").field("ccnt", &self.ccnt()).finish()
+        f.debug_struct("Pmccntr")
+            .field("ccnt", &self.ccnt())
+            .finish()
     }
 }
 /// Common Event Identification 0: events 0x00-0x1F; bit n set = common event n implemented. Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCEID0" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCEID0</title>
-/// <rect width="724" height="128" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID0 · 32 bits · reset 0x67ffbfff</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>ID [31:0] read-only, reset 0x67ffbfff: Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">1</tspan><tspan x="65">1</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">1</tspan><tspan x="153">1</tspan><tspan x="175">1</tspan><tspan x="197">1</tspan><tspan x="219">1</tspan><tspan x="241">1</tspan><tspan x="263">1</tspan><tspan x="285">1</tspan><tspan x="307">1</tspan><tspan x="329">1</tspan><tspan x="351">1</tspan><tspan x="373">1</tspan><tspan x="395">0</tspan><tspan x="417">1</tspan><tspan x="439">1</tspan><tspan x="461">1</tspan><tspan x="483">1</tspan><tspan x="505">1</tspan><tspan x="527">1</tspan><tspan x="549">1</tspan><tspan x="571">1</tspan><tspan x="593">1</tspan><tspan x="615">1</tspan><tspan x="637">1</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">1</tspan></text>
-/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCEID0" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCEID0</title>
+<rect width="724" height="128" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID0 · 32 bits · reset 0x67ffbfff</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>ID [31:0] read-only, reset 0x67ffbfff: Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">1</tspan><tspan x="65">1</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">1</tspan><tspan x="153">1</tspan><tspan x="175">1</tspan><tspan x="197">1</tspan><tspan x="219">1</tspan><tspan x="241">1</tspan><tspan x="263">1</tspan><tspan x="285">1</tspan><tspan x="307">1</tspan><tspan x="329">1</tspan><tspan x="351">1</tspan><tspan x="373">1</tspan><tspan x="395">0</tspan><tspan x="417">1</tspan><tspan x="439">1</tspan><tspan x="461">1</tspan><tspan x="483">1</tspan><tspan x="505">1</tspan><tspan x="527">1</tspan><tspan x="549">1</tspan><tspan x="571">1</tspan><tspan x="593">1</tspan><tspan x="615">1</tspan><tspan x="637">1</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">1</tspan></text>
+<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | 0x67ffbfff | Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid0(u32);
 impl Pmceid0 {
@@ -584,7 +587,7 @@ impl Pmceid0 {
     }
     /// `ID`: Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
-    /// Bits \[31:0\] of `PMCEID0`, read-only. Reset: 0x67ffbfff.
+    /// Bits \[31:0\], read-only. Reset: 0x67ffbfff.
     #[inline(always)]
     pub const fn id(self) -> u32 {
         self.0
@@ -596,42 +599,39 @@ impl Default for Pmceid0 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmceid0 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmceid0 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmceid0 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid0").field("id", &self.id()).finish()
+        f.debug_struct("Pmceid0")
+            .field("id", &self.id())
+            .finish()
     }
 }
 /// Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCEID1" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCEID1</title>
-/// <rect width="724" height="128" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID1 · 32 bits · reset 0x0</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>ID [31:0] read-only, reset 0x0: Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">0</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">0</tspan><tspan x="153">0</tspan><tspan x="175">0</tspan><tspan x="197">0</tspan><tspan x="219">0</tspan><tspan x="241">0</tspan><tspan x="263">0</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">0</tspan><tspan x="439">0</tspan><tspan x="461">0</tspan><tspan x="483">0</tspan><tspan x="505">0</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">0</tspan><tspan x="637">0</tspan><tspan x="659">0</tspan><tspan x="681">0</tspan><tspan x="703">0</tspan></text>
-/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCEID1" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCEID1</title>
+<rect width="724" height="128" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID1 · 32 bits · reset 0x0</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>ID [31:0] read-only, reset 0x0: Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">0</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">0</tspan><tspan x="153">0</tspan><tspan x="175">0</tspan><tspan x="197">0</tspan><tspan x="219">0</tspan><tspan x="241">0</tspan><tspan x="263">0</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">0</tspan><tspan x="439">0</tspan><tspan x="461">0</tspan><tspan x="483">0</tspan><tspan x="505">0</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">0</tspan><tspan x="637">0</tspan><tspan x="659">0</tspan><tspan x="681">0</tspan><tspan x="703">0</tspan></text>
+<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | 0x0 | Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid1(u32);
 impl Pmceid1 {
@@ -660,7 +660,7 @@ impl Pmceid1 {
     }
     /// `ID`: Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
-    /// Bits \[31:0\] of `PMCEID1`, read-only. Reset: 0x0.
+    /// Bits \[31:0\], read-only. Reset: 0x0.
     #[inline(always)]
     pub const fn id(self) -> u32 {
         self.0
@@ -672,41 +672,38 @@ impl Default for Pmceid1 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmceid1 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmceid1 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmceid1 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid1").field("id", &self.id()).finish()
+        f.debug_struct("Pmceid1")
+            .field("id", &self.id())
+            .finish()
     }
 }
 /// Common Event Identification 2: events 0x4000-0x401F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID2" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCEID2</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID2 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>ID [31:0] read-only: Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID2" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCEID2</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID2 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>ID [31:0] read-only: Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid2(u32);
 impl Pmceid2 {
@@ -733,7 +730,7 @@ impl Pmceid2 {
     }
     /// `ID`: Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.
     ///
-    /// Bits \[31:0\] of `PMCEID2`, read-only. Reset: not described.
+    /// Bits \[31:0\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn id(self) -> u32 {
         self.0
@@ -745,41 +742,38 @@ impl Default for Pmceid2 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmceid2 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmceid2 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmceid2 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid2").field("id", &self.id()).finish()
+        f.debug_struct("Pmceid2")
+            .field("id", &self.id())
+            .finish()
     }
 }
 /// Common Event Identification 3: events 0x4020-0x403F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID3" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCEID3</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID3 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>ID [31:0] read-only: Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID3" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCEID3</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCEID3 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>ID [31:0] read-only: Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid3(u32);
 impl Pmceid3 {
@@ -806,7 +800,7 @@ impl Pmceid3 {
     }
     /// `ID`: Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.
     ///
-    /// Bits \[31:0\] of `PMCEID3`, read-only. Reset: not described.
+    /// Bits \[31:0\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn id(self) -> u32 {
         self.0
@@ -818,50 +812,47 @@ impl Default for Pmceid3 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmceid3 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmceid3 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmceid3 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid3").field("id", &self.id()).finish()
+        f.debug_struct("Pmceid3")
+            .field("id", &self.id())
+            .finish()
     }
 }
 /// Configuration Register (external view only): PMU features and the number of event counters. Read the counter count from PMCFGR.N, not PMCR.N (RAZ/WI in this view). AM62L: N = 6 (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCFGR</title>
-/// <rect width="724" height="128" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCFGR · 32 bits · reset partly described (x: not described)</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>NCG [31:28] read-only: NCG, counter groups (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="54" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NCG</text><text x="54" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>[27:23] not described</title><rect x="98" y="46" width="110" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SS [22] read-only: SS (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="208" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="219" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SS</text><text x="219" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>FZO [21] read-only: Freeze-on-overflow (PMCR.FZO) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="230" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
-/// <g><title>[20] not described</title><rect x="252" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>UEN [19] read-only: User-mode enable register (PMUSERENR) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="274" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">UEN</text></g>
-/// <g><title>WT [18] read-only: WT (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="296" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="307" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">WT</text><text x="307" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>NA [17] read-only: NA (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="318" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="329" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NA</text><text x="329" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>EX [16] read-only: Export (PMCR.X) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="340" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="351" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EX</text><text x="351" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>CCD [15] read-only: Cycle counter clock divider (PMCR.D) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="362" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCD</text></g>
-/// <g><title>CC [14] read-only: Dedicated cycle counter (PMCCNTR) implemented. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="395" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>SIZE [13:8] read-only: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="472" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>N [7:0] read-only, reset 0x6: Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="626" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">x</tspan><tspan x="43">x</tspan><tspan x="65">x</tspan><tspan x="87">x</tspan><tspan x="109">x</tspan><tspan x="131">x</tspan><tspan x="153">x</tspan><tspan x="175">x</tspan><tspan x="197">x</tspan><tspan x="219">x</tspan><tspan x="241">x</tspan><tspan x="263">x</tspan><tspan x="285">x</tspan><tspan x="307">x</tspan><tspan x="329">x</tspan><tspan x="351">x</tspan><tspan x="373">x</tspan><tspan x="395">x</tspan><tspan x="417">x</tspan><tspan x="439">x</tspan><tspan x="461">x</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">0</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCFGR</title>
+<rect width="724" height="128" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCFGR · 32 bits · reset partly described (x: not described)</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>NCG [31:28] read-only: NCG, counter groups (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="54" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NCG</text><text x="54" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>[27:23] not described</title><rect x="98" y="46" width="110" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SS [22] read-only: SS (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="208" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="219" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SS</text><text x="219" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>FZO [21] read-only: Freeze-on-overflow (PMCR.FZO) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="230" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">FZO</text></g>
+<g><title>[20] not described</title><rect x="252" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>UEN [19] read-only: User-mode enable register (PMUSERENR) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="274" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="285" y="64" transform="rotate(-90 285 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">UEN</text></g>
+<g><title>WT [18] read-only: WT (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="296" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="307" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">WT</text><text x="307" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>NA [17] read-only: NA (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="318" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="329" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NA</text><text x="329" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>EX [16] read-only: Export (PMCR.X) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="340" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="351" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EX</text><text x="351" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>CCD [15] read-only: Cycle counter clock divider (PMCR.D) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="362" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="373" y="64" transform="rotate(-90 373 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CCD</text></g>
+<g><title>CC [14] read-only: Dedicated cycle counter (PMCCNTR) implemented. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="395" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>SIZE [13:8] read-only: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="472" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>N [7:0] read-only, reset 0x6: Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="626" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">x</tspan><tspan x="43">x</tspan><tspan x="65">x</tspan><tspan x="87">x</tspan><tspan x="109">x</tspan><tspan x="131">x</tspan><tspan x="153">x</tspan><tspan x="175">x</tspan><tspan x="197">x</tspan><tspan x="219">x</tspan><tspan x="241">x</tspan><tspan x="263">x</tspan><tspan x="285">x</tspan><tspan x="307">x</tspan><tspan x="329">x</tspan><tspan x="351">x</tspan><tspan x="373">x</tspan><tspan x="395">x</tspan><tspan x="417">x</tspan><tspan x="439">x</tspan><tspan x="461">x</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">0</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -876,7 +867,7 @@ impl core::fmt::Debug for Pmceid3 {
 /// | \[14\] | `CC` | read-only | - | Dedicated cycle counter (PMCCNTR) implemented. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[13:8\] | `SIZE` | read-only | - | Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[7:0\] | `N` | read-only | 0x6 | Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcfgr(u32);
 impl Pmcfgr {
@@ -903,77 +894,77 @@ impl Pmcfgr {
     }
     /// `N`: Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
-    /// Bits \[7:0\] of `PMCFGR`, read-only. Reset: 0x6.
+    /// Bits \[7:0\], read-only. Reset: 0x6.
     #[inline(always)]
     pub const fn n(self) -> u8 {
-        ((self.0) & 0xff) as u8
+        (self.0 & 0xff) as u8
     }
     /// `SIZE`: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[13:8\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[13:8\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn size(self) -> u8 {
         ((self.0 >> 8) & 0x3f) as u8
     }
     /// `CC`: Dedicated cycle counter (PMCCNTR) implemented. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[14\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[14\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn cc(self) -> bool {
         ((self.0 >> 14) & 0x1) != 0
     }
     /// `CCD`: Cycle counter clock divider (PMCR.D) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[15\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[15\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn ccd(self) -> bool {
         ((self.0 >> 15) & 0x1) != 0
     }
     /// `EX`: Export (PMCR.X) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[16\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[16\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn ex(self) -> bool {
         ((self.0 >> 16) & 0x1) != 0
     }
     /// `NA`: NA (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[17\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[17\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn na(self) -> bool {
         ((self.0 >> 17) & 0x1) != 0
     }
     /// `WT`: WT (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[18\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[18\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn wt(self) -> bool {
         ((self.0 >> 18) & 0x1) != 0
     }
     /// `UEN`: User-mode enable register (PMUSERENR) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[19\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[19\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn uen(self) -> bool {
         ((self.0 >> 19) & 0x1) != 0
     }
     /// `FZO`: Freeze-on-overflow (PMCR.FZO) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[21\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[21\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn fzo(self) -> bool {
         ((self.0 >> 21) & 0x1) != 0
     }
     /// `SS`: SS (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[22\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[22\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn ss(self) -> bool {
         ((self.0 >> 22) & 0x1) != 0
     }
     /// `NCG`: NCG, counter groups (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[31:28\] of `PMCFGR`, read-only. Reset: not described.
+    /// Bits \[31:28\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn ncg(self) -> u8 {
         ((self.0 >> 28) & 0xf) as u8
@@ -985,18 +976,13 @@ impl Default for Pmcfgr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmcfgr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmcfgr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmcfgr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmcfgr")
             .field("n", &self.n())
@@ -1017,21 +1003,21 @@ impl core::fmt::Debug for Pmcfgr {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR0" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCIDR0</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR0 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR0" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCIDR0</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR0 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcidr0(u32);
 impl Pmcidr0 {
@@ -1058,7 +1044,7 @@ impl Pmcidr0 {
     }
     /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[31:0\] of `PMCIDR0`, read-only. Reset: not described.
+    /// Bits \[31:0\], read-only. Reset: not described.
     #[inline(always)]
     pub const fn value(self) -> u32 {
         self.0
@@ -1070,263 +1056,104 @@ impl Default for Pmcidr0 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmcidr0 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmcidr0 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmcidr0 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcidr0").field("value", &self.value()).finish()
+        f.debug_struct("Pmcidr0")
+            .field("value", &self.value())
+            .finish()
     }
 }
 /// Component Identification Register 1. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR1" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCIDR1</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR1 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR1" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCIDR1</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR1 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmcidr1(u32);
-impl Pmcidr1 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMCIDR1`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmcidr1 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmcidr1 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmcidr1 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcidr1").field("value", &self.value()).finish()
-    }
-}
+pub type Pmcidr1 = Pmcidr0;
 /// Component Identification Register 2. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR2" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCIDR2</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR2 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR2" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCIDR2</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR2 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmcidr2(u32);
-impl Pmcidr2 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMCIDR2`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmcidr2 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmcidr2 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmcidr2 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcidr2").field("value", &self.value()).finish()
-    }
-}
+pub type Pmcidr2 = Pmcidr0;
 /// Component Identification Register 3. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR3" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCIDR3</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR3 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR3" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCIDR3</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCIDR3 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmcidr3(u32);
-impl Pmcidr3 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMCIDR3`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmcidr3 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmcidr3 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmcidr3 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcidr3").field("value", &self.value()).finish()
-    }
-}
+pub type Pmcidr3 = Pmcidr0;
 /// Count Enable Clear: write 1 to disable a counter (0 has no effect); reads the enable state. Write-1-to-clear view of the state PMCNTENSET sets. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCNTENCLR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCNTENCLR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCNTENCLR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
-/// <g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
-/// <g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
-/// <g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
-/// <g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
-/// <g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1c: write 1 to clear</text>
-/// <rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCNTENCLR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCNTENCLR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCNTENCLR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+<g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+<g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+<g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+<g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+<g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1c: write 1 to clear</text>
+<rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1338,7 +1165,7 @@ impl core::fmt::Debug for Pmcidr3 {
 /// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcntenclr(u32);
 impl Pmcntenclr {
@@ -1365,10 +1192,10 @@ impl Pmcntenclr {
     }
     /// `P0`: Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[0\] of `PMCNTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[0\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p0(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `P0`.
     #[inline(always)]
@@ -1384,7 +1211,7 @@ impl Pmcntenclr {
     }
     /// `P1`: Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[1\] of `PMCNTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[1\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p1(self) -> bool {
         ((self.0 >> 1) & 0x1) != 0
@@ -1403,7 +1230,7 @@ impl Pmcntenclr {
     }
     /// `P2`: Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[2\] of `PMCNTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[2\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p2(self) -> bool {
         ((self.0 >> 2) & 0x1) != 0
@@ -1422,7 +1249,7 @@ impl Pmcntenclr {
     }
     /// `P3`: Event counter 3: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[3\] of `PMCNTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[3\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p3(self) -> bool {
         ((self.0 >> 3) & 0x1) != 0
@@ -1441,7 +1268,7 @@ impl Pmcntenclr {
     }
     /// `P4`: Event counter 4: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[4\] of `PMCNTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[4\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p4(self) -> bool {
         ((self.0 >> 4) & 0x1) != 0
@@ -1460,7 +1287,7 @@ impl Pmcntenclr {
     }
     /// `P5`: Event counter 5: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[5\] of `PMCNTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[5\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p5(self) -> bool {
         ((self.0 >> 5) & 0x1) != 0
@@ -1479,7 +1306,7 @@ impl Pmcntenclr {
     }
     /// `C`: Cycle counter (PMCCNTR): write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[31\] of `PMCNTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[31\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn c(self) -> bool {
         ((self.0 >> 31) & 0x1) != 0
@@ -1503,18 +1330,13 @@ impl Default for Pmcntenclr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmcntenclr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmcntenclr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmcntenclr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmcntenclr")
             .field("p0", &self.p0())
@@ -1531,24 +1353,24 @@ impl core::fmt::Debug for Pmcntenclr {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCNTENSET" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCNTENSET</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCNTENSET · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>P5 [5] write 1 to set: Event counter 5: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
-/// <g><title>P4 [4] write 1 to set: Event counter 4: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
-/// <g><title>P3 [3] write 1 to set: Event counter 3: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
-/// <g><title>P2 [2] write 1 to set: Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
-/// <g><title>P1 [1] write 1 to set: Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
-/// <g><title>P0 [0] write 1 to set: Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1s: write 1 to set</text>
-/// <rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCNTENSET" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCNTENSET</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCNTENSET · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>P5 [5] write 1 to set: Event counter 5: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+<g><title>P4 [4] write 1 to set: Event counter 4: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+<g><title>P3 [3] write 1 to set: Event counter 3: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+<g><title>P2 [2] write 1 to set: Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+<g><title>P1 [1] write 1 to set: Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+<g><title>P0 [0] write 1 to set: Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1s: write 1 to set</text>
+<rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1560,7 +1382,7 @@ impl core::fmt::Debug for Pmcntenclr {
 /// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcntenset(u32);
 impl Pmcntenset {
@@ -1587,10 +1409,10 @@ impl Pmcntenset {
     }
     /// `P0`: Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[0\] of `PMCNTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[0\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p0(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `P0`.
     #[inline(always)]
@@ -1606,7 +1428,7 @@ impl Pmcntenset {
     }
     /// `P1`: Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[1\] of `PMCNTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[1\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p1(self) -> bool {
         ((self.0 >> 1) & 0x1) != 0
@@ -1625,7 +1447,7 @@ impl Pmcntenset {
     }
     /// `P2`: Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[2\] of `PMCNTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[2\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p2(self) -> bool {
         ((self.0 >> 2) & 0x1) != 0
@@ -1644,7 +1466,7 @@ impl Pmcntenset {
     }
     /// `P3`: Event counter 3: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[3\] of `PMCNTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[3\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p3(self) -> bool {
         ((self.0 >> 3) & 0x1) != 0
@@ -1663,7 +1485,7 @@ impl Pmcntenset {
     }
     /// `P4`: Event counter 4: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[4\] of `PMCNTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[4\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p4(self) -> bool {
         ((self.0 >> 4) & 0x1) != 0
@@ -1682,7 +1504,7 @@ impl Pmcntenset {
     }
     /// `P5`: Event counter 5: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[5\] of `PMCNTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[5\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p5(self) -> bool {
         ((self.0 >> 5) & 0x1) != 0
@@ -1701,7 +1523,7 @@ impl Pmcntenset {
     }
     /// `C`: Cycle counter (PMCCNTR): write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[31\] of `PMCNTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[31\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn c(self) -> bool {
         ((self.0 >> 31) & 0x1) != 0
@@ -1725,18 +1547,13 @@ impl Default for Pmcntenset {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmcntenset {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmcntenset {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmcntenset {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmcntenset")
             .field("p0", &self.p0())
@@ -1753,26 +1570,26 @@ impl core::fmt::Debug for Pmcntenset {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMCR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>RAZWI_31_11 [31:11] reads as zero, writes ignored: RAZ/WI in the external view: N[15:11], IDCODE[23:16] and IMP[31:24] are not visible here; read PMCFGR.N instead. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="462" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="241" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_31_11</text><text x="241" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>RESERVED_10_7 [10:7] reads as zero, writes ignored: Reserved on AM62L (RES0 in the vendor register description): LP[7] needs FEAT_PMUv3p5 and FZO[9] FEAT_PMUv3p7, which the Armv8.0 Cortex-A53 does not have. Source: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="472" y="46" width="88" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="516" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RESERVED_10…</text><text x="516" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>X [4] read/write: Export enable: export events to an external monitoring block. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>C [2] write-only: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P [1] write-only: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0. Does not clear the overflow flags. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
-/// <rect x="223.2" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="240.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMCR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>RAZWI_31_11 [31:11] reads as zero, writes ignored: RAZ/WI in the external view: N[15:11], IDCODE[23:16] and IMP[31:24] are not visible here; read PMCFGR.N instead. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="462" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="241" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_31_11</text><text x="241" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>RESERVED_10_7 [10:7] reads as zero, writes ignored: Reserved on AM62L (RES0 in the vendor register description): LP[7] needs FEAT_PMUv3p5 and FZO[9] FEAT_PMUv3p7, which the Armv8.0 Cortex-A53 does not have. Source: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="472" y="46" width="88" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="516" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RESERVED_10…</text><text x="516" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="571" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>X [4] read/write: Export enable: export events to an external monitoring block. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>C [2] write-only: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P [1] write-only: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0. Does not clear the overflow flags. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
+<rect x="223.2" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="240.2" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1785,7 +1602,7 @@ impl core::fmt::Debug for Pmcntenset {
 /// | \[2\] | `C` | write-only | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P` | write-only | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0. Does not clear the overflow flags. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcr(u32);
 impl Pmcr {
@@ -1812,10 +1629,10 @@ impl Pmcr {
     }
     /// `E`: Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[0\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[0\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn e(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `E`.
     #[inline(always)]
@@ -1855,7 +1672,7 @@ impl Pmcr {
     }
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[3\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[3\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn d(self) -> bool {
         ((self.0 >> 3) & 0x1) != 0
@@ -1874,7 +1691,7 @@ impl Pmcr {
     }
     /// `X`: Export enable: export events to an external monitoring block. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[4\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[4\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn x(self) -> bool {
         ((self.0 >> 4) & 0x1) != 0
@@ -1893,7 +1710,7 @@ impl Pmcr {
     }
     /// `DP`: Disable the cycle counter where event counting is prohibited. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[5\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[5\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn dp(self) -> bool {
         ((self.0 >> 5) & 0x1) != 0
@@ -1912,7 +1729,7 @@ impl Pmcr {
     }
     /// `LC`: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[6\] of `PMCR`, read/write. Reset: not described.
+    /// Bits \[6\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn lc(self) -> bool {
         ((self.0 >> 6) & 0x1) != 0
@@ -1936,18 +1753,13 @@ impl Default for Pmcr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmcr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmcr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmcr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmcr")
             .field("e", &self.e())
@@ -1962,167 +1774,63 @@ impl core::fmt::Debug for Pmcr {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVAFF0" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMDEVAFF0</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVAFF0 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVAFF0" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMDEVAFF0</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVAFF0 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmdevaff0(u32);
-impl Pmdevaff0 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMDEVAFF0`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmdevaff0 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmdevaff0 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmdevaff0 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmdevaff0").field("value", &self.value()).finish()
-    }
-}
+pub type Pmdevaff0 = Pmcidr0;
 /// Device Affinity Register 1 (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVAFF1" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMDEVAFF1</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVAFF1 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVAFF1" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMDEVAFF1</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVAFF1 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmdevaff1(u32);
-impl Pmdevaff1 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMDEVAFF1`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmdevaff1 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmdevaff1 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmdevaff1 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmdevaff1").field("value", &self.value()).finish()
-    }
-}
+pub type Pmdevaff1 = Pmcidr0;
 /// Device Architecture Register: identifies an Arm PMU, EXT32 view (0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="150.2" viewBox="0 0 724 150.2" role="img" aria-label="Bit fields of PMDEVARCH" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMDEVARCH</title>
-/// <rect width="724" height="150.2" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVARCH · 32 bits · reset 0x47702a16</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>ARCHITECT [31:21] read-only, reset 0x23b: Architect: 0x23B = Arm. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="242" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="131" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHITECT</text><text x="131" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>PRESENT [20] read-only, reset 0x1: 1 = PMDEVARCH is present. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="252" y="46" width="22" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="263" y="75.1" transform="rotate(-90 263 75.1)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PRESENT</text></g>
-/// <g><title>REVISION [19:16] read-only, reset 0x0: Architecture revision (0 in 0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="274" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="318" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">REVISION</text><text x="318" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>ARCHVER [15:12] read-only, reset 0x2: Architecture version: 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="362" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="406" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHVER</text><text x="406" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>ARCHPART [11:0] read-only, reset 0xa16: Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="450" y="46" width="264" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHPART</text><text x="582" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <text y="114.2" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">1</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">1</tspan><tspan x="153">1</tspan><tspan x="175">1</tspan><tspan x="197">0</tspan><tspan x="219">1</tspan><tspan x="241">1</tspan><tspan x="263">1</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">1</tspan><tspan x="439">0</tspan><tspan x="461">1</tspan><tspan x="483">0</tspan><tspan x="505">1</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <rect x="10" y="128.2" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="134.2" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="150.2" viewBox="0 0 724 150.2" role="img" aria-label="Bit fields of PMDEVARCH" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMDEVARCH</title>
+<rect width="724" height="150.2" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVARCH · 32 bits · reset 0x47702a16</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>ARCHITECT [31:21] read-only, reset 0x23b: Architect: 0x23B = Arm. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="242" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="131" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHITECT</text><text x="131" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>PRESENT [20] read-only, reset 0x1: 1 = PMDEVARCH is present. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="252" y="46" width="22" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="263" y="75.1" transform="rotate(-90 263 75.1)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">PRESENT</text></g>
+<g><title>REVISION [19:16] read-only, reset 0x0: Architecture revision (0 in 0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="274" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="318" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">REVISION</text><text x="318" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>ARCHVER [15:12] read-only, reset 0x2: Architecture version: 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="362" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="406" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHVER</text><text x="406" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>ARCHPART [11:0] read-only, reset 0xa16: Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="450" y="46" width="264" height="58.2" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="69.1" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">ARCHPART</text><text x="582" y="83.1" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<text y="114.2" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">0</tspan><tspan x="43">1</tspan><tspan x="65">0</tspan><tspan x="87">0</tspan><tspan x="109">0</tspan><tspan x="131">1</tspan><tspan x="153">1</tspan><tspan x="175">1</tspan><tspan x="197">0</tspan><tspan x="219">1</tspan><tspan x="241">1</tspan><tspan x="263">1</tspan><tspan x="285">0</tspan><tspan x="307">0</tspan><tspan x="329">0</tspan><tspan x="351">0</tspan><tspan x="373">0</tspan><tspan x="395">0</tspan><tspan x="417">1</tspan><tspan x="439">0</tspan><tspan x="461">1</tspan><tspan x="483">0</tspan><tspan x="505">1</tspan><tspan x="527">0</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<rect x="10" y="128.2" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="134.2" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2131,7 +1839,7 @@ impl core::fmt::Debug for Pmdevaff1 {
 /// | \[19:16\] | `REVISION` | read-only | 0x0 | Architecture revision (0 in 0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[15:12\] | `ARCHVER` | read-only | 0x2 | Architecture version: 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[11:0\] | `ARCHPART` | read-only | 0xa16 | Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmdevarch(u32);
 impl Pmdevarch {
@@ -2160,35 +1868,35 @@ impl Pmdevarch {
     }
     /// `ARCHPART`: Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[11:0\] of `PMDEVARCH`, read-only. Reset: 0xa16.
+    /// Bits \[11:0\], read-only. Reset: 0xa16.
     #[inline(always)]
     pub const fn archpart(self) -> u16 {
-        ((self.0) & 0xfff) as u16
+        (self.0 & 0xfff) as u16
     }
     /// `ARCHVER`: Architecture version: 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[15:12\] of `PMDEVARCH`, read-only. Reset: 0x2.
+    /// Bits \[15:12\], read-only. Reset: 0x2.
     #[inline(always)]
     pub const fn archver(self) -> u8 {
         ((self.0 >> 12) & 0xf) as u8
     }
     /// `REVISION`: Architecture revision (0 in 0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[19:16\] of `PMDEVARCH`, read-only. Reset: 0x0.
+    /// Bits \[19:16\], read-only. Reset: 0x0.
     #[inline(always)]
     pub const fn revision(self) -> u8 {
         ((self.0 >> 16) & 0xf) as u8
     }
     /// `PRESENT`: 1 = PMDEVARCH is present. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[20\] of `PMDEVARCH`, read-only. Reset: 0x1.
+    /// Bits \[20\], read-only. Reset: 0x1.
     #[inline(always)]
     pub const fn present(self) -> bool {
         ((self.0 >> 20) & 0x1) != 0
     }
     /// `ARCHITECT`: Architect: 0x23B = Arm. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[31:21\] of `PMDEVARCH`, read-only. Reset: 0x23b.
+    /// Bits \[31:21\], read-only. Reset: 0x23b.
     #[inline(always)]
     pub const fn architect(self) -> u16 {
         ((self.0 >> 21) & 0x7ff) as u16
@@ -2200,18 +1908,13 @@ impl Default for Pmdevarch {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmdevarch {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmdevarch {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmdevarch {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmdevarch")
             .field("archpart", &self.archpart())
@@ -2226,99 +1929,47 @@ impl core::fmt::Debug for Pmdevarch {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVID" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMDEVID</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVID · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMDEVID" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMDEVID</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVID · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmdevid(u32);
-impl Pmdevid {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMDEVID`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmdevid {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmdevid {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmdevid {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmdevid").field("value", &self.value()).finish()
-    }
-}
+pub type Pmdevid = Pmcidr0;
 /// Device Type Register: 0x16 = performance monitor of a processor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMDEVTYPE" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMDEVTYPE</title>
-/// <rect width="724" height="128" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVTYPE · 32 bits · reset 0x16</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:8] not described</title><rect x="10" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>SUB [7:4] read-only, reset 0x1: Sub-type: 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="538" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SUB</text><text x="582" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <g><title>MAJOR [3:0] read-only, reset 0x6: Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="670" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MAJOR</text><text x="670" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">x</tspan><tspan x="43">x</tspan><tspan x="65">x</tspan><tspan x="87">x</tspan><tspan x="109">x</tspan><tspan x="131">x</tspan><tspan x="153">x</tspan><tspan x="175">x</tspan><tspan x="197">x</tspan><tspan x="219">x</tspan><tspan x="241">x</tspan><tspan x="263">x</tspan><tspan x="285">x</tspan><tspan x="307">x</tspan><tspan x="329">x</tspan><tspan x="351">x</tspan><tspan x="373">x</tspan><tspan x="395">x</tspan><tspan x="417">x</tspan><tspan x="439">x</tspan><tspan x="461">x</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMDEVTYPE" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMDEVTYPE</title>
+<rect width="724" height="128" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMDEVTYPE · 32 bits · reset 0x16</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:8] not described</title><rect x="10" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>SUB [7:4] read-only, reset 0x1: Sub-type: 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="538" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="582" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SUB</text><text x="582" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<g><title>MAJOR [3:0] read-only, reset 0x6: Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="670" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MAJOR</text><text x="670" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">x</tspan><tspan x="43">x</tspan><tspan x="65">x</tspan><tspan x="87">x</tspan><tspan x="109">x</tspan><tspan x="131">x</tspan><tspan x="153">x</tspan><tspan x="175">x</tspan><tspan x="197">x</tspan><tspan x="219">x</tspan><tspan x="241">x</tspan><tspan x="263">x</tspan><tspan x="285">x</tspan><tspan x="307">x</tspan><tspan x="329">x</tspan><tspan x="351">x</tspan><tspan x="373">x</tspan><tspan x="395">x</tspan><tspan x="417">x</tspan><tspan x="439">x</tspan><tspan x="461">x</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">0</tspan><tspan x="571">0</tspan><tspan x="593">0</tspan><tspan x="615">1</tspan><tspan x="637">0</tspan><tspan x="659">1</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[7:4\] | `SUB` | read-only | 0x1 | Sub-type: 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[3:0\] | `MAJOR` | read-only | 0x6 | Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmdevtype(u32);
 impl Pmdevtype {
@@ -2347,14 +1998,14 @@ impl Pmdevtype {
     }
     /// `MAJOR`: Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[3:0\] of `PMDEVTYPE`, read-only. Reset: 0x6.
+    /// Bits \[3:0\], read-only. Reset: 0x6.
     #[inline(always)]
     pub const fn major(self) -> u8 {
-        ((self.0) & 0xf) as u8
+        (self.0 & 0xf) as u8
     }
     /// `SUB`: Sub-type: 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[7:4\] of `PMDEVTYPE`, read-only. Reset: 0x1.
+    /// Bits \[7:4\], read-only. Reset: 0x1.
     #[inline(always)]
     pub const fn sub(self) -> u8 {
         ((self.0 >> 4) & 0xf) as u8
@@ -2366,18 +2017,13 @@ impl Default for Pmdevtype {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmdevtype {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmdevtype {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmdevtype {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmdevtype")
             .field("major", &self.major())
@@ -2389,23 +2035,23 @@ impl core::fmt::Debug for Pmdevtype {
 ///
 /// Width: 64 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR0" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVCNTR0</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR0 · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR0" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVCNTR0</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR0 · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr0(u64);
 impl Pmevcntr0 {
@@ -2432,7 +2078,7 @@ impl Pmevcntr0 {
     }
     /// `EVCNT`: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[63:0\] of `PMEVCNTR0`, read/write. Reset: not described.
+    /// Bits \[63:0\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn evcnt(self) -> u64 {
         self.0
@@ -2456,43 +2102,40 @@ impl Default for Pmevcntr0 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmevcntr0 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmevcntr0 {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmevcntr0 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr0").field("evcnt", &self.evcnt()).finish()
+        f.debug_struct("Pmevcntr0")
+            .field("evcnt", &self.evcnt())
+            .finish()
     }
 }
 /// Event Count Register 1 (PMEVCNTR1_EL0), 64-bit view: offset 0x000 + 8n = 0x008 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 64 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR1" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVCNTR1</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR1 · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR1" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVCNTR1</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR1 · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr1(u64);
 impl Pmevcntr1 {
@@ -2519,7 +2162,7 @@ impl Pmevcntr1 {
     }
     /// `EVCNT`: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[63:0\] of `PMEVCNTR1`, read/write. Reset: not described.
+    /// Bits \[63:0\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn evcnt(self) -> u64 {
         self.0
@@ -2543,43 +2186,40 @@ impl Default for Pmevcntr1 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmevcntr1 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmevcntr1 {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmevcntr1 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr1").field("evcnt", &self.evcnt()).finish()
+        f.debug_struct("Pmevcntr1")
+            .field("evcnt", &self.evcnt())
+            .finish()
     }
 }
 /// Event Count Register 2 (PMEVCNTR2_EL0), 64-bit view: offset 0x000 + 8n = 0x010 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 64 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR2" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVCNTR2</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR2 · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR2" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVCNTR2</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR2 · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr2(u64);
 impl Pmevcntr2 {
@@ -2606,7 +2246,7 @@ impl Pmevcntr2 {
     }
     /// `EVCNT`: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[63:0\] of `PMEVCNTR2`, read/write. Reset: not described.
+    /// Bits \[63:0\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn evcnt(self) -> u64 {
         self.0
@@ -2630,43 +2270,40 @@ impl Default for Pmevcntr2 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmevcntr2 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmevcntr2 {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmevcntr2 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr2").field("evcnt", &self.evcnt()).finish()
+        f.debug_struct("Pmevcntr2")
+            .field("evcnt", &self.evcnt())
+            .finish()
     }
 }
 /// Event Count Register 3 (PMEVCNTR3_EL0), 64-bit view: offset 0x000 + 8n = 0x018 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 64 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR3" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVCNTR3</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR3 · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR3" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVCNTR3</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR3 · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr3(u64);
 impl Pmevcntr3 {
@@ -2693,7 +2330,7 @@ impl Pmevcntr3 {
     }
     /// `EVCNT`: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[63:0\] of `PMEVCNTR3`, read/write. Reset: not described.
+    /// Bits \[63:0\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn evcnt(self) -> u64 {
         self.0
@@ -2717,43 +2354,40 @@ impl Default for Pmevcntr3 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmevcntr3 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmevcntr3 {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmevcntr3 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr3").field("evcnt", &self.evcnt()).finish()
+        f.debug_struct("Pmevcntr3")
+            .field("evcnt", &self.evcnt())
+            .finish()
     }
 }
 /// Event Count Register 4 (PMEVCNTR4_EL0), 64-bit view: offset 0x000 + 8n = 0x020 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 64 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR4" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVCNTR4</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR4 · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR4" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVCNTR4</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR4 · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr4(u64);
 impl Pmevcntr4 {
@@ -2780,7 +2414,7 @@ impl Pmevcntr4 {
     }
     /// `EVCNT`: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[63:0\] of `PMEVCNTR4`, read/write. Reset: not described.
+    /// Bits \[63:0\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn evcnt(self) -> u64 {
         self.0
@@ -2804,43 +2438,40 @@ impl Default for Pmevcntr4 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmevcntr4 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmevcntr4 {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmevcntr4 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr4").field("evcnt", &self.evcnt()).finish()
+        f.debug_struct("Pmevcntr4")
+            .field("evcnt", &self.evcnt())
+            .finish()
     }
 }
 /// Event Count Register 5 (PMEVCNTR5_EL0), 64-bit view: offset 0x000 + 8n = 0x028 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 64 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR5" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVCNTR5</title>
-/// <rect width="724" height="172" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR5 · 64 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>EVCNT [63:0] read/write: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR5" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVCNTR5</title>
+<rect width="724" height="172" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVCNTR5 · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<text y="100" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>EVCNT [63:0] read/write: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="116" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="156" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr5(u64);
 impl Pmevcntr5 {
@@ -2867,7 +2498,7 @@ impl Pmevcntr5 {
     }
     /// `EVCNT`: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[63:0\] of `PMEVCNTR5`, read/write. Reset: not described.
+    /// Bits \[63:0\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn evcnt(self) -> u64 {
         self.0
@@ -2891,50 +2522,47 @@ impl Default for Pmevcntr5 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmevcntr5 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmevcntr5 {
     type Raw = u64;
-    #[inline(always)]
-    fn from_raw(raw: u64) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmevcntr5 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr5").field("evcnt", &self.evcnt()).finish()
+        f.debug_struct("Pmevcntr5")
+            .field("evcnt", &self.evcnt())
+            .finish()
     }
 }
 /// Event Type Register 0 (PMEVTYPER0_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER0" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVTYPER0</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER0 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
-/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
-/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
-/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
-/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
-/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
-/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER0" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVTYPER0</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER0 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+<g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2950,7 +2578,7 @@ impl core::fmt::Debug for Pmevcntr5 {
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevtyper0(u32);
 impl Pmevtyper0 {
@@ -2977,10 +2605,10 @@ impl Pmevtyper0 {
     }
     /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[15:0\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[15:0\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn evtcount(self) -> u16 {
-        ((self.0) & 0xffff) as u16
+        (self.0 & 0xffff) as u16
     }
     /// Sets `evtCount`. Bits of `value` above the field's width are ignored.
     #[inline(always)]
@@ -2996,7 +2624,7 @@ impl Pmevtyper0 {
     }
     /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[20\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[20\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn rlh(self) -> bool {
         ((self.0 >> 20) & 0x1) != 0
@@ -3015,7 +2643,7 @@ impl Pmevtyper0 {
     }
     /// `RLU`: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[21\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[21\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn rlu(self) -> bool {
         ((self.0 >> 21) & 0x1) != 0
@@ -3034,7 +2662,7 @@ impl Pmevtyper0 {
     }
     /// `RLK`: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[22\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[22\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn rlk(self) -> bool {
         ((self.0 >> 22) & 0x1) != 0
@@ -3053,7 +2681,7 @@ impl Pmevtyper0 {
     }
     /// `SH`: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[24\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[24\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn sh(self) -> bool {
         ((self.0 >> 24) & 0x1) != 0
@@ -3072,7 +2700,7 @@ impl Pmevtyper0 {
     }
     /// `MT`: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[25\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[25\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn mt(self) -> bool {
         ((self.0 >> 25) & 0x1) != 0
@@ -3091,7 +2719,7 @@ impl Pmevtyper0 {
     }
     /// `M`: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[26\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[26\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn m(self) -> bool {
         ((self.0 >> 26) & 0x1) != 0
@@ -3110,7 +2738,7 @@ impl Pmevtyper0 {
     }
     /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[27\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[27\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn nsh(self) -> bool {
         ((self.0 >> 27) & 0x1) != 0
@@ -3129,7 +2757,7 @@ impl Pmevtyper0 {
     }
     /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[28\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[28\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn nsu(self) -> bool {
         ((self.0 >> 28) & 0x1) != 0
@@ -3148,7 +2776,7 @@ impl Pmevtyper0 {
     }
     /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[29\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[29\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn nsk(self) -> bool {
         ((self.0 >> 29) & 0x1) != 0
@@ -3167,7 +2795,7 @@ impl Pmevtyper0 {
     }
     /// `U`: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[30\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[30\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn u(self) -> bool {
         ((self.0 >> 30) & 0x1) != 0
@@ -3186,7 +2814,7 @@ impl Pmevtyper0 {
     }
     /// `P`: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[31\] of `PMEVTYPER0`, read/write. Reset: not described.
+    /// Bits \[31\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn p(self) -> bool {
         ((self.0 >> 31) & 0x1) != 0
@@ -3210,18 +2838,13 @@ impl Default for Pmevtyper0 {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmevtyper0 {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmevtyper0 {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmevtyper0 {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmevtyper0")
             .field("evtcount", &self.evtcount())
@@ -3243,30 +2866,32 @@ impl core::fmt::Debug for Pmevtyper0 {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER1" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVTYPER1</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER1 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
-/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
-/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
-/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
-/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
-/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
-/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmevtyper0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER1" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVTYPER1</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER1 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+<g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -3282,323 +2907,37 @@ impl core::fmt::Debug for Pmevtyper0 {
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmevtyper1(u32);
-impl Pmevtyper1 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[15:0\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evtcount(self) -> u16 {
-        ((self.0) & 0xffff) as u16
-    }
-    /// Sets `evtCount`. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    pub const fn set_evtcount(&mut self, value: u16) {
-        self.0 = (self.0 & !0xffff) | ((value as u32) & 0xffff);
-    }
-    /// Returns the value with `evtCount` set. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evtcount(mut self, value: u16) -> Self {
-        self.set_evtcount(value);
-        self
-    }
-    /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[20\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlh(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `RLH`.
-    #[inline(always)]
-    pub const fn set_rlh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `RLH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlh(mut self, value: bool) -> Self {
-        self.set_rlh(value);
-        self
-    }
-    /// `RLU`: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[21\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlu(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `RLU`.
-    #[inline(always)]
-    pub const fn set_rlu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `RLU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlu(mut self, value: bool) -> Self {
-        self.set_rlu(value);
-        self
-    }
-    /// `RLK`: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[22\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlk(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `RLK`.
-    #[inline(always)]
-    pub const fn set_rlk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `RLK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlk(mut self, value: bool) -> Self {
-        self.set_rlk(value);
-        self
-    }
-    /// `SH`: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[24\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn sh(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `SH`.
-    #[inline(always)]
-    pub const fn set_sh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `SH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sh(mut self, value: bool) -> Self {
-        self.set_sh(value);
-        self
-    }
-    /// `MT`: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[25\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn mt(self) -> bool {
-        ((self.0 >> 25) & 0x1) != 0
-    }
-    /// Sets `MT`.
-    #[inline(always)]
-    pub const fn set_mt(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200_0000) | ((value as u32) << 25);
-    }
-    /// Returns the value with `MT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_mt(mut self, value: bool) -> Self {
-        self.set_mt(value);
-        self
-    }
-    /// `M`: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[26\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn m(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `M`.
-    #[inline(always)]
-    pub const fn set_m(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `M` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_m(mut self, value: bool) -> Self {
-        self.set_m(value);
-        self
-    }
-    /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[27\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsh(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `NSH`.
-    #[inline(always)]
-    pub const fn set_nsh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `NSH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsh(mut self, value: bool) -> Self {
-        self.set_nsh(value);
-        self
-    }
-    /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[28\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsu(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `NSU`.
-    #[inline(always)]
-    pub const fn set_nsu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `NSU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsu(mut self, value: bool) -> Self {
-        self.set_nsu(value);
-        self
-    }
-    /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[29\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsk(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `NSK`.
-    #[inline(always)]
-    pub const fn set_nsk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `NSK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsk(mut self, value: bool) -> Self {
-        self.set_nsk(value);
-        self
-    }
-    /// `U`: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[30\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn u(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `U`.
-    #[inline(always)]
-    pub const fn set_u(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `U` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_u(mut self, value: bool) -> Self {
-        self.set_u(value);
-        self
-    }
-    /// `P`: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[31\] of `PMEVTYPER1`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn p(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-}
-impl Default for Pmevtyper1 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmevtyper1 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmevtyper1 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevtyper1")
-            .field("evtcount", &self.evtcount())
-            .field("rlh", &self.rlh())
-            .field("rlu", &self.rlu())
-            .field("rlk", &self.rlk())
-            .field("sh", &self.sh())
-            .field("mt", &self.mt())
-            .field("m", &self.m())
-            .field("nsh", &self.nsh())
-            .field("nsu", &self.nsu())
-            .field("nsk", &self.nsk())
-            .field("u", &self.u())
-            .field("p", &self.p())
-            .finish()
-    }
-}
+pub type Pmevtyper1 = Pmevtyper0;
 /// Event Type Register 2 (PMEVTYPER2_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER2" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVTYPER2</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER2 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
-/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
-/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
-/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
-/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
-/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
-/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmevtyper0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER2" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVTYPER2</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER2 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+<g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -3614,323 +2953,37 @@ impl core::fmt::Debug for Pmevtyper1 {
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmevtyper2(u32);
-impl Pmevtyper2 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[15:0\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evtcount(self) -> u16 {
-        ((self.0) & 0xffff) as u16
-    }
-    /// Sets `evtCount`. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    pub const fn set_evtcount(&mut self, value: u16) {
-        self.0 = (self.0 & !0xffff) | ((value as u32) & 0xffff);
-    }
-    /// Returns the value with `evtCount` set. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evtcount(mut self, value: u16) -> Self {
-        self.set_evtcount(value);
-        self
-    }
-    /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[20\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlh(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `RLH`.
-    #[inline(always)]
-    pub const fn set_rlh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `RLH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlh(mut self, value: bool) -> Self {
-        self.set_rlh(value);
-        self
-    }
-    /// `RLU`: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[21\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlu(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `RLU`.
-    #[inline(always)]
-    pub const fn set_rlu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `RLU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlu(mut self, value: bool) -> Self {
-        self.set_rlu(value);
-        self
-    }
-    /// `RLK`: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[22\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlk(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `RLK`.
-    #[inline(always)]
-    pub const fn set_rlk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `RLK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlk(mut self, value: bool) -> Self {
-        self.set_rlk(value);
-        self
-    }
-    /// `SH`: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[24\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn sh(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `SH`.
-    #[inline(always)]
-    pub const fn set_sh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `SH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sh(mut self, value: bool) -> Self {
-        self.set_sh(value);
-        self
-    }
-    /// `MT`: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[25\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn mt(self) -> bool {
-        ((self.0 >> 25) & 0x1) != 0
-    }
-    /// Sets `MT`.
-    #[inline(always)]
-    pub const fn set_mt(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200_0000) | ((value as u32) << 25);
-    }
-    /// Returns the value with `MT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_mt(mut self, value: bool) -> Self {
-        self.set_mt(value);
-        self
-    }
-    /// `M`: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[26\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn m(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `M`.
-    #[inline(always)]
-    pub const fn set_m(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `M` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_m(mut self, value: bool) -> Self {
-        self.set_m(value);
-        self
-    }
-    /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[27\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsh(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `NSH`.
-    #[inline(always)]
-    pub const fn set_nsh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `NSH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsh(mut self, value: bool) -> Self {
-        self.set_nsh(value);
-        self
-    }
-    /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[28\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsu(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `NSU`.
-    #[inline(always)]
-    pub const fn set_nsu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `NSU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsu(mut self, value: bool) -> Self {
-        self.set_nsu(value);
-        self
-    }
-    /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[29\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsk(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `NSK`.
-    #[inline(always)]
-    pub const fn set_nsk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `NSK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsk(mut self, value: bool) -> Self {
-        self.set_nsk(value);
-        self
-    }
-    /// `U`: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[30\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn u(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `U`.
-    #[inline(always)]
-    pub const fn set_u(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `U` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_u(mut self, value: bool) -> Self {
-        self.set_u(value);
-        self
-    }
-    /// `P`: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[31\] of `PMEVTYPER2`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn p(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-}
-impl Default for Pmevtyper2 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmevtyper2 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmevtyper2 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevtyper2")
-            .field("evtcount", &self.evtcount())
-            .field("rlh", &self.rlh())
-            .field("rlu", &self.rlu())
-            .field("rlk", &self.rlk())
-            .field("sh", &self.sh())
-            .field("mt", &self.mt())
-            .field("m", &self.m())
-            .field("nsh", &self.nsh())
-            .field("nsu", &self.nsu())
-            .field("nsk", &self.nsk())
-            .field("u", &self.u())
-            .field("p", &self.p())
-            .finish()
-    }
-}
+pub type Pmevtyper2 = Pmevtyper0;
 /// Event Type Register 3 (PMEVTYPER3_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER3" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVTYPER3</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER3 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
-/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
-/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
-/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
-/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
-/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
-/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmevtyper0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER3" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVTYPER3</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER3 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+<g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -3946,323 +2999,37 @@ impl core::fmt::Debug for Pmevtyper2 {
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmevtyper3(u32);
-impl Pmevtyper3 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[15:0\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evtcount(self) -> u16 {
-        ((self.0) & 0xffff) as u16
-    }
-    /// Sets `evtCount`. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    pub const fn set_evtcount(&mut self, value: u16) {
-        self.0 = (self.0 & !0xffff) | ((value as u32) & 0xffff);
-    }
-    /// Returns the value with `evtCount` set. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evtcount(mut self, value: u16) -> Self {
-        self.set_evtcount(value);
-        self
-    }
-    /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[20\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlh(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `RLH`.
-    #[inline(always)]
-    pub const fn set_rlh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `RLH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlh(mut self, value: bool) -> Self {
-        self.set_rlh(value);
-        self
-    }
-    /// `RLU`: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[21\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlu(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `RLU`.
-    #[inline(always)]
-    pub const fn set_rlu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `RLU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlu(mut self, value: bool) -> Self {
-        self.set_rlu(value);
-        self
-    }
-    /// `RLK`: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[22\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlk(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `RLK`.
-    #[inline(always)]
-    pub const fn set_rlk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `RLK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlk(mut self, value: bool) -> Self {
-        self.set_rlk(value);
-        self
-    }
-    /// `SH`: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[24\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn sh(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `SH`.
-    #[inline(always)]
-    pub const fn set_sh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `SH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sh(mut self, value: bool) -> Self {
-        self.set_sh(value);
-        self
-    }
-    /// `MT`: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[25\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn mt(self) -> bool {
-        ((self.0 >> 25) & 0x1) != 0
-    }
-    /// Sets `MT`.
-    #[inline(always)]
-    pub const fn set_mt(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200_0000) | ((value as u32) << 25);
-    }
-    /// Returns the value with `MT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_mt(mut self, value: bool) -> Self {
-        self.set_mt(value);
-        self
-    }
-    /// `M`: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[26\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn m(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `M`.
-    #[inline(always)]
-    pub const fn set_m(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `M` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_m(mut self, value: bool) -> Self {
-        self.set_m(value);
-        self
-    }
-    /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[27\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsh(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `NSH`.
-    #[inline(always)]
-    pub const fn set_nsh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `NSH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsh(mut self, value: bool) -> Self {
-        self.set_nsh(value);
-        self
-    }
-    /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[28\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsu(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `NSU`.
-    #[inline(always)]
-    pub const fn set_nsu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `NSU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsu(mut self, value: bool) -> Self {
-        self.set_nsu(value);
-        self
-    }
-    /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[29\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsk(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `NSK`.
-    #[inline(always)]
-    pub const fn set_nsk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `NSK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsk(mut self, value: bool) -> Self {
-        self.set_nsk(value);
-        self
-    }
-    /// `U`: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[30\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn u(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `U`.
-    #[inline(always)]
-    pub const fn set_u(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `U` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_u(mut self, value: bool) -> Self {
-        self.set_u(value);
-        self
-    }
-    /// `P`: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[31\] of `PMEVTYPER3`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn p(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-}
-impl Default for Pmevtyper3 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmevtyper3 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmevtyper3 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevtyper3")
-            .field("evtcount", &self.evtcount())
-            .field("rlh", &self.rlh())
-            .field("rlu", &self.rlu())
-            .field("rlk", &self.rlk())
-            .field("sh", &self.sh())
-            .field("mt", &self.mt())
-            .field("m", &self.m())
-            .field("nsh", &self.nsh())
-            .field("nsu", &self.nsu())
-            .field("nsk", &self.nsk())
-            .field("u", &self.u())
-            .field("p", &self.p())
-            .finish()
-    }
-}
+pub type Pmevtyper3 = Pmevtyper0;
 /// Event Type Register 4 (PMEVTYPER4_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER4" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVTYPER4</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER4 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
-/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
-/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
-/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
-/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
-/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
-/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmevtyper0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER4" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVTYPER4</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER4 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+<g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -4278,323 +3045,37 @@ impl core::fmt::Debug for Pmevtyper3 {
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmevtyper4(u32);
-impl Pmevtyper4 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[15:0\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evtcount(self) -> u16 {
-        ((self.0) & 0xffff) as u16
-    }
-    /// Sets `evtCount`. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    pub const fn set_evtcount(&mut self, value: u16) {
-        self.0 = (self.0 & !0xffff) | ((value as u32) & 0xffff);
-    }
-    /// Returns the value with `evtCount` set. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evtcount(mut self, value: u16) -> Self {
-        self.set_evtcount(value);
-        self
-    }
-    /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[20\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlh(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `RLH`.
-    #[inline(always)]
-    pub const fn set_rlh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `RLH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlh(mut self, value: bool) -> Self {
-        self.set_rlh(value);
-        self
-    }
-    /// `RLU`: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[21\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlu(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `RLU`.
-    #[inline(always)]
-    pub const fn set_rlu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `RLU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlu(mut self, value: bool) -> Self {
-        self.set_rlu(value);
-        self
-    }
-    /// `RLK`: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[22\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlk(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `RLK`.
-    #[inline(always)]
-    pub const fn set_rlk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `RLK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlk(mut self, value: bool) -> Self {
-        self.set_rlk(value);
-        self
-    }
-    /// `SH`: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[24\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn sh(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `SH`.
-    #[inline(always)]
-    pub const fn set_sh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `SH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sh(mut self, value: bool) -> Self {
-        self.set_sh(value);
-        self
-    }
-    /// `MT`: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[25\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn mt(self) -> bool {
-        ((self.0 >> 25) & 0x1) != 0
-    }
-    /// Sets `MT`.
-    #[inline(always)]
-    pub const fn set_mt(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200_0000) | ((value as u32) << 25);
-    }
-    /// Returns the value with `MT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_mt(mut self, value: bool) -> Self {
-        self.set_mt(value);
-        self
-    }
-    /// `M`: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[26\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn m(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `M`.
-    #[inline(always)]
-    pub const fn set_m(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `M` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_m(mut self, value: bool) -> Self {
-        self.set_m(value);
-        self
-    }
-    /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[27\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsh(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `NSH`.
-    #[inline(always)]
-    pub const fn set_nsh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `NSH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsh(mut self, value: bool) -> Self {
-        self.set_nsh(value);
-        self
-    }
-    /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[28\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsu(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `NSU`.
-    #[inline(always)]
-    pub const fn set_nsu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `NSU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsu(mut self, value: bool) -> Self {
-        self.set_nsu(value);
-        self
-    }
-    /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[29\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsk(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `NSK`.
-    #[inline(always)]
-    pub const fn set_nsk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `NSK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsk(mut self, value: bool) -> Self {
-        self.set_nsk(value);
-        self
-    }
-    /// `U`: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[30\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn u(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `U`.
-    #[inline(always)]
-    pub const fn set_u(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `U` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_u(mut self, value: bool) -> Self {
-        self.set_u(value);
-        self
-    }
-    /// `P`: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[31\] of `PMEVTYPER4`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn p(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-}
-impl Default for Pmevtyper4 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmevtyper4 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmevtyper4 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevtyper4")
-            .field("evtcount", &self.evtcount())
-            .field("rlh", &self.rlh())
-            .field("rlu", &self.rlu())
-            .field("rlk", &self.rlk())
-            .field("sh", &self.sh())
-            .field("mt", &self.mt())
-            .field("m", &self.m())
-            .field("nsh", &self.nsh())
-            .field("nsu", &self.nsu())
-            .field("nsk", &self.nsk())
-            .field("u", &self.u())
-            .field("p", &self.p())
-            .finish()
-    }
-}
+pub type Pmevtyper4 = Pmevtyper0;
 /// Event Type Register 5 (PMEVTYPER5_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER5" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMEVTYPER5</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER5 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
-/// <g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
-/// <g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
-/// <g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
-/// <g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
-/// <g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
-/// <g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmevtyper0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER5" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMEVTYPER5</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMEVTYPER5 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="21" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="43" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="65" y="64" transform="rotate(-90 65 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSK</text></g>
+<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="87" y="64" transform="rotate(-90 87 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSU</text></g>
+<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="109" y="64" transform="rotate(-90 109 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">NSH</text></g>
+<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="131" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="153" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="175" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="219" y="64" transform="rotate(-90 219 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLK</text></g>
+<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="241" y="64" transform="rotate(-90 241 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLU</text></g>
+<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="263" y="64" transform="rotate(-90 263 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">RLH</text></g>
+<g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="538" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -4610,390 +3091,50 @@ impl core::fmt::Debug for Pmevtyper4 {
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmevtyper5(u32);
-impl Pmevtyper5 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[15:0\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evtcount(self) -> u16 {
-        ((self.0) & 0xffff) as u16
-    }
-    /// Sets `evtCount`. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    pub const fn set_evtcount(&mut self, value: u16) {
-        self.0 = (self.0 & !0xffff) | ((value as u32) & 0xffff);
-    }
-    /// Returns the value with `evtCount` set. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evtcount(mut self, value: u16) -> Self {
-        self.set_evtcount(value);
-        self
-    }
-    /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[20\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlh(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `RLH`.
-    #[inline(always)]
-    pub const fn set_rlh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `RLH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlh(mut self, value: bool) -> Self {
-        self.set_rlh(value);
-        self
-    }
-    /// `RLU`: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[21\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlu(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `RLU`.
-    #[inline(always)]
-    pub const fn set_rlu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `RLU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlu(mut self, value: bool) -> Self {
-        self.set_rlu(value);
-        self
-    }
-    /// `RLK`: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[22\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlk(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `RLK`.
-    #[inline(always)]
-    pub const fn set_rlk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `RLK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlk(mut self, value: bool) -> Self {
-        self.set_rlk(value);
-        self
-    }
-    /// `SH`: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[24\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn sh(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `SH`.
-    #[inline(always)]
-    pub const fn set_sh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `SH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sh(mut self, value: bool) -> Self {
-        self.set_sh(value);
-        self
-    }
-    /// `MT`: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[25\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn mt(self) -> bool {
-        ((self.0 >> 25) & 0x1) != 0
-    }
-    /// Sets `MT`.
-    #[inline(always)]
-    pub const fn set_mt(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200_0000) | ((value as u32) << 25);
-    }
-    /// Returns the value with `MT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_mt(mut self, value: bool) -> Self {
-        self.set_mt(value);
-        self
-    }
-    /// `M`: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[26\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn m(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `M`.
-    #[inline(always)]
-    pub const fn set_m(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `M` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_m(mut self, value: bool) -> Self {
-        self.set_m(value);
-        self
-    }
-    /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[27\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsh(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `NSH`.
-    #[inline(always)]
-    pub const fn set_nsh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `NSH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsh(mut self, value: bool) -> Self {
-        self.set_nsh(value);
-        self
-    }
-    /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[28\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsu(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `NSU`.
-    #[inline(always)]
-    pub const fn set_nsu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `NSU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsu(mut self, value: bool) -> Self {
-        self.set_nsu(value);
-        self
-    }
-    /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[29\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsk(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `NSK`.
-    #[inline(always)]
-    pub const fn set_nsk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `NSK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsk(mut self, value: bool) -> Self {
-        self.set_nsk(value);
-        self
-    }
-    /// `U`: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[30\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn u(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `U`.
-    #[inline(always)]
-    pub const fn set_u(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `U` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_u(mut self, value: bool) -> Self {
-        self.set_u(value);
-        self
-    }
-    /// `P`: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
-    ///
-    /// Bits \[31\] of `PMEVTYPER5`, read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn p(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-}
-impl Default for Pmevtyper5 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmevtyper5 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmevtyper5 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevtyper5")
-            .field("evtcount", &self.evtcount())
-            .field("rlh", &self.rlh())
-            .field("rlu", &self.rlu())
-            .field("rlk", &self.rlk())
-            .field("sh", &self.sh())
-            .field("mt", &self.mt())
-            .field("m", &self.m())
-            .field("nsh", &self.nsh())
-            .field("nsu", &self.nsu())
-            .field("nsk", &self.nsk())
-            .field("u", &self.u())
-            .field("p", &self.p())
-            .finish()
-    }
-}
+pub type Pmevtyper5 = Pmevtyper0;
 /// Implementation Identification Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMIIDR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMIIDR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMIIDR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMIIDR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMIIDR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMIIDR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmiidr(u32);
-impl Pmiidr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMIIDR`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmiidr {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmiidr {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmiidr {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmiidr").field("value", &self.value()).finish()
-    }
-}
+pub type Pmiidr = Pmcidr0;
 /// Interrupt Enable Clear: write 1 to disable a counter's overflow interrupt; reads the enables. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMINTENCLR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMINTENCLR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMINTENCLR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
-/// <g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
-/// <g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
-/// <g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
-/// <g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
-/// <g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1c: write 1 to clear</text>
-/// <rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMINTENCLR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMINTENCLR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMINTENCLR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+<g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+<g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+<g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+<g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+<g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1c: write 1 to clear</text>
+<rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -5005,7 +3146,7 @@ impl core::fmt::Debug for Pmiidr {
 /// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmintenclr(u32);
 impl Pmintenclr {
@@ -5032,10 +3173,10 @@ impl Pmintenclr {
     }
     /// `P0`: Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[0\] of `PMINTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[0\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p0(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `P0`.
     #[inline(always)]
@@ -5051,7 +3192,7 @@ impl Pmintenclr {
     }
     /// `P1`: Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[1\] of `PMINTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[1\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p1(self) -> bool {
         ((self.0 >> 1) & 0x1) != 0
@@ -5070,7 +3211,7 @@ impl Pmintenclr {
     }
     /// `P2`: Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[2\] of `PMINTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[2\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p2(self) -> bool {
         ((self.0 >> 2) & 0x1) != 0
@@ -5089,7 +3230,7 @@ impl Pmintenclr {
     }
     /// `P3`: Event counter 3: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[3\] of `PMINTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[3\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p3(self) -> bool {
         ((self.0 >> 3) & 0x1) != 0
@@ -5108,7 +3249,7 @@ impl Pmintenclr {
     }
     /// `P4`: Event counter 4: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[4\] of `PMINTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[4\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p4(self) -> bool {
         ((self.0 >> 4) & 0x1) != 0
@@ -5127,7 +3268,7 @@ impl Pmintenclr {
     }
     /// `P5`: Event counter 5: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[5\] of `PMINTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[5\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p5(self) -> bool {
         ((self.0 >> 5) & 0x1) != 0
@@ -5146,7 +3287,7 @@ impl Pmintenclr {
     }
     /// `C`: Cycle counter (PMCCNTR): write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[31\] of `PMINTENCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[31\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn c(self) -> bool {
         ((self.0 >> 31) & 0x1) != 0
@@ -5170,18 +3311,13 @@ impl Default for Pmintenclr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmintenclr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmintenclr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmintenclr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmintenclr")
             .field("p0", &self.p0())
@@ -5198,24 +3334,24 @@ impl core::fmt::Debug for Pmintenclr {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMINTENSET" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMINTENSET</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMINTENSET · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>P5 [5] write 1 to set: Event counter 5: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
-/// <g><title>P4 [4] write 1 to set: Event counter 4: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
-/// <g><title>P3 [3] write 1 to set: Event counter 3: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
-/// <g><title>P2 [2] write 1 to set: Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
-/// <g><title>P1 [1] write 1 to set: Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
-/// <g><title>P0 [0] write 1 to set: Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1s: write 1 to set</text>
-/// <rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMINTENSET" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMINTENSET</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMINTENSET · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>P5 [5] write 1 to set: Event counter 5: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+<g><title>P4 [4] write 1 to set: Event counter 4: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+<g><title>P3 [3] write 1 to set: Event counter 3: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+<g><title>P2 [2] write 1 to set: Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+<g><title>P1 [1] write 1 to set: Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+<g><title>P0 [0] write 1 to set: Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1s: write 1 to set</text>
+<rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -5227,7 +3363,7 @@ impl core::fmt::Debug for Pmintenclr {
 /// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmintenset(u32);
 impl Pmintenset {
@@ -5254,10 +3390,10 @@ impl Pmintenset {
     }
     /// `P0`: Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[0\] of `PMINTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[0\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p0(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `P0`.
     #[inline(always)]
@@ -5273,7 +3409,7 @@ impl Pmintenset {
     }
     /// `P1`: Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[1\] of `PMINTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[1\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p1(self) -> bool {
         ((self.0 >> 1) & 0x1) != 0
@@ -5292,7 +3428,7 @@ impl Pmintenset {
     }
     /// `P2`: Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[2\] of `PMINTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[2\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p2(self) -> bool {
         ((self.0 >> 2) & 0x1) != 0
@@ -5311,7 +3447,7 @@ impl Pmintenset {
     }
     /// `P3`: Event counter 3: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[3\] of `PMINTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[3\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p3(self) -> bool {
         ((self.0 >> 3) & 0x1) != 0
@@ -5330,7 +3466,7 @@ impl Pmintenset {
     }
     /// `P4`: Event counter 4: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[4\] of `PMINTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[4\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p4(self) -> bool {
         ((self.0 >> 4) & 0x1) != 0
@@ -5349,7 +3485,7 @@ impl Pmintenset {
     }
     /// `P5`: Event counter 5: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[5\] of `PMINTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[5\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p5(self) -> bool {
         ((self.0 >> 5) & 0x1) != 0
@@ -5368,7 +3504,7 @@ impl Pmintenset {
     }
     /// `C`: Cycle counter (PMCCNTR): write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[31\] of `PMINTENSET`, write 1 to set. Reset: not described.
+    /// Bits \[31\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn c(self) -> bool {
         ((self.0 >> 31) & 0x1) != 0
@@ -5392,18 +3528,13 @@ impl Default for Pmintenset {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmintenset {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmintenset {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmintenset {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmintenset")
             .field("p0", &self.p0())
@@ -5420,21 +3551,21 @@ impl core::fmt::Debug for Pmintenset {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMITCTRL" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMITCTRL</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMITCTRL · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read/write: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMITCTRL" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMITCTRL</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMITCTRL · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read/write: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">rw</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmitctrl(u32);
 impl Pmitctrl {
@@ -5461,7 +3592,7 @@ impl Pmitctrl {
     }
     /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
-    /// Bits \[31:0\] of `PMITCTRL`, read/write. Reset: not described.
+    /// Bits \[31:0\], read/write. Reset: not described.
     #[inline(always)]
     pub const fn value(self) -> u32 {
         self.0
@@ -5485,41 +3616,38 @@ impl Default for Pmitctrl {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmitctrl {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmitctrl {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmitctrl {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmitctrl").field("value", &self.value()).finish()
+        f.debug_struct("Pmitctrl")
+            .field("value", &self.value())
+            .finish()
     }
 }
 /// Lock Access Register (write-only): write the key 0xC5ACCE55 to unlock the PMU registers of this frame before programming them; writing any other value locks them. On AM62L the lock is implemented and set at reset (PMLSR = 0x3). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLAR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMLAR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLAR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>KEY [31:0] write-only: Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">KEY</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLAR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMLAR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLAR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>KEY [31:0] write-only: Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">KEY</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `KEY` | write-only | - | Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmlar(u32);
 impl Pmlar {
@@ -5563,48 +3691,44 @@ impl Default for Pmlar {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmlar {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmlar {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmlar {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmlar").finish()
+        f.debug_struct("Pmlar")
+            .finish()
     }
 }
 /// Lock Status Register. Reset value 0x3 on AM62L: lock implemented and locked (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMLSR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMLSR</title>
-/// <rect width="724" height="128" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLSR · 32 bits · reset 0x3</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
-/// <g><title>nTT [2] read-only, reset 0x0: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses; 0 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="648" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="659" y="64" transform="rotate(-90 659 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">nTT</text></g>
-/// <g><title>SLK [1] read-only, reset 0x1: Software lock status: 1 = locked (unlock by writing the key to PMLAR); 1 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="670" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="681" y="64" transform="rotate(-90 681 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLK</text></g>
-/// <g><title>SLI [0] read-only, reset 0x1: Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="692" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="703" y="64" transform="rotate(-90 703 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLI</text></g>
-/// <text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">x</tspan><tspan x="43">x</tspan><tspan x="65">x</tspan><tspan x="87">x</tspan><tspan x="109">x</tspan><tspan x="131">x</tspan><tspan x="153">x</tspan><tspan x="175">x</tspan><tspan x="197">x</tspan><tspan x="219">x</tspan><tspan x="241">x</tspan><tspan x="263">x</tspan><tspan x="285">x</tspan><tspan x="307">x</tspan><tspan x="329">x</tspan><tspan x="351">x</tspan><tspan x="373">x</tspan><tspan x="395">x</tspan><tspan x="417">x</tspan><tspan x="439">x</tspan><tspan x="461">x</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">x</tspan><tspan x="571">x</tspan><tspan x="593">x</tspan><tspan x="615">x</tspan><tspan x="637">x</tspan><tspan x="659">0</tspan><tspan x="681">1</tspan><tspan x="703">1</tspan></text>
-/// <rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// <rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMLSR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMLSR</title>
+<rect width="724" height="128" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMLSR · 32 bits · reset 0x3</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/></g>
+<g><title>nTT [2] read-only, reset 0x0: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses; 0 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="648" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="659" y="64" transform="rotate(-90 659 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">nTT</text></g>
+<g><title>SLK [1] read-only, reset 0x1: Software lock status: 1 = locked (unlock by writing the key to PMLAR); 1 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="670" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="681" y="64" transform="rotate(-90 681 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLK</text></g>
+<g><title>SLI [0] read-only, reset 0x1: Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="692" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="703" y="64" transform="rotate(-90 703 64)" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">SLI</text></g>
+<text y="92" font-size="9" fill="#1f5fbf" text-anchor="middle"><tspan x="21">x</tspan><tspan x="43">x</tspan><tspan x="65">x</tspan><tspan x="87">x</tspan><tspan x="109">x</tspan><tspan x="131">x</tspan><tspan x="153">x</tspan><tspan x="175">x</tspan><tspan x="197">x</tspan><tspan x="219">x</tspan><tspan x="241">x</tspan><tspan x="263">x</tspan><tspan x="285">x</tspan><tspan x="307">x</tspan><tspan x="329">x</tspan><tspan x="351">x</tspan><tspan x="373">x</tspan><tspan x="395">x</tspan><tspan x="417">x</tspan><tspan x="439">x</tspan><tspan x="461">x</tspan><tspan x="483">x</tspan><tspan x="505">x</tspan><tspan x="527">x</tspan><tspan x="549">x</tspan><tspan x="571">x</tspan><tspan x="593">x</tspan><tspan x="615">x</tspan><tspan x="637">x</tspan><tspan x="659">0</tspan><tspan x="681">1</tspan><tspan x="703">1</tspan></text>
+<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="112" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+<rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[2\] | `nTT` | read-only | 0x0 | Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses; 0 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
 /// | \[1\] | `SLK` | read-only | 0x1 | Software lock status: 1 = locked (unlock by writing the key to PMLAR); 1 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
 /// | \[0\] | `SLI` | read-only | 0x1 | Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmlsr(u32);
 impl Pmlsr {
@@ -5633,21 +3757,21 @@ impl Pmlsr {
     }
     /// `SLI`: Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
-    /// Bits \[0\] of `PMLSR`, read-only. Reset: 0x1.
+    /// Bits \[0\], read-only. Reset: 0x1.
     #[inline(always)]
     pub const fn sli(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// `SLK`: Software lock status: 1 = locked (unlock by writing the key to PMLAR); 1 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
-    /// Bits \[1\] of `PMLSR`, read-only. Reset: 0x1.
+    /// Bits \[1\], read-only. Reset: 0x1.
     #[inline(always)]
     pub const fn slk(self) -> bool {
         ((self.0 >> 1) & 0x1) != 0
     }
     /// `nTT`: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses; 0 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
-    /// Bits \[2\] of `PMLSR`, read-only. Reset: 0x0.
+    /// Bits \[2\], read-only. Reset: 0x0.
     #[inline(always)]
     pub const fn ntt(self) -> bool {
         ((self.0 >> 2) & 0x1) != 0
@@ -5659,18 +3783,13 @@ impl Default for Pmlsr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmlsr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmlsr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmlsr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmlsr")
             .field("sli", &self.sli())
@@ -5683,97 +3802,45 @@ impl core::fmt::Debug for Pmlsr {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMMIR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMMIR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMMIR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMMIR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMMIR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMMIR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmmir(u32);
-impl Pmmir {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMMIR`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmmir {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmmir {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmmir {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmmir").field("value", &self.value()).finish()
-    }
-}
+pub type Pmmir = Pmcidr0;
 /// Overflow Flag Status Clear: write 1 to clear an overflow flag; reads the flags. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMOVSCLR" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMOVSCLR</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMOVSCLR · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
-/// <g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
-/// <g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
-/// <g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
-/// <g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
-/// <g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1c: write 1 to clear</text>
-/// <rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMOVSCLR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMOVSCLR</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMOVSCLR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+<g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+<g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+<g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+<g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+<g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1c: write 1 to clear</text>
+<rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -5785,7 +3852,7 @@ impl core::fmt::Debug for Pmmir {
 /// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmovsclr(u32);
 impl Pmovsclr {
@@ -5812,10 +3879,10 @@ impl Pmovsclr {
     }
     /// `P0`: Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[0\] of `PMOVSCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[0\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p0(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `P0`.
     #[inline(always)]
@@ -5831,7 +3898,7 @@ impl Pmovsclr {
     }
     /// `P1`: Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[1\] of `PMOVSCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[1\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p1(self) -> bool {
         ((self.0 >> 1) & 0x1) != 0
@@ -5850,7 +3917,7 @@ impl Pmovsclr {
     }
     /// `P2`: Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[2\] of `PMOVSCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[2\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p2(self) -> bool {
         ((self.0 >> 2) & 0x1) != 0
@@ -5869,7 +3936,7 @@ impl Pmovsclr {
     }
     /// `P3`: Event counter 3: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[3\] of `PMOVSCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[3\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p3(self) -> bool {
         ((self.0 >> 3) & 0x1) != 0
@@ -5888,7 +3955,7 @@ impl Pmovsclr {
     }
     /// `P4`: Event counter 4: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[4\] of `PMOVSCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[4\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p4(self) -> bool {
         ((self.0 >> 4) & 0x1) != 0
@@ -5907,7 +3974,7 @@ impl Pmovsclr {
     }
     /// `P5`: Event counter 5: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[5\] of `PMOVSCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[5\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn p5(self) -> bool {
         ((self.0 >> 5) & 0x1) != 0
@@ -5926,7 +3993,7 @@ impl Pmovsclr {
     }
     /// `C`: Cycle counter (PMCCNTR): write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[31\] of `PMOVSCLR`, write 1 to clear. Reset: not described.
+    /// Bits \[31\], write 1 to clear. Reset: not described.
     #[inline(always)]
     pub const fn c(self) -> bool {
         ((self.0 >> 31) & 0x1) != 0
@@ -5950,18 +4017,13 @@ impl Default for Pmovsclr {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmovsclr {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmovsclr {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmovsclr {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmovsclr")
             .field("p0", &self.p0())
@@ -5978,24 +4040,24 @@ impl core::fmt::Debug for Pmovsclr {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMOVSSET" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMOVSSET</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMOVSSET · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
-/// <g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>P5 [5] write 1 to set: Event counter 5: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
-/// <g><title>P4 [4] write 1 to set: Event counter 4: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
-/// <g><title>P3 [3] write 1 to set: Event counter 3: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
-/// <g><title>P2 [2] write 1 to set: Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
-/// <g><title>P1 [1] write 1 to set: Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
-/// <g><title>P0 [0] write 1 to set: Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1s: write 1 to set</text>
-/// <rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMOVSSET" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMOVSSET</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMOVSSET · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="21" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">C</text></g>
+<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="307" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>P5 [5] write 1 to set: Event counter 5: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="593" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text></g>
+<g><title>P4 [4] write 1 to set: Event counter 4: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="615" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text></g>
+<g><title>P3 [3] write 1 to set: Event counter 3: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="637" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text></g>
+<g><title>P2 [2] write 1 to set: Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="659" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text></g>
+<g><title>P1 [1] write 1 to set: Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="681" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text></g>
+<g><title>P0 [0] write 1 to set: Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="703" y="64" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">w1s: write 1 to set</text>
+<rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -6007,7 +4069,7 @@ impl core::fmt::Debug for Pmovsclr {
 /// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmovsset(u32);
 impl Pmovsset {
@@ -6034,10 +4096,10 @@ impl Pmovsset {
     }
     /// `P0`: Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[0\] of `PMOVSSET`, write 1 to set. Reset: not described.
+    /// Bits \[0\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p0(self) -> bool {
-        ((self.0) & 0x1) != 0
+        (self.0 & 0x1) != 0
     }
     /// Sets `P0`.
     #[inline(always)]
@@ -6053,7 +4115,7 @@ impl Pmovsset {
     }
     /// `P1`: Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[1\] of `PMOVSSET`, write 1 to set. Reset: not described.
+    /// Bits \[1\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p1(self) -> bool {
         ((self.0 >> 1) & 0x1) != 0
@@ -6072,7 +4134,7 @@ impl Pmovsset {
     }
     /// `P2`: Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[2\] of `PMOVSSET`, write 1 to set. Reset: not described.
+    /// Bits \[2\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p2(self) -> bool {
         ((self.0 >> 2) & 0x1) != 0
@@ -6091,7 +4153,7 @@ impl Pmovsset {
     }
     /// `P3`: Event counter 3: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[3\] of `PMOVSSET`, write 1 to set. Reset: not described.
+    /// Bits \[3\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p3(self) -> bool {
         ((self.0 >> 3) & 0x1) != 0
@@ -6110,7 +4172,7 @@ impl Pmovsset {
     }
     /// `P4`: Event counter 4: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[4\] of `PMOVSSET`, write 1 to set. Reset: not described.
+    /// Bits \[4\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p4(self) -> bool {
         ((self.0 >> 4) & 0x1) != 0
@@ -6129,7 +4191,7 @@ impl Pmovsset {
     }
     /// `P5`: Event counter 5: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[5\] of `PMOVSSET`, write 1 to set. Reset: not described.
+    /// Bits \[5\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn p5(self) -> bool {
         ((self.0 >> 5) & 0x1) != 0
@@ -6148,7 +4210,7 @@ impl Pmovsset {
     }
     /// `C`: Cycle counter (PMCCNTR): write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
-    /// Bits \[31\] of `PMOVSSET`, write 1 to set. Reset: not described.
+    /// Bits \[31\], write 1 to set. Reset: not described.
     #[inline(always)]
     pub const fn c(self) -> bool {
         ((self.0 >> 31) & 0x1) != 0
@@ -6172,18 +4234,13 @@ impl Default for Pmovsset {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmovsset {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmovsset {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmovsset {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Pmovsset")
             .field("p0", &self.p0())
@@ -6200,388 +4257,128 @@ impl core::fmt::Debug for Pmovsset {
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR0" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMPIDR0</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR0 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR0" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMPIDR0</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR0 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmpidr0(u32);
-impl Pmpidr0 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMPIDR0`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmpidr0 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmpidr0 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmpidr0 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmpidr0").field("value", &self.value()).finish()
-    }
-}
+pub type Pmpidr0 = Pmcidr0;
 /// Peripheral Identification Register 1. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR1" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMPIDR1</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR1 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR1" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMPIDR1</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR1 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmpidr1(u32);
-impl Pmpidr1 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMPIDR1`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmpidr1 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmpidr1 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmpidr1 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmpidr1").field("value", &self.value()).finish()
-    }
-}
+pub type Pmpidr1 = Pmcidr0;
 /// Peripheral Identification Register 2. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR2" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMPIDR2</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR2 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR2" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMPIDR2</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR2 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmpidr2(u32);
-impl Pmpidr2 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMPIDR2`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmpidr2 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmpidr2 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmpidr2 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmpidr2").field("value", &self.value()).finish()
-    }
-}
+pub type Pmpidr2 = Pmcidr0;
 /// Peripheral Identification Register 3. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR3" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMPIDR3</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR3 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR3" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMPIDR3</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR3 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmpidr3(u32);
-impl Pmpidr3 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMPIDR3`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmpidr3 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmpidr3 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmpidr3 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmpidr3").field("value", &self.value()).finish()
-    }
-}
+pub type Pmpidr3 = Pmcidr0;
 /// Peripheral Identification Register 4. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR4" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMPIDR4</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR4 · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
-/// </svg>
-/// </div>
+/// The same layout as [`Pmcidr0`], so the same type: values move between the two registers as they are.
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMPIDR4" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMPIDR4</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMPIDR4 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="362" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">ro</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-#[repr(transparent)]
-pub struct Pmpidr4(u32);
-impl Pmpidr4 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
-    ///
-    /// Bits \[31:0\] of `PMPIDR4`, read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-}
-impl Default for Pmpidr4 {
-    #[inline(always)]
-    fn default() -> Self {
-        Self::DEFAULT
-    }
-}
-impl armreg_rt::RegisterValue for Pmpidr4 {
-    type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
-}
-impl core::fmt::Debug for Pmpidr4 {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmpidr4").field("value", &self.value()).finish()
-    }
-}
+pub type Pmpidr4 = Pmcidr0;
 /// Software Increment (write-only). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
 ///
 /// Width: 32 bits.
 ///
-/// <div class="register-diagram">
-/// <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSWINC" font-family="monospace" style="max-width:100%;height:auto">
-/// <title>Bit fields of PMSWINC</title>
-/// <rect width="724" height="114" fill="#ffffff"/>
-/// <text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMSWINC · 32 bits · reset not described</text>
-/// <text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-/// <g><title>RAZWI_31_6 [31:6] reads as zero, writes ignored: No event counter 6..30 on AM62L (PMCFGR.N = 6); bit 31 is not a counter bit. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="10" y="46" width="572" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="296" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_31_6</text><text x="296" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
-/// <g><title>P5 [5] write-only: Write 1 to increment event counter 5 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P4 [4] write-only: Write 1 to increment event counter 4 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P3 [3] write-only: Write 1 to increment event counter 3 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P2 [2] write-only: Write 1 to increment event counter 2 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P1 [1] write-only: Write 1 to increment event counter 1 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <g><title>P0 [0] write-only: Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
-/// <rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
-/// <rect x="116.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-/// </svg>
-/// </div>
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSWINC" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMSWINC</title>
+<rect width="724" height="114" fill="#ffffff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111111">PMSWINC · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g><title>RAZWI_31_6 [31:6] reads as zero, writes ignored: No event counter 6..30 on AM62L (PMCFGR.N = 6); bit 31 is not a counter bit. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.</title><rect x="10" y="46" width="572" height="36" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="296" y="58" font-size="11" fill="#555555" text-anchor="middle" dominant-baseline="central">RAZWI_31_6</text><text x="296" y="72" font-size="9" fill="#555555" text-anchor="middle" dominant-baseline="central">raz-wi</text></g>
+<g><title>P5 [5] write-only: Write 1 to increment event counter 5 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="582" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="593" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P4 [4] write-only: Write 1 to increment event counter 4 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="604" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="615" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P3 [3] write-only: Write 1 to increment event counter 3 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="626" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="637" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P2 [2] write-only: Write 1 to increment event counter 2 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="659" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P1 [1] write-only: Write 1 to increment event counter 1 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="681" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<g><title>P0 [0] write-only: Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.</title><rect x="692" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="703" y="58" font-size="11" fill="#111111" text-anchor="middle" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" fill="#111111" text-anchor="middle" dominant-baseline="central">wo</text></g>
+<rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333333" stroke-width="1"/><text x="27" y="98" font-size="9" fill="#333333" dominant-baseline="central">wo: write-only</text>
+<rect x="116.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333333" stroke-width="1" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
+</svg>
+</div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -6592,7 +4389,7 @@ impl core::fmt::Debug for Pmpidr4 {
 /// | \[2\] | `P2` | write-only | - | Write 1 to increment event counter 2 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write-only | - | Write 1 to increment event counter 1 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write-only | - | Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmswinc(u32);
 impl Pmswinc {
@@ -6696,19 +4493,15 @@ impl Default for Pmswinc {
         Self::DEFAULT
     }
 }
-impl armreg_rt::RegisterValue for Pmswinc {
+// SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
+// value (`from_bits_retain`), as the trait's provided conversions require.
+unsafe impl armreg_rt::RegisterValue for Pmswinc {
     type Raw = u32;
-    #[inline(always)]
-    fn from_raw(raw: u32) -> Self {
-        Self(raw)
-    }
-    #[inline(always)]
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 impl core::fmt::Debug for Pmswinc {
+    #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmswinc").finish()
+        f.debug_struct("Pmswinc")
+            .finish()
     }
 }

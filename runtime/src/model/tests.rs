@@ -149,27 +149,19 @@ fn unlocked() -> Model {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
 struct V64(u64);
-impl RegisterValue for V64 {
+// SAFETY: a transparent newtype of `u64`; every bit pattern is a value.
+unsafe impl RegisterValue for V64 {
     type Raw = u64;
-    fn from_raw(raw: u64) -> Self {
-        V64(raw)
-    }
-    fn to_raw(self) -> u64 {
-        self.0
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(transparent)]
 struct V32(u32);
-impl RegisterValue for V32 {
+// SAFETY: a transparent newtype of `u32`; every bit pattern is a value.
+unsafe impl RegisterValue for V32 {
     type Raw = u32;
-    fn from_raw(raw: u32) -> Self {
-        V32(raw)
-    }
-    fn to_raw(self) -> u32 {
-        self.0
-    }
 }
 
 #[test]

@@ -148,6 +148,17 @@ fn label(seg: &Segment<'_>) -> Label {
     }
 }
 
+/// The centre of a bit's cell, as text: the same 64 numbers for every diagram, formatted once.
+fn centre(row: &Row<'_>, bit: u32) -> &'static str {
+    static CENTRES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let centres = CENTRES.get_or_init(|| {
+        (0..64)
+            .map(|k| num(PAD + f64::from(k) * CELL + CELL / 2.0))
+            .collect()
+    });
+    &centres[(row.hi - bit) as usize]
+}
+
 fn x_of(row: &Row<'_>, bit: u32) -> f64 {
     PAD + f64::from(row.hi - bit) * CELL
 }
@@ -155,15 +166,10 @@ fn x_of(row: &Row<'_>, bit: u32) -> f64 {
 /// Draws one row (bit numbers, boxes, reset bits) from `y`; returns the `y` below it.
 fn draw_row(out: &mut String, row: &Row<'_>, reset: reset::ResetBits, mut y: f64) -> f64 {
     // Bit numbers, one per bit, above the boxes.
-    let numbers: String = (row.lo..=row.hi)
-        .rev()
-        .map(|b| {
-            format!(
-                r#"<tspan x="{}">{b}</tspan>"#,
-                num(x_of(row, b) + CELL / 2.0)
-            )
-        })
-        .collect();
+    let mut numbers = String::with_capacity(32 * 24);
+    for b in (row.lo..=row.hi).rev() {
+        let _ = write!(numbers, "<tspan x=\"{}\">{b}</tspan>", centre(row, b));
+    }
     let _ = writeln!(
         out,
         r##"<text y="{}" font-size="9" fill="#444444" text-anchor="middle">{numbers}</text>"##,
@@ -189,20 +195,15 @@ fn draw_row(out: &mut String, row: &Row<'_>, reset: reset::ResetBits, mut y: f64
     // The reset bits under the boxes, when the description gives any.
     let known = (row.lo..=row.hi).any(|b| reset.bit(b).is_some());
     if known {
-        let bits: String = (row.lo..=row.hi)
-            .rev()
-            .map(|b| {
-                let v = match reset.bit(b) {
-                    Some(true) => "1",
-                    Some(false) => "0",
-                    None => "x",
-                };
-                format!(
-                    r#"<tspan x="{}">{v}</tspan>"#,
-                    num(x_of(row, b) + CELL / 2.0)
-                )
-            })
-            .collect();
+        let mut bits = String::with_capacity(32 * 24);
+        for b in (row.lo..=row.hi).rev() {
+            let v = match reset.bit(b) {
+                Some(true) => "1",
+                Some(false) => "0",
+                None => "x",
+            };
+            let _ = write!(bits, "<tspan x=\"{}\">{v}</tspan>", centre(row, b));
+        }
         let _ = writeln!(
             out,
             r##"<text y="{}" font-size="9" fill="#1f5fbf" text-anchor="middle">{bits}</text>"##,

@@ -5,31 +5,32 @@
 //! bus is a zero-sized type and every accessor compiles to one volatile access; on the host the
 //! same driver code runs against a behavioural model (`model.rs`). Offsets and array shapes are
 //! constants of the `Mmio` block, where they are reached without naming a bus.
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
-
+//!
+//! Written as formatted text (`code::Code`), like the value types.
+use super::code::{hex, Code};
 use super::doc;
-use super::layout::type_name;
-use super::tokens::{hex, ident, unsuffixed};
+use super::layout::{name, type_text};
 use crate::ir::{Block, BlockRegister, Device, Instance, RegAccess};
 use crate::names::Case;
 
-pub fn blocks(device: &Device) -> TokenStream {
-    let blocks: TokenStream = device.blocks.iter().map(|b| block(device, b)).collect();
-    let instances: TokenStream = device.instances.iter().map(instance).collect();
-    quote!(#blocks #instances)
+pub fn blocks(device: &Device) -> String {
+    let mut c = Code::with_capacity(device.blocks.len() * 4000);
+    for b in &device.blocks {
+        block(&mut c, device, b);
+    }
+    for i in &device.instances {
+        instance(&mut c, i);
+    }
+    c.finish()
 }
 
 /// A block at its address: the base as a constant and an `unsafe` constructor. A base above
 /// 4 GiB exists only where pointers are 64 bits wide.
-fn instance(inst: &Instance) -> TokenStream {
-    let block = ident(&inst.block.name, Case::Camel);
+fn instance(c: &mut Code, inst: &Instance) {
+    let block = name(&inst.block.name, Case::Camel);
     let upper = const_prefix(&inst.name);
-    let base_const = format_ident!("{upper}_BASE");
-    let ctor = ident(&inst.name, Case::Snake);
-    let base = hex(inst.base);
-    let cfg =
-        (inst.base > u64::from(u32::MAX)).then(|| quote!(#[cfg(target_pointer_width = "64")]));
+    let ctor = name(&inst.name, Case::Snake);
+    let cfg = inst.base > u64::from(u32::MAX);
     let text = doc::paragraphs(&[
         Some(format!(
             "{}: {} at {:#x}. {}",
@@ -45,51 +46,43 @@ fn instance(inst: &Instance) -> TokenStream {
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),
     ]);
-    let base_doc = format!("Base address of {}.", doc::code(&inst.name));
-    let ctor_doc = format!("{text}\n\n# Safety\nThe block must be mapped at this address as device memory, and no other code may use it in a way that conflicts with the returned value.");
-    let irqs: TokenStream = inst
-        .interrupts
-        .iter()
-        .map(|irq| {
-            let name = format_ident!(
-                "{}_IRQ_{}",
-                upper,
-                ident(&irq.name, Case::Verbatim)
-                    .to_string()
-                    .to_ascii_uppercase()
-                    .trim_start_matches('_')
-            );
-            let value = unsuffixed(u64::from(irq.value));
-            let d = format!(
-                "Interrupt {} of {}. {}",
-                doc::code(&irq.name),
-                doc::code(&inst.name),
-                irq.doc.as_deref().map(doc::escape).unwrap_or_default()
-            );
-            quote!(#[doc = #d] pub const #name: u32 = #value;)
-        })
-        .collect();
-    quote! {
-        #[doc = #base_doc]
-        #cfg
-        pub const #base_const: usize = #base;
-
-        #[doc = #ctor_doc]
-        #cfg
-        #[inline(always)]
-        pub const unsafe fn #ctor() -> #block {
-            __safety!("the caller upholds `new`'s contract for this address.");
-            unsafe { #block::new(#base_const) }
-        }
-
-        #irqs
+    c.doc(&format!("Base address of {}.", doc::code(&inst.name)));
+    if cfg {
+        c.line("#[cfg(target_pointer_width = \"64\")]");
+    }
+    c.fmt(format_args!(
+        "pub const {upper}_BASE: usize = {};",
+        hex(inst.base)
+    ));
+    c.doc(&format!("{text}\n\n# Safety\nThe block must be mapped at this address as device memory, and no other code may use it in a way that conflicts with the returned value."));
+    if cfg {
+        c.line("#[cfg(target_pointer_width = \"64\")]");
+    }
+    c.line("#[inline(always)]");
+    c.open(&format!("pub const unsafe fn {ctor}() -> {block}"));
+    c.safety("the caller upholds `new`'s contract for this address.");
+    c.fmt(format_args!("unsafe {{ {block}::new({upper}_BASE) }}"));
+    c.close("");
+    for irq in &inst.interrupts {
+        let irq_name = name(&irq.name, Case::Verbatim).to_ascii_uppercase();
+        c.doc(&format!(
+            "Interrupt {} of {}. {}",
+            doc::code(&irq.name),
+            doc::code(&inst.name),
+            irq.doc.as_deref().map(doc::escape).unwrap_or_default()
+        ));
+        c.fmt(format_args!(
+            "pub const {upper}_IRQ_{}: u32 = {};",
+            irq_name.trim_start_matches('_'),
+            irq.value
+        ));
     }
 }
 
 /// The upper-case start of the constants named after `name`: leading `_` dropped, except the one
 /// sanitising puts before a leading digit (`32K_FOUT` → `_32K_FOUT_OFFSET`).
-pub(super) fn const_prefix(name: &str) -> String {
-    let upper = ident(name, Case::Verbatim).to_string().to_ascii_uppercase();
+pub(super) fn const_prefix(text: &str) -> String {
+    let upper = name(text, Case::Verbatim).to_ascii_uppercase();
     let trimmed = upper.trim_start_matches('_');
     if trimmed.is_empty() || trimmed.starts_with(|c: char| c.is_ascii_digit()) {
         format!("_{trimmed}")
@@ -98,20 +91,19 @@ pub(super) fn const_prefix(name: &str) -> String {
     }
 }
 
-fn access_marker(access: &RegAccess) -> TokenStream {
+fn access_marker(access: &RegAccess) -> &'static str {
     match access {
-        RegAccess::Rw => quote!(armreg_rt::mmio::Rw),
-        RegAccess::Ro => quote!(armreg_rt::mmio::Ro),
-        RegAccess::Wo => quote!(armreg_rt::mmio::Wo),
-        RegAccess::Set { .. } => quote!(armreg_rt::mmio::SetView),
-        RegAccess::Clear { .. } => quote!(armreg_rt::mmio::ClearView),
+        RegAccess::Rw => "armreg_rt::mmio::Rw",
+        RegAccess::Ro => "armreg_rt::mmio::Ro",
+        RegAccess::Wo => "armreg_rt::mmio::Wo",
+        RegAccess::Set { .. } => "armreg_rt::mmio::SetView",
+        RegAccess::Clear { .. } => "armreg_rt::mmio::ClearView",
     }
 }
 
-fn block(device: &Device, block: &Block) -> TokenStream {
-    let name = ident(&block.name, Case::Camel);
-    let size = hex(block.size);
-    let block_doc = doc::paragraphs(&[
+fn block(c: &mut Code, device: &Device, block: &Block) {
+    let ty = name(&block.name, Case::Camel);
+    c.doc(&doc::paragraphs(&[
         Some(format!(
             "{}: {}",
             doc::code(&block.name),
@@ -128,88 +120,111 @@ fn block(device: &Device, block: &Block) -> TokenStream {
             doc::code(&l.access.name)
         )),
         block.source.as_deref().map(|s| format!("Source: {}", doc::escape(s))),
-    ]);
-    let (consts, methods): (TokenStream, TokenStream) = block
+    ]));
+    let registers: Vec<(&BlockRegister, &crate::ir::Layout)> = block
         .registers
         .iter()
         .filter_map(|r| device.layout(&r.layout.name).map(|l| (r, l)))
-        .map(|(r, l)| register(block, r, l))
-        .unzip();
+        .collect();
+    c.line("#[derive(Debug)]");
+    c.open(&format!("pub struct {ty}<B = armreg_rt::mmio::Mmio>"));
     // A block without registers (an SVD peripheral that describes none) never reads its bus.
-    let unread = methods.is_empty().then(|| quote!(#[allow(dead_code)]));
-    quote! {
-        #[doc = #block_doc]
-        #[derive(Debug)]
-        pub struct #name<B = armreg_rt::mmio::Mmio> {
-            #unread
-            bus: B,
-            base: usize,
+    if registers.is_empty() {
+        c.line("#[allow(dead_code)]");
+    }
+    c.line("bus: B,");
+    c.line("base: usize,");
+    c.close("");
+
+    c.open(&format!("impl {ty}"));
+    c.line("/// The block's size in bytes.");
+    c.fmt(format_args!("pub const SIZE: usize = {};", hex(block.size)));
+    for (r, _) in &registers {
+        register_consts(c, r);
+    }
+    c.raw(NEW);
+    c.close("");
+
+    c.open(&format!("impl<B: armreg_rt::mmio::Bus> {ty}<B>"));
+    c.raw(BUS_METHODS);
+    for (r, l) in &registers {
+        register_methods(c, block, r, l);
+    }
+    c.close("");
+}
+
+/// The `Mmio` block's constructor, at one level of indentation.
+const NEW: &str = r"    /// The block at `base` in memory.
+    ///
+    /// # Safety
+    /// `base` must be the address of this block, mapped as device memory, for as long as
+    /// the value and the register handles it gives are used, and no other code may use
+    /// the block in a way that conflicts with them.
+    #[inline(always)]
+    pub const unsafe fn new(base: usize) -> Self {
+        Self {
+            bus: armreg_rt::mmio::Mmio,
+            base,
         }
+    }
+";
 
-        impl #name {
-            /// The block's size in bytes.
-            pub const SIZE: usize = #size;
+/// The methods of a block on any bus, at one level of indentation.
+const BUS_METHODS: &str = r"    /// The block at `base` on `bus`.
+    ///
+    /// # Safety
+    /// The bus's contract must hold for every register of the block at `base`, for as
+    /// long as the value and the register handles it gives are used (for `Mmio`, what
+    /// `new` asks).
+    #[inline(always)]
+    pub const unsafe fn on_bus(bus: B, base: usize) -> Self {
+        Self { bus, base }
+    }
+    /// The block at `base` on a bus where every access is safe (a behavioural model).
+    #[inline(always)]
+    pub const fn with_bus(bus: B, base: usize) -> Self
+    where
+        B: armreg_rt::mmio::SafeBus,
+    {
+        Self { bus, base }
+    }
+    /// The block's base address.
+    #[inline(always)]
+    pub const fn base(&self) -> usize {
+        self.base
+    }
+";
 
-            #consts
-
-            /// The block at `base` in memory.
-            ///
-            /// # Safety
-            /// `base` must be the address of this block, mapped as device memory, for as long as
-            /// the value and the register handles it gives are used, and no other code may use
-            /// the block in a way that conflicts with them.
-            #[inline(always)]
-            pub const unsafe fn new(base: usize) -> Self {
-                Self { bus: armreg_rt::mmio::Mmio, base }
-            }
-        }
-
-        impl<B: armreg_rt::mmio::Bus> #name<B> {
-            /// The block at `base` on `bus`.
-            ///
-            /// # Safety
-            /// The bus's contract must hold for every register of the block at `base`, for as
-            /// long as the value and the register handles it gives are used (for `Mmio`, what
-            /// `new` asks).
-            #[inline(always)]
-            pub const unsafe fn on_bus(bus: B, base: usize) -> Self {
-                Self { bus, base }
-            }
-
-            /// The block at `base` on a bus where every access is safe (a behavioural model).
-            #[inline(always)]
-            pub const fn with_bus(bus: B, base: usize) -> Self
-            where
-                B: armreg_rt::mmio::SafeBus,
-            {
-                Self { bus, base }
-            }
-
-            /// The block's base address.
-            #[inline(always)]
-            pub const fn base(&self) -> usize {
-                self.base
-            }
-
-            #methods
-        }
+/// A register's constants, for the `Mmio` block.
+fn register_consts(c: &mut Code, reg: &BlockRegister) {
+    let upper = const_prefix(&reg.name);
+    c.doc(&format!("Offset of {} in the block.", doc::code(&reg.name)));
+    c.fmt(format_args!(
+        "pub const {upper}_OFFSET: usize = {};",
+        hex(reg.offset)
+    ));
+    if let Some(array) = reg.array {
+        c.line("/// Bytes between two elements.");
+        c.fmt(format_args!(
+            "pub const {upper}_STRIDE: usize = {};",
+            hex(array.stride)
+        ));
+        c.line("/// The number of elements.");
+        c.fmt(format_args!(
+            "pub const {upper}_COUNT: usize = {};",
+            array.count
+        ));
     }
 }
 
-/// A register's constants (for the `Mmio` block) and its accessor methods (for every bus).
-fn register(
-    block: &Block,
-    reg: &BlockRegister,
-    layout: &crate::ir::Layout,
-) -> (TokenStream, TokenStream) {
-    let block_name = ident(&block.name, Case::Camel);
-    let method = ident(&reg.name, Case::Snake);
+/// A register's accessor methods, for every bus.
+fn register_methods(c: &mut Code, block: &Block, reg: &BlockRegister, layout: &crate::ir::Layout) {
+    let block_ty = name(&block.name, Case::Camel);
+    let method = name(&reg.name, Case::Snake);
     let upper = const_prefix(&reg.name);
-    let offset_const = format_ident!("{upper}_OFFSET");
-    let offset = hex(reg.offset);
-    let value = type_name(layout);
+    let value = type_text(layout);
     let access = access_marker(&reg.access);
-    let bus_bytes = unsuffixed((block.access_width / 8).into());
+    let bus_bytes = block.access_width / 8;
     let access_doc = match &reg.access {
         RegAccess::Rw => "read/write".to_string(),
         RegAccess::Ro => "read-only".to_string(),
@@ -227,13 +242,6 @@ fn register(
             reg.offset
         ),
     };
-    let alias = reg
-        .alias_of
-        .as_ref()
-        .map(|a| format!("The same register as {}.", doc::code(&a.name)));
-    let read_action = reg
-        .read_action
-        .map(|a| format!("Reading has a side effect: {}.", doc::read_action(a)));
     let text = doc::paragraphs(&[
         Some(format!(
             "{}: {}",
@@ -241,71 +249,92 @@ fn register(
             reg.doc.as_deref().map(doc::escape).unwrap_or_default()
         )),
         Some(where_doc),
-        alias,
-        read_action,
+        reg.alias_of
+            .as_ref()
+            .map(|a| format!("The same register as {}.", doc::code(&a.name))),
+        reg.read_action
+            .map(|a| format!("Reading has a side effect: {}.", doc::read_action(a))),
         reg.source
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),
     ]);
-    let offset_doc = format!("Offset of {} in the block.", doc::code(&reg.name));
-    let handle = quote!(armreg_rt::mmio::Reg<crate::#value, #access, B>);
+    let handle = format!("armreg_rt::mmio::Reg<crate::{value}, {access}, B>");
+    let offset = format!("{block_ty}::{upper}_OFFSET");
     match reg.array {
-        None => (
-            quote! {
-                #[doc = #offset_doc]
-                pub const #offset_const: usize = #offset;
-            },
-            quote! {
-                #[doc = #text]
-                #[inline(always)]
-                pub fn #method(&self) -> #handle {
-                    __safety!("the constructor's contract covers every register inside the block.");
-                    unsafe { armreg_rt::mmio::Reg::on(self.bus, self.base + #block_name::#offset_const, #bus_bytes) }
-                }
-            },
-        ),
-        Some(array) => {
-            let stride_const = format_ident!("{upper}_STRIDE");
-            let count_const = format_ident!("{upper}_COUNT");
-            let stride = hex(array.stride);
-            let count = unsuffixed(array.count.into());
-            let const_method = format_ident!(
-                "{}_n",
-                method
-                    .to_string()
-                    .trim_start_matches("r#")
-                    .trim_end_matches('_')
+        None => {
+            c.doc(&text);
+            c.line("#[inline(always)]");
+            c.open(&format!("pub fn {method}(&self) -> {handle}"));
+            c.safety("the constructor's contract covers every register inside the block.");
+            reg_on(
+                c,
+                "unsafe {",
+                &format!("self.base + {offset}"),
+                bus_bytes,
+                "}",
             );
-            let consts = quote! {
-                #[doc = #offset_doc]
-                pub const #offset_const: usize = #offset;
-                /// Bytes between two elements.
-                pub const #stride_const: usize = #stride;
-                /// The number of elements.
-                pub const #count_const: usize = #count;
-            };
-            let methods = quote! {
-                #[doc = #text]
-                #[inline(always)]
-                pub fn #method(&self, n: usize) -> Result<#handle, armreg_rt::IndexOutOfRange> {
-                    if n >= #block_name::#count_const {
-                        return Err(armreg_rt::IndexOutOfRange { index: n, count: #block_name::#count_const });
-                    }
-                    __safety!("the constructor's contract covers every register inside the block,\nand element n < COUNT lies inside it (checked by the generator).");
-                    Ok(unsafe { armreg_rt::mmio::Reg::on(self.bus, self.base + #block_name::#offset_const + n * #block_name::#stride_const, #bus_bytes) })
-                }
-
-                #[doc = #text]
-                ///
-                /// The index is checked when the program is compiled.
-                #[inline(always)]
-                pub fn #const_method<const N: usize>(&self) -> #handle {
-                    const { assert!(N < #block_name::#count_const, "register array index out of range") };
-                    __safety!("as for the checked accessor; N < COUNT is checked at compile time.");
-                    unsafe { armreg_rt::mmio::Reg::on(self.bus, self.base + #block_name::#offset_const + N * #block_name::#stride_const, #bus_bytes) }
-                }
-            };
-            (consts, methods)
+            c.close("");
+        }
+        Some(_) => {
+            let count = format!("{block_ty}::{upper}_COUNT");
+            let stride = format!("{block_ty}::{upper}_STRIDE");
+            let const_method = format!(
+                "{}_n",
+                method.trim_start_matches("r#").trim_end_matches('_')
+            );
+            c.doc(&text);
+            c.line("#[inline(always)]");
+            c.fmt(format_args!("pub fn {method}("));
+            c.line("    &self,");
+            c.line("    n: usize,");
+            c.open(&format!(
+                ") -> Result<{handle}, armreg_rt::IndexOutOfRange>"
+            ));
+            c.open(&format!("if n >= {count}"));
+            c.open("return Err(armreg_rt::IndexOutOfRange");
+            c.line("index: n,");
+            c.fmt(format_args!("count: {count},"));
+            c.close(");");
+            c.close("");
+            c.safety("the constructor's contract covers every register inside the block,\nand element n < COUNT lies inside it (checked by the generator).");
+            reg_on(
+                c,
+                "Ok(unsafe {",
+                &format!("self.base + {offset} + n * {stride}"),
+                bus_bytes,
+                "})",
+            );
+            c.close("");
+            c.doc(&text);
+            c.line("///");
+            c.line("/// The index is checked when the program is compiled.");
+            c.line("#[inline(always)]");
+            c.open(&format!(
+                "pub fn {const_method}<const N: usize>(&self) -> {handle}"
+            ));
+            c.fmt(format_args!(
+                "const {{ assert!(N < {count}, \"register array index out of range\") }};"
+            ));
+            c.safety("as for the checked accessor; N < COUNT is checked at compile time.");
+            reg_on(
+                c,
+                "unsafe {",
+                &format!("self.base + {offset} + N * {stride}"),
+                bus_bytes,
+                "}",
+            );
+            c.close("");
         }
     }
+}
+
+/// `open armreg_rt::mmio::Reg::on(self.bus, address, bytes) close`, over lines as rustfmt puts it.
+fn reg_on(c: &mut Code, open: &str, address: &str, bytes: u32, close: &str) {
+    c.line(open);
+    c.line("    armreg_rt::mmio::Reg::on(");
+    c.line("        self.bus,");
+    c.fmt(format_args!("        {address},"));
+    c.fmt(format_args!("        {bytes},"));
+    c.line("    )");
+    c.line(close);
 }

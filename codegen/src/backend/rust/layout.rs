@@ -1,125 +1,306 @@
 //! Value types: one `Copy` newtype per layout, with getters, setters and builders per field, enums
 //! for enumerated fields, and `RESET`/`RES0`/`RES1` constants.
-use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
+//!
+//! Written as formatted text (`code::Code`): this is most of a large crate.
+use proc_macro2::Ident;
 
+use super::code::{self, hex, uint, Code};
 use super::doc;
-use super::tokens::{hex, ident, uint_type, unsuffixed};
+use super::tokens::ident;
 use crate::ir::{
     bit_range_mask, EnumUsage, EnumValue, Field, FieldAccess, Layout, WriteConstraint,
 };
-use crate::names::Case;
+use crate::names::{self, Case};
+
+/// A name as an identifier of `case` (names were checked by `names_are_identifiers` before any
+/// backend runs, so the fallback is never expected to be seen).
+pub(super) fn name(name: &str, case: Case) -> String {
+    names::ident(name, case).unwrap_or_else(|_| "__invalid_name".to_string())
+}
 
 /// The Rust type name of a layout's value type.
 pub fn type_name(layout: &Layout) -> Ident {
     ident(&layout.name, Case::Camel)
 }
 
-/// The module holding a layout's enums.
-fn enum_module(layout: &Layout) -> Ident {
-    ident(&layout.name, Case::Snake)
+/// The Rust type name of a layout's value type, as text.
+pub(super) fn type_text(layout: &Layout) -> String {
+    name(&layout.name, Case::Camel)
 }
 
-/// Tokens for every layout of a device.
-pub fn layouts(layouts: &[Layout]) -> TokenStream {
-    layouts.iter().map(layout).collect()
-}
-
-fn layout(layout: &Layout) -> TokenStream {
-    let name = type_name(layout);
-    let raw = uint_type(layout.width);
-    let res0 = mask_of(layout, FieldAccess::Res0);
-    let res1 = mask_of(layout, FieldAccess::Res1);
-    let res0_lit = hex(res0);
-    let res1_lit = hex(res1);
-    let struct_doc = struct_doc(layout);
-    let reset = reset_value(layout).map(|value| {
-        let lit = hex(value);
-        quote! {
-            /// The value at reset.
-            pub const RESET: Self = Self(#lit);
-        }
-    });
-    let accessors: TokenStream = layout
-        .fields
+/// Every layout of a device, as items.
+pub fn layouts(layouts: &[Layout]) -> String {
+    let same = same_as(layouts);
+    let defined: Vec<Layout> = layouts
         .iter()
-        .map(|f| field_accessors(layout, f))
+        .zip(&same)
+        .filter(|(_, s)| s.is_none())
+        .map(|(l, _)| l.clone())
         .collect();
-    let debug_fields: TokenStream = layout
+    let shared = SharedEnums::of(&defined);
+    let mut c = Code::with_capacity(layouts.len() * 6000);
+    for (l, same) in layouts.iter().zip(same) {
+        match same {
+            None => layout(&mut c, l, &shared),
+            Some(i) => alias(&mut c, l, &layouts[i]),
+        }
+    }
+    c.finish()
+}
+
+/// For each layout, the earlier layout it is the same as, if any: the same width, reset and
+/// fields, every field with the same name, bits, access, reset, values and documentation (the
+/// layouts' own names and descriptions may differ). Vendor files describe one layout again for
+/// each register that has it (half of rp2040's, three quarters of D1-H's); each is one type.
+fn same_as(layouts: &[Layout]) -> Vec<Option<usize>> {
+    let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    layouts
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let key = structure_key(l);
+            match first.get(&key) {
+                Some(&j) => Some(j),
+                None => {
+                    first.insert(key, i);
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// Everything about a layout its value type is made from, but its own name, description, source
+/// and positions.
+fn structure_key(l: &Layout) -> String {
+    let fields: Vec<_> = l
         .fields
         .iter()
-        .filter(|f| f.access.readable())
         .map(|f| {
-            let getter = ident(&f.name, Case::Snake);
-            let label = getter.to_string();
-            quote! { .field(#label, &self.#getter()) }
+            let enums: Vec<_> = f
+                .enums
+                .iter()
+                .map(|e| (&e.name, e.value, e.usage, &e.doc, &e.source))
+                .collect();
+            (
+                (&f.name, f.lsb, f.width, f.access, f.reset),
+                (&f.doc, &f.source, enums, &f.enum_default),
+                (f.read_action, f.write_constraint),
+            )
         })
         .collect();
-    let debug_name = name.to_string();
-    let enums = enums(layout);
-    quote! {
-        #[doc = #struct_doc]
-        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-        #[repr(transparent)]
-        pub struct #name(#raw);
+    format!("{:?}", (l.width, l.reset, l.reset_mask, fields))
+}
 
-        impl #name {
-            /// Bits reserved as zero: constructors keep them clear.
-            pub const RES0: #raw = #res0_lit;
-            /// Bits reserved as one: constructors keep them set.
-            pub const RES1: #raw = #res1_lit;
-            /// Every field zero, reserved-one bits set.
-            pub const DEFAULT: Self = Self(Self::RES1);
-            #reset
-
-            /// A value from raw bits, with reserved bits forced to their reserved values.
-            #[inline(always)]
-            pub const fn from_bits(bits: #raw) -> Self {
-                Self((bits & !Self::RES0) | Self::RES1)
-            }
-
-            /// A value from raw bits, every bit kept (as read from hardware).
-            #[inline(always)]
-            pub const fn from_bits_retain(bits: #raw) -> Self {
-                Self(bits)
-            }
-
-            /// The raw bits.
-            #[inline(always)]
-            pub const fn bits(self) -> #raw {
-                self.0
-            }
-
-            #accessors
-        }
-
-        impl Default for #name {
-            #[inline(always)]
-            fn default() -> Self {
-                Self::DEFAULT
-            }
-        }
-
-        impl armreg_rt::RegisterValue for #name {
-            type Raw = #raw;
-            #[inline(always)]
-            fn from_raw(raw: #raw) -> Self {
-                Self(raw)
-            }
-            #[inline(always)]
-            fn to_raw(self) -> #raw {
-                self.0
-            }
-        }
-
-        impl core::fmt::Debug for #name {
-            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.debug_struct(#debug_name) #debug_fields .finish()
-            }
-        }
-
-        #enums
+/// A layout the same as an earlier one: a type alias, with its own documentation and diagram,
+/// and its enum module naming the other's.
+fn alias(c: &mut Code, layout: &Layout, same: &Layout) {
+    let ty = type_text(layout);
+    let other = type_text(same);
+    let (lead, table) = struct_doc(layout);
+    c.doc(&format!(
+        "{lead}\n\nThe same layout as [`{other}`], so the same type: values move between the two registers as they are."
+    ));
+    c.line("///");
+    diagram(c, layout);
+    if let Some(table) = table {
+        c.line("///");
+        c.doc(&table);
     }
+    c.fmt(format_args!("pub type {ty} = {other};"));
+    if layout.fields.iter().any(has_enum) {
+        c.doc(&format!(
+            "Enumerated field values of {}: those of {}.",
+            doc::code(&layout.name),
+            doc::code(&same.name)
+        ));
+        c.fmt(format_args!(
+            "pub use self::{} as {};",
+            name(&same.name, Case::Snake),
+            name(&layout.name, Case::Snake)
+        ));
+    }
+}
+
+/// The bitfield diagram, for rustdoc only: raw HTML, where a `<div>` at the start of a line opens
+/// an HTML block that markdown passes through untouched up to the next blank line, and the SVG has
+/// none. Under `cfg(doc)`, a build does not carry it.
+fn diagram(c: &mut Code, layout: &Layout) {
+    c.fmt(format_args!(
+        "#[cfg_attr(doc, doc = {})]",
+        code::raw_string(&format!(
+            "<div class=\"register-diagram\">\n{}\n</div>",
+            crate::backend::diagram::svg(layout)
+        ))
+    ));
+}
+
+/// What makes two fields' enums the same type: their representation, whether the conversion is
+/// total (and over which mask), and every value with its name and documentation.
+#[derive(PartialEq, Eq, Hash)]
+struct EnumKey {
+    repr: &'static str,
+    total_mask: Option<u64>,
+    values: Vec<(String, u64, String)>,
+}
+
+impl EnumKey {
+    fn of(f: &Field) -> EnumKey {
+        let mut values: Vec<(String, u64, String)> = enum_values(f)
+            .0
+            .iter()
+            .map(|e| (name(&e.name, Case::Camel), e.value, variant_doc(e)))
+            .collect();
+        values.sort_by_key(|v| v.1);
+        EnumKey {
+            repr: uint(f.width.max(2)),
+            total_mask: exhaustive(f).then(|| bit_range_mask(0, f.width)),
+            values,
+        }
+    }
+}
+
+/// Enum sharing: vendor files repeat the same values (`Disabled`/`Enabled`) for hundreds of
+/// fields, and each enum costs the compiler a type, six derived impls and two functions. The
+/// first field with a given set of values (in layout order, so the choice is deterministic)
+/// defines the enum; every later one names it with a `pub use`.
+struct SharedEnums {
+    /// For each key, the path of the defining enum from inside a layout's enum module:
+    /// `super::<module>::<Type>`.
+    owner: std::collections::HashMap<EnumKey, String>,
+}
+
+impl SharedEnums {
+    fn of(layouts: &[Layout]) -> SharedEnums {
+        let mut owner = std::collections::HashMap::new();
+        for l in layouts {
+            for f in l.fields.iter().filter(|f| has_enum(f)) {
+                owner.entry(EnumKey::of(f)).or_insert_with(|| {
+                    format!(
+                        "super::{}::{}",
+                        name(&l.name, Case::Snake),
+                        name(&f.name, Case::Camel)
+                    )
+                });
+            }
+        }
+        SharedEnums { owner }
+    }
+
+    /// The enum `f` of `layout` reuses, when another field defines it.
+    fn reused(&self, layout: &Layout, f: &Field) -> Option<&str> {
+        let own = format!(
+            "super::{}::{}",
+            name(&layout.name, Case::Snake),
+            name(&f.name, Case::Camel)
+        );
+        self.owner
+            .get(&EnumKey::of(f))
+            .map(String::as_str)
+            .filter(|path| *path != own)
+    }
+}
+
+/// Whether a field gets an enum type.
+fn has_enum(f: &Field) -> bool {
+    !f.enums.is_empty() && (f.access.readable() || f.access.writable())
+}
+
+fn variant_doc(e: &EnumValue) -> String {
+    doc::paragraphs(&[
+        e.doc.as_deref().map(doc::escape),
+        e.source
+            .as_deref()
+            .map(|s| format!("Source: {}", doc::escape(s))),
+    ])
+}
+
+fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
+    let ty = type_text(layout);
+    let raw = uint(layout.width);
+    let (lead, table) = struct_doc(layout);
+    c.doc(&lead);
+    c.line("///");
+    diagram(c, layout);
+    if let Some(table) = table {
+        c.line("///");
+        c.doc(&table);
+    }
+    // No `Hash`: it was a tenth of a large crate's build time, and `bits()` hashes.
+    c.line("#[derive(Clone, Copy, PartialEq, Eq)]");
+    c.line("#[repr(transparent)]");
+    c.fmt(format_args!("pub struct {ty}({raw});"));
+    c.open(&format!("impl {ty}"));
+    c.line("/// Bits reserved as zero: constructors keep them clear.");
+    c.fmt(format_args!(
+        "pub const RES0: {raw} = {};",
+        hex(mask_of(layout, FieldAccess::Res0))
+    ));
+    c.line("/// Bits reserved as one: constructors keep them set.");
+    c.fmt(format_args!(
+        "pub const RES1: {raw} = {};",
+        hex(mask_of(layout, FieldAccess::Res1))
+    ));
+    c.line("/// Every field zero, reserved-one bits set.");
+    c.line("pub const DEFAULT: Self = Self(Self::RES1);");
+    if let Some(value) = reset_value(layout) {
+        c.line("/// The value at reset.");
+        c.fmt(format_args!(
+            "pub const RESET: Self = Self({});",
+            hex(value)
+        ));
+    }
+    c.line("/// A value from raw bits, with reserved bits forced to their reserved values.");
+    c.line("#[inline(always)]");
+    c.open(&format!("pub const fn from_bits(bits: {raw}) -> Self"));
+    c.line("Self((bits & !Self::RES0) | Self::RES1)");
+    c.close("");
+    c.line("/// A value from raw bits, every bit kept (as read from hardware).");
+    c.line("#[inline(always)]");
+    c.open(&format!(
+        "pub const fn from_bits_retain(bits: {raw}) -> Self"
+    ));
+    c.line("Self(bits)");
+    c.close("");
+    c.line("/// The raw bits.");
+    c.line("#[inline(always)]");
+    c.open(&format!("pub const fn bits(self) -> {raw}"));
+    c.line("self.0");
+    c.close("");
+    for f in &layout.fields {
+        field_accessors(c, layout, f);
+    }
+    c.close("");
+
+    c.open(&format!("impl Default for {ty}"));
+    c.line("#[inline(always)]");
+    c.open("fn default() -> Self");
+    c.line("Self::DEFAULT");
+    c.close("");
+    c.close("");
+
+    c.safety("a `repr(transparent)` newtype of the raw integer, and every bit pattern is a\nvalue (`from_bits_retain`), as the trait's provided conversions require.");
+    c.open(&format!("unsafe impl armreg_rt::RegisterValue for {ty}"));
+    c.fmt(format_args!("type Raw = {raw};"));
+    c.close("");
+
+    // Inline, so the formatting code is compiled only in crates that print the value.
+    c.open(&format!("impl core::fmt::Debug for {ty}"));
+    c.line("#[inline]");
+    c.open("fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result");
+    c.fmt(format_args!("f.debug_struct({})", code::string(&ty)));
+    for f in layout.fields.iter().filter(|f| f.access.readable()) {
+        let getter = name(&f.name, Case::Snake);
+        c.fmt(format_args!(
+            "    .field({}, &self.{getter}())",
+            code::string(&getter)
+        ));
+    }
+    c.line("    .finish()");
+    c.close("");
+    c.close("");
+
+    enums(c, layout, shared);
 }
 
 fn mask_of(layout: &Layout, access: FieldAccess) -> u64 {
@@ -131,8 +312,9 @@ fn reset_value(layout: &Layout) -> Option<u64> {
     crate::backend::reset::value(layout)
 }
 
-fn struct_doc(layout: &Layout) -> String {
-    let mut text = doc::paragraphs(&[
+/// The type's documentation: the text before the diagram, and the field table after it.
+fn struct_doc(layout: &Layout) -> (String, Option<String>) {
+    let lead = doc::paragraphs(&[
         layout.doc.as_deref().map(doc::escape),
         layout
             .reset_mask
@@ -157,35 +339,29 @@ fn struct_doc(layout: &Layout) -> String {
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),
     ]);
-    // The diagram is raw HTML: a `<div>` at the start of a line opens an HTML block that markdown
-    // passes through untouched up to the next blank line, and the SVG has none.
-    text.push_str(&format!(
-        "\n\n<div class=\"register-diagram\">\n{}\n</div>",
-        crate::backend::diagram::svg(layout)
-    ));
-    if !layout.fields.is_empty() {
-        text.push_str(
-            "\n\n| Bits | Field | Access | Reset | Description |\n|---|---|---|---|---|\n",
-        );
-        for f in layout.fields.iter().rev() {
-            text.push_str(&format!(
-                "| {} | {} | {} | {} | {} |\n",
-                doc::bits(f),
-                if f.is_reserved() {
-                    "-".to_string()
-                } else {
-                    doc::code(&f.name)
-                },
-                doc::access(f.access),
-                f.reset.map_or("-".to_string(), |r| format!("{r:#x}")),
-                doc::summary(f.doc.as_deref()),
-            ));
-        }
+    if layout.fields.is_empty() {
+        return (lead, None);
     }
-    text
+    let mut table =
+        String::from("| Bits | Field | Access | Reset | Description |\n|---|---|---|---|---|");
+    for f in layout.fields.iter().rev() {
+        table.push_str(&format!(
+            "\n| {} | {} | {} | {} | {} |",
+            doc::bits(f),
+            if f.is_reserved() {
+                "-".to_string()
+            } else {
+                doc::code(&f.name)
+            },
+            doc::access(f.access),
+            f.reset.map_or("-".to_string(), |r| format!("{r:#x}")),
+            doc::summary(f.doc.as_deref()),
+        ));
+    }
+    (lead, Some(table))
 }
 
-fn field_doc(layout: &Layout, f: &Field) -> String {
+fn field_doc(f: &Field) -> String {
     doc::paragraphs(&[
         Some(format!(
             "{}: {}",
@@ -193,9 +369,8 @@ fn field_doc(layout: &Layout, f: &Field) -> String {
             f.doc.as_deref().map(doc::escape).unwrap_or_default()
         )),
         Some(format!(
-            "Bits {} of {}, {}. Reset: {}.",
+            "Bits {}, {}. Reset: {}.",
             doc::bits(f),
-            doc::code(&layout.name),
             doc::access(f.access),
             f.reset
                 .map_or("not described".to_string(), |r| format!("{r:#x}")),
@@ -235,20 +410,20 @@ fn enum_values(f: &Field) -> (Vec<&EnumValue>, bool, bool) {
 }
 
 /// The Rust type a field's value has, and whether it is an enum.
-fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> (TokenStream, FieldKind) {
+fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> (String, FieldKind) {
     if use_enum {
-        let module = enum_module(layout);
-        let ty = ident(&f.name, Case::Camel);
+        let module = name(&layout.name, Case::Snake);
+        let ty = name(&f.name, Case::Camel);
         let kind = if exhaustive(f) {
             FieldKind::TotalEnum
         } else {
             FieldKind::PartialEnum
         };
-        (quote!(#module::#ty), kind)
+        (format!("{module}::{ty}"), kind)
     } else if f.width == 1 {
-        (quote!(bool), FieldKind::Bool)
+        ("bool".to_string(), FieldKind::Bool)
     } else {
-        (uint_type(f.width), FieldKind::Int)
+        (uint(f.width).to_string(), FieldKind::Int)
     }
 }
 
@@ -264,233 +439,238 @@ fn exhaustive(f: &Field) -> bool {
     f.width < 16 && enum_values(f).0.len() as u64 == 1u64 << f.width
 }
 
-fn field_accessors(layout: &Layout, f: &Field) -> TokenStream {
-    if !(f.access.readable() || f.access.writable()) {
-        return TokenStream::new();
+/// `expr` as an operand: in parentheses unless it is a single term.
+fn operand(expr: &str) -> String {
+    if expr.contains(' ') {
+        format!("({expr})")
+    } else {
+        expr.to_string()
     }
-    let raw = uint_type(layout.width);
-    let field_raw = uint_type(f.width.max(2));
+}
+
+fn field_accessors(c: &mut Code, layout: &Layout, f: &Field) {
+    if !(f.access.readable() || f.access.writable()) {
+        return;
+    }
+    let raw = uint(layout.width);
+    let field_raw = uint(f.width.max(2));
     let (_, enum_read, enum_write) = enum_values(f);
-    let getter = ident(&f.name, Case::Snake);
-    let doc = field_doc(layout, f);
-    let lsb = f.lsb;
+    let getter = name(&f.name, Case::Snake);
     let full = f.width == layout.width;
     let ones = hex(bit_range_mask(0, f.width));
-    let mask_in_place = hex(f.mask());
+    let same_type = field_raw == raw;
 
-    let lsb = unsuffixed(u64::from(lsb));
-    // The field's bits moved down to bit 0, as the register's integer type. Each expression is
-    // built without outer parentheses; operands get them where precedence needs them.
+    // The field's bits moved down to bit 0, as the register's integer type.
     let shifted = if f.lsb == 0 {
-        quote!(self.0)
+        "self.0".to_string()
     } else {
-        quote!(self.0 >> #lsb)
+        format!("self.0 >> {}", f.lsb)
     };
     let extracted = if full {
         shifted
     } else {
-        quote!((#shifted) & #ones)
+        format!("{} & {ones}", operand(&shifted))
     };
-    let same_type = field_raw.to_string() == raw.to_string();
     // ... as the field's integer type.
     let as_field = if same_type {
         extracted.clone()
     } else {
-        quote!((#extracted) as #field_raw)
+        format!("{} as {field_raw}", operand(&extracted))
     };
 
-    let mut out = TokenStream::new();
     if f.access.readable() {
         let (ty, kind) = field_type(layout, f, enum_read);
         let body = match kind {
-            FieldKind::Bool => quote!((#extracted) != 0),
+            FieldKind::Bool => format!("{} != 0", operand(&extracted)),
             FieldKind::Int => as_field.clone(),
-            FieldKind::TotalEnum => quote!(#ty::from_bits(#as_field)),
-            FieldKind::PartialEnum => quote!(#ty::try_from_bits(#as_field)),
+            FieldKind::TotalEnum => format!("{ty}::from_bits({as_field})"),
+            FieldKind::PartialEnum => format!("{ty}::try_from_bits({as_field})"),
         };
         let ret = match kind {
-            FieldKind::PartialEnum => quote!(Result<#ty, #field_raw>),
+            FieldKind::PartialEnum => format!("Result<{ty}, {field_raw}>"),
             _ => ty.clone(),
         };
-        out.extend(quote! {
-            #[doc = #doc]
-            #[inline(always)]
-            pub const fn #getter(self) -> #ret {
-                #body
-            }
-        });
+        c.doc(&field_doc(f));
+        c.line("#[inline(always)]");
+        c.open(&format!("pub const fn {getter}(self) -> {ret}"));
+        c.line(&body);
+        c.close("");
     }
     if f.access.writable() {
         let (ty, kind) = field_type(layout, f, enum_write);
-        let setter = format_ident!("set_{}", getter.to_string().trim_start_matches("r#"));
-        let builder = format_ident!("with_{}", getter.to_string().trim_start_matches("r#"));
+        let plain = getter.trim_start_matches("r#");
         // The new value as the register's integer type, confined to the field's width.
         let value_raw = match kind {
-            FieldKind::Bool => quote!(value as #raw),
+            FieldKind::Bool => format!("value as {raw}"),
             FieldKind::Int => {
                 let widened = if same_type {
-                    quote!(value)
+                    "value".to_string()
                 } else {
-                    quote!(value as #raw)
+                    format!("value as {raw}")
                 };
                 if full {
                     widened
                 } else {
-                    quote!((#widened) & #ones)
+                    format!("{} & {ones}", operand(&widened))
                 }
             }
             FieldKind::TotalEnum | FieldKind::PartialEnum => {
                 if same_type {
-                    quote!(value.bits())
+                    "value.bits()".to_string()
                 } else {
-                    quote!(value.bits() as #raw)
+                    format!("value.bits() as {raw}")
                 }
             }
         };
         let placed = if f.lsb == 0 {
             value_raw
         } else {
-            quote!((#value_raw) << #lsb)
+            format!("{} << {}", operand(&value_raw), f.lsb)
         };
         let assign = if full {
-            quote!(self.0 = #placed;)
+            format!("self.0 = {placed};")
         } else {
-            quote!(self.0 = (self.0 & !#mask_in_place) | (#placed);)
+            format!(
+                "self.0 = (self.0 & !{}) | {};",
+                hex(f.mask()),
+                operand(&placed)
+            )
         };
         let truncation = match kind {
             FieldKind::Int if !full => " Bits of `value` above the field's width are ignored.",
             _ => "",
         };
-        let set_doc = format!("Sets {}.{truncation}", doc::code(&f.name));
-        let with_doc = format!(
+        c.doc(&format!("Sets {}.{truncation}", doc::code(&f.name)));
+        c.line("#[inline(always)]");
+        c.open(&format!("pub const fn set_{plain}(&mut self, value: {ty})"));
+        c.line(&assign);
+        c.close("");
+        c.doc(&format!(
             "Returns the value with {} set.{truncation}",
             doc::code(&f.name)
-        );
-        out.extend(quote! {
-            #[doc = #set_doc]
-            #[inline(always)]
-            pub const fn #setter(&mut self, value: #ty) {
-                #assign
-            }
-
-            #[doc = #with_doc]
-            #[inline(always)]
-            #[must_use]
-            pub const fn #builder(mut self, value: #ty) -> Self {
-                self.#setter(value);
-                self
-            }
-        });
+        ));
+        c.line("#[inline(always)]");
+        c.line("#[must_use]");
+        c.open(&format!(
+            "pub const fn with_{plain}(mut self, value: {ty}) -> Self"
+        ));
+        c.fmt(format_args!("self.set_{plain}(value);"));
+        c.line("self");
+        c.close("");
     }
-    out
 }
 
 /// The enums of a layout's fields, in a module named after the layout.
-fn enums(layout: &Layout) -> TokenStream {
-    let defs: TokenStream = layout
-        .fields
-        .iter()
-        .filter(|f| !f.enums.is_empty() && (f.access.readable() || f.access.writable()))
-        .map(|f| field_enum(layout, f))
-        .collect();
-    if defs.is_empty() {
-        return defs;
+fn enums(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
+    let fields: Vec<&Field> = layout.fields.iter().filter(|f| has_enum(f)).collect();
+    if fields.is_empty() {
+        return;
     }
-    let module = enum_module(layout);
-    let module_doc = format!("Enumerated field values of {}.", doc::code(&layout.name));
-    quote! {
-        #[doc = #module_doc]
-        pub mod #module {
-            #defs
+    c.doc(&format!(
+        "Enumerated field values of {}.",
+        doc::code(&layout.name)
+    ));
+    c.open(&format!("pub mod {}", name(&layout.name, Case::Snake)));
+    for f in fields {
+        match shared.reused(layout, f) {
+            Some(path) => {
+                c.doc(&format!(
+                    "Values of {} (bits {} of {}): the same values as another field's, one type.",
+                    doc::code(&f.name),
+                    doc::bits(f),
+                    doc::code(&layout.name)
+                ));
+                c.fmt(format_args!(
+                    "pub use {path} as {};",
+                    name(&f.name, Case::Camel)
+                ));
+            }
+            None => field_enum(c, layout, f),
         }
     }
+    c.close("");
 }
 
-fn field_enum(layout: &Layout, f: &Field) -> TokenStream {
-    let name = ident(&f.name, Case::Camel);
-    let repr = uint_type(f.width.max(2));
-    let doc = format!(
+fn field_enum(c: &mut Code, layout: &Layout, f: &Field) {
+    let ty = name(&f.name, Case::Camel);
+    let repr = uint(f.width.max(2));
+    let mut variants = enum_values(f).0;
+    variants.sort_by_key(|e| e.value);
+    c.doc(&format!(
         "Values of {} (bits {} of {}).",
         doc::code(&f.name),
         doc::bits(f),
         doc::code(&layout.name)
-    );
-    let mut variants = enum_values(f).0;
-    variants.sort_by_key(|e| e.value);
-    let defs: TokenStream = variants
-        .iter()
-        .map(|e| {
-            let v = ident(&e.name, Case::Camel);
-            let lit = hex(e.value);
-            let d = doc::paragraphs(&[
-                e.doc.as_deref().map(doc::escape),
-                e.source
-                    .as_deref()
-                    .map(|s| format!("Source: {}", doc::escape(s))),
-            ]);
-            quote! { #[doc = #d] #v = #lit, }
-        })
-        .collect();
-    let arms: Vec<TokenStream> = variants
-        .iter()
-        .map(|e| {
-            let v = ident(&e.name, Case::Camel);
-            let lit = hex(e.value);
-            quote! { #lit => Self::#v, }
-        })
-        .collect();
-    let conversion = if let (true, Some((_, rest)), Some(last)) =
-        (exhaustive(f), arms.split_last(), variants.last())
-    {
-        // The last value takes the wildcard arm: the match is total without a panic path.
-        let last_variant = ident(&last.name, Case::Camel);
-        let field_mask = hex(bit_range_mask(0, f.width));
-        quote! {
-            /// The value for `bits` (only the field's width is looked at).
-            #[inline(always)]
-            pub const fn from_bits(bits: #repr) -> Self {
-                match bits & #field_mask {
-                    #(#rest)*
-                    _ => Self::#last_variant,
-                }
+    ));
+    c.line("#[derive(Clone, Copy, PartialEq, Eq, Hash)]");
+    c.fmt(format_args!("#[repr({repr})]"));
+    c.open(&format!("pub enum {ty}"));
+    for e in &variants {
+        c.doc(&variant_doc(e));
+        c.fmt(format_args!(
+            "{} = {},",
+            name(&e.name, Case::Camel),
+            hex(e.value)
+        ));
+    }
+    c.close("");
+    c.open(&format!("impl {ty}"));
+    match variants.split_last() {
+        Some((last, rest)) if exhaustive(f) => {
+            // The last value takes the wildcard arm: the match is total without a panic path.
+            c.line("/// The value for `bits` (only the field's width is looked at).");
+            c.line("#[inline(always)]");
+            c.open(&format!("pub const fn from_bits(bits: {repr}) -> Self"));
+            c.open(&format!("match bits & {}", hex(bit_range_mask(0, f.width))));
+            for e in rest {
+                c.fmt(format_args!(
+                    "{} => Self::{},",
+                    hex(e.value),
+                    name(&e.name, Case::Camel)
+                ));
             }
+            c.fmt(format_args!(
+                "_ => Self::{},",
+                name(&last.name, Case::Camel)
+            ));
+            c.close("");
+            c.close("");
         }
-    } else {
-        let ok_arms: TokenStream = variants
-            .iter()
-            .map(|e| {
-                let v = ident(&e.name, Case::Camel);
-                let lit = hex(e.value);
-                quote! { #lit => Ok(Self::#v), }
-            })
-            .collect();
-        quote! {
-            /// The value for `bits`, or the bits themselves if no value has them.
-            #[inline(always)]
-            pub const fn try_from_bits(bits: #repr) -> Result<Self, #repr> {
-                match bits {
-                    #ok_arms
-                    other => Err(other),
-                }
+        _ => {
+            c.line("/// The value for `bits`, or the bits themselves if no value has them.");
+            c.line("#[inline(always)]");
+            c.open(&format!(
+                "pub const fn try_from_bits(bits: {repr}) -> Result<Self, {repr}>"
+            ));
+            c.open("match bits");
+            for e in &variants {
+                c.fmt(format_args!(
+                    "{} => Ok(Self::{}),",
+                    hex(e.value),
+                    name(&e.name, Case::Camel)
+                ));
             }
-        }
-    };
-    quote! {
-        #[doc = #doc]
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[repr(#repr)]
-        pub enum #name {
-            #defs
-        }
-
-        impl #name {
-            #conversion
-
-            /// The field bits of this value.
-            #[inline(always)]
-            pub const fn bits(self) -> #repr {
-                self as #repr
-            }
+            c.line("other => Err(other),");
+            c.close("");
+            c.close("");
         }
     }
+    c.line("/// The field bits of this value.");
+    c.line("#[inline(always)]");
+    c.open(&format!("pub const fn bits(self) -> {repr}"));
+    c.fmt(format_args!("self as {repr}"));
+    c.close("");
+    c.close("");
+    // As derived, but inline: compiled only where a value is printed.
+    c.open(&format!("impl core::fmt::Debug for {ty}"));
+    c.line("#[inline]");
+    c.open("fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result");
+    c.open("f.write_str(match self");
+    for e in &variants {
+        let v = name(&e.name, Case::Camel);
+        c.fmt(format_args!("Self::{v} => {},", code::string(&v)));
+    }
+    c.close(")");
+    c.close("");
+    c.close("");
 }

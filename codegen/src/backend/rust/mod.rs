@@ -3,6 +3,7 @@
 //! Code is built as tokens with `quote` and formatted in process with `prettyplease`, so the output
 //! never depends on an installed `rustfmt`; the crate's `Cargo.toml` comes from a template.
 mod block;
+mod code;
 pub(crate) mod doc;
 mod doc_lines;
 mod events;
@@ -72,87 +73,25 @@ pub fn generate(
         content: cargo_toml(device, crate_name, inputs, depends)?,
     }];
 
-    let mut modules = Vec::new();
-    let push = |files: &mut Vec<File>,
-                name: &str,
-                doc: &str,
-                body: TokenStream|
-     -> Result<(), String> {
-        // Accessors are named after hardware fields and registers (`LEN`, `NEW`, `FROM_X`),
-        // so the lints about conventional method names do not apply to them.
-        let file = quote! {
-            #![doc = #doc]
-            #![allow(
-                clippy::len_without_is_empty,
-                clippy::new_ret_no_self,
-                clippy::should_implement_trait,
-                clippy::wrong_self_convention
-            )]
-            #![warn(clippy::undocumented_unsafe_blocks)]
-            #![allow(
-                clippy::cast_possible_truncation,
-                reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-            )]
-            #body
-        };
-        files.push(File {
-            path: format!("src/{name}.rs"),
-            content: format!("{banner}{}", format(file)?),
-        });
-        Ok(())
-    };
-    if !device.layouts.is_empty() {
-        push(
-            &mut files,
-            "layouts",
-            "Register value types: one per layout, shared by every path that reaches it.",
-            layout::layouts(&device.layouts),
-        )?;
-    }
-    let a64 = sysreg::sysregs(device, State::AArch64);
-    if !a64.is_empty() {
-        push(
-            &mut files,
-            "aarch64",
-            "AArch64 system registers (`MRS`/`MSR`).",
-            a64,
-        )?;
-        modules.push(("aarch64", "AArch64 system registers."));
-    }
-    let a32 = sysreg::sysregs(device, State::AArch32);
-    if !a32.is_empty() {
-        push(
-            &mut files,
-            "aarch32",
-            "AArch32 system registers (`MRC`/`MCR`, `MRRC`/`MCRR`).",
-            a32,
-        )?;
-        modules.push(("aarch32", "AArch32 system registers."));
-    }
-    let events = events::events(device);
-    if !events.is_empty() {
-        let header = format(quote! {
-            #![doc = "PMU events, checked at compile time by `pmu_macros::event_set!`."]
-        })?;
-        let body = events::invocation(&format(events)?);
-        files.push(File {
-            path: "src/events.rs".to_string(),
-            content: format!("{banner}{header}{body}"),
-        });
-        modules.push(("events", "PMU events."));
-    }
-    let mmio = block::blocks(device);
-    if !mmio.is_empty() {
-        push(&mut files, "mmio", "Memory-mapped register blocks.", mmio)?;
-        modules.push(("mmio", "Memory-mapped register blocks."));
-        push(
-            &mut files,
-            "model",
-            "Behavioural models of the memory-mapped blocks, for host tests (feature `model`).",
-            model::models(device),
-        )?;
-    }
-
+    let mut modules: Vec<(&'static str, &'static str)> = Vec::new();
+    // The value types are most of a large crate: written on a second thread meanwhile.
+    std::thread::scope(|scope| {
+        let layouts = scope.spawn(|| layout::layouts(&device.layouts));
+        let rest = rest_of_crate(device, &banner, &mut files, &mut modules);
+        if !device.layouts.is_empty() {
+            let body = layouts
+                .join()
+                .map_err(|_| "the value-type emitter panicked".to_string())?;
+            push_text(
+                &mut files,
+                "layouts",
+                "Register value types: one per layout, shared by every path that reaches it.",
+                body,
+                &banner,
+            );
+        }
+        rest
+    })?;
     let crate_doc = doc::paragraphs(&[
         device.doc.as_deref().map(doc::escape),
         device.source.as_deref().map(|s| format!("Source: {}", doc::escape(s))),
@@ -202,6 +141,84 @@ pub fn generate(
     Ok(files)
 }
 
+/// Every file of the crate but the value types and `lib.rs`: system registers, events, blocks
+/// and models.
+fn rest_of_crate(
+    device: &Device,
+    banner: &str,
+    files: &mut Vec<File>,
+    modules: &mut Vec<(&'static str, &'static str)>,
+) -> Result<(), String> {
+    let push =
+        |files: &mut Vec<File>, name: &str, doc: &str, body: TokenStream| -> Result<(), String> {
+            files.push(File {
+                path: format!("src/{name}.rs"),
+                content: format!("{banner}{}{}", header(doc), format(body)?),
+            });
+            Ok(())
+        };
+    let a64 = sysreg::sysregs(device, State::AArch64);
+    if !a64.is_empty() {
+        push(
+            files,
+            "aarch64",
+            "AArch64 system registers (`MRS`/`MSR`).",
+            a64,
+        )?;
+        modules.push(("aarch64", "AArch64 system registers."));
+    }
+    let a32 = sysreg::sysregs(device, State::AArch32);
+    if !a32.is_empty() {
+        push(
+            files,
+            "aarch32",
+            "AArch32 system registers (`MRC`/`MCR`, `MRRC`/`MCRR`).",
+            a32,
+        )?;
+        modules.push(("aarch32", "AArch32 system registers."));
+    }
+    let events = events::events(device);
+    if !events.is_empty() {
+        let header = format(quote! {
+            #![doc = "PMU events, checked at compile time by `pmu_macros::event_set!`."]
+        })?;
+        let body = events::invocation(&format(events)?);
+        files.push(File {
+            path: "src/events.rs".to_string(),
+            content: format!("{banner}{header}{body}"),
+        });
+        modules.push(("events", "PMU events."));
+    }
+    let mmio = block::blocks(device);
+    if !mmio.is_empty() {
+        push_text(
+            files,
+            "mmio",
+            "Memory-mapped register blocks.",
+            mmio,
+            banner,
+        );
+        modules.push(("mmio", "Memory-mapped register blocks."));
+        push_text(
+            files,
+            "model",
+            "Behavioural models of the memory-mapped blocks, for host tests (feature `model`).",
+            model::models(device),
+            banner,
+        );
+    }
+
+    Ok(())
+}
+
+/// A module file written as text.
+fn push_text(files: &mut Vec<File>, name: &str, doc: &str, body: String, banner: &str) {
+    files.push(File {
+        path: format!("src/{name}.rs"),
+        content: format!("{banner}{}{body}", header(doc)),
+    });
+}
+
 fn cargo_toml(
     device: &Device,
     crate_name: &str,
@@ -242,6 +259,45 @@ fn cargo_toml(
         })
         .map_err(|e| e.to_string())
 }
+
+/// The inner doc and lint attributes every module file starts with.
+fn header(doc: &str) -> String {
+    let mut c = code::Code::default();
+    c.inner_doc(doc);
+    c.raw(LINTS);
+    c.finish()
+}
+
+/// The lints every module file sets. Accessors are named after hardware fields and registers
+/// (`LEN`, `NEW`, `FROM_X`), so the lints about conventional method names do not apply to them.
+const LINTS: &str = r#"#![allow(
+    clippy::len_without_is_empty,
+    clippy::new_ret_no_self,
+    clippy::should_implement_trait,
+    clippy::wrong_self_convention
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::must_use_candidate,
+    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+)]
+#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+)]
+"#;
 
 /// Formats tokens as a Rust file.
 fn format(tokens: TokenStream) -> Result<String, String> {

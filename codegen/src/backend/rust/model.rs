@@ -5,12 +5,10 @@
 //! shared states; the lock), and a `<Block>Model` type whose `block()` is the generated block on
 //! the model. The rules are applied by one engine in the runtime, written and tested once; what a
 //! crate adds is data read from the IR, so the model cannot drift from the description.
-use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
-
 use super::block::const_prefix;
+use super::code::{hex, string, Code};
 use super::doc;
-use super::tokens::{hex, ident, unsuffixed};
+use super::layout::name;
 use crate::backend::reset;
 use crate::ir::{
     bit_range_mask, Block, BlockRegister, Device, FieldAccess, Layout, ReadAction, RegAccess,
@@ -18,12 +16,12 @@ use crate::ir::{
 use crate::names::Case;
 
 /// The model module's items for every block of `device` (empty when it has none).
-pub fn models(device: &Device) -> TokenStream {
-    device
-        .blocks
-        .iter()
-        .map(|b| block_model(device, b))
-        .collect()
+pub fn models(device: &Device) -> String {
+    let mut c = Code::with_capacity(device.blocks.len() * 8000);
+    for b in &device.blocks {
+        block_model(&mut c, device, b);
+    }
+    c.finish()
 }
 
 /// What each bit of a register does, as the runtime's `Bits` holds it.
@@ -97,7 +95,8 @@ impl Masks {
         m
     }
 
-    fn tokens(&self) -> TokenStream {
+    /// The `bits:` field of a `RegSpec`, at the current indentation.
+    fn write(&self, c: &mut Code) {
         let fields = [
             ("readable", self.readable),
             ("write", self.write),
@@ -115,20 +114,16 @@ impl Masks {
             ("read_clear", self.read_clear),
             ("read_set", self.read_set),
         ];
-        let set: Vec<TokenStream> = fields
-            .iter()
-            .filter(|(_, v)| *v != 0)
-            .map(|(name, v)| {
-                let name = format_ident!("{name}");
-                let v = hex(*v);
-                quote!(#name: #v)
-            })
-            .collect();
-        if set.is_empty() {
-            quote!(armreg_rt::model::Bits::NONE)
-        } else {
-            quote!(armreg_rt::model::Bits { #(#set,)* ..armreg_rt::model::Bits::NONE })
+        if fields.iter().all(|(_, v)| *v == 0) {
+            c.line("bits: armreg_rt::model::Bits::NONE,");
+            return;
         }
+        c.open("bits: armreg_rt::model::Bits");
+        for (name, v) in fields.iter().filter(|(_, v)| *v != 0) {
+            c.fmt(format_args!("{name}: {},", hex(*v)));
+        }
+        c.line("..armreg_rt::model::Bits::NONE");
+        c.close(",");
     }
 }
 
@@ -142,10 +137,10 @@ fn modelled<'d>(device: &'d Device, block: &'d Block) -> Vec<(&'d BlockRegister,
         .collect()
 }
 
-fn block_model(device: &Device, block: &Block) -> TokenStream {
-    let block_ty = ident(&block.name, Case::Camel);
-    let model_ty = format_ident!("{block_ty}Model");
-    let spec = format_ident!("{}_SPEC", const_prefix(&block.name));
+fn block_model(c: &mut Code, device: &Device, block: &Block) {
+    let block_ty = name(&block.name, Case::Camel);
+    let model_ty = format!("{block_ty}Model");
+    let spec = format!("{}_SPEC", const_prefix(&block.name));
     let registers = modelled(device, block);
     let mut states: Vec<&str> = registers
         .iter()
@@ -156,118 +151,109 @@ fn block_model(device: &Device, block: &Block) -> TokenStream {
         .collect();
     states.sort();
     states.dedup();
-    let state_index = |s: &str| unsuffixed(states.iter().position(|x| *x == s).unwrap_or(0) as u64);
-    let specs: Vec<TokenStream> = registers
-        .iter()
-        .map(|(r, l)| {
-            let name = &r.name;
-            let offset = hex(r.offset);
-            let bytes = unsuffixed(u64::from(l.width / 8));
-            let (count, stride) = match r.array {
-                Some(a) => (unsuffixed(a.count.into()), hex(a.stride)),
-                None => (unsuffixed(1), hex(0)),
-            };
-            let kind = match &r.access {
-                RegAccess::Rw => quote!(armreg_rt::model::RegKind::Rw),
-                RegAccess::Ro => quote!(armreg_rt::model::RegKind::Ro),
-                RegAccess::Wo => quote!(armreg_rt::model::RegKind::Wo),
-                RegAccess::Set { state } => {
-                    let i = state_index(state);
-                    quote!(armreg_rt::model::RegKind::Set(#i))
-                }
-                RegAccess::Clear { state } => {
-                    let i = state_index(state);
-                    quote!(armreg_rt::model::RegKind::Clear(#i))
-                }
-            };
-            let masks = Masks::of(l, r);
-            let reset = hex((reset::bits(l).value | masks.res1) & bit_range_mask(0, l.width));
-            let bits = masks.tokens();
-            quote! {
-                armreg_rt::model::RegSpec {
-                    name: #name,
-                    offset: #offset,
-                    bytes: #bytes,
-                    count: #count,
-                    stride: #stride,
-                    kind: #kind,
-                    reset: #reset,
-                    bits: #bits,
-                }
-            }
-        })
-        .collect();
+    let state_index = |s: &str| states.iter().position(|x| *x == s).unwrap_or(0);
+
+    c.doc(&format!(
+        "The access rules of {} as its description states them: the table [`{model_ty}`] applies.",
+        doc::code(&block.name)
+    ));
+    c.open(&format!(
+        "pub static {spec}: armreg_rt::model::BlockSpec = armreg_rt::model::BlockSpec"
+    ));
+    c.fmt(format_args!("name: {},", string(&block.name)));
+    c.fmt(format_args!("size: {},", hex(block.size)));
+    c.fmt(format_args!("bus_bytes: {},", block.access_width / 8));
+    c.line("registers: &[");
+    c.deeper();
+    for (r, l) in &registers {
+        let (count, stride) = match r.array {
+            Some(a) => (a.count, a.stride),
+            None => (1, 0),
+        };
+        let kind = match &r.access {
+            RegAccess::Rw => "Rw".to_string(),
+            RegAccess::Ro => "Ro".to_string(),
+            RegAccess::Wo => "Wo".to_string(),
+            RegAccess::Set { state } => format!("Set({})", state_index(state)),
+            RegAccess::Clear { state } => format!("Clear({})", state_index(state)),
+        };
+        let masks = Masks::of(l, r);
+        let reset = (reset::bits(l).value | masks.res1) & bit_range_mask(0, l.width);
+        c.open("armreg_rt::model::RegSpec");
+        c.fmt(format_args!("name: {},", string(&r.name)));
+        c.fmt(format_args!("offset: {},", hex(r.offset)));
+        c.fmt(format_args!("bytes: {},", l.width / 8));
+        c.fmt(format_args!("count: {count},"));
+        c.fmt(format_args!("stride: {},", hex(stride)));
+        c.fmt(format_args!("kind: armreg_rt::model::RegKind::{kind},"));
+        c.fmt(format_args!("reset: {},", hex(reset)));
+        masks.write(c);
+        c.close(",");
+    }
+    c.shallower();
+    c.line("],");
+    let quoted: Vec<String> = states.iter().map(|s| string(s)).collect();
+    c.fmt(format_args!("states: &[{}],", quoted.join(", ")));
     let position = |name: &str| registers.iter().position(|(r, _)| r.name == name);
     let lock = block.lock.as_ref().and_then(|lock| {
-        let access = unsuffixed(position(&lock.access.name)? as u64);
-        let status_at = position(&lock.status.name)?;
-        let field = registers[status_at]
+        let access = position(&lock.access.name)?;
+        let status = position(&lock.status.name)?;
+        let field = registers[status]
             .1
             .fields
             .iter()
             .find(|f| f.name == lock.locked.name)?;
-        let status = unsuffixed(status_at as u64);
-        let key = hex(lock.key);
-        let locked = hex(field.mask());
-        Some(quote! {
-            Some(armreg_rt::model::LockSpec { access: #access, status: #status, key: #key, locked: #locked })
-        })
+        Some((access, status, lock.key, field.mask()))
     });
-    let lock = lock.unwrap_or_else(|| quote!(None));
-    let name = &block.name;
-    let size = hex(block.size);
-    let bus_bytes = unsuffixed(u64::from(block.access_width / 8));
-    let spec_doc = doc::paragraphs(&[Some(format!(
-        "The access rules of {} as its description states them: the table [`{model_ty}`] applies.",
-        doc::code(&block.name)
-    ))]);
-    let model_doc = doc::paragraphs(&[
+    match lock {
+        Some((access, status, key, locked)) => {
+            c.open("lock: Some(armreg_rt::model::LockSpec");
+            c.fmt(format_args!("access: {access},"));
+            c.fmt(format_args!("status: {status},"));
+            c.fmt(format_args!("key: {},", hex(key)));
+            c.fmt(format_args!("locked: {},", hex(locked)));
+            c.close("),");
+        }
+        None => c.line("lock: None,"),
+    }
+    c.close(";");
+
+    c.doc(&doc::paragraphs(&[
         Some(format!(
             "A behavioural model of [`{block_ty}`](crate::mmio::{block_ty}): storage for every register at its described reset, applying the description's access rules (see `armreg_rt::model`); every access is logged, and hooks add what a description cannot state."
         )),
         rules_doc(block, &states),
-    ]);
-    quote! {
-        #[doc = #spec_doc]
-        pub static #spec: armreg_rt::model::BlockSpec = armreg_rt::model::BlockSpec {
-            name: #name,
-            size: #size,
-            bus_bytes: #bus_bytes,
-            registers: &[#(#specs),*],
-            states: &[#(#states),*],
-            lock: #lock,
-        };
-
-        #[doc = #model_doc]
-        #[derive(Debug)]
-        pub struct #model_ty(armreg_rt::model::Model);
-
-        impl #model_ty {
-            /// The block at reset, with no hooks.
-            pub fn new() -> Self {
-                Self(armreg_rt::model::Model::new(&#spec))
-            }
-
-            /// The block on this model, at offset 0: the type driver code uses on hardware,
-            /// reaching the model instead of memory.
-            pub fn block(&self) -> crate::mmio::#block_ty<&armreg_rt::model::Model> {
-                crate::mmio::#block_ty::with_bus(&self.0, 0)
-            }
-        }
-
-        impl Default for #model_ty {
-            fn default() -> Self {
-                Self::new()
-            }
-        }
-
-        impl core::ops::Deref for #model_ty {
-            type Target = armreg_rt::model::Model;
-            fn deref(&self) -> &armreg_rt::model::Model {
-                &self.0
-            }
-        }
-    }
+    ]));
+    c.line("#[derive(Debug)]");
+    c.fmt(format_args!(
+        "pub struct {model_ty}(armreg_rt::model::Model);"
+    ));
+    c.open(&format!("impl {model_ty}"));
+    c.line("/// The block at reset, with no hooks.");
+    c.open("pub fn new() -> Self");
+    c.fmt(format_args!("Self(armreg_rt::model::Model::new(&{spec}))"));
+    c.close("");
+    c.line("/// The block on this model, at offset 0: the type driver code uses on hardware,");
+    c.line("/// reaching the model instead of memory.");
+    c.open(&format!(
+        "pub fn block(&self) -> crate::mmio::{block_ty}<&armreg_rt::model::Model>"
+    ));
+    c.fmt(format_args!(
+        "crate::mmio::{block_ty}::with_bus(&self.0, 0)"
+    ));
+    c.close("");
+    c.close("");
+    c.open(&format!("impl Default for {model_ty}"));
+    c.open("fn default() -> Self");
+    c.line("Self::new()");
+    c.close("");
+    c.close("");
+    c.open(&format!("impl core::ops::Deref for {model_ty}"));
+    c.line("type Target = armreg_rt::model::Model;");
+    c.open("fn deref(&self) -> &armreg_rt::model::Model");
+    c.line("&self.0");
+    c.close("");
+    c.close("");
 }
 
 /// The block-specific rules, in words: the shared states and the lock.

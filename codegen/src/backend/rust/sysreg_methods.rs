@@ -111,13 +111,18 @@ fn method(op: Op, flavor: Flavor, value: &TokenStream, layout: &Layout) -> Token
                 "{} (element `N`, checked when the program is compiled).",
                 op.doc()
             );
+            // A call returning `()` is a statement.
+            let call = match ret {
+                Some(_) => quote!(Self::#base(N, #arg)),
+                None => quote!(Self::#base(N, #arg);),
+            };
             let ret = ret.map(|r| quote!(-> #r));
             quote! {
                 #[doc = #doc]
                 #[inline(always)]
                 pub fn #method<const N: usize>(#param) #ret {
                     const { assert!(N < Self::COUNT, "register array index out of range") };
-                    Self::#base(N, #arg)
+                    #call
                 }
             }
         }

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Whole-process benchmarks: for every SVD of the corpus and a synthetic SVD 11 times the largest,
+# the generator's wall time per phase, total wall time and peak memory (median of RUNS runs), the
+# lines it writes, and the release build of the generated crate for aarch64-unknown-none (time and
+# peak memory of building that crate alone, its dependencies already built).
+#
+#   codegen/benches/run.sh [--compare] [--no-build]
+#
+# --compare installs svd2rust and form from crates.io into a temporary folder (or uses
+# SVD2RUST_TOOLS=<folder> holding bin/svd2rust and bin/form) and measures them on the same inputs
+# in the same run: svd2rust's generation, then form + rustfmt, then the release build of the
+# resulting crate; the tables give ratios ours/theirs. --no-build skips the crate builds.
+# Environment: RUNS (default 5), CORPUS (default ../shared/corpus/svd beside the repository).
+# Results are printed as markdown and kept in target/bench/results.md.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+corpus=${CORPUS:-$root/../shared/corpus/svd}
+runs=${RUNS:-5}
+compare=0
+build=1
+for arg in "$@"; do
+    case $arg in
+    --compare) compare=1 ;;
+    --no-build) build=0 ;;
+    *)
+        echo "usage: $0 [--compare] [--no-build]" >&2
+        exit 2
+        ;;
+    esac
+done
+[ -d "$corpus" ] || { echo "error: no corpus at $corpus (set CORPUS)" >&2; exit 1; }
+target=aarch64-unknown-none
+rustup target list --installed | grep -qx $target || rustup target add $target
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/armreg-bench.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$root/target/bench"
+results="$root/target/bench/results.md"
+
+echo "building codegen (release)..." >&2
+cargo build --release --locked -q -p codegen --bins --examples --manifest-path "$root/Cargo.toml"
+codegen="$root/target/release/codegen"
+
+# Inputs, smallest first, then the synthetic one from the largest.
+mapfile -t inputs < <(find "$corpus" -name '*.svd' -printf '%s %p\n' | sort -n | cut -d' ' -f2-)
+[ ${#inputs[@]} -gt 0 ] || { echo "error: no .svd file under $corpus" >&2; exit 1; }
+largest=${inputs[-1]}
+"$root/target/release/examples/synthetic_svd" "$largest" 11 "$work/synthetic.svd"
+inputs+=("$work/synthetic.svd")
+
+name_of() { basename "$1" .svd | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-'; }
+median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+mb() { awk -v k="$1" 'BEGIN {printf "%.0f", k/1024}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "-"}'; }
+# `lines_in <glob> <dir>`: the lines of every matching file under <dir>.
+lines_in() { find "$2" -type f -name "$1" -print0 | xargs -0 -r cat | wc -l; }
+
+# `timed <out> <cmd...>`: runs the command, appends "wall peak_kb" to <out>.
+timed() {
+    local out=$1
+    shift
+    /usr/bin/time -o "$work/time" -f "%e %M" "$@" >/dev/null 2>"$work/stderr" || {
+        echo "error: $* failed:" >&2
+        tail -20 "$work/stderr" >&2
+        return 1
+    }
+    cat "$work/time" >>"$out"
+}
+
+# A release build of the crate in <dir> alone: dependencies built first, the crate cleaned, then
+# timed. Prints "wall peak_kb".
+build_crate() {
+    local dir=$1 crate=$2
+    export CARGO_TARGET_DIR=$3
+    (cd "$dir" && cargo build -q --release --target $target) >"$work/build.log" 2>&1 ||
+        { echo "error: building $dir failed:" >&2; tail -30 "$work/build.log" >&2; return 1; }
+    (cd "$dir" && cargo clean -q --release --target $target -p "$crate")
+    : >"$work/build-time"
+    (cd "$dir" && timed "$work/build-time" cargo build -q --release --target $target)
+    unset CARGO_TARGET_DIR
+    cat "$work/build-time"
+}
+
+# Ours: crates in a tree laid out like the repository, so `../../runtime` resolves.
+mkdir -p "$work/tree/generated"
+ln -s "$root/runtime" "$work/tree/runtime"
+ln -s "$root/pmu-macros" "$work/tree/pmu-macros"
+
+if [ $compare = 1 ]; then
+    tools=${SVD2RUST_TOOLS:-$work/tools}
+    if [ ! -x "$tools/bin/svd2rust" ] || [ ! -x "$tools/bin/form" ]; then
+        echo "installing svd2rust and form into $tools..." >&2
+        cargo install -q --locked --root "$tools" svd2rust form
+    fi
+    svd2rust_version=$("$tools/bin/svd2rust" --version | head -1)
+fi
+
+declare -A row phases
+for input in "${inputs[@]}"; do
+    name=$(name_of "$input")
+    size=$(stat -c %s "$input")
+    echo "$name: generating ($runs runs)..." >&2
+    out="$work/tree/generated/$name"
+    : >"$work/gen-times"
+    : >"$work/phases"
+    for _ in $(seq "$runs"); do
+        rm -rf "$out"
+        timed "$work/gen-times" "$codegen" generate "$input" -o "$out" --name "$name" --timings
+        grep -E '^(read|parse|validate|emit|report|write) ' "$work/stderr" >>"$work/phases"
+    done
+    gen=$(cut -d' ' -f1 "$work/gen-times" | median)
+    gen_kb=$(cut -d' ' -f2 "$work/gen-times" | median)
+    phase_row=""
+    for p in read parse validate emit report write; do
+        phase_row+=" $(awk -v p=$p '$1 == p {print $2}' "$work/phases" | median) |"
+    done
+    phases[$name]=$phase_row
+    rust_lines=$(lines_in '*.rs' "$out/src")
+    c_lines=$(lines_in '*.h' "$out/include")
+    ours_build="- -"
+    if [ $build = 1 ]; then
+        echo "$name: building our crate..." >&2
+        ours_build=$(build_crate "$out" "$name" "$work/target-ours")
+    fi
+    theirs="- - - - -"
+    if [ $compare = 1 ]; then
+        echo "$name: svd2rust ($runs runs), form, rustfmt..." >&2
+        s2r="$work/svd2rust/$name"
+        # svd2rust rejects the lower-case `read-writeonce` nrf52840 uses (our frontend repairs
+        # it with a warning): it reads a copy with the keyword spelled as the schema does.
+        sed 's/read-writeonce/read-writeOnce/g' "$input" >"$work/s2r-input.svd"
+        : >"$work/s2r-times"
+        for _ in $(seq "$runs"); do
+            rm -rf "$s2r" && mkdir -p "$s2r"
+            timed "$work/s2r-times" "$tools/bin/svd2rust" -i "$work/s2r-input.svd" --target none -o "$s2r"
+        done
+        s2r_gen=$(cut -d' ' -f1 "$work/s2r-times" | median)
+        : >"$work/form-times"
+        (cd "$s2r" && timed "$work/form-times" "$tools/bin/form" -i lib.rs -o src && rm lib.rs)
+        (cd "$s2r" && timed "$work/form-times" rustfmt --edition 2021 src/lib.rs)
+        s2r_fmt=$(awk '{s += $1} END {printf "%.2f", s}' "$work/form-times")
+        s2r_lines=$(lines_in '*.rs' "$s2r/src")
+        cat >"$s2r/Cargo.toml" <<EOF
+[package]
+name = "$name-pac"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+vcell = "0.1.3"
+critical-section = { version = "1", optional = true }
+
+[workspace]
+EOF
+        s2r_build="- -"
+        if [ $build = 1 ]; then
+            echo "$name: building the svd2rust crate..." >&2
+            s2r_build=$(build_crate "$s2r" "$name-pac" "$work/target-svd2rust")
+        fi
+        theirs="$s2r_gen $s2r_fmt $s2r_lines $s2r_build"
+    fi
+    row[$name]="$size $gen $gen_kb $rust_lines $c_lines $ours_build $theirs"
+done
+
+{
+    echo "# Benchmarks ($(date -u +%Y-%m-%d), $(nproc) cores, medians of $runs generation runs)"
+    echo
+    echo "Command: \`codegen/benches/run.sh$([ $compare = 1 ] && echo ' --compare')$([ $build = 0 ] && echo ' --no-build')\`$([ $compare = 1 ] && echo "; $svd2rust_version")."
+    echo
+    echo "## Generation (ours: parse, validate, emit formatted split Rust and C headers, write)"
+    echo
+    echo "| input | size MB | gen s | gen peak MB | Rust lines | C lines | build s | build peak MB |"
+    echo "|---|---|---|---|---|---|---|---|"
+    for input in "${inputs[@]}"; do
+        name=$(name_of "$input")
+        read -r size gen gen_kb rl cl bt bkb _ <<<"${row[$name]}"
+        printf '| %s | %.1f | %s | %s | %s | %s | %s | %s |\n' "$name" "$(awk -v s="$size" 'BEGIN {print s/1048576}')" \
+            "$gen" "$(mb "$gen_kb")" "$rl" "$cl" "$bt" "$([ "$bkb" = - ] && echo - || mb "$bkb")"
+    done
+    echo
+    echo "## Phases of our generation (ms, medians)"
+    echo
+    echo "| input | read | parse | validate | emit | report | write |"
+    echo "|---|---|---|---|---|---|---|"
+    for input in "${inputs[@]}"; do
+        name=$(name_of "$input")
+        echo "| $name |${phases[$name]}"
+    done
+    if [ $compare = 1 ]; then
+        echo
+        echo "## Against svd2rust (ratios ours/theirs; targets: gen ≤ 0.5, gen vs svd2rust+form+rustfmt ≤ 0.2, build time ≤ 0.33, build memory ≤ 0.5)"
+        echo
+        echo "| input | svd2rust s | form+rustfmt s | svd2rust lines | svd2rust build s | build peak MB | gen ratio | gen / (svd2rust+form+rustfmt) | build time ratio | build memory ratio |"
+        echo "|---|---|---|---|---|---|---|---|---|---|"
+        for input in "${inputs[@]}"; do
+            name=$(name_of "$input")
+            read -r size gen gen_kb rl cl bt bkb sg sf sl sbt sbkb <<<"${row[$name]}"
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$sg" "$sf" "$sl" "$sbt" \
+                "$([ "$sbkb" = - ] && echo - || mb "$sbkb")" "$(ratio "$gen" "$sg")" \
+                "$(ratio "$gen" "$(awk -v a="$sg" -v b="$sf" 'BEGIN {print a+b}')")" \
+                "$([ "$bt" = - ] && echo - || ratio "$bt" "$sbt")" "$([ "$bkb" = - ] && echo - || ratio "$bkb" "$sbkb")"
+        done
+    fi
+    echo
+    echo "## Scaling (synthetic against $(name_of "$largest"))"
+    echo
+    read -r s1 t1 m1 _ <<<"${row[$(name_of "$largest")]}"
+    read -r s2 t2 m2 _ <<<"${row[synthetic]}"
+    awk -v s1="$s1" -v s2="$s2" -v t1="$t1" -v t2="$t2" -v m1="$m1" -v m2="$m2" 'BEGIN {
+        printf "Input %.2fx; generation time %.2fx (exponent %.2f); peak memory %.2fx (exponent %.2f).\n",
+            s2/s1, t2/t1, log(t2/t1)/log(s2/s1), m2/m1, log(m2/m1)/log(s2/s1)
+    }'
+} | tee "$results"
