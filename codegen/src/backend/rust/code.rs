@@ -115,6 +115,39 @@ impl Code {
         }
     }
 
+    /// `open`, a raw string literal of the concatenated `parts`, `close`, as one line at the
+    /// current indentation: the literal written straight into the output, the text scanned once
+    /// for the number of `#` it needs (see `raw_string`).
+    pub fn raw_string_attr(&mut self, open: &str, parts: &[&str], close: &str) {
+        let hashes = 1 + parts
+            .iter()
+            .map(|p| longest_quote_hashes(p))
+            .max()
+            .unwrap_or(0);
+        self.indent();
+        self.out.push_str(open);
+        self.out.push('r');
+        self.push_hashes(hashes);
+        self.out.push('"');
+        for part in parts {
+            if part.contains('\r') {
+                self.out.push_str(&part.replace('\r', ""));
+            } else {
+                self.out.push_str(part);
+            }
+        }
+        self.out.push('"');
+        self.push_hashes(hashes);
+        self.out.push_str(close);
+        self.out.push('\n');
+    }
+
+    fn push_hashes(&mut self, n: usize) {
+        for _ in 0..n {
+            self.out.push('#');
+        }
+    }
+
     /// Appends already formatted text (whole lines) as it is.
     pub fn raw(&mut self, text: &str) {
         self.out.push_str(text);
@@ -132,14 +165,22 @@ pub fn string(text: &str) -> String {
 
 /// A raw string literal with `text` as its value (carriage returns dropped, as rustc rejects a
 /// bare one): as many `#` as it takes that no `"#…` in the text ends it.
-pub fn raw_string(text: &str) -> String {
-    let text = text.replace('\r', "");
-    let mut hashes = 1;
-    while text.contains(&format!("\"{}", "#".repeat(hashes))) {
-        hashes += 1;
+#[cfg(test)]
+fn raw_string(text: &str) -> String {
+    let mut c = Code::default();
+    c.raw_string_attr("", &[text], "");
+    c.finish().trim_end_matches('\n').to_string()
+}
+
+/// The longest run of `#` right after a `"` in `text`.
+fn longest_quote_hashes(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut longest = 0;
+    for (i, _) in text.match_indices('"') {
+        let run = bytes[i + 1..].iter().take_while(|&&b| b == b'#').count();
+        longest = longest.max(run);
     }
-    let h = "#".repeat(hashes);
-    format!("r{h}\"{text}\"{h}")
+    longest
 }
 
 /// The smallest unsigned integer type holding `bits` bits.

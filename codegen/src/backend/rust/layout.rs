@@ -29,7 +29,7 @@ pub(super) fn type_text(layout: &Layout) -> String {
 }
 
 /// Every layout of a device, as items.
-pub fn layouts(layouts: &[Layout]) -> String {
+pub fn layouts(head: &str, layouts: &[Layout]) -> String {
     let same = same_as(layouts);
     let defined: Vec<Layout> = layouts
         .iter()
@@ -38,7 +38,8 @@ pub fn layouts(layouts: &[Layout]) -> String {
         .map(|(l, _)| l.clone())
         .collect();
     let shared = SharedEnums::of(&defined);
-    let mut c = Code::with_capacity(layouts.len() * 6000);
+    let mut c = Code::with_capacity(head.len() + layouts.len() * 8000);
+    c.raw(head);
     for (l, same) in layouts.iter().zip(same) {
         match same {
             None => layout(&mut c, l, &shared),
@@ -126,13 +127,15 @@ fn alias(c: &mut Code, layout: &Layout, same: &Layout) {
 /// an HTML block that markdown passes through untouched up to the next blank line, and the SVG has
 /// none. Under `cfg(doc)`, a build does not carry it.
 fn diagram(c: &mut Code, layout: &Layout) {
-    c.fmt(format_args!(
-        "#[cfg_attr(doc, doc = {})]",
-        code::raw_string(&format!(
-            "<div class=\"register-diagram\">\n{}\n</div>",
-            crate::backend::diagram::svg(layout)
-        ))
-    ));
+    c.raw_string_attr(
+        "#[cfg_attr(doc, doc = ",
+        &[
+            "<div class=\"register-diagram\">\n",
+            &crate::backend::diagram::svg(layout),
+            "\n</div>",
+        ],
+        ")]",
+    );
 }
 
 /// What makes two fields' enums the same type: their representation, whether the conversion is

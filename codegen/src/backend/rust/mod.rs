@@ -76,19 +76,25 @@ pub fn generate(
     let mut modules: Vec<(&'static str, &'static str)> = Vec::new();
     // The value types are most of a large crate: written on a second thread meanwhile.
     std::thread::scope(|scope| {
-        let layouts = scope.spawn(|| layout::layouts(&device.layouts));
+        // The file's banner and header go first into the one buffer the value types fill.
+        let layouts = scope.spawn(|| {
+            let head = format!(
+                "{banner}{}",
+                header(
+                    "Register value types: one per layout, shared by every path that reaches it."
+                )
+            );
+            layout::layouts(&head, &device.layouts)
+        });
         let rest = rest_of_crate(device, &banner, &mut files, &mut modules);
         if !device.layouts.is_empty() {
-            let body = layouts
+            let content = layouts
                 .join()
                 .map_err(|_| "the value-type emitter panicked".to_string())?;
-            push_text(
-                &mut files,
-                "layouts",
-                "Register value types: one per layout, shared by every path that reaches it.",
-                body,
-                &banner,
-            );
+            files.push(File {
+                path: "src/layouts.rs".to_string(),
+                content,
+            });
         }
         rest
     })?;
