@@ -7,9 +7,9 @@
 //! constants of the `Mmio` block, where they are reached without naming a bus.
 //!
 //! Written as formatted text (`code::Code`), like the value types.
-use super::code::{hex, Code};
+use super::code::{hex, name, Code};
 use super::doc;
-use super::layout::{name, type_text};
+use super::layout::type_text;
 use crate::ir::{Block, BlockRegister, Device, Instance, RegAccess};
 use crate::names::Case;
 

@@ -7,6 +7,8 @@
 //! workspace `cargo fmt` leaves them as generated.
 use std::fmt::Write;
 
+use crate::names::{self, Case};
+
 /// Rust source under construction, with the current indentation.
 #[derive(Default)]
 pub struct Code {
@@ -156,6 +158,12 @@ impl Code {
     pub fn finish(self) -> String {
         self.out
     }
+}
+
+/// A name as an identifier of `case` (names were checked by `names_are_identifiers` before any
+/// backend runs, so the fallback is never expected to be seen).
+pub fn name(name: &str, case: Case) -> String {
+    names::ident(name, case).unwrap_or_else(|_| "__invalid_name".to_string())
 }
 
 /// A Rust string literal with `text` as its value.

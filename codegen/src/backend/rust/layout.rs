@@ -4,19 +4,13 @@
 //! Written as formatted text (`code::Code`): this is most of a large crate.
 use proc_macro2::Ident;
 
-use super::code::{self, hex, uint, Code};
+use super::code::{self, hex, name, uint, Code};
 use super::doc;
 use super::tokens::ident;
 use crate::ir::{
     bit_range_mask, EnumUsage, EnumValue, Field, FieldAccess, Layout, WriteConstraint,
 };
-use crate::names::{self, Case};
-
-/// A name as an identifier of `case` (names were checked by `names_are_identifiers` before any
-/// backend runs, so the fallback is never expected to be seen).
-pub(super) fn name(name: &str, case: Case) -> String {
-    names::ident(name, case).unwrap_or_else(|_| "__invalid_name".to_string())
-}
+use crate::names::Case;
 
 /// The Rust type name of a layout's value type.
 pub fn type_name(layout: &Layout) -> Ident {

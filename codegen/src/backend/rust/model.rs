@@ -6,9 +6,8 @@
 //! the model. The rules are applied by one engine in the runtime, written and tested once; what a
 //! crate adds is data read from the IR, so the model cannot drift from the description.
 use super::block::const_prefix;
-use super::code::{hex, string, Code};
+use super::code::{hex, name, string, Code};
 use super::doc;
-use super::layout::name;
 use crate::backend::reset;
 use crate::ir::{
     bit_range_mask, Block, BlockRegister, Device, FieldAccess, Layout, ReadAction, RegAccess,
