@@ -168,12 +168,12 @@ fn injection_attempts_stay_in_comments() {
     }
     let lib = std::fs::read_to_string(out.join("src/layouts.rs")).unwrap();
     for ident in [
-        "fn self_(",
-        "fn crate_(",
-        "fn super_(",
-        "fn fn_(",
-        "fn type_(",
-        "fn new_(",
+        "const SELF_:",
+        "const CRATE_:",
+        "const SUPER_:",
+        "const FN_:",
+        "const TYPE_:",
+        "const NEW_:",
     ] {
         assert!(lib.contains(ident), "{ident} missing");
     }

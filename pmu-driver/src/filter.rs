@@ -6,6 +6,7 @@
 //! they are RES0), and M is compared with P. The constants below are the common choices, spelled
 //! out so that they hold with or without EL2 and EL3.
 use arm_pmuv3::{Pmccfiltr, Pmevtyper};
+use armreg_rt::RegisterValue;
 
 /// Where a counter counts.
 ///
@@ -59,28 +60,28 @@ impl Filter {
     };
 
     /// `ty` with its filter bits replaced by this filter.
-    pub const fn apply(self, ty: Pmevtyper) -> Pmevtyper {
-        ty.with_p(self.p)
-            .with_u(self.u)
-            .with_nsk(self.nsk)
-            .with_nsu(self.nsu)
-            .with_nsh(self.nsh)
-            .with_m(self.m)
+    pub fn apply(self, ty: Pmevtyper) -> Pmevtyper {
+        ty.with(Pmevtyper::P, self.p)
+            .with(Pmevtyper::U, self.u)
+            .with(Pmevtyper::NSK, self.nsk)
+            .with(Pmevtyper::NSU, self.nsu)
+            .with(Pmevtyper::NSH, self.nsh)
+            .with(Pmevtyper::M, self.m)
     }
 
     /// The event type register value counting `event` with this filter.
-    pub const fn event_type(self, event: crate::Event) -> Pmevtyper {
-        self.apply(Pmevtyper::DEFAULT.with_evtcount(event.number()))
+    pub fn event_type(self, event: crate::Event) -> Pmevtyper {
+        self.apply(Pmevtyper::DEFAULT.with(Pmevtyper::EVTCOUNT, event.number()))
     }
 
     /// The PMCCFILTR value for this filter.
-    pub const fn cycle_filter(self) -> Pmccfiltr {
+    pub fn cycle_filter(self) -> Pmccfiltr {
         Pmccfiltr::DEFAULT
-            .with_p(self.p)
-            .with_u(self.u)
-            .with_nsk(self.nsk)
-            .with_nsu(self.nsu)
-            .with_nsh(self.nsh)
-            .with_m(self.m)
+            .with(arm_pmuv3::Pmccfiltr::P, self.p)
+            .with(arm_pmuv3::Pmccfiltr::U, self.u)
+            .with(arm_pmuv3::Pmccfiltr::NSK, self.nsk)
+            .with(arm_pmuv3::Pmccfiltr::NSU, self.nsu)
+            .with(arm_pmuv3::Pmccfiltr::NSH, self.nsh)
+            .with(arm_pmuv3::Pmccfiltr::M, self.m)
     }
 }

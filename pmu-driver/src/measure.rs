@@ -12,6 +12,7 @@
 //! In a function of its own only the epilogue follows the stop write, and the accessors' memory
 //! clobber keeps its loads behind it.
 use arm_pmuv3::PmCounterMask;
+use armreg_rt::RegisterValue;
 
 use crate::backend::Registers;
 use crate::counter::{CounterKind, CYCLE_INDEX};

@@ -1,4 +1,5 @@
 //! Overflow handling: extending 32-bit counters to 64 bits and sampling.
+use armreg_rt::RegisterValue;
 use core::sync::atomic::Ordering::SeqCst;
 
 use arm_pmuv3::PmCounterMask;

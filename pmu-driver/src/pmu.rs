@@ -1,4 +1,5 @@
 //! The driver: discovery, counter allocation, configuration and 64-bit totals.
+use armreg_rt::RegisterValue;
 use core::sync::atomic::{AtomicU32, Ordering::SeqCst};
 
 use arm_pmuv3::PmCounterMask;
@@ -72,14 +73,14 @@ impl<R: Registers> Pmu<R> {
         pmu.regs.set_control(
             pmu.regs
                 .control()
-                .with_e(false)
-                .with_p(true)
-                .with_c(true)
-                .with_d(false)
-                .with_x(false)
-                .with_dp(false)
-                .with_lp(false)
-                .with_lc(info.cycle_counter_bits == 64),
+                .with(arm_pmuv3::Pmcr::E, false)
+                .with(arm_pmuv3::Pmcr::P, true)
+                .with(arm_pmuv3::Pmcr::C, true)
+                .with(arm_pmuv3::Pmcr::D, false)
+                .with(arm_pmuv3::Pmcr::X, false)
+                .with(arm_pmuv3::Pmcr::DP, false)
+                .with(arm_pmuv3::Pmcr::LP, false)
+                .with(arm_pmuv3::Pmcr::LC, info.cycle_counter_bits == 64),
         );
         pmu.regs.clear_overflow_flags(all);
         Ok(pmu)
@@ -291,17 +292,19 @@ impl<R: Registers> Pmu<R> {
 
     /// Starts the PMU: PMCR.E = 1. Enabled counters count from here.
     pub fn start(&self) {
-        self.regs.set_control(self.regs.control().with_e(true));
+        self.regs
+            .set_control(self.regs.control().with(arm_pmuv3::Pmcr::E, true));
     }
 
     /// Stops the PMU: PMCR.E = 0 freezes every event counter and the cycle counter.
     pub fn stop(&self) {
-        self.regs.set_control(self.regs.control().with_e(false));
+        self.regs
+            .set_control(self.regs.control().with(arm_pmuv3::Pmcr::E, false));
     }
 
     /// Whether the PMU is started (PMCR.E).
     pub fn is_started(&self) -> bool {
-        self.regs.control().e()
+        self.regs.control().get(arm_pmuv3::Pmcr::E)
     }
 
     /// Increments a SW_INCR counter by one (PMSWINC). Has no effect on a counter counting another

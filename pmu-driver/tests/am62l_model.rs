@@ -11,6 +11,7 @@
 
 mod pmu_hw;
 
+use armreg_rt::RegisterValue;
 use std::sync::atomic::Ordering::SeqCst;
 
 use armreg_rt::model::{Op, Outcome, System};
@@ -53,8 +54,11 @@ fn per_cpu_handles_are_at_the_right_addresses() {
         .map(mmio::PMU_CPU1_BASE, &m1);
     let cpu1 = Frame::with_bus(&soc, mmio::PMU_CPU1_BASE);
     unlock(&cpu1);
-    cpu1.pmcntenset()
-        .set(Pmcntenset::DEFAULT.with_p1(true).with_c(true));
+    cpu1.pmcntenset().set(
+        Pmcntenset::DEFAULT
+            .with(Pmcntenset::P1, true)
+            .with(Pmcntenset::C, true),
+    );
     assert_eq!(m1.hardware(|hw| hw.get("PMCNTENSET")), 0x8000_0002);
     assert_eq!(m0.hardware(|hw| hw.get("PMCNTENSET")), 0);
     assert!(m0.log().is_empty(), "nothing reached CPU0's frame");
@@ -67,22 +71,31 @@ fn writes_are_ignored_until_unlocked() {
     let model = am62l();
     let pmu = model.block();
     // PMLSR resets to 0x3 on AM62L: lock implemented and set.
-    assert!(pmu.pmlsr().read().sli() && pmu.pmlsr().read().slk());
-    pmu.pmcr().write(Pmcr::DEFAULT.with_e(true));
-    pmu.pmcntenset().set(Pmcntenset::DEFAULT.with_p0(true));
-    assert!(!pmu.pmcr().read().e());
+    assert!(
+        pmu.pmlsr().read().get(ti_am62l_pmu::Pmlsr::SLI)
+            && pmu.pmlsr().read().get(ti_am62l_pmu::Pmlsr::SLK)
+    );
+    pmu.pmcr()
+        .write(Pmcr::DEFAULT.with(ti_am62l_pmu::Pmcr::E, true));
+    pmu.pmcntenset()
+        .set(Pmcntenset::DEFAULT.with(Pmcntenset::P0, true));
+    assert!(!pmu.pmcr().read().get(ti_am62l_pmu::Pmcr::E));
     assert_eq!(pmu.pmcntenset().read().bits(), 0);
 
     unlock(&pmu);
-    assert!(!pmu.pmlsr().read().slk());
-    pmu.pmcr().write(Pmcr::DEFAULT.with_e(true));
-    assert!(pmu.pmcr().read().e());
+    assert!(!pmu.pmlsr().read().get(ti_am62l_pmu::Pmlsr::SLK));
+    pmu.pmcr()
+        .write(Pmcr::DEFAULT.with(ti_am62l_pmu::Pmcr::E, true));
+    assert!(pmu.pmcr().read().get(ti_am62l_pmu::Pmcr::E));
 
     // Any value but the key locks again.
     pmu.pmlar().write(Pmlar::from_bits_retain(0));
-    assert!(pmu.pmlsr().read().slk());
+    assert!(pmu.pmlsr().read().get(ti_am62l_pmu::Pmlsr::SLK));
     pmu.pmcr().write(Pmcr::DEFAULT);
-    assert!(pmu.pmcr().read().e(), "locked: the write was ignored");
+    assert!(
+        pmu.pmcr().read().get(ti_am62l_pmu::Pmcr::E),
+        "locked: the write was ignored"
+    );
 
     let writes: Vec<(&str, Outcome)> = model
         .log()
@@ -108,9 +121,12 @@ fn pmceid0_reads_the_am62l_value() {
     let model = am62l();
     let pmu = model.block();
     // Reads need no unlock.
-    assert_eq!(pmu.pmceid0().read().id(), 0x67FF_BFFF);
-    assert_eq!(pmu.pmceid1().read().id(), 0);
-    assert_eq!(pmu.pmcfgr().read().n(), 6);
+    assert_eq!(
+        pmu.pmceid0().read().get(ti_am62l_pmu::Pmceid0::ID),
+        0x67FF_BFFF
+    );
+    assert_eq!(pmu.pmceid1().read().get(ti_am62l_pmu::Pmceid1::ID), 0);
+    assert_eq!(pmu.pmcfgr().read().get(ti_am62l_pmu::Pmcfgr::N), 6);
     // What the driver discovers from them.
     let driver = Pmu::new(External::unlocked(model.block())).unwrap();
     let info = driver.info();
@@ -135,8 +151,11 @@ fn counter_enables_are_one_state_set_and_cleared_through_two_views() {
         .set(Pmcntenset::from_bits_retain(0xFFFF_FFFF));
     // Counters 6..30 do not exist on AM62L: their bits are RAZ/WI.
     assert_eq!(pmu.pmcntenset().read().bits(), 0x8000_003F);
-    pmu.pmcntenclr()
-        .clear(Pmcntenclr::DEFAULT.with_p2(true).with_c(true));
+    pmu.pmcntenclr().clear(
+        Pmcntenclr::DEFAULT
+            .with(Pmcntenclr::P2, true)
+            .with(Pmcntenclr::C, true),
+    );
     assert_eq!(pmu.pmcntenset().read().bits(), 0x3B);
     assert_eq!(
         pmu.pmcntenclr().read().bits(),
@@ -164,17 +183,23 @@ fn overflow_flags_clear_only_through_pmovsclr() {
     model.hardware(|hw| hw.set("PMOVSSET", 0x8000_0005));
     // Neither a 0 through the set view, nor PMCR.P/C, nor the enable views clear a flag.
     pmu.pmovsset().set(Pmovsset::DEFAULT);
-    pmu.pmcr().write(Pmcr::DEFAULT.with_p(true).with_c(true));
+    pmu.pmcr().write(
+        Pmcr::DEFAULT
+            .with(ti_am62l_pmu::Pmcr::P, true)
+            .with(ti_am62l_pmu::Pmcr::C, true),
+    );
     pmu.pmcntenclr()
         .clear(Pmcntenclr::from_bits_retain(0xFFFF_FFFF));
     pmu.pmintenclr()
         .clear(ti_am62l_pmu::Pmintenclr::from_bits_retain(0xFFFF_FFFF));
     assert_eq!(pmu.pmovsset().read().bits(), 0x8000_0005);
-    pmu.pmovsclr().clear(Pmovsclr::DEFAULT.with_p0(true));
+    pmu.pmovsclr()
+        .clear(Pmovsclr::DEFAULT.with(Pmovsclr::P0, true));
     assert_eq!(pmu.pmovsset().read().bits(), 0x8000_0004);
     assert_eq!(pmu.pmovsclr().read().bits(), 0x8000_0004);
     // The set view sets (for testing an overflow handler).
-    pmu.pmovsset().set(Pmovsset::DEFAULT.with_p1(true));
+    pmu.pmovsset()
+        .set(Pmovsset::DEFAULT.with(Pmovsset::P1, true));
     assert_eq!(pmu.pmovsset().read().bits(), 0x8000_0006);
 }
 
@@ -190,11 +215,19 @@ fn pmcr_p_and_c_reset_the_counters_through_the_hook_and_read_back_0() {
         hw.set("PMCCNTR", 0x1_0000_0000);
     });
     // P alone: event counters only.
-    pmu.pmcr().write(Pmcr::DEFAULT.with_e(true).with_p(true));
+    pmu.pmcr().write(
+        Pmcr::DEFAULT
+            .with(ti_am62l_pmu::Pmcr::E, true)
+            .with(ti_am62l_pmu::Pmcr::P, true),
+    );
     assert_eq!(pmu.pmevcntr3().read().bits(), 0);
     assert_eq!(pmu.pmccntr().read().bits(), 0x1_0000_0000);
     // C: the cycle counter.
-    pmu.pmcr().write(Pmcr::DEFAULT.with_e(true).with_c(true));
+    pmu.pmcr().write(
+        Pmcr::DEFAULT
+            .with(ti_am62l_pmu::Pmcr::E, true)
+            .with(ti_am62l_pmu::Pmcr::C, true),
+    );
     assert_eq!(pmu.pmccntr().read().bits(), 0);
     // P and C read as 0; E was written and reads back.
     assert_eq!(pmu.pmcr().read().bits(), 0x1);

@@ -13,6 +13,7 @@ mod pmu_hw;
 
 use arm_dsu_pmu_mmio::model::DsuPmuMmioModel;
 use armreg_rt::model::{Op, Outcome};
+use armreg_rt::RegisterValue;
 use pmu_driver::{Dsu, Error, Event, External, Filter, Pmu, PmuVersion, Registers, SampleRing};
 use pmu_hw::{count, DSU};
 
@@ -109,7 +110,7 @@ fn the_driver_over_the_memory_mapped_cluster_pmu() {
     // PMCR.P resets the event counters through the hook; P and C read as 0.
     pmu.stop();
     pmu.registers()
-        .set_control(pmu.registers().control().with_p(true));
+        .set_control(pmu.registers().control().with(arm_pmuv3::Pmcr::P, true));
     assert_eq!(
         model.hardware(|hw| hw.get_n("PMEVCNTR<n>", l3.index().into())),
         0

@@ -11,6 +11,7 @@
 
 mod model;
 
+use armreg_rt::RegisterValue;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use model::{Access, Reg, E, LC, LP};

@@ -22,8 +22,9 @@
 //! assert_eq!("inst_retired".parse(), Ok(Profiled::INST_RETIRED));
 //! // QEMU's PMCEID0 (FACTS.md §5) advertises SW_INCR, INST_RETIRED and CPU_CYCLES.
 //! assert_eq!(Profiled::INST_RETIRED.supported([0x20101, 0, 0, 0]), Some(true));
-//! let evtyper = arm_pmuv3::Pmevtyper::from(Profiled::CPU_CYCLES).with_u(true);
-//! assert_eq!(evtyper.evtcount(), 0x11);
+//! use arm_pmuv3::{Pmevtyper, RegisterValue};
+//! let evtyper = Pmevtyper::from(Profiled::CPU_CYCLES).with(Pmevtyper::U, true);
+//! assert_eq!(evtyper.get(Pmevtyper::EVTCOUNT), 0x11);
 //! ```
 //!
 //! Importing perf JSON: a file, or a core folder (every `*.json` in it), relative to the calling
@@ -61,8 +62,8 @@ mod expand;
 /// Declares a checked PMU event set: `event_set! { #[settings] pub enum Name { NAME = CODE, ... } }`.
 ///
 /// Settings, as attributes on the enum: `pmu = pmuv3 | pmuv3p1 | dsu` (default `pmuv3`),
-/// `evtype = path::To::Layout` and `evtype_setter = method` (default `with_evtcount`, or
-/// `with_value` for `dsu`), `json = "path"` (repeatable), `arch = "path"`. A name may also be a
+/// `evtype = path::To::Layout` and `evtype_field = FIELD` (the layout's field constant for the
+/// event number; default `EVTCOUNT`, or `VALUE` for `dsu`), `json = "path"` (repeatable), `arch = "path"`. A name may also be a
 /// string literal; it must still be an identifier. Doc comments are the descriptions.
 #[proc_macro]
 pub fn event_set(input: TokenStream) -> TokenStream {

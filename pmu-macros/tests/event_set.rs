@@ -153,19 +153,18 @@ fn dsu_pmceid_has_two_registers_and_only_common_events() {
 
 #[test]
 fn converts_to_the_generated_event_type_layouts() {
-    let evtyper = arm_pmuv3::Pmevtyper::from(Core::SAMPLE_POP);
-    assert_eq!(evtyper.evtcount(), 0x4000);
+    use arm_pmuv3::{Pmevtyper, RegisterValue};
+    let evtyper = Pmevtyper::from(Core::SAMPLE_POP);
+    assert_eq!(evtyper.get(Pmevtyper::EVTCOUNT), 0x4000);
     assert_eq!(evtyper.bits(), 0x4000);
-    // The filters are the layout's own builders.
-    let filtered = arm_pmuv3::Pmevtyper::from(Core::CPU_CYCLES).with_u(true);
-    assert_eq!(filtered.evtcount(), 0x11);
-    assert!(filtered.u());
+    // The filters are the layout's own fields.
+    let filtered = Pmevtyper::from(Core::CPU_CYCLES).with(Pmevtyper::U, true);
+    assert_eq!(filtered.get(Pmevtyper::EVTCOUNT), 0x11);
+    assert!(filtered.get(Pmevtyper::U));
     assert_eq!(
-        arm_pmuv3::Pmevtyper::from(Basic::INST_RETIRED).evtcount(),
+        Pmevtyper::from(Basic::INST_RETIRED).get(Pmevtyper::EVTCOUNT),
         0x08
     );
-    assert_eq!(
-        arm_dsu_pmu::Clusterpmxevtyper::from(Dsu::l3d_cache_refill).value(),
-        0x2A
-    );
+    let dsu = arm_dsu_pmu::Clusterpmxevtyper::from(Dsu::l3d_cache_refill);
+    assert_eq!(dsu.get(arm_dsu_pmu::Clusterpmxevtyper::VALUE), 0x2A);
 }

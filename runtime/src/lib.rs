@@ -2,6 +2,8 @@
 //!
 //! Generated crates describe registers; this crate holds the few types they all share, so that a
 //! driver can be written once against any of them:
+//! - [`RegisterValue`] and [`Field`]: what every generated value type is, and how its fields are
+//!   read and written (`value.get(Pmcr::E)`, `value.with(Pmcr::E, true)`);
 //! - [`SysRegPath`]: where a system register lives (AArch64 `MRS`/`MSR`, AArch32 `MRC`/`MCR`,
 //!   `MRRC`/`MCRR`);
 //! - [`mmio::Reg`]: a typed handle to one memory-mapped register whose access rules are in its type;
@@ -15,6 +17,7 @@
 #[cfg(feature = "model")]
 extern crate std;
 
+pub mod field;
 pub mod host;
 pub mod mmio;
 #[cfg(feature = "model")]
@@ -22,5 +25,6 @@ pub mod model;
 mod path;
 mod value;
 
+pub use field::Field;
 pub use path::SysRegPath;
 pub use value::{IndexOutOfRange, RegisterValue, Word};

@@ -1,6 +1,6 @@
 // A 1-bit field takes a bool, not an integer.
-use arm_pmuv3::Pmcr;
+use arm_pmuv3::{Pmcr, RegisterValue};
 
 fn main() {
-    let _ = Pmcr::DEFAULT.with_e(1);
+    let _ = Pmcr::DEFAULT.with(Pmcr::E, 1);
 }

@@ -1,8 +1,8 @@
 // In the external view PMCR.N is RAZ/WI: read N from PMCFGR instead.
-use arm_pmuv3::PmcrExt;
+use arm_pmuv3::{PmcrExt, RegisterValue};
 
 fn main() {
     let v = PmcrExt::DEFAULT;
-    let _ = v.n();
-    let _ = v.with_n(6);
+    let _ = v.get(PmcrExt::N);
+    let _ = v.with(PmcrExt::N, 6);
 }

@@ -1,7 +1,7 @@
-// PMCR.P is a write-1 action that reads as 0: it has a setter but no getter.
-use arm_pmuv3::Pmcr;
+// PMCR.P is a write-1 action that reads as 0: it can be written but not read.
+use arm_pmuv3::{Pmcr, RegisterValue};
 
 fn main() {
-    let v = Pmcr::DEFAULT.with_p(true);
-    let _ = v.p();
+    let v = Pmcr::DEFAULT.with(Pmcr::P, true);
+    let _ = v.get(Pmcr::P);
 }

@@ -6,6 +6,7 @@
 //! addresses the headers define against the generated Rust crates (by probing their value types)
 //! and against the IR of every description. A missing compiler fails the test with the package
 //! to install (`bash tests/docs/install.sh` installs them all).
+use armreg_rt::RegisterValue;
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -131,26 +132,26 @@ impl Checks {
 }
 
 /// Values read from the generated Rust crates, covering each crate with headers, both widths of
-/// layout, fields above bit 31, write-only fields (by their setters), enumerated values,
+/// layout, fields above bit 31, write-only fields (by writing them), enumerated values,
 /// reserved masks, resets, block offsets, strides, counts, instance bases and encodings.
 fn rust_checks(c: &mut Checks) {
     use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmcr, Pmdevtype, Pmevtyper, Pmselr, Pmuserenr};
     macro_rules! get {
-        ($name:literal, $ty:ty, $raw:ty, $get:ident) => {
+        ($name:literal, $ty:ty, $raw:ty, $field:ident) => {
             c.field($name, <$raw>::BITS, |b| {
-                <$ty>::from_bits_retain(b as $raw).$get() as u64
+                <$ty>::from_bits_retain(b as $raw).get(<$ty>::$field) as u64
             })
         };
     }
-    get!("ARM_PMUV3_PMCR_E", Pmcr, u64, e);
-    get!("ARM_PMUV3_PMCR_N", Pmcr, u64, n);
-    get!("ARM_PMUV3_PMCR_IDCODE", Pmcr, u64, idcode);
-    get!("ARM_PMUV3_PMCR_FZS", Pmcr, u64, fzs);
-    get!("ARM_PMUV3_PMCR_LP", Pmcr, u64, lp);
+    get!("ARM_PMUV3_PMCR_E", Pmcr, u64, E);
+    get!("ARM_PMUV3_PMCR_N", Pmcr, u64, N);
+    get!("ARM_PMUV3_PMCR_IDCODE", Pmcr, u64, IDCODE);
+    get!("ARM_PMUV3_PMCR_FZS", Pmcr, u64, FZS);
+    get!("ARM_PMUV3_PMCR_LP", Pmcr, u64, LP);
     c.field(
         "ARM_PMUV3_PMCR_IMP",
         64,
-        |b| match Pmcr::from_bits_retain(b).imp() {
+        |b| match Pmcr::from_bits_retain(b).get(arm_pmuv3::Pmcr::IMP) {
             Ok(v) => v.bits().into(),
             Err(raw) => raw.into(),
         },
@@ -158,27 +159,31 @@ fn rust_checks(c: &mut Checks) {
     // Write-1 actions have no getter: their setter shows where they are.
     c.num(
         "ARM_PMUV3_PMCR_P_MASK",
-        Pmcr::from_bits_retain(0).with_p(true).bits(),
+        Pmcr::from_bits_retain(0)
+            .with(arm_pmuv3::Pmcr::P, true)
+            .bits(),
     );
     c.num(
         "ARM_PMUV3_PMCR_C_MASK",
-        Pmcr::from_bits_retain(0).with_c(true).bits(),
+        Pmcr::from_bits_retain(0)
+            .with(arm_pmuv3::Pmcr::C, true)
+            .bits(),
     );
     c.num(
         "ARM_PMUV3_PMCR_IMP_ARM",
         arm_pmuv3::pmcr::Imp::Arm.bits().into(),
     );
-    get!("ARM_PMUV3_PMEVTYPER_EVTCOUNT", Pmevtyper, u32, evtcount);
-    get!("ARM_PMUV3_PMEVTYPER_P", Pmevtyper, u32, p);
-    get!("ARM_PMUV3_PMEVTYPER_U", Pmevtyper, u32, u);
-    get!("ARM_PMUV3_PMEVTYPER_NSH", Pmevtyper, u32, nsh);
-    get!("ARM_PMUV3_PMEVTYPER_MT", Pmevtyper, u32, mt);
-    get!("ARM_PMUV3_PMCCFILTR_P", Pmccfiltr, u32, p);
-    get!("ARM_PMUV3_PMCCFILTR_NSH", Pmccfiltr, u32, nsh);
-    get!("ARM_PMUV3_PM_COUNTER_MASK_C", PmCounterMask, u32, c);
-    get!("ARM_PMUV3_PM_COUNTER_MASK_P30", PmCounterMask, u32, p30);
-    get!("ARM_PMUV3_PMUSERENR_EN", Pmuserenr, u32, en);
-    get!("ARM_PMUV3_PMSELR_SEL", Pmselr, u32, sel);
+    get!("ARM_PMUV3_PMEVTYPER_EVTCOUNT", Pmevtyper, u32, EVTCOUNT);
+    get!("ARM_PMUV3_PMEVTYPER_P", Pmevtyper, u32, P);
+    get!("ARM_PMUV3_PMEVTYPER_U", Pmevtyper, u32, U);
+    get!("ARM_PMUV3_PMEVTYPER_NSH", Pmevtyper, u32, NSH);
+    get!("ARM_PMUV3_PMEVTYPER_MT", Pmevtyper, u32, MT);
+    get!("ARM_PMUV3_PMCCFILTR_P", Pmccfiltr, u32, P);
+    get!("ARM_PMUV3_PMCCFILTR_NSH", Pmccfiltr, u32, NSH);
+    get!("ARM_PMUV3_PM_COUNTER_MASK_C", PmCounterMask, u32, C);
+    get!("ARM_PMUV3_PM_COUNTER_MASK_P30", PmCounterMask, u32, P30);
+    get!("ARM_PMUV3_PMUSERENR_EN", Pmuserenr, u32, EN);
+    get!("ARM_PMUV3_PMSELR_SEL", Pmselr, u32, SEL);
     c.num("ARM_PMUV3_PMCR_RES0", Pmcr::RES0);
     c.num("ARM_PMUV3_PMCR_RES1", Pmcr::RES1);
     c.num("ARM_PMUV3_PMDEVTYPE_RESET", Pmdevtype::RESET.bits().into());
@@ -187,18 +192,21 @@ fn rust_checks(c: &mut Checks) {
         arm_pmuv3::Pmdevarch::RESET.bits().into(),
     );
     use arm_pmuv3::mmio::PmuExt32;
+    // Offsets are the addresses of the registers of a block at 0 (never accessed).
+    // SAFETY: no register of the block is read or written.
+    let ext32 = unsafe { PmuExt32::new(0) };
     c.num("ARM_PMUV3_PMU_EXT32_SIZE", PmuExt32::SIZE as u64);
     c.num(
         "ARM_PMUV3_PMU_EXT32_PMCR_OFFSET",
-        PmuExt32::PMCR_OFFSET as u64,
+        ext32.pmcr().addr() as u64,
     );
     c.num(
         "ARM_PMUV3_PMU_EXT32_PMCCNTR_OFFSET",
-        PmuExt32::PMCCNTR_OFFSET as u64,
+        ext32.pmccntr().addr() as u64,
     );
     c.num(
         "ARM_PMUV3_PMU_EXT32_PMEVTYPER_OFFSET",
-        PmuExt32::PMEVTYPER_OFFSET as u64,
+        ext32.pmevtyper(0).unwrap().addr() as u64,
     );
     c.num(
         "ARM_PMUV3_PMU_EXT32_PMEVTYPER_STRIDE",
@@ -225,7 +233,7 @@ fn rust_checks(c: &mut Checks) {
         "ARM_GENERIC_TIMER_CNTFRQ_CLOCKFREQ",
         arm_generic_timer::Cntfrq,
         u64,
-        clockfreq
+        CLOCKFREQ
     );
     c.num(
         "ARM_GENERIC_TIMER_CNTFRQ_RES0",
@@ -240,28 +248,30 @@ fn rust_checks(c: &mut Checks) {
         "ARM_DSU_PMU_CLUSTERPMCR_N",
         arm_dsu_pmu::Clusterpmcr,
         u32,
-        n
+        N
     );
     get!(
         "ARM_DSU_PMU_CLUSTERPMCR_IMP",
         arm_dsu_pmu::Clusterpmcr,
         u32,
-        imp
+        IMP
     );
     get!(
         "ARM_DSU_PMU_MMIO_DSU_PMCR_E",
         arm_dsu_pmu_mmio::DsuPmcr,
         u32,
-        e
+        E
     );
     use arm_dsu_pmu_mmio::mmio::DsuPmuMmio;
+    // SAFETY: as above, only addresses are taken.
+    let dsu = unsafe { DsuPmuMmio::new(0) };
     c.num(
         "ARM_DSU_PMU_MMIO_DSU_PMU_MMIO_PMCNTENSET_OFFSET",
-        DsuPmuMmio::PMCNTENSET_OFFSET as u64,
+        dsu.pmcntenset().addr() as u64,
     );
 
-    get!("TI_AM62L_PMU_PMCR_LC", ti_am62l_pmu::Pmcr, u32, lc);
-    get!("TI_AM62L_PMU_PMCR_DP", ti_am62l_pmu::Pmcr, u32, dp);
+    get!("TI_AM62L_PMU_PMCR_LC", ti_am62l_pmu::Pmcr, u32, LC);
+    get!("TI_AM62L_PMU_PMCR_DP", ti_am62l_pmu::Pmcr, u32, DP);
     c.num(
         "TI_AM62L_PMU_PMU_CPU0_BASE",
         ti_am62l_pmu::mmio::PMU_CPU0_BASE as u64,
@@ -272,7 +282,10 @@ fn rust_checks(c: &mut Checks) {
     );
     c.num(
         "TI_AM62L_PMU_PMU_PMEVCNTR1_OFFSET",
-        ti_am62l_pmu::mmio::Pmu::PMEVCNTR1_OFFSET as u64,
+        // SAFETY: as above, only an address is taken.
+        unsafe { ti_am62l_pmu::mmio::Pmu::new(0) }
+            .pmevcntr1()
+            .addr() as u64,
     );
 }
 

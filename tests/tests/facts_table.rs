@@ -5,6 +5,7 @@
 //! Nothing here is derived from `descriptions/` or from the generated code: when the two disagree,
 //! the test fails and FACTS.md is the side to believe.
 
+use armreg_rt::RegisterValue;
 use armreg_rt::{IndexOutOfRange, SysRegPath};
 
 use arm_dsu_pmu as dsu;
@@ -265,42 +266,43 @@ fn pmuv3_ext32_offsets() {
     assert_eq!(b.base(), base);
     assert_eq!(PmuExt32::SIZE, 0x1000);
 
-    // (name, generated `_OFFSET` const, offset of the generated handle, FACTS.md offset)
+    // (name, address of the generated handle, FACTS.md offset)
     #[rustfmt::skip]
-    let table: &[(&str, usize, usize, usize)] = &[
-        ("PMCCNTR",      PmuExt32::PMCCNTR_OFFSET,      b.pmccntr().addr(),      0x0F8),
-        ("PMCCFILTR",    PmuExt32::PMCCFILTR_OFFSET,    b.pmccfiltr().addr(),    0x47C),
-        ("PMCNTENSET",   PmuExt32::PMCNTENSET_OFFSET,   b.pmcntenset().addr(),   0xC00),
-        ("PMCNTENCLR",   PmuExt32::PMCNTENCLR_OFFSET,   b.pmcntenclr().addr(),   0xC20),
-        ("PMINTENSET",   PmuExt32::PMINTENSET_OFFSET,   b.pmintenset().addr(),   0xC40),
-        ("PMINTENCLR",   PmuExt32::PMINTENCLR_OFFSET,   b.pmintenclr().addr(),   0xC60),
-        ("PMOVSCLR",     PmuExt32::PMOVSCLR_OFFSET,     b.pmovsclr().addr(),     0xC80),
-        ("PMSWINC",      PmuExt32::PMSWINC_OFFSET,      b.pmswinc().addr(),      0xCA0),
-        ("PMOVSSET",     PmuExt32::PMOVSSET_OFFSET,     b.pmovsset().addr(),     0xCC0),
-        ("PMCFGR",       PmuExt32::PMCFGR_OFFSET,       b.pmcfgr().addr(),       0xE00),
-        ("PMCR",         PmuExt32::PMCR_OFFSET,         b.pmcr().addr(),         0xE04),
-        ("PMIIDR",       PmuExt32::PMIIDR_OFFSET,       b.pmiidr().addr(),       0xE08),
-        ("PMMIR",        PmuExt32::PMMIR_OFFSET,        b.pmmir().addr(),        0xE40),
-        ("PMITCTRL",     PmuExt32::PMITCTRL_OFFSET,     b.pmitctrl().addr(),     0xF00),
-        ("PMDEVAFF0",    PmuExt32::PMDEVAFF0_OFFSET,    b.pmdevaff0().addr(),    0xFA8),
-        ("PMDEVAFF1",    PmuExt32::PMDEVAFF1_OFFSET,    b.pmdevaff1().addr(),    0xFAC),
-        ("PMLAR",        PmuExt32::PMLAR_OFFSET,        b.pmlar().addr(),        0xFB0),
-        ("PMLSR",        PmuExt32::PMLSR_OFFSET,        b.pmlsr().addr(),        0xFB4),
-        ("PMAUTHSTATUS", PmuExt32::PMAUTHSTATUS_OFFSET, b.pmauthstatus().addr(), 0xFB8),
-        ("PMDEVARCH",    PmuExt32::PMDEVARCH_OFFSET,    b.pmdevarch().addr(),    0xFBC),
-        ("PMDEVID",      PmuExt32::PMDEVID_OFFSET,      b.pmdevid().addr(),      0xFC8),
-        ("PMDEVTYPE",    PmuExt32::PMDEVTYPE_OFFSET,    b.pmdevtype().addr(),    0xFCC),
-        ("PMPIDR4",      PmuExt32::PMPIDR4_OFFSET,      b.pmpidr4().addr(),      0xFD0),
+    let table: &[(&str, usize, usize)] = &[
+        ("PMCCNTR",      b.pmccntr().addr(),      0x0F8),
+        ("PMCCFILTR",    b.pmccfiltr().addr(),    0x47C),
+        ("PMCNTENSET",   b.pmcntenset().addr(),   0xC00),
+        ("PMCNTENCLR",   b.pmcntenclr().addr(),   0xC20),
+        ("PMINTENSET",   b.pmintenset().addr(),   0xC40),
+        ("PMINTENCLR",   b.pmintenclr().addr(),   0xC60),
+        ("PMOVSCLR",     b.pmovsclr().addr(),     0xC80),
+        ("PMSWINC",      b.pmswinc().addr(),      0xCA0),
+        ("PMOVSSET",     b.pmovsset().addr(),     0xCC0),
+        ("PMCFGR",       b.pmcfgr().addr(),       0xE00),
+        ("PMCR",         b.pmcr().addr(),         0xE04),
+        ("PMIIDR",       b.pmiidr().addr(),       0xE08),
+        ("PMMIR",        b.pmmir().addr(),        0xE40),
+        ("PMITCTRL",     b.pmitctrl().addr(),     0xF00),
+        ("PMDEVAFF0",    b.pmdevaff0().addr(),    0xFA8),
+        ("PMDEVAFF1",    b.pmdevaff1().addr(),    0xFAC),
+        ("PMLAR",        b.pmlar().addr(),        0xFB0),
+        ("PMLSR",        b.pmlsr().addr(),        0xFB4),
+        ("PMAUTHSTATUS", b.pmauthstatus().addr(), 0xFB8),
+        ("PMDEVARCH",    b.pmdevarch().addr(),    0xFBC),
+        ("PMDEVID",      b.pmdevid().addr(),      0xFC8),
+        ("PMDEVTYPE",    b.pmdevtype().addr(),    0xFCC),
+        ("PMPIDR4",      b.pmpidr4().addr(),      0xFD0),
     ];
-    for &(name, konst, addr, expected) in table {
+    for &(name, addr, expected) in table {
         assert_eq!(
-            konst, expected,
-            "{name}_OFFSET: {konst:#x}, FACTS.md says {expected:#x}"
+            addr - base,
+            expected,
+            "{name} handle offset: {:#x}, FACTS.md says {expected:#x}",
+            addr - base
         );
-        assert_eq!(addr - base, expected, "{name} handle offset");
     }
 
-    // Arrays: (name, OFFSET, STRIDE, COUNT, element address fn, expected offset of element n)
+    // Arrays: (name, offset of element 0, STRIDE, COUNT, element address fn, expected offset of element n)
     type Elem<'a> = &'a dyn Fn(usize) -> Result<usize, IndexOutOfRange>;
     type Row<'a> = (
         &'a str,
@@ -313,22 +315,26 @@ fn pmuv3_ext32_offsets() {
     );
     #[rustfmt::skip]
     let arrays: &[Row<'_>] = &[
-        ("PMEVCNTR", PmuExt32::PMEVCNTR_OFFSET, PmuExt32::PMEVCNTR_STRIDE, PmuExt32::PMEVCNTR_COUNT,
+        ("PMEVCNTR", b.pmevcntr(0).unwrap().addr() - base, PmuExt32::PMEVCNTR_STRIDE, PmuExt32::PMEVCNTR_COUNT,
             &|n| b.pmevcntr(n).map(|r| r.addr()), |n| 8 * n /* 0x000 + 8n */, 31),
-        ("PMEVTYPER", PmuExt32::PMEVTYPER_OFFSET, PmuExt32::PMEVTYPER_STRIDE, PmuExt32::PMEVTYPER_COUNT,
+        ("PMEVTYPER", b.pmevtyper(0).unwrap().addr() - base, PmuExt32::PMEVTYPER_STRIDE, PmuExt32::PMEVTYPER_COUNT,
             &|n| b.pmevtyper(n).map(|r| r.addr()), |n| 0x400 + 4 * n, 31),
-        ("PMCEID", PmuExt32::PMCEID_OFFSET, PmuExt32::PMCEID_STRIDE, PmuExt32::PMCEID_COUNT,
+        ("PMCEID", b.pmceid(0).unwrap().addr() - base, PmuExt32::PMCEID_STRIDE, PmuExt32::PMCEID_COUNT,
             &|n| b.pmceid(n).map(|r| r.addr()), |n| [0xE20, 0xE24, 0xE28, 0xE2C][n], 4),
-        ("PMPIDR", PmuExt32::PMPIDR_OFFSET, PmuExt32::PMPIDR_STRIDE, PmuExt32::PMPIDR_COUNT,
+        ("PMPIDR", b.pmpidr(0).unwrap().addr() - base, PmuExt32::PMPIDR_STRIDE, PmuExt32::PMPIDR_COUNT,
             &|n| b.pmpidr(n).map(|r| r.addr()), |n| [0xFE0, 0xFE4, 0xFE8, 0xFEC][n], 4),
-        ("PMCIDR", PmuExt32::PMCIDR_OFFSET, PmuExt32::PMCIDR_STRIDE, PmuExt32::PMCIDR_COUNT,
+        ("PMCIDR", b.pmcidr(0).unwrap().addr() - base, PmuExt32::PMCIDR_STRIDE, PmuExt32::PMCIDR_COUNT,
             &|n| b.pmcidr(n).map(|r| r.addr()), |n| [0xFF0, 0xFF4, 0xFF8, 0xFFC][n], 4),
     ];
     for (name, offset, stride, count, elem, expected, facts_count) in arrays {
         assert_eq!(count, facts_count, "{name}_COUNT");
         for n in 0..*facts_count {
             let want = expected(n);
-            assert_eq!(offset + n * stride, want, "{name}<{n}> from OFFSET/STRIDE");
+            assert_eq!(
+                offset + n * stride,
+                want,
+                "{name}<{n}> from element 0 and STRIDE"
+            );
             assert_eq!(
                 elem(n).map(|a| a - base),
                 Ok(want),
@@ -351,7 +357,7 @@ fn pmuv3_ext32_offsets() {
     assert_eq!(b.pmceid_n::<3>().addr() - base, 0xE2C);
     assert_eq!(b.pmpidr_n::<0>().addr() - base, 0xFE0);
     assert_eq!(b.pmcidr_n::<3>().addr() - base, 0xFFC);
-    assert_eq!(PmuExt32::PMCCNTR_OFFSET + 4, 0x0FC);
+    assert_eq!(b.pmccntr().addr() - base + 4, 0x0FC);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -437,28 +443,28 @@ macro_rules! pmcr_low_fields {
         sets::<$t>(
             name,
             &[
-                ("E", |v| v.with_e(true), 1 << 0),
-                ("P", |v| v.with_p(true), 1 << 1),
-                ("C", |v| v.with_c(true), 1 << 2),
-                ("D", |v| v.with_d(true), 1 << 3),
-                ("X", |v| v.with_x(true), 1 << 4),
-                ("DP", |v| v.with_dp(true), 1 << 5),
-                ("LC", |v| v.with_lc(true), 1 << 6),
-                ("LP", |v| v.with_lp(true), 1 << 7),
-                ("FZO", |v| v.with_fzo(true), 1 << 9),
+                ("E", |v| v.with(<$t>::E, true), 1 << 0),
+                ("P", |v| v.with(<$t>::P, true), 1 << 1),
+                ("C", |v| v.with(<$t>::C, true), 1 << 2),
+                ("D", |v| v.with(<$t>::D, true), 1 << 3),
+                ("X", |v| v.with(<$t>::X, true), 1 << 4),
+                ("DP", |v| v.with(<$t>::DP, true), 1 << 5),
+                ("LC", |v| v.with(<$t>::LC, true), 1 << 6),
+                ("LP", |v| v.with(<$t>::LP, true), 1 << 7),
+                ("FZO", |v| v.with(<$t>::FZO, true), 1 << 9),
             ],
         );
         gets::<$t>(
             name,
             &[
                 // P and C are write-1 actions that read as 0: they have no getter.
-                ("E", |v| v.e().into(), 1 << 0),
-                ("D", |v| v.d().into(), 1 << 3),
-                ("X", |v| v.x().into(), 1 << 4),
-                ("DP", |v| v.dp().into(), 1 << 5),
-                ("LC", |v| v.lc().into(), 1 << 6),
-                ("LP", |v| v.lp().into(), 1 << 7),
-                ("FZO", |v| v.fzo().into(), 1 << 9),
+                ("E", |v| v.get(<$t>::E).into(), 1 << 0),
+                ("D", |v| v.get(<$t>::D).into(), 1 << 3),
+                ("X", |v| v.get(<$t>::X).into(), 1 << 4),
+                ("DP", |v| v.get(<$t>::DP).into(), 1 << 5),
+                ("LC", |v| v.get(<$t>::LC).into(), 1 << 6),
+                ("LP", |v| v.get(<$t>::LP).into(), 1 << 7),
+                ("FZO", |v| v.get(<$t>::FZO).into(), 1 << 9),
             ],
         );
     }};
@@ -470,11 +476,11 @@ macro_rules! pmcr_id_fields {
         gets::<$t>(
             stringify!($t),
             &[
-                ("N", |v| v.n().into(), bits(15, 11)),
-                ("IDCODE", |v| v.idcode().into(), bits(23, 16)),
+                ("N", |v| v.get(<$t>::N).into(), bits(15, 11)),
+                ("IDCODE", |v| v.get(<$t>::IDCODE).into(), bits(23, 16)),
                 (
                     "IMP",
-                    |v| v.imp().map_or_else(u64::from, |i| i.bits().into()),
+                    |v| v.get(<$t>::IMP).map_or_else(u64::from, |i| i.bits().into()),
                     bits(31, 24),
                 ),
             ],
@@ -486,14 +492,25 @@ macro_rules! pmcr_id_fields {
 fn pmcr_fields() {
     pmcr_low_fields!(pmu::Pmcr);
     pmcr_id_fields!(pmu::Pmcr);
-    sets::<pmu::Pmcr>("Pmcr", &[("FZS", |v| v.with_fzs(true), 1 << 32)]);
-    gets::<pmu::Pmcr>("Pmcr", &[("FZS", |v| v.fzs().into(), 1 << 32)]);
+    sets::<pmu::Pmcr>(
+        "Pmcr",
+        &[("FZS", |v| v.with(pmu::Pmcr::FZS, true), 1 << 32)],
+    );
+    gets::<pmu::Pmcr>(
+        "Pmcr",
+        &[("FZS", |v| v.get(pmu::Pmcr::FZS).into(), 1 << 32)],
+    );
     pmcr_low_fields!(pmu::PmcrA32);
     pmcr_id_fields!(pmu::PmcrA32);
 
     // The example from the brief, literally.
-    assert_eq!(pmu::Pmcr::from_bits_retain(0).with_lc(true).bits(), 1 << 6);
-    assert_eq!(pmu::Pmcr::DEFAULT.with_lc(true).bits(), 1 << 6);
+    assert_eq!(
+        pmu::Pmcr::from_bits_retain(0)
+            .with(pmu::Pmcr::LC, true)
+            .bits(),
+        1 << 6
+    );
+    assert_eq!(pmu::Pmcr::DEFAULT.with(pmu::Pmcr::LC, true).bits(), 1 << 6);
 
     // FACTS.md §5: PMCR reset values measured on QEMU 7.2: (value, N, IDCODE), IMP = 0x41 (Arm).
     for (reset, n, idcode) in [
@@ -506,13 +523,21 @@ fn pmcr_fields() {
         (0x4107_2000, 4, 0x07),        // arm cortex-a7
     ] {
         let v = pmu::Pmcr::from_bits_retain(reset.into());
-        assert_eq!(v.n(), n, "PMCR {reset:#x}.N");
-        assert_eq!(v.idcode(), idcode, "PMCR {reset:#x}.IDCODE");
-        assert_eq!(v.imp(), Ok(pmu::pmcr::Imp::Arm), "PMCR {reset:#x}.IMP");
-        assert!(!v.e() && !v.lc() && !v.fzs());
+        assert_eq!(v.get(pmu::Pmcr::N), n, "PMCR {reset:#x}.N");
+        assert_eq!(v.get(pmu::Pmcr::IDCODE), idcode, "PMCR {reset:#x}.IDCODE");
+        assert_eq!(
+            v.get(pmu::Pmcr::IMP),
+            Ok(pmu::pmcr::Imp::Arm),
+            "PMCR {reset:#x}.IMP"
+        );
+        assert!(!v.get(pmu::Pmcr::E) && !v.get(pmu::Pmcr::LC) && !v.get(pmu::Pmcr::FZS));
         let a = pmu::PmcrA32::from_bits_retain(reset);
-        assert_eq!((a.n(), a.idcode()), (n, idcode), "AArch32 PMCR {reset:#x}");
-        assert_eq!(a.imp(), Ok(pmu::pmcr_a32::Imp::Arm));
+        assert_eq!(
+            (a.get(pmu::PmcrA32::N), a.get(pmu::PmcrA32::IDCODE)),
+            (n, idcode),
+            "AArch32 PMCR {reset:#x}"
+        );
+        assert_eq!(a.get(pmu::PmcrA32::IMP), Ok(pmu::pmcr_a32::Imp::Arm));
     }
 }
 
@@ -521,15 +546,29 @@ fn pmcr_external_view_fields() {
     // §1: externally bits [31:11] are RAZ/WI (N comes from PMCFGR.N); bits [9:0] keep their places.
     pmcr_low_fields!(pmu::PmcrExt);
     let all = pmu::PmcrExt::from_bits(u32::MAX);
-    assert!(all.e() && all.d() && all.x() && all.dp() && all.lc() && all.lp() && all.fzo());
+    assert!(
+        all.get(pmu::PmcrExt::E)
+            && all.get(pmu::PmcrExt::D)
+            && all.get(pmu::PmcrExt::X)
+            && all.get(pmu::PmcrExt::DP)
+            && all.get(pmu::PmcrExt::LC)
+            && all.get(pmu::PmcrExt::LP)
+            && all.get(pmu::PmcrExt::FZO)
+    );
     let none = pmu::PmcrExt::from_bits(!0x2FF);
     assert!(
-        !(none.e() || none.d() || none.x() || none.dp() || none.lc() || none.lp() || none.fzo())
+        !(none.get(pmu::PmcrExt::E)
+            || none.get(pmu::PmcrExt::D)
+            || none.get(pmu::PmcrExt::X)
+            || none.get(pmu::PmcrExt::DP)
+            || none.get(pmu::PmcrExt::LC)
+            || none.get(pmu::PmcrExt::LP)
+            || none.get(pmu::PmcrExt::FZO))
     );
     let epc = pmu::PmcrExt::from_bits_retain(0)
-        .with_e(true)
-        .with_p(true)
-        .with_c(true);
+        .with(pmu::PmcrExt::E, true)
+        .with(pmu::PmcrExt::P, true)
+        .with(pmu::PmcrExt::C, true);
     assert_eq!(epc.bits(), 0b111);
 }
 
@@ -540,31 +579,31 @@ macro_rules! filter_fields {
         sets::<$t>(
             name,
             &[
-                ("P", |v| v.with_p(true), 1 << 31),
-                ("U", |v| v.with_u(true), 1 << 30),
-                ("NSK", |v| v.with_nsk(true), 1 << 29),
-                ("NSU", |v| v.with_nsu(true), 1 << 28),
-                ("NSH", |v| v.with_nsh(true), 1 << 27),
-                ("M", |v| v.with_m(true), 1 << 26),
-                ("SH", |v| v.with_sh(true), 1 << 24),
-                ("RLK", |v| v.with_rlk(true), 1 << 22),
-                ("RLU", |v| v.with_rlu(true), 1 << 21),
-                ("RLH", |v| v.with_rlh(true), 1 << 20),
+                ("P", |v| v.with(<$t>::P, true), 1 << 31),
+                ("U", |v| v.with(<$t>::U, true), 1 << 30),
+                ("NSK", |v| v.with(<$t>::NSK, true), 1 << 29),
+                ("NSU", |v| v.with(<$t>::NSU, true), 1 << 28),
+                ("NSH", |v| v.with(<$t>::NSH, true), 1 << 27),
+                ("M", |v| v.with(<$t>::M, true), 1 << 26),
+                ("SH", |v| v.with(<$t>::SH, true), 1 << 24),
+                ("RLK", |v| v.with(<$t>::RLK, true), 1 << 22),
+                ("RLU", |v| v.with(<$t>::RLU, true), 1 << 21),
+                ("RLH", |v| v.with(<$t>::RLH, true), 1 << 20),
             ],
         );
         gets::<$t>(
             name,
             &[
-                ("P", |v| v.p().into(), 1 << 31),
-                ("U", |v| v.u().into(), 1 << 30),
-                ("NSK", |v| v.nsk().into(), 1 << 29),
-                ("NSU", |v| v.nsu().into(), 1 << 28),
-                ("NSH", |v| v.nsh().into(), 1 << 27),
-                ("M", |v| v.m().into(), 1 << 26),
-                ("SH", |v| v.sh().into(), 1 << 24),
-                ("RLK", |v| v.rlk().into(), 1 << 22),
-                ("RLU", |v| v.rlu().into(), 1 << 21),
-                ("RLH", |v| v.rlh().into(), 1 << 20),
+                ("P", |v| v.get(<$t>::P).into(), 1 << 31),
+                ("U", |v| v.get(<$t>::U).into(), 1 << 30),
+                ("NSK", |v| v.get(<$t>::NSK).into(), 1 << 29),
+                ("NSU", |v| v.get(<$t>::NSU).into(), 1 << 28),
+                ("NSH", |v| v.get(<$t>::NSH).into(), 1 << 27),
+                ("M", |v| v.get(<$t>::M).into(), 1 << 26),
+                ("SH", |v| v.get(<$t>::SH).into(), 1 << 24),
+                ("RLK", |v| v.get(<$t>::RLK).into(), 1 << 22),
+                ("RLU", |v| v.get(<$t>::RLU).into(), 1 << 21),
+                ("RLH", |v| v.get(<$t>::RLH).into(), 1 << 20),
             ],
         );
     }};
@@ -577,49 +616,62 @@ fn pmevtyper_and_pmccfiltr_fields() {
     sets::<Pmevtyper>(
         "Pmevtyper",
         &[
-            ("MT", |v| v.with_mt(true), 1 << 25),
-            ("evtCount", |v| v.with_evtcount(u16::MAX), bits(15, 0)),
+            ("MT", |v| v.with(pmu::Pmevtyper::MT, true), 1 << 25),
+            (
+                "evtCount",
+                |v| v.with(pmu::Pmevtyper::EVTCOUNT, u16::MAX),
+                bits(15, 0),
+            ),
         ],
     );
     gets::<Pmevtyper>(
         "Pmevtyper",
         &[
-            ("MT", |v| v.mt().into(), 1 << 25),
-            ("evtCount", |v| v.evtcount().into(), bits(15, 0)),
+            ("MT", |v| v.get(pmu::Pmevtyper::MT).into(), 1 << 25),
+            (
+                "evtCount",
+                |v| v.get(pmu::Pmevtyper::EVTCOUNT).into(),
+                bits(15, 0),
+            ),
         ],
     );
     // Every described field at once: bit 23 (T, old spec only) and [19:16] stay clear.
     let all = Pmevtyper::from_bits_retain(0)
-        .with_p(true)
-        .with_u(true)
-        .with_nsk(true)
-        .with_nsu(true)
-        .with_nsh(true)
-        .with_m(true)
-        .with_mt(true)
-        .with_sh(true)
-        .with_rlk(true)
-        .with_rlu(true)
-        .with_rlh(true)
-        .with_evtcount(0xFFFF);
+        .with(pmu::Pmevtyper::P, true)
+        .with(pmu::Pmevtyper::U, true)
+        .with(pmu::Pmevtyper::NSK, true)
+        .with(pmu::Pmevtyper::NSU, true)
+        .with(pmu::Pmevtyper::NSH, true)
+        .with(pmu::Pmevtyper::M, true)
+        .with(pmu::Pmevtyper::MT, true)
+        .with(pmu::Pmevtyper::SH, true)
+        .with(pmu::Pmevtyper::RLK, true)
+        .with(pmu::Pmevtyper::RLU, true)
+        .with(pmu::Pmevtyper::RLH, true)
+        .with(pmu::Pmevtyper::EVTCOUNT, 0xFFFF);
     assert_eq!(all.bits(), 0xFF70_FFFF);
     // An event number (FACTS §4: 0x11 CPU_CYCLES) counted at EL0 only: P (exclude EL1) set.
-    let v = Pmevtyper::DEFAULT.with_evtcount(0x11).with_p(true);
+    let v = Pmevtyper::DEFAULT
+        .with(pmu::Pmevtyper::EVTCOUNT, 0x11)
+        .with(pmu::Pmevtyper::P, true);
     assert_eq!(v.bits(), 0x8000_0011);
-    assert_eq!(Pmevtyper::from_bits_retain(0x8000_0011).evtcount(), 0x11);
+    assert_eq!(
+        Pmevtyper::from_bits_retain(0x8000_0011).get(pmu::Pmevtyper::EVTCOUNT),
+        0x11
+    );
 
     filter_fields!(Pmccfiltr);
     let all = Pmccfiltr::from_bits_retain(0)
-        .with_p(true)
-        .with_u(true)
-        .with_nsk(true)
-        .with_nsu(true)
-        .with_nsh(true)
-        .with_m(true)
-        .with_sh(true)
-        .with_rlk(true)
-        .with_rlu(true)
-        .with_rlh(true);
+        .with(pmu::Pmccfiltr::P, true)
+        .with(pmu::Pmccfiltr::U, true)
+        .with(pmu::Pmccfiltr::NSK, true)
+        .with(pmu::Pmccfiltr::NSU, true)
+        .with(pmu::Pmccfiltr::NSH, true)
+        .with(pmu::Pmccfiltr::M, true)
+        .with(pmu::Pmccfiltr::SH, true)
+        .with(pmu::Pmccfiltr::RLK, true)
+        .with(pmu::Pmccfiltr::RLU, true)
+        .with(pmu::Pmccfiltr::RLH, true);
     assert_eq!(
         all.bits(),
         0xFD70_0000,
@@ -632,46 +684,46 @@ fn pmuserenr_fields() {
     sets::<pmu::Pmuserenr>(
         "Pmuserenr",
         &[
-            ("EN", |v| v.with_en(true), 1 << 0),
-            ("SW", |v| v.with_sw(true), 1 << 1),
-            ("CR", |v| v.with_cr(true), 1 << 2),
-            ("ER", |v| v.with_er(true), 1 << 3),
-            ("UEN", |v| v.with_uen(true), 1 << 4),
-            ("IR", |v| v.with_ir(true), 1 << 5),
-            ("TID", |v| v.with_tid(true), 1 << 6),
+            ("EN", |v| v.with(pmu::Pmuserenr::EN, true), 1 << 0),
+            ("SW", |v| v.with(pmu::Pmuserenr::SW, true), 1 << 1),
+            ("CR", |v| v.with(pmu::Pmuserenr::CR, true), 1 << 2),
+            ("ER", |v| v.with(pmu::Pmuserenr::ER, true), 1 << 3),
+            ("UEN", |v| v.with(pmu::Pmuserenr::UEN, true), 1 << 4),
+            ("IR", |v| v.with(pmu::Pmuserenr::IR, true), 1 << 5),
+            ("TID", |v| v.with(pmu::Pmuserenr::TID, true), 1 << 6),
         ],
     );
     gets::<pmu::Pmuserenr>(
         "Pmuserenr",
         &[
-            ("EN", |v| v.en().into(), 1 << 0),
-            ("SW", |v| v.sw().into(), 1 << 1),
-            ("CR", |v| v.cr().into(), 1 << 2),
-            ("ER", |v| v.er().into(), 1 << 3),
-            ("UEN", |v| v.uen().into(), 1 << 4),
-            ("IR", |v| v.ir().into(), 1 << 5),
-            ("TID", |v| v.tid().into(), 1 << 6),
+            ("EN", |v| v.get(pmu::Pmuserenr::EN).into(), 1 << 0),
+            ("SW", |v| v.get(pmu::Pmuserenr::SW).into(), 1 << 1),
+            ("CR", |v| v.get(pmu::Pmuserenr::CR).into(), 1 << 2),
+            ("ER", |v| v.get(pmu::Pmuserenr::ER).into(), 1 << 3),
+            ("UEN", |v| v.get(pmu::Pmuserenr::UEN).into(), 1 << 4),
+            ("IR", |v| v.get(pmu::Pmuserenr::IR).into(), 1 << 5),
+            ("TID", |v| v.get(pmu::Pmuserenr::TID).into(), 1 << 6),
         ],
     );
     // AArch32: UEN and IR do not exist.
     sets::<pmu::PmuserenrA32>(
         "PmuserenrA32",
         &[
-            ("EN", |v| v.with_en(true), 1 << 0),
-            ("SW", |v| v.with_sw(true), 1 << 1),
-            ("CR", |v| v.with_cr(true), 1 << 2),
-            ("ER", |v| v.with_er(true), 1 << 3),
-            ("TID", |v| v.with_tid(true), 1 << 6),
+            ("EN", |v| v.with(pmu::PmuserenrA32::EN, true), 1 << 0),
+            ("SW", |v| v.with(pmu::PmuserenrA32::SW, true), 1 << 1),
+            ("CR", |v| v.with(pmu::PmuserenrA32::CR, true), 1 << 2),
+            ("ER", |v| v.with(pmu::PmuserenrA32::ER, true), 1 << 3),
+            ("TID", |v| v.with(pmu::PmuserenrA32::TID, true), 1 << 6),
         ],
     );
     gets::<pmu::PmuserenrA32>(
         "PmuserenrA32",
         &[
-            ("EN", |v| v.en().into(), 1 << 0),
-            ("SW", |v| v.sw().into(), 1 << 1),
-            ("CR", |v| v.cr().into(), 1 << 2),
-            ("ER", |v| v.er().into(), 1 << 3),
-            ("TID", |v| v.tid().into(), 1 << 6),
+            ("EN", |v| v.get(pmu::PmuserenrA32::EN).into(), 1 << 0),
+            ("SW", |v| v.get(pmu::PmuserenrA32::SW).into(), 1 << 1),
+            ("CR", |v| v.get(pmu::PmuserenrA32::CR).into(), 1 << 2),
+            ("ER", |v| v.get(pmu::PmuserenrA32::ER).into(), 1 << 3),
+            ("TID", |v| v.get(pmu::PmuserenrA32::TID).into(), 1 << 6),
         ],
     );
 }
@@ -680,38 +732,193 @@ fn pmuserenr_fields() {
 macro_rules! counter_mask_fields {
     ($t:ty) => {{
         let cases: &[(&str, fn($t) -> $t, fn($t) -> bool, u64)] = &[
-            ("P0", |v| v.with_p0(true), |v| v.p0(), 1 << 0),
-            ("P1", |v| v.with_p1(true), |v| v.p1(), 1 << 1),
-            ("P2", |v| v.with_p2(true), |v| v.p2(), 1 << 2),
-            ("P3", |v| v.with_p3(true), |v| v.p3(), 1 << 3),
-            ("P4", |v| v.with_p4(true), |v| v.p4(), 1 << 4),
-            ("P5", |v| v.with_p5(true), |v| v.p5(), 1 << 5),
-            ("P6", |v| v.with_p6(true), |v| v.p6(), 1 << 6),
-            ("P7", |v| v.with_p7(true), |v| v.p7(), 1 << 7),
-            ("P8", |v| v.with_p8(true), |v| v.p8(), 1 << 8),
-            ("P9", |v| v.with_p9(true), |v| v.p9(), 1 << 9),
-            ("P10", |v| v.with_p10(true), |v| v.p10(), 1 << 10),
-            ("P11", |v| v.with_p11(true), |v| v.p11(), 1 << 11),
-            ("P12", |v| v.with_p12(true), |v| v.p12(), 1 << 12),
-            ("P13", |v| v.with_p13(true), |v| v.p13(), 1 << 13),
-            ("P14", |v| v.with_p14(true), |v| v.p14(), 1 << 14),
-            ("P15", |v| v.with_p15(true), |v| v.p15(), 1 << 15),
-            ("P16", |v| v.with_p16(true), |v| v.p16(), 1 << 16),
-            ("P17", |v| v.with_p17(true), |v| v.p17(), 1 << 17),
-            ("P18", |v| v.with_p18(true), |v| v.p18(), 1 << 18),
-            ("P19", |v| v.with_p19(true), |v| v.p19(), 1 << 19),
-            ("P20", |v| v.with_p20(true), |v| v.p20(), 1 << 20),
-            ("P21", |v| v.with_p21(true), |v| v.p21(), 1 << 21),
-            ("P22", |v| v.with_p22(true), |v| v.p22(), 1 << 22),
-            ("P23", |v| v.with_p23(true), |v| v.p23(), 1 << 23),
-            ("P24", |v| v.with_p24(true), |v| v.p24(), 1 << 24),
-            ("P25", |v| v.with_p25(true), |v| v.p25(), 1 << 25),
-            ("P26", |v| v.with_p26(true), |v| v.p26(), 1 << 26),
-            ("P27", |v| v.with_p27(true), |v| v.p27(), 1 << 27),
-            ("P28", |v| v.with_p28(true), |v| v.p28(), 1 << 28),
-            ("P29", |v| v.with_p29(true), |v| v.p29(), 1 << 29),
-            ("P30", |v| v.with_p30(true), |v| v.p30(), 1 << 30),
-            ("C", |v| v.with_c(true), |v| v.c(), 1 << 31),
+            (
+                "P0",
+                |v| v.with(<$t>::P0, true),
+                |v| v.get(<$t>::P0),
+                1 << 0,
+            ),
+            (
+                "P1",
+                |v| v.with(<$t>::P1, true),
+                |v| v.get(<$t>::P1),
+                1 << 1,
+            ),
+            (
+                "P2",
+                |v| v.with(<$t>::P2, true),
+                |v| v.get(<$t>::P2),
+                1 << 2,
+            ),
+            (
+                "P3",
+                |v| v.with(<$t>::P3, true),
+                |v| v.get(<$t>::P3),
+                1 << 3,
+            ),
+            (
+                "P4",
+                |v| v.with(<$t>::P4, true),
+                |v| v.get(<$t>::P4),
+                1 << 4,
+            ),
+            (
+                "P5",
+                |v| v.with(<$t>::P5, true),
+                |v| v.get(<$t>::P5),
+                1 << 5,
+            ),
+            (
+                "P6",
+                |v| v.with(<$t>::P6, true),
+                |v| v.get(<$t>::P6),
+                1 << 6,
+            ),
+            (
+                "P7",
+                |v| v.with(<$t>::P7, true),
+                |v| v.get(<$t>::P7),
+                1 << 7,
+            ),
+            (
+                "P8",
+                |v| v.with(<$t>::P8, true),
+                |v| v.get(<$t>::P8),
+                1 << 8,
+            ),
+            (
+                "P9",
+                |v| v.with(<$t>::P9, true),
+                |v| v.get(<$t>::P9),
+                1 << 9,
+            ),
+            (
+                "P10",
+                |v| v.with(<$t>::P10, true),
+                |v| v.get(<$t>::P10),
+                1 << 10,
+            ),
+            (
+                "P11",
+                |v| v.with(<$t>::P11, true),
+                |v| v.get(<$t>::P11),
+                1 << 11,
+            ),
+            (
+                "P12",
+                |v| v.with(<$t>::P12, true),
+                |v| v.get(<$t>::P12),
+                1 << 12,
+            ),
+            (
+                "P13",
+                |v| v.with(<$t>::P13, true),
+                |v| v.get(<$t>::P13),
+                1 << 13,
+            ),
+            (
+                "P14",
+                |v| v.with(<$t>::P14, true),
+                |v| v.get(<$t>::P14),
+                1 << 14,
+            ),
+            (
+                "P15",
+                |v| v.with(<$t>::P15, true),
+                |v| v.get(<$t>::P15),
+                1 << 15,
+            ),
+            (
+                "P16",
+                |v| v.with(<$t>::P16, true),
+                |v| v.get(<$t>::P16),
+                1 << 16,
+            ),
+            (
+                "P17",
+                |v| v.with(<$t>::P17, true),
+                |v| v.get(<$t>::P17),
+                1 << 17,
+            ),
+            (
+                "P18",
+                |v| v.with(<$t>::P18, true),
+                |v| v.get(<$t>::P18),
+                1 << 18,
+            ),
+            (
+                "P19",
+                |v| v.with(<$t>::P19, true),
+                |v| v.get(<$t>::P19),
+                1 << 19,
+            ),
+            (
+                "P20",
+                |v| v.with(<$t>::P20, true),
+                |v| v.get(<$t>::P20),
+                1 << 20,
+            ),
+            (
+                "P21",
+                |v| v.with(<$t>::P21, true),
+                |v| v.get(<$t>::P21),
+                1 << 21,
+            ),
+            (
+                "P22",
+                |v| v.with(<$t>::P22, true),
+                |v| v.get(<$t>::P22),
+                1 << 22,
+            ),
+            (
+                "P23",
+                |v| v.with(<$t>::P23, true),
+                |v| v.get(<$t>::P23),
+                1 << 23,
+            ),
+            (
+                "P24",
+                |v| v.with(<$t>::P24, true),
+                |v| v.get(<$t>::P24),
+                1 << 24,
+            ),
+            (
+                "P25",
+                |v| v.with(<$t>::P25, true),
+                |v| v.get(<$t>::P25),
+                1 << 25,
+            ),
+            (
+                "P26",
+                |v| v.with(<$t>::P26, true),
+                |v| v.get(<$t>::P26),
+                1 << 26,
+            ),
+            (
+                "P27",
+                |v| v.with(<$t>::P27, true),
+                |v| v.get(<$t>::P27),
+                1 << 27,
+            ),
+            (
+                "P28",
+                |v| v.with(<$t>::P28, true),
+                |v| v.get(<$t>::P28),
+                1 << 28,
+            ),
+            (
+                "P29",
+                |v| v.with(<$t>::P29, true),
+                |v| v.get(<$t>::P29),
+                1 << 29,
+            ),
+            (
+                "P30",
+                |v| v.with(<$t>::P30, true),
+                |v| v.get(<$t>::P30),
+                1 << 30,
+            ),
+            ("C", |v| v.with(<$t>::C, true), |v| v.get(<$t>::C), 1 << 31),
         ];
         let name = stringify!($t);
         for &(field, set, get, mask) in cases {
@@ -734,21 +941,21 @@ fn pmcfgr_fields() {
     gets::<pmu::Pmcfgr>(
         "Pmcfgr",
         &[
-            ("N", |v| v.n().into(), bits(7, 0)),
-            ("SIZE", |v| v.size().into(), bits(13, 8)),
-            ("CC", |v| v.cc().into(), 1 << 14),
-            ("CCD", |v| v.ccd().into(), 1 << 15),
-            ("EX", |v| v.ex().into(), 1 << 16),
-            ("NA", |v| v.na().into(), 1 << 17),
-            ("WT", |v| v.wt().into(), 1 << 18),
-            ("UEN", |v| v.uen().into(), 1 << 19),
-            ("FZO", |v| v.fzo().into(), 1 << 21),
-            ("SS", |v| v.ss().into(), 1 << 22),
-            ("NCG", |v| v.ncg().into(), bits(31, 28)),
+            ("N", |v| v.get(pmu::Pmcfgr::N).into(), bits(7, 0)),
+            ("SIZE", |v| v.get(pmu::Pmcfgr::SIZE).into(), bits(13, 8)),
+            ("CC", |v| v.get(pmu::Pmcfgr::CC).into(), 1 << 14),
+            ("CCD", |v| v.get(pmu::Pmcfgr::CCD).into(), 1 << 15),
+            ("EX", |v| v.get(pmu::Pmcfgr::EX).into(), 1 << 16),
+            ("NA", |v| v.get(pmu::Pmcfgr::NA).into(), 1 << 17),
+            ("WT", |v| v.get(pmu::Pmcfgr::WT).into(), 1 << 18),
+            ("UEN", |v| v.get(pmu::Pmcfgr::UEN).into(), 1 << 19),
+            ("FZO", |v| v.get(pmu::Pmcfgr::FZO).into(), 1 << 21),
+            ("SS", |v| v.get(pmu::Pmcfgr::SS).into(), 1 << 22),
+            ("NCG", |v| v.get(pmu::Pmcfgr::NCG).into(), bits(31, 28)),
         ],
     );
     // AM62L (FACTS §1): 6 event counters, read from PMCFGR.N.
-    assert_eq!(pmu::Pmcfgr::from_bits_retain(6).n(), 6);
+    assert_eq!(pmu::Pmcfgr::from_bits_retain(6).get(pmu::Pmcfgr::N), 6);
 }
 
 #[test]
@@ -756,34 +963,66 @@ fn lock_and_authentication_fields() {
     gets::<pmu::Pmlsr>(
         "Pmlsr",
         &[
-            ("SLI", |v| v.sli().into(), 1 << 0),
-            ("SLK", |v| v.slk().into(), 1 << 1),
-            ("nTT", |v| v.ntt().into(), 1 << 2),
+            ("SLI", |v| v.get(pmu::Pmlsr::SLI).into(), 1 << 0),
+            ("SLK", |v| v.get(pmu::Pmlsr::SLK).into(), 1 << 1),
+            ("nTT", |v| v.get(pmu::Pmlsr::NTT).into(), 1 << 2),
         ],
     );
     // AM62L PMLSR reset 0x3: lock implemented and locked.
     let l = pmu::Pmlsr::from_bits_retain(0x3);
-    assert!(l.sli() && l.slk() && !l.ntt());
+    assert!(l.get(pmu::Pmlsr::SLI) && l.get(pmu::Pmlsr::SLK) && !l.get(pmu::Pmlsr::NTT));
 
     sets::<pmu::Pmlar>(
         "Pmlar",
         &[
-            ("KEY", |v| v.with_key(u32::MAX), bits(31, 0)),
-            ("KEY=unlock", |v| v.with_key(0xC5AC_CE55), 0xC5AC_CE55),
+            ("KEY", |v| v.with(pmu::Pmlar::KEY, u32::MAX), bits(31, 0)),
+            (
+                "KEY=unlock",
+                |v| v.with(pmu::Pmlar::KEY, 0xC5AC_CE55),
+                0xC5AC_CE55,
+            ),
         ],
     );
 
     gets::<pmu::Pmauthstatus>(
         "Pmauthstatus",
         &[
-            ("NSID", |v| v.nsid().into(), bits(1, 0)),
-            ("NSNID", |v| v.nsnid().into(), bits(3, 2)),
-            ("SID", |v| v.sid().into(), bits(5, 4)),
-            ("SNID", |v| v.snid().into(), bits(7, 6)),
-            ("RLID", |v| v.rlid().into(), bits(13, 12)),
-            ("RLNID", |v| v.rlnid().into(), bits(15, 14)),
-            ("RTID", |v| v.rtid().into(), bits(25, 24)),
-            ("RTNID", |v| v.rtnid().into(), bits(27, 26)),
+            (
+                "NSID",
+                |v| v.get(pmu::Pmauthstatus::NSID).into(),
+                bits(1, 0),
+            ),
+            (
+                "NSNID",
+                |v| v.get(pmu::Pmauthstatus::NSNID).into(),
+                bits(3, 2),
+            ),
+            ("SID", |v| v.get(pmu::Pmauthstatus::SID).into(), bits(5, 4)),
+            (
+                "SNID",
+                |v| v.get(pmu::Pmauthstatus::SNID).into(),
+                bits(7, 6),
+            ),
+            (
+                "RLID",
+                |v| v.get(pmu::Pmauthstatus::RLID).into(),
+                bits(13, 12),
+            ),
+            (
+                "RLNID",
+                |v| v.get(pmu::Pmauthstatus::RLNID).into(),
+                bits(15, 14),
+            ),
+            (
+                "RTID",
+                |v| v.get(pmu::Pmauthstatus::RTID).into(),
+                bits(25, 24),
+            ),
+            (
+                "RTNID",
+                |v| v.get(pmu::Pmauthstatus::RTNID).into(),
+                bits(27, 26),
+            ),
         ],
     );
 }
@@ -793,11 +1032,31 @@ fn device_identification_fields() {
     gets::<pmu::Pmdevarch>(
         "Pmdevarch",
         &[
-            ("ARCHPART", |v| v.archpart().into(), bits(11, 0)),
-            ("ARCHVER", |v| v.archver().into(), bits(15, 12)),
-            ("REVISION", |v| v.revision().into(), bits(19, 16)),
-            ("PRESENT", |v| v.present().into(), 1 << 20),
-            ("ARCHITECT", |v| v.architect().into(), bits(31, 21)),
+            (
+                "ARCHPART",
+                |v| v.get(pmu::Pmdevarch::ARCHPART).into(),
+                bits(11, 0),
+            ),
+            (
+                "ARCHVER",
+                |v| v.get(pmu::Pmdevarch::ARCHVER).into(),
+                bits(15, 12),
+            ),
+            (
+                "REVISION",
+                |v| v.get(pmu::Pmdevarch::REVISION).into(),
+                bits(19, 16),
+            ),
+            (
+                "PRESENT",
+                |v| v.get(pmu::Pmdevarch::PRESENT).into(),
+                1 << 20,
+            ),
+            (
+                "ARCHITECT",
+                |v| v.get(pmu::Pmdevarch::ARCHITECT).into(),
+                bits(31, 21),
+            ),
         ],
     );
     // ARCHITECT=0x23B, PRESENT=1, REVISION=0, ARCHVER=2, ARCHPART=0xA16 → 0x47702A16.
@@ -807,22 +1066,25 @@ fn device_identification_fields() {
     );
     let r = pmu::Pmdevarch::RESET;
     assert_eq!(r.bits(), 0x4770_2A16);
-    assert_eq!(r.architect(), 0x23B);
-    assert!(r.present());
-    assert_eq!(r.revision(), 0);
-    assert_eq!(r.archver(), 2);
-    assert_eq!(r.archpart(), 0xA16);
+    assert_eq!(r.get(pmu::Pmdevarch::ARCHITECT), 0x23B);
+    assert!(r.get(pmu::Pmdevarch::PRESENT));
+    assert_eq!(r.get(pmu::Pmdevarch::REVISION), 0);
+    assert_eq!(r.get(pmu::Pmdevarch::ARCHVER), 2);
+    assert_eq!(r.get(pmu::Pmdevarch::ARCHPART), 0xA16);
 
     gets::<pmu::Pmdevtype>(
         "Pmdevtype",
         &[
-            ("MAJOR", |v| v.major().into(), bits(3, 0)),
-            ("SUB", |v| v.sub().into(), bits(7, 4)),
+            ("MAJOR", |v| v.get(pmu::Pmdevtype::MAJOR).into(), bits(3, 0)),
+            ("SUB", |v| v.get(pmu::Pmdevtype::SUB).into(), bits(7, 4)),
         ],
     );
     let t = pmu::Pmdevtype::RESET;
     assert_eq!(t.bits(), 0x16);
-    assert_eq!((t.sub(), t.major()), (1, 6));
+    assert_eq!(
+        (t.get(pmu::Pmdevtype::SUB), t.get(pmu::Pmdevtype::MAJOR)),
+        (1, 6)
+    );
 }
 
 #[test]
@@ -835,26 +1097,45 @@ fn cntfrq_fields() {
     );
     sets::<Cntfrq>(
         "Cntfrq",
-        &[("ClockFreq", |v| v.with_clockfreq(u32::MAX), bits(31, 0))],
+        &[(
+            "ClockFreq",
+            |v| v.with(Cntfrq::CLOCKFREQ, u32::MAX),
+            bits(31, 0),
+        )],
     );
     gets::<Cntfrq>(
         "Cntfrq",
-        &[("ClockFreq", |v| v.clockfreq().into(), bits(31, 0))],
+        &[(
+            "ClockFreq",
+            |v| v.get(Cntfrq::CLOCKFREQ).into(),
+            bits(31, 0),
+        )],
     );
     sets::<CntfrqA32>(
         "CntfrqA32",
-        &[("ClockFreq", |v| v.with_clockfreq(u32::MAX), bits(31, 0))],
+        &[(
+            "ClockFreq",
+            |v| v.with(CntfrqA32::CLOCKFREQ, u32::MAX),
+            bits(31, 0),
+        )],
     );
     gets::<CntfrqA32>(
         "CntfrqA32",
-        &[("ClockFreq", |v| v.clockfreq().into(), bits(31, 0))],
+        &[(
+            "ClockFreq",
+            |v| v.get(CntfrqA32::CLOCKFREQ).into(),
+            bits(31, 0),
+        )],
     );
     // QEMU: 62,500,000 on every model; from_bits drops RES0 bits.
     assert_eq!(
         Cntfrq::from_bits(0xFFFF_FFFF_0000_0000 | 62_500_000).bits(),
         62_500_000
     );
-    assert_eq!(Cntfrq::from_bits_retain(62_500_000).clockfreq(), 62_500_000);
+    assert_eq!(
+        Cntfrq::from_bits_retain(62_500_000).get(Cntfrq::CLOCKFREQ),
+        62_500_000
+    );
 }
 
 #[test]
@@ -863,37 +1144,37 @@ fn mdcr_fields() {
     sets::<MdcrEl2>(
         "MdcrEl2",
         &[
-            ("HPMN", |v| v.with_hpmn(u8::MAX), bits(4, 0)),
-            ("TPMCR", |v| v.with_tpmcr(true), 1 << 5),
-            ("TPM", |v| v.with_tpm(true), 1 << 6),
-            ("HPME", |v| v.with_hpme(true), 1 << 7),
-            ("HPMD", |v| v.with_hpmd(true), 1 << 17),
-            ("HCCD", |v| v.with_hccd(true), 1 << 23),
+            ("HPMN", |v| v.with(MdcrEl2::HPMN, u8::MAX), bits(4, 0)),
+            ("TPMCR", |v| v.with(MdcrEl2::TPMCR, true), 1 << 5),
+            ("TPM", |v| v.with(MdcrEl2::TPM, true), 1 << 6),
+            ("HPME", |v| v.with(MdcrEl2::HPME, true), 1 << 7),
+            ("HPMD", |v| v.with(MdcrEl2::HPMD, true), 1 << 17),
+            ("HCCD", |v| v.with(MdcrEl2::HCCD, true), 1 << 23),
         ],
     );
     gets::<MdcrEl2>(
         "MdcrEl2",
         &[
-            ("HPMN", |v| v.hpmn().into(), bits(4, 0)),
-            ("TPMCR", |v| v.tpmcr().into(), 1 << 5),
-            ("TPM", |v| v.tpm().into(), 1 << 6),
-            ("HPME", |v| v.hpme().into(), 1 << 7),
-            ("HPMD", |v| v.hpmd().into(), 1 << 17),
-            ("HCCD", |v| v.hccd().into(), 1 << 23),
+            ("HPMN", |v| v.get(MdcrEl2::HPMN).into(), bits(4, 0)),
+            ("TPMCR", |v| v.get(MdcrEl2::TPMCR).into(), 1 << 5),
+            ("TPM", |v| v.get(MdcrEl2::TPM).into(), 1 << 6),
+            ("HPME", |v| v.get(MdcrEl2::HPME).into(), 1 << 7),
+            ("HPMD", |v| v.get(MdcrEl2::HPMD).into(), 1 << 17),
+            ("HCCD", |v| v.get(MdcrEl2::HCCD).into(), 1 << 23),
         ],
     );
     sets::<MdcrEl3>(
         "MdcrEl3",
         &[
-            ("SPME", |v| v.with_spme(true), 1 << 17),
-            ("SCCD", |v| v.with_sccd(true), 1 << 23),
+            ("SPME", |v| v.with(MdcrEl3::SPME, true), 1 << 17),
+            ("SCCD", |v| v.with(MdcrEl3::SCCD, true), 1 << 23),
         ],
     );
     gets::<MdcrEl3>(
         "MdcrEl3",
         &[
-            ("SPME", |v| v.spme().into(), 1 << 17),
-            ("SCCD", |v| v.sccd().into(), 1 << 23),
+            ("SPME", |v| v.get(MdcrEl3::SPME).into(), 1 << 17),
+            ("SCCD", |v| v.get(MdcrEl3::SCCD).into(), 1 << 23),
         ],
     );
 }
@@ -904,18 +1185,22 @@ fn clusterpmcr_fields() {
     sets::<Clusterpmcr>(
         "Clusterpmcr",
         &[
-            ("E", |v| v.with_e(true), 1 << 0),
-            ("P", |v| v.with_p(true), 1 << 1),
-            ("C", |v| v.with_c(true), 1 << 2),
+            ("E", |v| v.with(Clusterpmcr::E, true), 1 << 0),
+            ("P", |v| v.with(Clusterpmcr::P, true), 1 << 1),
+            ("C", |v| v.with(Clusterpmcr::C, true), 1 << 2),
         ],
     );
     gets::<Clusterpmcr>(
         "Clusterpmcr",
         &[
-            ("E", |v| v.e().into(), 1 << 0),
-            ("N", |v| v.n().into(), bits(15, 11)),
-            ("IDCODE", |v| v.idcode().into(), bits(23, 16)),
-            ("IMP", |v| v.imp().into(), bits(31, 24)),
+            ("E", |v| v.get(Clusterpmcr::E).into(), 1 << 0),
+            ("N", |v| v.get(Clusterpmcr::N).into(), bits(15, 11)),
+            (
+                "IDCODE",
+                |v| v.get(Clusterpmcr::IDCODE).into(),
+                bits(23, 16),
+            ),
+            ("IMP", |v| v.get(Clusterpmcr::IMP).into(), bits(31, 24)),
         ],
     );
 }

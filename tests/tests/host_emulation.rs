@@ -6,6 +6,7 @@
 //! are pointed at a 4 KiB buffer and checked word by word. Paths and offsets are written out by
 //! hand from FACTS.md.
 
+use armreg_rt::RegisterValue;
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
@@ -137,7 +138,7 @@ fn pmcr_modify_is_one_read_and_one_write() {
     let _g = setup();
     // Cortex-A53 reset value under QEMU (FACTS.md §5).
     preset(PMCR_EL0, 0x4103_3000);
-    pmu::aarch64::PMCR_EL0::modify(|v| v.with_e(true).with_c(true));
+    pmu::aarch64::PMCR_EL0::modify(|v| v.with(pmu::Pmcr::E, true).with(pmu::Pmcr::C, true));
     assert_eq!(
         take_log(),
         [Read(PMCR_EL0), Write(PMCR_EL0, 0x4103_3000 | 0b101)]
@@ -145,10 +146,10 @@ fn pmcr_modify_is_one_read_and_one_write() {
 
     let v = pmu::aarch64::PMCR_EL0::read();
     assert_eq!(take_log(), [Read(PMCR_EL0)]);
-    assert_eq!(v.n(), 6);
-    assert!(v.e());
+    assert_eq!(v.get(pmu::Pmcr::N), 6);
+    assert!(v.get(pmu::Pmcr::E));
 
-    pmu::aarch64::PMCR_EL0::write(pmu::Pmcr::DEFAULT.with_lc(true));
+    pmu::aarch64::PMCR_EL0::write(pmu::Pmcr::DEFAULT.with(pmu::Pmcr::LC, true));
     assert_eq!(take_log(), [Write(PMCR_EL0, 1 << 6)]);
 }
 
@@ -157,52 +158,65 @@ fn set_and_clear_views_write_only_the_mask_to_their_own_path() {
     let _g = setup();
     preset(PMCNTENSET_EL0, 0x0000_0001);
     let mask = pmu::PmCounterMask::DEFAULT
-        .with_c(true)
-        .with_p0(true)
-        .with_p3(true);
+        .with(pmu::PmCounterMask::C, true)
+        .with(pmu::PmCounterMask::P0, true)
+        .with(pmu::PmCounterMask::P3, true);
     pmu::aarch64::PMCNTENSET_EL0::set(mask);
     assert_eq!(take_log(), [Write(PMCNTENSET_EL0, 0x8000_0009)]);
 
-    pmu::aarch64::PMCNTENCLR_EL0::clear(pmu::PmCounterMask::DEFAULT.with_p3(true));
+    pmu::aarch64::PMCNTENCLR_EL0::clear(
+        pmu::PmCounterMask::DEFAULT.with(pmu::PmCounterMask::P3, true),
+    );
     assert_eq!(take_log(), [Write(PMCNTENCLR_EL0, 1 << 3)]);
 
-    pmu::aarch64::PMINTENSET_EL1::set(pmu::PmCounterMask::DEFAULT.with_c(true));
+    pmu::aarch64::PMINTENSET_EL1::set(
+        pmu::PmCounterMask::DEFAULT.with(pmu::PmCounterMask::C, true),
+    );
     assert_eq!(take_log(), [Write(PMINTENSET_EL1, 1 << 31)]);
 
     // The set view reads the (emulated) state at its own path.
     preset(PMCNTENSET_EL0, 0x8000_0001);
     let state = pmu::aarch64::PMCNTENSET_EL0::read();
-    assert!(state.c() && state.p0() && !state.p3());
+    assert!(
+        state.get(pmu::PmCounterMask::C)
+            && state.get(pmu::PmCounterMask::P0)
+            && !state.get(pmu::PmCounterMask::P3)
+    );
     assert_eq!(take_log(), [Read(PMCNTENSET_EL0)]);
 
     // Write-only PMSWINC: one write, no read.
-    pmu::aarch64::PMSWINC_EL0::write(pmu::Pmswinc::DEFAULT.with_p1(true));
+    pmu::aarch64::PMSWINC_EL0::write(pmu::Pmswinc::DEFAULT.with(pmu::Pmswinc::P1, true));
     assert_eq!(take_log(), [Write(PMSWINC_EL0, 1 << 1)]);
 }
 
 #[test]
 fn event_arrays_reach_the_element_path() {
     let _g = setup();
-    let ty = pmu::Pmevtyper::DEFAULT.with_evtcount(0x11).with_p(true);
+    let ty = pmu::Pmevtyper::DEFAULT
+        .with(pmu::Pmevtyper::EVTCOUNT, 0x11)
+        .with(pmu::Pmevtyper::P, true);
     pmu::aarch64::PMEVTYPER_EL0::write_n::<5>(ty);
     assert_eq!(take_log(), [Write(PMEVTYPER5_EL0, 0x8000_0011)]);
     assert_eq!(value(PMEVTYPER5_EL0), Some(0x8000_0011));
 
     // Run-time index: element 17 is C14_C14_1.
     assert_eq!(
-        pmu::aarch64::PMEVTYPER_EL0::try_write(17, pmu::Pmevtyper::DEFAULT.with_evtcount(0x08)),
+        pmu::aarch64::PMEVTYPER_EL0::try_write(
+            17,
+            pmu::Pmevtyper::DEFAULT.with(pmu::Pmevtyper::EVTCOUNT, 0x08)
+        ),
         Ok(())
     );
     assert_eq!(take_log(), [Write(PMEVTYPER17_EL0, 0x08)]);
 
     preset(PMEVCNTR30_EL0, 0xDEAD_BEEF);
     assert_eq!(
-        pmu::aarch64::PMEVCNTR_EL0::read_n::<30>().evcnt(),
+        pmu::aarch64::PMEVCNTR_EL0::read_n::<30>().get(pmu::Pmevcntr::EVCNT),
         0xDEAD_BEEF
     );
     assert_eq!(take_log(), [Read(PMEVCNTR30_EL0)]);
 
-    pmu::aarch64::PMEVTYPER_EL0::modify_n::<5>(|v| v.with_u(true));
+    pmu::aarch64::PMEVTYPER_EL0::modify_n::<5>(|v| v.with(pmu::Pmevtyper::U, true));
     assert_eq!(
         take_log(),
         [
@@ -212,7 +226,9 @@ fn event_arrays_reach_the_element_path() {
     );
 
     // AArch32 PMEVTYPER9: p15, 0, c14, c13, 1.
-    pmu::aarch32::PMEVTYPER::write_n::<9>(pmu::Pmevtyper::DEFAULT.with_evtcount(0x04));
+    pmu::aarch32::PMEVTYPER::write_n::<9>(
+        pmu::Pmevtyper::DEFAULT.with(pmu::Pmevtyper::EVTCOUNT, 0x04),
+    );
     assert_eq!(take_log(), [Write(PMEVTYPER9_A32, 0x04)]);
 }
 
@@ -257,7 +273,7 @@ fn aarch32_cycle_counter_32_and_64_bit_forms() {
     preset(PMCCNTR_A32_64, 0x0000_0012_3456_789A);
     let v = pmu::aarch32::PMCCNTR64::read();
     assert_eq!(v.bits(), 0x0000_0012_3456_789A);
-    assert_eq!(v.ccnt(), 0x0000_0012_3456_789A);
+    assert_eq!(v.get(pmu::Pmccntr::CCNT), 0x0000_0012_3456_789A);
     assert_eq!(take_log(), [Read(PMCCNTR_A32_64)]);
 
     pmu::aarch32::PMCCNTR64::write(pmu::Pmccntr::from_bits_retain(u64::MAX));
@@ -265,7 +281,10 @@ fn aarch32_cycle_counter_32_and_64_bit_forms() {
 
     // 32-bit MRC form at c9, c13, 0.
     preset(PMCCNTR_A32, 0x89AB_CDEF);
-    assert_eq!(pmu::aarch32::PMCCNTR::read().ccnt(), 0x89AB_CDEF);
+    assert_eq!(
+        pmu::aarch32::PMCCNTR::read().get(pmu::Pmccntr32::CCNT),
+        0x89AB_CDEF
+    );
     assert_eq!(take_log(), [Read(PMCCNTR_A32)]);
 }
 
@@ -274,7 +293,7 @@ fn generic_timer_counters() {
     let _g = setup();
     preset(CNTVCT_EL0, 0x0123_4567_89AB_CDEF);
     assert_eq!(
-        timer::aarch64::CNTVCT_EL0::read().virtualcount(),
+        timer::aarch64::CNTVCT_EL0::read().get(timer::Cntvct::VIRTUALCOUNT),
         0x0123_4567_89AB_CDEF
     );
     assert_eq!(take_log(), [Read(CNTVCT_EL0)]);
@@ -285,7 +304,10 @@ fn generic_timer_counters() {
 
     // QEMU: 62.5 MHz (FACTS.md §5).
     preset(CNTFRQ_EL0, 62_500_000);
-    assert_eq!(timer::aarch64::CNTFRQ_EL0::read().clockfreq(), 62_500_000);
+    assert_eq!(
+        timer::aarch64::CNTFRQ_EL0::read().get(timer::Cntfrq::CLOCKFREQ),
+        62_500_000
+    );
     assert_eq!(take_log(), [Read(CNTFRQ_EL0)]);
 }
 
@@ -294,7 +316,10 @@ fn dsu_cluster_pmcr_modify() {
     let _g = setup();
     // N = 6 event counters.
     preset(CLUSTERPMCR_EL1, 6 << 11);
-    dsu::aarch64::CLUSTERPMCR_EL1::modify(|v| v.with_e(true).with_p(true));
+    dsu::aarch64::CLUSTERPMCR_EL1::modify(|v| {
+        v.with(dsu::Clusterpmcr::E, true)
+            .with(dsu::Clusterpmcr::P, true)
+    });
     assert_eq!(
         take_log(),
         [
@@ -302,7 +327,10 @@ fn dsu_cluster_pmcr_modify() {
             Write(CLUSTERPMCR_EL1, (6 << 11) | 0b11)
         ]
     );
-    assert_eq!(dsu::aarch64::CLUSTERPMCR_EL1::read().n(), 6);
+    assert_eq!(
+        dsu::aarch64::CLUSTERPMCR_EL1::read().get(dsu::Clusterpmcr::N),
+        6
+    );
 }
 
 #[test]
@@ -354,24 +382,30 @@ fn ext32_block_on_a_host_buffer() {
     let mut expected: BTreeMap<usize, u32> = BTreeMap::new();
 
     // PMCNTENSET at 0xC00 (word index 0x300).
-    b.pmcntenset()
-        .set(pmu::PmCounterMask::DEFAULT.with_c(true).with_p2(true));
+    b.pmcntenset().set(
+        pmu::PmCounterMask::DEFAULT
+            .with(pmu::PmCounterMask::C, true)
+            .with(pmu::PmCounterMask::P2, true),
+    );
     assert_eq!(frame_word(&b, 0x300), 0x8000_0004);
     expected.insert(0xC00, 0x8000_0004);
 
     // PMEVTYPER<3> at 0x400 + 4*3 = 0x40C.
-    let ty = pmu::Pmevtyper::DEFAULT.with_evtcount(0x08).with_u(true);
+    let ty = pmu::Pmevtyper::DEFAULT
+        .with(pmu::Pmevtyper::EVTCOUNT, 0x08)
+        .with(pmu::Pmevtyper::U, true);
     b.pmevtyper(3).unwrap().write(ty);
     assert_eq!(word(base, 0x40C), 0x4000_0008);
     assert_eq!(b.pmevtyper_n::<3>().read(), ty);
     expected.insert(0x40C, 0x4000_0008);
 
     // PMCR at 0xE04: write, then read-modify-write.
-    b.pmcr().write(pmu::PmcrExt::DEFAULT.with_e(true));
+    b.pmcr()
+        .write(pmu::PmcrExt::DEFAULT.with(pmu::PmcrExt::E, true));
     assert_eq!(word(base, 0xE04), 1);
-    b.pmcr().modify(|v| v.with_lc(true));
+    b.pmcr().modify(|v| v.with(pmu::PmcrExt::LC, true));
     assert_eq!(word(base, 0xE04), 0x41);
-    assert!(b.pmcr().read().lc());
+    assert!(b.pmcr().read().get(pmu::PmcrExt::LC));
     expected.insert(0xE04, 0x41);
 
     // PMCCNTR at 0xF8: a 64-bit register, written as two 32-bit words (lo at 0xF8, hi at 0xFC).
@@ -401,23 +435,26 @@ fn ext32_block_on_a_host_buffer() {
     expected.insert(0x14, 0xAAAA_BBBB);
 
     // PMCCFILTR at 0x47C, PMINTENCLR at 0xC60, PMSWINC at 0xCA0, PMLAR at 0xFB0.
-    b.pmccfiltr().write(pmu::Pmccfiltr::DEFAULT.with_nsh(true));
+    b.pmccfiltr()
+        .write(pmu::Pmccfiltr::DEFAULT.with(pmu::Pmccfiltr::NSH, true));
     expected.insert(0x47C, 1 << 27);
     b.pmintenclr()
-        .clear(pmu::PmCounterMask::DEFAULT.with_p30(true));
+        .clear(pmu::PmCounterMask::DEFAULT.with(pmu::PmCounterMask::P30, true));
     expected.insert(0xC60, 1 << 30);
-    b.pmswinc().write(pmu::Pmswinc::DEFAULT.with_p0(true));
+    b.pmswinc()
+        .write(pmu::Pmswinc::DEFAULT.with(pmu::Pmswinc::P0, true));
     expected.insert(0xCA0, 1);
-    b.pmlar().write(pmu::Pmlar::DEFAULT.with_key(0xC5AC_CE55));
+    b.pmlar()
+        .write(pmu::Pmlar::DEFAULT.with(pmu::Pmlar::KEY, 0xC5AC_CE55));
     expected.insert(0xFB0, 0xC5AC_CE55);
 
     // Read-only registers: the "hardware" fills them in, the API decodes them.
     poke(base, 0xE00, 6); // PMCFGR.N = 6 (AM62L)
-    assert_eq!(b.pmcfgr().read().n(), 6);
+    assert_eq!(b.pmcfgr().read().get(pmu::Pmcfgr::N), 6);
     expected.insert(0xE00, 6);
     poke(base, 0xFB4, 0x3); // PMLSR: lock implemented and locked
     let lsr = b.pmlsr().read();
-    assert!(lsr.sli() && lsr.slk());
+    assert!(lsr.get(pmu::Pmlsr::SLI) && lsr.get(pmu::Pmlsr::SLK));
     expected.insert(0xFB4, 0x3);
     poke(base, 0xFBC, 0x4770_2A16);
     assert_eq!(b.pmdevarch().read(), pmu::Pmdevarch::RESET);
@@ -426,7 +463,10 @@ fn ext32_block_on_a_host_buffer() {
     assert_eq!(b.pmdevtype().read(), pmu::Pmdevtype::RESET);
     expected.insert(0xFCC, 0x16);
     poke(base, 0xE24, 0x0002_0101); // PMCEID1
-    assert_eq!(b.pmceid(1).unwrap().read().id(), 0x0002_0101);
+    assert_eq!(
+        b.pmceid(1).unwrap().read().get(pmu::Pmceid32::ID),
+        0x0002_0101
+    );
     expected.insert(0xE24, 0x0002_0101);
 
     // Nothing else in the frame was touched.

@@ -61,178 +61,67 @@
 /// | \[2\] | `P2` | read/write | - | Event counter 2 |
 /// | \[1\] | `P1` | read/write | - | Event counter 1 |
 /// | \[0\] | `P0` | read/write | - | Event counter 0 |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct DsuCounterMask(u32);
+impl Clone for DsuCounterMask {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for DsuCounterMask {}
+impl PartialEq for DsuCounterMask {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for DsuCounterMask {}
 impl DsuCounterMask {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `P0`: Event counter 0
     ///
     /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
-    #[inline(always)]
-    pub const fn p0(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
+    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1
     ///
     /// Bits \[1\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
-    #[inline(always)]
-    pub const fn p1(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
+    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2
     ///
     /// Bits \[2\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
-    #[inline(always)]
-    pub const fn p2(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
+    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3
     ///
     /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
-    #[inline(always)]
-    pub const fn p3(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
+    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4
     ///
     /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
-    #[inline(always)]
-    pub const fn p4(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
+    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5
     ///
     /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: seed text (P5-P0, 6 counters), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
-    #[inline(always)]
-    pub const fn p5(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
+    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `C`: Cycle counter
     ///
     /// Bits \[31\], read/write. Reset: not described.
     ///
     /// Source: seed text (bit 31, C), bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
-    #[inline(always)]
-    pub const fn c(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for DsuCounterMask {
     #[inline(always)]
@@ -241,22 +130,16 @@ impl Default for DsuCounterMask {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for DsuCounterMask {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for DsuCounterMask {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("DsuCounterMask")
-            .field("p0", &self.p0())
-            .field("p1", &self.p1())
-            .field("p2", &self.p2())
-            .field("p3", &self.p3())
-            .field("p4", &self.p4())
-            .field("p5", &self.p5())
-            .field("c", &self.c())
-            .finish()
+        armreg_rt::field::debug_fields(f, "DsuCounterMask", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Cluster PMU configuration register in the unconfirmed memory-mapped view: N, SIZE and CC as the seed gives them (the same bits as the generic external PMCFGR, FACTS.md §1); other bits not described
@@ -285,58 +168,43 @@ impl core::fmt::Debug for DsuCounterMask {
 /// | \[14\] | `CC` | read-only | - | Dedicated cycle counter implemented |
 /// | \[13:8\] | `SIZE` | read-only | - | Counter size minus one (0x3F = 64-bit counters) |
 /// | \[7:0\] | `N` | read-only | - | Number of event counters implemented (not counting the cycle counter) |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct DsuPmcfgr(u32);
+impl Clone for DsuPmcfgr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for DsuPmcfgr {}
+impl PartialEq for DsuPmcfgr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for DsuPmcfgr {}
 impl DsuPmcfgr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `N`: Number of event counters implemented (not counting the cycle counter)
     ///
     /// Bits \[7:0\], read-only. Reset: not described.
     ///
     /// Source: seed text seeds/dynamiq-clusterpmu-guide.zh.txt §2.3: the bit of the generic external PMCFGR (FACTS.md §1); a DSU memory-mapped PMCFGR is UNCONFIRMED
-    #[inline(always)]
-    pub const fn n(self) -> u8 {
-        (self.0 & 0xff) as u8
-    }
+    pub const N: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 8);
     /// `SIZE`: Counter size minus one (0x3F = 64-bit counters)
     ///
     /// Bits \[13:8\], read-only. Reset: not described.
     ///
     /// Source: seed text seeds/dynamiq-clusterpmu-guide.zh.txt §2.3: the bit of the generic external PMCFGR (FACTS.md §1); a DSU memory-mapped PMCFGR is UNCONFIRMED
-    #[inline(always)]
-    pub const fn size(self) -> u8 {
-        ((self.0 >> 8) & 0x3f) as u8
-    }
+    pub const SIZE: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 6);
     /// `CC`: Dedicated cycle counter implemented
     ///
     /// Bits \[14\], read-only. Reset: not described.
     ///
     /// Source: seed text seeds/dynamiq-clusterpmu-guide.zh.txt §2.3: the bit of the generic external PMCFGR (FACTS.md §1); a DSU memory-mapped PMCFGR is UNCONFIRMED
-    #[inline(always)]
-    pub const fn cc(self) -> bool {
-        ((self.0 >> 14) & 0x1) != 0
-    }
+    pub const CC: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(14, 1);
 }
 impl Default for DsuPmcfgr {
     #[inline(always)]
@@ -345,18 +213,16 @@ impl Default for DsuPmcfgr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for DsuPmcfgr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for DsuPmcfgr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("DsuPmcfgr")
-            .field("n", &self.n())
-            .field("size", &self.size())
-            .field("cc", &self.cc())
-            .finish()
+        armreg_rt::field::debug_fields(f, "DsuPmcfgr", u64::from(self.0), "n 0 8;size 8 6;cc 14 1")
     }
 }
 /// Cluster PMU control register in the unconfirmed memory-mapped view: E, P, C as the seed gives them. The system-register CLUSTERPMCR also has N\[15:11\], IDCODE\[23:16\], IMP\[31:24\] (FACTS.md §2); whether this view shows them is not known, so they are not described
@@ -386,76 +252,43 @@ impl core::fmt::Debug for DsuPmcfgr {
 /// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets the cycle counter; reads as 0 |
 /// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters; reads as 0 |
 /// | \[0\] | `E` | read/write | - | Enable: global enable of the cluster counters |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct DsuPmcr(u32);
+impl Clone for DsuPmcr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for DsuPmcr {}
+impl PartialEq for DsuPmcr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for DsuPmcr {}
 impl DsuPmcr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `E`: Enable: global enable of the cluster counters
     ///
     /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
-    #[inline(always)]
-    pub const fn e(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `E`.
-    #[inline(always)]
-    pub const fn set_e(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `E` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_e(mut self, value: bool) -> Self {
-        self.set_e(value);
-        self
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const E: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `P`: Event counter reset: writing 1 resets the event counters; reads as 0
+    ///
+    /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
+    ///
+    /// Source: bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    /// `C`: Cycle counter reset: writing 1 resets the cycle counter; reads as 0
+    ///
+    /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
+    ///
+    /// Source: bit from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt: confirmed for the CLUSTERPM* system register (FACTS.md §2), UNCONFIRMED in this memory-mapped view
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
 }
 impl Default for DsuPmcr {
     #[inline(always)]
@@ -464,16 +297,16 @@ impl Default for DsuPmcr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for DsuPmcr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for DsuPmcr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("DsuPmcr")
-            .field("e", &self.e())
-            .finish()
+        armreg_rt::field::debug_fields(f, "DsuPmcr", u64::from(self.0), "e 0 1")
     }
 }
 /// Cluster event counter n in the unverified memory-mapped view (the DSU's event counters are 32 bits, FACTS.md §2)
@@ -496,52 +329,31 @@ impl core::fmt::Debug for DsuPmcr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count of counter n |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct DsuPmevcntr(u32);
+impl Clone for DsuPmevcntr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for DsuPmevcntr {}
+impl PartialEq for DsuPmevcntr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for DsuPmevcntr {}
 impl DsuPmevcntr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EVCNT`: Event count of counter n
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
-    #[inline(always)]
-    pub const fn evcnt(self) -> u32 {
-        self.0
-    }
-    /// Sets `EVCNT`.
-    #[inline(always)]
-    pub const fn set_evcnt(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `EVCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evcnt(mut self, value: u32) -> Self {
-        self.set_evcnt(value);
-        self
-    }
+    pub const EVCNT: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for DsuPmevcntr {
     #[inline(always)]
@@ -550,16 +362,16 @@ impl Default for DsuPmevcntr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for DsuPmevcntr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for DsuPmevcntr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("DsuPmevcntr")
-            .field("evcnt", &self.evcnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "DsuPmevcntr", u64::from(self.0), "evcnt 0 32")
     }
 }
 /// Event type of cluster counter n in the unverified memory-mapped view: the seed writes the event number (e.g. 0x2B L3D_CACHE) to it. Field layout not confirmed; the whole register is described
@@ -582,52 +394,31 @@ impl core::fmt::Debug for DsuPmevcntr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; the seed writes the event number here |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct DsuPmevtyper(u32);
+impl Clone for DsuPmevtyper {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for DsuPmevtyper {}
+impl PartialEq for DsuPmevtyper {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for DsuPmevtyper {}
 impl DsuPmevtyper {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `VALUE`: Whole register; the seed writes the event number here
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-    /// Sets `VALUE`.
-    #[inline(always)]
-    pub const fn set_value(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `VALUE` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_value(mut self, value: u32) -> Self {
-        self.set_value(value);
-        self
-    }
+    pub const VALUE: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for DsuPmevtyper {
     #[inline(always)]
@@ -636,15 +427,15 @@ impl Default for DsuPmevtyper {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for DsuPmevtyper {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for DsuPmevtyper {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("DsuPmevtyper")
-            .field("value", &self.value())
-            .finish()
+        armreg_rt::field::debug_fields(f, "DsuPmevtyper", u64::from(self.0), "value 0 32")
     }
 }

@@ -40,34 +40,14 @@ pub struct DsuPmuMmio<B = armreg_rt::mmio::Mmio> {
 impl DsuPmuMmio {
     /// The block's size in bytes.
     pub const SIZE: usize = 0x1000;
-    /// Offset of `PMEVTYPER<n>` in the block.
-    pub const PMEVTYPER_OFFSET: usize = 0xa00;
     /// Bytes between two elements.
     pub const PMEVTYPER_STRIDE: usize = 0x8;
     /// The number of elements.
     pub const PMEVTYPER_COUNT: usize = 6;
-    /// Offset of `PMEVCNTR<n>` in the block.
-    pub const PMEVCNTR_OFFSET: usize = 0xa04;
     /// Bytes between two elements.
     pub const PMEVCNTR_STRIDE: usize = 0x8;
     /// The number of elements.
     pub const PMEVCNTR_COUNT: usize = 6;
-    /// Offset of `PMCNTENSET` in the block.
-    pub const PMCNTENSET_OFFSET: usize = 0xc00;
-    /// Offset of `PMCNTENCLR` in the block.
-    pub const PMCNTENCLR_OFFSET: usize = 0xc20;
-    /// Offset of `PMINTENSET` in the block.
-    pub const PMINTENSET_OFFSET: usize = 0xc40;
-    /// Offset of `PMINTENCLR` in the block.
-    pub const PMINTENCLR_OFFSET: usize = 0xc60;
-    /// Offset of `PMOVSCLR` in the block.
-    pub const PMOVSCLR_OFFSET: usize = 0xc80;
-    /// Offset of `PMOVSSET` in the block.
-    pub const PMOVSSET_OFFSET: usize = 0xcc0;
-    /// Offset of `PMCFGR` in the block.
-    pub const PMCFGR_OFFSET: usize = 0xe00;
-    /// Offset of `PMCR` in the block.
-    pub const PMCR_OFFSET: usize = 0xe04;
     /// The block at `base` in memory.
     ///
     /// # Safety
@@ -127,7 +107,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         Ok(unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMEVTYPER_OFFSET + n * DsuPmuMmio::PMEVTYPER_STRIDE,
+                self.base + 0xa00 + n * DsuPmuMmio::PMEVTYPER_STRIDE,
                 4,
             )
         })
@@ -146,7 +126,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMEVTYPER_OFFSET + N * DsuPmuMmio::PMEVTYPER_STRIDE,
+                self.base + 0xa00 + N * DsuPmuMmio::PMEVTYPER_STRIDE,
                 4,
             )
         }
@@ -172,7 +152,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         Ok(unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMEVCNTR_OFFSET + n * DsuPmuMmio::PMEVCNTR_STRIDE,
+                self.base + 0xa04 + n * DsuPmuMmio::PMEVCNTR_STRIDE,
                 4,
             )
         })
@@ -191,7 +171,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMEVCNTR_OFFSET + N * DsuPmuMmio::PMEVCNTR_STRIDE,
+                self.base + 0xa04 + N * DsuPmuMmio::PMEVCNTR_STRIDE,
                 4,
             )
         }
@@ -207,7 +187,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMCNTENSET_OFFSET,
+                self.base + 0xc00,
                 4,
             )
         }
@@ -223,7 +203,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMCNTENCLR_OFFSET,
+                self.base + 0xc20,
                 4,
             )
         }
@@ -239,7 +219,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMINTENSET_OFFSET,
+                self.base + 0xc40,
                 4,
             )
         }
@@ -255,7 +235,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMINTENCLR_OFFSET,
+                self.base + 0xc60,
                 4,
             )
         }
@@ -271,7 +251,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMOVSCLR_OFFSET,
+                self.base + 0xc80,
                 4,
             )
         }
@@ -287,7 +267,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMOVSSET_OFFSET,
+                self.base + 0xcc0,
                 4,
             )
         }
@@ -303,7 +283,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMCFGR_OFFSET,
+                self.base + 0xe00,
                 4,
             )
         }
@@ -319,7 +299,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + DsuPmuMmio::PMCR_OFFSET,
+                self.base + 0xe04,
                 4,
             )
         }

@@ -87,12 +87,14 @@ impl CLUSTERPMCCNTR {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmccntr32 {
         let raw = Self::read_raw();
-        crate::Clusterpmccntr32::from_bits_retain(raw as u32)
+        <crate::Clusterpmccntr32 as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmccntr32) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -142,7 +144,7 @@ impl CLUSTERPMCEID0 {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmceid {
         let raw = Self::read_raw();
-        crate::Clusterpmceid::from_bits_retain(raw as u32)
+        <crate::Clusterpmceid as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `CLUSTERPMCEID1`: Cluster Common Event Identification 1
@@ -186,7 +188,7 @@ impl CLUSTERPMCEID1 {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmceid {
         let raw = Self::read_raw();
-        crate::Clusterpmceid::from_bits_retain(raw as u32)
+        <crate::Clusterpmceid as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `CLUSTERPMCNTENCLR`: Cluster Count Enable Clear
@@ -249,13 +251,15 @@ impl CLUSTERPMCNTENCLR {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMCNTENSET`: Cluster Count Enable Set
@@ -318,13 +322,15 @@ impl CLUSTERPMCNTENSET {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMCR`: Cluster Performance Monitors Control Register
@@ -387,12 +393,12 @@ impl CLUSTERPMCR {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmcr {
         let raw = Self::read_raw();
-        crate::Clusterpmcr::from_bits_retain(raw as u32)
+        <crate::Clusterpmcr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmcr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -461,13 +467,15 @@ impl CLUSTERPMINTENCLR {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMINTENSET`: Cluster Interrupt Enable Set
@@ -530,13 +538,15 @@ impl CLUSTERPMINTENSET {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMMDCR`: Cluster Monitor Debug Configuration Register
@@ -599,12 +609,12 @@ impl CLUSTERPMMDCR {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmmdcr {
         let raw = Self::read_raw();
-        crate::Clusterpmmdcr::from_bits_retain(raw as u32)
+        <crate::Clusterpmmdcr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmmdcr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -673,13 +683,15 @@ impl CLUSTERPMOVSCLR {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMOVSSET`: Cluster Overflow Flag Status Set
@@ -742,13 +754,15 @@ impl CLUSTERPMOVSSET {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMSELR`: Cluster Event Counter Selection Register
@@ -811,12 +825,12 @@ impl CLUSTERPMSELR {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmselr {
         let raw = Self::read_raw();
-        crate::Clusterpmselr::from_bits_retain(raw as u32)
+        <crate::Clusterpmselr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmselr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -885,12 +899,14 @@ impl CLUSTERPMXEVCNTR {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmxevcntr {
         let raw = Self::read_raw();
-        crate::Clusterpmxevcntr::from_bits_retain(raw as u32)
+        <crate::Clusterpmxevcntr as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmxevcntr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -959,12 +975,14 @@ impl CLUSTERPMXEVTYPER {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmxevtyper {
         let raw = Self::read_raw();
-        crate::Clusterpmxevtyper::from_bits_retain(raw as u32)
+        <crate::Clusterpmxevtyper as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmxevtyper) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]

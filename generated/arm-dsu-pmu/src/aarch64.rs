@@ -87,12 +87,12 @@ impl CLUSTERPMCCNTR_EL1 {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmccntr {
         let raw = Self::read_raw();
-        crate::Clusterpmccntr::from_bits_retain(raw)
+        <crate::Clusterpmccntr as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmccntr) {
-        Self::write_raw(value.bits());
+        Self::write_raw(armreg_rt::RegisterValue::bits(value));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -142,7 +142,7 @@ impl CLUSTERPMCEID0_EL1 {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmceid {
         let raw = Self::read_raw();
-        crate::Clusterpmceid::from_bits_retain(raw as u32)
+        <crate::Clusterpmceid as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `CLUSTERPMCEID1_EL1`: Cluster Common Event Identification 1
@@ -186,7 +186,7 @@ impl CLUSTERPMCEID1_EL1 {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmceid {
         let raw = Self::read_raw();
-        crate::Clusterpmceid::from_bits_retain(raw as u32)
+        <crate::Clusterpmceid as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `CLUSTERPMCNTENCLR_EL1`: Cluster Count Enable Clear
@@ -249,13 +249,15 @@ impl CLUSTERPMCNTENCLR_EL1 {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMCNTENSET_EL1`: Cluster Count Enable Set
@@ -318,13 +320,15 @@ impl CLUSTERPMCNTENSET_EL1 {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMCR_EL1`: Cluster Performance Monitors Control Register
@@ -387,12 +391,12 @@ impl CLUSTERPMCR_EL1 {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmcr {
         let raw = Self::read_raw();
-        crate::Clusterpmcr::from_bits_retain(raw as u32)
+        <crate::Clusterpmcr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmcr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -461,13 +465,15 @@ impl CLUSTERPMINTENCLR_EL1 {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMINTENSET_EL1`: Cluster Interrupt Enable Set
@@ -530,13 +536,15 @@ impl CLUSTERPMINTENSET_EL1 {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMMDCR_EL1`: Cluster Monitor Debug Configuration Register at the encoding FACTS.md §2 and Linux give. Note: Arm's DSU-120 TRM (107721) lists IMP_CLUSTERPMMDCR_EL3 at S3_6_C15_C6_3 instead; that encoding is not described here
@@ -599,12 +607,12 @@ impl CLUSTERPMMDCR_EL1 {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmmdcr {
         let raw = Self::read_raw();
-        crate::Clusterpmmdcr::from_bits_retain(raw as u32)
+        <crate::Clusterpmmdcr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmmdcr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -673,13 +681,15 @@ impl CLUSTERPMOVSCLR_EL1 {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMOVSSET_EL1`: Cluster Overflow Flag Status Set
@@ -742,13 +752,15 @@ impl CLUSTERPMOVSSET_EL1 {
     #[inline(always)]
     pub fn read() -> crate::ClusterpmCounterMask {
         let raw = Self::read_raw();
-        crate::ClusterpmCounterMask::from_bits_retain(raw as u32)
+        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::ClusterpmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `CLUSTERPMSELR_EL1`: Cluster Event Counter Selection Register
@@ -811,12 +823,12 @@ impl CLUSTERPMSELR_EL1 {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmselr {
         let raw = Self::read_raw();
-        crate::Clusterpmselr::from_bits_retain(raw as u32)
+        <crate::Clusterpmselr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmselr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -885,12 +897,14 @@ impl CLUSTERPMXEVCNTR_EL1 {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmxevcntr {
         let raw = Self::read_raw();
-        crate::Clusterpmxevcntr::from_bits_retain(raw as u32)
+        <crate::Clusterpmxevcntr as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmxevcntr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -959,12 +973,14 @@ impl CLUSTERPMXEVTYPER_EL1 {
     #[inline(always)]
     pub fn read() -> crate::Clusterpmxevtyper {
         let raw = Self::read_raw();
-        crate::Clusterpmxevtyper::from_bits_retain(raw as u32)
+        <crate::Clusterpmxevtyper as armreg_rt::RegisterValue>::from_bits_retain(
+            raw as u32,
+        )
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Clusterpmxevtyper) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]

@@ -49,52 +49,31 @@
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `CCNT` | read/write | - | Cluster cycle count |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmccntr(u64);
+impl Clone for Clusterpmccntr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Clusterpmccntr {}
+impl PartialEq for Clusterpmccntr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Clusterpmccntr {}
 impl Clusterpmccntr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `CCNT`: Cluster cycle count
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn ccnt(self) -> u64 {
-        self.0
-    }
-    /// Sets `CCNT`.
-    #[inline(always)]
-    pub const fn set_ccnt(&mut self, value: u64) {
-        self.0 = value;
-    }
-    /// Returns the value with `CCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_ccnt(mut self, value: u64) -> Self {
-        self.set_ccnt(value);
-        self
-    }
+    pub const CCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Clusterpmccntr {
     #[inline(always)]
@@ -103,16 +82,16 @@ impl Default for Clusterpmccntr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Clusterpmccntr {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Clusterpmccntr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmccntr")
-            .field("ccnt", &self.ccnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Clusterpmccntr", self.0, "ccnt 0 64")
     }
 }
 /// Cluster Cycle Count Register as transferred by the AArch32 MRC/MCR form (32 bits)
@@ -135,52 +114,31 @@ impl core::fmt::Debug for Clusterpmccntr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `CCNT` | read/write | - | Cluster cycle count, the 32 bits an MRC/MCR transfers |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmccntr32(u32);
+impl Clone for Clusterpmccntr32 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Clusterpmccntr32 {}
+impl PartialEq for Clusterpmccntr32 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Clusterpmccntr32 {}
 impl Clusterpmccntr32 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `CCNT`: Cluster cycle count, the 32 bits an MRC/MCR transfers
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn ccnt(self) -> u32 {
-        self.0
-    }
-    /// Sets `CCNT`.
-    #[inline(always)]
-    pub const fn set_ccnt(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `CCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_ccnt(mut self, value: u32) -> Self {
-        self.set_ccnt(value);
-        self
-    }
+    pub const CCNT: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Clusterpmccntr32 {
     #[inline(always)]
@@ -189,16 +147,16 @@ impl Default for Clusterpmccntr32 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Clusterpmccntr32 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Clusterpmccntr32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmccntr32")
-            .field("ccnt", &self.ccnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Clusterpmccntr32", u64::from(self.0), "ccnt 0 32")
     }
 }
 /// Cluster Common Event Identification Register (event support bitmap). The field layout is not described here (FACTS.md gives none)
@@ -221,40 +179,31 @@ impl core::fmt::Debug for Clusterpmccntr32 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmceid(u32);
+impl Clone for Clusterpmceid {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Clusterpmceid {}
+impl PartialEq for Clusterpmceid {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Clusterpmceid {}
 impl Clusterpmceid {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `VALUE`: Whole register; finer layout not described here
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2 (FACTS.md gives no field layout)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
+    pub const VALUE: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Clusterpmceid {
     #[inline(always)]
@@ -263,16 +212,16 @@ impl Default for Clusterpmceid {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Clusterpmceid {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Clusterpmceid {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmceid")
-            .field("value", &self.value())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Clusterpmceid", u64::from(self.0), "value 0 32")
     }
 }
 /// Cluster Performance Monitors Control Register
@@ -309,103 +258,61 @@ impl core::fmt::Debug for Clusterpmceid {
 /// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets CLUSTERPMCCNTR; reads as 0 |
 /// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the cluster event counters; reads as 0 |
 /// | \[0\] | `E` | read/write | - | Enable: global enable of the cluster counters |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmcr(u32);
+impl Clone for Clusterpmcr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Clusterpmcr {}
+impl PartialEq for Clusterpmcr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Clusterpmcr {}
 impl Clusterpmcr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `E`: Enable: global enable of the cluster counters
     ///
     /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn e(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `E`.
-    #[inline(always)]
-    pub const fn set_e(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `E` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_e(mut self, value: bool) -> Self {
-        self.set_e(value);
-        self
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const E: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `P`: Event counter reset: writing 1 resets the cluster event counters; reads as 0
+    ///
+    /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
+    ///
+    /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    /// `C`: Cycle counter reset: writing 1 resets CLUSTERPMCCNTR; reads as 0
+    ///
+    /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
+    ///
+    /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
     /// `N`: Number of event counters implemented
     ///
     /// Bits \[15:11\], read-only. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn n(self) -> u8 {
-        ((self.0 >> 11) & 0x1f) as u8
-    }
+    pub const N: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(11, 5);
     /// `IDCODE`: Identification code
     ///
     /// Bits \[23:16\], read-only. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn idcode(self) -> u8 {
-        ((self.0 >> 16) & 0xff) as u8
-    }
+    pub const IDCODE: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 8);
     /// `IMP`: Implementer code
     ///
     /// Bits \[31:24\], read-only. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn imp(self) -> u8 {
-        ((self.0 >> 24) & 0xff) as u8
-    }
+    pub const IMP: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 8);
 }
 impl Default for Clusterpmcr {
     #[inline(always)]
@@ -414,19 +321,16 @@ impl Default for Clusterpmcr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Clusterpmcr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Clusterpmcr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmcr")
-            .field("e", &self.e())
-            .field("n", &self.n())
-            .field("idcode", &self.idcode())
-            .field("imp", &self.imp())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Clusterpmcr", u64::from(self.0), "e 0 1;n 11 5;idcode 16 8;imp 24 8")
     }
 }
 /// Cluster Monitor Debug Configuration Register (TF-A names it CLUSTERPMMDCR_EL3 and uses its SPME bit to prohibit Secure counting). The field layout is not described here (FACTS.md gives none)
@@ -449,52 +353,31 @@ impl core::fmt::Debug for Clusterpmcr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmmdcr(u32);
+impl Clone for Clusterpmmdcr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Clusterpmmdcr {}
+impl PartialEq for Clusterpmmdcr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Clusterpmmdcr {}
 impl Clusterpmmdcr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `VALUE`: Whole register; finer layout not described here
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2 (FACTS.md gives no field layout)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-    /// Sets `VALUE`.
-    #[inline(always)]
-    pub const fn set_value(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `VALUE` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_value(mut self, value: u32) -> Self {
-        self.set_value(value);
-        self
-    }
+    pub const VALUE: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Clusterpmmdcr {
     #[inline(always)]
@@ -503,16 +386,16 @@ impl Default for Clusterpmmdcr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Clusterpmmdcr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Clusterpmmdcr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmmdcr")
-            .field("value", &self.value())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Clusterpmmdcr", u64::from(self.0), "value 0 32")
     }
 }
 /// Cluster Event Counter Selection Register: selects the counter that CLUSTERPMXEVTYPER/CLUSTERPMXEVCNTR reach (Linux writes the counter index). The field layout is not described here (FACTS.md gives none)
@@ -558,52 +441,31 @@ pub type Clusterpmselr = Clusterpmmdcr;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count of the selected counter |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Clusterpmxevcntr(u32);
+impl Clone for Clusterpmxevcntr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Clusterpmxevcntr {}
+impl PartialEq for Clusterpmxevcntr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Clusterpmxevcntr {}
 impl Clusterpmxevcntr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EVCNT`: Event count of the selected counter
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn evcnt(self) -> u32 {
-        self.0
-    }
-    /// Sets `EVCNT`.
-    #[inline(always)]
-    pub const fn set_evcnt(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `EVCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evcnt(mut self, value: u32) -> Self {
-        self.set_evcnt(value);
-        self
-    }
+    pub const EVCNT: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Clusterpmxevcntr {
     #[inline(always)]
@@ -612,16 +474,16 @@ impl Default for Clusterpmxevcntr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Clusterpmxevcntr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Clusterpmxevcntr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Clusterpmxevcntr")
-            .field("evcnt", &self.evcnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Clusterpmxevcntr", u64::from(self.0), "evcnt 0 32")
     }
 }
 /// Cluster Selected Event Type Register (event number of the counter selected by CLUSTERPMSELR). The field layout is not described here (FACTS.md gives none)
@@ -729,703 +591,217 @@ pub type Clusterpmxevtyper = Clusterpmmdcr;
 /// | \[2\] | `P2` | read/write | - | Event counter 2 |
 /// | \[1\] | `P1` | read/write | - | Event counter 1 |
 /// | \[0\] | `P0` | read/write | - | Event counter 0 |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct ClusterpmCounterMask(u32);
+impl Clone for ClusterpmCounterMask {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for ClusterpmCounterMask {}
+impl PartialEq for ClusterpmCounterMask {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for ClusterpmCounterMask {}
 impl ClusterpmCounterMask {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `P0`: Event counter 0
     ///
     /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p0(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
+    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1
     ///
     /// Bits \[1\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p1(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
+    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2
     ///
     /// Bits \[2\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p2(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
+    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3
     ///
     /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p3(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
+    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4
     ///
     /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p4(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
+    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5
     ///
     /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p5(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
+    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `P6`: Event counter 6
     ///
     /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p6(self) -> bool {
-        ((self.0 >> 6) & 0x1) != 0
-    }
-    /// Sets `P6`.
-    #[inline(always)]
-    pub const fn set_p6(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40) | ((value as u32) << 6);
-    }
-    /// Returns the value with `P6` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p6(mut self, value: bool) -> Self {
-        self.set_p6(value);
-        self
-    }
+    pub const P6: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
     /// `P7`: Event counter 7
     ///
     /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p7(self) -> bool {
-        ((self.0 >> 7) & 0x1) != 0
-    }
-    /// Sets `P7`.
-    #[inline(always)]
-    pub const fn set_p7(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80) | ((value as u32) << 7);
-    }
-    /// Returns the value with `P7` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p7(mut self, value: bool) -> Self {
-        self.set_p7(value);
-        self
-    }
+    pub const P7: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
     /// `P8`: Event counter 8
     ///
     /// Bits \[8\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p8(self) -> bool {
-        ((self.0 >> 8) & 0x1) != 0
-    }
-    /// Sets `P8`.
-    #[inline(always)]
-    pub const fn set_p8(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100) | ((value as u32) << 8);
-    }
-    /// Returns the value with `P8` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p8(mut self, value: bool) -> Self {
-        self.set_p8(value);
-        self
-    }
+    pub const P8: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(8, 1);
     /// `P9`: Event counter 9
     ///
     /// Bits \[9\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p9(self) -> bool {
-        ((self.0 >> 9) & 0x1) != 0
-    }
-    /// Sets `P9`.
-    #[inline(always)]
-    pub const fn set_p9(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200) | ((value as u32) << 9);
-    }
-    /// Returns the value with `P9` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p9(mut self, value: bool) -> Self {
-        self.set_p9(value);
-        self
-    }
+    pub const P9: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(9, 1);
     /// `P10`: Event counter 10
     ///
     /// Bits \[10\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p10(self) -> bool {
-        ((self.0 >> 10) & 0x1) != 0
-    }
-    /// Sets `P10`.
-    #[inline(always)]
-    pub const fn set_p10(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400) | ((value as u32) << 10);
-    }
-    /// Returns the value with `P10` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p10(mut self, value: bool) -> Self {
-        self.set_p10(value);
-        self
-    }
+    pub const P10: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(10, 1);
     /// `P11`: Event counter 11
     ///
     /// Bits \[11\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p11(self) -> bool {
-        ((self.0 >> 11) & 0x1) != 0
-    }
-    /// Sets `P11`.
-    #[inline(always)]
-    pub const fn set_p11(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800) | ((value as u32) << 11);
-    }
-    /// Returns the value with `P11` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p11(mut self, value: bool) -> Self {
-        self.set_p11(value);
-        self
-    }
+    pub const P11: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(11, 1);
     /// `P12`: Event counter 12
     ///
     /// Bits \[12\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p12(self) -> bool {
-        ((self.0 >> 12) & 0x1) != 0
-    }
-    /// Sets `P12`.
-    #[inline(always)]
-    pub const fn set_p12(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000) | ((value as u32) << 12);
-    }
-    /// Returns the value with `P12` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p12(mut self, value: bool) -> Self {
-        self.set_p12(value);
-        self
-    }
+    pub const P12: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(12, 1);
     /// `P13`: Event counter 13
     ///
     /// Bits \[13\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p13(self) -> bool {
-        ((self.0 >> 13) & 0x1) != 0
-    }
-    /// Sets `P13`.
-    #[inline(always)]
-    pub const fn set_p13(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000) | ((value as u32) << 13);
-    }
-    /// Returns the value with `P13` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p13(mut self, value: bool) -> Self {
-        self.set_p13(value);
-        self
-    }
+    pub const P13: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(13, 1);
     /// `P14`: Event counter 14
     ///
     /// Bits \[14\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p14(self) -> bool {
-        ((self.0 >> 14) & 0x1) != 0
-    }
-    /// Sets `P14`.
-    #[inline(always)]
-    pub const fn set_p14(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000) | ((value as u32) << 14);
-    }
-    /// Returns the value with `P14` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p14(mut self, value: bool) -> Self {
-        self.set_p14(value);
-        self
-    }
+    pub const P14: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(14, 1);
     /// `P15`: Event counter 15
     ///
     /// Bits \[15\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p15(self) -> bool {
-        ((self.0 >> 15) & 0x1) != 0
-    }
-    /// Sets `P15`.
-    #[inline(always)]
-    pub const fn set_p15(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000) | ((value as u32) << 15);
-    }
-    /// Returns the value with `P15` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p15(mut self, value: bool) -> Self {
-        self.set_p15(value);
-        self
-    }
+    pub const P15: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(15, 1);
     /// `P16`: Event counter 16
     ///
     /// Bits \[16\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p16(self) -> bool {
-        ((self.0 >> 16) & 0x1) != 0
-    }
-    /// Sets `P16`.
-    #[inline(always)]
-    pub const fn set_p16(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1_0000) | ((value as u32) << 16);
-    }
-    /// Returns the value with `P16` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p16(mut self, value: bool) -> Self {
-        self.set_p16(value);
-        self
-    }
+    pub const P16: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(16, 1);
     /// `P17`: Event counter 17
     ///
     /// Bits \[17\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p17(self) -> bool {
-        ((self.0 >> 17) & 0x1) != 0
-    }
-    /// Sets `P17`.
-    #[inline(always)]
-    pub const fn set_p17(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2_0000) | ((value as u32) << 17);
-    }
-    /// Returns the value with `P17` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p17(mut self, value: bool) -> Self {
-        self.set_p17(value);
-        self
-    }
+    pub const P17: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(17, 1);
     /// `P18`: Event counter 18
     ///
     /// Bits \[18\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p18(self) -> bool {
-        ((self.0 >> 18) & 0x1) != 0
-    }
-    /// Sets `P18`.
-    #[inline(always)]
-    pub const fn set_p18(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4_0000) | ((value as u32) << 18);
-    }
-    /// Returns the value with `P18` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p18(mut self, value: bool) -> Self {
-        self.set_p18(value);
-        self
-    }
+    pub const P18: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(18, 1);
     /// `P19`: Event counter 19
     ///
     /// Bits \[19\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p19(self) -> bool {
-        ((self.0 >> 19) & 0x1) != 0
-    }
-    /// Sets `P19`.
-    #[inline(always)]
-    pub const fn set_p19(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8_0000) | ((value as u32) << 19);
-    }
-    /// Returns the value with `P19` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p19(mut self, value: bool) -> Self {
-        self.set_p19(value);
-        self
-    }
+    pub const P19: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(19, 1);
     /// `P20`: Event counter 20
     ///
     /// Bits \[20\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p20(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `P20`.
-    #[inline(always)]
-    pub const fn set_p20(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `P20` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p20(mut self, value: bool) -> Self {
-        self.set_p20(value);
-        self
-    }
+    pub const P20: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(20, 1);
     /// `P21`: Event counter 21
     ///
     /// Bits \[21\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p21(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `P21`.
-    #[inline(always)]
-    pub const fn set_p21(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `P21` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p21(mut self, value: bool) -> Self {
-        self.set_p21(value);
-        self
-    }
+    pub const P21: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
     /// `P22`: Event counter 22
     ///
     /// Bits \[22\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p22(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `P22`.
-    #[inline(always)]
-    pub const fn set_p22(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `P22` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p22(mut self, value: bool) -> Self {
-        self.set_p22(value);
-        self
-    }
+    pub const P22: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(22, 1);
     /// `P23`: Event counter 23
     ///
     /// Bits \[23\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p23(self) -> bool {
-        ((self.0 >> 23) & 0x1) != 0
-    }
-    /// Sets `P23`.
-    #[inline(always)]
-    pub const fn set_p23(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80_0000) | ((value as u32) << 23);
-    }
-    /// Returns the value with `P23` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p23(mut self, value: bool) -> Self {
-        self.set_p23(value);
-        self
-    }
+    pub const P23: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
     /// `P24`: Event counter 24
     ///
     /// Bits \[24\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p24(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `P24`.
-    #[inline(always)]
-    pub const fn set_p24(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `P24` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p24(mut self, value: bool) -> Self {
-        self.set_p24(value);
-        self
-    }
+    pub const P24: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(24, 1);
     /// `P25`: Event counter 25
     ///
     /// Bits \[25\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p25(self) -> bool {
-        ((self.0 >> 25) & 0x1) != 0
-    }
-    /// Sets `P25`.
-    #[inline(always)]
-    pub const fn set_p25(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200_0000) | ((value as u32) << 25);
-    }
-    /// Returns the value with `P25` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p25(mut self, value: bool) -> Self {
-        self.set_p25(value);
-        self
-    }
+    pub const P25: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(25, 1);
     /// `P26`: Event counter 26
     ///
     /// Bits \[26\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p26(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `P26`.
-    #[inline(always)]
-    pub const fn set_p26(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `P26` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p26(mut self, value: bool) -> Self {
-        self.set_p26(value);
-        self
-    }
+    pub const P26: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(26, 1);
     /// `P27`: Event counter 27
     ///
     /// Bits \[27\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p27(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `P27`.
-    #[inline(always)]
-    pub const fn set_p27(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `P27` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p27(mut self, value: bool) -> Self {
-        self.set_p27(value);
-        self
-    }
+    pub const P27: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
     /// `P28`: Event counter 28
     ///
     /// Bits \[28\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p28(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `P28`.
-    #[inline(always)]
-    pub const fn set_p28(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `P28` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p28(mut self, value: bool) -> Self {
-        self.set_p28(value);
-        self
-    }
+    pub const P28: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
     /// `P29`: Event counter 29
     ///
     /// Bits \[29\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p29(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `P29`.
-    #[inline(always)]
-    pub const fn set_p29(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `P29` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p29(mut self, value: bool) -> Self {
-        self.set_p29(value);
-        self
-    }
+    pub const P29: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
     /// `P30`: Event counter 30
     ///
     /// Bits \[30\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn p30(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `P30`.
-    #[inline(always)]
-    pub const fn set_p30(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `P30` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p30(mut self, value: bool) -> Self {
-        self.set_p30(value);
-        self
-    }
+    pub const P30: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
     /// `C`: Cycle counter (CLUSTERPMCCNTR, counter index 31)
     ///
     /// Bits \[31\], read/write. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
-    #[inline(always)]
-    pub const fn c(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for ClusterpmCounterMask {
     #[inline(always)]
@@ -1434,46 +810,15 @@ impl Default for ClusterpmCounterMask {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for ClusterpmCounterMask {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for ClusterpmCounterMask {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("ClusterpmCounterMask")
-            .field("p0", &self.p0())
-            .field("p1", &self.p1())
-            .field("p2", &self.p2())
-            .field("p3", &self.p3())
-            .field("p4", &self.p4())
-            .field("p5", &self.p5())
-            .field("p6", &self.p6())
-            .field("p7", &self.p7())
-            .field("p8", &self.p8())
-            .field("p9", &self.p9())
-            .field("p10", &self.p10())
-            .field("p11", &self.p11())
-            .field("p12", &self.p12())
-            .field("p13", &self.p13())
-            .field("p14", &self.p14())
-            .field("p15", &self.p15())
-            .field("p16", &self.p16())
-            .field("p17", &self.p17())
-            .field("p18", &self.p18())
-            .field("p19", &self.p19())
-            .field("p20", &self.p20())
-            .field("p21", &self.p21())
-            .field("p22", &self.p22())
-            .field("p23", &self.p23())
-            .field("p24", &self.p24())
-            .field("p25", &self.p25())
-            .field("p26", &self.p26())
-            .field("p27", &self.p27())
-            .field("p28", &self.p28())
-            .field("p29", &self.p29())
-            .field("p30", &self.p30())
-            .field("c", &self.c())
-            .finish()
+        armreg_rt::field::debug_fields(f, "ClusterpmCounterMask", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1")
     }
 }

@@ -87,12 +87,12 @@ impl CNTFRQ {
     #[inline(always)]
     pub fn read() -> crate::CntfrqA32 {
         let raw = Self::read_raw();
-        crate::CntfrqA32::from_bits_retain(raw as u32)
+        <crate::CntfrqA32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::CntfrqA32) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -140,7 +140,7 @@ impl CNTPCT {
     #[inline(always)]
     pub fn read() -> crate::Cntpct {
         let raw = Self::read_raw();
-        crate::Cntpct::from_bits_retain(raw)
+        <crate::Cntpct as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
 }
 /// `CNTVCT`: Counter-timer Virtual Count (AArch32 64-bit MRRC)
@@ -182,6 +182,6 @@ impl CNTVCT {
     #[inline(always)]
     pub fn read() -> crate::Cntvct {
         let raw = Self::read_raw();
-        crate::Cntvct::from_bits_retain(raw)
+        <crate::Cntvct as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
 }

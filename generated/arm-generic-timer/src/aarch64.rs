@@ -87,12 +87,12 @@ impl CNTFRQ_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Cntfrq {
         let raw = Self::read_raw();
-        crate::Cntfrq::from_bits_retain(raw)
+        <crate::Cntfrq as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Cntfrq) {
-        Self::write_raw(value.bits());
+        Self::write_raw(armreg_rt::RegisterValue::bits(value));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -142,7 +142,7 @@ impl CNTPCT_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Cntpct {
         let raw = Self::read_raw();
-        crate::Cntpct::from_bits_retain(raw)
+        <crate::Cntpct as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
 }
 /// `CNTVCT_EL0`: Counter-timer Virtual Count register
@@ -186,6 +186,6 @@ impl CNTVCT_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Cntvct {
         let raw = Self::read_raw();
-        crate::Cntvct::from_bits_retain(raw)
+        <crate::Cntvct as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
 }

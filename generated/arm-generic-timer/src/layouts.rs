@@ -51,52 +51,31 @@
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - | Reserved, RES0 |
 /// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others) |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Cntfrq(u64);
+impl Clone for Cntfrq {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Cntfrq {}
+impl PartialEq for Cntfrq {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Cntfrq {}
 impl Cntfrq {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0xffff_ffff_0000_0000;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `ClockFreq`: System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others)
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 CNTFRQ_EL0, FACTS.md §2-§3
-    #[inline(always)]
-    pub const fn clockfreq(self) -> u32 {
-        (self.0 & 0xffff_ffff) as u32
-    }
-    /// Sets `ClockFreq`. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    pub const fn set_clockfreq(&mut self, value: u32) {
-        self.0 = (self.0 & !0xffff_ffff) | ((value as u64) & 0xffff_ffff);
-    }
-    /// Returns the value with `ClockFreq` set. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_clockfreq(mut self, value: u32) -> Self {
-        self.set_clockfreq(value);
-        self
-    }
+    pub const CLOCKFREQ: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Cntfrq {
     #[inline(always)]
@@ -105,16 +84,16 @@ impl Default for Cntfrq {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Cntfrq {
     type Raw = u64;
+    const RES0: u64 = 0xffff_ffff_0000_0000;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Cntfrq {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Cntfrq")
-            .field("clockfreq", &self.clockfreq())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Cntfrq", self.0, "clockfreq 0 32")
     }
 }
 /// Counter-timer Frequency Register, AArch32 CNTFRQ (32 bits)
@@ -137,52 +116,31 @@ impl core::fmt::Debug for Cntfrq {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct CntfrqA32(u32);
+impl Clone for CntfrqA32 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for CntfrqA32 {}
+impl PartialEq for CntfrqA32 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for CntfrqA32 {}
 impl CntfrqA32 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `ClockFreq`: System counter clock frequency in Hz
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 CNTFRQ (AArch32), FACTS.md §3
-    #[inline(always)]
-    pub const fn clockfreq(self) -> u32 {
-        self.0
-    }
-    /// Sets `ClockFreq`.
-    #[inline(always)]
-    pub const fn set_clockfreq(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `ClockFreq` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_clockfreq(mut self, value: u32) -> Self {
-        self.set_clockfreq(value);
-        self
-    }
+    pub const CLOCKFREQ: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for CntfrqA32 {
     #[inline(always)]
@@ -191,16 +149,16 @@ impl Default for CntfrqA32 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for CntfrqA32 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for CntfrqA32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("CntfrqA32")
-            .field("clockfreq", &self.clockfreq())
-            .finish()
+        armreg_rt::field::debug_fields(f, "CntfrqA32", u64::from(self.0), "clockfreq 0 32")
     }
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
@@ -225,40 +183,31 @@ impl core::fmt::Debug for CntfrqA32 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `PhysicalCount` | read-only | - | Physical count value |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Cntpct(u64);
+impl Clone for Cntpct {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Cntpct {}
+impl PartialEq for Cntpct {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Cntpct {}
 impl Cntpct {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `PhysicalCount`: Physical count value
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 CNTPCT_EL0, FACTS.md §2
-    #[inline(always)]
-    pub const fn physicalcount(self) -> u64 {
-        self.0
-    }
+    pub const PHYSICALCOUNT: armreg_rt::Field<Self, u64, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Cntpct {
     #[inline(always)]
@@ -267,16 +216,16 @@ impl Default for Cntpct {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Cntpct {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Cntpct {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Cntpct")
-            .field("physicalcount", &self.physicalcount())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Cntpct", self.0, "physicalcount 0 64")
     }
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
@@ -301,40 +250,31 @@ impl core::fmt::Debug for Cntpct {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `VirtualCount` | read-only | - | Virtual count value |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Cntvct(u64);
+impl Clone for Cntvct {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Cntvct {}
+impl PartialEq for Cntvct {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Cntvct {}
 impl Cntvct {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `VirtualCount`: Virtual count value
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 CNTVCT_EL0, FACTS.md §2
-    #[inline(always)]
-    pub const fn virtualcount(self) -> u64 {
-        self.0
-    }
+    pub const VIRTUALCOUNT: armreg_rt::Field<Self, u64, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Cntvct {
     #[inline(always)]
@@ -343,15 +283,15 @@ impl Default for Cntvct {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Cntvct {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Cntvct {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Cntvct")
-            .field("virtualcount", &self.virtualcount())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Cntvct", self.0, "virtualcount 0 64")
     }
 }

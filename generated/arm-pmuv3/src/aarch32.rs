@@ -68,7 +68,7 @@ impl ID_DFR0 {
     #[inline(always)]
     pub fn read() -> crate::IdDfr0 {
         let raw = Self::read_raw();
-        crate::IdDfr0::from_bits_retain(raw as u32)
+        <crate::IdDfr0 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `PMCCFILTR`: Cycle Count Filter Register
@@ -131,12 +131,12 @@ impl PMCCFILTR {
     #[inline(always)]
     pub fn read() -> crate::Pmccfiltr {
         let raw = Self::read_raw();
-        crate::Pmccfiltr::from_bits_retain(raw as u32)
+        <crate::Pmccfiltr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmccfiltr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -205,12 +205,12 @@ impl PMCCNTR {
     #[inline(always)]
     pub fn read() -> crate::Pmccntr32 {
         let raw = Self::read_raw();
-        crate::Pmccntr32::from_bits_retain(raw as u32)
+        <crate::Pmccntr32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmccntr32) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -277,12 +277,12 @@ impl PMCCNTR64 {
     #[inline(always)]
     pub fn read() -> crate::Pmccntr {
         let raw = Self::read_raw();
-        crate::Pmccntr::from_bits_retain(raw)
+        <crate::Pmccntr as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmccntr) {
-        Self::write_raw(value.bits());
+        Self::write_raw(armreg_rt::RegisterValue::bits(value));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -332,7 +332,7 @@ impl PMCEID0 {
     #[inline(always)]
     pub fn read() -> crate::Pmceid32 {
         let raw = Self::read_raw();
-        crate::Pmceid32::from_bits_retain(raw as u32)
+        <crate::Pmceid32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `PMCEID1`: Common Event Identification 1 (events 0x20-0x3F)
@@ -376,7 +376,7 @@ impl PMCEID1 {
     #[inline(always)]
     pub fn read() -> crate::Pmceid32 {
         let raw = Self::read_raw();
-        crate::Pmceid32::from_bits_retain(raw as u32)
+        <crate::Pmceid32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `PMCEID2`: Common Event Identification 2 (events 0x4000-0x401F)
@@ -420,7 +420,7 @@ impl PMCEID2 {
     #[inline(always)]
     pub fn read() -> crate::Pmceid32 {
         let raw = Self::read_raw();
-        crate::Pmceid32::from_bits_retain(raw as u32)
+        <crate::Pmceid32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `PMCEID3`: Common Event Identification 3 (events 0x4020-0x403F)
@@ -464,7 +464,7 @@ impl PMCEID3 {
     #[inline(always)]
     pub fn read() -> crate::Pmceid32 {
         let raw = Self::read_raw();
-        crate::Pmceid32::from_bits_retain(raw as u32)
+        <crate::Pmceid32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `PMCNTENCLR`: Count Enable Clear
@@ -527,13 +527,13 @@ impl PMCNTENCLR {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMCNTENSET`: Count Enable Set
@@ -596,13 +596,13 @@ impl PMCNTENSET {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMCR`: Performance Monitors Control Register
@@ -665,12 +665,12 @@ impl PMCR {
     #[inline(always)]
     pub fn read() -> crate::PmcrA32 {
         let raw = Self::read_raw();
-        crate::PmcrA32::from_bits_retain(raw as u32)
+        <crate::PmcrA32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::PmcrA32) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -1887,12 +1887,12 @@ impl PMEVCNTR {
     #[inline(always)]
     fn read(n: usize) -> crate::Pmevcntr32 {
         let raw = Self::read_raw(n);
-        crate::Pmevcntr32::from_bits_retain(raw as u32)
+        <crate::Pmevcntr32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     fn write(n: usize, value: crate::Pmevcntr32) {
-        Self::write_raw(n, u64::from(value.bits()));
+        Self::write_raw(n, u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -3109,12 +3109,12 @@ impl PMEVTYPER {
     #[inline(always)]
     fn read(n: usize) -> crate::Pmevtyper {
         let raw = Self::read_raw(n);
-        crate::Pmevtyper::from_bits_retain(raw as u32)
+        <crate::Pmevtyper as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     fn write(n: usize, value: crate::Pmevtyper) {
-        Self::write_raw(n, u64::from(value.bits()));
+        Self::write_raw(n, u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -3183,13 +3183,13 @@ impl PMINTENCLR {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMINTENSET`: Interrupt Enable Set
@@ -3252,13 +3252,13 @@ impl PMINTENSET {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMMIR`: Machine Identification Register
@@ -3302,7 +3302,7 @@ impl PMMIR {
     #[inline(always)]
     pub fn read() -> crate::Pmmir {
         let raw = Self::read_raw();
-        crate::Pmmir::from_bits_retain(raw as u32)
+        <crate::Pmmir as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `PMOVSR`: Overflow Flag Status Register (the AArch32 name of PMOVSCLR): write 1 to clear a flag; reads the flags
@@ -3365,13 +3365,13 @@ impl PMOVSR {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMOVSSET`: Overflow Flag Status Set
@@ -3434,13 +3434,13 @@ impl PMOVSSET {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMSELR`: Event Counter Selection Register (system register only)
@@ -3503,12 +3503,12 @@ impl PMSELR {
     #[inline(always)]
     pub fn read() -> crate::Pmselr {
         let raw = Self::read_raw();
-        crate::Pmselr::from_bits_retain(raw as u32)
+        <crate::Pmselr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmselr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -3556,7 +3556,7 @@ impl PMSWINC {
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmswinc) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMUSERENR`: User Enable Register
@@ -3619,12 +3619,12 @@ impl PMUSERENR {
     #[inline(always)]
     pub fn read() -> crate::PmuserenrA32 {
         let raw = Self::read_raw();
-        crate::PmuserenrA32::from_bits_retain(raw as u32)
+        <crate::PmuserenrA32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::PmuserenrA32) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -3693,12 +3693,12 @@ impl PMXEVCNTR {
     #[inline(always)]
     pub fn read() -> crate::Pmevcntr32 {
         let raw = Self::read_raw();
-        crate::Pmevcntr32::from_bits_retain(raw as u32)
+        <crate::Pmevcntr32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmevcntr32) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -3767,12 +3767,12 @@ impl PMXEVTYPER {
     #[inline(always)]
     pub fn read() -> crate::Pmevtyper {
         let raw = Self::read_raw();
-        crate::Pmevtyper::from_bits_retain(raw as u32)
+        <crate::Pmevtyper as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmevtyper) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]

@@ -68,7 +68,7 @@ impl ID_AA64DFR0_EL1 {
     #[inline(always)]
     pub fn read() -> crate::IdAa64dfr0 {
         let raw = Self::read_raw();
-        crate::IdAa64dfr0::from_bits_retain(raw)
+        <crate::IdAa64dfr0 as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
 }
 /// `MDCR_EL2`: Monitor Debug Configuration Register (EL2), PMU fields only
@@ -131,12 +131,12 @@ impl MDCR_EL2 {
     #[inline(always)]
     pub fn read() -> crate::MdcrEl2 {
         let raw = Self::read_raw();
-        crate::MdcrEl2::from_bits_retain(raw)
+        <crate::MdcrEl2 as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::MdcrEl2) {
-        Self::write_raw(value.bits());
+        Self::write_raw(armreg_rt::RegisterValue::bits(value));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -205,12 +205,12 @@ impl MDCR_EL3 {
     #[inline(always)]
     pub fn read() -> crate::MdcrEl3 {
         let raw = Self::read_raw();
-        crate::MdcrEl3::from_bits_retain(raw)
+        <crate::MdcrEl3 as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::MdcrEl3) {
-        Self::write_raw(value.bits());
+        Self::write_raw(armreg_rt::RegisterValue::bits(value));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -279,12 +279,12 @@ impl PMCCFILTR_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Pmccfiltr {
         let raw = Self::read_raw();
-        crate::Pmccfiltr::from_bits_retain(raw as u32)
+        <crate::Pmccfiltr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmccfiltr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -353,12 +353,12 @@ impl PMCCNTR_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Pmccntr {
         let raw = Self::read_raw();
-        crate::Pmccntr::from_bits_retain(raw)
+        <crate::Pmccntr as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmccntr) {
-        Self::write_raw(value.bits());
+        Self::write_raw(armreg_rt::RegisterValue::bits(value));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -408,7 +408,7 @@ impl PMCEID0_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Pmceid {
         let raw = Self::read_raw();
-        crate::Pmceid::from_bits_retain(raw)
+        <crate::Pmceid as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
 }
 /// `PMCEID1_EL0`: Common Event Identification 1: events 0x20-0x3F in \[31:0\]
@@ -452,7 +452,7 @@ impl PMCEID1_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Pmceid {
         let raw = Self::read_raw();
-        crate::Pmceid::from_bits_retain(raw)
+        <crate::Pmceid as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
 }
 /// `PMCNTENCLR_EL0`: Count Enable Clear: write 1 to disable a counter; reads the enable state
@@ -515,13 +515,13 @@ impl PMCNTENCLR_EL0 {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMCNTENSET_EL0`: Count Enable Set: write 1 to enable a counter; reads the enable state
@@ -584,13 +584,13 @@ impl PMCNTENSET_EL0 {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMCR_EL0`: Performance Monitors Control Register
@@ -653,12 +653,12 @@ impl PMCR_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Pmcr {
         let raw = Self::read_raw();
-        crate::Pmcr::from_bits_retain(raw)
+        <crate::Pmcr as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmcr) {
-        Self::write_raw(value.bits());
+        Self::write_raw(armreg_rt::RegisterValue::bits(value));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -1873,12 +1873,12 @@ impl PMEVCNTR_EL0 {
     #[inline(always)]
     fn read(n: usize) -> crate::Pmevcntr {
         let raw = Self::read_raw(n);
-        crate::Pmevcntr::from_bits_retain(raw)
+        <crate::Pmevcntr as armreg_rt::RegisterValue>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
     fn write(n: usize, value: crate::Pmevcntr) {
-        Self::write_raw(n, value.bits());
+        Self::write_raw(n, armreg_rt::RegisterValue::bits(value));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -3095,12 +3095,12 @@ impl PMEVTYPER_EL0 {
     #[inline(always)]
     fn read(n: usize) -> crate::Pmevtyper {
         let raw = Self::read_raw(n);
-        crate::Pmevtyper::from_bits_retain(raw as u32)
+        <crate::Pmevtyper as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     fn write(n: usize, value: crate::Pmevtyper) {
-        Self::write_raw(n, u64::from(value.bits()));
+        Self::write_raw(n, u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -3169,13 +3169,13 @@ impl PMINTENCLR_EL1 {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMINTENSET_EL1`: Interrupt Enable Set: write 1 to enable a counter's overflow interrupt; reads the enables
@@ -3238,13 +3238,13 @@ impl PMINTENSET_EL1 {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMMIR_EL1`: Machine Identification Register
@@ -3288,7 +3288,7 @@ impl PMMIR_EL1 {
     #[inline(always)]
     pub fn read() -> crate::Pmmir {
         let raw = Self::read_raw();
-        crate::Pmmir::from_bits_retain(raw as u32)
+        <crate::Pmmir as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
 }
 /// `PMOVSCLR_EL0`: Overflow Flag Status Clear: write 1 to clear an overflow flag; reads the flags
@@ -3351,13 +3351,13 @@ impl PMOVSCLR_EL0 {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMOVSSET_EL0`: Overflow Flag Status Set: write 1 to set an overflow flag; reads the flags
@@ -3420,13 +3420,13 @@ impl PMOVSSET_EL0 {
     #[inline(always)]
     pub fn read() -> crate::PmCounterMask {
         let raw = Self::read_raw();
-        crate::PmCounterMask::from_bits_retain(raw as u32)
+        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(mask: crate::PmCounterMask) {
         let value = mask;
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMSELR_EL0`: Event Counter Selection Register (system register only; no memory-mapped PMSELR)
@@ -3489,12 +3489,12 @@ impl PMSELR_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Pmselr {
         let raw = Self::read_raw();
-        crate::Pmselr::from_bits_retain(raw as u32)
+        <crate::Pmselr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmselr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -3542,7 +3542,7 @@ impl PMSWINC_EL0 {
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmswinc) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
 }
 /// `PMUSERENR_EL0`: User Enable Register
@@ -3605,12 +3605,12 @@ impl PMUSERENR_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Pmuserenr {
         let raw = Self::read_raw();
-        crate::Pmuserenr::from_bits_retain(raw as u32)
+        <crate::Pmuserenr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmuserenr) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -3679,12 +3679,12 @@ impl PMXEVCNTR_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Pmevcntr32 {
         let raw = Self::read_raw();
-        crate::Pmevcntr32::from_bits_retain(raw as u32)
+        <crate::Pmevcntr32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmevcntr32) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -3753,12 +3753,12 @@ impl PMXEVTYPER_EL0 {
     #[inline(always)]
     pub fn read() -> crate::Pmevtyper {
         let raw = Self::read_raw();
-        crate::Pmevtyper::from_bits_retain(raw as u32)
+        <crate::Pmevtyper as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     pub fn write(value: crate::Pmevtyper) {
-        Self::write_raw(u64::from(value.bits()));
+        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]

@@ -52,40 +52,31 @@
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[11:8\] | `PMUVer` | read-only | - | Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct IdAa64dfr0(u64);
+impl Clone for IdAa64dfr0 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for IdAa64dfr0 {}
+impl PartialEq for IdAa64dfr0 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for IdAa64dfr0 {}
 impl IdAa64dfr0 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `PMUVer`: Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg
-    #[inline(always)]
-    pub const fn pmuver(self) -> u8 {
-        ((self.0 >> 8) & 0xf) as u8
-    }
+    pub const PMUVER: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
 }
 impl Default for IdAa64dfr0 {
     #[inline(always)]
@@ -94,16 +85,16 @@ impl Default for IdAa64dfr0 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for IdAa64dfr0 {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for IdAa64dfr0 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("IdAa64dfr0")
-            .field("pmuver", &self.pmuver())
-            .finish()
+        armreg_rt::field::debug_fields(f, "IdAa64dfr0", self.0, "pmuver 8 4")
     }
 }
 /// AArch32 Debug Feature Register 0: only the PMU version field is described here
@@ -129,40 +120,31 @@ impl core::fmt::Debug for IdAa64dfr0 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[27:24\] | `PerfMon` | read-only | - | Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct IdDfr0(u32);
+impl Clone for IdDfr0 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for IdDfr0 {}
+impl PartialEq for IdDfr0 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for IdDfr0 {}
 impl IdDfr0 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `PerfMon`: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 ID_DFR0; Linux arch/arm64/tools/sysreg
-    #[inline(always)]
-    pub const fn perfmon(self) -> u8 {
-        ((self.0 >> 24) & 0xf) as u8
-    }
+    pub const PERFMON: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
 }
 impl Default for IdDfr0 {
     #[inline(always)]
@@ -171,16 +153,16 @@ impl Default for IdDfr0 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for IdDfr0 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for IdDfr0 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("IdDfr0")
-            .field("perfmon", &self.perfmon())
-            .finish()
+        armreg_rt::field::debug_fields(f, "IdDfr0", u64::from(self.0), "perfmon 24 4")
     }
 }
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
@@ -219,157 +201,61 @@ impl core::fmt::Debug for IdDfr0 {
 /// | \[6\] | `TPM` | read/write | - | Trap Performance Monitors register accesses from EL0/EL1 to EL2 |
 /// | \[5\] | `TPMCR` | read/write | - | Trap PMCR accesses from EL0/EL1 to EL2 |
 /// | \[4:0\] | `HPMN` | read/write | - | Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2 |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct MdcrEl2(u64);
+impl Clone for MdcrEl2 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for MdcrEl2 {}
+impl PartialEq for MdcrEl2 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for MdcrEl2 {}
 impl MdcrEl2 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `HPMN`: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2
     ///
     /// Bits \[4:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
-    #[inline(always)]
-    pub const fn hpmn(self) -> u8 {
-        (self.0 & 0x1f) as u8
-    }
-    /// Sets `HPMN`. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    pub const fn set_hpmn(&mut self, value: u8) {
-        self.0 = (self.0 & !0x1f) | ((value as u64) & 0x1f);
-    }
-    /// Returns the value with `HPMN` set. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_hpmn(mut self, value: u8) -> Self {
-        self.set_hpmn(value);
-        self
-    }
+    pub const HPMN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 5);
     /// `TPMCR`: Trap PMCR accesses from EL0/EL1 to EL2
     ///
     /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
-    #[inline(always)]
-    pub const fn tpmcr(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `TPMCR`.
-    #[inline(always)]
-    pub const fn set_tpmcr(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u64) << 5);
-    }
-    /// Returns the value with `TPMCR` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_tpmcr(mut self, value: bool) -> Self {
-        self.set_tpmcr(value);
-        self
-    }
+    pub const TPMCR: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `TPM`: Trap Performance Monitors register accesses from EL0/EL1 to EL2
     ///
     /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
-    #[inline(always)]
-    pub const fn tpm(self) -> bool {
-        ((self.0 >> 6) & 0x1) != 0
-    }
-    /// Sets `TPM`.
-    #[inline(always)]
-    pub const fn set_tpm(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40) | ((value as u64) << 6);
-    }
-    /// Returns the value with `TPM` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_tpm(mut self, value: bool) -> Self {
-        self.set_tpm(value);
-        self
-    }
+    pub const TPM: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
     /// `HPME`: Enable the event counters reserved for EL2 (n &gt;= HPMN)
     ///
     /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
-    #[inline(always)]
-    pub const fn hpme(self) -> bool {
-        ((self.0 >> 7) & 0x1) != 0
-    }
-    /// Sets `HPME`.
-    #[inline(always)]
-    pub const fn set_hpme(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80) | ((value as u64) << 7);
-    }
-    /// Returns the value with `HPME` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_hpme(mut self, value: bool) -> Self {
-        self.set_hpme(value);
-        self
-    }
+    pub const HPME: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
     /// `HPMD`: Prohibit event counting at EL2 (FEAT_PMUv3p1)
     ///
     /// Bits \[17\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
-    #[inline(always)]
-    pub const fn hpmd(self) -> bool {
-        ((self.0 >> 17) & 0x1) != 0
-    }
-    /// Sets `HPMD`.
-    #[inline(always)]
-    pub const fn set_hpmd(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2_0000) | ((value as u64) << 17);
-    }
-    /// Returns the value with `HPMD` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_hpmd(mut self, value: bool) -> Self {
-        self.set_hpmd(value);
-        self
-    }
+    pub const HPMD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(17, 1);
     /// `HCCD`: Prohibit cycle counting at EL2 (FEAT_PMUv3p5)
     ///
     /// Bits \[23\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
-    #[inline(always)]
-    pub const fn hccd(self) -> bool {
-        ((self.0 >> 23) & 0x1) != 0
-    }
-    /// Sets `HCCD`.
-    #[inline(always)]
-    pub const fn set_hccd(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80_0000) | ((value as u64) << 23);
-    }
-    /// Returns the value with `HCCD` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_hccd(mut self, value: bool) -> Self {
-        self.set_hccd(value);
-        self
-    }
+    pub const HCCD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
 }
 impl Default for MdcrEl2 {
     #[inline(always)]
@@ -378,21 +264,16 @@ impl Default for MdcrEl2 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for MdcrEl2 {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for MdcrEl2 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("MdcrEl2")
-            .field("hpmn", &self.hpmn())
-            .field("tpmcr", &self.tpmcr())
-            .field("tpm", &self.tpm())
-            .field("hpme", &self.hpme())
-            .field("hpmd", &self.hpmd())
-            .field("hccd", &self.hccd())
-            .finish()
+        armreg_rt::field::debug_fields(f, "MdcrEl2", self.0, "hpmn 0 5;tpmcr 5 1;tpm 6 1;hpme 7 1;hpmd 17 1;hccd 23 1")
     }
 }
 /// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields are described; the other bits hold other controls
@@ -423,73 +304,37 @@ impl core::fmt::Debug for MdcrEl2 {
 /// |---|---|---|---|---|
 /// | \[23\] | `SCCD` | read/write | - | Prohibit cycle counting in Secure state (FEAT_PMUv3p5) |
 /// | \[17\] | `SPME` | read/write | - | Secure Performance Monitors enable: allows event counting in Secure state |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct MdcrEl3(u64);
+impl Clone for MdcrEl3 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for MdcrEl3 {}
+impl PartialEq for MdcrEl3 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for MdcrEl3 {}
 impl MdcrEl3 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `SPME`: Secure Performance Monitors enable: allows event counting in Secure state
     ///
     /// Bits \[17\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL3, FACTS.md §2-§3
-    #[inline(always)]
-    pub const fn spme(self) -> bool {
-        ((self.0 >> 17) & 0x1) != 0
-    }
-    /// Sets `SPME`.
-    #[inline(always)]
-    pub const fn set_spme(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2_0000) | ((value as u64) << 17);
-    }
-    /// Returns the value with `SPME` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_spme(mut self, value: bool) -> Self {
-        self.set_spme(value);
-        self
-    }
+    pub const SPME: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(17, 1);
     /// `SCCD`: Prohibit cycle counting in Secure state (FEAT_PMUv3p5)
     ///
     /// Bits \[23\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 MDCR_EL3, FACTS.md §2-§3
-    #[inline(always)]
-    pub const fn sccd(self) -> bool {
-        ((self.0 >> 23) & 0x1) != 0
-    }
-    /// Sets `SCCD`.
-    #[inline(always)]
-    pub const fn set_sccd(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80_0000) | ((value as u64) << 23);
-    }
-    /// Returns the value with `SCCD` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sccd(mut self, value: bool) -> Self {
-        self.set_sccd(value);
-        self
-    }
+    pub const SCCD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
 }
 impl Default for MdcrEl3 {
     #[inline(always)]
@@ -498,17 +343,16 @@ impl Default for MdcrEl3 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for MdcrEl3 {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for MdcrEl3 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("MdcrEl3")
-            .field("spme", &self.spme())
-            .field("sccd", &self.sccd())
-            .finish()
+        armreg_rt::field::debug_fields(f, "MdcrEl3", self.0, "spme 17 1;sccd 23 1")
     }
 }
 /// Authentication Status Register (external view only): debug authentication state per Security state
@@ -549,103 +393,73 @@ impl core::fmt::Debug for MdcrEl3 {
 /// | \[5:4\] | `SID` | read-only | - | Secure invasive debug |
 /// | \[3:2\] | `NSNID` | read-only | - | Non-secure non-invasive debug |
 /// | \[1:0\] | `NSID` | read-only | - | Non-secure invasive debug |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmauthstatus(u32);
+impl Clone for Pmauthstatus {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmauthstatus {}
+impl PartialEq for Pmauthstatus {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmauthstatus {}
 impl Pmauthstatus {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `NSID`: Non-secure invasive debug
     ///
     /// Bits \[1:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn nsid(self) -> u8 {
-        (self.0 & 0x3) as u8
-    }
+    pub const NSID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 2);
     /// `NSNID`: Non-secure non-invasive debug
     ///
     /// Bits \[3:2\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn nsnid(self) -> u8 {
-        ((self.0 >> 2) & 0x3) as u8
-    }
+    pub const NSNID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(2, 2);
     /// `SID`: Secure invasive debug
     ///
     /// Bits \[5:4\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn sid(self) -> u8 {
-        ((self.0 >> 4) & 0x3) as u8
-    }
+    pub const SID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 2);
     /// `SNID`: Secure non-invasive debug
     ///
     /// Bits \[7:6\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn snid(self) -> u8 {
-        ((self.0 >> 6) & 0x3) as u8
-    }
+    pub const SNID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(6, 2);
     /// `RLID`: Realm invasive debug
     ///
     /// Bits \[13:12\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn rlid(self) -> u8 {
-        ((self.0 >> 12) & 0x3) as u8
-    }
+    pub const RLID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 2);
     /// `RLNID`: Realm non-invasive debug
     ///
     /// Bits \[15:14\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn rlnid(self) -> u8 {
-        ((self.0 >> 14) & 0x3) as u8
-    }
+    pub const RLNID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(14, 2);
     /// `RTID`: Root invasive debug
     ///
     /// Bits \[25:24\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn rtid(self) -> u8 {
-        ((self.0 >> 24) & 0x3) as u8
-    }
+    pub const RTID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 2);
     /// `RTNID`: Root non-invasive debug
     ///
     /// Bits \[27:26\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn rtnid(self) -> u8 {
-        ((self.0 >> 26) & 0x3) as u8
-    }
+    pub const RTNID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(26, 2);
 }
 impl Default for Pmauthstatus {
     #[inline(always)]
@@ -654,23 +468,16 @@ impl Default for Pmauthstatus {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmauthstatus {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmauthstatus {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmauthstatus")
-            .field("nsid", &self.nsid())
-            .field("nsnid", &self.nsnid())
-            .field("sid", &self.sid())
-            .field("snid", &self.snid())
-            .field("rlid", &self.rlid())
-            .field("rlnid", &self.rlnid())
-            .field("rtid", &self.rtid())
-            .field("rtnid", &self.rtnid())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmauthstatus", u64::from(self.0), "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2")
     }
 }
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
@@ -715,241 +522,85 @@ impl core::fmt::Debug for Pmauthstatus {
 /// | \[22\] | `RLK` | read/write | - | Realm EL1 filtering (FEAT_RME) |
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME) |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME) |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmccfiltr(u32);
+impl Clone for Pmccfiltr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmccfiltr {}
+impl PartialEq for Pmccfiltr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmccfiltr {}
 impl Pmccfiltr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `RLH`: Realm EL2 filtering (FEAT_RME)
     ///
     /// Bits \[20\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn rlh(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `RLH`.
-    #[inline(always)]
-    pub const fn set_rlh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `RLH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlh(mut self, value: bool) -> Self {
-        self.set_rlh(value);
-        self
-    }
+    pub const RLH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(20, 1);
     /// `RLU`: Realm EL0 filtering (FEAT_RME)
     ///
     /// Bits \[21\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn rlu(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `RLU`.
-    #[inline(always)]
-    pub const fn set_rlu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `RLU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlu(mut self, value: bool) -> Self {
-        self.set_rlu(value);
-        self
-    }
+    pub const RLU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
     /// `RLK`: Realm EL1 filtering (FEAT_RME)
     ///
     /// Bits \[22\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn rlk(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `RLK`.
-    #[inline(always)]
-    pub const fn set_rlk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `RLK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlk(mut self, value: bool) -> Self {
-        self.set_rlk(value);
-        self
-    }
+    pub const RLK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(22, 1);
     /// `SH`: Secure EL2 filtering (FEAT_SEL2)
     ///
     /// Bits \[24\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn sh(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `SH`.
-    #[inline(always)]
-    pub const fn set_sh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `SH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sh(mut self, value: bool) -> Self {
-        self.set_sh(value);
-        self
-    }
+    pub const SH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(24, 1);
     /// `M`: EL3 filtering: EL3 is counted when M equals P
     ///
     /// Bits \[26\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn m(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `M`.
-    #[inline(always)]
-    pub const fn set_m(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `M` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_m(mut self, value: bool) -> Self {
-        self.set_m(value);
-        self
-    }
+    pub const M: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(26, 1);
     /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2
     ///
     /// Bits \[27\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn nsh(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `NSH`.
-    #[inline(always)]
-    pub const fn set_nsh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `NSH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsh(mut self, value: bool) -> Self {
-        self.set_nsh(value);
-        self
-    }
+    pub const NSH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
     /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U
     ///
     /// Bits \[28\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn nsu(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `NSU`.
-    #[inline(always)]
-    pub const fn set_nsu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `NSU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsu(mut self, value: bool) -> Self {
-        self.set_nsu(value);
-        self
-    }
+    pub const NSU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
     /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P
     ///
     /// Bits \[29\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn nsk(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `NSK`.
-    #[inline(always)]
-    pub const fn set_nsk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `NSK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsk(mut self, value: bool) -> Self {
-        self.set_nsk(value);
-        self
-    }
+    pub const NSK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
     /// `U`: User filtering: 1 = do not count at EL0
     ///
     /// Bits \[30\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn u(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `U`.
-    #[inline(always)]
-    pub const fn set_u(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `U` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_u(mut self, value: bool) -> Self {
-        self.set_u(value);
-        self
-    }
+    pub const U: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
     /// `P`: Privileged filtering: 1 = do not count at EL1
     ///
     /// Bits \[31\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
+    pub const P: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for Pmccfiltr {
     #[inline(always)]
@@ -958,25 +609,16 @@ impl Default for Pmccfiltr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmccfiltr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmccfiltr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmccfiltr")
-            .field("rlh", &self.rlh())
-            .field("rlu", &self.rlu())
-            .field("rlk", &self.rlk())
-            .field("sh", &self.sh())
-            .field("m", &self.m())
-            .field("nsh", &self.nsh())
-            .field("nsu", &self.nsu())
-            .field("nsk", &self.nsk())
-            .field("u", &self.u())
-            .field("p", &self.p())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmccfiltr", u64::from(self.0), "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
     }
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
@@ -1001,52 +643,31 @@ impl core::fmt::Debug for Pmccfiltr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `CCNT` | read/write | - | Cycle count |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmccntr(u64);
+impl Clone for Pmccntr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmccntr {}
+impl PartialEq for Pmccntr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmccntr {}
 impl Pmccntr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `CCNT`: Cycle count
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5 PMCCNTR_EL0, FACTS.md §1
-    #[inline(always)]
-    pub const fn ccnt(self) -> u64 {
-        self.0
-    }
-    /// Sets `CCNT`.
-    #[inline(always)]
-    pub const fn set_ccnt(&mut self, value: u64) {
-        self.0 = value;
-    }
-    /// Returns the value with `CCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_ccnt(mut self, value: u64) -> Self {
-        self.set_ccnt(value);
-        self
-    }
+    pub const CCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Pmccntr {
     #[inline(always)]
@@ -1055,16 +676,16 @@ impl Default for Pmccntr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmccntr {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmccntr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmccntr")
-            .field("ccnt", &self.ccnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmccntr", self.0, "ccnt 0 64")
     }
 }
 /// Cycle Count Register, low 32 bits: the AArch32 32-bit MRC/MCR form of PMCCNTR
@@ -1087,52 +708,31 @@ impl core::fmt::Debug for Pmccntr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `CCNT` | read/write | - | Cycle count bits \[31:0\] |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmccntr32(u32);
+impl Clone for Pmccntr32 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmccntr32 {}
+impl PartialEq for Pmccntr32 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmccntr32 {}
 impl Pmccntr32 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `CCNT`: Cycle count bits \[31:0\]
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §G8.4 PMCCNTR, FACTS.md §2
-    #[inline(always)]
-    pub const fn ccnt(self) -> u32 {
-        self.0
-    }
-    /// Sets `CCNT`.
-    #[inline(always)]
-    pub const fn set_ccnt(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `CCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_ccnt(mut self, value: u32) -> Self {
-        self.set_ccnt(value);
-        self
-    }
+    pub const CCNT: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmccntr32 {
     #[inline(always)]
@@ -1141,16 +741,16 @@ impl Default for Pmccntr32 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmccntr32 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmccntr32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmccntr32")
-            .field("ccnt", &self.ccnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmccntr32", u64::from(self.0), "ccnt 0 32")
     }
 }
 /// Common Event Identification, AArch64 64-bit form (PMCEID0_EL0 / PMCEID1_EL0). Bit n of \[31:0\] set = common event n (PMCEID0) or 0x20 + n (PMCEID1) is implemented; \[63:32\] hold the events 0x4000+ that AArch32/external PMCEID2/PMCEID3 show. The split into named fields is not described here
@@ -1175,40 +775,31 @@ impl core::fmt::Debug for Pmccntr32 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid(u64);
+impl Clone for Pmceid {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmceid {}
+impl PartialEq for Pmceid {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmceid {}
 impl Pmceid {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5; FACTS.md §4
-    #[inline(always)]
-    pub const fn id(self) -> u64 {
-        self.0
-    }
+    pub const ID: armreg_rt::Field<Self, u64, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Pmceid {
     #[inline(always)]
@@ -1217,16 +808,16 @@ impl Default for Pmceid {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmceid {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmceid {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid")
-            .field("id", &self.id())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmceid", self.0, "id 0 64")
     }
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
@@ -1249,40 +840,31 @@ impl core::fmt::Debug for Pmceid {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid32(u32);
+impl Clone for Pmceid32 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmceid32 {}
+impl PartialEq for Pmceid32 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmceid32 {}
 impl Pmceid32 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
     ///
     /// Source: FACTS.md §4
-    #[inline(always)]
-    pub const fn id(self) -> u32 {
-        self.0
-    }
+    pub const ID: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmceid32 {
     #[inline(always)]
@@ -1291,16 +873,16 @@ impl Default for Pmceid32 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmceid32 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmceid32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid32")
-            .field("id", &self.id())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmceid32", u64::from(self.0), "id 0 32")
     }
 }
 /// Configuration Register (external view only): PMU features and counter count
@@ -1346,130 +928,91 @@ impl core::fmt::Debug for Pmceid32 {
 /// | \[14\] | `CC` | read-only | - | Dedicated cycle counter (PMCCNTR) implemented |
 /// | \[13:8\] | `SIZE` | read-only | - | Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit) |
 /// | \[7:0\] | `N` | read-only | - | Number of event counters implemented (use this, not PMCR.N, in the external view) |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcfgr(u32);
+impl Clone for Pmcfgr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmcfgr {}
+impl PartialEq for Pmcfgr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmcfgr {}
 impl Pmcfgr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `N`: Number of event counters implemented (use this, not PMCR.N, in the external view)
     ///
     /// Bits \[7:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn n(self) -> u8 {
-        (self.0 & 0xff) as u8
-    }
+    pub const N: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 8);
     /// `SIZE`: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit)
     ///
     /// Bits \[13:8\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn size(self) -> u8 {
-        ((self.0 >> 8) & 0x3f) as u8
-    }
+    pub const SIZE: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 6);
     /// `CC`: Dedicated cycle counter (PMCCNTR) implemented
     ///
     /// Bits \[14\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn cc(self) -> bool {
-        ((self.0 >> 14) & 0x1) != 0
-    }
+    pub const CC: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(14, 1);
     /// `CCD`: Cycle counter clock divider (PMCR.D) supported
     ///
     /// Bits \[15\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn ccd(self) -> bool {
-        ((self.0 >> 15) & 0x1) != 0
-    }
+    pub const CCD: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(15, 1);
     /// `EX`: Export (PMCR.X) supported
     ///
     /// Bits \[16\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn ex(self) -> bool {
-        ((self.0 >> 16) & 0x1) != 0
-    }
+    pub const EX: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 1);
     /// `NA`: NA (see DDI0487 PMCFGR)
     ///
     /// Bits \[17\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn na(self) -> bool {
-        ((self.0 >> 17) & 0x1) != 0
-    }
+    pub const NA: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(17, 1);
     /// `WT`: WT (see DDI0487 PMCFGR)
     ///
     /// Bits \[18\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn wt(self) -> bool {
-        ((self.0 >> 18) & 0x1) != 0
-    }
+    pub const WT: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(18, 1);
     /// `UEN`: User-mode enable register (PMUSERENR) supported
     ///
     /// Bits \[19\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn uen(self) -> bool {
-        ((self.0 >> 19) & 0x1) != 0
-    }
+    pub const UEN: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(19, 1);
     /// `FZO`: Freeze-on-overflow (PMCR.FZO) supported
     ///
     /// Bits \[21\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn fzo(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
+    pub const FZO: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(21, 1);
     /// `SS`: SS (see DDI0487 PMCFGR)
     ///
     /// Bits \[22\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn ss(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
+    pub const SS: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(22, 1);
     /// `NCG`: NCG, counter groups (see DDI0487 PMCFGR)
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn ncg(self) -> u8 {
-        ((self.0 >> 28) & 0xf) as u8
-    }
+    pub const NCG: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl Default for Pmcfgr {
     #[inline(always)]
@@ -1478,26 +1021,16 @@ impl Default for Pmcfgr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmcfgr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmcfgr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcfgr")
-            .field("n", &self.n())
-            .field("size", &self.size())
-            .field("cc", &self.cc())
-            .field("ccd", &self.ccd())
-            .field("ex", &self.ex())
-            .field("na", &self.na())
-            .field("wt", &self.wt())
-            .field("uen", &self.uen())
-            .field("fzo", &self.fzo())
-            .field("ss", &self.ss())
-            .field("ncg", &self.ncg())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmcfgr", u64::from(self.0), "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4")
     }
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
@@ -1520,40 +1053,31 @@ impl core::fmt::Debug for Pmcfgr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcidr(u32);
+impl Clone for Pmcidr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmcidr {}
+impl PartialEq for Pmcidr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmcidr {}
 impl Pmcidr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `VALUE`: Whole register; finer layout not described here
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
+    pub const VALUE: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmcidr {
     #[inline(always)]
@@ -1562,16 +1086,16 @@ impl Default for Pmcidr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmcidr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmcidr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcidr")
-            .field("value", &self.value())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmcidr", u64::from(self.0), "value 0 32")
     }
 }
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
@@ -1625,250 +1149,103 @@ impl core::fmt::Debug for Pmcidr {
 /// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
 /// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcr(u64);
+impl Clone for Pmcr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmcr {}
+impl PartialEq for Pmcr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmcr {}
 impl Pmcr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
     /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn e(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `E`.
-    #[inline(always)]
-    pub const fn set_e(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u64);
-    }
-    /// Returns the value with `E` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_e(mut self, value: bool) -> Self {
-        self.set_e(value);
-        self
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u64) << 1);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u64) << 2);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const E: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `P`: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0
+    ///
+    /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5, FACTS.md §3
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    /// `C`: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0
+    ///
+    /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5, FACTS.md §3
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
     /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn d(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `D`.
-    #[inline(always)]
-    pub const fn set_d(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u64) << 3);
-    }
-    /// Returns the value with `D` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_d(mut self, value: bool) -> Self {
-        self.set_d(value);
-        self
-    }
+    pub const D: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `X`: Export enable: export events to an external monitoring block
     ///
     /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn x(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `X`.
-    #[inline(always)]
-    pub const fn set_x(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u64) << 4);
-    }
-    /// Returns the value with `X` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_x(mut self, value: bool) -> Self {
-        self.set_x(value);
-        self
-    }
+    pub const X: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `DP`: Disable the cycle counter where event counting is prohibited
     ///
     /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn dp(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `DP`.
-    #[inline(always)]
-    pub const fn set_dp(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u64) << 5);
-    }
-    /// Returns the value with `DP` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_dp(mut self, value: bool) -> Self {
-        self.set_dp(value);
-        self
-    }
+    pub const DP: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `LC`: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)
     ///
     /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn lc(self) -> bool {
-        ((self.0 >> 6) & 0x1) != 0
-    }
-    /// Sets `LC`.
-    #[inline(always)]
-    pub const fn set_lc(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40) | ((value as u64) << 6);
-    }
-    /// Returns the value with `LC` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_lc(mut self, value: bool) -> Self {
-        self.set_lc(value);
-        self
-    }
+    pub const LC: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
     /// `LP`: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63
     ///
     /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn lp(self) -> bool {
-        ((self.0 >> 7) & 0x1) != 0
-    }
-    /// Sets `LP`.
-    #[inline(always)]
-    pub const fn set_lp(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80) | ((value as u64) << 7);
-    }
-    /// Returns the value with `LP` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_lp(mut self, value: bool) -> Self {
-        self.set_lp(value);
-        self
-    }
+    pub const LP: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
     /// `FZO`: Freeze-on-overflow (FEAT_PMUv3p7)
     ///
     /// Bits \[9\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn fzo(self) -> bool {
-        ((self.0 >> 9) & 0x1) != 0
-    }
-    /// Sets `FZO`.
-    #[inline(always)]
-    pub const fn set_fzo(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200) | ((value as u64) << 9);
-    }
-    /// Returns the value with `FZO` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_fzo(mut self, value: bool) -> Self {
-        self.set_fzo(value);
-        self
-    }
+    pub const FZO: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(9, 1);
     /// `N`: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)
     ///
     /// Bits \[15:11\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn n(self) -> u8 {
-        ((self.0 >> 11) & 0x1f) as u8
-    }
+    pub const N: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(11, 5);
     /// `IDCODE`: Identification code, IMPLEMENTATION DEFINED
     ///
     /// Bits \[23:16\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn idcode(self) -> u8 {
-        ((self.0 >> 16) & 0xff) as u8
-    }
+    pub const IDCODE: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 8);
     /// `IMP`: Implementer code, same encoding as MIDR_EL1.Implementer
     ///
     /// Bits \[31:24\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn imp(self) -> Result<pmcr::Imp, u8> {
-        pmcr::Imp::try_from_bits(((self.0 >> 24) & 0xff) as u8)
-    }
+    pub const IMP: armreg_rt::Field<Self, pmcr::Imp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 8);
     /// `FZS`: Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only
     ///
     /// Bits \[32\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn fzs(self) -> bool {
-        ((self.0 >> 32) & 0x1) != 0
-    }
-    /// Sets `FZS`.
-    #[inline(always)]
-    pub const fn set_fzs(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1_0000_0000) | ((value as u64) << 32);
-    }
-    /// Returns the value with `FZS` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_fzs(mut self, value: bool) -> Self {
-        self.set_fzs(value);
-        self
-    }
+    pub const FZS: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(32, 1);
 }
 impl Default for Pmcr {
     #[inline(always)]
@@ -1877,37 +1254,40 @@ impl Default for Pmcr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmcr {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmcr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcr")
-            .field("e", &self.e())
-            .field("d", &self.d())
-            .field("x", &self.x())
-            .field("dp", &self.dp())
-            .field("lc", &self.lc())
-            .field("lp", &self.lp())
-            .field("fzo", &self.fzo())
-            .field("n", &self.n())
-            .field("idcode", &self.idcode())
-            .field("imp", &self.imp())
-            .field("fzs", &self.fzs())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmcr", self.0, "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm;fzs 32 1")
     }
 }
 /// Enumerated field values of `PMCR`.
 pub mod pmcr {
     /// Values of `IMP` (bits \[31:24\] of `PMCR`).
-    #[derive(Clone, Copy, PartialEq, Eq, Hash)]
     #[repr(u8)]
     pub enum Imp {
         /// Arm Limited
         Arm = 0x41,
     }
+    impl Clone for Imp {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Imp {}
+    impl PartialEq for Imp {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Imp {}
     impl Imp {
         /// The value for `bits`, or the bits themselves if no value has them.
         #[inline(always)]
@@ -1921,6 +1301,19 @@ pub mod pmcr {
         #[inline(always)]
         pub const fn bits(self) -> u8 {
             self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Imp {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Imp {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
         }
     }
     impl core::fmt::Debug for Imp {
@@ -1979,229 +1372,97 @@ pub mod pmcr {
 /// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
 /// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct PmcrA32(u32);
+impl Clone for PmcrA32 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for PmcrA32 {}
+impl PartialEq for PmcrA32 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for PmcrA32 {}
 impl PmcrA32 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
     /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn e(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `E`.
-    #[inline(always)]
-    pub const fn set_e(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `E` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_e(mut self, value: bool) -> Self {
-        self.set_e(value);
-        self
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const E: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `P`: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0
+    ///
+    /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5, FACTS.md §3
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    /// `C`: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0
+    ///
+    /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5, FACTS.md §3
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
     /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn d(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `D`.
-    #[inline(always)]
-    pub const fn set_d(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `D` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_d(mut self, value: bool) -> Self {
-        self.set_d(value);
-        self
-    }
+    pub const D: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `X`: Export enable: export events to an external monitoring block
     ///
     /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn x(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `X`.
-    #[inline(always)]
-    pub const fn set_x(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `X` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_x(mut self, value: bool) -> Self {
-        self.set_x(value);
-        self
-    }
+    pub const X: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `DP`: Disable the cycle counter where event counting is prohibited
     ///
     /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn dp(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `DP`.
-    #[inline(always)]
-    pub const fn set_dp(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `DP` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_dp(mut self, value: bool) -> Self {
-        self.set_dp(value);
-        self
-    }
+    pub const DP: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `LC`: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)
     ///
     /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn lc(self) -> bool {
-        ((self.0 >> 6) & 0x1) != 0
-    }
-    /// Sets `LC`.
-    #[inline(always)]
-    pub const fn set_lc(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40) | ((value as u32) << 6);
-    }
-    /// Returns the value with `LC` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_lc(mut self, value: bool) -> Self {
-        self.set_lc(value);
-        self
-    }
+    pub const LC: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
     /// `LP`: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63
     ///
     /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn lp(self) -> bool {
-        ((self.0 >> 7) & 0x1) != 0
-    }
-    /// Sets `LP`.
-    #[inline(always)]
-    pub const fn set_lp(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80) | ((value as u32) << 7);
-    }
-    /// Returns the value with `LP` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_lp(mut self, value: bool) -> Self {
-        self.set_lp(value);
-        self
-    }
+    pub const LP: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
     /// `FZO`: Freeze-on-overflow (FEAT_PMUv3p7)
     ///
     /// Bits \[9\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn fzo(self) -> bool {
-        ((self.0 >> 9) & 0x1) != 0
-    }
-    /// Sets `FZO`.
-    #[inline(always)]
-    pub const fn set_fzo(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200) | ((value as u32) << 9);
-    }
-    /// Returns the value with `FZO` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_fzo(mut self, value: bool) -> Self {
-        self.set_fzo(value);
-        self
-    }
+    pub const FZO: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(9, 1);
     /// `N`: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)
     ///
     /// Bits \[15:11\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn n(self) -> u8 {
-        ((self.0 >> 11) & 0x1f) as u8
-    }
+    pub const N: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(11, 5);
     /// `IDCODE`: Identification code, IMPLEMENTATION DEFINED
     ///
     /// Bits \[23:16\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn idcode(self) -> u8 {
-        ((self.0 >> 16) & 0xff) as u8
-    }
+    pub const IDCODE: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 8);
     /// `IMP`: Implementer code, same encoding as MIDR_EL1.Implementer
     ///
     /// Bits \[31:24\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn imp(self) -> Result<pmcr_a32::Imp, u8> {
-        pmcr_a32::Imp::try_from_bits(((self.0 >> 24) & 0xff) as u8)
-    }
+    pub const IMP: armreg_rt::Field<Self, pmcr_a32::Imp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 8);
 }
 impl Default for PmcrA32 {
     #[inline(always)]
@@ -2210,25 +1471,16 @@ impl Default for PmcrA32 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for PmcrA32 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for PmcrA32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PmcrA32")
-            .field("e", &self.e())
-            .field("d", &self.d())
-            .field("x", &self.x())
-            .field("dp", &self.dp())
-            .field("lc", &self.lc())
-            .field("lp", &self.lp())
-            .field("fzo", &self.fzo())
-            .field("n", &self.n())
-            .field("idcode", &self.idcode())
-            .field("imp", &self.imp())
-            .finish()
+        armreg_rt::field::debug_fields(f, "PmcrA32", u64::from(self.0), "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm")
     }
 }
 /// Enumerated field values of `PMCR_A32`.
@@ -2284,202 +1536,79 @@ pub mod pmcr_a32 {
 /// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
 /// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct PmcrExt(u32);
+impl Clone for PmcrExt {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for PmcrExt {}
+impl PartialEq for PmcrExt {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for PmcrExt {}
 impl PmcrExt {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
     /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn e(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `E`.
-    #[inline(always)]
-    pub const fn set_e(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `E` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_e(mut self, value: bool) -> Self {
-        self.set_e(value);
-        self
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const E: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `P`: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0
+    ///
+    /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5, FACTS.md §3
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    /// `C`: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0
+    ///
+    /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5, FACTS.md §3
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
     /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn d(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `D`.
-    #[inline(always)]
-    pub const fn set_d(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `D` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_d(mut self, value: bool) -> Self {
-        self.set_d(value);
-        self
-    }
+    pub const D: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `X`: Export enable: export events to an external monitoring block
     ///
     /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn x(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `X`.
-    #[inline(always)]
-    pub const fn set_x(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `X` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_x(mut self, value: bool) -> Self {
-        self.set_x(value);
-        self
-    }
+    pub const X: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `DP`: Disable the cycle counter where event counting is prohibited
     ///
     /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn dp(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `DP`.
-    #[inline(always)]
-    pub const fn set_dp(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `DP` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_dp(mut self, value: bool) -> Self {
-        self.set_dp(value);
-        self
-    }
+    pub const DP: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `LC`: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)
     ///
     /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn lc(self) -> bool {
-        ((self.0 >> 6) & 0x1) != 0
-    }
-    /// Sets `LC`.
-    #[inline(always)]
-    pub const fn set_lc(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40) | ((value as u32) << 6);
-    }
-    /// Returns the value with `LC` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_lc(mut self, value: bool) -> Self {
-        self.set_lc(value);
-        self
-    }
+    pub const LC: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
     /// `LP`: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63
     ///
     /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn lp(self) -> bool {
-        ((self.0 >> 7) & 0x1) != 0
-    }
-    /// Sets `LP`.
-    #[inline(always)]
-    pub const fn set_lp(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80) | ((value as u32) << 7);
-    }
-    /// Returns the value with `LP` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_lp(mut self, value: bool) -> Self {
-        self.set_lp(value);
-        self
-    }
+    pub const LP: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
     /// `FZO`: Freeze-on-overflow (FEAT_PMUv3p7)
     ///
     /// Bits \[9\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn fzo(self) -> bool {
-        ((self.0 >> 9) & 0x1) != 0
-    }
-    /// Sets `FZO`.
-    #[inline(always)]
-    pub const fn set_fzo(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200) | ((value as u32) << 9);
-    }
-    /// Returns the value with `FZO` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_fzo(mut self, value: bool) -> Self {
-        self.set_fzo(value);
-        self
-    }
+    pub const FZO: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(9, 1);
 }
 impl Default for PmcrExt {
     #[inline(always)]
@@ -2488,22 +1617,16 @@ impl Default for PmcrExt {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for PmcrExt {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for PmcrExt {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PmcrExt")
-            .field("e", &self.e())
-            .field("d", &self.d())
-            .field("x", &self.x())
-            .field("dp", &self.dp())
-            .field("lc", &self.lc())
-            .field("lp", &self.lp())
-            .field("fzo", &self.fzo())
-            .finish()
+        armreg_rt::field::debug_fields(f, "PmcrExt", u64::from(self.0), "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1")
     }
 }
 /// Device Affinity Register 0 or 1 (external view only). The finer field layout is not described here
@@ -2558,78 +1681,57 @@ pub type Pmdevaff = Pmcidr;
 /// | \[19:16\] | `REVISION` | read-only | - | Architecture revision |
 /// | \[15:12\] | `ARCHVER` | read-only | 0x2 | Architecture version: 2 |
 /// | \[11:0\] | `ARCHPART` | read-only | 0xa16 | Architecture part: 0xA16 = PMU, 32-bit external view |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmdevarch(u32);
+impl Clone for Pmdevarch {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmdevarch {}
+impl PartialEq for Pmdevarch {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmdevarch {}
 impl Pmdevarch {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
+    pub const DEFAULT: Self = Self(0x0);
     /// The value at reset.
     pub const RESET: Self = Self(0x4770_2a16);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
     /// `ARCHPART`: Architecture part: 0xA16 = PMU, 32-bit external view
     ///
     /// Bits \[11:0\], read-only. Reset: 0xa16.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn archpart(self) -> u16 {
-        (self.0 & 0xfff) as u16
-    }
+    pub const ARCHPART: armreg_rt::Field<Self, u16, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 12);
     /// `ARCHVER`: Architecture version: 2
     ///
     /// Bits \[15:12\], read-only. Reset: 0x2.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn archver(self) -> u8 {
-        ((self.0 >> 12) & 0xf) as u8
-    }
+    pub const ARCHVER: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `REVISION`: Architecture revision
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn revision(self) -> u8 {
-        ((self.0 >> 16) & 0xf) as u8
-    }
+    pub const REVISION: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `PRESENT`: 1 = PMDEVARCH is present
     ///
     /// Bits \[20\], read-only. Reset: 0x1.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn present(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
+    pub const PRESENT: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 1);
     /// `ARCHITECT`: Architect: 0x23B = Arm
     ///
     /// Bits \[31:21\], read-only. Reset: 0x23b.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn architect(self) -> u16 {
-        ((self.0 >> 21) & 0x7ff) as u16
-    }
+    pub const ARCHITECT: armreg_rt::Field<Self, u16, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(21, 11);
 }
 impl Default for Pmdevarch {
     #[inline(always)]
@@ -2638,20 +1740,16 @@ impl Default for Pmdevarch {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmdevarch {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmdevarch {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmdevarch")
-            .field("archpart", &self.archpart())
-            .field("archver", &self.archver())
-            .field("revision", &self.revision())
-            .field("present", &self.present())
-            .field("architect", &self.architect())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmdevarch", u64::from(self.0), "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11")
     }
 }
 /// Device Configuration Register (external view only). The finer field layout is not described here
@@ -2702,51 +1800,39 @@ pub type Pmdevid = Pmcidr;
 /// |---|---|---|---|---|
 /// | \[7:4\] | `SUB` | read-only | 0x1 | Sub-type: 1 |
 /// | \[3:0\] | `MAJOR` | read-only | 0x6 | Major type: 6 = performance monitor |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmdevtype(u32);
+impl Clone for Pmdevtype {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmdevtype {}
+impl PartialEq for Pmdevtype {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmdevtype {}
 impl Pmdevtype {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
+    pub const DEFAULT: Self = Self(0x0);
     /// The value at reset.
     pub const RESET: Self = Self(0x16);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
     /// `MAJOR`: Major type: 6 = performance monitor
     ///
     /// Bits \[3:0\], read-only. Reset: 0x6.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn major(self) -> u8 {
-        (self.0 & 0xf) as u8
-    }
+    pub const MAJOR: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `SUB`: Sub-type: 1
     ///
     /// Bits \[7:4\], read-only. Reset: 0x1.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn sub(self) -> u8 {
-        ((self.0 >> 4) & 0xf) as u8
-    }
+    pub const SUB: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
 }
 impl Default for Pmdevtype {
     #[inline(always)]
@@ -2755,17 +1841,16 @@ impl Default for Pmdevtype {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmdevtype {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmdevtype {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmdevtype")
-            .field("major", &self.major())
-            .field("sub", &self.sub())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmdevtype", u64::from(self.0), "major 0 4;sub 4 4")
     }
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
@@ -2790,52 +1875,31 @@ impl core::fmt::Debug for Pmdevtype {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter n |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr(u64);
+impl Clone for Pmevcntr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmevcntr {}
+impl PartialEq for Pmevcntr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmevcntr {}
 impl Pmevcntr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EVCNT`: Event count of counter n
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5 PMEVCNTR&lt;n&gt;_EL0, FACTS.md §1
-    #[inline(always)]
-    pub const fn evcnt(self) -> u64 {
-        self.0
-    }
-    /// Sets `EVCNT`.
-    #[inline(always)]
-    pub const fn set_evcnt(&mut self, value: u64) {
-        self.0 = value;
-    }
-    /// Returns the value with `EVCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evcnt(mut self, value: u64) -> Self {
-        self.set_evcnt(value);
-        self
-    }
+    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Pmevcntr {
     #[inline(always)]
@@ -2844,16 +1908,16 @@ impl Default for Pmevcntr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmevcntr {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmevcntr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr")
-            .field("evcnt", &self.evcnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmevcntr", self.0, "evcnt 0 64")
     }
 }
 /// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
@@ -2876,52 +1940,31 @@ impl core::fmt::Debug for Pmevcntr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count bits \[31:0\] |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr32(u32);
+impl Clone for Pmevcntr32 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmevcntr32 {}
+impl PartialEq for Pmevcntr32 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmevcntr32 {}
 impl Pmevcntr32 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EVCNT`: Event count bits \[31:0\]
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §G8.4 PMEVCNTR&lt;n&gt;, FACTS.md §2
-    #[inline(always)]
-    pub const fn evcnt(self) -> u32 {
-        self.0
-    }
-    /// Sets `EVCNT`.
-    #[inline(always)]
-    pub const fn set_evcnt(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `EVCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evcnt(mut self, value: u32) -> Self {
-        self.set_evcnt(value);
-        self
-    }
+    pub const EVCNT: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmevcntr32 {
     #[inline(always)]
@@ -2930,16 +1973,16 @@ impl Default for Pmevcntr32 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmevcntr32 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmevcntr32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr32")
-            .field("evcnt", &self.evcnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmevcntr32", u64::from(self.0), "evcnt 0 32")
     }
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
@@ -2987,283 +2030,97 @@ impl core::fmt::Debug for Pmevcntr32 {
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME) |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME) |
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0 |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevtyper(u32);
+impl Clone for Pmevtyper {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmevtyper {}
+impl PartialEq for Pmevtyper {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmevtyper {}
 impl Pmevtyper {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0
     ///
     /// Bits \[15:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn evtcount(self) -> u16 {
-        (self.0 & 0xffff) as u16
-    }
-    /// Sets `evtCount`. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    pub const fn set_evtcount(&mut self, value: u16) {
-        self.0 = (self.0 & !0xffff) | ((value as u32) & 0xffff);
-    }
-    /// Returns the value with `evtCount` set. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evtcount(mut self, value: u16) -> Self {
-        self.set_evtcount(value);
-        self
-    }
+    pub const EVTCOUNT: armreg_rt::Field<Self, u16, u16> = armreg_rt::Field::new(0, 16);
     /// `RLH`: Realm EL2 filtering (FEAT_RME)
     ///
     /// Bits \[20\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn rlh(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `RLH`.
-    #[inline(always)]
-    pub const fn set_rlh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `RLH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlh(mut self, value: bool) -> Self {
-        self.set_rlh(value);
-        self
-    }
+    pub const RLH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(20, 1);
     /// `RLU`: Realm EL0 filtering (FEAT_RME)
     ///
     /// Bits \[21\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn rlu(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `RLU`.
-    #[inline(always)]
-    pub const fn set_rlu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `RLU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlu(mut self, value: bool) -> Self {
-        self.set_rlu(value);
-        self
-    }
+    pub const RLU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
     /// `RLK`: Realm EL1 filtering (FEAT_RME)
     ///
     /// Bits \[22\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn rlk(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `RLK`.
-    #[inline(always)]
-    pub const fn set_rlk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `RLK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlk(mut self, value: bool) -> Self {
-        self.set_rlk(value);
-        self
-    }
+    pub const RLK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(22, 1);
     /// `SH`: Secure EL2 filtering (FEAT_SEL2)
     ///
     /// Bits \[24\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn sh(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `SH`.
-    #[inline(always)]
-    pub const fn set_sh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `SH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sh(mut self, value: bool) -> Self {
-        self.set_sh(value);
-        self
-    }
+    pub const SH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(24, 1);
     /// `MT`: Multithreading: count events from all PEs that share affinity level 1
     ///
     /// Bits \[25\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn mt(self) -> bool {
-        ((self.0 >> 25) & 0x1) != 0
-    }
-    /// Sets `MT`.
-    #[inline(always)]
-    pub const fn set_mt(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200_0000) | ((value as u32) << 25);
-    }
-    /// Returns the value with `MT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_mt(mut self, value: bool) -> Self {
-        self.set_mt(value);
-        self
-    }
+    pub const MT: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(25, 1);
     /// `M`: EL3 filtering: EL3 is counted when M equals P
     ///
     /// Bits \[26\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn m(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `M`.
-    #[inline(always)]
-    pub const fn set_m(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `M` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_m(mut self, value: bool) -> Self {
-        self.set_m(value);
-        self
-    }
+    pub const M: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(26, 1);
     /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2
     ///
     /// Bits \[27\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn nsh(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `NSH`.
-    #[inline(always)]
-    pub const fn set_nsh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `NSH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsh(mut self, value: bool) -> Self {
-        self.set_nsh(value);
-        self
-    }
+    pub const NSH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
     /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U
     ///
     /// Bits \[28\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn nsu(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `NSU`.
-    #[inline(always)]
-    pub const fn set_nsu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `NSU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsu(mut self, value: bool) -> Self {
-        self.set_nsu(value);
-        self
-    }
+    pub const NSU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
     /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P
     ///
     /// Bits \[29\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn nsk(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `NSK`.
-    #[inline(always)]
-    pub const fn set_nsk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `NSK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsk(mut self, value: bool) -> Self {
-        self.set_nsk(value);
-        self
-    }
+    pub const NSK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
     /// `U`: User filtering: 1 = do not count at EL0
     ///
     /// Bits \[30\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn u(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `U`.
-    #[inline(always)]
-    pub const fn set_u(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `U` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_u(mut self, value: bool) -> Self {
-        self.set_u(value);
-        self
-    }
+    pub const U: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
     /// `P`: Privileged filtering: 1 = do not count at EL1
     ///
     /// Bits \[31\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
+    pub const P: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for Pmevtyper {
     #[inline(always)]
@@ -3272,27 +2129,16 @@ impl Default for Pmevtyper {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmevtyper {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmevtyper {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevtyper")
-            .field("evtcount", &self.evtcount())
-            .field("rlh", &self.rlh())
-            .field("rlu", &self.rlu())
-            .field("rlk", &self.rlk())
-            .field("sh", &self.sh())
-            .field("mt", &self.mt())
-            .field("m", &self.m())
-            .field("nsh", &self.nsh())
-            .field("nsu", &self.nsu())
-            .field("nsk", &self.nsk())
-            .field("u", &self.u())
-            .field("p", &self.p())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmevtyper", u64::from(self.0), "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
     }
 }
 /// Implementation Identification Register (external view only). The finer field layout is not described here
@@ -3338,52 +2184,31 @@ pub type Pmiidr = Pmcidr;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmitctrl(u32);
+impl Clone for Pmitctrl {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmitctrl {}
+impl PartialEq for Pmitctrl {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmitctrl {}
 impl Pmitctrl {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `VALUE`: Whole register; finer layout not described here
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1 (no field layout)
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-    /// Sets `VALUE`.
-    #[inline(always)]
-    pub const fn set_value(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `VALUE` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_value(mut self, value: u32) -> Self {
-        self.set_value(value);
-        self
-    }
+    pub const VALUE: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmitctrl {
     #[inline(always)]
@@ -3392,16 +2217,16 @@ impl Default for Pmitctrl {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmitctrl {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmitctrl {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmitctrl")
-            .field("value", &self.value())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmitctrl", u64::from(self.0), "value 0 32")
     }
 }
 /// Lock Access Register (external view only, write-only)
@@ -3424,43 +2249,31 @@ impl core::fmt::Debug for Pmitctrl {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `KEY` | write-only | - | Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmlar(u32);
+impl Clone for Pmlar {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmlar {}
+impl PartialEq for Pmlar {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmlar {}
 impl Pmlar {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// Sets `KEY`.
-    #[inline(always)]
-    pub const fn set_key(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `KEY` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_key(mut self, value: u32) -> Self {
-        self.set_key(value);
-        self
-    }
+    pub const DEFAULT: Self = Self(0x0);
+    /// `KEY`: Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them
+    ///
+    /// Bits \[31:0\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
+    pub const KEY: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmlar {
     #[inline(always)]
@@ -3469,15 +2282,16 @@ impl Default for Pmlar {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmlar {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmlar {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmlar")
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmlar", u64::from(self.0), "")
     }
 }
 /// Lock Status Register (external view only)
@@ -3506,58 +2320,43 @@ impl core::fmt::Debug for Pmlar {
 /// | \[2\] | `nTT` | read-only | - | Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses |
 /// | \[1\] | `SLK` | read-only | - | Software lock status: 1 = locked (unlock by writing the key to PMLAR) |
 /// | \[0\] | `SLI` | read-only | - | Software lock implemented |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmlsr(u32);
+impl Clone for Pmlsr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmlsr {}
+impl PartialEq for Pmlsr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmlsr {}
 impl Pmlsr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `SLI`: Software lock implemented
     ///
     /// Bits \[0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn sli(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
+    pub const SLI: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 1);
     /// `SLK`: Software lock status: 1 = locked (unlock by writing the key to PMLAR)
     ///
     /// Bits \[1\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn slk(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
+    pub const SLK: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(1, 1);
     /// `nTT`: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses
     ///
     /// Bits \[2\], read-only. Reset: not described.
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
-    #[inline(always)]
-    pub const fn ntt(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
+    pub const NTT: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(2, 1);
 }
 impl Default for Pmlsr {
     #[inline(always)]
@@ -3566,18 +2365,16 @@ impl Default for Pmlsr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmlsr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmlsr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmlsr")
-            .field("sli", &self.sli())
-            .field("slk", &self.slk())
-            .field("ntt", &self.ntt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmlsr", u64::from(self.0), "sli 0 1;slk 1 1;ntt 2 1")
     }
 }
 /// Machine Identification Register (PMMIR_EL1). The finer field layout is not described here
@@ -3600,40 +2397,31 @@ impl core::fmt::Debug for Pmlsr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmmir(u32);
+impl Clone for Pmmir {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmmir {}
+impl PartialEq for Pmmir {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmmir {}
 impl Pmmir {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `VALUE`: Whole register; finer layout not described here
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
     ///
     /// Source: DDI0487; FACTS.md gives no field layout for this register
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
+    pub const VALUE: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmmir {
     #[inline(always)]
@@ -3642,16 +2430,16 @@ impl Default for Pmmir {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmmir {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmmir {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmmir")
-            .field("value", &self.value())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmmir", u64::from(self.0), "value 0 32")
     }
 }
 /// Peripheral Identification Register (PMPIDR0..4; external view only). The finer field layout is not described here
@@ -3699,52 +2487,31 @@ pub type Pmpidr = Pmcidr;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[4:0\] | `SEL` | read/write | - | Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmselr(u32);
+impl Clone for Pmselr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmselr {}
+impl PartialEq for Pmselr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmselr {}
 impl Pmselr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `SEL`: Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR
     ///
     /// Bits \[4:0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5 PMSELR_EL0
-    #[inline(always)]
-    pub const fn sel(self) -> u8 {
-        (self.0 & 0x1f) as u8
-    }
-    /// Sets `SEL`. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    pub const fn set_sel(&mut self, value: u8) {
-        self.0 = (self.0 & !0x1f) | ((value as u32) & 0x1f);
-    }
-    /// Returns the value with `SEL` set. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sel(mut self, value: u8) -> Self {
-        self.set_sel(value);
-        self
-    }
+    pub const SEL: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 5);
 }
 impl Default for Pmselr {
     #[inline(always)]
@@ -3753,16 +2520,16 @@ impl Default for Pmselr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmselr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmselr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmselr")
-            .field("sel", &self.sel())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmselr", u64::from(self.0), "sel 0 5")
     }
 }
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
@@ -3847,403 +2614,211 @@ impl core::fmt::Debug for Pmselr {
 /// | \[2\] | `P2` | write-only | - | Write 1 to increment event counter 2 (when it counts SW_INCR) |
 /// | \[1\] | `P1` | write-only | - | Write 1 to increment event counter 1 (when it counts SW_INCR) |
 /// | \[0\] | `P0` | write-only | - | Write 1 to increment event counter 0 (when it counts SW_INCR) |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmswinc(u32);
+impl Clone for Pmswinc {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmswinc {}
+impl PartialEq for Pmswinc {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmswinc {}
 impl Pmswinc {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
-    /// Sets `P6`.
-    #[inline(always)]
-    pub const fn set_p6(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40) | ((value as u32) << 6);
-    }
-    /// Returns the value with `P6` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p6(mut self, value: bool) -> Self {
-        self.set_p6(value);
-        self
-    }
-    /// Sets `P7`.
-    #[inline(always)]
-    pub const fn set_p7(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80) | ((value as u32) << 7);
-    }
-    /// Returns the value with `P7` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p7(mut self, value: bool) -> Self {
-        self.set_p7(value);
-        self
-    }
-    /// Sets `P8`.
-    #[inline(always)]
-    pub const fn set_p8(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100) | ((value as u32) << 8);
-    }
-    /// Returns the value with `P8` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p8(mut self, value: bool) -> Self {
-        self.set_p8(value);
-        self
-    }
-    /// Sets `P9`.
-    #[inline(always)]
-    pub const fn set_p9(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200) | ((value as u32) << 9);
-    }
-    /// Returns the value with `P9` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p9(mut self, value: bool) -> Self {
-        self.set_p9(value);
-        self
-    }
-    /// Sets `P10`.
-    #[inline(always)]
-    pub const fn set_p10(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400) | ((value as u32) << 10);
-    }
-    /// Returns the value with `P10` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p10(mut self, value: bool) -> Self {
-        self.set_p10(value);
-        self
-    }
-    /// Sets `P11`.
-    #[inline(always)]
-    pub const fn set_p11(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800) | ((value as u32) << 11);
-    }
-    /// Returns the value with `P11` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p11(mut self, value: bool) -> Self {
-        self.set_p11(value);
-        self
-    }
-    /// Sets `P12`.
-    #[inline(always)]
-    pub const fn set_p12(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000) | ((value as u32) << 12);
-    }
-    /// Returns the value with `P12` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p12(mut self, value: bool) -> Self {
-        self.set_p12(value);
-        self
-    }
-    /// Sets `P13`.
-    #[inline(always)]
-    pub const fn set_p13(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000) | ((value as u32) << 13);
-    }
-    /// Returns the value with `P13` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p13(mut self, value: bool) -> Self {
-        self.set_p13(value);
-        self
-    }
-    /// Sets `P14`.
-    #[inline(always)]
-    pub const fn set_p14(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000) | ((value as u32) << 14);
-    }
-    /// Returns the value with `P14` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p14(mut self, value: bool) -> Self {
-        self.set_p14(value);
-        self
-    }
-    /// Sets `P15`.
-    #[inline(always)]
-    pub const fn set_p15(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000) | ((value as u32) << 15);
-    }
-    /// Returns the value with `P15` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p15(mut self, value: bool) -> Self {
-        self.set_p15(value);
-        self
-    }
-    /// Sets `P16`.
-    #[inline(always)]
-    pub const fn set_p16(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1_0000) | ((value as u32) << 16);
-    }
-    /// Returns the value with `P16` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p16(mut self, value: bool) -> Self {
-        self.set_p16(value);
-        self
-    }
-    /// Sets `P17`.
-    #[inline(always)]
-    pub const fn set_p17(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2_0000) | ((value as u32) << 17);
-    }
-    /// Returns the value with `P17` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p17(mut self, value: bool) -> Self {
-        self.set_p17(value);
-        self
-    }
-    /// Sets `P18`.
-    #[inline(always)]
-    pub const fn set_p18(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4_0000) | ((value as u32) << 18);
-    }
-    /// Returns the value with `P18` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p18(mut self, value: bool) -> Self {
-        self.set_p18(value);
-        self
-    }
-    /// Sets `P19`.
-    #[inline(always)]
-    pub const fn set_p19(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8_0000) | ((value as u32) << 19);
-    }
-    /// Returns the value with `P19` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p19(mut self, value: bool) -> Self {
-        self.set_p19(value);
-        self
-    }
-    /// Sets `P20`.
-    #[inline(always)]
-    pub const fn set_p20(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `P20` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p20(mut self, value: bool) -> Self {
-        self.set_p20(value);
-        self
-    }
-    /// Sets `P21`.
-    #[inline(always)]
-    pub const fn set_p21(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `P21` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p21(mut self, value: bool) -> Self {
-        self.set_p21(value);
-        self
-    }
-    /// Sets `P22`.
-    #[inline(always)]
-    pub const fn set_p22(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `P22` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p22(mut self, value: bool) -> Self {
-        self.set_p22(value);
-        self
-    }
-    /// Sets `P23`.
-    #[inline(always)]
-    pub const fn set_p23(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80_0000) | ((value as u32) << 23);
-    }
-    /// Returns the value with `P23` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p23(mut self, value: bool) -> Self {
-        self.set_p23(value);
-        self
-    }
-    /// Sets `P24`.
-    #[inline(always)]
-    pub const fn set_p24(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `P24` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p24(mut self, value: bool) -> Self {
-        self.set_p24(value);
-        self
-    }
-    /// Sets `P25`.
-    #[inline(always)]
-    pub const fn set_p25(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200_0000) | ((value as u32) << 25);
-    }
-    /// Returns the value with `P25` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p25(mut self, value: bool) -> Self {
-        self.set_p25(value);
-        self
-    }
-    /// Sets `P26`.
-    #[inline(always)]
-    pub const fn set_p26(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `P26` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p26(mut self, value: bool) -> Self {
-        self.set_p26(value);
-        self
-    }
-    /// Sets `P27`.
-    #[inline(always)]
-    pub const fn set_p27(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `P27` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p27(mut self, value: bool) -> Self {
-        self.set_p27(value);
-        self
-    }
-    /// Sets `P28`.
-    #[inline(always)]
-    pub const fn set_p28(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `P28` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p28(mut self, value: bool) -> Self {
-        self.set_p28(value);
-        self
-    }
-    /// Sets `P29`.
-    #[inline(always)]
-    pub const fn set_p29(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `P29` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p29(mut self, value: bool) -> Self {
-        self.set_p29(value);
-        self
-    }
-    /// Sets `P30`.
-    #[inline(always)]
-    pub const fn set_p30(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `P30` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p30(mut self, value: bool) -> Self {
-        self.set_p30(value);
-        self
-    }
+    pub const DEFAULT: Self = Self(0x0);
+    /// `P0`: Write 1 to increment event counter 0 (when it counts SW_INCR)
+    ///
+    /// Bits \[0\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P0: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(0, 1);
+    /// `P1`: Write 1 to increment event counter 1 (when it counts SW_INCR)
+    ///
+    /// Bits \[1\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P1: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    /// `P2`: Write 1 to increment event counter 2 (when it counts SW_INCR)
+    ///
+    /// Bits \[2\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P2: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
+    /// `P3`: Write 1 to increment event counter 3 (when it counts SW_INCR)
+    ///
+    /// Bits \[3\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P3: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(3, 1);
+    /// `P4`: Write 1 to increment event counter 4 (when it counts SW_INCR)
+    ///
+    /// Bits \[4\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P4: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(4, 1);
+    /// `P5`: Write 1 to increment event counter 5 (when it counts SW_INCR)
+    ///
+    /// Bits \[5\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P5: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(5, 1);
+    /// `P6`: Write 1 to increment event counter 6 (when it counts SW_INCR)
+    ///
+    /// Bits \[6\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P6: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(6, 1);
+    /// `P7`: Write 1 to increment event counter 7 (when it counts SW_INCR)
+    ///
+    /// Bits \[7\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P7: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(7, 1);
+    /// `P8`: Write 1 to increment event counter 8 (when it counts SW_INCR)
+    ///
+    /// Bits \[8\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P8: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(8, 1);
+    /// `P9`: Write 1 to increment event counter 9 (when it counts SW_INCR)
+    ///
+    /// Bits \[9\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P9: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(9, 1);
+    /// `P10`: Write 1 to increment event counter 10 (when it counts SW_INCR)
+    ///
+    /// Bits \[10\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P10: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(10, 1);
+    /// `P11`: Write 1 to increment event counter 11 (when it counts SW_INCR)
+    ///
+    /// Bits \[11\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P11: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(11, 1);
+    /// `P12`: Write 1 to increment event counter 12 (when it counts SW_INCR)
+    ///
+    /// Bits \[12\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P12: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(12, 1);
+    /// `P13`: Write 1 to increment event counter 13 (when it counts SW_INCR)
+    ///
+    /// Bits \[13\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P13: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(13, 1);
+    /// `P14`: Write 1 to increment event counter 14 (when it counts SW_INCR)
+    ///
+    /// Bits \[14\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P14: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(14, 1);
+    /// `P15`: Write 1 to increment event counter 15 (when it counts SW_INCR)
+    ///
+    /// Bits \[15\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P15: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(15, 1);
+    /// `P16`: Write 1 to increment event counter 16 (when it counts SW_INCR)
+    ///
+    /// Bits \[16\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P16: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(16, 1);
+    /// `P17`: Write 1 to increment event counter 17 (when it counts SW_INCR)
+    ///
+    /// Bits \[17\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P17: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(17, 1);
+    /// `P18`: Write 1 to increment event counter 18 (when it counts SW_INCR)
+    ///
+    /// Bits \[18\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P18: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(18, 1);
+    /// `P19`: Write 1 to increment event counter 19 (when it counts SW_INCR)
+    ///
+    /// Bits \[19\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P19: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(19, 1);
+    /// `P20`: Write 1 to increment event counter 20 (when it counts SW_INCR)
+    ///
+    /// Bits \[20\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P20: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(20, 1);
+    /// `P21`: Write 1 to increment event counter 21 (when it counts SW_INCR)
+    ///
+    /// Bits \[21\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P21: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(21, 1);
+    /// `P22`: Write 1 to increment event counter 22 (when it counts SW_INCR)
+    ///
+    /// Bits \[22\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P22: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(22, 1);
+    /// `P23`: Write 1 to increment event counter 23 (when it counts SW_INCR)
+    ///
+    /// Bits \[23\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P23: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(23, 1);
+    /// `P24`: Write 1 to increment event counter 24 (when it counts SW_INCR)
+    ///
+    /// Bits \[24\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P24: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(24, 1);
+    /// `P25`: Write 1 to increment event counter 25 (when it counts SW_INCR)
+    ///
+    /// Bits \[25\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P25: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(25, 1);
+    /// `P26`: Write 1 to increment event counter 26 (when it counts SW_INCR)
+    ///
+    /// Bits \[26\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P26: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(26, 1);
+    /// `P27`: Write 1 to increment event counter 27 (when it counts SW_INCR)
+    ///
+    /// Bits \[27\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P27: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(27, 1);
+    /// `P28`: Write 1 to increment event counter 28 (when it counts SW_INCR)
+    ///
+    /// Bits \[28\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P28: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(28, 1);
+    /// `P29`: Write 1 to increment event counter 29 (when it counts SW_INCR)
+    ///
+    /// Bits \[29\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P29: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(29, 1);
+    /// `P30`: Write 1 to increment event counter 30 (when it counts SW_INCR)
+    ///
+    /// Bits \[30\], write-only. Reset: not described.
+    ///
+    /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §3
+    pub const P30: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(30, 1);
 }
 impl Default for Pmswinc {
     #[inline(always)]
@@ -4252,15 +2827,16 @@ impl Default for Pmswinc {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmswinc {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmswinc {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmswinc")
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmswinc", u64::from(self.0), "")
     }
 }
 /// User Enable Register: EL0 access to the Performance Monitors (AArch64 PMUSERENR_EL0)
@@ -4297,178 +2873,67 @@ impl core::fmt::Debug for Pmswinc {
 /// | \[2\] | `CR` | read/write | - | EL0 read access to the cycle counter |
 /// | \[1\] | `SW` | read/write | - | EL0 write access to PMSWINC |
 /// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmuserenr(u32);
+impl Clone for Pmuserenr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmuserenr {}
+impl PartialEq for Pmuserenr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmuserenr {}
 impl Pmuserenr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
     ///
     /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn en(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `EN`.
-    #[inline(always)]
-    pub const fn set_en(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `EN` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_en(mut self, value: bool) -> Self {
-        self.set_en(value);
-        self
-    }
+    pub const EN: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `SW`: EL0 write access to PMSWINC
     ///
     /// Bits \[1\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn sw(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `SW`.
-    #[inline(always)]
-    pub const fn set_sw(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `SW` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sw(mut self, value: bool) -> Self {
-        self.set_sw(value);
-        self
-    }
+    pub const SW: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `CR`: EL0 read access to the cycle counter
     ///
     /// Bits \[2\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn cr(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `CR`.
-    #[inline(always)]
-    pub const fn set_cr(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `CR` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_cr(mut self, value: bool) -> Self {
-        self.set_cr(value);
-        self
-    }
+    pub const CR: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `ER`: EL0 read access to the event counters (and PMSELR)
     ///
     /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn er(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `ER`.
-    #[inline(always)]
-    pub const fn set_er(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `ER` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_er(mut self, value: bool) -> Self {
-        self.set_er(value);
-        self
-    }
+    pub const ER: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `UEN`: UEN (see DDI0487 PMUSERENR_EL0). AArch64 only
     ///
     /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn uen(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `UEN`.
-    #[inline(always)]
-    pub const fn set_uen(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `UEN` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_uen(mut self, value: bool) -> Self {
-        self.set_uen(value);
-        self
-    }
+    pub const UEN: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `IR`: IR (see DDI0487 PMUSERENR_EL0). AArch64 only
     ///
     /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn ir(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `IR`.
-    #[inline(always)]
-    pub const fn set_ir(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `IR` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_ir(mut self, value: bool) -> Self {
-        self.set_ir(value);
-        self
-    }
+    pub const IR: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `TID`: TID (see DDI0487 PMUSERENR_EL0)
     ///
     /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn tid(self) -> bool {
-        ((self.0 >> 6) & 0x1) != 0
-    }
-    /// Sets `TID`.
-    #[inline(always)]
-    pub const fn set_tid(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40) | ((value as u32) << 6);
-    }
-    /// Returns the value with `TID` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_tid(mut self, value: bool) -> Self {
-        self.set_tid(value);
-        self
-    }
+    pub const TID: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
 }
 impl Default for Pmuserenr {
     #[inline(always)]
@@ -4477,22 +2942,16 @@ impl Default for Pmuserenr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmuserenr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmuserenr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmuserenr")
-            .field("en", &self.en())
-            .field("sw", &self.sw())
-            .field("cr", &self.cr())
-            .field("er", &self.er())
-            .field("uen", &self.uen())
-            .field("ir", &self.ir())
-            .field("tid", &self.tid())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmuserenr", u64::from(self.0), "en 0 1;sw 1 1;cr 2 1;er 3 1;uen 4 1;ir 5 1;tid 6 1")
     }
 }
 /// PMUSERENR as seen through AArch32 (UEN and IR are AArch64 only)
@@ -4526,136 +2985,55 @@ impl core::fmt::Debug for Pmuserenr {
 /// | \[2\] | `CR` | read/write | - | EL0 read access to the cycle counter |
 /// | \[1\] | `SW` | read/write | - | EL0 write access to PMSWINC |
 /// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct PmuserenrA32(u32);
+impl Clone for PmuserenrA32 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for PmuserenrA32 {}
+impl PartialEq for PmuserenrA32 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for PmuserenrA32 {}
 impl PmuserenrA32 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
     ///
     /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn en(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `EN`.
-    #[inline(always)]
-    pub const fn set_en(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `EN` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_en(mut self, value: bool) -> Self {
-        self.set_en(value);
-        self
-    }
+    pub const EN: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `SW`: EL0 write access to PMSWINC
     ///
     /// Bits \[1\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn sw(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `SW`.
-    #[inline(always)]
-    pub const fn set_sw(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `SW` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sw(mut self, value: bool) -> Self {
-        self.set_sw(value);
-        self
-    }
+    pub const SW: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `CR`: EL0 read access to the cycle counter
     ///
     /// Bits \[2\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn cr(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `CR`.
-    #[inline(always)]
-    pub const fn set_cr(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `CR` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_cr(mut self, value: bool) -> Self {
-        self.set_cr(value);
-        self
-    }
+    pub const CR: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `ER`: EL0 read access to the event counters (and PMSELR)
     ///
     /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn er(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `ER`.
-    #[inline(always)]
-    pub const fn set_er(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `ER` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_er(mut self, value: bool) -> Self {
-        self.set_er(value);
-        self
-    }
+    pub const ER: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `TID`: TID (see DDI0487 PMUSERENR_EL0)
     ///
     /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn tid(self) -> bool {
-        ((self.0 >> 6) & 0x1) != 0
-    }
-    /// Sets `TID`.
-    #[inline(always)]
-    pub const fn set_tid(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40) | ((value as u32) << 6);
-    }
-    /// Returns the value with `TID` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_tid(mut self, value: bool) -> Self {
-        self.set_tid(value);
-        self
-    }
+    pub const TID: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
 }
 impl Default for PmuserenrA32 {
     #[inline(always)]
@@ -4664,20 +3042,16 @@ impl Default for PmuserenrA32 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for PmuserenrA32 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for PmuserenrA32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PmuserenrA32")
-            .field("en", &self.en())
-            .field("sw", &self.sw())
-            .field("cr", &self.cr())
-            .field("er", &self.er())
-            .field("tid", &self.tid())
-            .finish()
+        armreg_rt::field::debug_fields(f, "PmuserenrA32", u64::from(self.0), "en 0 1;sw 1 1;cr 2 1;er 3 1;tid 6 1")
     }
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
@@ -4762,703 +3136,217 @@ impl core::fmt::Debug for PmuserenrA32 {
 /// | \[2\] | `P2` | read/write | - | Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N |
 /// | \[1\] | `P1` | read/write | - | Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N |
 /// | \[0\] | `P0` | read/write | - | Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct PmCounterMask(u32);
+impl Clone for PmCounterMask {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for PmCounterMask {}
+impl PartialEq for PmCounterMask {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for PmCounterMask {}
 impl PmCounterMask {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `P0`: Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N
     ///
     /// Bits \[0\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p0(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
+    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N
     ///
     /// Bits \[1\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p1(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
+    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N
     ///
     /// Bits \[2\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p2(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
+    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3 (PMEVCNTR3); RAZ/WI when 3 &gt;= PMCR.N
     ///
     /// Bits \[3\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p3(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
+    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4 (PMEVCNTR4); RAZ/WI when 4 &gt;= PMCR.N
     ///
     /// Bits \[4\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p4(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
+    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5 (PMEVCNTR5); RAZ/WI when 5 &gt;= PMCR.N
     ///
     /// Bits \[5\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p5(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
+    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `P6`: Event counter 6 (PMEVCNTR6); RAZ/WI when 6 &gt;= PMCR.N
     ///
     /// Bits \[6\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p6(self) -> bool {
-        ((self.0 >> 6) & 0x1) != 0
-    }
-    /// Sets `P6`.
-    #[inline(always)]
-    pub const fn set_p6(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40) | ((value as u32) << 6);
-    }
-    /// Returns the value with `P6` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p6(mut self, value: bool) -> Self {
-        self.set_p6(value);
-        self
-    }
+    pub const P6: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
     /// `P7`: Event counter 7 (PMEVCNTR7); RAZ/WI when 7 &gt;= PMCR.N
     ///
     /// Bits \[7\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p7(self) -> bool {
-        ((self.0 >> 7) & 0x1) != 0
-    }
-    /// Sets `P7`.
-    #[inline(always)]
-    pub const fn set_p7(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80) | ((value as u32) << 7);
-    }
-    /// Returns the value with `P7` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p7(mut self, value: bool) -> Self {
-        self.set_p7(value);
-        self
-    }
+    pub const P7: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
     /// `P8`: Event counter 8 (PMEVCNTR8); RAZ/WI when 8 &gt;= PMCR.N
     ///
     /// Bits \[8\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p8(self) -> bool {
-        ((self.0 >> 8) & 0x1) != 0
-    }
-    /// Sets `P8`.
-    #[inline(always)]
-    pub const fn set_p8(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100) | ((value as u32) << 8);
-    }
-    /// Returns the value with `P8` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p8(mut self, value: bool) -> Self {
-        self.set_p8(value);
-        self
-    }
+    pub const P8: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(8, 1);
     /// `P9`: Event counter 9 (PMEVCNTR9); RAZ/WI when 9 &gt;= PMCR.N
     ///
     /// Bits \[9\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p9(self) -> bool {
-        ((self.0 >> 9) & 0x1) != 0
-    }
-    /// Sets `P9`.
-    #[inline(always)]
-    pub const fn set_p9(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200) | ((value as u32) << 9);
-    }
-    /// Returns the value with `P9` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p9(mut self, value: bool) -> Self {
-        self.set_p9(value);
-        self
-    }
+    pub const P9: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(9, 1);
     /// `P10`: Event counter 10 (PMEVCNTR10); RAZ/WI when 10 &gt;= PMCR.N
     ///
     /// Bits \[10\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p10(self) -> bool {
-        ((self.0 >> 10) & 0x1) != 0
-    }
-    /// Sets `P10`.
-    #[inline(always)]
-    pub const fn set_p10(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400) | ((value as u32) << 10);
-    }
-    /// Returns the value with `P10` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p10(mut self, value: bool) -> Self {
-        self.set_p10(value);
-        self
-    }
+    pub const P10: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(10, 1);
     /// `P11`: Event counter 11 (PMEVCNTR11); RAZ/WI when 11 &gt;= PMCR.N
     ///
     /// Bits \[11\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p11(self) -> bool {
-        ((self.0 >> 11) & 0x1) != 0
-    }
-    /// Sets `P11`.
-    #[inline(always)]
-    pub const fn set_p11(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800) | ((value as u32) << 11);
-    }
-    /// Returns the value with `P11` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p11(mut self, value: bool) -> Self {
-        self.set_p11(value);
-        self
-    }
+    pub const P11: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(11, 1);
     /// `P12`: Event counter 12 (PMEVCNTR12); RAZ/WI when 12 &gt;= PMCR.N
     ///
     /// Bits \[12\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p12(self) -> bool {
-        ((self.0 >> 12) & 0x1) != 0
-    }
-    /// Sets `P12`.
-    #[inline(always)]
-    pub const fn set_p12(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000) | ((value as u32) << 12);
-    }
-    /// Returns the value with `P12` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p12(mut self, value: bool) -> Self {
-        self.set_p12(value);
-        self
-    }
+    pub const P12: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(12, 1);
     /// `P13`: Event counter 13 (PMEVCNTR13); RAZ/WI when 13 &gt;= PMCR.N
     ///
     /// Bits \[13\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p13(self) -> bool {
-        ((self.0 >> 13) & 0x1) != 0
-    }
-    /// Sets `P13`.
-    #[inline(always)]
-    pub const fn set_p13(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000) | ((value as u32) << 13);
-    }
-    /// Returns the value with `P13` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p13(mut self, value: bool) -> Self {
-        self.set_p13(value);
-        self
-    }
+    pub const P13: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(13, 1);
     /// `P14`: Event counter 14 (PMEVCNTR14); RAZ/WI when 14 &gt;= PMCR.N
     ///
     /// Bits \[14\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p14(self) -> bool {
-        ((self.0 >> 14) & 0x1) != 0
-    }
-    /// Sets `P14`.
-    #[inline(always)]
-    pub const fn set_p14(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000) | ((value as u32) << 14);
-    }
-    /// Returns the value with `P14` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p14(mut self, value: bool) -> Self {
-        self.set_p14(value);
-        self
-    }
+    pub const P14: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(14, 1);
     /// `P15`: Event counter 15 (PMEVCNTR15); RAZ/WI when 15 &gt;= PMCR.N
     ///
     /// Bits \[15\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p15(self) -> bool {
-        ((self.0 >> 15) & 0x1) != 0
-    }
-    /// Sets `P15`.
-    #[inline(always)]
-    pub const fn set_p15(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000) | ((value as u32) << 15);
-    }
-    /// Returns the value with `P15` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p15(mut self, value: bool) -> Self {
-        self.set_p15(value);
-        self
-    }
+    pub const P15: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(15, 1);
     /// `P16`: Event counter 16 (PMEVCNTR16); RAZ/WI when 16 &gt;= PMCR.N
     ///
     /// Bits \[16\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p16(self) -> bool {
-        ((self.0 >> 16) & 0x1) != 0
-    }
-    /// Sets `P16`.
-    #[inline(always)]
-    pub const fn set_p16(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1_0000) | ((value as u32) << 16);
-    }
-    /// Returns the value with `P16` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p16(mut self, value: bool) -> Self {
-        self.set_p16(value);
-        self
-    }
+    pub const P16: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(16, 1);
     /// `P17`: Event counter 17 (PMEVCNTR17); RAZ/WI when 17 &gt;= PMCR.N
     ///
     /// Bits \[17\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p17(self) -> bool {
-        ((self.0 >> 17) & 0x1) != 0
-    }
-    /// Sets `P17`.
-    #[inline(always)]
-    pub const fn set_p17(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2_0000) | ((value as u32) << 17);
-    }
-    /// Returns the value with `P17` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p17(mut self, value: bool) -> Self {
-        self.set_p17(value);
-        self
-    }
+    pub const P17: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(17, 1);
     /// `P18`: Event counter 18 (PMEVCNTR18); RAZ/WI when 18 &gt;= PMCR.N
     ///
     /// Bits \[18\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p18(self) -> bool {
-        ((self.0 >> 18) & 0x1) != 0
-    }
-    /// Sets `P18`.
-    #[inline(always)]
-    pub const fn set_p18(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4_0000) | ((value as u32) << 18);
-    }
-    /// Returns the value with `P18` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p18(mut self, value: bool) -> Self {
-        self.set_p18(value);
-        self
-    }
+    pub const P18: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(18, 1);
     /// `P19`: Event counter 19 (PMEVCNTR19); RAZ/WI when 19 &gt;= PMCR.N
     ///
     /// Bits \[19\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p19(self) -> bool {
-        ((self.0 >> 19) & 0x1) != 0
-    }
-    /// Sets `P19`.
-    #[inline(always)]
-    pub const fn set_p19(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8_0000) | ((value as u32) << 19);
-    }
-    /// Returns the value with `P19` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p19(mut self, value: bool) -> Self {
-        self.set_p19(value);
-        self
-    }
+    pub const P19: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(19, 1);
     /// `P20`: Event counter 20 (PMEVCNTR20); RAZ/WI when 20 &gt;= PMCR.N
     ///
     /// Bits \[20\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p20(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `P20`.
-    #[inline(always)]
-    pub const fn set_p20(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `P20` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p20(mut self, value: bool) -> Self {
-        self.set_p20(value);
-        self
-    }
+    pub const P20: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(20, 1);
     /// `P21`: Event counter 21 (PMEVCNTR21); RAZ/WI when 21 &gt;= PMCR.N
     ///
     /// Bits \[21\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p21(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `P21`.
-    #[inline(always)]
-    pub const fn set_p21(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `P21` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p21(mut self, value: bool) -> Self {
-        self.set_p21(value);
-        self
-    }
+    pub const P21: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
     /// `P22`: Event counter 22 (PMEVCNTR22); RAZ/WI when 22 &gt;= PMCR.N
     ///
     /// Bits \[22\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p22(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `P22`.
-    #[inline(always)]
-    pub const fn set_p22(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `P22` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p22(mut self, value: bool) -> Self {
-        self.set_p22(value);
-        self
-    }
+    pub const P22: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(22, 1);
     /// `P23`: Event counter 23 (PMEVCNTR23); RAZ/WI when 23 &gt;= PMCR.N
     ///
     /// Bits \[23\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p23(self) -> bool {
-        ((self.0 >> 23) & 0x1) != 0
-    }
-    /// Sets `P23`.
-    #[inline(always)]
-    pub const fn set_p23(&mut self, value: bool) {
-        self.0 = (self.0 & !0x80_0000) | ((value as u32) << 23);
-    }
-    /// Returns the value with `P23` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p23(mut self, value: bool) -> Self {
-        self.set_p23(value);
-        self
-    }
+    pub const P23: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
     /// `P24`: Event counter 24 (PMEVCNTR24); RAZ/WI when 24 &gt;= PMCR.N
     ///
     /// Bits \[24\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p24(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `P24`.
-    #[inline(always)]
-    pub const fn set_p24(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `P24` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p24(mut self, value: bool) -> Self {
-        self.set_p24(value);
-        self
-    }
+    pub const P24: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(24, 1);
     /// `P25`: Event counter 25 (PMEVCNTR25); RAZ/WI when 25 &gt;= PMCR.N
     ///
     /// Bits \[25\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p25(self) -> bool {
-        ((self.0 >> 25) & 0x1) != 0
-    }
-    /// Sets `P25`.
-    #[inline(always)]
-    pub const fn set_p25(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200_0000) | ((value as u32) << 25);
-    }
-    /// Returns the value with `P25` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p25(mut self, value: bool) -> Self {
-        self.set_p25(value);
-        self
-    }
+    pub const P25: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(25, 1);
     /// `P26`: Event counter 26 (PMEVCNTR26); RAZ/WI when 26 &gt;= PMCR.N
     ///
     /// Bits \[26\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p26(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `P26`.
-    #[inline(always)]
-    pub const fn set_p26(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `P26` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p26(mut self, value: bool) -> Self {
-        self.set_p26(value);
-        self
-    }
+    pub const P26: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(26, 1);
     /// `P27`: Event counter 27 (PMEVCNTR27); RAZ/WI when 27 &gt;= PMCR.N
     ///
     /// Bits \[27\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p27(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `P27`.
-    #[inline(always)]
-    pub const fn set_p27(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `P27` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p27(mut self, value: bool) -> Self {
-        self.set_p27(value);
-        self
-    }
+    pub const P27: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
     /// `P28`: Event counter 28 (PMEVCNTR28); RAZ/WI when 28 &gt;= PMCR.N
     ///
     /// Bits \[28\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p28(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `P28`.
-    #[inline(always)]
-    pub const fn set_p28(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `P28` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p28(mut self, value: bool) -> Self {
-        self.set_p28(value);
-        self
-    }
+    pub const P28: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
     /// `P29`: Event counter 29 (PMEVCNTR29); RAZ/WI when 29 &gt;= PMCR.N
     ///
     /// Bits \[29\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p29(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `P29`.
-    #[inline(always)]
-    pub const fn set_p29(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `P29` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p29(mut self, value: bool) -> Self {
-        self.set_p29(value);
-        self
-    }
+    pub const P29: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
     /// `P30`: Event counter 30 (PMEVCNTR30); RAZ/WI when 30 &gt;= PMCR.N
     ///
     /// Bits \[30\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn p30(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `P30`.
-    #[inline(always)]
-    pub const fn set_p30(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `P30` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p30(mut self, value: bool) -> Self {
-        self.set_p30(value);
-        self
-    }
+    pub const P30: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
     /// `C`: Cycle counter (PMCCNTR)
     ///
     /// Bits \[31\], read/write. Reset: not described.
     ///
     /// Source: DDI0487 §D24.5, FACTS.md §3
-    #[inline(always)]
-    pub const fn c(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for PmCounterMask {
     #[inline(always)]
@@ -5467,46 +3355,15 @@ impl Default for PmCounterMask {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for PmCounterMask {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for PmCounterMask {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("PmCounterMask")
-            .field("p0", &self.p0())
-            .field("p1", &self.p1())
-            .field("p2", &self.p2())
-            .field("p3", &self.p3())
-            .field("p4", &self.p4())
-            .field("p5", &self.p5())
-            .field("p6", &self.p6())
-            .field("p7", &self.p7())
-            .field("p8", &self.p8())
-            .field("p9", &self.p9())
-            .field("p10", &self.p10())
-            .field("p11", &self.p11())
-            .field("p12", &self.p12())
-            .field("p13", &self.p13())
-            .field("p14", &self.p14())
-            .field("p15", &self.p15())
-            .field("p16", &self.p16())
-            .field("p17", &self.p17())
-            .field("p18", &self.p18())
-            .field("p19", &self.p19())
-            .field("p20", &self.p20())
-            .field("p21", &self.p21())
-            .field("p22", &self.p22())
-            .field("p23", &self.p23())
-            .field("p24", &self.p24())
-            .field("p25", &self.p25())
-            .field("p26", &self.p26())
-            .field("p27", &self.p27())
-            .field("p28", &self.p28())
-            .field("p29", &self.p29())
-            .field("p30", &self.p30())
-            .field("c", &self.c())
-            .finish()
+        armreg_rt::field::debug_fields(f, "PmCounterMask", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1")
     }
 }

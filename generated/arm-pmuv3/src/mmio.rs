@@ -42,78 +42,22 @@ pub struct PmuExt32<B = armreg_rt::mmio::Mmio> {
 impl PmuExt32 {
     /// The block's size in bytes.
     pub const SIZE: usize = 0x1000;
-    /// Offset of `PMEVCNTR<n>` in the block.
-    pub const PMEVCNTR_OFFSET: usize = 0x0;
     /// Bytes between two elements.
     pub const PMEVCNTR_STRIDE: usize = 0x8;
     /// The number of elements.
     pub const PMEVCNTR_COUNT: usize = 31;
-    /// Offset of `PMCCNTR` in the block.
-    pub const PMCCNTR_OFFSET: usize = 0xf8;
-    /// Offset of `PMEVTYPER<n>` in the block.
-    pub const PMEVTYPER_OFFSET: usize = 0x400;
     /// Bytes between two elements.
     pub const PMEVTYPER_STRIDE: usize = 0x4;
     /// The number of elements.
     pub const PMEVTYPER_COUNT: usize = 31;
-    /// Offset of `PMCCFILTR` in the block.
-    pub const PMCCFILTR_OFFSET: usize = 0x47c;
-    /// Offset of `PMCNTENSET` in the block.
-    pub const PMCNTENSET_OFFSET: usize = 0xc00;
-    /// Offset of `PMCNTENCLR` in the block.
-    pub const PMCNTENCLR_OFFSET: usize = 0xc20;
-    /// Offset of `PMINTENSET` in the block.
-    pub const PMINTENSET_OFFSET: usize = 0xc40;
-    /// Offset of `PMINTENCLR` in the block.
-    pub const PMINTENCLR_OFFSET: usize = 0xc60;
-    /// Offset of `PMOVSCLR` in the block.
-    pub const PMOVSCLR_OFFSET: usize = 0xc80;
-    /// Offset of `PMSWINC` in the block.
-    pub const PMSWINC_OFFSET: usize = 0xca0;
-    /// Offset of `PMOVSSET` in the block.
-    pub const PMOVSSET_OFFSET: usize = 0xcc0;
-    /// Offset of `PMCFGR` in the block.
-    pub const PMCFGR_OFFSET: usize = 0xe00;
-    /// Offset of `PMCR` in the block.
-    pub const PMCR_OFFSET: usize = 0xe04;
-    /// Offset of `PMIIDR` in the block.
-    pub const PMIIDR_OFFSET: usize = 0xe08;
-    /// Offset of `PMCEID<n>` in the block.
-    pub const PMCEID_OFFSET: usize = 0xe20;
     /// Bytes between two elements.
     pub const PMCEID_STRIDE: usize = 0x4;
     /// The number of elements.
     pub const PMCEID_COUNT: usize = 4;
-    /// Offset of `PMMIR` in the block.
-    pub const PMMIR_OFFSET: usize = 0xe40;
-    /// Offset of `PMITCTRL` in the block.
-    pub const PMITCTRL_OFFSET: usize = 0xf00;
-    /// Offset of `PMDEVAFF0` in the block.
-    pub const PMDEVAFF0_OFFSET: usize = 0xfa8;
-    /// Offset of `PMDEVAFF1` in the block.
-    pub const PMDEVAFF1_OFFSET: usize = 0xfac;
-    /// Offset of `PMLAR` in the block.
-    pub const PMLAR_OFFSET: usize = 0xfb0;
-    /// Offset of `PMLSR` in the block.
-    pub const PMLSR_OFFSET: usize = 0xfb4;
-    /// Offset of `PMAUTHSTATUS` in the block.
-    pub const PMAUTHSTATUS_OFFSET: usize = 0xfb8;
-    /// Offset of `PMDEVARCH` in the block.
-    pub const PMDEVARCH_OFFSET: usize = 0xfbc;
-    /// Offset of `PMDEVID` in the block.
-    pub const PMDEVID_OFFSET: usize = 0xfc8;
-    /// Offset of `PMDEVTYPE` in the block.
-    pub const PMDEVTYPE_OFFSET: usize = 0xfcc;
-    /// Offset of `PMPIDR4` in the block.
-    pub const PMPIDR4_OFFSET: usize = 0xfd0;
-    /// Offset of `PMPIDR<n>` in the block.
-    pub const PMPIDR_OFFSET: usize = 0xfe0;
     /// Bytes between two elements.
     pub const PMPIDR_STRIDE: usize = 0x4;
     /// The number of elements.
     pub const PMPIDR_COUNT: usize = 4;
-    /// Offset of `PMCIDR<n>` in the block.
-    pub const PMCIDR_OFFSET: usize = 0xff0;
     /// Bytes between two elements.
     pub const PMCIDR_STRIDE: usize = 0x4;
     /// The number of elements.
@@ -177,7 +121,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         Ok(unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMEVCNTR_OFFSET + n * PmuExt32::PMEVCNTR_STRIDE,
+                self.base + n * PmuExt32::PMEVCNTR_STRIDE,
                 4,
             )
         })
@@ -196,7 +140,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMEVCNTR_OFFSET + N * PmuExt32::PMEVCNTR_STRIDE,
+                self.base + N * PmuExt32::PMEVCNTR_STRIDE,
                 4,
             )
         }
@@ -212,7 +156,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMCCNTR_OFFSET,
+                self.base + 0xf8,
                 4,
             )
         }
@@ -238,7 +182,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         Ok(unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMEVTYPER_OFFSET + n * PmuExt32::PMEVTYPER_STRIDE,
+                self.base + 0x400 + n * PmuExt32::PMEVTYPER_STRIDE,
                 4,
             )
         })
@@ -257,7 +201,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMEVTYPER_OFFSET + N * PmuExt32::PMEVTYPER_STRIDE,
+                self.base + 0x400 + N * PmuExt32::PMEVTYPER_STRIDE,
                 4,
             )
         }
@@ -273,7 +217,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMCCFILTR_OFFSET,
+                self.base + 0x47c,
                 4,
             )
         }
@@ -289,7 +233,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMCNTENSET_OFFSET,
+                self.base + 0xc00,
                 4,
             )
         }
@@ -305,7 +249,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMCNTENCLR_OFFSET,
+                self.base + 0xc20,
                 4,
             )
         }
@@ -321,7 +265,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMINTENSET_OFFSET,
+                self.base + 0xc40,
                 4,
             )
         }
@@ -337,7 +281,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMINTENCLR_OFFSET,
+                self.base + 0xc60,
                 4,
             )
         }
@@ -353,7 +297,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMOVSCLR_OFFSET,
+                self.base + 0xc80,
                 4,
             )
         }
@@ -369,7 +313,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMSWINC_OFFSET,
+                self.base + 0xca0,
                 4,
             )
         }
@@ -385,7 +329,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMOVSSET_OFFSET,
+                self.base + 0xcc0,
                 4,
             )
         }
@@ -401,7 +345,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMCFGR_OFFSET,
+                self.base + 0xe00,
                 4,
             )
         }
@@ -417,7 +361,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMCR_OFFSET,
+                self.base + 0xe04,
                 4,
             )
         }
@@ -433,7 +377,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMIIDR_OFFSET,
+                self.base + 0xe08,
                 4,
             )
         }
@@ -459,7 +403,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         Ok(unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMCEID_OFFSET + n * PmuExt32::PMCEID_STRIDE,
+                self.base + 0xe20 + n * PmuExt32::PMCEID_STRIDE,
                 4,
             )
         })
@@ -478,7 +422,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMCEID_OFFSET + N * PmuExt32::PMCEID_STRIDE,
+                self.base + 0xe20 + N * PmuExt32::PMCEID_STRIDE,
                 4,
             )
         }
@@ -494,7 +438,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMMIR_OFFSET,
+                self.base + 0xe40,
                 4,
             )
         }
@@ -510,7 +454,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMITCTRL_OFFSET,
+                self.base + 0xf00,
                 4,
             )
         }
@@ -526,7 +470,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMDEVAFF0_OFFSET,
+                self.base + 0xfa8,
                 4,
             )
         }
@@ -542,7 +486,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMDEVAFF1_OFFSET,
+                self.base + 0xfac,
                 4,
             )
         }
@@ -558,7 +502,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMLAR_OFFSET,
+                self.base + 0xfb0,
                 4,
             )
         }
@@ -574,7 +518,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMLSR_OFFSET,
+                self.base + 0xfb4,
                 4,
             )
         }
@@ -590,7 +534,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMAUTHSTATUS_OFFSET,
+                self.base + 0xfb8,
                 4,
             )
         }
@@ -606,7 +550,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMDEVARCH_OFFSET,
+                self.base + 0xfbc,
                 4,
             )
         }
@@ -622,7 +566,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMDEVID_OFFSET,
+                self.base + 0xfc8,
                 4,
             )
         }
@@ -638,7 +582,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMDEVTYPE_OFFSET,
+                self.base + 0xfcc,
                 4,
             )
         }
@@ -654,7 +598,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMPIDR4_OFFSET,
+                self.base + 0xfd0,
                 4,
             )
         }
@@ -680,7 +624,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         Ok(unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMPIDR_OFFSET + n * PmuExt32::PMPIDR_STRIDE,
+                self.base + 0xfe0 + n * PmuExt32::PMPIDR_STRIDE,
                 4,
             )
         })
@@ -699,7 +643,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMPIDR_OFFSET + N * PmuExt32::PMPIDR_STRIDE,
+                self.base + 0xfe0 + N * PmuExt32::PMPIDR_STRIDE,
                 4,
             )
         }
@@ -725,7 +669,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         Ok(unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMCIDR_OFFSET + n * PmuExt32::PMCIDR_STRIDE,
+                self.base + 0xff0 + n * PmuExt32::PMCIDR_STRIDE,
                 4,
             )
         })
@@ -744,7 +688,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + PmuExt32::PMCIDR_OFFSET + N * PmuExt32::PMCIDR_STRIDE,
+                self.base + 0xff0 + N * PmuExt32::PMCIDR_STRIDE,
                 4,
             )
         }

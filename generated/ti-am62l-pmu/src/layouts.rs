@@ -63,87 +63,57 @@
 /// | \[5:4\] | `SID` | read-only | - | Secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[3:2\] | `NSNID` | read-only | - | Non-secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[1:0\] | `NSID` | read-only | - | Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmauthstatus(u32);
+impl Clone for Pmauthstatus {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmauthstatus {}
+impl PartialEq for Pmauthstatus {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmauthstatus {}
 impl Pmauthstatus {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `NSID`: Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[1:0\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn nsid(self) -> u8 {
-        (self.0 & 0x3) as u8
-    }
+    pub const NSID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 2);
     /// `NSNID`: Non-secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[3:2\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn nsnid(self) -> u8 {
-        ((self.0 >> 2) & 0x3) as u8
-    }
+    pub const NSNID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(2, 2);
     /// `SID`: Secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[5:4\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn sid(self) -> u8 {
-        ((self.0 >> 4) & 0x3) as u8
-    }
+    pub const SID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 2);
     /// `SNID`: Secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[7:6\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn snid(self) -> u8 {
-        ((self.0 >> 6) & 0x3) as u8
-    }
+    pub const SNID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(6, 2);
     /// `RLID`: Realm invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[13:12\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn rlid(self) -> u8 {
-        ((self.0 >> 12) & 0x3) as u8
-    }
+    pub const RLID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 2);
     /// `RLNID`: Realm non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[15:14\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn rlnid(self) -> u8 {
-        ((self.0 >> 14) & 0x3) as u8
-    }
+    pub const RLNID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(14, 2);
     /// `RTID`: Root invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[25:24\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn rtid(self) -> u8 {
-        ((self.0 >> 24) & 0x3) as u8
-    }
+    pub const RTID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 2);
     /// `RTNID`: Root non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[27:26\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn rtnid(self) -> u8 {
-        ((self.0 >> 26) & 0x3) as u8
-    }
+    pub const RTNID: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(26, 2);
 }
 impl Default for Pmauthstatus {
     #[inline(always)]
@@ -152,23 +122,16 @@ impl Default for Pmauthstatus {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmauthstatus {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmauthstatus {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmauthstatus")
-            .field("nsid", &self.nsid())
-            .field("nsnid", &self.nsnid())
-            .field("sid", &self.sid())
-            .field("snid", &self.snid())
-            .field("rlid", &self.rlid())
-            .field("rlnid", &self.rlnid())
-            .field("rtid", &self.rtid())
-            .field("rtnid", &self.rtnid())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmauthstatus", u64::from(self.0), "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2")
     }
 }
 /// Cycle Count Filter Register (PMCCFILTR_EL0): the PMEVTYPER filter bits P..RLH; no evtCount, no MT. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -211,221 +174,65 @@ impl core::fmt::Debug for Pmauthstatus {
 /// | \[22\] | `RLK` | read/write | - | Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmccfiltr(u32);
+impl Clone for Pmccfiltr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmccfiltr {}
+impl PartialEq for Pmccfiltr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmccfiltr {}
 impl Pmccfiltr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[20\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlh(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `RLH`.
-    #[inline(always)]
-    pub const fn set_rlh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `RLH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlh(mut self, value: bool) -> Self {
-        self.set_rlh(value);
-        self
-    }
+    pub const RLH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(20, 1);
     /// `RLU`: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[21\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlu(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `RLU`.
-    #[inline(always)]
-    pub const fn set_rlu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `RLU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlu(mut self, value: bool) -> Self {
-        self.set_rlu(value);
-        self
-    }
+    pub const RLU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
     /// `RLK`: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[22\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlk(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `RLK`.
-    #[inline(always)]
-    pub const fn set_rlk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `RLK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlk(mut self, value: bool) -> Self {
-        self.set_rlk(value);
-        self
-    }
+    pub const RLK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(22, 1);
     /// `SH`: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[24\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn sh(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `SH`.
-    #[inline(always)]
-    pub const fn set_sh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `SH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sh(mut self, value: bool) -> Self {
-        self.set_sh(value);
-        self
-    }
+    pub const SH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(24, 1);
     /// `M`: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[26\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn m(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `M`.
-    #[inline(always)]
-    pub const fn set_m(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `M` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_m(mut self, value: bool) -> Self {
-        self.set_m(value);
-        self
-    }
+    pub const M: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(26, 1);
     /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[27\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsh(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `NSH`.
-    #[inline(always)]
-    pub const fn set_nsh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `NSH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsh(mut self, value: bool) -> Self {
-        self.set_nsh(value);
-        self
-    }
+    pub const NSH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
     /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[28\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsu(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `NSU`.
-    #[inline(always)]
-    pub const fn set_nsu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `NSU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsu(mut self, value: bool) -> Self {
-        self.set_nsu(value);
-        self
-    }
+    pub const NSU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
     /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[29\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsk(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `NSK`.
-    #[inline(always)]
-    pub const fn set_nsk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `NSK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsk(mut self, value: bool) -> Self {
-        self.set_nsk(value);
-        self
-    }
+    pub const NSK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
     /// `U`: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[30\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn u(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `U`.
-    #[inline(always)]
-    pub const fn set_u(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `U` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_u(mut self, value: bool) -> Self {
-        self.set_u(value);
-        self
-    }
+    pub const U: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
     /// `P`: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[31\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn p(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
+    pub const P: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for Pmccfiltr {
     #[inline(always)]
@@ -434,25 +241,16 @@ impl Default for Pmccfiltr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmccfiltr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmccfiltr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmccfiltr")
-            .field("rlh", &self.rlh())
-            .field("rlu", &self.rlu())
-            .field("rlk", &self.rlk())
-            .field("sh", &self.sh())
-            .field("m", &self.m())
-            .field("nsh", &self.nsh())
-            .field("nsu", &self.nsu())
-            .field("nsk", &self.nsk())
-            .field("u", &self.u())
-            .field("p", &self.p())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmccfiltr", u64::from(self.0), "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
     }
 }
 /// Cycle Count Register (PMCCNTR_EL0), 64 bits: 0x0F8 low word, 0x0FC high word. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
@@ -475,50 +273,29 @@ impl core::fmt::Debug for Pmccfiltr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `CCNT` | read/write | - | Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmccntr(u64);
+impl Clone for Pmccntr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmccntr {}
+impl PartialEq for Pmccntr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmccntr {}
 impl Pmccntr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `CCNT`: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn ccnt(self) -> u64 {
-        self.0
-    }
-    /// Sets `CCNT`.
-    #[inline(always)]
-    pub const fn set_ccnt(&mut self, value: u64) {
-        self.0 = value;
-    }
-    /// Returns the value with `CCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_ccnt(mut self, value: u64) -> Self {
-        self.set_ccnt(value);
-        self
-    }
+    pub const CCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Pmccntr {
     #[inline(always)]
@@ -527,16 +304,16 @@ impl Default for Pmccntr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmccntr {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmccntr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmccntr")
-            .field("ccnt", &self.ccnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmccntr", self.0, "ccnt 0 64")
     }
 }
 /// Common Event Identification 0: events 0x00-0x1F; bit n set = common event n implemented. Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -558,40 +335,31 @@ impl core::fmt::Debug for Pmccntr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | 0x67ffbfff | Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid0(u32);
+impl Clone for Pmceid0 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmceid0 {}
+impl PartialEq for Pmceid0 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmceid0 {}
 impl Pmceid0 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
+    pub const DEFAULT: Self = Self(0x0);
     /// The value at reset.
     pub const RESET: Self = Self(0x67ff_bfff);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
     /// `ID`: Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
     /// Bits \[31:0\], read-only. Reset: 0x67ffbfff.
-    #[inline(always)]
-    pub const fn id(self) -> u32 {
-        self.0
-    }
+    pub const ID: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmceid0 {
     #[inline(always)]
@@ -600,16 +368,16 @@ impl Default for Pmceid0 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmceid0 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmceid0 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid0")
-            .field("id", &self.id())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmceid0", u64::from(self.0), "id 0 32")
     }
 }
 /// Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -631,40 +399,31 @@ impl core::fmt::Debug for Pmceid0 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | 0x0 | Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid1(u32);
+impl Clone for Pmceid1 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmceid1 {}
+impl PartialEq for Pmceid1 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmceid1 {}
 impl Pmceid1 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
+    pub const DEFAULT: Self = Self(0x0);
     /// The value at reset.
     pub const RESET: Self = Self(0x0);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
     /// `ID`: Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
     /// Bits \[31:0\], read-only. Reset: 0x0.
-    #[inline(always)]
-    pub const fn id(self) -> u32 {
-        self.0
-    }
+    pub const ID: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmceid1 {
     #[inline(always)]
@@ -673,16 +432,16 @@ impl Default for Pmceid1 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmceid1 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmceid1 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid1")
-            .field("id", &self.id())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmceid1", u64::from(self.0), "id 0 32")
     }
 }
 /// Common Event Identification 2: events 0x4000-0x401F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.
@@ -703,38 +462,29 @@ impl core::fmt::Debug for Pmceid1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid2(u32);
+impl Clone for Pmceid2 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmceid2 {}
+impl PartialEq for Pmceid2 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmceid2 {}
 impl Pmceid2 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `ID`: Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn id(self) -> u32 {
-        self.0
-    }
+    pub const ID: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmceid2 {
     #[inline(always)]
@@ -743,16 +493,16 @@ impl Default for Pmceid2 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmceid2 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmceid2 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid2")
-            .field("id", &self.id())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmceid2", u64::from(self.0), "id 0 32")
     }
 }
 /// Common Event Identification 3: events 0x4020-0x403F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.
@@ -773,38 +523,29 @@ impl core::fmt::Debug for Pmceid2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmceid3(u32);
+impl Clone for Pmceid3 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmceid3 {}
+impl PartialEq for Pmceid3 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmceid3 {}
 impl Pmceid3 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `ID`: Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn id(self) -> u32 {
-        self.0
-    }
+    pub const ID: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmceid3 {
     #[inline(always)]
@@ -813,16 +554,16 @@ impl Default for Pmceid3 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmceid3 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmceid3 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmceid3")
-            .field("id", &self.id())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmceid3", u64::from(self.0), "id 0 32")
     }
 }
 /// Configuration Register (external view only): PMU features and the number of event counters. Read the counter count from PMCFGR.N, not PMCR.N (RAZ/WI in this view). AM62L: N = 6 (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -867,108 +608,69 @@ impl core::fmt::Debug for Pmceid3 {
 /// | \[14\] | `CC` | read-only | - | Dedicated cycle counter (PMCCNTR) implemented. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[13:8\] | `SIZE` | read-only | - | Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[7:0\] | `N` | read-only | 0x6 | Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcfgr(u32);
+impl Clone for Pmcfgr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmcfgr {}
+impl PartialEq for Pmcfgr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmcfgr {}
 impl Pmcfgr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `N`: Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
     /// Bits \[7:0\], read-only. Reset: 0x6.
-    #[inline(always)]
-    pub const fn n(self) -> u8 {
-        (self.0 & 0xff) as u8
-    }
+    pub const N: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 8);
     /// `SIZE`: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[13:8\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn size(self) -> u8 {
-        ((self.0 >> 8) & 0x3f) as u8
-    }
+    pub const SIZE: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 6);
     /// `CC`: Dedicated cycle counter (PMCCNTR) implemented. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[14\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn cc(self) -> bool {
-        ((self.0 >> 14) & 0x1) != 0
-    }
+    pub const CC: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(14, 1);
     /// `CCD`: Cycle counter clock divider (PMCR.D) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[15\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn ccd(self) -> bool {
-        ((self.0 >> 15) & 0x1) != 0
-    }
+    pub const CCD: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(15, 1);
     /// `EX`: Export (PMCR.X) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[16\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn ex(self) -> bool {
-        ((self.0 >> 16) & 0x1) != 0
-    }
+    pub const EX: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 1);
     /// `NA`: NA (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[17\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn na(self) -> bool {
-        ((self.0 >> 17) & 0x1) != 0
-    }
+    pub const NA: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(17, 1);
     /// `WT`: WT (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[18\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn wt(self) -> bool {
-        ((self.0 >> 18) & 0x1) != 0
-    }
+    pub const WT: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(18, 1);
     /// `UEN`: User-mode enable register (PMUSERENR) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[19\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn uen(self) -> bool {
-        ((self.0 >> 19) & 0x1) != 0
-    }
+    pub const UEN: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(19, 1);
     /// `FZO`: Freeze-on-overflow (PMCR.FZO) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[21\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn fzo(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
+    pub const FZO: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(21, 1);
     /// `SS`: SS (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[22\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn ss(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
+    pub const SS: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(22, 1);
     /// `NCG`: NCG, counter groups (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn ncg(self) -> u8 {
-        ((self.0 >> 28) & 0xf) as u8
-    }
+    pub const NCG: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl Default for Pmcfgr {
     #[inline(always)]
@@ -977,26 +679,16 @@ impl Default for Pmcfgr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmcfgr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmcfgr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcfgr")
-            .field("n", &self.n())
-            .field("size", &self.size())
-            .field("cc", &self.cc())
-            .field("ccd", &self.ccd())
-            .field("ex", &self.ex())
-            .field("na", &self.na())
-            .field("wt", &self.wt())
-            .field("uen", &self.uen())
-            .field("fzo", &self.fzo())
-            .field("ss", &self.ss())
-            .field("ncg", &self.ncg())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmcfgr", u64::from(self.0), "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4")
     }
 }
 /// Component Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -1017,38 +709,29 @@ impl core::fmt::Debug for Pmcfgr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcidr0(u32);
+impl Clone for Pmcidr0 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmcidr0 {}
+impl PartialEq for Pmcidr0 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmcidr0 {}
 impl Pmcidr0 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
+    pub const VALUE: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmcidr0 {
     #[inline(always)]
@@ -1057,16 +740,16 @@ impl Default for Pmcidr0 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmcidr0 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmcidr0 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcidr0")
-            .field("value", &self.value())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmcidr0", u64::from(self.0), "value 0 32")
     }
 }
 /// Component Identification Register 1. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -1165,164 +848,53 @@ pub type Pmcidr3 = Pmcidr0;
 /// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcntenclr(u32);
+impl Clone for Pmcntenclr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmcntenclr {}
+impl PartialEq for Pmcntenclr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmcntenclr {}
 impl Pmcntenclr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `P0`: Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[0\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p0(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
+    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[1\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p1(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
+    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[2\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p2(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
+    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[3\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p3(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
+    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[4\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p4(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
+    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[5\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p5(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
+    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `C`: Cycle counter (PMCCNTR): write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[31\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn c(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for Pmcntenclr {
     #[inline(always)]
@@ -1331,22 +903,16 @@ impl Default for Pmcntenclr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmcntenclr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmcntenclr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcntenclr")
-            .field("p0", &self.p0())
-            .field("p1", &self.p1())
-            .field("p2", &self.p2())
-            .field("p3", &self.p3())
-            .field("p4", &self.p4())
-            .field("p5", &self.p5())
-            .field("c", &self.c())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmcntenclr", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Count Enable Set: write 1 to enable a counter (0 has no effect); reads the enable state. Write-1-to-set view of the state PMCNTENCLR clears. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -1382,164 +948,53 @@ impl core::fmt::Debug for Pmcntenclr {
 /// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcntenset(u32);
+impl Clone for Pmcntenset {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmcntenset {}
+impl PartialEq for Pmcntenset {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmcntenset {}
 impl Pmcntenset {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `P0`: Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[0\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p0(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
+    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[1\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p1(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
+    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[2\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p2(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
+    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[3\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p3(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
+    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[4\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p4(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
+    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[5\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p5(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
+    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `C`: Cycle counter (PMCCNTR): write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[31\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn c(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for Pmcntenset {
     #[inline(always)]
@@ -1548,22 +1003,16 @@ impl Default for Pmcntenset {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmcntenset {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmcntenset {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcntenset")
-            .field("p0", &self.p0())
-            .field("p1", &self.p1())
-            .field("p2", &self.p2())
-            .field("p3", &self.p3())
-            .field("p4", &self.p4())
-            .field("p5", &self.p5())
-            .field("c", &self.c())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmcntenset", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Performance Monitors Control Register (PMCR_EL0), external view. Bits \[31:11\] (N, IDCODE, IMP in the system-register view) are RAZ/WI here: read the counter count from PMCFGR.N. Vendor-quoted: CPU1's PMCR is at 0x0007_3013_0E04. The seed's reset value 0 is not confirmed by a second source and is not given here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3; CPU1 address: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -1602,150 +1051,53 @@ impl core::fmt::Debug for Pmcntenset {
 /// | \[2\] | `C` | write-only | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P` | write-only | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0. Does not clear the overflow flags. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmcr(u32);
+impl Clone for Pmcr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmcr {}
+impl PartialEq for Pmcr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmcr {}
 impl Pmcr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `E`: Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[0\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn e(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `E`.
-    #[inline(always)]
-    pub const fn set_e(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `E` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_e(mut self, value: bool) -> Self {
-        self.set_e(value);
-        self
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const E: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `P`: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0. Does not clear the overflow flags. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
+    ///
+    /// Bits \[1\], write-only. Reset: not described.
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    /// `C`: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
+    ///
+    /// Bits \[2\], write-only. Reset: not described.
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[3\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn d(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `D`.
-    #[inline(always)]
-    pub const fn set_d(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `D` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_d(mut self, value: bool) -> Self {
-        self.set_d(value);
-        self
-    }
+    pub const D: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `X`: Export enable: export events to an external monitoring block. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[4\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn x(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `X`.
-    #[inline(always)]
-    pub const fn set_x(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `X` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_x(mut self, value: bool) -> Self {
-        self.set_x(value);
-        self
-    }
+    pub const X: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `DP`: Disable the cycle counter where event counting is prohibited. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[5\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn dp(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `DP`.
-    #[inline(always)]
-    pub const fn set_dp(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `DP` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_dp(mut self, value: bool) -> Self {
-        self.set_dp(value);
-        self
-    }
+    pub const DP: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `LC`: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[6\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn lc(self) -> bool {
-        ((self.0 >> 6) & 0x1) != 0
-    }
-    /// Sets `LC`.
-    #[inline(always)]
-    pub const fn set_lc(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40) | ((value as u32) << 6);
-    }
-    /// Returns the value with `LC` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_lc(mut self, value: bool) -> Self {
-        self.set_lc(value);
-        self
-    }
+    pub const LC: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
 }
 impl Default for Pmcr {
     #[inline(always)]
@@ -1754,20 +1106,16 @@ impl Default for Pmcr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmcr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmcr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmcr")
-            .field("e", &self.e())
-            .field("d", &self.d())
-            .field("x", &self.x())
-            .field("dp", &self.dp())
-            .field("lc", &self.lc())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmcr", u64::from(self.0), "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1")
     }
 }
 /// Device Affinity Register 0 (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -1839,68 +1187,47 @@ pub type Pmdevaff1 = Pmcidr0;
 /// | \[19:16\] | `REVISION` | read-only | 0x0 | Architecture revision (0 in 0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[15:12\] | `ARCHVER` | read-only | 0x2 | Architecture version: 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[11:0\] | `ARCHPART` | read-only | 0xa16 | Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmdevarch(u32);
+impl Clone for Pmdevarch {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmdevarch {}
+impl PartialEq for Pmdevarch {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmdevarch {}
 impl Pmdevarch {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
+    pub const DEFAULT: Self = Self(0x0);
     /// The value at reset.
     pub const RESET: Self = Self(0x4770_2a16);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
     /// `ARCHPART`: Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[11:0\], read-only. Reset: 0xa16.
-    #[inline(always)]
-    pub const fn archpart(self) -> u16 {
-        (self.0 & 0xfff) as u16
-    }
+    pub const ARCHPART: armreg_rt::Field<Self, u16, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 12);
     /// `ARCHVER`: Architecture version: 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[15:12\], read-only. Reset: 0x2.
-    #[inline(always)]
-    pub const fn archver(self) -> u8 {
-        ((self.0 >> 12) & 0xf) as u8
-    }
+    pub const ARCHVER: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `REVISION`: Architecture revision (0 in 0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[19:16\], read-only. Reset: 0x0.
-    #[inline(always)]
-    pub const fn revision(self) -> u8 {
-        ((self.0 >> 16) & 0xf) as u8
-    }
+    pub const REVISION: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `PRESENT`: 1 = PMDEVARCH is present. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[20\], read-only. Reset: 0x1.
-    #[inline(always)]
-    pub const fn present(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
+    pub const PRESENT: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 1);
     /// `ARCHITECT`: Architect: 0x23B = Arm. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[31:21\], read-only. Reset: 0x23b.
-    #[inline(always)]
-    pub const fn architect(self) -> u16 {
-        ((self.0 >> 21) & 0x7ff) as u16
-    }
+    pub const ARCHITECT: armreg_rt::Field<Self, u16, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(21, 11);
 }
 impl Default for Pmdevarch {
     #[inline(always)]
@@ -1909,20 +1236,16 @@ impl Default for Pmdevarch {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmdevarch {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmdevarch {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmdevarch")
-            .field("archpart", &self.archpart())
-            .field("archver", &self.archver())
-            .field("revision", &self.revision())
-            .field("present", &self.present())
-            .field("architect", &self.architect())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmdevarch", u64::from(self.0), "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11")
     }
 }
 /// Device Configuration Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -1969,47 +1292,35 @@ pub type Pmdevid = Pmcidr0;
 /// |---|---|---|---|---|
 /// | \[7:4\] | `SUB` | read-only | 0x1 | Sub-type: 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
 /// | \[3:0\] | `MAJOR` | read-only | 0x6 | Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmdevtype(u32);
+impl Clone for Pmdevtype {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmdevtype {}
+impl PartialEq for Pmdevtype {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmdevtype {}
 impl Pmdevtype {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
+    pub const DEFAULT: Self = Self(0x0);
     /// The value at reset.
     pub const RESET: Self = Self(0x16);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
     /// `MAJOR`: Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[3:0\], read-only. Reset: 0x6.
-    #[inline(always)]
-    pub const fn major(self) -> u8 {
-        (self.0 & 0xf) as u8
-    }
+    pub const MAJOR: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `SUB`: Sub-type: 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[7:4\], read-only. Reset: 0x1.
-    #[inline(always)]
-    pub const fn sub(self) -> u8 {
-        ((self.0 >> 4) & 0xf) as u8
-    }
+    pub const SUB: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
 }
 impl Default for Pmdevtype {
     #[inline(always)]
@@ -2018,17 +1329,16 @@ impl Default for Pmdevtype {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmdevtype {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmdevtype {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmdevtype")
-            .field("major", &self.major())
-            .field("sub", &self.sub())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmdevtype", u64::from(self.0), "major 0 4;sub 4 4")
     }
 }
 /// Event Count Register 0 (PMEVCNTR0_EL0), 64-bit view: offset 0x000 + 8n = 0x000 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -2051,50 +1361,29 @@ impl core::fmt::Debug for Pmdevtype {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr0(u64);
+impl Clone for Pmevcntr0 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmevcntr0 {}
+impl PartialEq for Pmevcntr0 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmevcntr0 {}
 impl Pmevcntr0 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EVCNT`: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evcnt(self) -> u64 {
-        self.0
-    }
-    /// Sets `EVCNT`.
-    #[inline(always)]
-    pub const fn set_evcnt(&mut self, value: u64) {
-        self.0 = value;
-    }
-    /// Returns the value with `EVCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evcnt(mut self, value: u64) -> Self {
-        self.set_evcnt(value);
-        self
-    }
+    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Pmevcntr0 {
     #[inline(always)]
@@ -2103,16 +1392,16 @@ impl Default for Pmevcntr0 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmevcntr0 {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmevcntr0 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr0")
-            .field("evcnt", &self.evcnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmevcntr0", self.0, "evcnt 0 64")
     }
 }
 /// Event Count Register 1 (PMEVCNTR1_EL0), 64-bit view: offset 0x000 + 8n = 0x008 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -2135,50 +1424,29 @@ impl core::fmt::Debug for Pmevcntr0 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr1(u64);
+impl Clone for Pmevcntr1 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmevcntr1 {}
+impl PartialEq for Pmevcntr1 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmevcntr1 {}
 impl Pmevcntr1 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EVCNT`: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evcnt(self) -> u64 {
-        self.0
-    }
-    /// Sets `EVCNT`.
-    #[inline(always)]
-    pub const fn set_evcnt(&mut self, value: u64) {
-        self.0 = value;
-    }
-    /// Returns the value with `EVCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evcnt(mut self, value: u64) -> Self {
-        self.set_evcnt(value);
-        self
-    }
+    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Pmevcntr1 {
     #[inline(always)]
@@ -2187,16 +1455,16 @@ impl Default for Pmevcntr1 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmevcntr1 {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmevcntr1 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr1")
-            .field("evcnt", &self.evcnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmevcntr1", self.0, "evcnt 0 64")
     }
 }
 /// Event Count Register 2 (PMEVCNTR2_EL0), 64-bit view: offset 0x000 + 8n = 0x010 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -2219,50 +1487,29 @@ impl core::fmt::Debug for Pmevcntr1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr2(u64);
+impl Clone for Pmevcntr2 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmevcntr2 {}
+impl PartialEq for Pmevcntr2 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmevcntr2 {}
 impl Pmevcntr2 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EVCNT`: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evcnt(self) -> u64 {
-        self.0
-    }
-    /// Sets `EVCNT`.
-    #[inline(always)]
-    pub const fn set_evcnt(&mut self, value: u64) {
-        self.0 = value;
-    }
-    /// Returns the value with `EVCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evcnt(mut self, value: u64) -> Self {
-        self.set_evcnt(value);
-        self
-    }
+    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Pmevcntr2 {
     #[inline(always)]
@@ -2271,16 +1518,16 @@ impl Default for Pmevcntr2 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmevcntr2 {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmevcntr2 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr2")
-            .field("evcnt", &self.evcnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmevcntr2", self.0, "evcnt 0 64")
     }
 }
 /// Event Count Register 3 (PMEVCNTR3_EL0), 64-bit view: offset 0x000 + 8n = 0x018 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -2303,50 +1550,29 @@ impl core::fmt::Debug for Pmevcntr2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr3(u64);
+impl Clone for Pmevcntr3 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmevcntr3 {}
+impl PartialEq for Pmevcntr3 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmevcntr3 {}
 impl Pmevcntr3 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EVCNT`: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evcnt(self) -> u64 {
-        self.0
-    }
-    /// Sets `EVCNT`.
-    #[inline(always)]
-    pub const fn set_evcnt(&mut self, value: u64) {
-        self.0 = value;
-    }
-    /// Returns the value with `EVCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evcnt(mut self, value: u64) -> Self {
-        self.set_evcnt(value);
-        self
-    }
+    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Pmevcntr3 {
     #[inline(always)]
@@ -2355,16 +1581,16 @@ impl Default for Pmevcntr3 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmevcntr3 {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmevcntr3 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr3")
-            .field("evcnt", &self.evcnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmevcntr3", self.0, "evcnt 0 64")
     }
 }
 /// Event Count Register 4 (PMEVCNTR4_EL0), 64-bit view: offset 0x000 + 8n = 0x020 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -2387,50 +1613,29 @@ impl core::fmt::Debug for Pmevcntr3 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr4(u64);
+impl Clone for Pmevcntr4 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmevcntr4 {}
+impl PartialEq for Pmevcntr4 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmevcntr4 {}
 impl Pmevcntr4 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EVCNT`: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evcnt(self) -> u64 {
-        self.0
-    }
-    /// Sets `EVCNT`.
-    #[inline(always)]
-    pub const fn set_evcnt(&mut self, value: u64) {
-        self.0 = value;
-    }
-    /// Returns the value with `EVCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evcnt(mut self, value: u64) -> Self {
-        self.set_evcnt(value);
-        self
-    }
+    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Pmevcntr4 {
     #[inline(always)]
@@ -2439,16 +1644,16 @@ impl Default for Pmevcntr4 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmevcntr4 {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmevcntr4 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr4")
-            .field("evcnt", &self.evcnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmevcntr4", self.0, "evcnt 0 64")
     }
 }
 /// Event Count Register 5 (PMEVCNTR5_EL0), 64-bit view: offset 0x000 + 8n = 0x028 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -2471,50 +1676,29 @@ impl core::fmt::Debug for Pmevcntr4 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevcntr5(u64);
+impl Clone for Pmevcntr5 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmevcntr5 {}
+impl PartialEq for Pmevcntr5 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmevcntr5 {}
 impl Pmevcntr5 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u64 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u64 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u64) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u64) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u64 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `EVCNT`: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evcnt(self) -> u64 {
-        self.0
-    }
-    /// Sets `EVCNT`.
-    #[inline(always)]
-    pub const fn set_evcnt(&mut self, value: u64) {
-        self.0 = value;
-    }
-    /// Returns the value with `EVCNT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evcnt(mut self, value: u64) -> Self {
-        self.set_evcnt(value);
-        self
-    }
+    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
 }
 impl Default for Pmevcntr5 {
     #[inline(always)]
@@ -2523,16 +1707,16 @@ impl Default for Pmevcntr5 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmevcntr5 {
     type Raw = u64;
+    const RES0: u64 = 0x0;
+    const RES1: u64 = 0x0;
 }
 impl core::fmt::Debug for Pmevcntr5 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevcntr5")
-            .field("evcnt", &self.evcnt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmevcntr5", self.0, "evcnt 0 64")
     }
 }
 /// Event Type Register 0 (PMEVTYPER0_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -2578,259 +1762,73 @@ impl core::fmt::Debug for Pmevcntr5 {
 /// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmevtyper0(u32);
+impl Clone for Pmevtyper0 {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmevtyper0 {}
+impl PartialEq for Pmevtyper0 {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmevtyper0 {}
 impl Pmevtyper0 {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[15:0\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn evtcount(self) -> u16 {
-        (self.0 & 0xffff) as u16
-    }
-    /// Sets `evtCount`. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    pub const fn set_evtcount(&mut self, value: u16) {
-        self.0 = (self.0 & !0xffff) | ((value as u32) & 0xffff);
-    }
-    /// Returns the value with `evtCount` set. Bits of `value` above the field's width are ignored.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_evtcount(mut self, value: u16) -> Self {
-        self.set_evtcount(value);
-        self
-    }
+    pub const EVTCOUNT: armreg_rt::Field<Self, u16, u16> = armreg_rt::Field::new(0, 16);
     /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[20\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlh(self) -> bool {
-        ((self.0 >> 20) & 0x1) != 0
-    }
-    /// Sets `RLH`.
-    #[inline(always)]
-    pub const fn set_rlh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10_0000) | ((value as u32) << 20);
-    }
-    /// Returns the value with `RLH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlh(mut self, value: bool) -> Self {
-        self.set_rlh(value);
-        self
-    }
+    pub const RLH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(20, 1);
     /// `RLU`: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[21\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlu(self) -> bool {
-        ((self.0 >> 21) & 0x1) != 0
-    }
-    /// Sets `RLU`.
-    #[inline(always)]
-    pub const fn set_rlu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20_0000) | ((value as u32) << 21);
-    }
-    /// Returns the value with `RLU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlu(mut self, value: bool) -> Self {
-        self.set_rlu(value);
-        self
-    }
+    pub const RLU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(21, 1);
     /// `RLK`: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[22\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn rlk(self) -> bool {
-        ((self.0 >> 22) & 0x1) != 0
-    }
-    /// Sets `RLK`.
-    #[inline(always)]
-    pub const fn set_rlk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x40_0000) | ((value as u32) << 22);
-    }
-    /// Returns the value with `RLK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_rlk(mut self, value: bool) -> Self {
-        self.set_rlk(value);
-        self
-    }
+    pub const RLK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(22, 1);
     /// `SH`: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[24\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn sh(self) -> bool {
-        ((self.0 >> 24) & 0x1) != 0
-    }
-    /// Sets `SH`.
-    #[inline(always)]
-    pub const fn set_sh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x100_0000) | ((value as u32) << 24);
-    }
-    /// Returns the value with `SH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_sh(mut self, value: bool) -> Self {
-        self.set_sh(value);
-        self
-    }
+    pub const SH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(24, 1);
     /// `MT`: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[25\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn mt(self) -> bool {
-        ((self.0 >> 25) & 0x1) != 0
-    }
-    /// Sets `MT`.
-    #[inline(always)]
-    pub const fn set_mt(&mut self, value: bool) {
-        self.0 = (self.0 & !0x200_0000) | ((value as u32) << 25);
-    }
-    /// Returns the value with `MT` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_mt(mut self, value: bool) -> Self {
-        self.set_mt(value);
-        self
-    }
+    pub const MT: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(25, 1);
     /// `M`: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[26\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn m(self) -> bool {
-        ((self.0 >> 26) & 0x1) != 0
-    }
-    /// Sets `M`.
-    #[inline(always)]
-    pub const fn set_m(&mut self, value: bool) {
-        self.0 = (self.0 & !0x400_0000) | ((value as u32) << 26);
-    }
-    /// Returns the value with `M` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_m(mut self, value: bool) -> Self {
-        self.set_m(value);
-        self
-    }
+    pub const M: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(26, 1);
     /// `NSH`: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[27\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsh(self) -> bool {
-        ((self.0 >> 27) & 0x1) != 0
-    }
-    /// Sets `NSH`.
-    #[inline(always)]
-    pub const fn set_nsh(&mut self, value: bool) {
-        self.0 = (self.0 & !0x800_0000) | ((value as u32) << 27);
-    }
-    /// Returns the value with `NSH` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsh(mut self, value: bool) -> Self {
-        self.set_nsh(value);
-        self
-    }
+    pub const NSH: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(27, 1);
     /// `NSU`: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[28\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsu(self) -> bool {
-        ((self.0 >> 28) & 0x1) != 0
-    }
-    /// Sets `NSU`.
-    #[inline(always)]
-    pub const fn set_nsu(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1000_0000) | ((value as u32) << 28);
-    }
-    /// Returns the value with `NSU` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsu(mut self, value: bool) -> Self {
-        self.set_nsu(value);
-        self
-    }
+    pub const NSU: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
     /// `NSK`: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[29\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn nsk(self) -> bool {
-        ((self.0 >> 29) & 0x1) != 0
-    }
-    /// Sets `NSK`.
-    #[inline(always)]
-    pub const fn set_nsk(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2000_0000) | ((value as u32) << 29);
-    }
-    /// Returns the value with `NSK` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_nsk(mut self, value: bool) -> Self {
-        self.set_nsk(value);
-        self
-    }
+    pub const NSK: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
     /// `U`: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[30\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn u(self) -> bool {
-        ((self.0 >> 30) & 0x1) != 0
-    }
-    /// Sets `U`.
-    #[inline(always)]
-    pub const fn set_u(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4000_0000) | ((value as u32) << 30);
-    }
-    /// Returns the value with `U` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_u(mut self, value: bool) -> Self {
-        self.set_u(value);
-        self
-    }
+    pub const U: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
     /// `P`: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[31\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn p(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `P`.
-    #[inline(always)]
-    pub const fn set_p(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `P` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p(mut self, value: bool) -> Self {
-        self.set_p(value);
-        self
-    }
+    pub const P: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for Pmevtyper0 {
     #[inline(always)]
@@ -2839,27 +1837,16 @@ impl Default for Pmevtyper0 {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmevtyper0 {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmevtyper0 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmevtyper0")
-            .field("evtcount", &self.evtcount())
-            .field("rlh", &self.rlh())
-            .field("rlu", &self.rlu())
-            .field("rlk", &self.rlk())
-            .field("sh", &self.sh())
-            .field("mt", &self.mt())
-            .field("m", &self.m())
-            .field("nsh", &self.nsh())
-            .field("nsu", &self.nsu())
-            .field("nsk", &self.nsk())
-            .field("u", &self.u())
-            .field("p", &self.p())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmevtyper0", u64::from(self.0), "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
     }
 }
 /// Event Type Register 1 (PMEVTYPER1_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -3146,164 +2133,53 @@ pub type Pmiidr = Pmcidr0;
 /// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmintenclr(u32);
+impl Clone for Pmintenclr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmintenclr {}
+impl PartialEq for Pmintenclr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmintenclr {}
 impl Pmintenclr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `P0`: Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[0\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p0(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
+    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[1\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p1(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
+    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[2\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p2(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
+    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[3\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p3(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
+    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[4\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p4(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
+    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[5\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p5(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
+    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `C`: Cycle counter (PMCCNTR): write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[31\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn c(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for Pmintenclr {
     #[inline(always)]
@@ -3312,22 +2188,16 @@ impl Default for Pmintenclr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmintenclr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmintenclr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmintenclr")
-            .field("p0", &self.p0())
-            .field("p1", &self.p1())
-            .field("p2", &self.p2())
-            .field("p3", &self.p3())
-            .field("p4", &self.p4())
-            .field("p5", &self.p5())
-            .field("c", &self.c())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmintenclr", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Interrupt Enable Set: write 1 to enable a counter's overflow interrupt; reads the enables. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -3363,164 +2233,53 @@ impl core::fmt::Debug for Pmintenclr {
 /// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmintenset(u32);
+impl Clone for Pmintenset {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmintenset {}
+impl PartialEq for Pmintenset {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmintenset {}
 impl Pmintenset {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `P0`: Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[0\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p0(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
+    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[1\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p1(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
+    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[2\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p2(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
+    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[3\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p3(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
+    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[4\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p4(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
+    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[5\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p5(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
+    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `C`: Cycle counter (PMCCNTR): write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[31\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn c(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for Pmintenset {
     #[inline(always)]
@@ -3529,22 +2288,16 @@ impl Default for Pmintenset {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmintenset {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmintenset {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmintenset")
-            .field("p0", &self.p0())
-            .field("p1", &self.p1())
-            .field("p2", &self.p2())
-            .field("p3", &self.p3())
-            .field("p4", &self.p4())
-            .field("p5", &self.p5())
-            .field("c", &self.c())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmintenset", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Integration Mode Control Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -3565,50 +2318,29 @@ impl core::fmt::Debug for Pmintenset {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmitctrl(u32);
+impl Clone for Pmitctrl {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmitctrl {}
+impl PartialEq for Pmitctrl {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmitctrl {}
 impl Pmitctrl {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
-    #[inline(always)]
-    pub const fn value(self) -> u32 {
-        self.0
-    }
-    /// Sets `VALUE`.
-    #[inline(always)]
-    pub const fn set_value(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `VALUE` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_value(mut self, value: u32) -> Self {
-        self.set_value(value);
-        self
-    }
+    pub const VALUE: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmitctrl {
     #[inline(always)]
@@ -3617,16 +2349,16 @@ impl Default for Pmitctrl {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmitctrl {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmitctrl {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmitctrl")
-            .field("value", &self.value())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmitctrl", u64::from(self.0), "value 0 32")
     }
 }
 /// Lock Access Register (write-only): write the key 0xC5ACCE55 to unlock the PMU registers of this frame before programming them; writing any other value locks them. On AM62L the lock is implemented and set at reset (PMLSR = 0x3). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -3647,43 +2379,29 @@ impl core::fmt::Debug for Pmitctrl {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `KEY` | write-only | - | Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmlar(u32);
+impl Clone for Pmlar {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmlar {}
+impl PartialEq for Pmlar {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmlar {}
 impl Pmlar {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// Sets `KEY`.
-    #[inline(always)]
-    pub const fn set_key(&mut self, value: u32) {
-        self.0 = value;
-    }
-    /// Returns the value with `KEY` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_key(mut self, value: u32) -> Self {
-        self.set_key(value);
-        self
-    }
+    pub const DEFAULT: Self = Self(0x0);
+    /// `KEY`: Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
+    ///
+    /// Bits \[31:0\], write-only. Reset: not described.
+    pub const KEY: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, u32> = armreg_rt::Field::new(0, 32);
 }
 impl Default for Pmlar {
     #[inline(always)]
@@ -3692,15 +2410,16 @@ impl Default for Pmlar {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmlar {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmlar {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmlar")
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmlar", u64::from(self.0), "")
     }
 }
 /// Lock Status Register. Reset value 0x3 on AM62L: lock implemented and locked (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -3728,54 +2447,39 @@ impl core::fmt::Debug for Pmlar {
 /// | \[2\] | `nTT` | read-only | 0x0 | Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses; 0 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
 /// | \[1\] | `SLK` | read-only | 0x1 | Software lock status: 1 = locked (unlock by writing the key to PMLAR); 1 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
 /// | \[0\] | `SLI` | read-only | 0x1 | Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmlsr(u32);
+impl Clone for Pmlsr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmlsr {}
+impl PartialEq for Pmlsr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmlsr {}
 impl Pmlsr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
+    pub const DEFAULT: Self = Self(0x0);
     /// The value at reset.
     pub const RESET: Self = Self(0x3);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
     /// `SLI`: Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
     /// Bits \[0\], read-only. Reset: 0x1.
-    #[inline(always)]
-    pub const fn sli(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
+    pub const SLI: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 1);
     /// `SLK`: Software lock status: 1 = locked (unlock by writing the key to PMLAR); 1 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
     /// Bits \[1\], read-only. Reset: 0x1.
-    #[inline(always)]
-    pub const fn slk(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
+    pub const SLK: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(1, 1);
     /// `nTT`: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses; 0 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
     ///
     /// Bits \[2\], read-only. Reset: 0x0.
-    #[inline(always)]
-    pub const fn ntt(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
+    pub const NTT: armreg_rt::Field<Self, bool, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(2, 1);
 }
 impl Default for Pmlsr {
     #[inline(always)]
@@ -3784,18 +2488,16 @@ impl Default for Pmlsr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmlsr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmlsr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmlsr")
-            .field("sli", &self.sli())
-            .field("slk", &self.slk())
-            .field("ntt", &self.ntt())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmlsr", u64::from(self.0), "sli 0 1;slk 1 1;ntt 2 1")
     }
 }
 /// Machine Identification Register (FEAT_PMUv3p4 and later; FACTS.md §1 lists it in the map, whether AM62L's Armv8.0 Cortex-A53 implements it is not given by the sources). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -3852,164 +2554,53 @@ pub type Pmmir = Pmcidr0;
 /// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmovsclr(u32);
+impl Clone for Pmovsclr {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmovsclr {}
+impl PartialEq for Pmovsclr {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmovsclr {}
 impl Pmovsclr {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `P0`: Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[0\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p0(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
+    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[1\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p1(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
+    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[2\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p2(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
+    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[3\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p3(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
+    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[4\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p4(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
+    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[5\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn p5(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
+    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `C`: Cycle counter (PMCCNTR): write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[31\], write 1 to clear. Reset: not described.
-    #[inline(always)]
-    pub const fn c(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for Pmovsclr {
     #[inline(always)]
@@ -4018,22 +2609,16 @@ impl Default for Pmovsclr {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmovsclr {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmovsclr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmovsclr")
-            .field("p0", &self.p0())
-            .field("p1", &self.p1())
-            .field("p2", &self.p2())
-            .field("p3", &self.p3())
-            .field("p4", &self.p4())
-            .field("p5", &self.p5())
-            .field("c", &self.c())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmovsclr", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Overflow Flag Status Set: write 1 to set an overflow flag; reads the flags. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -4069,164 +2654,53 @@ impl core::fmt::Debug for Pmovsclr {
 /// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmovsset(u32);
+impl Clone for Pmovsset {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmovsset {}
+impl PartialEq for Pmovsset {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmovsset {}
 impl Pmovsset {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
+    pub const DEFAULT: Self = Self(0x0);
     /// `P0`: Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[0\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p0(self) -> bool {
-        (self.0 & 0x1) != 0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
+    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[1\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p1(self) -> bool {
-        ((self.0 >> 1) & 0x1) != 0
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
+    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[2\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p2(self) -> bool {
-        ((self.0 >> 2) & 0x1) != 0
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
+    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[3\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p3(self) -> bool {
-        ((self.0 >> 3) & 0x1) != 0
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
+    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[4\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p4(self) -> bool {
-        ((self.0 >> 4) & 0x1) != 0
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
+    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[5\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn p5(self) -> bool {
-        ((self.0 >> 5) & 0x1) != 0
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
+    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
     /// `C`: Cycle counter (PMCCNTR): write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
     ///
     /// Bits \[31\], write 1 to set. Reset: not described.
-    #[inline(always)]
-    pub const fn c(self) -> bool {
-        ((self.0 >> 31) & 0x1) != 0
-    }
-    /// Sets `C`.
-    #[inline(always)]
-    pub const fn set_c(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8000_0000) | ((value as u32) << 31);
-    }
-    /// Returns the value with `C` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_c(mut self, value: bool) -> Self {
-        self.set_c(value);
-        self
-    }
+    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
 impl Default for Pmovsset {
     #[inline(always)]
@@ -4235,22 +2709,16 @@ impl Default for Pmovsset {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmovsset {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmovsset {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmovsset")
-            .field("p0", &self.p0())
-            .field("p1", &self.p1())
-            .field("p2", &self.p2())
-            .field("p3", &self.p3())
-            .field("p4", &self.p4())
-            .field("p5", &self.p5())
-            .field("c", &self.c())
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmovsset", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Peripheral Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -4389,103 +2857,49 @@ pub type Pmpidr4 = Pmcidr0;
 /// | \[2\] | `P2` | write-only | - | Write 1 to increment event counter 2 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[1\] | `P1` | write-only | - | Write 1 to increment event counter 1 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
 /// | \[0\] | `P0` | write-only | - | Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3. |
-#[derive(Clone, Copy, PartialEq, Eq)]
 #[repr(transparent)]
 pub struct Pmswinc(u32);
+impl Clone for Pmswinc {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl Copy for Pmswinc {}
+impl PartialEq for Pmswinc {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl Eq for Pmswinc {}
 impl Pmswinc {
-    /// Bits reserved as zero: constructors keep them clear.
-    pub const RES0: u32 = 0x0;
-    /// Bits reserved as one: constructors keep them set.
-    pub const RES1: u32 = 0x0;
     /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: Self = Self(Self::RES1);
-    /// A value from raw bits, with reserved bits forced to their reserved values.
-    #[inline(always)]
-    pub const fn from_bits(bits: u32) -> Self {
-        Self((bits & !Self::RES0) | Self::RES1)
-    }
-    /// A value from raw bits, every bit kept (as read from hardware).
-    #[inline(always)]
-    pub const fn from_bits_retain(bits: u32) -> Self {
-        Self(bits)
-    }
-    /// The raw bits.
-    #[inline(always)]
-    pub const fn bits(self) -> u32 {
-        self.0
-    }
-    /// Sets `P0`.
-    #[inline(always)]
-    pub const fn set_p0(&mut self, value: bool) {
-        self.0 = (self.0 & !0x1) | (value as u32);
-    }
-    /// Returns the value with `P0` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p0(mut self, value: bool) -> Self {
-        self.set_p0(value);
-        self
-    }
-    /// Sets `P1`.
-    #[inline(always)]
-    pub const fn set_p1(&mut self, value: bool) {
-        self.0 = (self.0 & !0x2) | ((value as u32) << 1);
-    }
-    /// Returns the value with `P1` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p1(mut self, value: bool) -> Self {
-        self.set_p1(value);
-        self
-    }
-    /// Sets `P2`.
-    #[inline(always)]
-    pub const fn set_p2(&mut self, value: bool) {
-        self.0 = (self.0 & !0x4) | ((value as u32) << 2);
-    }
-    /// Returns the value with `P2` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p2(mut self, value: bool) -> Self {
-        self.set_p2(value);
-        self
-    }
-    /// Sets `P3`.
-    #[inline(always)]
-    pub const fn set_p3(&mut self, value: bool) {
-        self.0 = (self.0 & !0x8) | ((value as u32) << 3);
-    }
-    /// Returns the value with `P3` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p3(mut self, value: bool) -> Self {
-        self.set_p3(value);
-        self
-    }
-    /// Sets `P4`.
-    #[inline(always)]
-    pub const fn set_p4(&mut self, value: bool) {
-        self.0 = (self.0 & !0x10) | ((value as u32) << 4);
-    }
-    /// Returns the value with `P4` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p4(mut self, value: bool) -> Self {
-        self.set_p4(value);
-        self
-    }
-    /// Sets `P5`.
-    #[inline(always)]
-    pub const fn set_p5(&mut self, value: bool) {
-        self.0 = (self.0 & !0x20) | ((value as u32) << 5);
-    }
-    /// Returns the value with `P5` set.
-    #[inline(always)]
-    #[must_use]
-    pub const fn with_p5(mut self, value: bool) -> Self {
-        self.set_p5(value);
-        self
-    }
+    pub const DEFAULT: Self = Self(0x0);
+    /// `P0`: Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
+    ///
+    /// Bits \[0\], write-only. Reset: not described.
+    pub const P0: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(0, 1);
+    /// `P1`: Write 1 to increment event counter 1 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
+    ///
+    /// Bits \[1\], write-only. Reset: not described.
+    pub const P1: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    /// `P2`: Write 1 to increment event counter 2 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
+    ///
+    /// Bits \[2\], write-only. Reset: not described.
+    pub const P2: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
+    /// `P3`: Write 1 to increment event counter 3 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
+    ///
+    /// Bits \[3\], write-only. Reset: not described.
+    pub const P3: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(3, 1);
+    /// `P4`: Write 1 to increment event counter 4 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
+    ///
+    /// Bits \[4\], write-only. Reset: not described.
+    pub const P4: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(4, 1);
+    /// `P5`: Write 1 to increment event counter 5 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5, FACTS.md §3.
+    ///
+    /// Bits \[5\], write-only. Reset: not described.
+    pub const P5: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(5, 1);
 }
 impl Default for Pmswinc {
     #[inline(always)]
@@ -4494,14 +2908,15 @@ impl Default for Pmswinc {
     }
 }
 // SAFETY: a `repr(transparent)` newtype of the raw integer, and every bit pattern is a
-// value (`from_bits_retain`), as the trait's provided conversions require.
+// value, as the trait's provided conversions require.
 unsafe impl armreg_rt::RegisterValue for Pmswinc {
     type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
 }
 impl core::fmt::Debug for Pmswinc {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Pmswinc")
-            .finish()
+        armreg_rt::field::debug_fields(f, "Pmswinc", u64::from(self.0), "")
     }
 }

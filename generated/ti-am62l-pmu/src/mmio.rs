@@ -40,100 +40,6 @@ pub struct Pmu<B = armreg_rt::mmio::Mmio> {
 impl Pmu {
     /// The block's size in bytes.
     pub const SIZE: usize = 0x1000;
-    /// Offset of `PMEVCNTR0` in the block.
-    pub const PMEVCNTR0_OFFSET: usize = 0x0;
-    /// Offset of `PMEVCNTR1` in the block.
-    pub const PMEVCNTR1_OFFSET: usize = 0x8;
-    /// Offset of `PMEVCNTR2` in the block.
-    pub const PMEVCNTR2_OFFSET: usize = 0x10;
-    /// Offset of `PMEVCNTR3` in the block.
-    pub const PMEVCNTR3_OFFSET: usize = 0x18;
-    /// Offset of `PMEVCNTR4` in the block.
-    pub const PMEVCNTR4_OFFSET: usize = 0x20;
-    /// Offset of `PMEVCNTR5` in the block.
-    pub const PMEVCNTR5_OFFSET: usize = 0x28;
-    /// Offset of `PMCCNTR` in the block.
-    pub const PMCCNTR_OFFSET: usize = 0xf8;
-    /// Offset of `PMEVTYPER0` in the block.
-    pub const PMEVTYPER0_OFFSET: usize = 0x400;
-    /// Offset of `PMEVTYPER1` in the block.
-    pub const PMEVTYPER1_OFFSET: usize = 0x404;
-    /// Offset of `PMEVTYPER2` in the block.
-    pub const PMEVTYPER2_OFFSET: usize = 0x408;
-    /// Offset of `PMEVTYPER3` in the block.
-    pub const PMEVTYPER3_OFFSET: usize = 0x40c;
-    /// Offset of `PMEVTYPER4` in the block.
-    pub const PMEVTYPER4_OFFSET: usize = 0x410;
-    /// Offset of `PMEVTYPER5` in the block.
-    pub const PMEVTYPER5_OFFSET: usize = 0x414;
-    /// Offset of `PMCCFILTR` in the block.
-    pub const PMCCFILTR_OFFSET: usize = 0x47c;
-    /// Offset of `PMCNTENSET` in the block.
-    pub const PMCNTENSET_OFFSET: usize = 0xc00;
-    /// Offset of `PMCNTENCLR` in the block.
-    pub const PMCNTENCLR_OFFSET: usize = 0xc20;
-    /// Offset of `PMINTENSET` in the block.
-    pub const PMINTENSET_OFFSET: usize = 0xc40;
-    /// Offset of `PMINTENCLR` in the block.
-    pub const PMINTENCLR_OFFSET: usize = 0xc60;
-    /// Offset of `PMOVSCLR` in the block.
-    pub const PMOVSCLR_OFFSET: usize = 0xc80;
-    /// Offset of `PMSWINC` in the block.
-    pub const PMSWINC_OFFSET: usize = 0xca0;
-    /// Offset of `PMOVSSET` in the block.
-    pub const PMOVSSET_OFFSET: usize = 0xcc0;
-    /// Offset of `PMCFGR` in the block.
-    pub const PMCFGR_OFFSET: usize = 0xe00;
-    /// Offset of `PMCR` in the block.
-    pub const PMCR_OFFSET: usize = 0xe04;
-    /// Offset of `PMIIDR` in the block.
-    pub const PMIIDR_OFFSET: usize = 0xe08;
-    /// Offset of `PMCEID0` in the block.
-    pub const PMCEID0_OFFSET: usize = 0xe20;
-    /// Offset of `PMCEID1` in the block.
-    pub const PMCEID1_OFFSET: usize = 0xe24;
-    /// Offset of `PMCEID2` in the block.
-    pub const PMCEID2_OFFSET: usize = 0xe28;
-    /// Offset of `PMCEID3` in the block.
-    pub const PMCEID3_OFFSET: usize = 0xe2c;
-    /// Offset of `PMMIR` in the block.
-    pub const PMMIR_OFFSET: usize = 0xe40;
-    /// Offset of `PMITCTRL` in the block.
-    pub const PMITCTRL_OFFSET: usize = 0xf00;
-    /// Offset of `PMDEVAFF0` in the block.
-    pub const PMDEVAFF0_OFFSET: usize = 0xfa8;
-    /// Offset of `PMDEVAFF1` in the block.
-    pub const PMDEVAFF1_OFFSET: usize = 0xfac;
-    /// Offset of `PMLAR` in the block.
-    pub const PMLAR_OFFSET: usize = 0xfb0;
-    /// Offset of `PMLSR` in the block.
-    pub const PMLSR_OFFSET: usize = 0xfb4;
-    /// Offset of `PMAUTHSTATUS` in the block.
-    pub const PMAUTHSTATUS_OFFSET: usize = 0xfb8;
-    /// Offset of `PMDEVARCH` in the block.
-    pub const PMDEVARCH_OFFSET: usize = 0xfbc;
-    /// Offset of `PMDEVID` in the block.
-    pub const PMDEVID_OFFSET: usize = 0xfc8;
-    /// Offset of `PMDEVTYPE` in the block.
-    pub const PMDEVTYPE_OFFSET: usize = 0xfcc;
-    /// Offset of `PMPIDR4` in the block.
-    pub const PMPIDR4_OFFSET: usize = 0xfd0;
-    /// Offset of `PMPIDR0` in the block.
-    pub const PMPIDR0_OFFSET: usize = 0xfe0;
-    /// Offset of `PMPIDR1` in the block.
-    pub const PMPIDR1_OFFSET: usize = 0xfe4;
-    /// Offset of `PMPIDR2` in the block.
-    pub const PMPIDR2_OFFSET: usize = 0xfe8;
-    /// Offset of `PMPIDR3` in the block.
-    pub const PMPIDR3_OFFSET: usize = 0xfec;
-    /// Offset of `PMCIDR0` in the block.
-    pub const PMCIDR0_OFFSET: usize = 0xff0;
-    /// Offset of `PMCIDR1` in the block.
-    pub const PMCIDR1_OFFSET: usize = 0xff4;
-    /// Offset of `PMCIDR2` in the block.
-    pub const PMCIDR2_OFFSET: usize = 0xff8;
-    /// Offset of `PMCIDR3` in the block.
-    pub const PMCIDR3_OFFSET: usize = 0xffc;
     /// The block at `base` in memory.
     ///
     /// # Safety
@@ -181,7 +87,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVCNTR0_OFFSET,
+                self.base,
                 4,
             )
         }
@@ -195,7 +101,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVCNTR1_OFFSET,
+                self.base + 0x8,
                 4,
             )
         }
@@ -209,7 +115,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVCNTR2_OFFSET,
+                self.base + 0x10,
                 4,
             )
         }
@@ -223,7 +129,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVCNTR3_OFFSET,
+                self.base + 0x18,
                 4,
             )
         }
@@ -237,7 +143,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVCNTR4_OFFSET,
+                self.base + 0x20,
                 4,
             )
         }
@@ -251,7 +157,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVCNTR5_OFFSET,
+                self.base + 0x28,
                 4,
             )
         }
@@ -265,7 +171,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCCNTR_OFFSET,
+                self.base + 0xf8,
                 4,
             )
         }
@@ -279,7 +185,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVTYPER0_OFFSET,
+                self.base + 0x400,
                 4,
             )
         }
@@ -293,7 +199,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVTYPER1_OFFSET,
+                self.base + 0x404,
                 4,
             )
         }
@@ -307,7 +213,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVTYPER2_OFFSET,
+                self.base + 0x408,
                 4,
             )
         }
@@ -321,7 +227,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVTYPER3_OFFSET,
+                self.base + 0x40c,
                 4,
             )
         }
@@ -335,7 +241,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVTYPER4_OFFSET,
+                self.base + 0x410,
                 4,
             )
         }
@@ -349,7 +255,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMEVTYPER5_OFFSET,
+                self.base + 0x414,
                 4,
             )
         }
@@ -363,7 +269,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCCFILTR_OFFSET,
+                self.base + 0x47c,
                 4,
             )
         }
@@ -377,7 +283,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCNTENSET_OFFSET,
+                self.base + 0xc00,
                 4,
             )
         }
@@ -391,7 +297,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCNTENCLR_OFFSET,
+                self.base + 0xc20,
                 4,
             )
         }
@@ -405,7 +311,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMINTENSET_OFFSET,
+                self.base + 0xc40,
                 4,
             )
         }
@@ -419,7 +325,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMINTENCLR_OFFSET,
+                self.base + 0xc60,
                 4,
             )
         }
@@ -433,7 +339,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMOVSCLR_OFFSET,
+                self.base + 0xc80,
                 4,
             )
         }
@@ -447,7 +353,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMSWINC_OFFSET,
+                self.base + 0xca0,
                 4,
             )
         }
@@ -461,7 +367,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMOVSSET_OFFSET,
+                self.base + 0xcc0,
                 4,
             )
         }
@@ -475,7 +381,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCFGR_OFFSET,
+                self.base + 0xe00,
                 4,
             )
         }
@@ -489,7 +395,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCR_OFFSET,
+                self.base + 0xe04,
                 4,
             )
         }
@@ -503,7 +409,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMIIDR_OFFSET,
+                self.base + 0xe08,
                 4,
             )
         }
@@ -517,7 +423,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCEID0_OFFSET,
+                self.base + 0xe20,
                 4,
             )
         }
@@ -531,7 +437,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCEID1_OFFSET,
+                self.base + 0xe24,
                 4,
             )
         }
@@ -545,7 +451,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCEID2_OFFSET,
+                self.base + 0xe28,
                 4,
             )
         }
@@ -559,7 +465,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCEID3_OFFSET,
+                self.base + 0xe2c,
                 4,
             )
         }
@@ -573,7 +479,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMMIR_OFFSET,
+                self.base + 0xe40,
                 4,
             )
         }
@@ -587,7 +493,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMITCTRL_OFFSET,
+                self.base + 0xf00,
                 4,
             )
         }
@@ -601,7 +507,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMDEVAFF0_OFFSET,
+                self.base + 0xfa8,
                 4,
             )
         }
@@ -615,7 +521,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMDEVAFF1_OFFSET,
+                self.base + 0xfac,
                 4,
             )
         }
@@ -629,7 +535,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMLAR_OFFSET,
+                self.base + 0xfb0,
                 4,
             )
         }
@@ -643,7 +549,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMLSR_OFFSET,
+                self.base + 0xfb4,
                 4,
             )
         }
@@ -657,7 +563,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMAUTHSTATUS_OFFSET,
+                self.base + 0xfb8,
                 4,
             )
         }
@@ -671,7 +577,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMDEVARCH_OFFSET,
+                self.base + 0xfbc,
                 4,
             )
         }
@@ -685,7 +591,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMDEVID_OFFSET,
+                self.base + 0xfc8,
                 4,
             )
         }
@@ -699,7 +605,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMDEVTYPE_OFFSET,
+                self.base + 0xfcc,
                 4,
             )
         }
@@ -713,7 +619,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMPIDR4_OFFSET,
+                self.base + 0xfd0,
                 4,
             )
         }
@@ -727,7 +633,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMPIDR0_OFFSET,
+                self.base + 0xfe0,
                 4,
             )
         }
@@ -741,7 +647,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMPIDR1_OFFSET,
+                self.base + 0xfe4,
                 4,
             )
         }
@@ -755,7 +661,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMPIDR2_OFFSET,
+                self.base + 0xfe8,
                 4,
             )
         }
@@ -769,7 +675,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMPIDR3_OFFSET,
+                self.base + 0xfec,
                 4,
             )
         }
@@ -783,7 +689,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCIDR0_OFFSET,
+                self.base + 0xff0,
                 4,
             )
         }
@@ -797,7 +703,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCIDR1_OFFSET,
+                self.base + 0xff4,
                 4,
             )
         }
@@ -811,7 +717,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCIDR2_OFFSET,
+                self.base + 0xff8,
                 4,
             )
         }
@@ -825,7 +731,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
         unsafe {
             armreg_rt::mmio::Reg::on(
                 self.bus,
-                self.base + Pmu::PMCIDR3_OFFSET,
+                self.base + 0xffc,
                 4,
             )
         }

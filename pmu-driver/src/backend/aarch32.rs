@@ -16,6 +16,7 @@ use arm_pmuv3::{
     Pmswinc, PmuserenrA32,
 };
 use armreg_rt::IndexOutOfRange;
+use armreg_rt::RegisterValue;
 
 use super::{Registers, UserAccess, UserAccessControl};
 use crate::{idregs, word, EventSet, PmuVersion};
@@ -66,7 +67,7 @@ impl Aarch32 {
             }
         };
         let old = reg::PMSELR::read();
-        reg::PMSELR::write(Pmselr::DEFAULT.with_sel(sel));
+        reg::PMSELR::write(Pmselr::DEFAULT.with(Pmselr::SEL, sel));
         let out = f();
         reg::PMSELR::write(old);
         Ok(out)
@@ -90,7 +91,7 @@ impl Registers for Aarch32 {
     }
     #[inline(always)]
     fn counter_count(&self) -> u8 {
-        reg::PMCR::read().n()
+        reg::PMCR::read().get(PmcrA32::N)
     }
     fn version(&self) -> PmuVersion {
         self.version
@@ -102,13 +103,16 @@ impl Registers for Aarch32 {
             return None;
         }
         let (e2, e3) = if self.version.at_least(PmuVersion::V3p1) {
-            (reg::PMCEID2::read().id(), reg::PMCEID3::read().id())
+            (
+                reg::PMCEID2::read().get(arm_pmuv3::Pmceid32::ID),
+                reg::PMCEID3::read().get(arm_pmuv3::Pmceid32::ID),
+            )
         } else {
             (0, 0)
         };
         Some(EventSet::from_pmceid([
-            reg::PMCEID0::read().id(),
-            reg::PMCEID1::read().id(),
+            reg::PMCEID0::read().get(arm_pmuv3::Pmceid32::ID),
+            reg::PMCEID1::read().get(arm_pmuv3::Pmceid32::ID),
             e2,
             e3,
         ]))
@@ -124,14 +128,14 @@ impl Registers for Aarch32 {
     #[inline(always)]
     fn event_count(&self, n: usize) -> Result<u32, IndexOutOfRange> {
         if self.direct() {
-            reg::PMEVCNTR::try_read(n).map(|v| v.evcnt())
+            reg::PMEVCNTR::try_read(n).map(|v| v.get(Pmevcntr32::EVCNT))
         } else {
-            self.selected(n, || reg::PMXEVCNTR::read().evcnt())
+            self.selected(n, || reg::PMXEVCNTR::read().get(Pmevcntr32::EVCNT))
         }
     }
     #[inline(always)]
     fn set_event_count(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
-        let v = Pmevcntr32::DEFAULT.with_evcnt(value);
+        let v = Pmevcntr32::DEFAULT.with(Pmevcntr32::EVCNT, value);
         if self.direct() {
             reg::PMEVCNTR::try_write(n, v)
         } else {
@@ -149,17 +153,17 @@ impl Registers for Aarch32 {
     #[inline(always)]
     fn cycle_count(&self) -> u64 {
         if self.cycle_counter_64 {
-            reg::PMCCNTR64::read().ccnt()
+            reg::PMCCNTR64::read().get(arm_pmuv3::Pmccntr::CCNT)
         } else {
-            u64::from(reg::PMCCNTR::read().ccnt())
+            u64::from(reg::PMCCNTR::read().get(Pmccntr32::CCNT))
         }
     }
     #[inline(always)]
     fn set_cycle_count(&self, value: u64) {
         if self.cycle_counter_64 {
-            reg::PMCCNTR64::write(Pmccntr::DEFAULT.with_ccnt(value))
+            reg::PMCCNTR64::write(Pmccntr::DEFAULT.with(arm_pmuv3::Pmccntr::CCNT, value))
         } else {
-            reg::PMCCNTR::write(Pmccntr32::DEFAULT.with_ccnt(word::low(value)))
+            reg::PMCCNTR::write(Pmccntr32::DEFAULT.with(Pmccntr32::CCNT, word::low(value)))
         }
     }
     #[inline(always)]
@@ -206,19 +210,19 @@ impl UserAccessControl for Aarch32 {
     fn set_user_access(&self, access: UserAccess) {
         reg::PMUSERENR::write(
             PmuserenrA32::DEFAULT
-                .with_en(access.enable)
-                .with_sw(access.software_increment)
-                .with_cr(access.cycle_read)
-                .with_er(access.event_read),
+                .with(PmuserenrA32::EN, access.enable)
+                .with(PmuserenrA32::SW, access.software_increment)
+                .with(PmuserenrA32::CR, access.cycle_read)
+                .with(PmuserenrA32::ER, access.event_read),
         )
     }
     fn user_access(&self) -> UserAccess {
         let v = reg::PMUSERENR::read();
         UserAccess {
-            enable: v.en(),
-            software_increment: v.sw(),
-            cycle_read: v.cr(),
-            event_read: v.er(),
+            enable: v.get(PmuserenrA32::EN),
+            software_increment: v.get(PmuserenrA32::SW),
+            cycle_read: v.get(PmuserenrA32::CR),
+            event_read: v.get(PmuserenrA32::ER),
         }
     }
 }

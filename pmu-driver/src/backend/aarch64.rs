@@ -2,6 +2,7 @@
 use arm_pmuv3::aarch64 as reg;
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmccntr, Pmcr, Pmevcntr, Pmevtyper, Pmswinc, Pmuserenr};
 use armreg_rt::IndexOutOfRange;
+use armreg_rt::RegisterValue;
 
 use super::{Registers, UserAccess, UserAccessControl};
 use crate::{idregs, word, EventSet, PmuVersion};
@@ -21,7 +22,7 @@ impl Registers for Aarch64 {
     }
     #[inline(always)]
     fn counter_count(&self) -> u8 {
-        reg::PMCR_EL0::read().n()
+        reg::PMCR_EL0::read().get(arm_pmuv3::Pmcr::N)
     }
     fn version(&self) -> PmuVersion {
         PmuVersion::from_aa64dfr0(idregs::id_aa64dfr0_el1())
@@ -29,8 +30,8 @@ impl Registers for Aarch64 {
     fn common_events(&self) -> Option<EventSet> {
         // PMCEID0_EL0 holds PMCEID0 in its low word and PMCEID2 in its high word; PMCEID1_EL0
         // likewise PMCEID1 and PMCEID3.
-        let lo = reg::PMCEID0_EL0::read().id();
-        let hi = reg::PMCEID1_EL0::read().id();
+        let lo = reg::PMCEID0_EL0::read().get(arm_pmuv3::Pmceid::ID);
+        let hi = reg::PMCEID1_EL0::read().get(arm_pmuv3::Pmceid::ID);
         Some(EventSet::from_pmceid([
             word::low(lo),
             word::low(hi),
@@ -45,11 +46,11 @@ impl Registers for Aarch64 {
     #[inline(always)]
     fn event_count(&self, n: usize) -> Result<u32, IndexOutOfRange> {
         // The driver keeps PMCR.LP clear: event counters overflow at 32 bits.
-        reg::PMEVCNTR_EL0::try_read(n).map(|v| word::low(v.evcnt()))
+        reg::PMEVCNTR_EL0::try_read(n).map(|v| word::low(v.get(Pmevcntr::EVCNT)))
     }
     #[inline(always)]
     fn set_event_count(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
-        reg::PMEVCNTR_EL0::try_write(n, Pmevcntr::DEFAULT.with_evcnt(u64::from(value)))
+        reg::PMEVCNTR_EL0::try_write(n, Pmevcntr::DEFAULT.with(Pmevcntr::EVCNT, u64::from(value)))
     }
     #[inline(always)]
     fn cycle_counter_bits(&self) -> u32 {
@@ -57,11 +58,11 @@ impl Registers for Aarch64 {
     }
     #[inline(always)]
     fn cycle_count(&self) -> u64 {
-        reg::PMCCNTR_EL0::read().ccnt()
+        reg::PMCCNTR_EL0::read().get(arm_pmuv3::Pmccntr::CCNT)
     }
     #[inline(always)]
     fn set_cycle_count(&self, value: u64) {
-        reg::PMCCNTR_EL0::write(Pmccntr::DEFAULT.with_ccnt(value))
+        reg::PMCCNTR_EL0::write(Pmccntr::DEFAULT.with(arm_pmuv3::Pmccntr::CCNT, value))
     }
     #[inline(always)]
     fn set_cycle_filter(&self, value: Pmccfiltr) {
@@ -105,19 +106,19 @@ impl UserAccessControl for Aarch64 {
     fn set_user_access(&self, access: UserAccess) {
         reg::PMUSERENR_EL0::write(
             Pmuserenr::DEFAULT
-                .with_en(access.enable)
-                .with_sw(access.software_increment)
-                .with_cr(access.cycle_read)
-                .with_er(access.event_read),
+                .with(Pmuserenr::EN, access.enable)
+                .with(Pmuserenr::SW, access.software_increment)
+                .with(Pmuserenr::CR, access.cycle_read)
+                .with(Pmuserenr::ER, access.event_read),
         )
     }
     fn user_access(&self) -> UserAccess {
         let v = reg::PMUSERENR_EL0::read();
         UserAccess {
-            enable: v.en(),
-            software_increment: v.sw(),
-            cycle_read: v.cr(),
-            event_read: v.er(),
+            enable: v.get(Pmuserenr::EN),
+            software_increment: v.get(Pmuserenr::SW),
+            cycle_read: v.get(Pmuserenr::CR),
+            event_read: v.get(Pmuserenr::ER),
         }
     }
 }

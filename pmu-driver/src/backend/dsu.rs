@@ -12,12 +12,10 @@
 //! Lower exception levels reach these registers only when EL3/EL2 set ACTLR_EL3/EL2.CLUSTERPMUEN
 //! (bit 12, FACTS.md §2); firmware does that, not this driver.
 use arm_dsu_pmu::aarch64 as reg;
-use arm_dsu_pmu::{
-    ClusterpmCounterMask, Clusterpmccntr, Clusterpmcr, Clusterpmselr, Clusterpmxevcntr,
-    Clusterpmxevtyper,
-};
+use arm_dsu_pmu::{ClusterpmCounterMask, Clusterpmcr, Clusterpmxevcntr, Clusterpmxevtyper};
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmcr, Pmevtyper};
 use armreg_rt::IndexOutOfRange;
+use armreg_rt::RegisterValue;
 
 use super::Registers;
 use crate::{EventSet, PmuVersion};
@@ -42,7 +40,9 @@ impl Dsu {
             }
         };
         let old = reg::CLUSTERPMSELR_EL1::read();
-        reg::CLUSTERPMSELR_EL1::write(Clusterpmselr::DEFAULT.with_value(sel));
+        reg::CLUSTERPMSELR_EL1::write(
+            arm_dsu_pmu::Clusterpmselr::DEFAULT.with(arm_dsu_pmu::Clusterpmmdcr::VALUE, sel),
+        );
         let out = f();
         reg::CLUSTERPMSELR_EL1::write(old);
         Ok(out)
@@ -63,14 +63,14 @@ impl Registers for Dsu {
         // CLUSTERPMCR has E, P and C of PMCR's writable fields; the rest is not written.
         reg::CLUSTERPMCR_EL1::write(
             Clusterpmcr::DEFAULT
-                .with_e(value.e())
-                .with_p(value.bits() & 0b10 != 0)
-                .with_c(value.bits() & 0b100 != 0),
+                .with(arm_dsu_pmu::Clusterpmcr::E, value.get(arm_pmuv3::Pmcr::E))
+                .with(arm_dsu_pmu::Clusterpmcr::P, value.bits() & 0b10 != 0)
+                .with(arm_dsu_pmu::Clusterpmcr::C, value.bits() & 0b100 != 0),
         )
     }
     #[inline]
     fn counter_count(&self) -> u8 {
-        reg::CLUSTERPMCR_EL1::read().n()
+        reg::CLUSTERPMCR_EL1::read().get(arm_dsu_pmu::Clusterpmcr::N)
     }
     fn version(&self) -> PmuVersion {
         // No ID register describes the cluster PMU; its programmers' model is PMUv3's.
@@ -78,21 +78,26 @@ impl Registers for Dsu {
     }
     fn common_events(&self) -> Option<EventSet> {
         Some(EventSet::from_pmceid([
-            reg::CLUSTERPMCEID0_EL1::read().value(),
-            reg::CLUSTERPMCEID1_EL1::read().value(),
+            reg::CLUSTERPMCEID0_EL1::read().get(arm_dsu_pmu::Clusterpmceid::VALUE),
+            reg::CLUSTERPMCEID1_EL1::read().get(arm_dsu_pmu::Clusterpmceid::VALUE),
             0,
             0,
         ]))
     }
     fn set_event_type(&self, n: usize, value: Pmevtyper) -> Result<(), IndexOutOfRange> {
-        let event = Clusterpmxevtyper::DEFAULT.with_value(u32::from(value.evtcount()));
+        let event = Clusterpmxevtyper::DEFAULT.with(
+            arm_dsu_pmu::Clusterpmmdcr::VALUE,
+            u32::from(value.get(Pmevtyper::EVTCOUNT)),
+        );
         self.selected(n, || reg::CLUSTERPMXEVTYPER_EL1::write(event))
     }
     fn event_count(&self, n: usize) -> Result<u32, IndexOutOfRange> {
-        self.selected(n, || reg::CLUSTERPMXEVCNTR_EL1::read().evcnt())
+        self.selected(n, || {
+            reg::CLUSTERPMXEVCNTR_EL1::read().get(arm_dsu_pmu::Clusterpmxevcntr::EVCNT)
+        })
     }
     fn set_event_count(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
-        let v = Clusterpmxevcntr::DEFAULT.with_evcnt(value);
+        let v = Clusterpmxevcntr::DEFAULT.with(arm_dsu_pmu::Clusterpmxevcntr::EVCNT, value);
         self.selected(n, || reg::CLUSTERPMXEVCNTR_EL1::write(v))
     }
     #[inline]
@@ -101,11 +106,13 @@ impl Registers for Dsu {
     }
     #[inline]
     fn cycle_count(&self) -> u64 {
-        reg::CLUSTERPMCCNTR_EL1::read().ccnt()
+        reg::CLUSTERPMCCNTR_EL1::read().get(arm_dsu_pmu::Clusterpmccntr::CCNT)
     }
     #[inline]
     fn set_cycle_count(&self, value: u64) {
-        reg::CLUSTERPMCCNTR_EL1::write(Clusterpmccntr::DEFAULT.with_ccnt(value))
+        reg::CLUSTERPMCCNTR_EL1::write(
+            arm_dsu_pmu::Clusterpmccntr::DEFAULT.with(arm_dsu_pmu::Clusterpmccntr::CCNT, value),
+        )
     }
     #[inline]
     fn set_cycle_filter(&self, _: Pmccfiltr) {}

@@ -2,6 +2,7 @@
 //! nanoseconds.
 use crate::barrier::isb;
 use crate::Error;
+use armreg_rt::RegisterValue;
 
 mod convert;
 pub use convert::TickConverter;
@@ -22,21 +23,23 @@ pub struct Aarch64Timer;
 
 impl TimerRegisters for Aarch64Timer {
     fn frequency(&self) -> u32 {
-        arm_generic_timer::aarch64::CNTFRQ_EL0::read().clockfreq()
+        arm_generic_timer::aarch64::CNTFRQ_EL0::read().get(arm_generic_timer::Cntfrq::CLOCKFREQ)
     }
     #[inline(always)]
     fn virtual_count(&self) -> u64 {
         // The counter may be read out of order with the surrounding instructions: the first ISB
         // keeps it from being read early, the second keeps later instructions from starting first.
         isb();
-        let v = arm_generic_timer::aarch64::CNTVCT_EL0::read().virtualcount();
+        let v = arm_generic_timer::aarch64::CNTVCT_EL0::read()
+            .get(arm_generic_timer::Cntvct::VIRTUALCOUNT);
         isb();
         v
     }
     #[inline(always)]
     fn physical_count(&self) -> u64 {
         isb();
-        let v = arm_generic_timer::aarch64::CNTPCT_EL0::read().physicalcount();
+        let v = arm_generic_timer::aarch64::CNTPCT_EL0::read()
+            .get(arm_generic_timer::Cntpct::PHYSICALCOUNT);
         isb();
         v
     }
@@ -48,19 +51,21 @@ pub struct Aarch32Timer;
 
 impl TimerRegisters for Aarch32Timer {
     fn frequency(&self) -> u32 {
-        arm_generic_timer::aarch32::CNTFRQ::read().clockfreq()
+        arm_generic_timer::aarch32::CNTFRQ::read().get(arm_generic_timer::CntfrqA32::CLOCKFREQ)
     }
     #[inline(always)]
     fn virtual_count(&self) -> u64 {
         isb();
-        let v = arm_generic_timer::aarch32::CNTVCT::read().virtualcount();
+        let v =
+            arm_generic_timer::aarch32::CNTVCT::read().get(arm_generic_timer::Cntvct::VIRTUALCOUNT);
         isb();
         v
     }
     #[inline(always)]
     fn physical_count(&self) -> u64 {
         isb();
-        let v = arm_generic_timer::aarch32::CNTPCT::read().physicalcount();
+        let v = arm_generic_timer::aarch32::CNTPCT::read()
+            .get(arm_generic_timer::Cntpct::PHYSICALCOUNT);
         isb();
         v
     }

@@ -229,15 +229,15 @@ fn evtype_impl(out: &Output<'_>) -> TokenStream {
         return quote!();
     };
     let name = out.name;
-    let setter = out.options.setter();
+    let field = out.options.field();
     quote! {
         /// The event-type register value that counts this event: every other field at its
-        /// default (filters off), so chain the layout's `with_*` builders to filter.
+        /// default (filters off), so chain `with` on the layout's fields to filter.
         #[automatically_derived]
         impl ::core::convert::From<#name> for #evtype {
             #[inline]
             fn from(event: #name) -> Self {
-                <#evtype>::DEFAULT.#setter(::core::convert::From::from(event.code()))
+                <#evtype>::#field.with(<#evtype>::DEFAULT, ::core::convert::From::from(event.code()))
             }
         }
     }

@@ -1,4 +1,4 @@
-//! The settings of an event set: `pmu`, `evtype`, `evtype_setter`, `json`, `arch`.
+//! The settings of an event set: `pmu`, `evtype`, `evtype_field`, `json`, `arch`.
 //!
 //! Both macro forms spell them as `key = value`: as attributes on the enum (`#[pmu = pmuv3p1]`)
 //! or, for the attribute form, also as its arguments (`#[event_enum(pmu = pmuv3p1)]`).
@@ -7,7 +7,7 @@ use proc_macro2::Span;
 use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, MetaNameValue, Path};
 
 /// The keys this macro understands; any other attribute on the enum is passed through.
-pub(crate) const KEYS: [&str; 5] = ["pmu", "evtype", "evtype_setter", "json", "arch"];
+pub(crate) const KEYS: [&str; 5] = ["pmu", "evtype", "evtype_field", "json", "arch"];
 
 #[derive(Clone)]
 pub(crate) struct Options {
@@ -17,8 +17,8 @@ pub(crate) struct Options {
     pmu_given: bool,
     /// The event-type register layout to emit `From<Set>` for (e.g. `arm_pmuv3::Pmevtyper`).
     pub(crate) evtype: Option<Path>,
-    /// The builder method of `evtype` that sets the event number.
-    pub(crate) evtype_setter: Option<Ident>,
+    /// The field constant of `evtype` that holds the event number.
+    pub(crate) evtype_field: Option<Ident>,
     /// perf JSON files or core folders to import, relative to the calling crate's manifest.
     pub(crate) json: Vec<LitStr>,
     /// The arch root to resolve `ArchStdEvent` in, instead of the one found above each import.
@@ -31,7 +31,7 @@ impl Default for Options {
             pmu: Pmu::PmuV3,
             pmu_given: false,
             evtype: None,
-            evtype_setter: None,
+            evtype_field: None,
             json: Vec::new(),
             arch: None,
         }
@@ -39,13 +39,13 @@ impl Default for Options {
 }
 
 impl Options {
-    /// The builder that sets the event number on `evtype`: `with_evtcount` for the core PMU's
-    /// `Pmevtyper`, `with_value` for the DSU's `Clusterpmxevtyper` (whose layout is one field).
-    pub(crate) fn setter(&self) -> Ident {
-        self.evtype_setter.clone().unwrap_or_else(|| {
+    /// The field of `evtype` that holds the event number: `EVTCOUNT` for the core PMU's
+    /// `Pmevtyper`, `VALUE` for the DSU's `Clusterpmxevtyper` (whose layout is one field).
+    pub(crate) fn field(&self) -> Ident {
+        self.evtype_field.clone().unwrap_or_else(|| {
             let name = match self.pmu {
-                Pmu::Dsu => "with_value",
-                Pmu::PmuV3 | Pmu::PmuV3p1 => "with_evtcount",
+                Pmu::Dsu => "VALUE",
+                Pmu::PmuV3 | Pmu::PmuV3p1 => "EVTCOUNT",
             };
             Ident::new(name, Span::call_site())
         })
@@ -80,11 +80,11 @@ impl Options {
                 }
                 self.evtype = Some(path(&nv.value)?);
             }
-            "evtype_setter" => {
-                if self.evtype_setter.is_some() {
-                    return Err(twice("evtype_setter"));
+            "evtype_field" => {
+                if self.evtype_field.is_some() {
+                    return Err(twice("evtype_field"));
                 }
-                self.evtype_setter = Some(single_ident(&nv.value, "a method name")?);
+                self.evtype_field = Some(single_ident(&nv.value, "a field constant's name")?);
             }
             "json" => self.json.push(string(&nv.value)?),
             "arch" => {
@@ -166,12 +166,12 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(o.pmu, Pmu::Dsu);
-        assert_eq!(o.setter().to_string(), "with_value");
+        assert_eq!(o.field().to_string(), "VALUE");
         assert_eq!(o.json.len(), 2);
         assert_eq!(o.arch.unwrap().value(), "z");
-        let o = apply_all(quote!(evtype_setter = set_it)).unwrap();
+        let o = apply_all(quote!(evtype_field = EVENT)).unwrap();
         assert_eq!(o.pmu, Pmu::PmuV3);
-        assert_eq!(o.setter().to_string(), "set_it");
+        assert_eq!(o.field().to_string(), "EVENT");
     }
 
     #[test]
@@ -189,7 +189,7 @@ mod tests {
             ),
             (
                 quote!(colour = "red"),
-                "unknown setting: expected one of pmu, evtype, evtype_setter, json, arch",
+                "unknown setting: expected one of pmu, evtype, evtype_field, json, arch",
             ),
         ] {
             let err = apply_all(tokens).err().expect("should be rejected");

@@ -162,7 +162,7 @@ fn pmceid_bits_come_from_pmu_events() {
 }
 
 #[test]
-fn dsu_sets_take_two_registers_and_the_value_setter() {
+fn dsu_sets_take_two_registers_and_the_value_field() {
     let file = expand_ok(quote! {
         #[pmu = dsu]
         #[evtype = arm_dsu_pmu::Clusterpmxevtyper]
@@ -183,12 +183,12 @@ fn dsu_sets_take_two_registers_and_the_value_setter() {
         .expect("the From impl");
     let expected: syn::ItemImpl = syn::parse_quote! {
         /// The event-type register value that counts this event: every other field at its
-        /// default (filters off), so chain the layout's `with_*` builders to filter.
+        /// default (filters off), so chain `with` on the layout's fields to filter.
         #[automatically_derived]
         impl ::core::convert::From<Dsu> for arm_dsu_pmu::Clusterpmxevtyper {
             #[inline]
             fn from(event: Dsu) -> Self {
-                <arm_dsu_pmu::Clusterpmxevtyper>::DEFAULT.with_value(::core::convert::From::from(event.code()))
+                <arm_dsu_pmu::Clusterpmxevtyper>::VALUE.with(<arm_dsu_pmu::Clusterpmxevtyper>::DEFAULT, ::core::convert::From::from(event.code()))
             }
         }
     };
@@ -205,7 +205,7 @@ fn attribute_form_takes_settings_as_arguments() {
     );
     let file: syn::File = syn::parse2(out).unwrap();
     assert_eq!(item_enum(&file).variants.len(), 1);
-    assert!(quote!(#file).to_string().contains("with_evtcount"));
+    assert!(quote!(#file).to_string().contains("EVTCOUNT . with"));
     let out = event_enum(
         quote!(pmu = nope),
         quote!(

@@ -154,6 +154,8 @@ struct V64(u64);
 // SAFETY: a transparent newtype of `u64`; every bit pattern is a value.
 unsafe impl RegisterValue for V64 {
     type Raw = u64;
+    const RES0: u64 = 0;
+    const RES1: u64 = 0;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,6 +164,8 @@ struct V32(u32);
 // SAFETY: a transparent newtype of `u32`; every bit pattern is a value.
 unsafe impl RegisterValue for V32 {
     type Raw = u32;
+    const RES0: u32 = 0;
+    const RES1: u32 = 0;
 }
 
 #[test]

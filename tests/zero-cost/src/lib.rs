@@ -22,7 +22,7 @@ pub mod a64 {
     use arm_generic_timer::aarch64::CNTVCT_EL0;
     use arm_pmuv3::aarch64::{PMCCNTR_EL0, PMCR_EL0, PMEVTYPER_EL0};
     use arm_pmuv3::mmio::PmuExt32;
-    use arm_pmuv3::{PmCounterMask, Pmevtyper};
+    use arm_pmuv3::{PmCounterMask, Pmcr, Pmevtyper, RegisterValue};
     use core::arch::asm;
 
     // 64-bit system-register read: PMCCNTR_EL0.
@@ -61,7 +61,7 @@ pub mod a64 {
 
     #[no_mangle]
     pub extern "C" fn gen_pmcr_modify() {
-        PMCR_EL0::modify(|v| v.with_e(true).with_c(true));
+        PMCR_EL0::modify(|v| v.with(Pmcr::E, true).with(Pmcr::C, true));
     }
 
     #[no_mangle]
@@ -121,7 +121,7 @@ pub mod a32 {
     use arm_generic_timer::aarch32::CNTVCT;
     use arm_pmuv3::aarch32::{PMCCNTR64, PMCR, PMEVTYPER};
     use arm_pmuv3::mmio::PmuExt32;
-    use arm_pmuv3::{PmCounterMask, Pmevtyper};
+    use arm_pmuv3::{PmCounterMask, PmcrA32, Pmevtyper, RegisterValue};
     use core::arch::asm;
 
     // 64-bit MRRC read: PMCCNTR (p15, 0, c9).
@@ -170,7 +170,7 @@ pub mod a32 {
 
     #[no_mangle]
     pub extern "C" fn gen_pmcr_modify() {
-        PMCR::modify(|v| v.with_e(true).with_c(true));
+        PMCR::modify(|v| v.with(PmcrA32::E, true).with(PmcrA32::C, true));
     }
 
     #[no_mangle]

@@ -80,7 +80,7 @@ fn instance(c: &mut Code, inst: &Instance) {
 }
 
 /// The upper-case start of the constants named after `name`: leading `_` dropped, except the one
-/// sanitising puts before a leading digit (`32K_FOUT` → `_32K_FOUT_OFFSET`).
+/// sanitising puts before a leading digit (`32K_FOUT` → `_32K_FOUT_COUNT`).
 pub(super) fn const_prefix(text: &str) -> String {
     let upper = name(text, Case::Verbatim).to_ascii_uppercase();
     let trimmed = upper.trim_start_matches('_');
@@ -195,14 +195,11 @@ const BUS_METHODS: &str = r"    /// The block at `base` on `bus`.
     }
 ";
 
-/// A register's constants, for the `Mmio` block.
+/// A register array's constants, for the `Mmio` block. No per-register offset constant: the
+/// accessor's documentation and the handle's `addr()` give it, and a thousand constants were a
+/// twentieth of a large crate's build memory.
 fn register_consts(c: &mut Code, reg: &BlockRegister) {
     let upper = const_prefix(&reg.name);
-    c.doc(&format!("Offset of {} in the block.", doc::code(&reg.name)));
-    c.fmt(format_args!(
-        "pub const {upper}_OFFSET: usize = {};",
-        hex(reg.offset)
-    ));
     if let Some(array) = reg.array {
         c.line("/// Bytes between two elements.");
         c.fmt(format_args!(
@@ -259,20 +256,19 @@ fn register_methods(c: &mut Code, block: &Block, reg: &BlockRegister, layout: &c
             .map(|s| format!("Source: {}", doc::escape(s))),
     ]);
     let handle = format!("armreg_rt::mmio::Reg<crate::{value}, {access}, B>");
-    let offset = format!("{block_ty}::{upper}_OFFSET");
+    // `self.base + 0x0` would be an identity operation to clippy.
+    let at = if reg.offset == 0 {
+        "self.base".to_string()
+    } else {
+        format!("self.base + {}", hex(reg.offset))
+    };
     match reg.array {
         None => {
             c.doc(&text);
             c.line("#[inline(always)]");
             c.open(&format!("pub fn {method}(&self) -> {handle}"));
             c.safety("the constructor's contract covers every register inside the block.");
-            reg_on(
-                c,
-                "unsafe {",
-                &format!("self.base + {offset}"),
-                bus_bytes,
-                "}",
-            );
+            reg_on(c, "unsafe {", &at, bus_bytes, "}");
             c.close("");
         }
         Some(_) => {
@@ -300,7 +296,7 @@ fn register_methods(c: &mut Code, block: &Block, reg: &BlockRegister, layout: &c
             reg_on(
                 c,
                 "Ok(unsafe {",
-                &format!("self.base + {offset} + n * {stride}"),
+                &format!("{at} + n * {stride}"),
                 bus_bytes,
                 "})",
             );
@@ -319,7 +315,7 @@ fn register_methods(c: &mut Code, block: &Block, reg: &BlockRegister, layout: &c
             reg_on(
                 c,
                 "unsafe {",
-                &format!("self.base + {offset} + N * {stride}"),
+                &format!("{at} + N * {stride}"),
                 bus_bytes,
                 "}",
             );

@@ -1,5 +1,5 @@
-//! Value types: one `Copy` newtype per layout, with getters, setters and builders per field, enums
-//! for enumerated fields, and `RESET`/`RES0`/`RES1` constants.
+//! Value types: one `Copy` newtype per layout, with a constant per field (read and written through
+//! `armreg_rt::RegisterValue`), enums for enumerated fields, and `RESET`/`RES0`/`RES1` constants.
 //!
 //! Written as formatted text (`code::Code`): this is most of a large crate.
 use proc_macro2::Ident;
@@ -223,23 +223,15 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
         c.line("///");
         c.doc(&table);
     }
-    // No `Hash`: it was a tenth of a large crate's build time, and `bits()` hashes.
-    c.line("#[derive(Clone, Copy, PartialEq, Eq)]");
     c.line("#[repr(transparent)]");
     c.fmt(format_args!("pub struct {ty}({raw});"));
+    plain_value_traits(c, &ty, "self.0 == other.0");
     c.open(&format!("impl {ty}"));
-    c.line("/// Bits reserved as zero: constructors keep them clear.");
+    c.line("/// Every field zero, reserved-one bits set.");
     c.fmt(format_args!(
-        "pub const RES0: {raw} = {};",
-        hex(mask_of(layout, FieldAccess::Res0))
-    ));
-    c.line("/// Bits reserved as one: constructors keep them set.");
-    c.fmt(format_args!(
-        "pub const RES1: {raw} = {};",
+        "pub const DEFAULT: Self = Self({});",
         hex(mask_of(layout, FieldAccess::Res1))
     ));
-    c.line("/// Every field zero, reserved-one bits set.");
-    c.line("pub const DEFAULT: Self = Self(Self::RES1);");
     if let Some(value) = reset_value(layout) {
         c.line("/// The value at reset.");
         c.fmt(format_args!(
@@ -247,25 +239,8 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
             hex(value)
         ));
     }
-    c.line("/// A value from raw bits, with reserved bits forced to their reserved values.");
-    c.line("#[inline(always)]");
-    c.open(&format!("pub const fn from_bits(bits: {raw}) -> Self"));
-    c.line("Self((bits & !Self::RES0) | Self::RES1)");
-    c.close("");
-    c.line("/// A value from raw bits, every bit kept (as read from hardware).");
-    c.line("#[inline(always)]");
-    c.open(&format!(
-        "pub const fn from_bits_retain(bits: {raw}) -> Self"
-    ));
-    c.line("Self(bits)");
-    c.close("");
-    c.line("/// The raw bits.");
-    c.line("#[inline(always)]");
-    c.open(&format!("pub const fn bits(self) -> {raw}"));
-    c.line("self.0");
-    c.close("");
     for f in &layout.fields {
-        field_accessors(c, layout, f);
+        field_constant(c, layout, f);
     }
     c.close("");
 
@@ -276,24 +251,35 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
     c.close("");
     c.close("");
 
-    c.safety("a `repr(transparent)` newtype of the raw integer, and every bit pattern is a\nvalue (`from_bits_retain`), as the trait's provided conversions require.");
+    c.safety("a `repr(transparent)` newtype of the raw integer, and every bit pattern is a\nvalue, as the trait's provided conversions require.");
     c.open(&format!("unsafe impl armreg_rt::RegisterValue for {ty}"));
     c.fmt(format_args!("type Raw = {raw};"));
+    c.fmt(format_args!(
+        "const RES0: {raw} = {};",
+        hex(mask_of(layout, FieldAccess::Res0))
+    ));
+    c.fmt(format_args!(
+        "const RES1: {raw} = {};",
+        hex(mask_of(layout, FieldAccess::Res1))
+    ));
     c.close("");
 
-    // Inline, so the formatting code is compiled only in crates that print the value.
+    // One string literal read by one shared function, rather than a chain of calls per type (or
+    // a table of typed constants, which cost as much); inline, so the formatting code is compiled
+    // only in crates that print the value.
     c.open(&format!("impl core::fmt::Debug for {ty}"));
     c.line("#[inline]");
     c.open("fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result");
-    c.fmt(format_args!("f.debug_struct({})", code::string(&ty)));
-    for f in layout.fields.iter().filter(|f| f.access.readable()) {
-        let getter = name(&f.name, Case::Snake);
-        c.fmt(format_args!(
-            "    .field({}, &self.{getter}())",
-            code::string(&getter)
-        ));
-    }
-    c.line("    .finish()");
+    let raw_u64 = if raw == "u64" {
+        "self.0"
+    } else {
+        "u64::from(self.0)"
+    };
+    c.fmt(format_args!(
+        "armreg_rt::field::debug_fields(f, {}, {raw_u64}, {})",
+        code::string(&ty),
+        code::string(&debug_table(layout))
+    ));
     c.close("");
     c.close("");
 
@@ -406,155 +392,105 @@ fn enum_values(f: &Field) -> (Vec<&EnumValue>, bool, bool) {
     (read, true, both)
 }
 
-/// The Rust type a field's value has, and whether it is an enum.
-fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> (String, FieldKind) {
+/// The Rust type a field's value has: its enum, `bool` or the smallest unsigned integer.
+fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> String {
     if use_enum {
         let module = name(&layout.name, Case::Snake);
         let ty = name(&f.name, Case::Camel);
-        let kind = if exhaustive(f) {
-            FieldKind::TotalEnum
-        } else {
-            FieldKind::PartialEnum
-        };
-        (format!("{module}::{ty}"), kind)
+        format!("{module}::{ty}")
     } else if f.width == 1 {
-        ("bool".to_string(), FieldKind::Bool)
+        "bool".to_string()
     } else {
-        (uint(f.width).to_string(), FieldKind::Int)
+        uint(f.width).to_string()
     }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum FieldKind {
-    Bool,
-    Int,
-    TotalEnum,
-    PartialEnum,
 }
 
 fn exhaustive(f: &Field) -> bool {
     f.width < 16 && enum_values(f).0.len() as u64 == 1u64 << f.width
 }
 
-/// `expr` as an operand: in parentheses unless it is a single term.
-fn operand(expr: &str) -> String {
-    if expr.contains(' ') {
-        format!("({expr})")
+/// The associated constant naming a field: the accessor's snake-case name in upper case, with
+/// `_FIELD` appended where it would be one of the value type's own constants.
+pub(super) fn field_const(f: &Field) -> String {
+    let upper = name(&f.name, Case::Snake)
+        .trim_start_matches("r#")
+        .to_ascii_uppercase();
+    if OWN_CONSTS.contains(&upper.as_str()) {
+        format!("{upper}_FIELD")
     } else {
-        expr.to_string()
+        upper
     }
 }
 
-fn field_accessors(c: &mut Code, layout: &Layout, f: &Field) {
+/// The constants every value type defines itself.
+const OWN_CONSTS: &[&str] = &["RES0", "RES1", "DEFAULT", "RESET"];
+
+/// A field as one constant, `Field<Self, R, W>`: its read type `R` and write type `W` say how it
+/// is accessed (`WriteOnly`/`ReadOnly` where it is not). One constant per field and three
+/// methods every value type shares, rather than three methods per field: the accessors were most
+/// of a large crate's build time.
+fn field_constant(c: &mut Code, layout: &Layout, f: &Field) {
     if !(f.access.readable() || f.access.writable()) {
         return;
     }
-    let raw = uint(layout.width);
-    let field_raw = uint(f.width.max(2));
     let (_, enum_read, enum_write) = enum_values(f);
-    let getter = name(&f.name, Case::Snake);
-    let full = f.width == layout.width;
-    let ones = hex(bit_range_mask(0, f.width));
-    let same_type = field_raw == raw;
+    let read = if f.access.readable() {
+        field_type(layout, f, enum_read)
+    } else {
+        "armreg_rt::field::WriteOnly".to_string()
+    };
+    let write = if f.access.writable() {
+        field_type(layout, f, enum_write)
+    } else {
+        "armreg_rt::field::ReadOnly".to_string()
+    };
+    c.doc(&field_doc(f));
+    c.fmt(format_args!(
+        "pub const {}: armreg_rt::Field<Self, {read}, {write}> = armreg_rt::Field::new({}, {});",
+        field_const(f),
+        f.lsb,
+        f.width
+    ));
+}
 
-    // The field's bits moved down to bit 0, as the register's integer type.
-    let shifted = if f.lsb == 0 {
-        "self.0".to_string()
-    } else {
-        format!("self.0 >> {}", f.lsb)
-    };
-    let extracted = if full {
-        shifted
-    } else {
-        format!("{} & {ones}", operand(&shifted))
-    };
-    // ... as the field's integer type.
-    let as_field = if same_type {
-        extracted.clone()
-    } else {
-        format!("{} as {field_raw}", operand(&extracted))
-    };
+/// What `armreg_rt::field::debug_fields` shows of a layout: `name lsb width` per readable field,
+/// with `bits=Name` per value of an enumerated one, `;`-separated.
+fn debug_table(layout: &Layout) -> String {
+    let mut table = String::new();
+    for f in layout.fields.iter().filter(|f| f.access.readable()) {
+        if !table.is_empty() {
+            table.push(';');
+        }
+        let shown = name(&f.name, Case::Snake);
+        table.push_str(&format!("{shown} {} {}", f.lsb, f.width));
+        let (variants, enum_read, _) = enum_values(f);
+        if enum_read {
+            for e in variants {
+                table.push_str(&format!(" {}={}", e.value, name(&e.name, Case::Camel)));
+            }
+        }
+    }
+    table
+}
 
-    if f.access.readable() {
-        let (ty, kind) = field_type(layout, f, enum_read);
-        let body = match kind {
-            FieldKind::Bool => format!("{} != 0", operand(&extracted)),
-            FieldKind::Int => as_field.clone(),
-            FieldKind::TotalEnum => format!("{ty}::from_bits({as_field})"),
-            FieldKind::PartialEnum => format!("{ty}::try_from_bits({as_field})"),
-        };
-        let ret = match kind {
-            FieldKind::PartialEnum => format!("Result<{ty}, {field_raw}>"),
-            _ => ty.clone(),
-        };
-        c.doc(&field_doc(f));
-        c.line("#[inline(always)]");
-        c.open(&format!("pub const fn {getter}(self) -> {ret}"));
-        c.line(&body);
-        c.close("");
-    }
-    if f.access.writable() {
-        let (ty, kind) = field_type(layout, f, enum_write);
-        let plain = getter.trim_start_matches("r#");
-        // The new value as the register's integer type, confined to the field's width.
-        let value_raw = match kind {
-            FieldKind::Bool => format!("value as {raw}"),
-            FieldKind::Int => {
-                let widened = if same_type {
-                    "value".to_string()
-                } else {
-                    format!("value as {raw}")
-                };
-                if full {
-                    widened
-                } else {
-                    format!("{} & {ones}", operand(&widened))
-                }
-            }
-            FieldKind::TotalEnum | FieldKind::PartialEnum => {
-                if same_type {
-                    "value.bits()".to_string()
-                } else {
-                    format!("value.bits() as {raw}")
-                }
-            }
-        };
-        let placed = if f.lsb == 0 {
-            value_raw
-        } else {
-            format!("{} << {}", operand(&value_raw), f.lsb)
-        };
-        let assign = if full {
-            format!("self.0 = {placed};")
-        } else {
-            format!(
-                "self.0 = (self.0 & !{}) | {};",
-                hex(f.mask()),
-                operand(&placed)
-            )
-        };
-        let truncation = match kind {
-            FieldKind::Int if !full => " Bits of `value` above the field's width are ignored.",
-            _ => "",
-        };
-        c.doc(&format!("Sets {}.{truncation}", doc::code(&f.name)));
-        c.line("#[inline(always)]");
-        c.open(&format!("pub const fn set_{plain}(&mut self, value: {ty})"));
-        c.line(&assign);
-        c.close("");
-        c.doc(&format!(
-            "Returns the value with {} set.{truncation}",
-            doc::code(&f.name)
-        ));
-        c.line("#[inline(always)]");
-        c.line("#[must_use]");
-        c.open(&format!(
-            "pub const fn with_{plain}(mut self, value: {ty}) -> Self"
-        ));
-        c.fmt(format_args!("self.set_{plain}(value);"));
-        c.line("self");
-        c.close("");
-    }
+/// `Clone`, `Copy`, `PartialEq` and `Eq` written out rather than derived: the derives expand to
+/// more (a structural-equality marker, an `Eq` assertion function) and were a tenth of a large
+/// crate's build. `eq` compares `equal`. No `Hash`: it cost as much again and `bits()` hashes.
+fn plain_value_traits(c: &mut Code, ty: &str, equal: &str) {
+    c.open(&format!("impl Clone for {ty}"));
+    c.line("#[inline(always)]");
+    c.open("fn clone(&self) -> Self");
+    c.line("*self");
+    c.close("");
+    c.close("");
+    c.fmt(format_args!("impl Copy for {ty} {{}}"));
+    c.open(&format!("impl PartialEq for {ty}"));
+    c.line("#[inline(always)]");
+    c.open("fn eq(&self, other: &Self) -> bool");
+    c.line(equal);
+    c.close("");
+    c.close("");
+    c.fmt(format_args!("impl Eq for {ty} {{}}"));
 }
 
 /// The enums of a layout's fields, in a module named after the layout.
@@ -599,7 +535,6 @@ fn field_enum(c: &mut Code, layout: &Layout, f: &Field) {
         doc::bits(f),
         doc::code(&layout.name)
     ));
-    c.line("#[derive(Clone, Copy, PartialEq, Eq, Hash)]");
     c.fmt(format_args!("#[repr({repr})]"));
     c.open(&format!("pub enum {ty}"));
     for e in &variants {
@@ -611,6 +546,7 @@ fn field_enum(c: &mut Code, layout: &Layout, f: &Field) {
         ));
     }
     c.close("");
+    plain_value_traits(c, &ty, &format!("*self as {repr} == *other as {repr}"));
     c.open(&format!("impl {ty}"));
     match variants.split_last() {
         Some((last, rest)) if exhaustive(f) => {
@@ -656,6 +592,28 @@ fn field_enum(c: &mut Code, layout: &Layout, f: &Field) {
     c.line("#[inline(always)]");
     c.open(&format!("pub const fn bits(self) -> {repr}"));
     c.fmt(format_args!("self as {repr}"));
+    c.close("");
+    c.close("");
+    c.open(&format!("impl armreg_rt::field::FieldRead for {ty}"));
+    if exhaustive(f) {
+        c.line("type Value = Self;");
+        c.line("#[inline(always)]");
+        c.open("fn from_field_bits(bits: u64) -> Self");
+        c.fmt(format_args!("Self::from_bits(bits as {repr})"));
+    } else {
+        c.fmt(format_args!("type Value = Result<Self, {repr}>;"));
+        c.line("#[inline(always)]");
+        c.open(&format!(
+            "fn from_field_bits(bits: u64) -> Result<Self, {repr}>"
+        ));
+        c.fmt(format_args!("Self::try_from_bits(bits as {repr})"));
+    }
+    c.close("");
+    c.close("");
+    c.open(&format!("impl armreg_rt::field::FieldWrite for {ty}"));
+    c.line("#[inline(always)]");
+    c.open("fn to_field_bits(self) -> u64");
+    c.line("self as u64");
     c.close("");
     c.close("");
     // As derived, but inline: compiled only where a value is printed.

@@ -197,15 +197,15 @@ pub(super) fn conversions(layout: &Layout) -> (TokenStream, TokenStream) {
     let value = type_name(layout);
     if layout.width == 64 {
         (
-            quote!(crate::#value::from_bits_retain(raw)),
-            quote!(value.bits()),
+            quote!(<crate::#value as armreg_rt::RegisterValue>::from_bits_retain(raw)),
+            quote!(armreg_rt::RegisterValue::bits(value)),
         )
     } else {
         let raw_ty = super::tokens::uint_type(layout.width);
         (
             // The upper bits of the transfer are outside the layout (RES0 for it).
-            quote!(crate::#value::from_bits_retain(raw as #raw_ty)),
-            quote!(u64::from(value.bits())),
+            quote!(<crate::#value as armreg_rt::RegisterValue>::from_bits_retain(raw as #raw_ty)),
+            quote!(u64::from(armreg_rt::RegisterValue::bits(value))),
         )
     }
 }

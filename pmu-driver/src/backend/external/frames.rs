@@ -21,10 +21,12 @@ impl<B: Bus> Frame for arm_pmuv3::mmio::PmuExt32<B> {
         self.pmcr().write(arm_pmuv3::PmcrExt::from_bits(value))
     }
     fn pmcfgr_n(&self) -> u8 {
-        self.pmcfgr().read().n()
+        self.pmcfgr().read().get(arm_pmuv3::Pmcfgr::N)
     }
     fn pmceid(&self, n: usize) -> Option<u32> {
-        self.pmceid(n).ok().map(|r| r.read().id())
+        self.pmceid(n)
+            .ok()
+            .map(|r| r.read().get(arm_pmuv3::Pmceid32::ID))
     }
     fn set_pmevtyper(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
         self.pmevtyper(n)
@@ -85,7 +87,7 @@ impl<B: Bus> Frame for arm_pmuv3::mmio::PmuExt32<B> {
         true
     }
     fn locked(&self) -> Option<bool> {
-        Some(self.pmlsr().read().slk())
+        Some(self.pmlsr().read().get(arm_pmuv3::Pmlsr::SLK))
     }
 }
 
@@ -112,14 +114,14 @@ impl<B: Bus> Frame for ti_am62l_pmu::mmio::Pmu<B> {
         self.pmcr().write(ti_am62l_pmu::Pmcr::from_bits(value))
     }
     fn pmcfgr_n(&self) -> u8 {
-        self.pmcfgr().read().n()
+        self.pmcfgr().read().get(ti_am62l_pmu::Pmcfgr::N)
     }
     fn pmceid(&self, n: usize) -> Option<u32> {
         match n {
-            0 => Some(self.pmceid0().read().id()),
-            1 => Some(self.pmceid1().read().id()),
-            2 => Some(self.pmceid2().read().id()),
-            3 => Some(self.pmceid3().read().id()),
+            0 => Some(self.pmceid0().read().get(ti_am62l_pmu::Pmceid0::ID)),
+            1 => Some(self.pmceid1().read().get(ti_am62l_pmu::Pmceid1::ID)),
+            2 => Some(self.pmceid2().read().get(ti_am62l_pmu::Pmceid2::ID)),
+            3 => Some(self.pmceid3().read().get(ti_am62l_pmu::Pmceid3::ID)),
             _ => None,
         }
     }
@@ -190,7 +192,7 @@ impl<B: Bus> Frame for ti_am62l_pmu::mmio::Pmu<B> {
         true
     }
     fn locked(&self) -> Option<bool> {
-        Some(self.pmlsr().read().slk())
+        Some(self.pmlsr().read().get(ti_am62l_pmu::Pmlsr::SLK))
     }
 }
 
@@ -205,7 +207,7 @@ impl<B: Bus> Frame for arm_dsu_pmu_mmio::mmio::DsuPmuMmio<B> {
             .write(arm_dsu_pmu_mmio::DsuPmcr::from_bits(value))
     }
     fn pmcfgr_n(&self) -> u8 {
-        self.pmcfgr().read().n()
+        self.pmcfgr().read().get(arm_dsu_pmu_mmio::DsuPmcfgr::N)
     }
     fn pmceid(&self, _: usize) -> Option<u32> {
         None

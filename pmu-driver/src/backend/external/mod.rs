@@ -18,6 +18,7 @@
 //! behavioural model.
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmcr, Pmevtyper};
 use armreg_rt::IndexOutOfRange;
+use armreg_rt::RegisterValue;
 
 use super::Registers;
 use crate::{word, EventSet, PmuVersion};

@@ -1,4 +1,5 @@
 //! The AArch32 parts the shared tests need.
+use arm_pmuv3::RegisterValue;
 use core::arch::asm;
 
 use arm_pmuv3::Pmselr;
@@ -101,7 +102,7 @@ impl Platform for A32 {
     #[inline(always)]
     fn asm_two_reads<const K: u32>() -> u64 {
         // PMXEVCNTR with PMSELR = 0: one instruction per read on Armv7 and Armv8 alike.
-        arm_pmuv3::aarch32::PMSELR::write(Pmselr::DEFAULT.with_sel(0));
+        arm_pmuv3::aarch32::PMSELR::write(Pmselr::DEFAULT.with(Pmselr::SEL, 0));
         let (a, b): (u32, u32);
         if K == 0 {
             // SAFETY: two reads of PMXEVCNTR at PL1.

@@ -4,6 +4,7 @@
 //! `virtualization=on`, EL3 with `secure=on`. EL3 drops to Non-secure EL2 (or EL1 when there is no
 //! EL2); EL2 sets HCR_EL2.RW, gives EL1 the counters, calls [`el2_setup`] (MDCR_EL2.HPMN) and
 //! drops to EL1. EL1 enables FP/SIMD (rustc emits NEON), installs the vectors and calls Rust.
+use arm_pmuv3::RegisterValue;
 use core::arch::global_asm;
 use core::sync::atomic::{AtomicU32, Ordering};
 
@@ -21,9 +22,9 @@ pub static HPMN: AtomicU32 = AtomicU32::new(0);
 /// PMCR_EL0.N = N - 2, through the generated MDCR_EL2 accessor.
 #[no_mangle]
 extern "C" fn el2_setup() {
-    let n = PMCR_EL0::read().n();
+    let n = PMCR_EL0::read().get(arm_pmuv3::Pmcr::N);
     let hpmn = n.saturating_sub(2);
-    MDCR_EL2::write(MdcrEl2::DEFAULT.with_hpmn(hpmn));
+    MDCR_EL2::write(MdcrEl2::DEFAULT.with(MdcrEl2::HPMN, hpmn));
     EL2_N.store(n.into(), Ordering::SeqCst);
     HPMN.store(hpmn.into(), Ordering::SeqCst);
 }

@@ -1,4 +1,5 @@
 //! The AArch64 parts the shared tests need.
+use arm_pmuv3::RegisterValue;
 use core::arch::asm;
 
 use pmu_driver::timer::Aarch64Timer;

@@ -2,7 +2,7 @@
 #![cfg_attr(not(test), no_std)]
 
 use qemu_virt_pl011::mmio::Pl011;
-use qemu_virt_pl011::{uartlcr_h::Wlen, Uartcr, Uartdr, UartlcrH};
+use qemu_virt_pl011::{uartlcr_h::Wlen, RegisterValue, Uartcr, Uartdr, Uartfr, UartlcrH};
 
 /// The console UART: `Pl011` at the board's base address (the one `unsafe` step).
 ///
@@ -17,17 +17,20 @@ pub unsafe fn console() -> Pl011 {
 /// PL011 requires.
 pub fn enable(uart: &Pl011) {
     uart.uartcr().write(Uartcr::DEFAULT);
-    uart.uartlcr_h()
-        .write(UartlcrH::DEFAULT.with_wlen(Wlen::Bits8).with_fen(true));
+    uart.uartlcr_h().write(
+        UartlcrH::DEFAULT
+            .with(UartlcrH::WLEN, Wlen::Bits8)
+            .with(UartlcrH::FEN, true),
+    );
     uart.uartcr()
-        .write(Uartcr::DEFAULT.with_uarten(true).with_txe(true));
+        .write(Uartcr::DEFAULT.with(Uartcr::UARTEN, true).with(Uartcr::TXE, true));
 }
 
 /// Sends `text`, waiting while the transmit FIFO is full.
 pub fn write(uart: &Pl011, text: &str) {
     for byte in text.bytes() {
-        while uart.uartfr().read().txff() {}
-        uart.uartdr().write(Uartdr::DEFAULT.with_data(byte));
+        while uart.uartfr().read().get(Uartfr::TXFF) {}
+        uart.uartdr().write(Uartdr::DEFAULT.with(Uartdr::DATA, byte));
     }
 }
 
@@ -43,10 +46,11 @@ mod tests {
         let uart = unsafe { Pl011::new(regs.as_mut_ptr() as usize) };
         enable(&uart);
         write(&uart, "ok");
-        assert_eq!(regs[Pl011::UARTDR_OFFSET / 4], u32::from(b'k'));
-        assert_eq!(regs[Pl011::UARTLCR_H_OFFSET / 4], 0x70);
-        assert_eq!(regs[Pl011::UARTCR_OFFSET / 4], 0x101);
+        let word = |addr: usize| regs[(addr - regs.as_ptr() as usize) / 4];
+        assert_eq!(word(uart.uartdr().addr()), u32::from(b'k'));
+        assert_eq!(word(uart.uartlcr_h().addr()), 0x70);
+        assert_eq!(word(uart.uartcr().addr()), 0x101);
         assert_eq!(qemu_virt_pl011::mmio::UART0_BASE, 0x0900_0000);
-        assert_eq!(UartlcrH::RESET.wlen(), Wlen::Bits5);
+        assert_eq!(UartlcrH::RESET.get(UartlcrH::WLEN), Wlen::Bits5);
     }
 }

@@ -1,0 +1,310 @@
+//! Fields of register values: one constant per field instead of methods per field.
+//!
+//! A generated value type declares each field as an associated constant, `Pmcr::E:
+//! Field<Pmcr, bool, bool>`; reading and writing go through three methods every value type shares
+//! ([`RegisterValue::get`], [`with`](crate::RegisterValue::with),
+//! [`set`](crate::RegisterValue::set)). A crate with thousands of fields then compiles thousands of
+//! constants, not three functions each: the accessors were most of a large crate's build time.
+//!
+//! The access rules are in the field's type: a write-only field reads as [`WriteOnly`], which is
+//! not [`FieldRead`], and a read-only one writes as [`ReadOnly`], which is not [`FieldWrite`], so
+//! `get` on the first and `with` on the second do not compile.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::{RegisterValue, Word};
+
+/// `fn() -> _`: a field is a plain constant whatever its types (Send, Sync, no drop check).
+type Types<L, R, W> = PhantomData<fn() -> (L, R, W)>;
+
+/// Field `lsb .. lsb + width` of value type `L`, read as `R` and written as `W`.
+pub struct Field<L, R, W> {
+    lsb: u8,
+    width: u8,
+    _types: Types<L, R, W>,
+}
+
+impl<L, R, W> Field<L, R, W> {
+    /// The field of `width` bits at `lsb`. Generated crates define one per field of a layout.
+    ///
+    /// # Panics
+    /// If `width` is 0 or the field does not fit in 64 bits (at compile time in a constant).
+    #[inline(always)]
+    pub const fn new(lsb: u32, width: u32) -> Self {
+        assert!(
+            width >= 1 && lsb + width <= 64,
+            "a field is 1..=64 bits within 64"
+        );
+        Self {
+            lsb: lsb as u8,
+            width: width as u8,
+            _types: PhantomData,
+        }
+    }
+
+    /// The field's lowest bit.
+    #[inline(always)]
+    pub const fn lsb(self) -> u32 {
+        self.lsb as u32
+    }
+
+    /// The field's width in bits.
+    #[inline(always)]
+    pub const fn width(self) -> u32 {
+        self.width as u32
+    }
+
+    /// The field's bits in place: `width` ones shifted up to `lsb`.
+    #[inline(always)]
+    pub const fn mask(self) -> u64 {
+        (u64::MAX >> (64 - self.width as u32)) << self.lsb
+    }
+
+    /// The field's bits of `raw`, moved down to bit 0.
+    #[inline(always)]
+    pub const fn extract(self, raw: u64) -> u64 {
+        (raw & self.mask()) >> self.lsb
+    }
+
+    /// `raw` with the field's bits replaced by `bits` (bits above the field's width ignored).
+    #[inline(always)]
+    pub const fn insert(self, raw: u64, bits: u64) -> u64 {
+        (raw & !self.mask()) | ((bits << self.lsb) & self.mask())
+    }
+}
+
+impl<L: RegisterValue, R, W> Field<L, R, W> {
+    /// This field of `value` (as `value.get(field)`, without the trait in scope).
+    #[inline(always)]
+    pub fn get(self, value: L) -> R::Value
+    where
+        R: FieldRead,
+    {
+        R::from_field_bits(self.extract(value.to_raw().to_u64()))
+    }
+
+    /// `value` with this field set to `bits` (as `value.with(field, bits)`).
+    #[inline(always)]
+    #[must_use]
+    pub fn with(self, value: L, bits: W) -> L
+    where
+        W: FieldWrite,
+    {
+        let raw = self.insert(value.to_raw().to_u64(), bits.to_field_bits());
+        L::from_raw(L::Raw::from_u64(raw))
+    }
+}
+
+impl<L, R, W> Clone for Field<L, R, W> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L, R, W> Copy for Field<L, R, W> {}
+
+impl<L, R, W> fmt::Debug for Field<L, R, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Field[{}:{}]", self.lsb + self.width - 1, self.lsb)
+    }
+}
+
+/// What a readable field holds: decoded from the field's bits (moved down to bit 0).
+#[diagnostic::on_unimplemented(
+    message = "this field cannot be read: `{Self}` is not a readable field value",
+    note = "a write-only field (or one whose reads have side effects) reads as `WriteOnly`"
+)]
+pub trait FieldRead {
+    /// What `get` returns: the value, or for an enum that names only some bit patterns,
+    /// `Result<Self, bits>` with the unnamed bits as the error.
+    type Value;
+    /// The value of `bits`, which hold no more than the field's width.
+    fn from_field_bits(bits: u64) -> Self::Value;
+}
+
+/// What a writable field takes: encoded into the field's bits.
+#[diagnostic::on_unimplemented(
+    message = "this field cannot be written with `{Self}`",
+    note = "a read-only field writes as `ReadOnly`; otherwise pass the field's value type"
+)]
+pub trait FieldWrite: Copy {
+    /// The field's bits for this value (bits above the field's width are dropped by the caller).
+    fn to_field_bits(self) -> u64;
+}
+
+/// The read type of a field that cannot be read (write-only, or read with a side effect the
+/// description forbids): not [`FieldRead`].
+#[derive(Clone, Copy, Debug)]
+pub enum WriteOnly {}
+
+/// The write type of a field that cannot be written: not [`FieldWrite`].
+#[derive(Clone, Copy, Debug)]
+pub enum ReadOnly {}
+
+/// `Debug` for a value type: `name { field: value, .. }` for the fields of `raw` that `table`
+/// lists, `;`-separated, each as `name lsb width`, then for an enumerated field `bits=Name` per
+/// value: `"e 0 1;n 11 5;mode 4 2 0=Off 1=Fast"`. A 1-bit field without names shows as a `bool`,
+/// a wider one or a value without a name as hex.
+///
+/// One function shared by every value type and one string literal per type: a table of typed
+/// constants, or a chain of calls per type, cost a large crate a tenth of its build.
+pub fn debug_fields(f: &mut fmt::Formatter<'_>, name: &str, raw: u64, table: &str) -> fmt::Result {
+    struct Shown<'a>(u64, u32, core::str::SplitAsciiWhitespace<'a>);
+    impl fmt::Debug for Shown<'_> {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            let Shown(bits, width, ref names) = *self;
+            let mut names = names.clone().peekable();
+            if width == 1 && names.peek().is_none() {
+                return fmt::Debug::fmt(&(bits != 0), f);
+            }
+            let named = names
+                .filter_map(|n| n.split_once('='))
+                .find(|(value, _)| value.parse::<u64>() == Ok(bits));
+            match named {
+                Some((_, name)) => f.write_str(name),
+                None => write!(f, "{bits:#x}"),
+            }
+        }
+    }
+    let mut s = f.debug_struct(name);
+    for entry in table.split(';').filter(|e| !e.is_empty()) {
+        let mut words = entry.split_ascii_whitespace();
+        let (Some(field), Some(lsb), Some(width)) = (words.next(), words.next(), words.next())
+        else {
+            continue;
+        };
+        let (Ok(lsb), Ok(width @ 1..=64)) = (lsb.parse::<u32>(), width.parse::<u32>()) else {
+            continue;
+        };
+        let bits = raw.checked_shr(lsb).unwrap_or(0) & (u64::MAX >> (64 - width));
+        s.field(field, &Shown(bits, width, words));
+    }
+    s.finish()
+}
+
+impl FieldRead for bool {
+    type Value = bool;
+    #[inline(always)]
+    fn from_field_bits(bits: u64) -> bool {
+        bits != 0
+    }
+}
+
+impl FieldWrite for bool {
+    #[inline(always)]
+    fn to_field_bits(self) -> u64 {
+        self as u64
+    }
+}
+
+macro_rules! int_field {
+    ($($t:ty),*) => {$(
+        impl FieldRead for $t {
+            type Value = $t;
+            #[inline(always)]
+            fn from_field_bits(bits: u64) -> $t {
+                bits as $t
+            }
+        }
+
+        impl FieldWrite for $t {
+            #[inline(always)]
+            fn to_field_bits(self) -> u64 {
+                self as u64
+            }
+        }
+    )*};
+}
+int_field!(u8, u16, u32, u64);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RegisterValue;
+
+    type F = Field<(), u8, u8>;
+
+    #[test]
+    fn masks_extract_and_insert() {
+        let f = F::new(4, 3);
+        assert_eq!(f.mask(), 0x70);
+        assert_eq!(f.extract(0xFF), 0x7);
+        assert_eq!(f.insert(0xFF, 0), 0x8F);
+        // Bits above the width are ignored, the rest kept.
+        assert_eq!(f.insert(0x00, 0xFA), 0x20);
+        let full = F::new(0, 64);
+        assert_eq!(full.mask(), u64::MAX);
+        assert_eq!(full.insert(1, u64::MAX), u64::MAX);
+        let top = F::new(63, 1);
+        assert_eq!(top.mask(), 1 << 63);
+        assert_eq!(top.extract(u64::MAX), 1);
+    }
+
+    #[test]
+    #[should_panic(expected = "a field is 1..=64 bits within 64")]
+    fn a_field_past_bit_63_is_refused() {
+        let _ = F::new(60, 5);
+    }
+
+    #[derive(Clone, Copy)]
+    #[repr(transparent)]
+    struct Ctrl(u16);
+    impl Ctrl {
+        const EN: Field<Self, bool, bool> = Field::new(0, 1);
+        const DIV: Field<Self, u8, u8> = Field::new(4, 3);
+        const GO: Field<Self, WriteOnly, bool> = Field::new(15, 1);
+    }
+    // SAFETY: a transparent newtype of `u16`; every bit pattern is a value.
+    unsafe impl RegisterValue for Ctrl {
+        type Raw = u16;
+        const RES0: u16 = 0x0F00;
+        const RES1: u16 = 0x0080;
+    }
+    impl fmt::Debug for Ctrl {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            let table = "en 0 1;div 4 3 0=Off 5=Fast;raw 4 3;bad 4;worse x 1";
+            debug_fields(f, "Ctrl", self.0.into(), table)
+        }
+    }
+
+    #[test]
+    fn fields_read_and_write_through_the_value_type() {
+        let mut v = Ctrl::from_bits(0xFFFF);
+        // RES0 cleared, RES1 set by `from_bits`; `from_bits_retain` keeps everything.
+        assert_eq!(v.bits(), 0xF0FF);
+        assert_eq!(Ctrl::from_bits_retain(0xFFFF).bits(), 0xFFFF);
+        assert!(v.get(Ctrl::EN));
+        assert_eq!(v.get(Ctrl::DIV), 7);
+        v.set(Ctrl::DIV, 0x0A); // only the low 3 bits land
+        assert_eq!(v.get(Ctrl::DIV), 2);
+        assert_eq!(v.bits(), 0xF0AF);
+        let w = v.with(Ctrl::EN, false).with(Ctrl::GO, false);
+        assert_eq!(w.bits(), 0x70AE);
+        // The inherent forms need no trait in scope.
+        assert_eq!(Ctrl::DIV.get(w), 2);
+        assert_eq!(Ctrl::EN.with(w, true).bits(), 0x70AF);
+    }
+
+    #[test]
+    fn debug_shows_readable_fields_from_the_table() {
+        extern crate std;
+        let v = Ctrl::from_bits_retain(0x0051);
+        assert_eq!(
+            std::format!("{v:?}"),
+            "Ctrl { en: true, div: Fast, raw: 0x5 }"
+        );
+        let v = Ctrl::from_bits_retain(0x0070);
+        assert_eq!(
+            std::format!("{v:?}"),
+            "Ctrl { en: false, div: 0x7, raw: 0x7 }"
+        );
+    }
+
+    #[test]
+    fn debug_names_the_bits() {
+        extern crate std;
+        assert_eq!(std::format!("{:?}", F::new(4, 3)), "Field[6:4]");
+    }
+}
