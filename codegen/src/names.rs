@@ -12,8 +12,11 @@ pub enum Case {
     Verbatim,
     /// `UpperCamelCase` (value types, block types, enum variants).
     Camel,
-    /// `lower_snake_case` (field accessors, block register accessors).
+    /// `lower_snake_case` (block register accessors, enum modules).
     Snake,
+    /// `UPPER_SNAKE_CASE` (field constants): no keyword is upper case, and the value types' own
+    /// methods are lower case, so no suffix is ever needed.
+    Upper,
 }
 
 const KEYWORDS: &[&str] = &[
@@ -55,6 +58,7 @@ pub fn ident(name: &str, case: Case) -> Result<String, String> {
     let cased = match case {
         Case::Verbatim => base,
         Case::Snake => base.to_ascii_lowercase(),
+        Case::Upper => base.to_ascii_uppercase(),
         Case::Camel => camel(&base),
     };
     if cased.chars().all(|c| c == '_') {
@@ -104,6 +108,9 @@ mod tests {
         assert_eq!(ident("BITS", Case::Snake).unwrap(), "bits_");
         assert_eq!(ident("BASE", Case::Snake).unwrap(), "base_");
         assert_eq!(ident("BASE", Case::Camel).unwrap(), "Base");
+        assert_eq!(ident("type", Case::Upper).unwrap(), "TYPE");
+        assert_eq!(ident("bits", Case::Upper).unwrap(), "BITS");
+        assert_eq!(ident("9bit-addr", Case::Upper).unwrap(), "_9BIT_ADDR");
         assert!(ident("PM$CR", Case::Verbatim).is_err());
         assert!(ident("", Case::Verbatim).is_err());
         assert!(ident("__", Case::Snake).is_err());

@@ -168,12 +168,12 @@ fn injection_attempts_stay_in_comments() {
     }
     let lib = std::fs::read_to_string(out.join("src/layouts.rs")).unwrap();
     for ident in [
-        "const SELF_:",
-        "const CRATE_:",
-        "const SUPER_:",
-        "const FN_:",
-        "const TYPE_:",
-        "const NEW_:",
+        "const SELF:",
+        "const CRATE:",
+        "const SUPER:",
+        "const FN:",
+        "const TYPE:",
+        "const NEW:",
     ] {
         assert!(lib.contains(ident), "{ident} missing");
     }

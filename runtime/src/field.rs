@@ -58,7 +58,7 @@ impl<L, R, W> Field<L, R, W> {
     /// The field's bits in place: `width` ones shifted up to `lsb`.
     #[inline(always)]
     pub const fn mask(self) -> u64 {
-        (u64::MAX >> (64 - self.width as u32)) << self.lsb
+        ones(self.width as u32) << self.lsb
     }
 
     /// The field's bits of `raw`, moved down to bit 0.
@@ -94,6 +94,11 @@ impl<L: RegisterValue, R, W> Field<L, R, W> {
         let raw = self.insert(value.to_raw().to_u64(), bits.to_field_bits());
         L::from_raw(L::Raw::from_u64(raw))
     }
+}
+
+/// `width` (1..=64) low bits set.
+const fn ones(width: u32) -> u64 {
+    u64::MAX >> (64 - width)
 }
 
 impl<L, R, W> Clone for Field<L, R, W> {
@@ -178,7 +183,7 @@ pub fn debug_fields(f: &mut fmt::Formatter<'_>, name: &str, raw: u64, table: &st
         let (Ok(lsb), Ok(width @ 1..=64)) = (lsb.parse::<u32>(), width.parse::<u32>()) else {
             continue;
         };
-        let bits = raw.checked_shr(lsb).unwrap_or(0) & (u64::MAX >> (64 - width));
+        let bits = raw.checked_shr(lsb).unwrap_or(0) & ones(width);
         s.field(field, &Shown(bits, width, words));
     }
     s.finish()

@@ -139,7 +139,7 @@ unsafe impl armreg_rt::RegisterValue for DsuCounterMask {
 impl core::fmt::Debug for DsuCounterMask {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "DsuCounterMask", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
+        armreg_rt::field::debug_fields(f, "DsuCounterMask", self.0 as u64, "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Cluster PMU configuration register in the unconfirmed memory-mapped view: N, SIZE and CC as the seed gives them (the same bits as the generic external PMCFGR, FACTS.md §1); other bits not described
@@ -222,7 +222,7 @@ unsafe impl armreg_rt::RegisterValue for DsuPmcfgr {
 impl core::fmt::Debug for DsuPmcfgr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "DsuPmcfgr", u64::from(self.0), "n 0 8;size 8 6;cc 14 1")
+        armreg_rt::field::debug_fields(f, "DsuPmcfgr", self.0 as u64, "n 0 8;size 8 6;cc 14 1")
     }
 }
 /// Cluster PMU control register in the unconfirmed memory-mapped view: E, P, C as the seed gives them. The system-register CLUSTERPMCR also has N\[15:11\], IDCODE\[23:16\], IMP\[31:24\] (FACTS.md §2); whether this view shows them is not known, so they are not described
@@ -306,7 +306,7 @@ unsafe impl armreg_rt::RegisterValue for DsuPmcr {
 impl core::fmt::Debug for DsuPmcr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "DsuPmcr", u64::from(self.0), "e 0 1")
+        armreg_rt::field::debug_fields(f, "DsuPmcr", self.0 as u64, "e 0 1")
     }
 }
 /// Cluster event counter n in the unverified memory-mapped view (the DSU's event counters are 32 bits, FACTS.md §2)
@@ -371,7 +371,7 @@ unsafe impl armreg_rt::RegisterValue for DsuPmevcntr {
 impl core::fmt::Debug for DsuPmevcntr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "DsuPmevcntr", u64::from(self.0), "evcnt 0 32")
+        armreg_rt::field::debug_fields(f, "DsuPmevcntr", self.0 as u64, "evcnt 0 32")
     }
 }
 /// Event type of cluster counter n in the unverified memory-mapped view: the seed writes the event number (e.g. 0x2B L3D_CACHE) to it. Field layout not confirmed; the whole register is described
@@ -436,6 +436,6 @@ unsafe impl armreg_rt::RegisterValue for DsuPmevtyper {
 impl core::fmt::Debug for DsuPmevtyper {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "DsuPmevtyper", u64::from(self.0), "value 0 32")
+        armreg_rt::field::debug_fields(f, "DsuPmevtyper", self.0 as u64, "value 0 32")
     }
 }

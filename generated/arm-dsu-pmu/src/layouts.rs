@@ -156,7 +156,7 @@ unsafe impl armreg_rt::RegisterValue for Clusterpmccntr32 {
 impl core::fmt::Debug for Clusterpmccntr32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Clusterpmccntr32", u64::from(self.0), "ccnt 0 32")
+        armreg_rt::field::debug_fields(f, "Clusterpmccntr32", self.0 as u64, "ccnt 0 32")
     }
 }
 /// Cluster Common Event Identification Register (event support bitmap). The field layout is not described here (FACTS.md gives none)
@@ -221,7 +221,7 @@ unsafe impl armreg_rt::RegisterValue for Clusterpmceid {
 impl core::fmt::Debug for Clusterpmceid {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Clusterpmceid", u64::from(self.0), "value 0 32")
+        armreg_rt::field::debug_fields(f, "Clusterpmceid", self.0 as u64, "value 0 32")
     }
 }
 /// Cluster Performance Monitors Control Register
@@ -330,7 +330,7 @@ unsafe impl armreg_rt::RegisterValue for Clusterpmcr {
 impl core::fmt::Debug for Clusterpmcr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Clusterpmcr", u64::from(self.0), "e 0 1;n 11 5;idcode 16 8;imp 24 8")
+        armreg_rt::field::debug_fields(f, "Clusterpmcr", self.0 as u64, "e 0 1;n 11 5;idcode 16 8;imp 24 8")
     }
 }
 /// Cluster Monitor Debug Configuration Register (TF-A names it CLUSTERPMMDCR_EL3 and uses its SPME bit to prohibit Secure counting). The field layout is not described here (FACTS.md gives none)
@@ -395,7 +395,7 @@ unsafe impl armreg_rt::RegisterValue for Clusterpmmdcr {
 impl core::fmt::Debug for Clusterpmmdcr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Clusterpmmdcr", u64::from(self.0), "value 0 32")
+        armreg_rt::field::debug_fields(f, "Clusterpmmdcr", self.0 as u64, "value 0 32")
     }
 }
 /// Cluster Event Counter Selection Register: selects the counter that CLUSTERPMXEVTYPER/CLUSTERPMXEVCNTR reach (Linux writes the counter index). The field layout is not described here (FACTS.md gives none)
@@ -483,7 +483,7 @@ unsafe impl armreg_rt::RegisterValue for Clusterpmxevcntr {
 impl core::fmt::Debug for Clusterpmxevcntr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Clusterpmxevcntr", u64::from(self.0), "evcnt 0 32")
+        armreg_rt::field::debug_fields(f, "Clusterpmxevcntr", self.0 as u64, "evcnt 0 32")
     }
 }
 /// Cluster Selected Event Type Register (event number of the counter selected by CLUSTERPMSELR). The field layout is not described here (FACTS.md gives none)
@@ -819,6 +819,6 @@ unsafe impl armreg_rt::RegisterValue for ClusterpmCounterMask {
 impl core::fmt::Debug for ClusterpmCounterMask {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "ClusterpmCounterMask", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1")
+        armreg_rt::field::debug_fields(f, "ClusterpmCounterMask", self.0 as u64, "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1")
     }
 }

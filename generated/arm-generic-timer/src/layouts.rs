@@ -158,7 +158,7 @@ unsafe impl armreg_rt::RegisterValue for CntfrqA32 {
 impl core::fmt::Debug for CntfrqA32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "CntfrqA32", u64::from(self.0), "clockfreq 0 32")
+        armreg_rt::field::debug_fields(f, "CntfrqA32", self.0 as u64, "clockfreq 0 32")
     }
 }
 /// Counter-timer Physical Count: the 64-bit physical count value

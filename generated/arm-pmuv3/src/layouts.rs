@@ -162,7 +162,7 @@ unsafe impl armreg_rt::RegisterValue for IdDfr0 {
 impl core::fmt::Debug for IdDfr0 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "IdDfr0", u64::from(self.0), "perfmon 24 4")
+        armreg_rt::field::debug_fields(f, "IdDfr0", self.0 as u64, "perfmon 24 4")
     }
 }
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
@@ -477,7 +477,7 @@ unsafe impl armreg_rt::RegisterValue for Pmauthstatus {
 impl core::fmt::Debug for Pmauthstatus {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmauthstatus", u64::from(self.0), "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2")
+        armreg_rt::field::debug_fields(f, "Pmauthstatus", self.0 as u64, "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2")
     }
 }
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
@@ -618,7 +618,7 @@ unsafe impl armreg_rt::RegisterValue for Pmccfiltr {
 impl core::fmt::Debug for Pmccfiltr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmccfiltr", u64::from(self.0), "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
+        armreg_rt::field::debug_fields(f, "Pmccfiltr", self.0 as u64, "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
     }
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
@@ -750,7 +750,7 @@ unsafe impl armreg_rt::RegisterValue for Pmccntr32 {
 impl core::fmt::Debug for Pmccntr32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmccntr32", u64::from(self.0), "ccnt 0 32")
+        armreg_rt::field::debug_fields(f, "Pmccntr32", self.0 as u64, "ccnt 0 32")
     }
 }
 /// Common Event Identification, AArch64 64-bit form (PMCEID0_EL0 / PMCEID1_EL0). Bit n of \[31:0\] set = common event n (PMCEID0) or 0x20 + n (PMCEID1) is implemented; \[63:32\] hold the events 0x4000+ that AArch32/external PMCEID2/PMCEID3 show. The split into named fields is not described here
@@ -882,7 +882,7 @@ unsafe impl armreg_rt::RegisterValue for Pmceid32 {
 impl core::fmt::Debug for Pmceid32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmceid32", u64::from(self.0), "id 0 32")
+        armreg_rt::field::debug_fields(f, "Pmceid32", self.0 as u64, "id 0 32")
     }
 }
 /// Configuration Register (external view only): PMU features and counter count
@@ -1030,7 +1030,7 @@ unsafe impl armreg_rt::RegisterValue for Pmcfgr {
 impl core::fmt::Debug for Pmcfgr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmcfgr", u64::from(self.0), "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4")
+        armreg_rt::field::debug_fields(f, "Pmcfgr", self.0 as u64, "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4")
     }
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
@@ -1095,7 +1095,7 @@ unsafe impl armreg_rt::RegisterValue for Pmcidr {
 impl core::fmt::Debug for Pmcidr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmcidr", u64::from(self.0), "value 0 32")
+        armreg_rt::field::debug_fields(f, "Pmcidr", self.0 as u64, "value 0 32")
     }
 }
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
@@ -1480,7 +1480,7 @@ unsafe impl armreg_rt::RegisterValue for PmcrA32 {
 impl core::fmt::Debug for PmcrA32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "PmcrA32", u64::from(self.0), "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm")
+        armreg_rt::field::debug_fields(f, "PmcrA32", self.0 as u64, "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm")
     }
 }
 /// Enumerated field values of `PMCR_A32`.
@@ -1626,7 +1626,7 @@ unsafe impl armreg_rt::RegisterValue for PmcrExt {
 impl core::fmt::Debug for PmcrExt {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "PmcrExt", u64::from(self.0), "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1")
+        armreg_rt::field::debug_fields(f, "PmcrExt", self.0 as u64, "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1")
     }
 }
 /// Device Affinity Register 0 or 1 (external view only). The finer field layout is not described here
@@ -1749,7 +1749,7 @@ unsafe impl armreg_rt::RegisterValue for Pmdevarch {
 impl core::fmt::Debug for Pmdevarch {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmdevarch", u64::from(self.0), "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11")
+        armreg_rt::field::debug_fields(f, "Pmdevarch", self.0 as u64, "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11")
     }
 }
 /// Device Configuration Register (external view only). The finer field layout is not described here
@@ -1850,7 +1850,7 @@ unsafe impl armreg_rt::RegisterValue for Pmdevtype {
 impl core::fmt::Debug for Pmdevtype {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmdevtype", u64::from(self.0), "major 0 4;sub 4 4")
+        armreg_rt::field::debug_fields(f, "Pmdevtype", self.0 as u64, "major 0 4;sub 4 4")
     }
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
@@ -1982,7 +1982,7 @@ unsafe impl armreg_rt::RegisterValue for Pmevcntr32 {
 impl core::fmt::Debug for Pmevcntr32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmevcntr32", u64::from(self.0), "evcnt 0 32")
+        armreg_rt::field::debug_fields(f, "Pmevcntr32", self.0 as u64, "evcnt 0 32")
     }
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
@@ -2138,7 +2138,7 @@ unsafe impl armreg_rt::RegisterValue for Pmevtyper {
 impl core::fmt::Debug for Pmevtyper {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmevtyper", u64::from(self.0), "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
+        armreg_rt::field::debug_fields(f, "Pmevtyper", self.0 as u64, "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
     }
 }
 /// Implementation Identification Register (external view only). The finer field layout is not described here
@@ -2226,7 +2226,7 @@ unsafe impl armreg_rt::RegisterValue for Pmitctrl {
 impl core::fmt::Debug for Pmitctrl {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmitctrl", u64::from(self.0), "value 0 32")
+        armreg_rt::field::debug_fields(f, "Pmitctrl", self.0 as u64, "value 0 32")
     }
 }
 /// Lock Access Register (external view only, write-only)
@@ -2291,7 +2291,7 @@ unsafe impl armreg_rt::RegisterValue for Pmlar {
 impl core::fmt::Debug for Pmlar {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmlar", u64::from(self.0), "")
+        armreg_rt::field::debug_fields(f, "Pmlar", self.0 as u64, "")
     }
 }
 /// Lock Status Register (external view only)
@@ -2374,7 +2374,7 @@ unsafe impl armreg_rt::RegisterValue for Pmlsr {
 impl core::fmt::Debug for Pmlsr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmlsr", u64::from(self.0), "sli 0 1;slk 1 1;ntt 2 1")
+        armreg_rt::field::debug_fields(f, "Pmlsr", self.0 as u64, "sli 0 1;slk 1 1;ntt 2 1")
     }
 }
 /// Machine Identification Register (PMMIR_EL1). The finer field layout is not described here
@@ -2439,7 +2439,7 @@ unsafe impl armreg_rt::RegisterValue for Pmmir {
 impl core::fmt::Debug for Pmmir {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmmir", u64::from(self.0), "value 0 32")
+        armreg_rt::field::debug_fields(f, "Pmmir", self.0 as u64, "value 0 32")
     }
 }
 /// Peripheral Identification Register (PMPIDR0..4; external view only). The finer field layout is not described here
@@ -2529,7 +2529,7 @@ unsafe impl armreg_rt::RegisterValue for Pmselr {
 impl core::fmt::Debug for Pmselr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmselr", u64::from(self.0), "sel 0 5")
+        armreg_rt::field::debug_fields(f, "Pmselr", self.0 as u64, "sel 0 5")
     }
 }
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
@@ -2836,7 +2836,7 @@ unsafe impl armreg_rt::RegisterValue for Pmswinc {
 impl core::fmt::Debug for Pmswinc {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmswinc", u64::from(self.0), "")
+        armreg_rt::field::debug_fields(f, "Pmswinc", self.0 as u64, "")
     }
 }
 /// User Enable Register: EL0 access to the Performance Monitors (AArch64 PMUSERENR_EL0)
@@ -2951,7 +2951,7 @@ unsafe impl armreg_rt::RegisterValue for Pmuserenr {
 impl core::fmt::Debug for Pmuserenr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmuserenr", u64::from(self.0), "en 0 1;sw 1 1;cr 2 1;er 3 1;uen 4 1;ir 5 1;tid 6 1")
+        armreg_rt::field::debug_fields(f, "Pmuserenr", self.0 as u64, "en 0 1;sw 1 1;cr 2 1;er 3 1;uen 4 1;ir 5 1;tid 6 1")
     }
 }
 /// PMUSERENR as seen through AArch32 (UEN and IR are AArch64 only)
@@ -3051,7 +3051,7 @@ unsafe impl armreg_rt::RegisterValue for PmuserenrA32 {
 impl core::fmt::Debug for PmuserenrA32 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "PmuserenrA32", u64::from(self.0), "en 0 1;sw 1 1;cr 2 1;er 3 1;tid 6 1")
+        armreg_rt::field::debug_fields(f, "PmuserenrA32", self.0 as u64, "en 0 1;sw 1 1;cr 2 1;er 3 1;tid 6 1")
     }
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
@@ -3364,6 +3364,6 @@ unsafe impl armreg_rt::RegisterValue for PmCounterMask {
 impl core::fmt::Debug for PmCounterMask {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "PmCounterMask", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1")
+        armreg_rt::field::debug_fields(f, "PmCounterMask", self.0 as u64, "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1")
     }
 }

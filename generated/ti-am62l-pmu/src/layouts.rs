@@ -131,7 +131,7 @@ unsafe impl armreg_rt::RegisterValue for Pmauthstatus {
 impl core::fmt::Debug for Pmauthstatus {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmauthstatus", u64::from(self.0), "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2")
+        armreg_rt::field::debug_fields(f, "Pmauthstatus", self.0 as u64, "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2")
     }
 }
 /// Cycle Count Filter Register (PMCCFILTR_EL0): the PMEVTYPER filter bits P..RLH; no evtCount, no MT. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -250,7 +250,7 @@ unsafe impl armreg_rt::RegisterValue for Pmccfiltr {
 impl core::fmt::Debug for Pmccfiltr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmccfiltr", u64::from(self.0), "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
+        armreg_rt::field::debug_fields(f, "Pmccfiltr", self.0 as u64, "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
     }
 }
 /// Cycle Count Register (PMCCNTR_EL0), 64 bits: 0x0F8 low word, 0x0FC high word. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1.
@@ -377,7 +377,7 @@ unsafe impl armreg_rt::RegisterValue for Pmceid0 {
 impl core::fmt::Debug for Pmceid0 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmceid0", u64::from(self.0), "id 0 32")
+        armreg_rt::field::debug_fields(f, "Pmceid0", self.0 as u64, "id 0 32")
     }
 }
 /// Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -441,7 +441,7 @@ unsafe impl armreg_rt::RegisterValue for Pmceid1 {
 impl core::fmt::Debug for Pmceid1 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmceid1", u64::from(self.0), "id 0 32")
+        armreg_rt::field::debug_fields(f, "Pmceid1", self.0 as u64, "id 0 32")
     }
 }
 /// Common Event Identification 2: events 0x4000-0x401F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.
@@ -502,7 +502,7 @@ unsafe impl armreg_rt::RegisterValue for Pmceid2 {
 impl core::fmt::Debug for Pmceid2 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmceid2", u64::from(self.0), "id 0 32")
+        armreg_rt::field::debug_fields(f, "Pmceid2", self.0 as u64, "id 0 32")
     }
 }
 /// Common Event Identification 3: events 0x4020-0x403F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; FACTS.md §4.
@@ -563,7 +563,7 @@ unsafe impl armreg_rt::RegisterValue for Pmceid3 {
 impl core::fmt::Debug for Pmceid3 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmceid3", u64::from(self.0), "id 0 32")
+        armreg_rt::field::debug_fields(f, "Pmceid3", self.0 as u64, "id 0 32")
     }
 }
 /// Configuration Register (external view only): PMU features and the number of event counters. Read the counter count from PMCFGR.N, not PMCR.N (RAZ/WI in this view). AM62L: N = 6 (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -688,7 +688,7 @@ unsafe impl armreg_rt::RegisterValue for Pmcfgr {
 impl core::fmt::Debug for Pmcfgr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmcfgr", u64::from(self.0), "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4")
+        armreg_rt::field::debug_fields(f, "Pmcfgr", self.0 as u64, "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4")
     }
 }
 /// Component Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -749,7 +749,7 @@ unsafe impl armreg_rt::RegisterValue for Pmcidr0 {
 impl core::fmt::Debug for Pmcidr0 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmcidr0", u64::from(self.0), "value 0 32")
+        armreg_rt::field::debug_fields(f, "Pmcidr0", self.0 as u64, "value 0 32")
     }
 }
 /// Component Identification Register 1. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -912,7 +912,7 @@ unsafe impl armreg_rt::RegisterValue for Pmcntenclr {
 impl core::fmt::Debug for Pmcntenclr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmcntenclr", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
+        armreg_rt::field::debug_fields(f, "Pmcntenclr", self.0 as u64, "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Count Enable Set: write 1 to enable a counter (0 has no effect); reads the enable state. Write-1-to-set view of the state PMCNTENCLR clears. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -1012,7 +1012,7 @@ unsafe impl armreg_rt::RegisterValue for Pmcntenset {
 impl core::fmt::Debug for Pmcntenset {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmcntenset", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
+        armreg_rt::field::debug_fields(f, "Pmcntenset", self.0 as u64, "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Performance Monitors Control Register (PMCR_EL0), external view. Bits \[31:11\] (N, IDCODE, IMP in the system-register view) are RAZ/WI here: read the counter count from PMCFGR.N. Vendor-quoted: CPU1's PMCR is at 0x0007_3013_0E04. The seed's reset value 0 is not confirmed by a second source and is not given here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3; CPU1 address: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -1115,7 +1115,7 @@ unsafe impl armreg_rt::RegisterValue for Pmcr {
 impl core::fmt::Debug for Pmcr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmcr", u64::from(self.0), "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1")
+        armreg_rt::field::debug_fields(f, "Pmcr", self.0 as u64, "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1")
     }
 }
 /// Device Affinity Register 0 (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -1245,7 +1245,7 @@ unsafe impl armreg_rt::RegisterValue for Pmdevarch {
 impl core::fmt::Debug for Pmdevarch {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmdevarch", u64::from(self.0), "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11")
+        armreg_rt::field::debug_fields(f, "Pmdevarch", self.0 as u64, "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11")
     }
 }
 /// Device Configuration Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -1338,7 +1338,7 @@ unsafe impl armreg_rt::RegisterValue for Pmdevtype {
 impl core::fmt::Debug for Pmdevtype {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmdevtype", u64::from(self.0), "major 0 4;sub 4 4")
+        armreg_rt::field::debug_fields(f, "Pmdevtype", self.0 as u64, "major 0 4;sub 4 4")
     }
 }
 /// Event Count Register 0 (PMEVCNTR0_EL0), 64-bit view: offset 0x000 + 8n = 0x000 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; counter count: TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -1846,7 +1846,7 @@ unsafe impl armreg_rt::RegisterValue for Pmevtyper0 {
 impl core::fmt::Debug for Pmevtyper0 {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmevtyper0", u64::from(self.0), "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
+        armreg_rt::field::debug_fields(f, "Pmevtyper0", self.0 as u64, "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1")
     }
 }
 /// Event Type Register 1 (PMEVTYPER1_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -2197,7 +2197,7 @@ unsafe impl armreg_rt::RegisterValue for Pmintenclr {
 impl core::fmt::Debug for Pmintenclr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmintenclr", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
+        armreg_rt::field::debug_fields(f, "Pmintenclr", self.0 as u64, "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Interrupt Enable Set: write 1 to enable a counter's overflow interrupt; reads the enables. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -2297,7 +2297,7 @@ unsafe impl armreg_rt::RegisterValue for Pmintenset {
 impl core::fmt::Debug for Pmintenset {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmintenset", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
+        armreg_rt::field::debug_fields(f, "Pmintenset", self.0 as u64, "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Integration Mode Control Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -2358,7 +2358,7 @@ unsafe impl armreg_rt::RegisterValue for Pmitctrl {
 impl core::fmt::Debug for Pmitctrl {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmitctrl", u64::from(self.0), "value 0 32")
+        armreg_rt::field::debug_fields(f, "Pmitctrl", self.0 as u64, "value 0 32")
     }
 }
 /// Lock Access Register (write-only): write the key 0xC5ACCE55 to unlock the PMU registers of this frame before programming them; writing any other value locks them. On AM62L the lock is implemented and set at reset (PMLSR = 0x3). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -2419,7 +2419,7 @@ unsafe impl armreg_rt::RegisterValue for Pmlar {
 impl core::fmt::Debug for Pmlar {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmlar", u64::from(self.0), "")
+        armreg_rt::field::debug_fields(f, "Pmlar", self.0 as u64, "")
     }
 }
 /// Lock Status Register. Reset value 0x3 on AM62L: lock implemented and locked (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; TI AM62L register description as quoted in seeds/am62l-pmu-register-guide.zh.txt (vendor-quoted), FACTS.md §1.
@@ -2497,7 +2497,7 @@ unsafe impl armreg_rt::RegisterValue for Pmlsr {
 impl core::fmt::Debug for Pmlsr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmlsr", u64::from(self.0), "sli 0 1;slk 1 1;ntt 2 1")
+        armreg_rt::field::debug_fields(f, "Pmlsr", self.0 as u64, "sli 0 1;slk 1 1;ntt 2 1")
     }
 }
 /// Machine Identification Register (FEAT_PMUv3p4 and later; FACTS.md §1 lists it in the map, whether AM62L's Armv8.0 Cortex-A53 implements it is not given by the sources). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -2618,7 +2618,7 @@ unsafe impl armreg_rt::RegisterValue for Pmovsclr {
 impl core::fmt::Debug for Pmovsclr {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmovsclr", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
+        armreg_rt::field::debug_fields(f, "Pmovsclr", self.0 as u64, "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Overflow Flag Status Set: write 1 to set an overflow flag; reads the flags. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1; Arm ARM DDI0487 §D24.5, FACTS.md §3.
@@ -2718,7 +2718,7 @@ unsafe impl armreg_rt::RegisterValue for Pmovsset {
 impl core::fmt::Debug for Pmovsset {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmovsset", u64::from(self.0), "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
+        armreg_rt::field::debug_fields(f, "Pmovsset", self.0 as u64, "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1")
     }
 }
 /// Peripheral Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets), FACTS.md §1 (no field layout).
@@ -2917,6 +2917,6 @@ unsafe impl armreg_rt::RegisterValue for Pmswinc {
 impl core::fmt::Debug for Pmswinc {
     #[inline]
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        armreg_rt::field::debug_fields(f, "Pmswinc", u64::from(self.0), "")
+        armreg_rt::field::debug_fields(f, "Pmswinc", self.0 as u64, "")
     }
 }

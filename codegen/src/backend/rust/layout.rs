@@ -270,10 +270,11 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
     c.open(&format!("impl core::fmt::Debug for {ty}"));
     c.line("#[inline]");
     c.open("fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result");
+    // A widening cast, not `u64::from`: a trait call per type costs the build more.
     let raw_u64 = if raw == "u64" {
         "self.0"
     } else {
-        "u64::from(self.0)"
+        "self.0 as u64"
     };
     c.fmt(format_args!(
         "armreg_rt::field::debug_fields(f, {}, {raw_u64}, {})",
@@ -409,12 +410,10 @@ fn exhaustive(f: &Field) -> bool {
     f.width < 16 && enum_values(f).0.len() as u64 == 1u64 << f.width
 }
 
-/// The associated constant naming a field: the accessor's snake-case name in upper case, with
-/// `_FIELD` appended where it would be one of the value type's own constants.
+/// The associated constant naming a field: its name in upper case, with `_FIELD` appended where
+/// it would be one of the value type's own constants.
 pub(super) fn field_const(f: &Field) -> String {
-    let upper = name(&f.name, Case::Snake)
-        .trim_start_matches("r#")
-        .to_ascii_uppercase();
+    let upper = name(&f.name, Case::Upper);
     if OWN_CONSTS.contains(&upper.as_str()) {
         format!("{upper}_FIELD")
     } else {
