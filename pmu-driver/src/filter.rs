@@ -77,11 +77,11 @@ impl Filter {
     /// The PMCCFILTR value for this filter.
     pub fn cycle_filter(self) -> Pmccfiltr {
         Pmccfiltr::DEFAULT
-            .with(arm_pmuv3::Pmccfiltr::P, self.p)
-            .with(arm_pmuv3::Pmccfiltr::U, self.u)
-            .with(arm_pmuv3::Pmccfiltr::NSK, self.nsk)
-            .with(arm_pmuv3::Pmccfiltr::NSU, self.nsu)
-            .with(arm_pmuv3::Pmccfiltr::NSH, self.nsh)
-            .with(arm_pmuv3::Pmccfiltr::M, self.m)
+            .with(Pmccfiltr::P, self.p)
+            .with(Pmccfiltr::U, self.u)
+            .with(Pmccfiltr::NSK, self.nsk)
+            .with(Pmccfiltr::NSU, self.nsu)
+            .with(Pmccfiltr::NSH, self.nsh)
+            .with(Pmccfiltr::M, self.m)
     }
 }

@@ -75,25 +75,23 @@ fn writes_are_ignored_until_unlocked() {
         pmu.pmlsr().read().get(ti_am62l_pmu::Pmlsr::SLI)
             && pmu.pmlsr().read().get(ti_am62l_pmu::Pmlsr::SLK)
     );
-    pmu.pmcr()
-        .write(Pmcr::DEFAULT.with(ti_am62l_pmu::Pmcr::E, true));
+    pmu.pmcr().write(Pmcr::DEFAULT.with(Pmcr::E, true));
     pmu.pmcntenset()
         .set(Pmcntenset::DEFAULT.with(Pmcntenset::P0, true));
-    assert!(!pmu.pmcr().read().get(ti_am62l_pmu::Pmcr::E));
+    assert!(!pmu.pmcr().read().get(Pmcr::E));
     assert_eq!(pmu.pmcntenset().read().bits(), 0);
 
     unlock(&pmu);
     assert!(!pmu.pmlsr().read().get(ti_am62l_pmu::Pmlsr::SLK));
-    pmu.pmcr()
-        .write(Pmcr::DEFAULT.with(ti_am62l_pmu::Pmcr::E, true));
-    assert!(pmu.pmcr().read().get(ti_am62l_pmu::Pmcr::E));
+    pmu.pmcr().write(Pmcr::DEFAULT.with(Pmcr::E, true));
+    assert!(pmu.pmcr().read().get(Pmcr::E));
 
     // Any value but the key locks again.
     pmu.pmlar().write(Pmlar::from_bits_retain(0));
     assert!(pmu.pmlsr().read().get(ti_am62l_pmu::Pmlsr::SLK));
     pmu.pmcr().write(Pmcr::DEFAULT);
     assert!(
-        pmu.pmcr().read().get(ti_am62l_pmu::Pmcr::E),
+        pmu.pmcr().read().get(Pmcr::E),
         "locked: the write was ignored"
     );
 
@@ -183,11 +181,8 @@ fn overflow_flags_clear_only_through_pmovsclr() {
     model.hardware(|hw| hw.set("PMOVSSET", 0x8000_0005));
     // Neither a 0 through the set view, nor PMCR.P/C, nor the enable views clear a flag.
     pmu.pmovsset().set(Pmovsset::DEFAULT);
-    pmu.pmcr().write(
-        Pmcr::DEFAULT
-            .with(ti_am62l_pmu::Pmcr::P, true)
-            .with(ti_am62l_pmu::Pmcr::C, true),
-    );
+    pmu.pmcr()
+        .write(Pmcr::DEFAULT.with(Pmcr::P, true).with(Pmcr::C, true));
     pmu.pmcntenclr()
         .clear(Pmcntenclr::from_bits_retain(0xFFFF_FFFF));
     pmu.pmintenclr()
@@ -215,19 +210,13 @@ fn pmcr_p_and_c_reset_the_counters_through_the_hook_and_read_back_0() {
         hw.set("PMCCNTR", 0x1_0000_0000);
     });
     // P alone: event counters only.
-    pmu.pmcr().write(
-        Pmcr::DEFAULT
-            .with(ti_am62l_pmu::Pmcr::E, true)
-            .with(ti_am62l_pmu::Pmcr::P, true),
-    );
+    pmu.pmcr()
+        .write(Pmcr::DEFAULT.with(Pmcr::E, true).with(Pmcr::P, true));
     assert_eq!(pmu.pmevcntr3().read().bits(), 0);
     assert_eq!(pmu.pmccntr().read().bits(), 0x1_0000_0000);
     // C: the cycle counter.
-    pmu.pmcr().write(
-        Pmcr::DEFAULT
-            .with(ti_am62l_pmu::Pmcr::E, true)
-            .with(ti_am62l_pmu::Pmcr::C, true),
-    );
+    pmu.pmcr()
+        .write(Pmcr::DEFAULT.with(Pmcr::E, true).with(Pmcr::C, true));
     assert_eq!(pmu.pmccntr().read().bits(), 0);
     // P and C read as 0; E was written and reads back.
     assert_eq!(pmu.pmcr().read().bits(), 0x1);

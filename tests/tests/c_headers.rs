@@ -151,7 +151,7 @@ fn rust_checks(c: &mut Checks) {
     c.field(
         "ARM_PMUV3_PMCR_IMP",
         64,
-        |b| match Pmcr::from_bits_retain(b).get(arm_pmuv3::Pmcr::IMP) {
+        |b| match Pmcr::from_bits_retain(b).get(Pmcr::IMP) {
             Ok(v) => v.bits().into(),
             Err(raw) => raw.into(),
         },
@@ -159,15 +159,11 @@ fn rust_checks(c: &mut Checks) {
     // Write-1 actions have no getter: their setter shows where they are.
     c.num(
         "ARM_PMUV3_PMCR_P_MASK",
-        Pmcr::from_bits_retain(0)
-            .with(arm_pmuv3::Pmcr::P, true)
-            .bits(),
+        Pmcr::from_bits_retain(0).with(Pmcr::P, true).bits(),
     );
     c.num(
         "ARM_PMUV3_PMCR_C_MASK",
-        Pmcr::from_bits_retain(0)
-            .with(arm_pmuv3::Pmcr::C, true)
-            .bits(),
+        Pmcr::from_bits_retain(0).with(Pmcr::C, true).bits(),
     );
     c.num(
         "ARM_PMUV3_PMCR_IMP_ARM",

@@ -5,8 +5,7 @@
 //! Nothing here is derived from `descriptions/` or from the generated code: when the two disagree,
 //! the test fails and FACTS.md is the side to believe.
 
-use armreg_rt::RegisterValue;
-use armreg_rt::{IndexOutOfRange, SysRegPath};
+use armreg_rt::{IndexOutOfRange, RegisterValue, SysRegPath};
 
 use arm_dsu_pmu as dsu;
 use arm_generic_timer as timer;
@@ -616,10 +615,10 @@ fn pmevtyper_and_pmccfiltr_fields() {
     sets::<Pmevtyper>(
         "Pmevtyper",
         &[
-            ("MT", |v| v.with(pmu::Pmevtyper::MT, true), 1 << 25),
+            ("MT", |v| v.with(Pmevtyper::MT, true), 1 << 25),
             (
                 "evtCount",
-                |v| v.with(pmu::Pmevtyper::EVTCOUNT, u16::MAX),
+                |v| v.with(Pmevtyper::EVTCOUNT, u16::MAX),
                 bits(15, 0),
             ),
         ],
@@ -627,51 +626,51 @@ fn pmevtyper_and_pmccfiltr_fields() {
     gets::<Pmevtyper>(
         "Pmevtyper",
         &[
-            ("MT", |v| v.get(pmu::Pmevtyper::MT).into(), 1 << 25),
+            ("MT", |v| v.get(Pmevtyper::MT).into(), 1 << 25),
             (
                 "evtCount",
-                |v| v.get(pmu::Pmevtyper::EVTCOUNT).into(),
+                |v| v.get(Pmevtyper::EVTCOUNT).into(),
                 bits(15, 0),
             ),
         ],
     );
     // Every described field at once: bit 23 (T, old spec only) and [19:16] stay clear.
     let all = Pmevtyper::from_bits_retain(0)
-        .with(pmu::Pmevtyper::P, true)
-        .with(pmu::Pmevtyper::U, true)
-        .with(pmu::Pmevtyper::NSK, true)
-        .with(pmu::Pmevtyper::NSU, true)
-        .with(pmu::Pmevtyper::NSH, true)
-        .with(pmu::Pmevtyper::M, true)
-        .with(pmu::Pmevtyper::MT, true)
-        .with(pmu::Pmevtyper::SH, true)
-        .with(pmu::Pmevtyper::RLK, true)
-        .with(pmu::Pmevtyper::RLU, true)
-        .with(pmu::Pmevtyper::RLH, true)
-        .with(pmu::Pmevtyper::EVTCOUNT, 0xFFFF);
+        .with(Pmevtyper::P, true)
+        .with(Pmevtyper::U, true)
+        .with(Pmevtyper::NSK, true)
+        .with(Pmevtyper::NSU, true)
+        .with(Pmevtyper::NSH, true)
+        .with(Pmevtyper::M, true)
+        .with(Pmevtyper::MT, true)
+        .with(Pmevtyper::SH, true)
+        .with(Pmevtyper::RLK, true)
+        .with(Pmevtyper::RLU, true)
+        .with(Pmevtyper::RLH, true)
+        .with(Pmevtyper::EVTCOUNT, 0xFFFF);
     assert_eq!(all.bits(), 0xFF70_FFFF);
     // An event number (FACTS §4: 0x11 CPU_CYCLES) counted at EL0 only: P (exclude EL1) set.
     let v = Pmevtyper::DEFAULT
-        .with(pmu::Pmevtyper::EVTCOUNT, 0x11)
-        .with(pmu::Pmevtyper::P, true);
+        .with(Pmevtyper::EVTCOUNT, 0x11)
+        .with(Pmevtyper::P, true);
     assert_eq!(v.bits(), 0x8000_0011);
     assert_eq!(
-        Pmevtyper::from_bits_retain(0x8000_0011).get(pmu::Pmevtyper::EVTCOUNT),
+        Pmevtyper::from_bits_retain(0x8000_0011).get(Pmevtyper::EVTCOUNT),
         0x11
     );
 
     filter_fields!(Pmccfiltr);
     let all = Pmccfiltr::from_bits_retain(0)
-        .with(pmu::Pmccfiltr::P, true)
-        .with(pmu::Pmccfiltr::U, true)
-        .with(pmu::Pmccfiltr::NSK, true)
-        .with(pmu::Pmccfiltr::NSU, true)
-        .with(pmu::Pmccfiltr::NSH, true)
-        .with(pmu::Pmccfiltr::M, true)
-        .with(pmu::Pmccfiltr::SH, true)
-        .with(pmu::Pmccfiltr::RLK, true)
-        .with(pmu::Pmccfiltr::RLU, true)
-        .with(pmu::Pmccfiltr::RLH, true);
+        .with(Pmccfiltr::P, true)
+        .with(Pmccfiltr::U, true)
+        .with(Pmccfiltr::NSK, true)
+        .with(Pmccfiltr::NSU, true)
+        .with(Pmccfiltr::NSH, true)
+        .with(Pmccfiltr::M, true)
+        .with(Pmccfiltr::SH, true)
+        .with(Pmccfiltr::RLK, true)
+        .with(Pmccfiltr::RLU, true)
+        .with(Pmccfiltr::RLH, true);
     assert_eq!(
         all.bits(),
         0xFD70_0000,

@@ -6,12 +6,11 @@
 //! are pointed at a 4 KiB buffer and checked word by word. Paths and offsets are written out by
 //! hand from FACTS.md.
 
-use armreg_rt::RegisterValue;
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 use armreg_rt::host::{self, Handler};
-use armreg_rt::{IndexOutOfRange, SysRegPath};
+use armreg_rt::{IndexOutOfRange, RegisterValue, SysRegPath};
 
 use arm_dsu_pmu as dsu;
 use arm_generic_timer as timer;

@@ -15,8 +15,7 @@ use arm_pmuv3::{
     PmCounterMask, Pmccfiltr, Pmccntr, Pmccntr32, Pmcr, PmcrA32, Pmevcntr32, Pmevtyper, Pmselr,
     Pmswinc, PmuserenrA32,
 };
-use armreg_rt::IndexOutOfRange;
-use armreg_rt::RegisterValue;
+use armreg_rt::{IndexOutOfRange, RegisterValue};
 
 use super::{Registers, UserAccess, UserAccessControl};
 use crate::{idregs, word, EventSet, PmuVersion};
@@ -153,7 +152,7 @@ impl Registers for Aarch32 {
     #[inline(always)]
     fn cycle_count(&self) -> u64 {
         if self.cycle_counter_64 {
-            reg::PMCCNTR64::read().get(arm_pmuv3::Pmccntr::CCNT)
+            reg::PMCCNTR64::read().get(Pmccntr::CCNT)
         } else {
             u64::from(reg::PMCCNTR::read().get(Pmccntr32::CCNT))
         }
@@ -161,7 +160,7 @@ impl Registers for Aarch32 {
     #[inline(always)]
     fn set_cycle_count(&self, value: u64) {
         if self.cycle_counter_64 {
-            reg::PMCCNTR64::write(Pmccntr::DEFAULT.with(arm_pmuv3::Pmccntr::CCNT, value))
+            reg::PMCCNTR64::write(Pmccntr::DEFAULT.with(Pmccntr::CCNT, value))
         } else {
             reg::PMCCNTR::write(Pmccntr32::DEFAULT.with(Pmccntr32::CCNT, word::low(value)))
         }

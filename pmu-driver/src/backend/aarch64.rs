@@ -1,8 +1,7 @@
 //! AArch64 system registers (`MRS`/`MSR`), through the generated `arm_pmuv3::aarch64` accessors.
 use arm_pmuv3::aarch64 as reg;
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmccntr, Pmcr, Pmevcntr, Pmevtyper, Pmswinc, Pmuserenr};
-use armreg_rt::IndexOutOfRange;
-use armreg_rt::RegisterValue;
+use armreg_rt::{IndexOutOfRange, RegisterValue};
 
 use super::{Registers, UserAccess, UserAccessControl};
 use crate::{idregs, word, EventSet, PmuVersion};
@@ -22,7 +21,7 @@ impl Registers for Aarch64 {
     }
     #[inline(always)]
     fn counter_count(&self) -> u8 {
-        reg::PMCR_EL0::read().get(arm_pmuv3::Pmcr::N)
+        reg::PMCR_EL0::read().get(Pmcr::N)
     }
     fn version(&self) -> PmuVersion {
         PmuVersion::from_aa64dfr0(idregs::id_aa64dfr0_el1())
@@ -58,11 +57,11 @@ impl Registers for Aarch64 {
     }
     #[inline(always)]
     fn cycle_count(&self) -> u64 {
-        reg::PMCCNTR_EL0::read().get(arm_pmuv3::Pmccntr::CCNT)
+        reg::PMCCNTR_EL0::read().get(Pmccntr::CCNT)
     }
     #[inline(always)]
     fn set_cycle_count(&self, value: u64) {
-        reg::PMCCNTR_EL0::write(Pmccntr::DEFAULT.with(arm_pmuv3::Pmccntr::CCNT, value))
+        reg::PMCCNTR_EL0::write(Pmccntr::DEFAULT.with(Pmccntr::CCNT, value))
     }
     #[inline(always)]
     fn set_cycle_filter(&self, value: Pmccfiltr) {

@@ -12,10 +12,12 @@
 //! Lower exception levels reach these registers only when EL3/EL2 set ACTLR_EL3/EL2.CLUSTERPMUEN
 //! (bit 12, FACTS.md §2); firmware does that, not this driver.
 use arm_dsu_pmu::aarch64 as reg;
-use arm_dsu_pmu::{ClusterpmCounterMask, Clusterpmcr, Clusterpmxevcntr, Clusterpmxevtyper};
+use arm_dsu_pmu::{
+    ClusterpmCounterMask, Clusterpmccntr, Clusterpmcr, Clusterpmselr, Clusterpmxevcntr,
+    Clusterpmxevtyper,
+};
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmcr, Pmevtyper};
-use armreg_rt::IndexOutOfRange;
-use armreg_rt::RegisterValue;
+use armreg_rt::{IndexOutOfRange, RegisterValue};
 
 use super::Registers;
 use crate::{EventSet, PmuVersion};
@@ -40,9 +42,7 @@ impl Dsu {
             }
         };
         let old = reg::CLUSTERPMSELR_EL1::read();
-        reg::CLUSTERPMSELR_EL1::write(
-            arm_dsu_pmu::Clusterpmselr::DEFAULT.with(arm_dsu_pmu::Clusterpmmdcr::VALUE, sel),
-        );
+        reg::CLUSTERPMSELR_EL1::write(Clusterpmselr::DEFAULT.with(Clusterpmselr::VALUE, sel));
         let out = f();
         reg::CLUSTERPMSELR_EL1::write(old);
         Ok(out)
@@ -63,14 +63,14 @@ impl Registers for Dsu {
         // CLUSTERPMCR has E, P and C of PMCR's writable fields; the rest is not written.
         reg::CLUSTERPMCR_EL1::write(
             Clusterpmcr::DEFAULT
-                .with(arm_dsu_pmu::Clusterpmcr::E, value.get(arm_pmuv3::Pmcr::E))
-                .with(arm_dsu_pmu::Clusterpmcr::P, value.bits() & 0b10 != 0)
-                .with(arm_dsu_pmu::Clusterpmcr::C, value.bits() & 0b100 != 0),
+                .with(Clusterpmcr::E, value.get(Pmcr::E))
+                .with(Clusterpmcr::P, value.bits() & 0b10 != 0)
+                .with(Clusterpmcr::C, value.bits() & 0b100 != 0),
         )
     }
     #[inline]
     fn counter_count(&self) -> u8 {
-        reg::CLUSTERPMCR_EL1::read().get(arm_dsu_pmu::Clusterpmcr::N)
+        reg::CLUSTERPMCR_EL1::read().get(Clusterpmcr::N)
     }
     fn version(&self) -> PmuVersion {
         // No ID register describes the cluster PMU; its programmers' model is PMUv3's.
@@ -93,11 +93,11 @@ impl Registers for Dsu {
     }
     fn event_count(&self, n: usize) -> Result<u32, IndexOutOfRange> {
         self.selected(n, || {
-            reg::CLUSTERPMXEVCNTR_EL1::read().get(arm_dsu_pmu::Clusterpmxevcntr::EVCNT)
+            reg::CLUSTERPMXEVCNTR_EL1::read().get(Clusterpmxevcntr::EVCNT)
         })
     }
     fn set_event_count(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
-        let v = Clusterpmxevcntr::DEFAULT.with(arm_dsu_pmu::Clusterpmxevcntr::EVCNT, value);
+        let v = Clusterpmxevcntr::DEFAULT.with(Clusterpmxevcntr::EVCNT, value);
         self.selected(n, || reg::CLUSTERPMXEVCNTR_EL1::write(v))
     }
     #[inline]
@@ -106,12 +106,12 @@ impl Registers for Dsu {
     }
     #[inline]
     fn cycle_count(&self) -> u64 {
-        reg::CLUSTERPMCCNTR_EL1::read().get(arm_dsu_pmu::Clusterpmccntr::CCNT)
+        reg::CLUSTERPMCCNTR_EL1::read().get(Clusterpmccntr::CCNT)
     }
     #[inline]
     fn set_cycle_count(&self, value: u64) {
         reg::CLUSTERPMCCNTR_EL1::write(
-            arm_dsu_pmu::Clusterpmccntr::DEFAULT.with(arm_dsu_pmu::Clusterpmccntr::CCNT, value),
+            arm_dsu_pmu::Clusterpmccntr::DEFAULT.with(Clusterpmccntr::CCNT, value),
         )
     }
     #[inline]

@@ -17,8 +17,7 @@
 //! bus, so the same back end runs on hardware ([`armreg_rt::mmio::Mmio`]) and on a generated
 //! behavioural model.
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmcr, Pmevtyper};
-use armreg_rt::IndexOutOfRange;
-use armreg_rt::RegisterValue;
+use armreg_rt::{IndexOutOfRange, RegisterValue};
 
 use super::Registers;
 use crate::{word, EventSet, PmuVersion};
