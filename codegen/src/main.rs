@@ -15,6 +15,8 @@ use codegen::pipeline::{self, Input, Options, Report};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod allocator;
+
 #[derive(Parser)]
 #[command(about = "Generate typed Rust register accessors from register descriptions")]
 struct Cli {
@@ -71,6 +73,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    allocator::keep_freed_memory();
     let cli = Cli::parse();
     match cli.command {
         None => regenerate(cli.root, cli.check, cli.strict),
