@@ -10,11 +10,11 @@
 pub enum Case {
     /// Kept as written (system register types such as `PMCR_EL0`).
     Verbatim,
-    /// `UpperCamelCase` (value types, block types, enum variants).
+    /// `UpperCamelCase` (layouts, block types, enum variants).
     Camel,
     /// `lower_snake_case` (block register accessors, enum modules).
     Snake,
-    /// `UPPER_SNAKE_CASE` (field constants): no keyword is upper case, and the value types' own
+    /// `UPPER_SNAKE_CASE` (field constants): no keyword is upper case, and the layouts' own
     /// methods are lower case, so no suffix is ever needed.
     Upper,
 }

@@ -111,6 +111,22 @@ name = "Self"
 width = 32
 fields = [ { name = "A", bits = "0", access = "rw" } ]
 
+# The names of the runtime types each crate re-exports: the layouts win.
+[[layout]]
+name = "VALUE"
+width = 32
+fields = [ { name = "A", bits = "0", access = "rw" } ]
+
+[[layout]]
+name = "LAYOUT"
+width = 32
+fields = [ { name = "B", bits = "1", access = "rw" } ]
+
+[[sysreg]]
+name = "VAL_REG"
+layout = "VALUE"
+a64 = "S3_0_C15_C0_1"
+
 [[sysreg]]
 name = "super"
 layout = "CTRL"
@@ -126,6 +142,10 @@ name = "CTRL"
 layout = "CTRL"
 offset = 0
 doc = "}\n#[x]\nfn smuggled_register(){}"
+[[block.register]]
+name = "LAY"
+layout = "LAYOUT"
+offset = 4
 "##;
 
 /// The injection attempts generate code that compiles without warnings (clippy and rustdoc
@@ -177,6 +197,11 @@ fn injection_attempts_stay_in_comments() {
     ] {
         assert!(lib.contains(ident), "{ident} missing");
     }
+    let root = std::fs::read_to_string(out.join("src/lib.rs")).unwrap();
+    assert!(
+        !root.contains("pub use armreg_rt::"),
+        "layouts named Value and Layout must not be shadowed by the runtime's:\n{root}"
+    );
     let gen = tree.join("generated");
     let o = cargo_in(&gen, &["clippy", "-p", "evil", "--all-targets"]);
     assert!(o.status.success(), "{}", stderr(&o));

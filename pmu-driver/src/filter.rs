@@ -6,7 +6,7 @@
 //! they are RES0), and M is compared with P. The constants below are the common choices, spelled
 //! out so that they hold with or without EL2 and EL3.
 use arm_pmuv3::{Pmccfiltr, Pmevtyper};
-use armreg_rt::RegisterValue;
+use armreg_rt::Value;
 
 /// Where a counter counts.
 ///
@@ -60,7 +60,7 @@ impl Filter {
     };
 
     /// `ty` with its filter bits replaced by this filter.
-    pub fn apply(self, ty: Pmevtyper) -> Pmevtyper {
+    pub fn apply(self, ty: Value<Pmevtyper>) -> Value<Pmevtyper> {
         ty.with(Pmevtyper::P, self.p)
             .with(Pmevtyper::U, self.u)
             .with(Pmevtyper::NSK, self.nsk)
@@ -70,12 +70,12 @@ impl Filter {
     }
 
     /// The event type register value counting `event` with this filter.
-    pub fn event_type(self, event: crate::Event) -> Pmevtyper {
+    pub fn event_type(self, event: crate::Event) -> Value<Pmevtyper> {
         self.apply(Pmevtyper::DEFAULT.with(Pmevtyper::EVTCOUNT, event.number()))
     }
 
     /// The PMCCFILTR value for this filter.
-    pub fn cycle_filter(self) -> Pmccfiltr {
+    pub fn cycle_filter(self) -> Value<Pmccfiltr> {
         Pmccfiltr::DEFAULT
             .with(Pmccfiltr::P, self.p)
             .with(Pmccfiltr::U, self.u)

@@ -1,7 +1,7 @@
 //! The two ID registers that give the PMU version, through their generated accessors: one
 //! `mrs`/`mrc` on the target that has it, the `armreg_rt::host` hook everywhere else.
 use arm_pmuv3::{aarch32, aarch64};
-use armreg_rt::{RegisterValue, SysRegPath};
+use armreg_rt::SysRegPath;
 
 /// ID_AA64DFR0_EL1, `S3_0_C0_C5_0`.
 pub const ID_AA64DFR0_EL1: SysRegPath = aarch64::ID_AA64DFR0_EL1::PATH;

@@ -12,7 +12,7 @@
 //! In a function of its own only the epilogue follows the stop write, and the accessors' memory
 //! clobber keeps its loads behind it.
 use arm_pmuv3::PmCounterMask;
-use armreg_rt::RegisterValue;
+use armreg_rt::{Layout, Value};
 
 use crate::backend::Registers;
 use crate::counter::{CounterKind, CYCLE_INDEX};
@@ -113,7 +113,7 @@ impl<R: Registers> Pmu<R> {
 
 /// Starts the counters in `mask`, runs `f`, stops them.
 #[inline(never)]
-fn window<R: Registers, T>(regs: &R, mask: PmCounterMask, f: impl FnOnce() -> T) -> T {
+fn window<R: Registers, T>(regs: &R, mask: Value<PmCounterMask>, f: impl FnOnce() -> T) -> T {
     regs.enable_counters(mask);
     let out = f();
     regs.disable_counters(mask);

@@ -1,5 +1,5 @@
 //! Overflow handling: extending 32-bit counters to 64 bits and sampling.
-use armreg_rt::RegisterValue;
+use armreg_rt::{Layout, Value};
 use core::sync::atomic::Ordering::SeqCst;
 
 use arm_pmuv3::PmCounterMask;
@@ -20,7 +20,7 @@ impl<R: Registers> Pmu<R> {
         &self,
         pc: usize,
         samples: &SampleRing<CAP>,
-    ) -> PmCounterMask {
+    ) -> Value<PmCounterMask> {
         let flags = self.regs.overflow_flags().bits() & self.allocated();
         if flags == 0 {
             return PmCounterMask::from_bits_retain(0);

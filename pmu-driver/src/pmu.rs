@@ -1,5 +1,5 @@
 //! The driver: discovery, counter allocation, configuration and 64-bit totals.
-use armreg_rt::RegisterValue;
+use armreg_rt::{Layout, Value};
 use core::sync::atomic::{AtomicU32, Ordering::SeqCst};
 
 use arm_pmuv3::PmCounterMask;
@@ -104,7 +104,7 @@ impl<R: Registers> Pmu<R> {
     }
 
     /// Every counter this exception level sees, and the cycle counter.
-    fn implemented_mask(&self) -> PmCounterMask {
+    fn implemented_mask(&self) -> Value<PmCounterMask> {
         let events = (1u32 << self.info.counters) - 1;
         PmCounterMask::from_bits_retain(events | 1 << CYCLE_INDEX)
     }

@@ -11,7 +11,7 @@
 
 mod pmu_hw;
 
-use armreg_rt::RegisterValue;
+use armreg_rt::Layout;
 use std::sync::atomic::Ordering::SeqCst;
 
 use armreg_rt::model::{Op, Outcome, System};

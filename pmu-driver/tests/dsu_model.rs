@@ -13,7 +13,6 @@ mod pmu_hw;
 
 use arm_dsu_pmu_mmio::model::DsuPmuMmioModel;
 use armreg_rt::model::{Op, Outcome};
-use armreg_rt::RegisterValue;
 use pmu_driver::{Dsu, Error, Event, External, Filter, Pmu, PmuVersion, Registers, SampleRing};
 use pmu_hw::{count, DSU};
 

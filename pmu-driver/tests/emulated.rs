@@ -11,7 +11,6 @@
 
 mod model;
 
-use armreg_rt::RegisterValue;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use model::{Access, Reg, E, LC, LP};

@@ -13,7 +13,6 @@ mod pmu_hw;
 
 use arm_pmuv3::model::PmuExt32Model;
 use armreg_rt::model::{Op, Outcome};
-use armreg_rt::RegisterValue;
 use pmu_driver::{Event, External, Filter, Pmu, PmuVersion};
 use pmu_hw::{count, pmuv3, SW_INCR};
 

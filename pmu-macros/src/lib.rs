@@ -9,7 +9,7 @@
 //! pmu_macros::event_set! {
 //!     /// The events this profiler counts.
 //!     #[pmu = pmuv3p1]                         // pmuv3 (default, 10-bit), pmuv3p1 (16-bit), dsu
-//!     #[evtype = arm_pmuv3::Pmevtyper]         // emit `From<Profiled> for Pmevtyper`
+//!     #[evtype = arm_pmuv3::Pmevtyper]         // emit `From<Profiled> for Value<Pmevtyper>`
 //!     pub enum Profiled {
 //!         /// Instruction architecturally executed
 //!         INST_RETIRED = 0x08,
@@ -22,8 +22,8 @@
 //! assert_eq!("inst_retired".parse(), Ok(Profiled::INST_RETIRED));
 //! // QEMU's PMCEID0 (FACTS.md §5) advertises SW_INCR, INST_RETIRED and CPU_CYCLES.
 //! assert_eq!(Profiled::INST_RETIRED.supported([0x20101, 0, 0, 0]), Some(true));
-//! use arm_pmuv3::{Pmevtyper, RegisterValue};
-//! let evtyper = Pmevtyper::from(Profiled::CPU_CYCLES).with(Pmevtyper::U, true);
+//! use arm_pmuv3::{Pmevtyper, Value};
+//! let evtyper = Value::<Pmevtyper>::from(Profiled::CPU_CYCLES).with(Pmevtyper::U, true);
 //! assert_eq!(evtyper.get(Pmevtyper::EVTCOUNT), 0x11);
 //! ```
 //!
@@ -48,8 +48,9 @@
 //! The generated enum has `code()`, `name()`, `description()`, `ALL`, `from_code`, `from_name`,
 //! `Display`, `FromStr` (error type `Parse<Name>Error`), `From<Name> for u16`, `pmceid_bit()` and
 //! `supported(pmceid)` (`None` for events PMCEID does not advertise; `supported_el0` for the
-//! AArch64 register pair), and `From<Name>` for the `evtype` layout when one is given. It names
-//! only `core`, so it builds in `#![no_std]` crates.
+//! AArch64 register pair), and `From<Name>` for the values of the `evtype` layout when one is
+//! given (`Value<Layout>`, named through the layout's module: `a::Pmevtyper` gives `a::Value`).
+//! It names only `core`, so it builds in `#![no_std]` crates.
 //!
 //! Errors, each at the offending token (for JSON events, at the `json` path, with the file's own
 //! line:column): duplicate code, duplicate name (ASCII case ignored, as perf does), a code that
@@ -62,8 +63,9 @@ mod expand;
 /// Declares a checked PMU event set: `event_set! { #[settings] pub enum Name { NAME = CODE, ... } }`.
 ///
 /// Settings, as attributes on the enum: `pmu = pmuv3 | pmuv3p1 | dsu` (default `pmuv3`),
-/// `evtype = path::To::Layout` and `evtype_field = FIELD` (the layout's field constant for the
-/// event number; default `EVTCOUNT`, or `VALUE` for `dsu`), `json = "path"` (repeatable), `arch = "path"`. A name may also be a
+/// `evtype = path::To::Layout` (emits `From<Name> for path::To::Value<Layout>`) and
+/// `evtype_field = FIELD` (the layout's field constant for the event number; default `EVTCOUNT`,
+/// or `VALUE` for `dsu`), `json = "path"` (repeatable), `arch = "path"`. A name may also be a
 /// string literal; it must still be an identifier. Doc comments are the descriptions.
 #[proc_macro]
 pub fn event_set(input: TokenStream) -> TokenStream {

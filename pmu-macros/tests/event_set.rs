@@ -153,18 +153,18 @@ fn dsu_pmceid_has_two_registers_and_only_common_events() {
 
 #[test]
 fn converts_to_the_generated_event_type_layouts() {
-    use arm_pmuv3::{Pmevtyper, RegisterValue};
-    let evtyper = Pmevtyper::from(Core::SAMPLE_POP);
+    use arm_pmuv3::{Pmevtyper, Value};
+    let evtyper = Value::<Pmevtyper>::from(Core::SAMPLE_POP);
     assert_eq!(evtyper.get(Pmevtyper::EVTCOUNT), 0x4000);
     assert_eq!(evtyper.bits(), 0x4000);
     // The filters are the layout's own fields.
-    let filtered = Pmevtyper::from(Core::CPU_CYCLES).with(Pmevtyper::U, true);
+    let filtered = Value::<Pmevtyper>::from(Core::CPU_CYCLES).with(Pmevtyper::U, true);
     assert_eq!(filtered.get(Pmevtyper::EVTCOUNT), 0x11);
     assert!(filtered.get(Pmevtyper::U));
     assert_eq!(
-        Pmevtyper::from(Basic::INST_RETIRED).get(Pmevtyper::EVTCOUNT),
+        Value::<Pmevtyper>::from(Basic::INST_RETIRED).get(Pmevtyper::EVTCOUNT),
         0x08
     );
-    let dsu = arm_dsu_pmu::Clusterpmxevtyper::from(Dsu::l3d_cache_refill);
+    let dsu = arm_dsu_pmu::Value::<arm_dsu_pmu::Clusterpmxevtyper>::from(Dsu::l3d_cache_refill);
     assert_eq!(dsu.get(arm_dsu_pmu::Clusterpmxevtyper::VALUE), 0x2A);
 }

@@ -2,7 +2,7 @@
 //! project (`../shared/corpus` from the repository root, so `../../shared/corpus` from this
 //! crate's manifest). CI always has it; without it these invocations fail to compile, naming the
 //! missing file. The expected counts are taken from the files independently, with serde_json.
-use arm_pmuv3::RegisterValue;
+
 use std::path::{Path, PathBuf};
 
 pmu_macros::event_set! {
@@ -93,7 +93,8 @@ fn references_resolve_to_the_architectural_codes() {
     assert_eq!(CortexA57A72::CPU_CYCLES.code(), 0x11);
     assert_eq!(CortexA57A72::CPU_CYCLES.description(), "Cycle");
     assert_eq!(
-        arm_pmuv3::Pmevtyper::from(CortexA57A72::INST_RETIRED).get(arm_pmuv3::Pmevtyper::EVTCOUNT),
+        arm_pmuv3::Value::<arm_pmuv3::Pmevtyper>::from(CortexA57A72::INST_RETIRED)
+            .get(arm_pmuv3::Pmevtyper::EVTCOUNT),
         0x08
     );
 }

@@ -1,10 +1,10 @@
 //! Fields of register values: one constant per field instead of methods per field.
 //!
-//! A generated value type declares each field as an associated constant, `Pmcr::E:
-//! Field<Pmcr, bool, bool>`; reading and writing go through three methods every value type shares
-//! ([`RegisterValue::get`], [`with`](crate::RegisterValue::with),
-//! [`set`](crate::RegisterValue::set)). A crate with thousands of fields then compiles thousands of
-//! constants, not three functions each: the accessors were most of a large crate's build time.
+//! A generated layout declares each field as an associated constant, `Pmcr::E:
+//! Field<Pmcr, bool, bool>`; values of every layout are read and written through the same three
+//! generic methods ([`Value::get`], [`with`](Value::with), [`set`](Value::set)). A crate with
+//! thousands of fields then compiles thousands of constants, not three functions each: the
+//! accessors were most of a large crate's build time.
 //!
 //! The access rules are in the field's type: a write-only field reads as [`WriteOnly`], which is
 //! not [`FieldRead`], and a read-only one writes as [`ReadOnly`], which is not [`FieldWrite`], so
@@ -13,12 +13,12 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-use crate::{RegisterValue, Word};
+use crate::{Layout, Value, Word};
 
 /// `fn() -> _`: a field is a plain constant whatever its types (Send, Sync, no drop check).
 type Types<L, R, W> = PhantomData<fn() -> (L, R, W)>;
 
-/// Field `lsb .. lsb + width` of value type `L`, read as `R` and written as `W`.
+/// Field `lsb .. lsb + width` of layout `L`, read as `R` and written as `W`.
 pub struct Field<L, R, W> {
     lsb: u8,
     width: u8,
@@ -74,25 +74,25 @@ impl<L, R, W> Field<L, R, W> {
     }
 }
 
-impl<L: RegisterValue, R, W> Field<L, R, W> {
-    /// This field of `value` (as `value.get(field)`, without the trait in scope).
+impl<L: Layout, R, W> Field<L, R, W> {
+    /// This field of `value` (as `value.get(field)`).
     #[inline(always)]
-    pub fn get(self, value: L) -> R::Value
+    pub fn get(self, value: Value<L>) -> R::Value
     where
         R: FieldRead,
     {
-        R::from_field_bits(self.extract(value.to_raw().to_u64()))
+        R::from_field_bits(self.extract(value.bits().to_u64()))
     }
 
     /// `value` with this field set to `bits` (as `value.with(field, bits)`).
     #[inline(always)]
     #[must_use]
-    pub fn with(self, value: L, bits: W) -> L
+    pub fn with(self, value: Value<L>, bits: W) -> Value<L>
     where
         W: FieldWrite,
     {
-        let raw = self.insert(value.to_raw().to_u64(), bits.to_field_bits());
-        L::from_raw(L::Raw::from_u64(raw))
+        let raw = self.insert(value.bits().to_u64(), bits.to_field_bits());
+        Value::from_bits_retain(L::Raw::from_u64(raw))
     }
 }
 
@@ -227,7 +227,6 @@ int_field!(u8, u16, u32, u64);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::RegisterValue;
 
     type F = Field<(), u8, u8>;
 
@@ -253,25 +252,18 @@ mod tests {
         let _ = F::new(60, 5);
     }
 
-    #[derive(Clone, Copy)]
-    #[repr(transparent)]
-    struct Ctrl(u16);
+    enum Ctrl {}
     impl Ctrl {
         const EN: Field<Self, bool, bool> = Field::new(0, 1);
         const DIV: Field<Self, u8, u8> = Field::new(4, 3);
         const GO: Field<Self, WriteOnly, bool> = Field::new(15, 1);
     }
-    // SAFETY: a transparent newtype of `u16`; every bit pattern is a value.
-    unsafe impl RegisterValue for Ctrl {
+    impl Layout for Ctrl {
         type Raw = u16;
         const RES0: u16 = 0x0F00;
         const RES1: u16 = 0x0080;
-    }
-    impl fmt::Debug for Ctrl {
-        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            let table = "en 0 1;div 4 3 0=Off 5=Fast;raw 4 3;bad 4;worse x 1";
-            debug_fields(f, "Ctrl", self.0.into(), table)
-        }
+        const NAME: &'static str = "Ctrl";
+        const FIELDS: &'static str = "en 0 1;div 4 3 0=Off 5=Fast;raw 4 3;bad 4;worse x 1";
     }
 
     #[test]
@@ -290,6 +282,9 @@ mod tests {
         // The inherent forms need no trait in scope.
         assert_eq!(Ctrl::DIV.get(w), 2);
         assert_eq!(Ctrl::EN.with(w, true).bits(), 0x70AF);
+        // Values compare by their bits; the default is the reserved-one bits.
+        assert_eq!(Value::<Ctrl>::default().bits(), 0x0080);
+        assert!(w == Value::from_bits_retain(0x70AE) && w != v);
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //!
 //! Generated crates describe registers; this crate holds the few types they all share, so that a
 //! driver can be written once against any of them:
-//! - [`RegisterValue`] and [`Field`]: what every generated value type is, and how its fields are
-//!   read and written (`value.get(Pmcr::E)`, `value.with(Pmcr::E, true)`);
+//! - [`Layout`], [`Value`] and [`Field`]: what every generated layout is, the values of its
+//!   registers, and how their fields are read and written (`value.get(Pmcr::E)`,
+//!   `value.with(Pmcr::E, true)`);
 //! - [`SysRegPath`]: where a system register lives (AArch64 `MRS`/`MSR`, AArch32 `MRC`/`MCR`,
 //!   `MRRC`/`MCRR`);
 //! - [`mmio::Reg`]: a typed handle to one memory-mapped register whose access rules are in its type;
@@ -27,4 +28,4 @@ mod value;
 
 pub use field::Field;
 pub use path::SysRegPath;
-pub use value::{IndexOutOfRange, RegisterValue, Word};
+pub use value::{IndexOutOfRange, Layout, Value, Word};

@@ -1,6 +1,6 @@
 //! Typed handles to memory-mapped registers, and the buses that reach them.
 //!
-//! A [`Reg`] is a bus, an address, a value type and an access marker. The marker decides which
+//! A [`Reg`] is a bus, an address, a layout and an access marker. The marker decides which
 //! methods exist, so a read-only register has no `write`, a write-only one no `read`, and the two
 //! views of a write-1-to-set / write-1-to-clear pair offer `set` or `clear` of a mask and no
 //! read-modify-write.
@@ -13,7 +13,7 @@
 //! lowest address first, so every bus sees the accesses the hardware would.
 use core::marker::PhantomData;
 
-use crate::{RegisterValue, Word};
+use crate::{Layout, Value, Word};
 
 /// How the registers of a block are reached.
 ///
@@ -135,22 +135,22 @@ pub trait Writable {}
 impl Writable for Rw {}
 impl Writable for Wo {}
 
-/// One memory-mapped register, reached through the bus `B`.
-pub struct Reg<V, A, B = Mmio> {
+/// One memory-mapped register of layout `L`, reached through the bus `B`.
+pub struct Reg<L, A, B = Mmio> {
     bus: B,
     addr: usize,
     bus_bytes: usize,
-    _marker: PhantomData<(V, A)>,
+    _marker: PhantomData<(fn() -> L, A)>,
 }
 
-impl<V, A, B: Bus> Clone for Reg<V, A, B> {
+impl<L, A, B: Bus> Clone for Reg<L, A, B> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<V, A, B: Bus> Copy for Reg<V, A, B> {}
+impl<L, A, B: Bus> Copy for Reg<L, A, B> {}
 
-impl<V: RegisterValue, A> Reg<V, A> {
+impl<L: Layout, A> Reg<L, A> {
     /// A handle to the register at `addr` in memory, reached with bus accesses of `bus_bytes`.
     ///
     /// # Safety
@@ -167,7 +167,7 @@ impl<V: RegisterValue, A> Reg<V, A> {
     }
 }
 
-impl<V: RegisterValue, A, B: Bus> Reg<V, A, B> {
+impl<L: Layout, A, B: Bus> Reg<L, A, B> {
     /// A handle to the register at `addr` on `bus`, reached with accesses of `bus_bytes` (1, 2,
     /// 4 or 8).
     ///
@@ -197,51 +197,51 @@ impl<V: RegisterValue, A, B: Bus> Reg<V, A, B> {
     }
 }
 
-impl<V: RegisterValue, A: Readable, B: Bus> Reg<V, A, B> {
+impl<L: Layout, A: Readable, B: Bus> Reg<L, A, B> {
     /// Reads the register.
     #[inline(always)]
-    pub fn read(&self) -> V {
+    pub fn read(&self) -> Value<L> {
         // SAFETY: the constructor's contract makes every access of this register valid.
-        V::from_raw(unsafe { load(self.bus, self.addr, self.bus_bytes) })
+        Value::from_bits_retain(unsafe { load(self.bus, self.addr, self.bus_bytes) })
     }
 }
 
-impl<V: RegisterValue, A: Writable, B: Bus> Reg<V, A, B> {
+impl<L: Layout, A: Writable, B: Bus> Reg<L, A, B> {
     /// Writes the register.
     #[inline(always)]
-    pub fn write(&self, value: V) {
+    pub fn write(&self, value: Value<L>) {
         // SAFETY: the constructor's contract makes every access of this register valid.
-        unsafe { store(self.bus, self.addr, self.bus_bytes, value.to_raw()) }
+        unsafe { store(self.bus, self.addr, self.bus_bytes, value.bits()) }
     }
 }
 
-impl<V: RegisterValue, B: Bus> Reg<V, Rw, B> {
+impl<L: Layout, B: Bus> Reg<L, Rw, B> {
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(&self, f: impl FnOnce(V) -> V) {
+    pub fn modify(&self, f: impl FnOnce(Value<L>) -> Value<L>) {
         self.write(f(self.read()));
     }
 }
 
-impl<V: RegisterValue, B: Bus> Reg<V, SetView, B> {
+impl<L: Layout, B: Bus> Reg<L, SetView, B> {
     /// Sets the bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(&self, mask: V) {
+    pub fn set(&self, mask: Value<L>) {
         // SAFETY: the constructor's contract makes every access of this register valid.
-        unsafe { store(self.bus, self.addr, self.bus_bytes, mask.to_raw()) }
+        unsafe { store(self.bus, self.addr, self.bus_bytes, mask.bits()) }
     }
 }
 
-impl<V: RegisterValue, B: Bus> Reg<V, ClearView, B> {
+impl<L: Layout, B: Bus> Reg<L, ClearView, B> {
     /// Clears the bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(&self, mask: V) {
+    pub fn clear(&self, mask: Value<L>) {
         // SAFETY: the constructor's contract makes every access of this register valid.
-        unsafe { store(self.bus, self.addr, self.bus_bytes, mask.to_raw()) }
+        unsafe { store(self.bus, self.addr, self.bus_bytes, mask.bits()) }
     }
 }
 
-impl<V, A, B> core::fmt::Debug for Reg<V, A, B> {
+impl<L, A, B> core::fmt::Debug for Reg<L, A, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(f, "Reg({:#x})", self.addr)
     }

@@ -1,10 +1,14 @@
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::marker::PhantomData;
+
 use crate::field::{Field, FieldRead, FieldWrite};
 
 /// An unsigned integer a register can be made of.
 ///
 /// Buses move registers as `Word`s; the conversions through `u64` let a bus that is not memory
 /// (a behavioural model) store every width alike.
-pub trait Word: Copy + Eq + core::fmt::Debug {
+pub trait Word: Copy + Eq + fmt::Debug {
     /// Width in bits.
     const BITS: u32;
     /// The value, zero-extended.
@@ -30,80 +34,136 @@ macro_rules! word {
 }
 word!(u8, u16, u32, u64);
 
-/// A register value type generated from a layout.
+/// A register layout: the type a generated crate declares for each distinct register layout, and
+/// the parameter of its values, [`Value<L>`](Value).
 ///
-/// Everything but the reserved bits is provided: conversions, the raw bits and the field
-/// accessors. A crate with a thousand value types then declares a thousand small impls rather
-/// than compiling thousands of functions, which were most of a large crate's build time. Fields are
-/// constants of the value type ([`Field`]); bring this trait into scope to read and write them:
+/// A generated layout is an uninhabited type carrying its fields as constants ([`Field`]) and
+/// `DEFAULT`/`RESET` values; everything a value does (conversions, field access, `Clone`,
+/// `PartialEq`, `Debug`, ...) is implemented once here, generically. A crate with a thousand
+/// layouts then declares a thousand small trait impls rather than seven thousand, which were a
+/// fifth of a large crate's build:
 ///
 /// ```
-/// # use armreg_rt::{Field, RegisterValue};
-/// # #[derive(Clone, Copy)] #[repr(transparent)] struct Ctrl(u32);
-/// # impl Ctrl { const EN: Field<Self, bool, bool> = Field::new(0, 1); const DIV: Field<Self, u8, u8> = Field::new(4, 3); }
-/// # unsafe impl RegisterValue for Ctrl { type Raw = u32; const RES0: u32 = 0xFFFF_FF00; const RES1: u32 = 0; }
+/// # use armreg_rt::{Field, Layout, Value};
+/// enum Ctrl {}
+/// impl Ctrl {
+///     const EN: Field<Self, bool, bool> = Field::new(0, 1);
+///     const DIV: Field<Self, u8, u8> = Field::new(4, 3);
+/// }
+/// impl Layout for Ctrl {
+///     type Raw = u32;
+///     const RES0: u32 = 0xFFFF_FF00;
+///     const RES1: u32 = 0;
+///     const NAME: &'static str = "Ctrl";
+///     const FIELDS: &'static str = "en 0 1;div 4 3";
+/// }
 /// let v = Ctrl::from_bits(0).with(Ctrl::EN, true).with(Ctrl::DIV, 5);
 /// assert_eq!(v.bits(), 0x51);
 /// assert_eq!(v.get(Ctrl::DIV), 5);
+/// assert_eq!(format!("{v:?}"), "Ctrl { en: true, div: 0x5 }");
 /// ```
-///
-/// # Safety
-/// `Self` must be a `#[repr(transparent)]` newtype of `Raw` in which every bit pattern is a valid
-/// value (as every generated value type is), or override `from_raw` and `to_raw`.
-pub unsafe trait RegisterValue: Copy {
+pub trait Layout: Sized + 'static {
     /// The integer the register is made of.
     type Raw: Word;
-    /// Bits reserved as zero: [`from_bits`](Self::from_bits) keeps them clear.
+    /// Bits reserved as zero: [`from_bits`](Value::from_bits) keeps them clear.
     const RES0: Self::Raw;
-    /// Bits reserved as one: [`from_bits`](Self::from_bits) keeps them set.
+    /// Bits reserved as one: [`from_bits`](Value::from_bits) keeps them set.
     const RES1: Self::Raw;
-    /// The value as read from hardware, every bit kept.
-    #[inline(always)]
-    fn from_raw(raw: Self::Raw) -> Self {
-        const { assert!(core::mem::size_of::<Self>() == core::mem::size_of::<Self::Raw>()) };
-        // SAFETY: the trait's contract: `Self` is a transparent newtype of `Raw` and any bits
-        // are a value; the sizes are equal (checked above).
-        unsafe { core::mem::transmute_copy(&raw) }
-    }
-    /// The bits to write.
-    #[inline(always)]
-    fn to_raw(self) -> Self::Raw {
-        const { assert!(core::mem::size_of::<Self>() == core::mem::size_of::<Self::Raw>()) };
-        // SAFETY: as for `from_raw`, in the other direction.
-        unsafe { core::mem::transmute_copy(&self) }
-    }
+    /// The name `Debug` shows.
+    const NAME: &'static str;
+    /// The fields `Debug` shows, in the format [`debug_fields`](crate::field::debug_fields)
+    /// reads.
+    const FIELDS: &'static str;
     /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
-    fn from_bits(bits: Self::Raw) -> Self {
-        let (bits, res0, res1) = (bits.to_u64(), Self::RES0.to_u64(), Self::RES1.to_u64());
-        Self::from_raw(Self::Raw::from_u64((bits & !res0) | res1))
+    fn from_bits(bits: Self::Raw) -> Value<Self> {
+        Value::from_bits(bits)
     }
     /// A value from raw bits, every bit kept (as read from hardware).
     #[inline(always)]
-    fn from_bits_retain(bits: Self::Raw) -> Self {
-        Self::from_raw(bits)
+    fn from_bits_retain(bits: Self::Raw) -> Value<Self> {
+        Value::from_bits_retain(bits)
+    }
+}
+
+/// A value of a register of layout `L`: its raw bits, read and written field by field through the
+/// constants of `L`: `Pmcr::DEFAULT.with(Pmcr::E, true)`, `value.get(Pmcr::N)`.
+#[repr(transparent)]
+pub struct Value<L: Layout>(L::Raw, PhantomData<fn() -> L>);
+
+impl<L: Layout> Value<L> {
+    /// A value from raw bits, every bit kept (as read from hardware).
+    #[inline(always)]
+    pub const fn from_bits_retain(bits: L::Raw) -> Self {
+        Self(bits, PhantomData)
+    }
+    /// A value from raw bits, with reserved bits forced to their reserved values.
+    #[inline(always)]
+    pub fn from_bits(bits: L::Raw) -> Self {
+        let (bits, res0, res1) = (bits.to_u64(), L::RES0.to_u64(), L::RES1.to_u64());
+        Self::from_bits_retain(L::Raw::from_u64((bits & !res0) | res1))
     }
     /// The raw bits.
     #[inline(always)]
-    fn bits(self) -> Self::Raw {
-        self.to_raw()
+    pub fn bits(self) -> L::Raw {
+        self.0
     }
     /// The value of `field`: `Pmcr::DEFAULT.get(Pmcr::E)`.
     #[inline(always)]
-    fn get<R: FieldRead, W>(self, field: Field<Self, R, W>) -> R::Value {
+    pub fn get<R: FieldRead, W>(self, field: Field<L, R, W>) -> R::Value {
         field.get(self)
     }
     /// The value with `field` set to `value`; bits of an integer `value` above the field's width
     /// are ignored: `Pmcr::DEFAULT.with(Pmcr::E, true).with(Pmcr::N, 3)`.
     #[inline(always)]
     #[must_use]
-    fn with<R, W: FieldWrite>(self, field: Field<Self, R, W>, value: W) -> Self {
+    pub fn with<R, W: FieldWrite>(self, field: Field<L, R, W>, value: W) -> Self {
         field.with(self, value)
     }
     /// Sets `field` to `value` in place, as [`with`](Self::with).
     #[inline(always)]
-    fn set<R, W: FieldWrite>(&mut self, field: Field<Self, R, W>, value: W) {
+    pub fn set<R, W: FieldWrite>(&mut self, field: Field<L, R, W>, value: W) {
         *self = field.with(*self, value);
+    }
+}
+
+impl<L: Layout> Clone for Value<L> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<L: Layout> Copy for Value<L> {}
+
+impl<L: Layout> PartialEq for Value<L> {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl<L: Layout> Eq for Value<L> {}
+
+impl<L: Layout> Hash for Value<L> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.0.to_u64().hash(state);
+    }
+}
+
+/// Every field zero, reserved-one bits set (a layout's `DEFAULT`).
+impl<L: Layout> Default for Value<L> {
+    #[inline(always)]
+    fn default() -> Self {
+        Self::from_bits_retain(L::RES1)
+    }
+}
+
+/// `Name { field: value, .. }` for the fields the layout describes (see
+/// [`debug_fields`](crate::field::debug_fields)).
+impl<L: Layout> fmt::Debug for Value<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::field::debug_fields(f, L::NAME, self.0.to_u64(), L::FIELDS)
     }
 }
 

@@ -208,12 +208,13 @@ fn cargo_doc_shows_every_diagram() {
         let dir = doc.join(l.entry.name.replace('-', "_"));
         for layout in &l.device.layouts {
             let ty = ident(&layout.name, Case::Camel).unwrap();
-            // A layout the same as an earlier one is a type alias of it, with its own page.
-            let page = ["struct", "type"]
+            // A layout is an uninhabited enum; one the same as an earlier one is a type alias of
+            // it, with its own page.
+            let page = ["enum", "type"]
                 .map(|kind| dir.join(format!("{kind}.{ty}.html")))
                 .into_iter()
                 .find(|p| p.is_file())
-                .unwrap_or_else(|| dir.join(format!("struct.{ty}.html")));
+                .unwrap_or_else(|| dir.join(format!("enum.{ty}.html")));
             let html =
                 fs::read_to_string(&page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
             let found = svgs(&html);

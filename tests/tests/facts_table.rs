@@ -5,7 +5,7 @@
 //! Nothing here is derived from `descriptions/` or from the generated code: when the two disagree,
 //! the test fails and FACTS.md is the side to believe.
 
-use armreg_rt::{IndexOutOfRange, RegisterValue, SysRegPath};
+use armreg_rt::{IndexOutOfRange, Layout, SysRegPath, Value, Word};
 
 use arm_dsu_pmu as dsu;
 use arm_generic_timer as timer;
@@ -363,53 +363,27 @@ fn pmuv3_ext32_offsets() {
 // FACTS.md §1 and §3: field positions.
 // ---------------------------------------------------------------------------------------------
 
-/// A generated value type seen through 64 bits.
+/// A generated value seen through 64 bits.
 trait Raw: Copy {
     fn raw(bits: u64) -> Self;
     fn bits64(self) -> u64;
 }
-macro_rules! raw_impl {
-    ($($t:ty),* $(,)?) => {$(
-        impl Raw for $t {
-            fn raw(bits: u64) -> Self {
-                <$t>::from_bits_retain(bits as _)
-            }
-            fn bits64(self) -> u64 {
-                self.bits().into()
-            }
-        }
-    )*};
+impl<L: Layout> Raw for Value<L> {
+    fn raw(bits: u64) -> Self {
+        Value::from_bits_retain(L::Raw::from_u64(bits))
+    }
+    fn bits64(self) -> u64 {
+        self.bits().to_u64()
+    }
 }
-raw_impl!(
-    pmu::Pmcr,
-    pmu::PmcrA32,
-    pmu::PmcrExt,
-    pmu::Pmevtyper,
-    pmu::Pmccfiltr,
-    pmu::Pmuserenr,
-    pmu::PmuserenrA32,
-    pmu::PmCounterMask,
-    pmu::Pmcfgr,
-    pmu::Pmlsr,
-    pmu::Pmlar,
-    pmu::Pmauthstatus,
-    pmu::Pmdevarch,
-    pmu::Pmdevtype,
-    pmu::MdcrEl2,
-    pmu::MdcrEl3,
-    timer::Cntfrq,
-    timer::CntfrqA32,
-    dsu::Clusterpmcr,
-    dsu::ClusterpmCounterMask,
-);
 
-type Setter<T> = (&'static str, fn(T) -> T, u64);
-type Getter<T> = (&'static str, fn(T) -> u64, u64);
+type Setter<L> = (&'static str, fn(Value<L>) -> Value<L>, u64);
+type Getter<L> = (&'static str, fn(Value<L>) -> u64, u64);
 
 /// Each builder, applied to a zero value, must give exactly the field's mask.
-fn sets<T: Raw>(reg: &str, cases: &[Setter<T>]) {
+fn sets<L: Layout>(reg: &str, cases: &[Setter<L>]) {
     for &(field, set, mask) in cases {
-        let got = set(T::raw(0)).bits64();
+        let got = set(Value::raw(0)).bits64();
         assert_eq!(
             got, mask,
             "{reg}.{field}: builder on zero gives {got:#x}, FACTS.md says {mask:#x}"
@@ -419,15 +393,19 @@ fn sets<T: Raw>(reg: &str, cases: &[Setter<T>]) {
 
 /// Each getter reads the whole field from a value that has only the field's bits set, and zero
 /// from a value that has every other bit set.
-fn gets<T: Raw>(reg: &str, cases: &[Getter<T>]) {
+fn gets<L: Layout>(reg: &str, cases: &[Getter<L>]) {
     for &(field, get, mask) in cases {
         let ones = mask >> mask.trailing_zeros();
         assert_eq!(
-            get(T::raw(mask)),
+            get(Value::raw(mask)),
             ones,
             "{reg}.{field}: getter on {mask:#x}"
         );
-        assert_eq!(get(T::raw(!mask)), 0, "{reg}.{field}: getter on !{mask:#x}");
+        assert_eq!(
+            get(Value::raw(!mask)),
+            0,
+            "{reg}.{field}: getter on !{mask:#x}"
+        );
     }
 }
 
@@ -730,7 +708,7 @@ fn pmuserenr_fields() {
 /// C[31] = cycle counter, P<n>[n] = event counter n.
 macro_rules! counter_mask_fields {
     ($t:ty) => {{
-        let cases: &[(&str, fn($t) -> $t, fn($t) -> bool, u64)] = &[
+        let cases: &[(&str, fn(Value<$t>) -> Value<$t>, fn(Value<$t>) -> bool, u64)] = &[
             (
                 "P0",
                 |v| v.with(<$t>::P0, true),
@@ -921,9 +899,12 @@ macro_rules! counter_mask_fields {
         ];
         let name = stringify!($t);
         for &(field, set, get, mask) in cases {
-            assert_eq!(set(<$t>::raw(0)).bits64(), mask, "{name}.{field}");
-            assert!(get(<$t>::raw(mask)), "{name}.{field} getter");
-            assert!(!get(<$t>::raw(!mask)), "{name}.{field} getter on !mask");
+            assert_eq!(set(Value::<$t>::raw(0)).bits64(), mask, "{name}.{field}");
+            assert!(get(Value::<$t>::raw(mask)), "{name}.{field} getter");
+            assert!(
+                !get(Value::<$t>::raw(!mask)),
+                "{name}.{field} getter on !mask"
+            );
         }
         cases.len()
     }};

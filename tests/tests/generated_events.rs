@@ -1,7 +1,6 @@
 //! The generated event crates: every event of each perf JSON set is there (counted independently
 //! from the corpus files), events convert into the generated PMEVTYPER layout, and the PMCEID
 //! check agrees with QEMU's values from FACTS.md §5.
-use armreg_rt::RegisterValue;
 use std::path::{Path, PathBuf};
 
 use arm_cortex_a53_events::events::Event as A53;
@@ -75,10 +74,11 @@ fn events_have_their_architectural_codes() {
 
 #[test]
 fn events_convert_into_the_generated_pmevtyper() {
-    let t = arm_pmuv3::Pmevtyper::from(Generic::INST_RETIRED);
+    let t = arm_pmuv3::Value::<arm_pmuv3::Pmevtyper>::from(Generic::INST_RETIRED);
     assert_eq!(t.get(arm_pmuv3::Pmevtyper::EVTCOUNT), 0x08);
     assert_eq!(t.bits(), 0x08);
-    let t = arm_pmuv3::Pmevtyper::from(A53::EXT_MEM_REQ).with(arm_pmuv3::Pmevtyper::U, true);
+    let t = arm_pmuv3::Value::<arm_pmuv3::Pmevtyper>::from(A53::EXT_MEM_REQ)
+        .with(arm_pmuv3::Pmevtyper::U, true);
     assert_eq!(t.bits(), (1 << 30) | 0xc0);
 }
 

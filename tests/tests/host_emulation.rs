@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 use armreg_rt::host::{self, Handler};
-use armreg_rt::{IndexOutOfRange, RegisterValue, SysRegPath};
+use armreg_rt::{IndexOutOfRange, Layout, SysRegPath};
 
 use arm_dsu_pmu as dsu;
 use arm_generic_timer as timer;

@@ -1,4 +1,4 @@
-//! What a layout's reset is, bit by bit: shared by the Rust value types (`RESET`), the diagrams
+//! What a layout's reset is, bit by bit: shared by the Rust layouts (`RESET`), the diagrams
 //! (a row of reset bits) and the C headers (`_RESET`), so that no two outputs disagree on it.
 use crate::ir::{bit_range_mask, FieldAccess, Layout};
 

@@ -17,7 +17,7 @@
 )]
 #![allow(
     clippy::must_use_candidate,
-    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
     clippy::doc_markdown,
@@ -88,7 +88,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMEVTYPER<n>`: Event type of cluster counter n, n = 0..5: 0xA00 + 8n. UNVERIFIED offset; 6 counters as the seed describes
     ///
-    /// Offset 0xa00 + n × 0x8, n < 6; read/write, value type [`DsuPmevtyper`](crate::DsuPmevtyper).
+    /// Offset 0xa00 + n × 0x8, n < 6; read/write, layout [`DsuPmevtyper`](crate::DsuPmevtyper).
     ///
     /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
     #[inline(always)]
@@ -114,7 +114,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMEVTYPER<n>`: Event type of cluster counter n, n = 0..5: 0xA00 + 8n. UNVERIFIED offset; 6 counters as the seed describes
     ///
-    /// Offset 0xa00 + n × 0x8, n < 6; read/write, value type [`DsuPmevtyper`](crate::DsuPmevtyper).
+    /// Offset 0xa00 + n × 0x8, n < 6; read/write, layout [`DsuPmevtyper`](crate::DsuPmevtyper).
     ///
     /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
     ///
@@ -133,7 +133,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMEVCNTR<n>`: Cluster event counter n, n = 0..5: 0xA04 + 8n (interleaved with PMEVTYPER&lt;n&gt;, no overlap). UNVERIFIED offset; 6 counters as the seed describes
     ///
-    /// Offset 0xa04 + n × 0x8, n < 6; read/write, value type [`DsuPmevcntr`](crate::DsuPmevcntr).
+    /// Offset 0xa04 + n × 0x8, n < 6; read/write, layout [`DsuPmevcntr`](crate::DsuPmevcntr).
     ///
     /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
     #[inline(always)]
@@ -159,7 +159,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMEVCNTR<n>`: Cluster event counter n, n = 0..5: 0xA04 + 8n (interleaved with PMEVTYPER&lt;n&gt;, no overlap). UNVERIFIED offset; 6 counters as the seed describes
     ///
-    /// Offset 0xa04 + n × 0x8, n < 6; read/write, value type [`DsuPmevcntr`](crate::DsuPmevcntr).
+    /// Offset 0xa04 + n × 0x8, n < 6; read/write, layout [`DsuPmevcntr`](crate::DsuPmevcntr).
     ///
     /// Source: UNVERIFIED: the seed text seeds/dynamiq-clusterpmu-guide.zh.txt alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux reaches the DSU PMU only through system registers (FACTS.md §2)
     ///
@@ -178,7 +178,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMCNTENSET`: Count enable set (write-1-to-set view of the enable state). UNCONFIRMED offset
     ///
-    /// Offset 0xc00; write-1-to-set view of `PMCNTEN`, value type [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xc00; write-1-to-set view of `PMCNTEN`, layout [`DsuCounterMask`](crate::DsuCounterMask).
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
@@ -194,7 +194,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMCNTENCLR`: Count enable clear (write-1-to-clear view of the enable state). UNCONFIRMED offset
     ///
-    /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`, value type [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`, layout [`DsuCounterMask`](crate::DsuCounterMask).
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
@@ -210,7 +210,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMINTENSET`: Overflow interrupt enable set: write 1 to enable a counter's overflow interrupt; reads the enables. UNCONFIRMED offset
     ///
-    /// Offset 0xc40; write-1-to-set view of `PMINTEN`, value type [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xc40; write-1-to-set view of `PMINTEN`, layout [`DsuCounterMask`](crate::DsuCounterMask).
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
@@ -226,7 +226,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMINTENCLR`: Overflow interrupt enable clear: write 1 to disable a counter's overflow interrupt; reads the enables. UNCONFIRMED offset
     ///
-    /// Offset 0xc60; write-1-to-clear view of `PMINTEN`, value type [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xc60; write-1-to-clear view of `PMINTEN`, layout [`DsuCounterMask`](crate::DsuCounterMask).
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
@@ -242,7 +242,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMOVSCLR`: Overflow flag clear: write 1 to clear a flag; reads the flags. UNCONFIRMED offset
     ///
-    /// Offset 0xc80; write-1-to-clear view of `PMOVS`, value type [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xc80; write-1-to-clear view of `PMOVS`, layout [`DsuCounterMask`](crate::DsuCounterMask).
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
@@ -258,7 +258,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMOVSSET`: Overflow flag set: write 1 to set a flag (for testing); reads the flags. UNCONFIRMED offset
     ///
-    /// Offset 0xcc0; write-1-to-set view of `PMOVS`, value type [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xcc0; write-1-to-set view of `PMOVS`, layout [`DsuCounterMask`](crate::DsuCounterMask).
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
@@ -274,7 +274,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMCFGR`: Configuration: number of counters, counter size, cycle counter. UNCONFIRMED offset
     ///
-    /// Offset 0xe00; read-only, value type [`DsuPmcfgr`](crate::DsuPmcfgr).
+    /// Offset 0xe00; read-only, layout [`DsuPmcfgr`](crate::DsuPmcfgr).
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]
@@ -290,7 +290,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMCR`: Control: enable, counter resets. UNCONFIRMED offset
     ///
-    /// Offset 0xe04; read/write, value type [`DsuPmcr`](crate::DsuPmcr).
+    /// Offset 0xe04; read/write, layout [`DsuPmcr`](crate::DsuPmcr).
     ///
     /// Source: UNCONFIRMED: offset from the seed text seeds/dynamiq-clusterpmu-guide.zh.txt only (it copies the generic external PMU layout, FACTS.md §1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map (FACTS.md §2)
     #[inline(always)]

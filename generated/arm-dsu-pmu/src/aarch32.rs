@@ -17,7 +17,7 @@
 )]
 #![allow(
     clippy::must_use_candidate,
-    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
     clippy::doc_markdown,
@@ -29,7 +29,7 @@
 )]
 /// `CLUSTERPMCCNTR`: Cluster Cycle Count Register, AArch32 MRC/MCR form as FACTS.md §2 and Linux give it (transfers 32 bits of the 64-bit counter)
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c6, 0`, read/write, value type [`Clusterpmccntr32`](crate::Clusterpmccntr32).
+/// `MRC`/`MCR` `p15, 0, c15, c6, 0`, read/write, layout [`Clusterpmccntr32`](crate::Clusterpmccntr32).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -85,27 +85,29 @@ impl CLUSTERPMCCNTR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmccntr32 {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmccntr32> {
         let raw = Self::read_raw();
-        <crate::Clusterpmccntr32 as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::Clusterpmccntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmccntr32) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmccntr32>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmccntr32) -> crate::Clusterpmccntr32) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmccntr32>,
+        ) -> armreg_rt::Value<crate::Clusterpmccntr32>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CLUSTERPMCEID0`: Cluster Common Event Identification 0
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c6, 4`, read-only, value type [`Clusterpmceid`](crate::Clusterpmceid).
+/// `MRC`/`MCR` `p15, 0, c15, c6, 4`, read-only, layout [`Clusterpmceid`](crate::Clusterpmceid).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -142,14 +144,14 @@ impl CLUSTERPMCEID0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmceid {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
         let raw = Self::read_raw();
-        <crate::Clusterpmceid as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
     }
 }
 /// `CLUSTERPMCEID1`: Cluster Common Event Identification 1
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c6, 5`, read-only, value type [`Clusterpmceid`](crate::Clusterpmceid).
+/// `MRC`/`MCR` `p15, 0, c15, c6, 5`, read-only, layout [`Clusterpmceid`](crate::Clusterpmceid).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -186,14 +188,14 @@ impl CLUSTERPMCEID1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmceid {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
         let raw = Self::read_raw();
-        <crate::Clusterpmceid as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
     }
 }
 /// `CLUSTERPMCNTENCLR`: Cluster Count Enable Clear
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c5, 2`, write-1-to-clear view of `CLUSTERPMCNTEN`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c15, c5, 2`, write-1-to-clear view of `CLUSTERPMCNTEN`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -249,22 +251,20 @@ impl CLUSTERPMCNTENCLR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::ClusterpmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMCNTENSET`: Cluster Count Enable Set
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c5, 1`, write-1-to-set view of `CLUSTERPMCNTEN`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c15, c5, 1`, write-1-to-set view of `CLUSTERPMCNTEN`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -320,22 +320,20 @@ impl CLUSTERPMCNTENSET {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::ClusterpmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMCR`: Cluster Performance Monitors Control Register
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c5, 0`, read/write, value type [`Clusterpmcr`](crate::Clusterpmcr).
+/// `MRC`/`MCR` `p15, 0, c15, c5, 0`, read/write, layout [`Clusterpmcr`](crate::Clusterpmcr).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -391,25 +389,29 @@ impl CLUSTERPMCR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmcr {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmcr> {
         let raw = Self::read_raw();
-        <crate::Clusterpmcr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmcr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmcr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmcr) -> crate::Clusterpmcr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmcr>,
+        ) -> armreg_rt::Value<crate::Clusterpmcr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CLUSTERPMINTENCLR`: Cluster Interrupt Enable Clear
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c5, 7`, write-1-to-clear view of `CLUSTERPMINTEN`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c15, c5, 7`, write-1-to-clear view of `CLUSTERPMINTEN`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -465,22 +467,20 @@ impl CLUSTERPMINTENCLR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::ClusterpmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMINTENSET`: Cluster Interrupt Enable Set
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c5, 6`, write-1-to-set view of `CLUSTERPMINTEN`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c15, c5, 6`, write-1-to-set view of `CLUSTERPMINTEN`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -536,22 +536,20 @@ impl CLUSTERPMINTENSET {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::ClusterpmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMMDCR`: Cluster Monitor Debug Configuration Register
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c6, 3`, read/write, value type [`Clusterpmmdcr`](crate::Clusterpmmdcr).
+/// `MRC`/`MCR` `p15, 0, c15, c6, 3`, read/write, layout [`Clusterpmmdcr`](crate::Clusterpmmdcr).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -607,25 +605,29 @@ impl CLUSTERPMMDCR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmmdcr {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmmdcr> {
         let raw = Self::read_raw();
-        <crate::Clusterpmmdcr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmmdcr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmmdcr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmmdcr) -> crate::Clusterpmmdcr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmmdcr>,
+        ) -> armreg_rt::Value<crate::Clusterpmmdcr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CLUSTERPMOVSCLR`: Cluster Overflow Flag Status Clear
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c5, 4`, write-1-to-clear view of `CLUSTERPMOVS`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c15, c5, 4`, write-1-to-clear view of `CLUSTERPMOVS`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -681,22 +683,20 @@ impl CLUSTERPMOVSCLR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::ClusterpmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMOVSSET`: Cluster Overflow Flag Status Set
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c5, 3`, write-1-to-set view of `CLUSTERPMOVS`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c15, c5, 3`, write-1-to-set view of `CLUSTERPMOVS`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -752,22 +752,20 @@ impl CLUSTERPMOVSSET {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::ClusterpmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMSELR`: Cluster Event Counter Selection Register
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c5, 5`, read/write, value type [`Clusterpmselr`](crate::Clusterpmselr).
+/// `MRC`/`MCR` `p15, 0, c15, c5, 5`, read/write, layout [`Clusterpmselr`](crate::Clusterpmselr).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -823,25 +821,29 @@ impl CLUSTERPMSELR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmselr {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmselr> {
         let raw = Self::read_raw();
-        <crate::Clusterpmselr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmselr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmselr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmselr) -> crate::Clusterpmselr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmselr>,
+        ) -> armreg_rt::Value<crate::Clusterpmselr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CLUSTERPMXEVCNTR`: Cluster Selected Event Count Register
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c6, 2`, read/write, value type [`Clusterpmxevcntr`](crate::Clusterpmxevcntr).
+/// `MRC`/`MCR` `p15, 0, c15, c6, 2`, read/write, layout [`Clusterpmxevcntr`](crate::Clusterpmxevcntr).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -897,27 +899,29 @@ impl CLUSTERPMXEVCNTR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmxevcntr {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmxevcntr> {
         let raw = Self::read_raw();
-        <crate::Clusterpmxevcntr as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmxevcntr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmxevcntr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmxevcntr) -> crate::Clusterpmxevcntr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmxevcntr>,
+        ) -> armreg_rt::Value<crate::Clusterpmxevcntr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CLUSTERPMXEVTYPER`: Cluster Selected Event Type Register
 ///
-/// `MRC`/`MCR` `p15, 0, c15, c6, 1`, read/write, value type [`Clusterpmxevtyper`](crate::Clusterpmxevtyper).
+/// `MRC`/`MCR` `p15, 0, c15, c6, 1`, read/write, layout [`Clusterpmxevtyper`](crate::Clusterpmxevtyper).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2; Linux arch/arm/include/asm/arm_dsu_pmu.h
 #[allow(non_camel_case_types)]
@@ -973,20 +977,22 @@ impl CLUSTERPMXEVTYPER {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmxevtyper {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmxevtyper> {
         let raw = Self::read_raw();
-        <crate::Clusterpmxevtyper as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmxevtyper) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmxevtyper>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmxevtyper) -> crate::Clusterpmxevtyper) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmxevtyper>,
+        ) -> armreg_rt::Value<crate::Clusterpmxevtyper>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }

@@ -17,7 +17,7 @@
 )]
 #![allow(
     clippy::must_use_candidate,
-    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
     clippy::doc_markdown,
@@ -29,7 +29,7 @@
 )]
 /// `CLUSTERPMCCNTR_EL1`: Cluster Cycle Count Register (64-bit)
 ///
-/// `MRS`/`MSR` `S3_0_C15_C6_0`, read/write, value type [`Clusterpmccntr`](crate::Clusterpmccntr).
+/// `MRS`/`MSR` `S3_0_C15_C6_0`, read/write, layout [`Clusterpmccntr`](crate::Clusterpmccntr).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -85,25 +85,29 @@ impl CLUSTERPMCCNTR_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmccntr {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmccntr> {
         let raw = Self::read_raw();
-        <crate::Clusterpmccntr as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Clusterpmccntr>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmccntr) {
-        Self::write_raw(armreg_rt::RegisterValue::bits(value));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmccntr>) {
+        Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmccntr) -> crate::Clusterpmccntr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmccntr>,
+        ) -> armreg_rt::Value<crate::Clusterpmccntr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CLUSTERPMCEID0_EL1`: Cluster Common Event Identification 0
 ///
-/// `MRS`/`MSR` `S3_0_C15_C6_4`, read-only, value type [`Clusterpmceid`](crate::Clusterpmceid).
+/// `MRS`/`MSR` `S3_0_C15_C6_4`, read-only, layout [`Clusterpmceid`](crate::Clusterpmceid).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -140,14 +144,14 @@ impl CLUSTERPMCEID0_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmceid {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
         let raw = Self::read_raw();
-        <crate::Clusterpmceid as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
     }
 }
 /// `CLUSTERPMCEID1_EL1`: Cluster Common Event Identification 1
 ///
-/// `MRS`/`MSR` `S3_0_C15_C6_5`, read-only, value type [`Clusterpmceid`](crate::Clusterpmceid).
+/// `MRS`/`MSR` `S3_0_C15_C6_5`, read-only, layout [`Clusterpmceid`](crate::Clusterpmceid).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -184,14 +188,14 @@ impl CLUSTERPMCEID1_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmceid {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
         let raw = Self::read_raw();
-        <crate::Clusterpmceid as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
     }
 }
 /// `CLUSTERPMCNTENCLR_EL1`: Cluster Count Enable Clear
 ///
-/// `MRS`/`MSR` `S3_0_C15_C5_2`, write-1-to-clear view of `CLUSTERPMCNTEN`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRS`/`MSR` `S3_0_C15_C5_2`, write-1-to-clear view of `CLUSTERPMCNTEN`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -247,22 +251,20 @@ impl CLUSTERPMCNTENCLR_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::ClusterpmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMCNTENSET_EL1`: Cluster Count Enable Set
 ///
-/// `MRS`/`MSR` `S3_0_C15_C5_1`, write-1-to-set view of `CLUSTERPMCNTEN`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRS`/`MSR` `S3_0_C15_C5_1`, write-1-to-set view of `CLUSTERPMCNTEN`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -318,22 +320,20 @@ impl CLUSTERPMCNTENSET_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::ClusterpmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMCR_EL1`: Cluster Performance Monitors Control Register
 ///
-/// `MRS`/`MSR` `S3_0_C15_C5_0`, read/write, value type [`Clusterpmcr`](crate::Clusterpmcr).
+/// `MRS`/`MSR` `S3_0_C15_C5_0`, read/write, layout [`Clusterpmcr`](crate::Clusterpmcr).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -389,25 +389,29 @@ impl CLUSTERPMCR_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmcr {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmcr> {
         let raw = Self::read_raw();
-        <crate::Clusterpmcr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmcr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmcr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmcr) -> crate::Clusterpmcr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmcr>,
+        ) -> armreg_rt::Value<crate::Clusterpmcr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CLUSTERPMINTENCLR_EL1`: Cluster Interrupt Enable Clear
 ///
-/// `MRS`/`MSR` `S3_0_C15_C5_7`, write-1-to-clear view of `CLUSTERPMINTEN`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRS`/`MSR` `S3_0_C15_C5_7`, write-1-to-clear view of `CLUSTERPMINTEN`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -463,22 +467,20 @@ impl CLUSTERPMINTENCLR_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::ClusterpmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMINTENSET_EL1`: Cluster Interrupt Enable Set
 ///
-/// `MRS`/`MSR` `S3_0_C15_C5_6`, write-1-to-set view of `CLUSTERPMINTEN`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRS`/`MSR` `S3_0_C15_C5_6`, write-1-to-set view of `CLUSTERPMINTEN`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -534,22 +536,20 @@ impl CLUSTERPMINTENSET_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::ClusterpmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMMDCR_EL1`: Cluster Monitor Debug Configuration Register at the encoding FACTS.md §2 and Linux give. Note: Arm's DSU-120 TRM (107721) lists IMP_CLUSTERPMMDCR_EL3 at S3_6_C15_C6_3 instead; that encoding is not described here
 ///
-/// `MRS`/`MSR` `S3_0_C15_C6_3`, read/write, value type [`Clusterpmmdcr`](crate::Clusterpmmdcr).
+/// `MRS`/`MSR` `S3_0_C15_C6_3`, read/write, layout [`Clusterpmmdcr`](crate::Clusterpmmdcr).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -605,25 +605,29 @@ impl CLUSTERPMMDCR_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmmdcr {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmmdcr> {
         let raw = Self::read_raw();
-        <crate::Clusterpmmdcr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmmdcr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmmdcr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmmdcr) -> crate::Clusterpmmdcr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmmdcr>,
+        ) -> armreg_rt::Value<crate::Clusterpmmdcr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CLUSTERPMOVSCLR_EL1`: Cluster Overflow Flag Status Clear
 ///
-/// `MRS`/`MSR` `S3_0_C15_C5_4`, write-1-to-clear view of `CLUSTERPMOVS`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRS`/`MSR` `S3_0_C15_C5_4`, write-1-to-clear view of `CLUSTERPMOVS`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -679,22 +683,20 @@ impl CLUSTERPMOVSCLR_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::ClusterpmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMOVSSET_EL1`: Cluster Overflow Flag Status Set
 ///
-/// `MRS`/`MSR` `S3_0_C15_C5_3`, write-1-to-set view of `CLUSTERPMOVS`, value type [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
+/// `MRS`/`MSR` `S3_0_C15_C5_3`, write-1-to-set view of `CLUSTERPMOVS`, layout [`ClusterpmCounterMask`](crate::ClusterpmCounterMask).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -750,22 +752,20 @@ impl CLUSTERPMOVSSET_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::ClusterpmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
-        <crate::ClusterpmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::ClusterpmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `CLUSTERPMSELR_EL1`: Cluster Event Counter Selection Register
 ///
-/// `MRS`/`MSR` `S3_0_C15_C5_5`, read/write, value type [`Clusterpmselr`](crate::Clusterpmselr).
+/// `MRS`/`MSR` `S3_0_C15_C5_5`, read/write, layout [`Clusterpmselr`](crate::Clusterpmselr).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -821,25 +821,29 @@ impl CLUSTERPMSELR_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmselr {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmselr> {
         let raw = Self::read_raw();
-        <crate::Clusterpmselr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmselr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmselr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmselr) -> crate::Clusterpmselr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmselr>,
+        ) -> armreg_rt::Value<crate::Clusterpmselr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CLUSTERPMXEVCNTR_EL1`: Cluster Selected Event Count Register
 ///
-/// `MRS`/`MSR` `S3_0_C15_C6_2`, read/write, value type [`Clusterpmxevcntr`](crate::Clusterpmxevcntr).
+/// `MRS`/`MSR` `S3_0_C15_C6_2`, read/write, layout [`Clusterpmxevcntr`](crate::Clusterpmxevcntr).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -895,27 +899,29 @@ impl CLUSTERPMXEVCNTR_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmxevcntr {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmxevcntr> {
         let raw = Self::read_raw();
-        <crate::Clusterpmxevcntr as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmxevcntr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmxevcntr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmxevcntr) -> crate::Clusterpmxevcntr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmxevcntr>,
+        ) -> armreg_rt::Value<crate::Clusterpmxevcntr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CLUSTERPMXEVTYPER_EL1`: Cluster Selected Event Type Register
 ///
-/// `MRS`/`MSR` `S3_0_C15_C6_1`, read/write, value type [`Clusterpmxevtyper`](crate::Clusterpmxevtyper).
+/// `MRS`/`MSR` `S3_0_C15_C6_1`, read/write, layout [`Clusterpmxevtyper`](crate::Clusterpmxevtyper).
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -971,20 +977,22 @@ impl CLUSTERPMXEVTYPER_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Clusterpmxevtyper {
+    pub fn read() -> armreg_rt::Value<crate::Clusterpmxevtyper> {
         let raw = Self::read_raw();
-        <crate::Clusterpmxevtyper as armreg_rt::RegisterValue>::from_bits_retain(
-            raw as u32,
-        )
+        armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Clusterpmxevtyper) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Clusterpmxevtyper>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Clusterpmxevtyper) -> crate::Clusterpmxevtyper) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Clusterpmxevtyper>,
+        ) -> armreg_rt::Value<crate::Clusterpmxevtyper>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }

@@ -17,7 +17,7 @@
 )]
 #![allow(
     clippy::must_use_candidate,
-    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
     clippy::doc_markdown,
@@ -29,7 +29,7 @@
 )]
 /// `CNTFRQ`: Counter-timer Frequency Register (AArch32 MRC/MCR)
 ///
-/// `MRC`/`MCR` `p15, 0, c14, c0, 0`, read/write, value type [`CntfrqA32`](crate::CntfrqA32).
+/// `MRC`/`MCR` `p15, 0, c14, c0, 0`, read/write, layout [`CntfrqA32`](crate::CntfrqA32).
 ///
 /// Source: DDI0487 CNTFRQ (AArch32), FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -85,25 +85,29 @@ impl CNTFRQ {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::CntfrqA32 {
+    pub fn read() -> armreg_rt::Value<crate::CntfrqA32> {
         let raw = Self::read_raw();
-        <crate::CntfrqA32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::CntfrqA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::CntfrqA32) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::CntfrqA32>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::CntfrqA32) -> crate::CntfrqA32) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CntfrqA32>,
+        ) -> armreg_rt::Value<crate::CntfrqA32>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CNTPCT`: Counter-timer Physical Count (AArch32 64-bit MRRC)
 ///
-/// `MRRC`/`MCRR` `p15, 0, c14`, read-only, value type [`Cntpct`](crate::Cntpct).
+/// `MRRC`/`MCRR` `p15, 0, c14`, read-only, layout [`Cntpct`](crate::Cntpct).
 ///
 /// Source: DDI0487 CNTPCT (AArch32), FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -138,14 +142,14 @@ impl CNTPCT {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Cntpct {
+    pub fn read() -> armreg_rt::Value<crate::Cntpct> {
         let raw = Self::read_raw();
-        <crate::Cntpct as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Cntpct>::from_bits_retain(raw)
     }
 }
 /// `CNTVCT`: Counter-timer Virtual Count (AArch32 64-bit MRRC)
 ///
-/// `MRRC`/`MCRR` `p15, 1, c14`, read-only, value type [`Cntvct`](crate::Cntvct).
+/// `MRRC`/`MCRR` `p15, 1, c14`, read-only, layout [`Cntvct`](crate::Cntvct).
 ///
 /// Source: DDI0487 CNTVCT (AArch32), FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -180,8 +184,8 @@ impl CNTVCT {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Cntvct {
+    pub fn read() -> armreg_rt::Value<crate::Cntvct> {
         let raw = Self::read_raw();
-        <crate::Cntvct as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
     }
 }

@@ -17,7 +17,7 @@
 )]
 #![allow(
     clippy::must_use_candidate,
-    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
     clippy::doc_markdown,
@@ -29,7 +29,7 @@
 )]
 /// `CNTFRQ_EL0`: Counter-timer Frequency Register (QEMU 7.2 reads 62,500,000 on every model, FACTS.md §5)
 ///
-/// `MRS`/`MSR` `S3_3_C14_C0_0`, read/write, value type [`Cntfrq`](crate::Cntfrq).
+/// `MRS`/`MSR` `S3_3_C14_C0_0`, read/write, layout [`Cntfrq`](crate::Cntfrq).
 ///
 /// Source: DDI0487 CNTFRQ_EL0, FACTS.md §2, §5
 #[allow(non_camel_case_types)]
@@ -85,25 +85,29 @@ impl CNTFRQ_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Cntfrq {
+    pub fn read() -> armreg_rt::Value<crate::Cntfrq> {
         let raw = Self::read_raw();
-        <crate::Cntfrq as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Cntfrq>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Cntfrq) {
-        Self::write_raw(armreg_rt::RegisterValue::bits(value));
+    pub fn write(value: armreg_rt::Value<crate::Cntfrq>) {
+        Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Cntfrq) -> crate::Cntfrq) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Cntfrq>,
+        ) -> armreg_rt::Value<crate::Cntfrq>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `CNTPCT_EL0`: Counter-timer Physical Count register
 ///
-/// `MRS`/`MSR` `S3_3_C14_C0_1`, read-only, value type [`Cntpct`](crate::Cntpct).
+/// `MRS`/`MSR` `S3_3_C14_C0_1`, read-only, layout [`Cntpct`](crate::Cntpct).
 ///
 /// Source: DDI0487 CNTPCT_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -140,14 +144,14 @@ impl CNTPCT_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Cntpct {
+    pub fn read() -> armreg_rt::Value<crate::Cntpct> {
         let raw = Self::read_raw();
-        <crate::Cntpct as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Cntpct>::from_bits_retain(raw)
     }
 }
 /// `CNTVCT_EL0`: Counter-timer Virtual Count register
 ///
-/// `MRS`/`MSR` `S3_3_C14_C0_2`, read-only, value type [`Cntvct`](crate::Cntvct).
+/// `MRS`/`MSR` `S3_3_C14_C0_2`, read-only, layout [`Cntvct`](crate::Cntvct).
 ///
 /// Source: DDI0487 CNTVCT_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -184,8 +188,8 @@ impl CNTVCT_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Cntvct {
+    pub fn read() -> armreg_rt::Value<crate::Cntvct> {
         let raw = Self::read_raw();
-        <crate::Cntvct as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
     }
 }

@@ -17,7 +17,7 @@
 )]
 #![allow(
     clippy::must_use_candidate,
-    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
     clippy::doc_markdown,
@@ -29,7 +29,7 @@
 )]
 /// `ID_DFR0`: AArch32 Debug Feature Register 0 (the PMU version is PerfMon)
 ///
-/// `MRC`/`MCR` `p15, 0, c0, c1, 2`, read-only, value type [`IdDfr0`](crate::IdDfr0).
+/// `MRC`/`MCR` `p15, 0, c0, c1, 2`, read-only, layout [`IdDfr0`](crate::IdDfr0).
 ///
 /// Source: DDI0487 ID_DFR0 (the AArch32 view of ID_DFR0_EL1, Linux arch/arm64/tools/sysreg 3 0 0 1 2)
 #[allow(non_camel_case_types)]
@@ -66,14 +66,14 @@ impl ID_DFR0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::IdDfr0 {
+    pub fn read() -> armreg_rt::Value<crate::IdDfr0> {
         let raw = Self::read_raw();
-        <crate::IdDfr0 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::IdDfr0>::from_bits_retain(raw as u32)
     }
 }
 /// `PMCCFILTR`: Cycle Count Filter Register
 ///
-/// `MRC`/`MCR` `p15, 0, c14, c15, 7`, read/write, value type [`Pmccfiltr`](crate::Pmccfiltr).
+/// `MRC`/`MCR` `p15, 0, c14, c15, 7`, read/write, layout [`Pmccfiltr`](crate::Pmccfiltr).
 ///
 /// Source: DDI0487 §G8.4 PMCCFILTR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -129,25 +129,29 @@ impl PMCCFILTR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmccfiltr {
+    pub fn read() -> armreg_rt::Value<crate::Pmccfiltr> {
         let raw = Self::read_raw();
-        <crate::Pmccfiltr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmccfiltr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmccfiltr) -> crate::Pmccfiltr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmccfiltr>,
+        ) -> armreg_rt::Value<crate::Pmccfiltr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMCCNTR`: Cycle Count Register, 32-bit MRC/MCR form (bits \[31:0\])
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c13, 0`, read/write, value type [`Pmccntr32`](crate::Pmccntr32).
+/// `MRC`/`MCR` `p15, 0, c9, c13, 0`, read/write, layout [`Pmccntr32`](crate::Pmccntr32).
 ///
 /// Source: DDI0487 §G8.4 PMCCNTR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -203,25 +207,29 @@ impl PMCCNTR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmccntr32 {
+    pub fn read() -> armreg_rt::Value<crate::Pmccntr32> {
         let raw = Self::read_raw();
-        <crate::Pmccntr32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmccntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmccntr32) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmccntr32>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmccntr32) -> crate::Pmccntr32) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmccntr32>,
+        ) -> armreg_rt::Value<crate::Pmccntr32>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMCCNTR64`: Cycle Count Register, 64-bit MRRC/MCRR form (note: Undefined on every QEMU 7.2 model, FACTS.md §5)
 ///
-/// `MRRC`/`MCRR` `p15, 0, c9`, read/write, value type [`Pmccntr`](crate::Pmccntr).
+/// `MRRC`/`MCRR` `p15, 0, c9`, read/write, layout [`Pmccntr`](crate::Pmccntr).
 ///
 /// Source: DDI0487 §G8.4 PMCCNTR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -275,25 +283,29 @@ impl PMCCNTR64 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmccntr {
+    pub fn read() -> armreg_rt::Value<crate::Pmccntr> {
         let raw = Self::read_raw();
-        <crate::Pmccntr as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmccntr) {
-        Self::write_raw(armreg_rt::RegisterValue::bits(value));
+    pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
+        Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmccntr) -> crate::Pmccntr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmccntr>,
+        ) -> armreg_rt::Value<crate::Pmccntr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMCEID0`: Common Event Identification 0 (events 0x00-0x1F)
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c12, 6`, read-only, value type [`Pmceid32`](crate::Pmceid32).
+/// `MRC`/`MCR` `p15, 0, c9, c12, 6`, read-only, layout [`Pmceid32`](crate::Pmceid32).
 ///
 /// Source: DDI0487 §G8.4 PMCEID0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -330,14 +342,14 @@ impl PMCEID0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmceid32 {
+    pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
         let raw = Self::read_raw();
-        <crate::Pmceid32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
 /// `PMCEID1`: Common Event Identification 1 (events 0x20-0x3F)
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c12, 7`, read-only, value type [`Pmceid32`](crate::Pmceid32).
+/// `MRC`/`MCR` `p15, 0, c9, c12, 7`, read-only, layout [`Pmceid32`](crate::Pmceid32).
 ///
 /// Source: DDI0487 §G8.4 PMCEID1, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -374,14 +386,14 @@ impl PMCEID1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmceid32 {
+    pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
         let raw = Self::read_raw();
-        <crate::Pmceid32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
 /// `PMCEID2`: Common Event Identification 2 (events 0x4000-0x401F)
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c14, 4`, read-only, value type [`Pmceid32`](crate::Pmceid32).
+/// `MRC`/`MCR` `p15, 0, c9, c14, 4`, read-only, layout [`Pmceid32`](crate::Pmceid32).
 ///
 /// Source: DDI0487 §G8.4 PMCEID2, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -418,14 +430,14 @@ impl PMCEID2 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmceid32 {
+    pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
         let raw = Self::read_raw();
-        <crate::Pmceid32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
 /// `PMCEID3`: Common Event Identification 3 (events 0x4020-0x403F)
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c14, 5`, read-only, value type [`Pmceid32`](crate::Pmceid32).
+/// `MRC`/`MCR` `p15, 0, c9, c14, 5`, read-only, layout [`Pmceid32`](crate::Pmceid32).
 ///
 /// Source: DDI0487 §G8.4 PMCEID3, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -462,14 +474,14 @@ impl PMCEID3 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmceid32 {
+    pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
         let raw = Self::read_raw();
-        <crate::Pmceid32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
     }
 }
 /// `PMCNTENCLR`: Count Enable Clear
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c12, 2`, write-1-to-clear view of `PMCNTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c9, c12, 2`, write-1-to-clear view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §G8.4 PMCNTENCLR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -525,20 +537,20 @@ impl PMCNTENCLR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::PmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMCNTENSET`: Count Enable Set
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c12, 1`, write-1-to-set view of `PMCNTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c9, c12, 1`, write-1-to-set view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §G8.4 PMCNTENSET, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -594,20 +606,20 @@ impl PMCNTENSET {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::PmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMCR`: Performance Monitors Control Register
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c12, 0`, read/write, value type [`PmcrA32`](crate::PmcrA32).
+/// `MRC`/`MCR` `p15, 0, c9, c12, 0`, read/write, layout [`PmcrA32`](crate::PmcrA32).
 ///
 /// Source: DDI0487 §G8.4 PMCR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -663,25 +675,29 @@ impl PMCR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmcrA32 {
+    pub fn read() -> armreg_rt::Value<crate::PmcrA32> {
         let raw = Self::read_raw();
-        <crate::PmcrA32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmcrA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::PmcrA32) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::PmcrA32>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::PmcrA32) -> crate::PmcrA32) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::PmcrA32>,
+        ) -> armreg_rt::Value<crate::PmcrA32>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMEVCNTR<n>`: Event Count Registers 0..30 (32-bit): p15, 0, c14, c(8+(m&gt;&gt;3)), m&7
 ///
-/// `MRC`/`MCR` `p15, 0, c14, c8, 0`, read/write, value type [`Pmevcntr32`](crate::Pmevcntr32).
+/// `MRC`/`MCR` `p15, 0, c14, c8, 0`, read/write, layout [`Pmevcntr32`](crate::Pmevcntr32).
 ///
 /// An array of 31 registers; element n adds n to the CRm:op2 part of the encoding of element 0.
 ///
@@ -1819,20 +1835,22 @@ impl PMEVCNTR {
 impl PMEVCNTR {
     /// Reads the register (element `N`, checked when the program is compiled).
     #[inline(always)]
-    pub fn read_n<const N: usize>() -> crate::Pmevcntr32 {
+    pub fn read_n<const N: usize>() -> armreg_rt::Value<crate::Pmevcntr32> {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
     /// Writes the register (element `N`, checked when the program is compiled).
     #[inline(always)]
-    pub fn write_n<const N: usize>(value: crate::Pmevcntr32) {
+    pub fn write_n<const N: usize>(value: armreg_rt::Value<crate::Pmevcntr32>) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value);
     }
     /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn modify_n<const N: usize>(
-        f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevcntr32>,
+        ) -> armreg_rt::Value<crate::Pmevcntr32>,
     ) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::modify(N, f);
@@ -1842,7 +1860,9 @@ impl PMEVCNTR {
 impl PMEVCNTR {
     /// Reads the register (element `n`, or an error if there is none).
     #[inline(always)]
-    pub fn try_read(n: usize) -> Result<crate::Pmevcntr32, armreg_rt::IndexOutOfRange> {
+    pub fn try_read(
+        n: usize,
+    ) -> Result<armreg_rt::Value<crate::Pmevcntr32>, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -1855,7 +1875,7 @@ impl PMEVCNTR {
     #[inline(always)]
     pub fn try_write(
         n: usize,
-        value: crate::Pmevcntr32,
+        value: armreg_rt::Value<crate::Pmevcntr32>,
     ) -> Result<(), armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
@@ -1870,7 +1890,9 @@ impl PMEVCNTR {
     #[inline(always)]
     pub fn try_modify(
         n: usize,
-        f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevcntr32>,
+        ) -> armreg_rt::Value<crate::Pmevcntr32>,
     ) -> Result<(), armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
@@ -1885,25 +1907,30 @@ impl PMEVCNTR {
 impl PMEVCNTR {
     /// Reads the register.
     #[inline(always)]
-    fn read(n: usize) -> crate::Pmevcntr32 {
+    fn read(n: usize) -> armreg_rt::Value<crate::Pmevcntr32> {
         let raw = Self::read_raw(n);
-        <crate::Pmevcntr32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    fn write(n: usize, value: crate::Pmevcntr32) {
-        Self::write_raw(n, u64::from(armreg_rt::RegisterValue::bits(value)));
+    fn write(n: usize, value: armreg_rt::Value<crate::Pmevcntr32>) {
+        Self::write_raw(n, u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    fn modify(n: usize, f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32) {
+    fn modify(
+        n: usize,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevcntr32>,
+        ) -> armreg_rt::Value<crate::Pmevcntr32>,
+    ) {
         let value = f(Self::read(n));
         Self::write(n, value);
     }
 }
 /// `PMEVTYPER<n>`: Event Type Registers 0..30: p15, 0, c14, c(12+(m&gt;&gt;3)), m&7
 ///
-/// `MRC`/`MCR` `p15, 0, c14, c12, 0`, read/write, value type [`Pmevtyper`](crate::Pmevtyper).
+/// `MRC`/`MCR` `p15, 0, c14, c12, 0`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
 ///
 /// An array of 31 registers; element n adds n to the CRm:op2 part of the encoding of element 0.
 ///
@@ -3041,20 +3068,22 @@ impl PMEVTYPER {
 impl PMEVTYPER {
     /// Reads the register (element `N`, checked when the program is compiled).
     #[inline(always)]
-    pub fn read_n<const N: usize>() -> crate::Pmevtyper {
+    pub fn read_n<const N: usize>() -> armreg_rt::Value<crate::Pmevtyper> {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
     /// Writes the register (element `N`, checked when the program is compiled).
     #[inline(always)]
-    pub fn write_n<const N: usize>(value: crate::Pmevtyper) {
+    pub fn write_n<const N: usize>(value: armreg_rt::Value<crate::Pmevtyper>) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value);
     }
     /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn modify_n<const N: usize>(
-        f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevtyper>,
+        ) -> armreg_rt::Value<crate::Pmevtyper>,
     ) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::modify(N, f);
@@ -3064,7 +3093,9 @@ impl PMEVTYPER {
 impl PMEVTYPER {
     /// Reads the register (element `n`, or an error if there is none).
     #[inline(always)]
-    pub fn try_read(n: usize) -> Result<crate::Pmevtyper, armreg_rt::IndexOutOfRange> {
+    pub fn try_read(
+        n: usize,
+    ) -> Result<armreg_rt::Value<crate::Pmevtyper>, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -3077,7 +3108,7 @@ impl PMEVTYPER {
     #[inline(always)]
     pub fn try_write(
         n: usize,
-        value: crate::Pmevtyper,
+        value: armreg_rt::Value<crate::Pmevtyper>,
     ) -> Result<(), armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
@@ -3092,7 +3123,9 @@ impl PMEVTYPER {
     #[inline(always)]
     pub fn try_modify(
         n: usize,
-        f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevtyper>,
+        ) -> armreg_rt::Value<crate::Pmevtyper>,
     ) -> Result<(), armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
@@ -3107,25 +3140,30 @@ impl PMEVTYPER {
 impl PMEVTYPER {
     /// Reads the register.
     #[inline(always)]
-    fn read(n: usize) -> crate::Pmevtyper {
+    fn read(n: usize) -> armreg_rt::Value<crate::Pmevtyper> {
         let raw = Self::read_raw(n);
-        <crate::Pmevtyper as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    fn write(n: usize, value: crate::Pmevtyper) {
-        Self::write_raw(n, u64::from(armreg_rt::RegisterValue::bits(value)));
+    fn write(n: usize, value: armreg_rt::Value<crate::Pmevtyper>) {
+        Self::write_raw(n, u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    fn modify(n: usize, f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper) {
+    fn modify(
+        n: usize,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevtyper>,
+        ) -> armreg_rt::Value<crate::Pmevtyper>,
+    ) {
         let value = f(Self::read(n));
         Self::write(n, value);
     }
 }
 /// `PMINTENCLR`: Interrupt Enable Clear
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c14, 2`, write-1-to-clear view of `PMINTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c9, c14, 2`, write-1-to-clear view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §G8.4 PMINTENCLR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3181,20 +3219,20 @@ impl PMINTENCLR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::PmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMINTENSET`: Interrupt Enable Set
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c14, 1`, write-1-to-set view of `PMINTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c9, c14, 1`, write-1-to-set view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §G8.4 PMINTENSET, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3250,20 +3288,20 @@ impl PMINTENSET {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::PmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMMIR`: Machine Identification Register
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c14, 6`, read-only, value type [`Pmmir`](crate::Pmmir).
+/// `MRC`/`MCR` `p15, 0, c9, c14, 6`, read-only, layout [`Pmmir`](crate::Pmmir).
 ///
 /// Source: DDI0487 §G8.4 PMMIR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3300,14 +3338,14 @@ impl PMMIR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmmir {
+    pub fn read() -> armreg_rt::Value<crate::Pmmir> {
         let raw = Self::read_raw();
-        <crate::Pmmir as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmmir>::from_bits_retain(raw as u32)
     }
 }
 /// `PMOVSR`: Overflow Flag Status Register (the AArch32 name of PMOVSCLR): write 1 to clear a flag; reads the flags
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c12, 3`, write-1-to-clear view of `PMOVS`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c9, c12, 3`, write-1-to-clear view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §G8.4 PMOVSR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3363,20 +3401,20 @@ impl PMOVSR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::PmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMOVSSET`: Overflow Flag Status Set
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c14, 3`, write-1-to-set view of `PMOVS`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRC`/`MCR` `p15, 0, c9, c14, 3`, write-1-to-set view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §G8.4 PMOVSSET, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3432,20 +3470,20 @@ impl PMOVSSET {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::PmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMSELR`: Event Counter Selection Register (system register only)
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c12, 5`, read/write, value type [`Pmselr`](crate::Pmselr).
+/// `MRC`/`MCR` `p15, 0, c9, c12, 5`, read/write, layout [`Pmselr`](crate::Pmselr).
 ///
 /// Source: DDI0487 §G8.4 PMSELR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3501,25 +3539,29 @@ impl PMSELR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmselr {
+    pub fn read() -> armreg_rt::Value<crate::Pmselr> {
         let raw = Self::read_raw();
-        <crate::Pmselr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmselr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmselr) -> crate::Pmselr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmselr>,
+        ) -> armreg_rt::Value<crate::Pmselr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMSWINC`: Software Increment (write-only)
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c12, 4`, write-only, value type [`Pmswinc`](crate::Pmswinc).
+/// `MRC`/`MCR` `p15, 0, c9, c12, 4`, write-only, layout [`Pmswinc`](crate::Pmswinc).
 ///
 /// Source: DDI0487 §G8.4 PMSWINC, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3555,13 +3597,13 @@ impl PMSWINC {
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmswinc) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMUSERENR`: User Enable Register
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c14, 0`, read/write, value type [`PmuserenrA32`](crate::PmuserenrA32).
+/// `MRC`/`MCR` `p15, 0, c9, c14, 0`, read/write, layout [`PmuserenrA32`](crate::PmuserenrA32).
 ///
 /// Source: DDI0487 §G8.4 PMUSERENR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3617,25 +3659,29 @@ impl PMUSERENR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmuserenrA32 {
+    pub fn read() -> armreg_rt::Value<crate::PmuserenrA32> {
         let raw = Self::read_raw();
-        <crate::PmuserenrA32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmuserenrA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::PmuserenrA32) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::PmuserenrA32>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::PmuserenrA32) -> crate::PmuserenrA32) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::PmuserenrA32>,
+        ) -> armreg_rt::Value<crate::PmuserenrA32>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMXEVCNTR`: Selected Event Count Register (PMEVCNTR&lt;n&gt; for n = PMSELR.SEL)
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c13, 2`, read/write, value type [`Pmevcntr32`](crate::Pmevcntr32).
+/// `MRC`/`MCR` `p15, 0, c9, c13, 2`, read/write, layout [`Pmevcntr32`](crate::Pmevcntr32).
 ///
 /// Source: DDI0487 §G8.4 PMXEVCNTR, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3691,25 +3737,29 @@ impl PMXEVCNTR {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmevcntr32 {
+    pub fn read() -> armreg_rt::Value<crate::Pmevcntr32> {
         let raw = Self::read_raw();
-        <crate::Pmevcntr32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmevcntr32) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevcntr32>,
+        ) -> armreg_rt::Value<crate::Pmevcntr32>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMXEVTYPER`: Selected Event Type Register (PMEVTYPER&lt;n&gt; for n = PMSELR.SEL; PMCCFILTR when SEL = 31)
 ///
-/// `MRC`/`MCR` `p15, 0, c9, c13, 1`, read/write, value type [`Pmevtyper`](crate::Pmevtyper).
+/// `MRC`/`MCR` `p15, 0, c9, c13, 1`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
 ///
 /// Source: DDI0487 §G8.4 PMXEVTYPER, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3765,18 +3815,22 @@ impl PMXEVTYPER {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmevtyper {
+    pub fn read() -> armreg_rt::Value<crate::Pmevtyper> {
         let raw = Self::read_raw();
-        <crate::Pmevtyper as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmevtyper) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevtyper>,
+        ) -> armreg_rt::Value<crate::Pmevtyper>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }

@@ -17,7 +17,7 @@
 )]
 #![allow(
     clippy::must_use_candidate,
-    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
     clippy::doc_markdown,
@@ -29,7 +29,7 @@
 )]
 /// `ID_AA64DFR0_EL1`: AArch64 Debug Feature Register 0 (the PMU version is PMUVer)
 ///
-/// `MRS`/`MSR` `S3_0_C0_C5_0`, read-only, value type [`IdAa64dfr0`](crate::IdAa64dfr0).
+/// `MRS`/`MSR` `S3_0_C0_C5_0`, read-only, layout [`IdAa64dfr0`](crate::IdAa64dfr0).
 ///
 /// Source: DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg (3 0 0 5 0)
 #[allow(non_camel_case_types)]
@@ -66,14 +66,14 @@ impl ID_AA64DFR0_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::IdAa64dfr0 {
+    pub fn read() -> armreg_rt::Value<crate::IdAa64dfr0> {
         let raw = Self::read_raw();
-        <crate::IdAa64dfr0 as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::IdAa64dfr0>::from_bits_retain(raw)
     }
 }
 /// `MDCR_EL2`: Monitor Debug Configuration Register (EL2), PMU fields only
 ///
-/// `MRS`/`MSR` `S3_4_C1_C1_1`, read/write, value type [`MdcrEl2`](crate::MdcrEl2).
+/// `MRS`/`MSR` `S3_4_C1_C1_1`, read/write, layout [`MdcrEl2`](crate::MdcrEl2).
 ///
 /// Source: DDI0487 MDCR_EL2, FACTS.md §2-§3
 #[allow(non_camel_case_types)]
@@ -129,25 +129,29 @@ impl MDCR_EL2 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::MdcrEl2 {
+    pub fn read() -> armreg_rt::Value<crate::MdcrEl2> {
         let raw = Self::read_raw();
-        <crate::MdcrEl2 as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::MdcrEl2>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::MdcrEl2) {
-        Self::write_raw(armreg_rt::RegisterValue::bits(value));
+    pub fn write(value: armreg_rt::Value<crate::MdcrEl2>) {
+        Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::MdcrEl2) -> crate::MdcrEl2) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::MdcrEl2>,
+        ) -> armreg_rt::Value<crate::MdcrEl2>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `MDCR_EL3`: Monitor Debug Configuration Register (EL3), PMU fields only
 ///
-/// `MRS`/`MSR` `S3_6_C1_C3_1`, read/write, value type [`MdcrEl3`](crate::MdcrEl3).
+/// `MRS`/`MSR` `S3_6_C1_C3_1`, read/write, layout [`MdcrEl3`](crate::MdcrEl3).
 ///
 /// Source: DDI0487 MDCR_EL3, FACTS.md §2-§3
 #[allow(non_camel_case_types)]
@@ -203,25 +207,29 @@ impl MDCR_EL3 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::MdcrEl3 {
+    pub fn read() -> armreg_rt::Value<crate::MdcrEl3> {
         let raw = Self::read_raw();
-        <crate::MdcrEl3 as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::MdcrEl3>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::MdcrEl3) {
-        Self::write_raw(armreg_rt::RegisterValue::bits(value));
+    pub fn write(value: armreg_rt::Value<crate::MdcrEl3>) {
+        Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::MdcrEl3) -> crate::MdcrEl3) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::MdcrEl3>,
+        ) -> armreg_rt::Value<crate::MdcrEl3>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMCCFILTR_EL0`: Cycle Count Filter Register
 ///
-/// `MRS`/`MSR` `S3_3_C14_C15_7`, read/write, value type [`Pmccfiltr`](crate::Pmccfiltr).
+/// `MRS`/`MSR` `S3_3_C14_C15_7`, read/write, layout [`Pmccfiltr`](crate::Pmccfiltr).
 ///
 /// Source: DDI0487 §D24.5 PMCCFILTR_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -277,25 +285,29 @@ impl PMCCFILTR_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmccfiltr {
+    pub fn read() -> armreg_rt::Value<crate::Pmccfiltr> {
         let raw = Self::read_raw();
-        <crate::Pmccfiltr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmccfiltr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmccfiltr) -> crate::Pmccfiltr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmccfiltr>,
+        ) -> armreg_rt::Value<crate::Pmccfiltr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMCCNTR_EL0`: Cycle Count Register (64-bit)
 ///
-/// `MRS`/`MSR` `S3_3_C9_C13_0`, read/write, value type [`Pmccntr`](crate::Pmccntr).
+/// `MRS`/`MSR` `S3_3_C9_C13_0`, read/write, layout [`Pmccntr`](crate::Pmccntr).
 ///
 /// Source: DDI0487 §D24.5 PMCCNTR_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -351,25 +363,29 @@ impl PMCCNTR_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmccntr {
+    pub fn read() -> armreg_rt::Value<crate::Pmccntr> {
         let raw = Self::read_raw();
-        <crate::Pmccntr as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmccntr) {
-        Self::write_raw(armreg_rt::RegisterValue::bits(value));
+    pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
+        Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmccntr) -> crate::Pmccntr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmccntr>,
+        ) -> armreg_rt::Value<crate::Pmccntr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMCEID0_EL0`: Common Event Identification 0: events 0x00-0x1F in \[31:0\]
 ///
-/// `MRS`/`MSR` `S3_3_C9_C12_6`, read-only, value type [`Pmceid`](crate::Pmceid).
+/// `MRS`/`MSR` `S3_3_C9_C12_6`, read-only, layout [`Pmceid`](crate::Pmceid).
 ///
 /// Source: DDI0487 §D24.5 PMCEID0_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -406,14 +422,14 @@ impl PMCEID0_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmceid {
+    pub fn read() -> armreg_rt::Value<crate::Pmceid> {
         let raw = Self::read_raw();
-        <crate::Pmceid as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Pmceid>::from_bits_retain(raw)
     }
 }
 /// `PMCEID1_EL0`: Common Event Identification 1: events 0x20-0x3F in \[31:0\]
 ///
-/// `MRS`/`MSR` `S3_3_C9_C12_7`, read-only, value type [`Pmceid`](crate::Pmceid).
+/// `MRS`/`MSR` `S3_3_C9_C12_7`, read-only, layout [`Pmceid`](crate::Pmceid).
 ///
 /// Source: DDI0487 §D24.5 PMCEID1_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -450,14 +466,14 @@ impl PMCEID1_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmceid {
+    pub fn read() -> armreg_rt::Value<crate::Pmceid> {
         let raw = Self::read_raw();
-        <crate::Pmceid as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Pmceid>::from_bits_retain(raw)
     }
 }
 /// `PMCNTENCLR_EL0`: Count Enable Clear: write 1 to disable a counter; reads the enable state
 ///
-/// `MRS`/`MSR` `S3_3_C9_C12_2`, write-1-to-clear view of `PMCNTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRS`/`MSR` `S3_3_C9_C12_2`, write-1-to-clear view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §D24.5 PMCNTENCLR_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -513,20 +529,20 @@ impl PMCNTENCLR_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::PmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMCNTENSET_EL0`: Count Enable Set: write 1 to enable a counter; reads the enable state
 ///
-/// `MRS`/`MSR` `S3_3_C9_C12_1`, write-1-to-set view of `PMCNTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRS`/`MSR` `S3_3_C9_C12_1`, write-1-to-set view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §D24.5 PMCNTENSET_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -582,20 +598,20 @@ impl PMCNTENSET_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::PmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMCR_EL0`: Performance Monitors Control Register
 ///
-/// `MRS`/`MSR` `S3_3_C9_C12_0`, read/write, value type [`Pmcr`](crate::Pmcr).
+/// `MRS`/`MSR` `S3_3_C9_C12_0`, read/write, layout [`Pmcr`](crate::Pmcr).
 ///
 /// Source: DDI0487 §D24.5 PMCR_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -651,25 +667,27 @@ impl PMCR_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmcr {
+    pub fn read() -> armreg_rt::Value<crate::Pmcr> {
         let raw = Self::read_raw();
-        <crate::Pmcr as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Pmcr>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmcr) {
-        Self::write_raw(armreg_rt::RegisterValue::bits(value));
+    pub fn write(value: armreg_rt::Value<crate::Pmcr>) {
+        Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmcr) -> crate::Pmcr) {
+    pub fn modify(
+        f: impl FnOnce(armreg_rt::Value<crate::Pmcr>) -> armreg_rt::Value<crate::Pmcr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMEVCNTR<n>_EL0`: Event Count Registers 0..30: S3_3_C14_C(8+(n&gt;&gt;3))_(n&7)
 ///
-/// `MRS`/`MSR` `S3_3_C14_C8_0`, read/write, value type [`Pmevcntr`](crate::Pmevcntr).
+/// `MRS`/`MSR` `S3_3_C14_C8_0`, read/write, layout [`Pmevcntr`](crate::Pmevcntr).
 ///
 /// An array of 31 registers; element n adds n to the CRm:op2 part of the encoding of element 0.
 ///
@@ -1807,19 +1825,23 @@ impl PMEVCNTR_EL0 {
 impl PMEVCNTR_EL0 {
     /// Reads the register (element `N`, checked when the program is compiled).
     #[inline(always)]
-    pub fn read_n<const N: usize>() -> crate::Pmevcntr {
+    pub fn read_n<const N: usize>() -> armreg_rt::Value<crate::Pmevcntr> {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
     /// Writes the register (element `N`, checked when the program is compiled).
     #[inline(always)]
-    pub fn write_n<const N: usize>(value: crate::Pmevcntr) {
+    pub fn write_n<const N: usize>(value: armreg_rt::Value<crate::Pmevcntr>) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value);
     }
     /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
-    pub fn modify_n<const N: usize>(f: impl FnOnce(crate::Pmevcntr) -> crate::Pmevcntr) {
+    pub fn modify_n<const N: usize>(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevcntr>,
+        ) -> armreg_rt::Value<crate::Pmevcntr>,
+    ) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::modify(N, f);
     }
@@ -1828,7 +1850,9 @@ impl PMEVCNTR_EL0 {
 impl PMEVCNTR_EL0 {
     /// Reads the register (element `n`, or an error if there is none).
     #[inline(always)]
-    pub fn try_read(n: usize) -> Result<crate::Pmevcntr, armreg_rt::IndexOutOfRange> {
+    pub fn try_read(
+        n: usize,
+    ) -> Result<armreg_rt::Value<crate::Pmevcntr>, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -1841,7 +1865,7 @@ impl PMEVCNTR_EL0 {
     #[inline(always)]
     pub fn try_write(
         n: usize,
-        value: crate::Pmevcntr,
+        value: armreg_rt::Value<crate::Pmevcntr>,
     ) -> Result<(), armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
@@ -1856,7 +1880,9 @@ impl PMEVCNTR_EL0 {
     #[inline(always)]
     pub fn try_modify(
         n: usize,
-        f: impl FnOnce(crate::Pmevcntr) -> crate::Pmevcntr,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevcntr>,
+        ) -> armreg_rt::Value<crate::Pmevcntr>,
     ) -> Result<(), armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
@@ -1871,25 +1897,30 @@ impl PMEVCNTR_EL0 {
 impl PMEVCNTR_EL0 {
     /// Reads the register.
     #[inline(always)]
-    fn read(n: usize) -> crate::Pmevcntr {
+    fn read(n: usize) -> armreg_rt::Value<crate::Pmevcntr> {
         let raw = Self::read_raw(n);
-        <crate::Pmevcntr as armreg_rt::RegisterValue>::from_bits_retain(raw)
+        armreg_rt::Value::<crate::Pmevcntr>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
-    fn write(n: usize, value: crate::Pmevcntr) {
-        Self::write_raw(n, armreg_rt::RegisterValue::bits(value));
+    fn write(n: usize, value: armreg_rt::Value<crate::Pmevcntr>) {
+        Self::write_raw(n, value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    fn modify(n: usize, f: impl FnOnce(crate::Pmevcntr) -> crate::Pmevcntr) {
+    fn modify(
+        n: usize,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevcntr>,
+        ) -> armreg_rt::Value<crate::Pmevcntr>,
+    ) {
         let value = f(Self::read(n));
         Self::write(n, value);
     }
 }
 /// `PMEVTYPER<n>_EL0`: Event Type Registers 0..30: S3_3_C14_C(12+(n&gt;&gt;3))_(n&7)
 ///
-/// `MRS`/`MSR` `S3_3_C14_C12_0`, read/write, value type [`Pmevtyper`](crate::Pmevtyper).
+/// `MRS`/`MSR` `S3_3_C14_C12_0`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
 ///
 /// An array of 31 registers; element n adds n to the CRm:op2 part of the encoding of element 0.
 ///
@@ -3027,20 +3058,22 @@ impl PMEVTYPER_EL0 {
 impl PMEVTYPER_EL0 {
     /// Reads the register (element `N`, checked when the program is compiled).
     #[inline(always)]
-    pub fn read_n<const N: usize>() -> crate::Pmevtyper {
+    pub fn read_n<const N: usize>() -> armreg_rt::Value<crate::Pmevtyper> {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::read(N)
     }
     /// Writes the register (element `N`, checked when the program is compiled).
     #[inline(always)]
-    pub fn write_n<const N: usize>(value: crate::Pmevtyper) {
+    pub fn write_n<const N: usize>(value: armreg_rt::Value<crate::Pmevtyper>) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::write(N, value);
     }
     /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
     #[inline(always)]
     pub fn modify_n<const N: usize>(
-        f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevtyper>,
+        ) -> armreg_rt::Value<crate::Pmevtyper>,
     ) {
         const { assert!(N < Self::COUNT, "register array index out of range") };
         Self::modify(N, f);
@@ -3050,7 +3083,9 @@ impl PMEVTYPER_EL0 {
 impl PMEVTYPER_EL0 {
     /// Reads the register (element `n`, or an error if there is none).
     #[inline(always)]
-    pub fn try_read(n: usize) -> Result<crate::Pmevtyper, armreg_rt::IndexOutOfRange> {
+    pub fn try_read(
+        n: usize,
+    ) -> Result<armreg_rt::Value<crate::Pmevtyper>, armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
                 index: n,
@@ -3063,7 +3098,7 @@ impl PMEVTYPER_EL0 {
     #[inline(always)]
     pub fn try_write(
         n: usize,
-        value: crate::Pmevtyper,
+        value: armreg_rt::Value<crate::Pmevtyper>,
     ) -> Result<(), armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
@@ -3078,7 +3113,9 @@ impl PMEVTYPER_EL0 {
     #[inline(always)]
     pub fn try_modify(
         n: usize,
-        f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevtyper>,
+        ) -> armreg_rt::Value<crate::Pmevtyper>,
     ) -> Result<(), armreg_rt::IndexOutOfRange> {
         if n >= Self::COUNT {
             return Err(armreg_rt::IndexOutOfRange {
@@ -3093,25 +3130,30 @@ impl PMEVTYPER_EL0 {
 impl PMEVTYPER_EL0 {
     /// Reads the register.
     #[inline(always)]
-    fn read(n: usize) -> crate::Pmevtyper {
+    fn read(n: usize) -> armreg_rt::Value<crate::Pmevtyper> {
         let raw = Self::read_raw(n);
-        <crate::Pmevtyper as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    fn write(n: usize, value: crate::Pmevtyper) {
-        Self::write_raw(n, u64::from(armreg_rt::RegisterValue::bits(value)));
+    fn write(n: usize, value: armreg_rt::Value<crate::Pmevtyper>) {
+        Self::write_raw(n, u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    fn modify(n: usize, f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper) {
+    fn modify(
+        n: usize,
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevtyper>,
+        ) -> armreg_rt::Value<crate::Pmevtyper>,
+    ) {
         let value = f(Self::read(n));
         Self::write(n, value);
     }
 }
 /// `PMINTENCLR_EL1`: Interrupt Enable Clear: write 1 to disable a counter's overflow interrupt; reads the enables
 ///
-/// `MRS`/`MSR` `S3_0_C9_C14_2`, write-1-to-clear view of `PMINTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRS`/`MSR` `S3_0_C9_C14_2`, write-1-to-clear view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §D24.5 PMINTENCLR_EL1, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3167,20 +3209,20 @@ impl PMINTENCLR_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::PmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMINTENSET_EL1`: Interrupt Enable Set: write 1 to enable a counter's overflow interrupt; reads the enables
 ///
-/// `MRS`/`MSR` `S3_0_C9_C14_1`, write-1-to-set view of `PMINTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRS`/`MSR` `S3_0_C9_C14_1`, write-1-to-set view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §D24.5 PMINTENSET_EL1, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3236,20 +3278,20 @@ impl PMINTENSET_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::PmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMMIR_EL1`: Machine Identification Register
 ///
-/// `MRS`/`MSR` `S3_0_C9_C14_6`, read-only, value type [`Pmmir`](crate::Pmmir).
+/// `MRS`/`MSR` `S3_0_C9_C14_6`, read-only, layout [`Pmmir`](crate::Pmmir).
 ///
 /// Source: DDI0487 §D24.5 PMMIR_EL1, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3286,14 +3328,14 @@ impl PMMIR_EL1 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmmir {
+    pub fn read() -> armreg_rt::Value<crate::Pmmir> {
         let raw = Self::read_raw();
-        <crate::Pmmir as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmmir>::from_bits_retain(raw as u32)
     }
 }
 /// `PMOVSCLR_EL0`: Overflow Flag Status Clear: write 1 to clear an overflow flag; reads the flags
 ///
-/// `MRS`/`MSR` `S3_3_C9_C12_3`, write-1-to-clear view of `PMOVS`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRS`/`MSR` `S3_3_C9_C12_3`, write-1-to-clear view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §D24.5 PMOVSCLR_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3349,20 +3391,20 @@ impl PMOVSCLR_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(mask: crate::PmCounterMask) {
+    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMOVSSET_EL0`: Overflow Flag Status Set: write 1 to set an overflow flag; reads the flags
 ///
-/// `MRS`/`MSR` `S3_3_C9_C14_3`, write-1-to-set view of `PMOVS`, value type [`PmCounterMask`](crate::PmCounterMask).
+/// `MRS`/`MSR` `S3_3_C9_C14_3`, write-1-to-set view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
 ///
 /// Source: DDI0487 §D24.5 PMOVSSET_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3418,20 +3460,20 @@ impl PMOVSSET_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::PmCounterMask {
+    pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
-        <crate::PmCounterMask as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(mask: crate::PmCounterMask) {
+    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMSELR_EL0`: Event Counter Selection Register (system register only; no memory-mapped PMSELR)
 ///
-/// `MRS`/`MSR` `S3_3_C9_C12_5`, read/write, value type [`Pmselr`](crate::Pmselr).
+/// `MRS`/`MSR` `S3_3_C9_C12_5`, read/write, layout [`Pmselr`](crate::Pmselr).
 ///
 /// Source: DDI0487 §D24.5 PMSELR_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3487,25 +3529,29 @@ impl PMSELR_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmselr {
+    pub fn read() -> armreg_rt::Value<crate::Pmselr> {
         let raw = Self::read_raw();
-        <crate::Pmselr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmselr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmselr) -> crate::Pmselr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmselr>,
+        ) -> armreg_rt::Value<crate::Pmselr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMSWINC_EL0`: Software Increment (write-only)
 ///
-/// `MRS`/`MSR` `S3_3_C9_C12_4`, write-only, value type [`Pmswinc`](crate::Pmswinc).
+/// `MRS`/`MSR` `S3_3_C9_C12_4`, write-only, layout [`Pmswinc`](crate::Pmswinc).
 ///
 /// Source: DDI0487 §D24.5 PMSWINC_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3541,13 +3587,13 @@ impl PMSWINC_EL0 {
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmswinc) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
+        Self::write_raw(u64::from(value.bits()));
     }
 }
 /// `PMUSERENR_EL0`: User Enable Register
 ///
-/// `MRS`/`MSR` `S3_3_C9_C14_0`, read/write, value type [`Pmuserenr`](crate::Pmuserenr).
+/// `MRS`/`MSR` `S3_3_C9_C14_0`, read/write, layout [`Pmuserenr`](crate::Pmuserenr).
 ///
 /// Source: DDI0487 §D24.5 PMUSERENR_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3603,25 +3649,29 @@ impl PMUSERENR_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmuserenr {
+    pub fn read() -> armreg_rt::Value<crate::Pmuserenr> {
         let raw = Self::read_raw();
-        <crate::Pmuserenr as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmuserenr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmuserenr) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmuserenr>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmuserenr) -> crate::Pmuserenr) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmuserenr>,
+        ) -> armreg_rt::Value<crate::Pmuserenr>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMXEVCNTR_EL0`: Selected Event Count Register: bits \[31:0\] of PMEVCNTR&lt;n&gt;_EL0 for n = PMSELR_EL0.SEL. System register only
 ///
-/// `MRS`/`MSR` `S3_3_C9_C13_2`, read/write, value type [`Pmevcntr32`](crate::Pmevcntr32).
+/// `MRS`/`MSR` `S3_3_C9_C13_2`, read/write, layout [`Pmevcntr32`](crate::Pmevcntr32).
 ///
 /// Source: DDI0487 §D24.5 PMXEVCNTR_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3677,25 +3727,29 @@ impl PMXEVCNTR_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmevcntr32 {
+    pub fn read() -> armreg_rt::Value<crate::Pmevcntr32> {
         let raw = Self::read_raw();
-        <crate::Pmevcntr32 as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmevcntr32) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmevcntr32) -> crate::Pmevcntr32) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevcntr32>,
+        ) -> armreg_rt::Value<crate::Pmevcntr32>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }
 }
 /// `PMXEVTYPER_EL0`: Selected Event Type Register: PMEVTYPER&lt;n&gt;_EL0 for n = PMSELR_EL0.SEL (PMCCFILTR_EL0 when SEL = 31). System register only
 ///
-/// `MRS`/`MSR` `S3_3_C9_C13_1`, read/write, value type [`Pmevtyper`](crate::Pmevtyper).
+/// `MRS`/`MSR` `S3_3_C9_C13_1`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
 ///
 /// Source: DDI0487 §D24.5 PMXEVTYPER_EL0, FACTS.md §2
 #[allow(non_camel_case_types)]
@@ -3751,18 +3805,22 @@ impl PMXEVTYPER_EL0 {
     }
     /// Reads the register.
     #[inline(always)]
-    pub fn read() -> crate::Pmevtyper {
+    pub fn read() -> armreg_rt::Value<crate::Pmevtyper> {
         let raw = Self::read_raw();
-        <crate::Pmevtyper as armreg_rt::RegisterValue>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
-    pub fn write(value: crate::Pmevtyper) {
-        Self::write_raw(u64::from(armreg_rt::RegisterValue::bits(value)));
+    pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
+        Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
-    pub fn modify(f: impl FnOnce(crate::Pmevtyper) -> crate::Pmevtyper) {
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Pmevtyper>,
+        ) -> armreg_rt::Value<crate::Pmevtyper>,
+    ) {
         let value = f(Self::read());
         Self::write(value);
     }

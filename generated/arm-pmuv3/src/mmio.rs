@@ -17,7 +17,7 @@
 )]
 #![allow(
     clippy::must_use_candidate,
-    reason = "getters are pure and discarding one is harmless; the builders (`with_*`), where a dropped result is the likely mistake, are `#[must_use]`"
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
     clippy::doc_markdown,
@@ -102,7 +102,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMEVCNTR<n>`: Event Count Registers 0..30: 0x000 + 8n (low word), +4 (high word)
     ///
-    /// Offset 0x0 + n × 0x8, n < 31; read/write, value type [`Pmevcntr`](crate::Pmevcntr).
+    /// Offset 0x0 + n × 0x8, n < 31; read/write, layout [`Pmevcntr`](crate::Pmevcntr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -128,7 +128,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMEVCNTR<n>`: Event Count Registers 0..30: 0x000 + 8n (low word), +4 (high word)
     ///
-    /// Offset 0x0 + n × 0x8, n < 31; read/write, value type [`Pmevcntr`](crate::Pmevcntr).
+    /// Offset 0x0 + n × 0x8, n < 31; read/write, layout [`Pmevcntr`](crate::Pmevcntr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     ///
@@ -147,7 +147,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCCNTR`: Cycle Count Register: 0x0F8 low word, 0x0FC high word
     ///
-    /// Offset 0xf8; read/write, value type [`Pmccntr`](crate::Pmccntr).
+    /// Offset 0xf8; read/write, layout [`Pmccntr`](crate::Pmccntr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -163,7 +163,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMEVTYPER<n>`: Event Type Registers 0..30: 0x400 + 4n
     ///
-    /// Offset 0x400 + n × 0x4, n < 31; read/write, value type [`Pmevtyper`](crate::Pmevtyper).
+    /// Offset 0x400 + n × 0x4, n < 31; read/write, layout [`Pmevtyper`](crate::Pmevtyper).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -189,7 +189,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMEVTYPER<n>`: Event Type Registers 0..30: 0x400 + 4n
     ///
-    /// Offset 0x400 + n × 0x4, n < 31; read/write, value type [`Pmevtyper`](crate::Pmevtyper).
+    /// Offset 0x400 + n × 0x4, n < 31; read/write, layout [`Pmevtyper`](crate::Pmevtyper).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     ///
@@ -208,7 +208,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCCFILTR`: Cycle Count Filter Register
     ///
-    /// Offset 0x47c; read/write, value type [`Pmccfiltr`](crate::Pmccfiltr).
+    /// Offset 0x47c; read/write, layout [`Pmccfiltr`](crate::Pmccfiltr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -224,7 +224,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCNTENSET`: Count Enable Set (write-1-to-set view of the enable state)
     ///
-    /// Offset 0xc00; write-1-to-set view of `PMCNTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xc00; write-1-to-set view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -240,7 +240,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCNTENCLR`: Count Enable Clear (write-1-to-clear view of the enable state)
     ///
-    /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -256,7 +256,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMINTENSET`: Interrupt Enable Set (write-1-to-set view of the overflow-interrupt enables)
     ///
-    /// Offset 0xc40; write-1-to-set view of `PMINTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xc40; write-1-to-set view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -272,7 +272,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMINTENCLR`: Interrupt Enable Clear (write-1-to-clear view of the overflow-interrupt enables)
     ///
-    /// Offset 0xc60; write-1-to-clear view of `PMINTEN`, value type [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xc60; write-1-to-clear view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -288,7 +288,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMOVSCLR`: Overflow Flag Status Clear (write-1-to-clear view of the overflow flags)
     ///
-    /// Offset 0xc80; write-1-to-clear view of `PMOVS`, value type [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xc80; write-1-to-clear view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -304,7 +304,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMSWINC`: Software Increment (write-only)
     ///
-    /// Offset 0xca0; write-only, value type [`Pmswinc`](crate::Pmswinc).
+    /// Offset 0xca0; write-only, layout [`Pmswinc`](crate::Pmswinc).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -320,7 +320,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMOVSSET`: Overflow Flag Status Set (write-1-to-set view of the overflow flags)
     ///
-    /// Offset 0xcc0; write-1-to-set view of `PMOVS`, value type [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xcc0; write-1-to-set view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -336,7 +336,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCFGR`: Configuration Register: read the number of event counters from PMCFGR.N
     ///
-    /// Offset 0xe00; read-only, value type [`Pmcfgr`](crate::Pmcfgr).
+    /// Offset 0xe00; read-only, layout [`Pmcfgr`](crate::Pmcfgr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -352,7 +352,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCR`: Performance Monitors Control Register, external view: bits \[31:11\] RAZ/WI
     ///
-    /// Offset 0xe04; read/write, value type [`PmcrExt`](crate::PmcrExt).
+    /// Offset 0xe04; read/write, layout [`PmcrExt`](crate::PmcrExt).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -368,7 +368,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMIIDR`: Implementation Identification Register
     ///
-    /// Offset 0xe08; read-only, value type [`Pmiidr`](crate::Pmiidr).
+    /// Offset 0xe08; read-only, layout [`Pmiidr`](crate::Pmiidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -384,7 +384,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCEID<n>`: Common Event Identification 0..3: 0xE20, 0xE24, 0xE28, 0xE2C
     ///
-    /// Offset 0xe20 + n × 0x4, n < 4; read-only, value type [`Pmceid32`](crate::Pmceid32).
+    /// Offset 0xe20 + n × 0x4, n < 4; read-only, layout [`Pmceid32`](crate::Pmceid32).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -410,7 +410,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCEID<n>`: Common Event Identification 0..3: 0xE20, 0xE24, 0xE28, 0xE2C
     ///
-    /// Offset 0xe20 + n × 0x4, n < 4; read-only, value type [`Pmceid32`](crate::Pmceid32).
+    /// Offset 0xe20 + n × 0x4, n < 4; read-only, layout [`Pmceid32`](crate::Pmceid32).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     ///
@@ -429,7 +429,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMMIR`: Machine Identification Register
     ///
-    /// Offset 0xe40; read-only, value type [`Pmmir`](crate::Pmmir).
+    /// Offset 0xe40; read-only, layout [`Pmmir`](crate::Pmmir).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -445,7 +445,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMITCTRL`: Integration Mode Control Register
     ///
-    /// Offset 0xf00; read/write, value type [`Pmitctrl`](crate::Pmitctrl).
+    /// Offset 0xf00; read/write, layout [`Pmitctrl`](crate::Pmitctrl).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -461,7 +461,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMDEVAFF0`: Device Affinity Register 0
     ///
-    /// Offset 0xfa8; read-only, value type [`Pmdevaff`](crate::Pmdevaff).
+    /// Offset 0xfa8; read-only, layout [`Pmdevaff`](crate::Pmdevaff).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -477,7 +477,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMDEVAFF1`: Device Affinity Register 1
     ///
-    /// Offset 0xfac; read-only, value type [`Pmdevaff`](crate::Pmdevaff).
+    /// Offset 0xfac; read-only, layout [`Pmdevaff`](crate::Pmdevaff).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -493,7 +493,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMLAR`: Lock Access Register (write-only): write 0xC5ACCE55 to unlock, anything else locks
     ///
-    /// Offset 0xfb0; write-only, value type [`Pmlar`](crate::Pmlar).
+    /// Offset 0xfb0; write-only, layout [`Pmlar`](crate::Pmlar).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -509,7 +509,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMLSR`: Lock Status Register
     ///
-    /// Offset 0xfb4; read-only, value type [`Pmlsr`](crate::Pmlsr).
+    /// Offset 0xfb4; read-only, layout [`Pmlsr`](crate::Pmlsr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -525,7 +525,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMAUTHSTATUS`: Authentication Status Register
     ///
-    /// Offset 0xfb8; read-only, value type [`Pmauthstatus`](crate::Pmauthstatus).
+    /// Offset 0xfb8; read-only, layout [`Pmauthstatus`](crate::Pmauthstatus).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -541,7 +541,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMDEVARCH`: Device Architecture Register (0x47702A16 for the EXT32 view)
     ///
-    /// Offset 0xfbc; read-only, value type [`Pmdevarch`](crate::Pmdevarch).
+    /// Offset 0xfbc; read-only, layout [`Pmdevarch`](crate::Pmdevarch).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -557,7 +557,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMDEVID`: Device Configuration Register
     ///
-    /// Offset 0xfc8; read-only, value type [`Pmdevid`](crate::Pmdevid).
+    /// Offset 0xfc8; read-only, layout [`Pmdevid`](crate::Pmdevid).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -573,7 +573,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMDEVTYPE`: Device Type Register (0x16)
     ///
-    /// Offset 0xfcc; read-only, value type [`Pmdevtype`](crate::Pmdevtype).
+    /// Offset 0xfcc; read-only, layout [`Pmdevtype`](crate::Pmdevtype).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -589,7 +589,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMPIDR4`: Peripheral Identification Register 4
     ///
-    /// Offset 0xfd0; read-only, value type [`Pmpidr`](crate::Pmpidr).
+    /// Offset 0xfd0; read-only, layout [`Pmpidr`](crate::Pmpidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -605,7 +605,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMPIDR<n>`: Peripheral Identification Registers 0..3: 0xFE0..0xFEC
     ///
-    /// Offset 0xfe0 + n × 0x4, n < 4; read-only, value type [`Pmpidr`](crate::Pmpidr).
+    /// Offset 0xfe0 + n × 0x4, n < 4; read-only, layout [`Pmpidr`](crate::Pmpidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -631,7 +631,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMPIDR<n>`: Peripheral Identification Registers 0..3: 0xFE0..0xFEC
     ///
-    /// Offset 0xfe0 + n × 0x4, n < 4; read-only, value type [`Pmpidr`](crate::Pmpidr).
+    /// Offset 0xfe0 + n × 0x4, n < 4; read-only, layout [`Pmpidr`](crate::Pmpidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     ///
@@ -650,7 +650,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCIDR<n>`: Component Identification Registers 0..3: 0xFF0..0xFFC
     ///
-    /// Offset 0xff0 + n × 0x4, n < 4; read-only, value type [`Pmcidr`](crate::Pmcidr).
+    /// Offset 0xff0 + n × 0x4, n < 4; read-only, layout [`Pmcidr`](crate::Pmcidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     #[inline(always)]
@@ -676,7 +676,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCIDR<n>`: Component Identification Registers 0..3: 0xFF0..0xFFC
     ///
-    /// Offset 0xff0 + n × 0x4, n < 4; read-only, value type [`Pmcidr`](crate::Pmcidr).
+    /// Offset 0xff0 + n × 0x4, n < 4; read-only, layout [`Pmcidr`](crate::Pmcidr).
     ///
     /// Source: DDI0487 §I5.2 table I5-1, FACTS.md §1
     ///

@@ -15,7 +15,7 @@ use arm_pmuv3::{
     PmCounterMask, Pmccfiltr, Pmccntr, Pmccntr32, Pmcr, PmcrA32, Pmevcntr32, Pmevtyper, Pmselr,
     Pmswinc, PmuserenrA32,
 };
-use armreg_rt::{IndexOutOfRange, RegisterValue};
+use armreg_rt::{IndexOutOfRange, Layout, Value};
 
 use super::{Registers, UserAccess, UserAccessControl};
 use crate::{idregs, word, EventSet, PmuVersion};
@@ -81,11 +81,11 @@ impl Default for Aarch32 {
 
 impl Registers for Aarch32 {
     #[inline(always)]
-    fn control(&self) -> Pmcr {
+    fn control(&self) -> Value<Pmcr> {
         Pmcr::from_bits_retain(u64::from(reg::PMCR::read().bits()))
     }
     #[inline(always)]
-    fn set_control(&self, value: Pmcr) {
+    fn set_control(&self, value: Value<Pmcr>) {
         reg::PMCR::write(PmcrA32::from_bits_retain(word::low(value.bits())))
     }
     #[inline(always)]
@@ -117,7 +117,7 @@ impl Registers for Aarch32 {
         ]))
     }
     #[inline(always)]
-    fn set_event_type(&self, n: usize, value: Pmevtyper) -> Result<(), IndexOutOfRange> {
+    fn set_event_type(&self, n: usize, value: Value<Pmevtyper>) -> Result<(), IndexOutOfRange> {
         if self.direct() {
             reg::PMEVTYPER::try_write(n, value)
         } else {
@@ -166,41 +166,41 @@ impl Registers for Aarch32 {
         }
     }
     #[inline(always)]
-    fn set_cycle_filter(&self, value: Pmccfiltr) {
+    fn set_cycle_filter(&self, value: Value<Pmccfiltr>) {
         reg::PMCCFILTR::write(value)
     }
     #[inline(always)]
-    fn enable_counters(&self, mask: PmCounterMask) {
+    fn enable_counters(&self, mask: Value<PmCounterMask>) {
         reg::PMCNTENSET::set(mask)
     }
     #[inline(always)]
-    fn disable_counters(&self, mask: PmCounterMask) {
+    fn disable_counters(&self, mask: Value<PmCounterMask>) {
         reg::PMCNTENCLR::clear(mask)
     }
     #[inline(always)]
-    fn enabled_counters(&self) -> PmCounterMask {
+    fn enabled_counters(&self) -> Value<PmCounterMask> {
         reg::PMCNTENSET::read()
     }
     #[inline(always)]
-    fn enable_interrupts(&self, mask: PmCounterMask) {
+    fn enable_interrupts(&self, mask: Value<PmCounterMask>) {
         reg::PMINTENSET::set(mask)
     }
     #[inline(always)]
-    fn disable_interrupts(&self, mask: PmCounterMask) {
+    fn disable_interrupts(&self, mask: Value<PmCounterMask>) {
         reg::PMINTENCLR::clear(mask)
     }
     #[inline(always)]
-    fn overflow_flags(&self) -> PmCounterMask {
+    fn overflow_flags(&self) -> Value<PmCounterMask> {
         // PMOVSR is the write-1-to-clear view; reading it gives the flags on every PMU version,
         // while PMOVSSET only exists from PMUv3.
         reg::PMOVSR::read()
     }
     #[inline(always)]
-    fn clear_overflow_flags(&self, mask: PmCounterMask) {
+    fn clear_overflow_flags(&self, mask: Value<PmCounterMask>) {
         reg::PMOVSR::clear(mask)
     }
     #[inline(always)]
-    fn software_increment(&self, mask: PmCounterMask) {
+    fn software_increment(&self, mask: Value<PmCounterMask>) {
         reg::PMSWINC::write(Pmswinc::from_bits(mask.bits() & !(1 << 31)))
     }
 }

@@ -1,7 +1,7 @@
 //! AArch64 system registers (`MRS`/`MSR`), through the generated `arm_pmuv3::aarch64` accessors.
 use arm_pmuv3::aarch64 as reg;
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmccntr, Pmcr, Pmevcntr, Pmevtyper, Pmswinc, Pmuserenr};
-use armreg_rt::{IndexOutOfRange, RegisterValue};
+use armreg_rt::{IndexOutOfRange, Layout, Value};
 
 use super::{Registers, UserAccess, UserAccessControl};
 use crate::{idregs, word, EventSet, PmuVersion};
@@ -12,11 +12,11 @@ pub struct Aarch64;
 
 impl Registers for Aarch64 {
     #[inline(always)]
-    fn control(&self) -> Pmcr {
+    fn control(&self) -> Value<Pmcr> {
         reg::PMCR_EL0::read()
     }
     #[inline(always)]
-    fn set_control(&self, value: Pmcr) {
+    fn set_control(&self, value: Value<Pmcr>) {
         reg::PMCR_EL0::write(value)
     }
     #[inline(always)]
@@ -39,7 +39,7 @@ impl Registers for Aarch64 {
         ]))
     }
     #[inline(always)]
-    fn set_event_type(&self, n: usize, value: Pmevtyper) -> Result<(), IndexOutOfRange> {
+    fn set_event_type(&self, n: usize, value: Value<Pmevtyper>) -> Result<(), IndexOutOfRange> {
         reg::PMEVTYPER_EL0::try_write(n, value)
     }
     #[inline(always)]
@@ -64,39 +64,39 @@ impl Registers for Aarch64 {
         reg::PMCCNTR_EL0::write(Pmccntr::DEFAULT.with(Pmccntr::CCNT, value))
     }
     #[inline(always)]
-    fn set_cycle_filter(&self, value: Pmccfiltr) {
+    fn set_cycle_filter(&self, value: Value<Pmccfiltr>) {
         reg::PMCCFILTR_EL0::write(value)
     }
     #[inline(always)]
-    fn enable_counters(&self, mask: PmCounterMask) {
+    fn enable_counters(&self, mask: Value<PmCounterMask>) {
         reg::PMCNTENSET_EL0::set(mask)
     }
     #[inline(always)]
-    fn disable_counters(&self, mask: PmCounterMask) {
+    fn disable_counters(&self, mask: Value<PmCounterMask>) {
         reg::PMCNTENCLR_EL0::clear(mask)
     }
     #[inline(always)]
-    fn enabled_counters(&self) -> PmCounterMask {
+    fn enabled_counters(&self) -> Value<PmCounterMask> {
         reg::PMCNTENSET_EL0::read()
     }
     #[inline(always)]
-    fn enable_interrupts(&self, mask: PmCounterMask) {
+    fn enable_interrupts(&self, mask: Value<PmCounterMask>) {
         reg::PMINTENSET_EL1::set(mask)
     }
     #[inline(always)]
-    fn disable_interrupts(&self, mask: PmCounterMask) {
+    fn disable_interrupts(&self, mask: Value<PmCounterMask>) {
         reg::PMINTENCLR_EL1::clear(mask)
     }
     #[inline(always)]
-    fn overflow_flags(&self) -> PmCounterMask {
+    fn overflow_flags(&self) -> Value<PmCounterMask> {
         reg::PMOVSSET_EL0::read()
     }
     #[inline(always)]
-    fn clear_overflow_flags(&self, mask: PmCounterMask) {
+    fn clear_overflow_flags(&self, mask: Value<PmCounterMask>) {
         reg::PMOVSCLR_EL0::clear(mask)
     }
     #[inline(always)]
-    fn software_increment(&self, mask: PmCounterMask) {
+    fn software_increment(&self, mask: Value<PmCounterMask>) {
         reg::PMSWINC_EL0::write(Pmswinc::from_bits(mask.bits() & !(1 << 31)))
     }
 }

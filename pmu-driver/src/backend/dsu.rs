@@ -17,7 +17,7 @@ use arm_dsu_pmu::{
     Clusterpmxevtyper,
 };
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmcr, Pmevtyper};
-use armreg_rt::{IndexOutOfRange, RegisterValue};
+use armreg_rt::{IndexOutOfRange, Layout, Value};
 
 use super::Registers;
 use crate::{EventSet, PmuVersion};
@@ -49,17 +49,17 @@ impl Dsu {
     }
 }
 
-fn mask(m: PmCounterMask) -> ClusterpmCounterMask {
+fn mask(m: Value<PmCounterMask>) -> Value<ClusterpmCounterMask> {
     ClusterpmCounterMask::from_bits_retain(m.bits())
 }
 
 impl Registers for Dsu {
     #[inline]
-    fn control(&self) -> Pmcr {
+    fn control(&self) -> Value<Pmcr> {
         Pmcr::from_bits_retain(u64::from(reg::CLUSTERPMCR_EL1::read().bits()))
     }
     #[inline]
-    fn set_control(&self, value: Pmcr) {
+    fn set_control(&self, value: Value<Pmcr>) {
         // CLUSTERPMCR has E, P and C of PMCR's writable fields; the rest is not written.
         reg::CLUSTERPMCR_EL1::write(
             Clusterpmcr::DEFAULT
@@ -84,7 +84,7 @@ impl Registers for Dsu {
             0,
         ]))
     }
-    fn set_event_type(&self, n: usize, value: Pmevtyper) -> Result<(), IndexOutOfRange> {
+    fn set_event_type(&self, n: usize, value: Value<Pmevtyper>) -> Result<(), IndexOutOfRange> {
         let event = Clusterpmxevtyper::DEFAULT.with(
             arm_dsu_pmu::Clusterpmmdcr::VALUE,
             u32::from(value.get(Pmevtyper::EVTCOUNT)),
@@ -115,35 +115,35 @@ impl Registers for Dsu {
         )
     }
     #[inline]
-    fn set_cycle_filter(&self, _: Pmccfiltr) {}
+    fn set_cycle_filter(&self, _: Value<Pmccfiltr>) {}
     #[inline]
-    fn enable_counters(&self, m: PmCounterMask) {
+    fn enable_counters(&self, m: Value<PmCounterMask>) {
         reg::CLUSTERPMCNTENSET_EL1::set(mask(m))
     }
     #[inline]
-    fn disable_counters(&self, m: PmCounterMask) {
+    fn disable_counters(&self, m: Value<PmCounterMask>) {
         reg::CLUSTERPMCNTENCLR_EL1::clear(mask(m))
     }
     #[inline]
-    fn enabled_counters(&self) -> PmCounterMask {
+    fn enabled_counters(&self) -> Value<PmCounterMask> {
         PmCounterMask::from_bits_retain(reg::CLUSTERPMCNTENSET_EL1::read().bits())
     }
     #[inline]
-    fn enable_interrupts(&self, m: PmCounterMask) {
+    fn enable_interrupts(&self, m: Value<PmCounterMask>) {
         reg::CLUSTERPMINTENSET_EL1::set(mask(m))
     }
     #[inline]
-    fn disable_interrupts(&self, m: PmCounterMask) {
+    fn disable_interrupts(&self, m: Value<PmCounterMask>) {
         reg::CLUSTERPMINTENCLR_EL1::clear(mask(m))
     }
     #[inline]
-    fn overflow_flags(&self) -> PmCounterMask {
+    fn overflow_flags(&self) -> Value<PmCounterMask> {
         PmCounterMask::from_bits_retain(reg::CLUSTERPMOVSSET_EL1::read().bits())
     }
     #[inline]
-    fn clear_overflow_flags(&self, m: PmCounterMask) {
+    fn clear_overflow_flags(&self, m: Value<PmCounterMask>) {
         reg::CLUSTERPMOVSCLR_EL1::clear(mask(m))
     }
     #[inline]
-    fn software_increment(&self, _: PmCounterMask) {}
+    fn software_increment(&self, _: Value<PmCounterMask>) {}
 }

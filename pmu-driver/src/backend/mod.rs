@@ -11,7 +11,7 @@
 //! (AArch32 `PmcrA32`, external `PmcrExt`) has its fields at the same bit positions, and the number
 //! of counters has its own method because the external view reads it from PMCFGR.N, not PMCR.N.
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmcr, Pmevtyper};
-use armreg_rt::IndexOutOfRange;
+use armreg_rt::{IndexOutOfRange, Value};
 
 use crate::{EventSet, PmuVersion};
 
@@ -23,9 +23,9 @@ pub mod external;
 /// The registers of one PMU, reached one way.
 pub trait Registers {
     /// PMCR, widened to the AArch64 layout.
-    fn control(&self) -> Pmcr;
+    fn control(&self) -> Value<Pmcr>;
     /// Writes PMCR (fields the view lacks are dropped).
-    fn set_control(&self, value: Pmcr);
+    fn set_control(&self, value: Value<Pmcr>);
     /// The number of event counters this exception level sees: PMCR.N through system registers
     /// (MDCR_EL2.HPMN at EL1/EL0 under a hypervisor), PMCFGR.N externally.
     fn counter_count(&self) -> u8;
@@ -34,7 +34,7 @@ pub trait Registers {
     /// The common events the PMU counts (PMCEID0-3), or `None` when this PMU cannot say.
     fn common_events(&self) -> Option<EventSet>;
     /// Writes `PMEVTYPER<n>`.
-    fn set_event_type(&self, n: usize, value: Pmevtyper) -> Result<(), IndexOutOfRange>;
+    fn set_event_type(&self, n: usize, value: Value<Pmevtyper>) -> Result<(), IndexOutOfRange>;
     /// Bits \[31:0\] of `PMEVCNTR<n>`.
     fn event_count(&self, n: usize) -> Result<u32, IndexOutOfRange>;
     /// Writes bits \[31:0\] of `PMEVCNTR<n>`.
@@ -49,23 +49,23 @@ pub trait Registers {
     /// Writes PMCCNTR (its low 32 bits when the back end writes 32 bits).
     fn set_cycle_count(&self, value: u64);
     /// Writes PMCCFILTR.
-    fn set_cycle_filter(&self, value: Pmccfiltr);
+    fn set_cycle_filter(&self, value: Value<Pmccfiltr>);
     /// PMCNTENSET: starts the counters in `mask`.
-    fn enable_counters(&self, mask: PmCounterMask);
+    fn enable_counters(&self, mask: Value<PmCounterMask>);
     /// PMCNTENCLR: stops the counters in `mask`.
-    fn disable_counters(&self, mask: PmCounterMask);
+    fn disable_counters(&self, mask: Value<PmCounterMask>);
     /// The counters that are enabled (PMCNTENSET read).
-    fn enabled_counters(&self) -> PmCounterMask;
+    fn enabled_counters(&self) -> Value<PmCounterMask>;
     /// PMINTENSET: enables the overflow interrupt of the counters in `mask`.
-    fn enable_interrupts(&self, mask: PmCounterMask);
+    fn enable_interrupts(&self, mask: Value<PmCounterMask>);
     /// PMINTENCLR: disables the overflow interrupt of the counters in `mask`.
-    fn disable_interrupts(&self, mask: PmCounterMask);
+    fn disable_interrupts(&self, mask: Value<PmCounterMask>);
     /// The overflow flags (PMOVSSET read).
-    fn overflow_flags(&self) -> PmCounterMask;
+    fn overflow_flags(&self) -> Value<PmCounterMask>;
     /// PMOVSCLR: clears the overflow flags in `mask`.
-    fn clear_overflow_flags(&self, mask: PmCounterMask);
+    fn clear_overflow_flags(&self, mask: Value<PmCounterMask>);
     /// PMSWINC: increments the SW_INCR counters in `mask` (bit 31, the cycle counter, is ignored).
-    fn software_increment(&self, mask: PmCounterMask);
+    fn software_increment(&self, mask: Value<PmCounterMask>);
 }
 
 /// What EL0 may do with the PMU (PMUSERENR): only system-register back ends have it.

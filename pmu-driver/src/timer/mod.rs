@@ -2,7 +2,6 @@
 //! nanoseconds.
 use crate::barrier::isb;
 use crate::Error;
-use armreg_rt::RegisterValue;
 
 mod convert;
 pub use convert::TickConverter;

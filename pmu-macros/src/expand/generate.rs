@@ -223,18 +223,26 @@ fn pmceid_methods(pmu: Pmu, events: &[Checked]) -> TokenStream {
     }
 }
 
-/// `From<Set>` for the event-type register layout, when `evtype` names one.
+/// `From<Set>` for the values of the event-type register layout, when `evtype` names one. The
+/// value type, `Value<Layout>`, is named through the layout's own module (`a::Pmevtyper` gives
+/// `a::Value`), which every generated crate's root re-exports: the user's crate then needs no
+/// dependency of its own on the runtime.
 fn evtype_impl(out: &Output<'_>) -> TokenStream {
     let Some(evtype) = &out.options.evtype else {
         return quote!();
     };
     let name = out.name;
     let field = out.options.field();
+    let mut value = evtype.clone();
+    if let Some(last) = value.segments.last_mut() {
+        last.ident = syn::Ident::new("Value", last.ident.span());
+        last.arguments = syn::PathArguments::AngleBracketed(syn::parse_quote!(<#evtype>));
+    }
     quote! {
         /// The event-type register value that counts this event: every other field at its
         /// default (filters off), so chain `with` on the layout's fields to filter.
         #[automatically_derived]
-        impl ::core::convert::From<#name> for #evtype {
+        impl ::core::convert::From<#name> for #value {
             #[inline]
             fn from(event: #name) -> Self {
                 <#evtype>::#field.with(<#evtype>::DEFAULT, ::core::convert::From::from(event.code()))

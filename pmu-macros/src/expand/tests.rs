@@ -185,7 +185,7 @@ fn dsu_sets_take_two_registers_and_the_value_field() {
         /// The event-type register value that counts this event: every other field at its
         /// default (filters off), so chain `with` on the layout's fields to filter.
         #[automatically_derived]
-        impl ::core::convert::From<Dsu> for arm_dsu_pmu::Clusterpmxevtyper {
+        impl ::core::convert::From<Dsu> for arm_dsu_pmu::Value<arm_dsu_pmu::Clusterpmxevtyper> {
             #[inline]
             fn from(event: Dsu) -> Self {
                 <arm_dsu_pmu::Clusterpmxevtyper>::VALUE.with(<arm_dsu_pmu::Clusterpmxevtyper>::DEFAULT, ::core::convert::From::from(event.code()))

@@ -5,7 +5,7 @@ use std::vec::Vec;
 
 use super::*;
 use crate::mmio::{Reg, Ro, Rw, SetView};
-use crate::RegisterValue;
+use crate::Layout;
 
 const KEY: u64 = 0xC5AC_CE55;
 
@@ -148,24 +148,22 @@ fn unlocked() -> Model {
     m
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(transparent)]
-struct V64(u64);
-// SAFETY: a transparent newtype of `u64`; every bit pattern is a value.
-unsafe impl RegisterValue for V64 {
+enum V64 {}
+impl Layout for V64 {
     type Raw = u64;
     const RES0: u64 = 0;
     const RES1: u64 = 0;
+    const NAME: &'static str = "V64";
+    const FIELDS: &'static str = "";
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(transparent)]
-struct V32(u32);
-// SAFETY: a transparent newtype of `u32`; every bit pattern is a value.
-unsafe impl RegisterValue for V32 {
+enum V32 {}
+impl Layout for V32 {
     type Raw = u32;
     const RES0: u32 = 0;
     const RES1: u32 = 0;
+    const NAME: &'static str = "V32";
+    const FIELDS: &'static str = "";
 }
 
 #[test]
@@ -276,16 +274,16 @@ fn set_and_clear_views_act_on_one_state() {
     assert_eq!(m.hardware(|h| h.get("ENCLR")), 0x3e);
     // Through typed handles.
     let set: Reg<V32, SetView, &Model> = unsafe { Reg::on(&m, 0x10, 4) };
-    set.set(V32(0x8000_0000));
-    assert_eq!(set.read(), V32(0x8000_003e));
+    set.set(V32::from_bits_retain(0x8000_0000));
+    assert_eq!(set.read(), V32::from_bits_retain(0x8000_003e));
 }
 
 #[test]
 fn a_wide_register_on_a_narrow_bus_is_two_accesses_low_word_first() {
     let m = unlocked();
     let r: Reg<V64, Rw, &Model> = unsafe { Reg::on(&m, 0x28, 4) };
-    r.write(V64(0x1122_3344_5566_7788));
-    assert_eq!(r.read(), V64(0x1122_3344_5566_7788));
+    r.write(V64::from_bits_retain(0x1122_3344_5566_7788));
+    assert_eq!(r.read(), V64::from_bits_retain(0x1122_3344_5566_7788));
     let log: Vec<_> = m
         .take_log()
         .iter()
@@ -301,7 +299,7 @@ fn a_wide_register_on_a_narrow_bus_is_two_accesses_low_word_first() {
         ]
     );
     let ro: Reg<V32, Ro, &Model> = unsafe { Reg::on(&m, 0x04, 4) };
-    assert_eq!(ro.read(), V32(1));
+    assert_eq!(ro.read(), V32::from_bits_retain(1));
 }
 
 #[test]
@@ -317,7 +315,7 @@ fn read_hooks_see_each_half_of_a_wide_read() {
     let r: Reg<V64, Rw, &Model> = unsafe { Reg::on(&m, 0x20, 4) };
     assert_eq!(
         r.read(),
-        V64(0x1_FFFF_FFFF),
+        V64::from_bits_retain(0x1_FFFF_FFFF),
         "the torn value a single read gives"
     );
 }
@@ -363,7 +361,7 @@ fn a_memory_map_routes_by_base_address() {
     let (a, b) = (unlocked(), unlocked());
     let map = System::new().map(0x7_3003_0000, &a).map(0x7_3013_0000, &b);
     let r: Reg<V32, SetView, &System<'_>> = unsafe { Reg::on(&map, 0x7_3013_0010, 4) };
-    r.set(V32(0x4));
+    r.set(V32::from_bits_retain(0x4));
     assert_eq!((a.load(0x10, 4), b.load(0x10, 4)), (0, 4));
     assert!(a.log().iter().all(|x| x.op == Op::Read));
 }

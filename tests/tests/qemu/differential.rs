@@ -15,7 +15,7 @@
 use arm_pmuv3::model::PmuExt32Model;
 use arm_pmuv3::{PmCounterMask, PmcrExt};
 use armreg_rt::model::Model;
-use armreg_rt::RegisterValue;
+use armreg_rt::Layout;
 
 use crate::sequence::{Target, STATE, STEPS};
 use crate::{Cpu, Values};

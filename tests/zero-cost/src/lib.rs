@@ -22,7 +22,7 @@ pub mod a64 {
     use arm_generic_timer::aarch64::CNTVCT_EL0;
     use arm_pmuv3::aarch64::{PMCCNTR_EL0, PMCR_EL0, PMEVTYPER_EL0};
     use arm_pmuv3::mmio::PmuExt32;
-    use arm_pmuv3::{PmCounterMask, Pmcr, Pmevtyper, RegisterValue};
+    use arm_pmuv3::{Layout, PmCounterMask, Pmcr, Pmevtyper};
     use core::arch::asm;
 
     // 64-bit system-register read: PMCCNTR_EL0.
@@ -121,7 +121,7 @@ pub mod a32 {
     use arm_generic_timer::aarch32::CNTVCT;
     use arm_pmuv3::aarch32::{PMCCNTR64, PMCR, PMEVTYPER};
     use arm_pmuv3::mmio::PmuExt32;
-    use arm_pmuv3::{PmCounterMask, PmcrA32, Pmevtyper, RegisterValue};
+    use arm_pmuv3::{Layout, PmCounterMask, PmcrA32, Pmevtyper};
     use core::arch::asm;
 
     // 64-bit MRRC read: PMCCNTR (p15, 0, c9).

@@ -6,7 +6,7 @@
 //! same driver code runs against a behavioural model (`model.rs`). Offsets and array shapes are
 //! constants of the `Mmio` block, where they are reached without naming a bus.
 //!
-//! Written as formatted text (`code::Code`), like the value types.
+//! Written as formatted text (`code::Code`), like the layouts.
 use super::code::{hex, name, Code};
 use super::doc;
 use super::layout::type_text;
@@ -231,11 +231,11 @@ fn register_methods(c: &mut Code, block: &Block, reg: &BlockRegister, layout: &c
     };
     let where_doc = match reg.array {
         Some(a) => format!(
-            "Offset {:#x} + n × {:#x}, n < {}; {access_doc}, value type [`{value}`](crate::{value}).",
+            "Offset {:#x} + n × {:#x}, n < {}; {access_doc}, layout [`{value}`](crate::{value}).",
             reg.offset, a.stride, a.count
         ),
         None => format!(
-            "Offset {:#x}; {access_doc}, value type [`{value}`](crate::{value}).",
+            "Offset {:#x}; {access_doc}, layout [`{value}`](crate::{value}).",
             reg.offset
         ),
     };

@@ -1,6 +1,6 @@
 //! A writer for Rust source that is formatted as it is written.
 //!
-//! The bulk of a crate (value types, blocks, models) is regular enough to be written as text in
+//! The bulk of a crate (layouts, blocks, models) is regular enough to be written as text in
 //! its final layout: going through `quote`, `syn` and `prettyplease` cost over ten times the time
 //! of everything else for a large SVD. Lines follow rustfmt's style (four-space indent, `///`
 //! doc lines, one item per line); the files carry `#[rustfmt::skip]` at their `mod` so a

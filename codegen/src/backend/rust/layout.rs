@@ -1,5 +1,6 @@
-//! Value types: one `Copy` newtype per layout, with a constant per field (read and written through
-//! `armreg_rt::RegisterValue`), enums for enumerated fields, and `RESET`/`RES0`/`RES1` constants.
+//! Layouts: one uninhabited type per distinct layout, with a constant per field, `DEFAULT` and
+//! `RESET` values and an `armreg_rt::Layout` impl (the values are `armreg_rt::Value<Layout>`,
+//! read and written through the field constants), and enums for enumerated fields.
 //!
 //! Written as formatted text (`code::Code`): this is most of a large crate.
 use proc_macro2::Ident;
@@ -12,12 +13,12 @@ use crate::ir::{
 };
 use crate::names::Case;
 
-/// The Rust type name of a layout's value type.
+/// The Rust type name of a layout.
 pub fn type_name(layout: &Layout) -> Ident {
     ident(&layout.name, Case::Camel)
 }
 
-/// The Rust type name of a layout's value type, as text.
+/// The Rust type name of a layout. as text.
 pub(super) fn type_text(layout: &Layout) -> String {
     name(&layout.name, Case::Camel)
 }
@@ -65,7 +66,7 @@ fn same_as(layouts: &[Layout]) -> Vec<Option<usize>> {
         .collect()
 }
 
-/// Everything about a layout its value type is made from, but its own name, description, source
+/// Everything about a layout its type is made from, but its own name, description, source
 /// and positions.
 fn structure_key(l: &Layout) -> String {
     let fields: Vec<_> = l
@@ -223,19 +224,19 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
         c.line("///");
         c.doc(&table);
     }
-    c.line("#[repr(transparent)]");
-    c.fmt(format_args!("pub struct {ty}({raw});"));
-    plain_value_traits(c, &ty, "self.0 == other.0");
+    // Uninhabited: a layout is a type-level name; its values are `armreg_rt::Value<Self>`, whose
+    // conversions and traits are written once, generically, in the runtime.
+    c.fmt(format_args!("pub enum {ty} {{}}"));
     c.open(&format!("impl {ty}"));
     c.line("/// Every field zero, reserved-one bits set.");
     c.fmt(format_args!(
-        "pub const DEFAULT: Self = Self({});",
+        "pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain({});",
         hex(mask_of(layout, FieldAccess::Res1))
     ));
     if let Some(value) = reset_value(layout) {
         c.line("/// The value at reset.");
         c.fmt(format_args!(
-            "pub const RESET: Self = Self({});",
+            "pub const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain({});",
             hex(value)
         ));
     }
@@ -244,15 +245,10 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
     }
     c.close("");
 
-    c.open(&format!("impl Default for {ty}"));
-    c.line("#[inline(always)]");
-    c.open("fn default() -> Self");
-    c.line("Self::DEFAULT");
-    c.close("");
-    c.close("");
-
-    c.safety("a `repr(transparent)` newtype of the raw integer, and every bit pattern is a\nvalue, as the trait's provided conversions require.");
-    c.open(&format!("unsafe impl armreg_rt::RegisterValue for {ty}"));
+    // The `Debug` of values reads `NAME` and `FIELDS` in one shared function: a string literal
+    // per layout, rather than a chain of calls per type (or a table of typed constants, which
+    // cost as much).
+    c.open(&format!("impl armreg_rt::Layout for {ty}"));
     c.fmt(format_args!("type Raw = {raw};"));
     c.fmt(format_args!(
         "const RES0: {raw} = {};",
@@ -262,26 +258,14 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
         "const RES1: {raw} = {};",
         hex(mask_of(layout, FieldAccess::Res1))
     ));
-    c.close("");
-
-    // One string literal read by one shared function, rather than a chain of calls per type (or
-    // a table of typed constants, which cost as much); inline, so the formatting code is compiled
-    // only in crates that print the value.
-    c.open(&format!("impl core::fmt::Debug for {ty}"));
-    c.line("#[inline]");
-    c.open("fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result");
-    // A widening cast, not `u64::from`: a trait call per type costs the build more.
-    let raw_u64 = if raw == "u64" {
-        "self.0"
-    } else {
-        "self.0 as u64"
-    };
     c.fmt(format_args!(
-        "armreg_rt::field::debug_fields(f, {}, {raw_u64}, {})",
-        code::string(&ty),
+        "const NAME: &'static str = {};",
+        code::string(&ty)
+    ));
+    c.fmt(format_args!(
+        "const FIELDS: &'static str = {};",
         code::string(&debug_table(layout))
     ));
-    c.close("");
     c.close("");
 
     enums(c, layout, shared);
@@ -411,7 +395,7 @@ fn exhaustive(f: &Field) -> bool {
 }
 
 /// The associated constant naming a field: its name in upper case, with `_FIELD` appended where
-/// it would be one of the value type's own constants.
+/// it would be one of the layout's own constants.
 pub(super) fn field_const(f: &Field) -> String {
     let upper = name(&f.name, Case::Upper);
     if OWN_CONSTS.contains(&upper.as_str()) {
@@ -421,12 +405,12 @@ pub(super) fn field_const(f: &Field) -> String {
     }
 }
 
-/// The constants every value type defines itself.
+/// The constants every layout has itself (`RES0`/`RES1` through `armreg_rt::Layout`).
 const OWN_CONSTS: &[&str] = &["RES0", "RES1", "DEFAULT", "RESET"];
 
 /// A field as one constant, `Field<Self, R, W>`: its read type `R` and write type `W` say how it
 /// is accessed (`WriteOnly`/`ReadOnly` where it is not). One constant per field and three
-/// methods every value type shares, rather than three methods per field: the accessors were most
+/// methods every value shares, rather than three methods per field: the accessors were most
 /// of a large crate's build time.
 fn field_constant(c: &mut Code, layout: &Layout, f: &Field) {
     if !(f.access.readable() || f.access.writable()) {
@@ -472,9 +456,10 @@ fn debug_table(layout: &Layout) -> String {
     table
 }
 
-/// `Clone`, `Copy`, `PartialEq` and `Eq` written out rather than derived: the derives expand to
-/// more (a structural-equality marker, an `Eq` assertion function) and were a tenth of a large
-/// crate's build. `eq` compares `equal`. No `Hash`: it cost as much again and `bits()` hashes.
+/// `Clone`, `Copy`, `PartialEq` and `Eq` of an enum written out rather than derived: the derives
+/// expand to more (a structural-equality marker, an `Eq` assertion function) and were a tenth of a
+/// large crate's build. `eq` compares `equal`. No `Hash`: it cost as much again and `bits()`
+/// hashes.
 fn plain_value_traits(c: &mut Code, ty: &str, equal: &str) {
     c.open(&format!("impl Clone for {ty}"));
     c.line("#[inline(always)]");

@@ -180,7 +180,7 @@ fn register_doc(reg: &SysReg, layout: &Layout) -> String {
             reg.doc.as_deref().map(doc::escape).unwrap_or_default()
         )),
         Some(format!(
-            "{}, {access}, value type [`{}`](crate::{}).",
+            "{}, {access}, layout [`{}`](crate::{}).",
             instruction_doc(reg.path),
             type_name(layout),
             type_name(layout)
@@ -192,20 +192,20 @@ fn register_doc(reg: &SysReg, layout: &Layout) -> String {
     ])
 }
 
-/// The conversions between the value type and the `u64` the instruction moves.
+/// The conversions between the value and the `u64` the instruction moves.
 pub(super) fn conversions(layout: &Layout) -> (TokenStream, TokenStream) {
     let value = type_name(layout);
     if layout.width == 64 {
         (
-            quote!(<crate::#value as armreg_rt::RegisterValue>::from_bits_retain(raw)),
-            quote!(armreg_rt::RegisterValue::bits(value)),
+            quote!(armreg_rt::Value::<crate::#value>::from_bits_retain(raw)),
+            quote!(value.bits()),
         )
     } else {
         let raw_ty = super::tokens::uint_type(layout.width);
         (
             // The upper bits of the transfer are outside the layout (RES0 for it).
-            quote!(<crate::#value as armreg_rt::RegisterValue>::from_bits_retain(raw as #raw_ty)),
-            quote!(u64::from(armreg_rt::RegisterValue::bits(value))),
+            quote!(armreg_rt::Value::<crate::#value>::from_bits_retain(raw as #raw_ty)),
+            quote!(u64::from(value.bits())),
         )
     }
 }

@@ -74,7 +74,7 @@ impl Op {
 /// The methods `reg` gets in `flavor`.
 pub fn methods(reg: &SysReg, layout: &Layout, flavor: Flavor) -> TokenStream {
     let name = type_name(layout);
-    let value = quote!(crate::#name);
+    let value = quote!(armreg_rt::Value<crate::#name>);
     ops(&reg.access)
         .iter()
         .map(|&op| method(op, flavor, &value, layout))

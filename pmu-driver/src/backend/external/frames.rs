@@ -3,7 +3,7 @@
 //! Values cross as raw words (`from_bits_retain`/`bits`): the frames' value types differ per
 //! crate (TI gives each register a layout of its own), but the bits are the architecture's.
 use armreg_rt::mmio::Bus;
-use armreg_rt::{IndexOutOfRange, RegisterValue};
+use armreg_rt::{IndexOutOfRange, Layout, Value};
 
 use super::Frame;
 use crate::word;
@@ -126,7 +126,7 @@ impl<B: Bus> Frame for ti_am62l_pmu::mmio::Pmu<B> {
         }
     }
     fn set_pmevtyper(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
-        ti_counter!(self, n, r => r.write(RegisterValue::from_raw(value)), [
+        ti_counter!(self, n, r => r.write(Value::from_bits_retain(value)), [
             0 => pmevtyper0, 1 => pmevtyper1, 2 => pmevtyper2,
             3 => pmevtyper3, 4 => pmevtyper4, 5 => pmevtyper5
         ])
@@ -138,7 +138,7 @@ impl<B: Bus> Frame for ti_am62l_pmu::mmio::Pmu<B> {
         ])
     }
     fn set_pmevcntr(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
-        ti_counter!(self, n, r => r.write(RegisterValue::from_raw(u64::from(value))), [
+        ti_counter!(self, n, r => r.write(Value::from_bits_retain(u64::from(value))), [
             0 => pmevcntr0, 1 => pmevcntr1, 2 => pmevcntr2,
             3 => pmevcntr3, 4 => pmevcntr4, 5 => pmevcntr5
         ])

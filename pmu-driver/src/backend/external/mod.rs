@@ -17,7 +17,7 @@
 //! bus, so the same back end runs on hardware ([`armreg_rt::mmio::Mmio`]) and on a generated
 //! behavioural model.
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmcr, Pmevtyper};
-use armreg_rt::{IndexOutOfRange, RegisterValue};
+use armreg_rt::{IndexOutOfRange, Layout, Value};
 
 use super::Registers;
 use crate::{word, EventSet, PmuVersion};
@@ -123,11 +123,11 @@ impl<F: Frame> External<F> {
 
 impl<F: Frame> Registers for External<F> {
     #[inline]
-    fn control(&self) -> Pmcr {
+    fn control(&self) -> Value<Pmcr> {
         Pmcr::from_bits_retain(u64::from(self.frame.pmcr()))
     }
     #[inline]
-    fn set_control(&self, value: Pmcr) {
+    fn set_control(&self, value: Value<Pmcr>) {
         // Bits [31:11] are RAZ/WI here; the frame's layout drops what it does not have.
         self.frame.set_pmcr(word::low(value.bits()))
     }
@@ -152,7 +152,7 @@ impl<F: Frame> Registers for External<F> {
         Some(EventSet::from_pmceid([p0, p1, p2, p3]))
     }
     #[inline]
-    fn set_event_type(&self, n: usize, value: Pmevtyper) -> Result<(), IndexOutOfRange> {
+    fn set_event_type(&self, n: usize, value: Value<Pmevtyper>) -> Result<(), IndexOutOfRange> {
         self.frame.set_pmevtyper(n, value.bits())
     }
     #[inline]
@@ -188,39 +188,39 @@ impl<F: Frame> Registers for External<F> {
         self.frame.set_pmccntr(value)
     }
     #[inline]
-    fn set_cycle_filter(&self, value: Pmccfiltr) {
+    fn set_cycle_filter(&self, value: Value<Pmccfiltr>) {
         self.frame.set_pmccfiltr(value.bits())
     }
     #[inline]
-    fn enable_counters(&self, mask: PmCounterMask) {
+    fn enable_counters(&self, mask: Value<PmCounterMask>) {
         self.frame.pmcntenset(mask.bits())
     }
     #[inline]
-    fn disable_counters(&self, mask: PmCounterMask) {
+    fn disable_counters(&self, mask: Value<PmCounterMask>) {
         self.frame.pmcntenclr(mask.bits())
     }
     #[inline]
-    fn enabled_counters(&self) -> PmCounterMask {
+    fn enabled_counters(&self) -> Value<PmCounterMask> {
         PmCounterMask::from_bits_retain(self.frame.pmcnten())
     }
     #[inline]
-    fn enable_interrupts(&self, mask: PmCounterMask) {
+    fn enable_interrupts(&self, mask: Value<PmCounterMask>) {
         self.frame.pmintenset(mask.bits())
     }
     #[inline]
-    fn disable_interrupts(&self, mask: PmCounterMask) {
+    fn disable_interrupts(&self, mask: Value<PmCounterMask>) {
         self.frame.pmintenclr(mask.bits())
     }
     #[inline]
-    fn overflow_flags(&self) -> PmCounterMask {
+    fn overflow_flags(&self) -> Value<PmCounterMask> {
         PmCounterMask::from_bits_retain(self.frame.pmovs())
     }
     #[inline]
-    fn clear_overflow_flags(&self, mask: PmCounterMask) {
+    fn clear_overflow_flags(&self, mask: Value<PmCounterMask>) {
         self.frame.pmovsclr(mask.bits())
     }
     #[inline]
-    fn software_increment(&self, mask: PmCounterMask) {
+    fn software_increment(&self, mask: Value<PmCounterMask>) {
         self.frame.pmswinc(mask.bits() & !(1 << 31))
     }
 }

@@ -1,5 +1,4 @@
 //! The AArch32 parts the shared tests need.
-use arm_pmuv3::RegisterValue;
 use core::arch::asm;
 
 use arm_pmuv3::Pmselr;

@@ -4,7 +4,6 @@
 //! `virtualization=on`, EL3 with `secure=on`. EL3 drops to Non-secure EL2 (or EL1 when there is no
 //! EL2); EL2 sets HCR_EL2.RW, gives EL1 the counters, calls [`el2_setup`] (MDCR_EL2.HPMN) and
 //! drops to EL1. EL1 enables FP/SIMD (rustc emits NEON), installs the vectors and calls Rust.
-use arm_pmuv3::RegisterValue;
 use core::arch::global_asm;
 use core::sync::atomic::{AtomicU32, Ordering};
 

@@ -1,5 +1,4 @@
 //! The AArch64 parts the shared tests need.
-use arm_pmuv3::RegisterValue;
 use core::arch::asm;
 
 use pmu_driver::timer::Aarch64Timer;

@@ -5,7 +5,7 @@ use arm_pmuv3::aarch64::{
     PMCNTENCLR_EL0, PMCNTENSET_EL0, PMCR_EL0, PMINTENCLR_EL1, PMINTENSET_EL1, PMOVSCLR_EL0,
     PMOVSSET_EL0,
 };
-use arm_pmuv3::RegisterValue;
+use arm_pmuv3::Layout;
 use arm_pmuv3::{PmCounterMask, Pmcr};
 use qemu_harness::report::value_n;
 use qemu_harness::sequence::{Target, STATE, STEPS};

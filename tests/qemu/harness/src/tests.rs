@@ -1,7 +1,6 @@
 //! The tests both images run, written once over [`Platform`]. Each reports raw values
 //! (`report::value`); the host test holds the expected values. Guest-side checks only catch what
 //! makes the values meaningless (a driver error where none may happen).
-use arm_pmuv3::RegisterValue;
 use core::sync::atomic::Ordering;
 
 use pmu_driver::timer::{TickConverter, Timer};

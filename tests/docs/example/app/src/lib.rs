@@ -2,7 +2,7 @@
 #![cfg_attr(not(test), no_std)]
 
 use qemu_virt_pl011::mmio::Pl011;
-use qemu_virt_pl011::{uartlcr_h::Wlen, RegisterValue, Uartcr, Uartdr, Uartfr, UartlcrH};
+use qemu_virt_pl011::{uartlcr_h::Wlen, Uartcr, Uartdr, Uartfr, UartlcrH};
 
 /// The console UART: `Pl011` at the board's base address (the one `unsafe` step).
 ///
