@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Whole-process benchmarks: for every SVD of the corpus and a synthetic SVD 11 times the largest,
-# the generator's wall time per phase, total wall time and peak memory (median of RUNS runs), the
-# lines it writes, and the release build of the generated crate for aarch64-unknown-none (time and
-# peak memory of building that crate alone, its dependencies already built).
+# the generator's wall time per phase, total wall and CPU time and peak memory (medians of RUNS
+# runs, each after a `sync`), the lines it writes, and the release build of the generated crate
+# for aarch64-unknown-none (time and peak memory of building that crate alone, its dependencies
+# already built; medians of BUILD_RUNS builds).
 #
 #   codegen/benches/run.sh [--compare] [--no-build]
 #
@@ -10,15 +11,16 @@
 # SVD2RUST_TOOLS=<folder> holding bin/svd2rust and bin/form) and measures them on the same inputs
 # in the same run: svd2rust's generation, then form + rustfmt, then the release build of the
 # resulting crate; the tables give ratios ours/theirs. --no-build skips the crate builds.
-# Environment: RUNS (default 5), CORPUS (default ../shared/corpus/svd beside the repository),
-# THEIR_SYNTHETIC_BUILD=0 to skip building svd2rust's crate for the synthetic SVD (over 17 CPU
-# minutes and 5 GB here).
+# Environment: RUNS (default 5), BUILD_RUNS (default 3; svd2rust's synthetic crate is built
+# once), CORPUS (default ../shared/corpus/svd beside the repository), THEIR_SYNTHETIC_BUILD=0 to
+# skip building svd2rust's crate for the synthetic SVD (over 17 CPU minutes and 5 GB here).
 # Results are printed as markdown and kept in target/bench/results.md.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 corpus=${CORPUS:-$root/../shared/corpus/svd}
 runs=${RUNS:-5}
+build_runs=${BUILD_RUNS:-3}
 compare=0
 build=1
 for arg in "$@"; do
@@ -58,11 +60,11 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a/b; else pr
 # `lines_in <glob> <dir>`: the lines of every matching file under <dir>.
 lines_in() { find "$2" -type f -name "$1" -print0 | xargs -0 -r cat | wc -l; }
 
-# `timed <out> <cmd...>`: runs the command, appends "wall peak_kb" to <out>.
+# `timed <out> <cmd...>`: runs the command, appends "wall peak_kb user sys" to <out>.
 timed() {
     local out=$1
     shift
-    /usr/bin/time -o "$work/time" -f "%e %M" "$@" >/dev/null 2>"$work/stderr" || {
+    /usr/bin/time -o "$work/time" -f "%e %M %U %S" "$@" >/dev/null 2>"$work/stderr" || {
         echo "error: $* failed:" >&2
         tail -20 "$work/stderr" >&2
         return 1
@@ -70,21 +72,23 @@ timed() {
     cat "$work/time" >>"$out"
 }
 
-# A release build of the crate in <dir> alone, timed. Each tool's crates share a target folder
-# whose dependencies the first (smallest) crate built: that one is built once untimed, cleaned,
-# then timed. Prints "wall peak_kb".
+# A release build of the crate in <dir> alone, timed <runs> times. Each tool's crates share a
+# target folder whose dependencies the first (smallest) crate built untimed; each timed run cleans
+# the crate alone first. Prints the medians, "wall peak_kb".
 build_crate() {
-    local dir=$1 crate=$2
+    local dir=$1 crate=$2 runs=$4
     export CARGO_TARGET_DIR=$3
     if [ ! -d "$CARGO_TARGET_DIR" ]; then
         (cd "$dir" && cargo build -q --release --target $target) >"$work/build.log" 2>&1 ||
             { echo "error: building $dir failed:" >&2; tail -30 "$work/build.log" >&2; return 1; }
-        (cd "$dir" && cargo clean -q --release --target $target -p "$crate")
     fi
     : >"$work/build-time"
-    (cd "$dir" && timed "$work/build-time" cargo build -q --release --target $target)
+    for _ in $(seq "$runs"); do
+        (cd "$dir" && cargo clean -q --release --target $target -p "$crate")
+        (cd "$dir" && timed "$work/build-time" cargo build -q --release --target $target)
+    done
     unset CARGO_TARGET_DIR
-    cat "$work/build-time"
+    echo "$(cut -d' ' -f1 "$work/build-time" | median) $(cut -d' ' -f2 "$work/build-time" | median)"
 }
 
 # Ours: crates in a tree laid out like the repository, so `../../runtime` resolves.
@@ -101,7 +105,7 @@ if [ $compare = 1 ]; then
     svd2rust_version=$("$tools/bin/svd2rust" --version | head -1)
 fi
 
-declare -A row phases
+declare -A row phases cpu compute
 for input in "${inputs[@]}"; do
     name=$(name_of "$input")
     size=$(stat -c %s "$input")
@@ -109,13 +113,23 @@ for input in "${inputs[@]}"; do
     out="$work/tree/generated/$name"
     : >"$work/gen-times"
     : >"$work/phases"
+    : >"$work/compute"
     for _ in $(seq "$runs"); do
         rm -rf "$out"
+        # Flush what earlier steps left dirty, so that the generator's one `syncfs` waits for its
+        # own files only (unflushed build output made the write phase vary from 0.1 to 0.5 s).
+        sync
         timed "$work/gen-times" "$codegen" generate "$input" -o "$out" --name "$name" --timings
         grep -E '^(read|parse|validate|emit|report|write) ' "$work/stderr" >>"$work/phases"
+        # The in-process work without the file system: parse, validate and emit (ms).
+        awk '$1 == "parse" || $1 == "validate" || $1 == "emit" {s += $2} END {print s}' \
+            "$work/stderr" >>"$work/compute"
     done
     gen=$(cut -d' ' -f1 "$work/gen-times" | median)
     gen_kb=$(cut -d' ' -f2 "$work/gen-times" | median)
+    cpu[$name]=$(awk '{print $3 + $4}' "$work/gen-times" | median)
+    # The in-process work without the file system: parse, validate and emit (ms).
+    compute[$name]=$(median <"$work/compute")
     phase_row=""
     for p in read parse validate emit report write; do
         phase_row+=" $(awk -v p=$p '$1 == p {print $2}' "$work/phases" | median) |"
@@ -126,7 +140,7 @@ for input in "${inputs[@]}"; do
     ours_build="- -"
     if [ $build = 1 ]; then
         echo "$name: building our crate..." >&2
-        ours_build=$(build_crate "$out" "$name" "$work/target-ours")
+        ours_build=$(build_crate "$out" "$name" "$work/target-ours" "$build_runs")
     fi
     theirs="- - - - -"
     if [ $compare = 1 ]; then
@@ -161,7 +175,9 @@ EOF
         s2r_build="- -"
         if [ $build = 1 ] && { [ "$name" != synthetic ] || [ "${THEIR_SYNTHETIC_BUILD:-1}" = 1 ]; }; then
             echo "$name: building the svd2rust crate..." >&2
-            s2r_build=$(build_crate "$s2r" "$name-pac" "$work/target-svd2rust")
+            # svd2rust's synthetic crate takes over 17 CPU minutes: built once.
+            s2r_build=$(build_crate "$s2r" "$name-pac" "$work/target-svd2rust" \
+                "$([ "$name" = synthetic ] && echo 1 || echo "$build_runs")")
         fi
         theirs="$s2r_gen $s2r_fmt $s2r_lines $s2r_build"
     fi
@@ -211,10 +227,24 @@ done
     echo
     echo "## Scaling (synthetic against $(name_of "$largest"))"
     echo
-    read -r s1 t1 m1 _ <<<"${row[$(name_of "$largest")]}"
+    big=$(name_of "$largest")
+    read -r s1 t1 m1 _ <<<"${row[$big]}"
     read -r s2 t2 m2 _ <<<"${row[synthetic]}"
-    awk -v s1="$s1" -v s2="$s2" -v t1="$t1" -v t2="$t2" -v m1="$m1" -v m2="$m2" 'BEGIN {
-        printf "Input %.2fx; generation time %.2fx (exponent %.2f); peak memory %.2fx (exponent %.2f).\n",
-            s2/s1, t2/t1, log(t2/t1)/log(s2/s1), m2/m1, log(m2/m1)/log(s2/s1)
+    awk -v big="$big" -v s1="$s1" -v s2="$s2" -v t1="$t1" -v t2="$t2" -v m1="$m1" -v m2="$m2" \
+        -v c1="${cpu[$big]}" -v c2="${cpu[synthetic]}" -v p1="${compute[$big]}" -v p2="${compute[synthetic]}" '
+    function line(what, a, b) {
+        printf "| %s | %s | %s | %.2fx | %.2f |\n", what, a, b, b / a, log(b / a) / log(s2 / s1)
+    }
+    BEGIN {
+        printf "Input %.2fx. Exponent: log(cost ratio) / log(input ratio); at most 1 is linear or better.\n\n", s2 / s1
+        print "| cost | " big " | synthetic | ratio | exponent |"
+        print "|---|---|---|---|---|"
+        line("wall time, s", t1, t2)
+        line("CPU time (user + sys), s", c1, c2)
+        line("parse + validate + emit, ms", p1, p2)
+        line("peak memory, KB", m1, m2)
     }'
+    echo
+    echo "Wall time includes the one \`syncfs\` of the output, which waits on the disk; CPU time and"
+    echo "the in-process phases do not."
 } | tee "$results"

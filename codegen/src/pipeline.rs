@@ -21,28 +21,47 @@ pub struct Report {
 }
 
 /// Wall time per phase (`read`, `parse`, `validate`, `emit`, ...), summed over inputs and crates,
-/// in the order phases first ran.
+/// in the order phases first ran, and the process's peak memory when the phase last ended.
 #[derive(Default, Debug, Clone)]
-pub struct Timings(pub Vec<(&'static str, Duration)>);
+pub struct Timings(Vec<(&'static str, Duration, Option<u64>)>);
 
 impl Timings {
     /// Adds the time since `since` to `phase`.
     pub fn add(&mut self, phase: &'static str, since: Instant) {
         let d = since.elapsed();
-        match self.0.iter_mut().find(|(p, _)| *p == phase) {
-            Some((_, total)) => *total += d,
-            None => self.0.push((phase, d)),
+        let peak = peak_memory_kb();
+        match self.0.iter_mut().find(|(p, _, _)| *p == phase) {
+            Some((_, total, at)) => {
+                *total += d;
+                *at = peak;
+            }
+            None => self.0.push((phase, d, peak)),
         }
     }
 
-    /// `phase 12.3 ms` per phase, one line each.
+    /// `phase 12.3 ms peak 80 MB` per phase, one line each (no peak where the system does not
+    /// tell it).
     pub fn render(&self) -> String {
         self.0
             .iter()
-            .map(|(p, d)| format!("{p:<9} {:>8.1} ms", d.as_secs_f64() * 1e3))
+            .map(|(p, d, peak)| {
+                let ms = d.as_secs_f64() * 1e3;
+                match peak {
+                    Some(kb) => format!("{p:<9} {ms:>8.1} ms  peak {:>5} MB", kb / 1024),
+                    None => format!("{p:<9} {ms:>8.1} ms"),
+                }
+            })
             .collect::<Vec<_>>()
             .join("\n")
     }
+}
+
+/// The process's peak resident memory so far (`VmHWM`, Linux), in KB: where a run reaches its
+/// peak shows which phase to make leaner.
+fn peak_memory_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
 
 impl Report {
@@ -353,4 +372,31 @@ pub fn generate_manifest(
         crates.extend(emit_crate(&l.device, &l.shown, &l.options, out, report));
     }
     (!report.has_errors()).then_some(crates)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timings_sum_per_phase_and_show_the_peak() {
+        let mut t = Timings::default();
+        let earlier = Instant::now() - Duration::from_millis(5);
+        t.add("parse", earlier);
+        t.add("emit", Instant::now());
+        t.add("parse", earlier);
+        let text = t.render();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(
+            lines[0].starts_with("parse") && lines[1].starts_with("emit"),
+            "{text}"
+        );
+        let ms: f64 = lines[0].split_whitespace().nth(1).unwrap().parse().unwrap();
+        assert!(ms >= 10.0, "two 5 ms spans sum: {text}");
+        if cfg!(target_os = "linux") {
+            let peak: u64 = lines[0].split_whitespace().nth(4).unwrap().parse().unwrap();
+            assert!(peak > 0 && lines[0].ends_with(" MB"), "{text}");
+        }
+    }
 }

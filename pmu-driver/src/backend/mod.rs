@@ -7,9 +7,10 @@
 //! carry its base address and an interrupt handler can use the same back end as the thread it
 //! interrupts.
 //!
-//! Values travel in the generated value types. PMCR travels as the AArch64 [`Pmcr`]: every view
-//! (AArch32 `PmcrA32`, external `PmcrExt`) has its fields at the same bit positions, and the number
-//! of counters has its own method because the external view reads it from PMCFGR.N, not PMCR.N.
+//! Values travel as generated values, `Value<Layout>`. PMCR travels as a `Value` of the AArch64
+//! layout [`Pmcr`]: every view (AArch32 `PmcrA32`, external `PmcrExt`) has its fields at the same
+//! bit positions, and the number of counters has its own method because the external view reads
+//! it from PMCFGR.N, not PMCR.N.
 use arm_pmuv3::{PmCounterMask, Pmccfiltr, Pmcr, Pmevtyper};
 use armreg_rt::{IndexOutOfRange, Value};
 

@@ -1,7 +1,7 @@
 //! [`Frame`] for each generated memory-mapped PMU block, on any bus.
 //!
-//! Values cross as raw words (`from_bits_retain`/`bits`): the frames' value types differ per
-//! crate (TI gives each register a layout of its own), but the bits are the architecture's.
+//! Values cross as raw words (`from_bits_retain`/`bits`): the frames' layouts differ per crate
+//! (TI gives each register a layout of its own), but the bits are the architecture's.
 use armreg_rt::mmio::Bus;
 use armreg_rt::{IndexOutOfRange, Layout, Value};
 
