@@ -6,6 +6,8 @@
 //! Keyword defects with one obvious reading (`read-writeonce`, `write` for `write-only`, an unknown
 //! enumerated-values `usage`) are repaired: the returned text has the canonical keyword in place
 //! of the defective one, and a warning says what was read. Everything else is an error.
+use std::borrow::Cow;
+
 use super::xml::Doc;
 use super::RULE_SVD;
 use crate::diagnostic::{Diagnostic, LineIndex, Severity};
@@ -21,11 +23,12 @@ pub const RULE_ARRAYS: &str = "arrays_in_range";
 /// The largest bit position accepted in a bit range; larger ones cannot describe a register.
 pub const MAX_BIT: u64 = 0xFFFF;
 
-/// What the checks found, and the text to give svd-parser (with keywords repaired).
-pub struct Checked {
+/// What the checks found, and the text to give svd-parser (with keywords repaired): the input
+/// itself when nothing was repaired, rather than a copy as large as the file.
+pub struct Checked<'a> {
     pub errors: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
-    pub text: String,
+    pub text: Cow<'a, str>,
 }
 
 /// Elements whose content is a 32-bit number.
@@ -216,7 +219,7 @@ pub fn dim_index_count(text: &str) -> Result<u64, String> {
     Ok(entries.len() as u64)
 }
 
-pub fn run(doc: &Doc<'_>, lines: &LineIndex<'_>) -> Checked {
+pub fn run<'a>(doc: &Doc<'a>, lines: &LineIndex<'_>) -> Checked<'a> {
     let mut c = Checker {
         doc,
         lines,
@@ -238,6 +241,13 @@ pub fn run(doc: &Doc<'_>, lines: &LineIndex<'_>) -> Checked {
         c.walk(0);
     }
     c.replacements.sort_by_key(|r| r.0);
+    if c.replacements.is_empty() {
+        return Checked {
+            errors: c.errors,
+            warnings: c.warnings,
+            text: Cow::Borrowed(doc.text),
+        };
+    }
     let mut text = String::with_capacity(doc.text.len());
     let mut at = 0;
     for ((s, t), new) in &c.replacements {
@@ -252,7 +262,7 @@ pub fn run(doc: &Doc<'_>, lines: &LineIndex<'_>) -> Checked {
     Checked {
         errors: c.errors,
         warnings: c.warnings,
-        text,
+        text: Cow::Owned(text),
     }
 }
 

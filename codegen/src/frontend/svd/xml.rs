@@ -6,6 +6,8 @@
 //! defect at its position, with a note at the element it concerns. It is iterative, so any depth
 //! of nesting is read without recursion, and nesting beyond [`MAX_DEPTH`] is refused so that the
 //! recursive readers after it (svd-parser, the lowering) cannot overflow the stack.
+use std::borrow::Cow;
+
 use crate::diagnostic::{Diagnostic, LineIndex};
 
 pub const RULE: &str = "xml_well_formed";
@@ -15,7 +17,7 @@ pub const MAX_DEPTH: usize = 256;
 
 /// One element.
 #[derive(Debug, Default)]
-pub struct Element {
+pub struct Element<'a> {
     /// The tag name's span.
     pub name: (usize, usize),
     pub attrs: Vec<Attr>,
@@ -23,7 +25,7 @@ pub struct Element {
     pub children: Vec<usize>,
     /// The first run of character data directly inside (text and CDATA up to the first child
     /// element, comment or processing instruction), decoded, with its raw span.
-    pub text: Option<Text>,
+    pub text: Option<Text<'a>>,
     pub parent: Option<usize>,
 }
 
@@ -35,8 +37,10 @@ pub struct Attr {
 }
 
 #[derive(Debug)]
-pub struct Text {
-    pub value: String,
+pub struct Text<'a> {
+    /// Borrowed from the input unless a reference was decoded or runs were joined: most of a
+    /// file's texts, and the white space between its tags, allocate nothing.
+    pub value: Cow<'a, str>,
     pub span: (usize, usize),
     /// Whether the raw text is exactly `value` (no entity, no CDATA), so it can be replaced.
     pub plain: bool,
@@ -46,7 +50,7 @@ pub struct Text {
 #[derive(Debug)]
 pub struct Doc<'a> {
     pub text: &'a str,
-    pub elements: Vec<Element>,
+    pub elements: Vec<Element<'a>>,
 }
 
 impl<'a> Doc<'a> {
@@ -129,7 +133,7 @@ struct Reader<'a, 'l> {
     b: &'a [u8],
     i: usize,
     lines: &'l LineIndex<'l>,
-    elements: Vec<Element>,
+    elements: Vec<Element<'a>>,
     /// Open elements.
     stack: Vec<usize>,
 }
@@ -224,7 +228,7 @@ impl<'a> Reader<'a, '_> {
                 }
                 self.i += 9;
                 let end = self.find("]]>", "a CDATA section", start)?;
-                let value = self.text[start + 9..end - 3].to_string();
+                let value = Cow::Borrowed(&self.text[start + 9..end - 3]);
                 self.add_text(value, (start, end), false);
                 self.i = end;
             } else if self.starts("<?") {
@@ -493,7 +497,7 @@ impl<'a> Reader<'a, '_> {
         Ok(())
     }
 
-    fn add_text(&mut self, value: String, span: (usize, usize), plain: bool) {
+    fn add_text(&mut self, value: Cow<'a, str>, span: (usize, usize), plain: bool) {
         let Some(&e) = self.stack.last() else { return };
         let el = &mut self.elements[e];
         if !el.children.is_empty() || el.text.as_ref().is_some_and(|t| t.span.1 != span.0) {
@@ -501,7 +505,7 @@ impl<'a> Reader<'a, '_> {
         }
         match &mut el.text {
             Some(t) => {
-                t.value.push_str(&value);
+                t.value.to_mut().push_str(&value);
                 t.span.1 = span.1;
                 t.plain = false;
             }
@@ -510,10 +514,10 @@ impl<'a> Reader<'a, '_> {
     }
 
     /// Decodes entity and character references in `start..end`.
-    fn decode(&self, start: usize, end: usize) -> Result<String, Diagnostic> {
-        let raw = &self.text[start..end];
+    fn decode(&self, start: usize, end: usize) -> Result<Cow<'a, str>, Diagnostic> {
+        let raw: &'a str = &self.text[start..end];
         if !raw.contains('&') {
-            return Ok(raw.to_string());
+            return Ok(Cow::Borrowed(raw));
         }
         let mut out = String::with_capacity(raw.len());
         let mut rest = raw;
@@ -550,7 +554,7 @@ impl<'a> Reader<'a, '_> {
             rest = &rest[semi + 1..];
         }
         out.push_str(rest);
-        Ok(out)
+        Ok(Cow::Owned(out))
     }
 }
 
