@@ -116,7 +116,5 @@ fn emit_rust(bencher: divan::Bencher, name: &str) {
 fn emit_c(bencher: divan::Bencher, name: &str) {
     let input = input(name);
     let inputs = [format!("{name}.svd")];
-    bencher.bench(|| {
-        codegen::backend::c::generate(&input.validated, &inputs).expect("the C headers generate")
-    });
+    bencher.bench(|| codegen::backend::c::generate(&input.validated, &inputs));
 }

@@ -263,9 +263,9 @@ fn emit_crate(
         let rust = rust::generate(device, &device.name, shown, &options.depends);
         let headers = headers
             .join()
-            .unwrap_or_else(|_| Err("the C backend panicked".to_string()));
+            .map_err(|_| ("c_backend", "the C backend panicked".to_string()))?;
         let mut files = rust.map_err(|m| ("rust_backend", m))?;
-        files.extend(headers.map_err(|m| ("c_backend", m))?);
+        files.extend(headers);
         files.sort_by(|a, b| a.path.cmp(&b.path));
         Ok(files)
     });

@@ -148,13 +148,13 @@ pub enum WriteOnly {}
 #[derive(Clone, Copy, Debug)]
 pub enum ReadOnly {}
 
-/// `Debug` for a value type: `name { field: value, .. }` for the fields of `raw` that `table`
+/// `Debug` for a layout's values: `name { field: value, .. }` for the fields of `raw` that `table`
 /// lists, `;`-separated, each as `name lsb width`, then for an enumerated field `bits=Name` per
 /// value: `"e 0 1;n 11 5;mode 4 2 0=Off 1=Fast"`. A 1-bit field without names shows as a `bool`,
 /// a wider one or a value without a name as hex.
 ///
-/// One function shared by every value type and one string literal per type: a table of typed
-/// constants, or a chain of calls per type, cost a large crate a tenth of its build.
+/// One function shared by every layout and one string literal per layout: a table of typed
+/// constants, or a chain of calls per layout, cost a large crate a tenth of its build.
 pub fn debug_fields(f: &mut fmt::Formatter<'_>, name: &str, raw: u64, table: &str) -> fmt::Result {
     struct Shown<'a>(u64, u32, core::str::SplitAsciiWhitespace<'a>);
     impl fmt::Debug for Shown<'_> {

@@ -1,5 +1,5 @@
 //! Bitfield diagrams in the generated crates' rustdoc: every layout of every manifest crate has
-//! an inline SVG in its value type's documentation, well-formed XML naming the layout and every
+//! an inline SVG in its layout type's documentation, well-formed XML naming the layout and every
 //! field, both in the generated source and in the HTML `cargo doc` makes of it.
 use std::collections::BTreeSet;
 use std::fs;

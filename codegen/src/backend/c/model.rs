@@ -1,7 +1,5 @@
-//! What the header templates print, computed from the IR: every number and every C statement is
-//! made here, so the templates only arrange them.
-use serde::Serialize;
-
+//! What the headers say, computed from the IR: every number and every C statement is made here,
+//! so `text` only arranges them.
 use super::names::{comment, lower, upper, value};
 use crate::backend::reset;
 use crate::ir::{
@@ -33,19 +31,16 @@ fn address(v: u64) -> String {
     constant(if v > u64::from(u32::MAX) { 64 } else { 32 }, v)
 }
 
-#[derive(Serialize)]
 pub struct CLayout {
     pub comment: String,
     pub name: String,
     pub width: u32,
-    pub ty: &'static str,
     pub res0: String,
     pub res1: String,
     pub reset: Option<String>,
     pub fields: Vec<CField>,
 }
 
-#[derive(Serialize)]
 pub struct CField {
     pub comment: String,
     pub name: String,
@@ -57,7 +52,6 @@ pub struct CField {
     pub values: Vec<CValue>,
 }
 
-#[derive(Serialize)]
 pub struct CValue {
     pub name: String,
     pub value: String,
@@ -125,7 +119,6 @@ pub fn layout(prefix: &str, l: &Layout) -> CLayout {
             sourced(l.doc.as_deref(), l.source.as_deref())
         )),
         width: l.width,
-        ty: c_type(l.width),
         res0: constant(l.width, reset::reserved(l, FieldAccess::Res0)),
         res1: constant(l.width, reset::reserved(l, FieldAccess::Res1)),
         reset: reset::value(l).map(|v| constant(l.width, v & bit_range_mask(0, l.width))),
@@ -135,16 +128,12 @@ pub fn layout(prefix: &str, l: &Layout) -> CLayout {
 }
 
 /// A register's accessors: reads and writes of each element, as C statements.
-#[derive(Serialize)]
 pub struct CAccessor {
     pub comment: String,
-    /// The macro name (`ARM_PMUV3_PMCR_EL0`).
-    pub name: String,
     /// The function name prefix (`arm_pmuv3_pmcr_el0`).
     pub func: String,
     /// The value type (the layout's width).
     pub ty: &'static str,
-    pub count: Option<u32>,
     /// The parameters before the value (`void`-less): `uintptr_t base`, `unsigned n`.
     pub params: Vec<&'static str>,
     pub read: Option<Body>,
@@ -154,7 +143,6 @@ pub struct CAccessor {
 }
 
 /// A function body: declarations, then one statement per element (one for a single register).
-#[derive(Serialize)]
 pub struct Body {
     pub decl: String,
     /// Whether the statement is chosen by the index `n` (an array of instructions).
@@ -275,7 +263,6 @@ pub fn sysreg(prefix: &str, r: &SysReg, l: &Layout) -> CAccessor {
         )),
         func: lower(&format!("{prefix}_{}", upper(&r.name))),
         ty,
-        count: r.count,
         params: if r.count.is_some() {
             vec!["unsigned n"]
         } else {
@@ -294,12 +281,10 @@ pub fn sysreg(prefix: &str, r: &SysReg, l: &Layout) -> CAccessor {
             result: String::new(),
         }),
         defines,
-        name,
     }
 }
 
 /// A block's constants and its instances.
-#[derive(Serialize)]
 pub struct CBlock {
     pub comment: String,
     pub name: String,
@@ -308,7 +293,6 @@ pub struct CBlock {
     pub instances: Vec<CInstance>,
 }
 
-#[derive(Serialize)]
 pub struct CInstance {
     pub comment: String,
     pub name: String,
@@ -436,7 +420,6 @@ fn block_register(block: &str, b: &Block, r: &BlockRegister, l: &Layout) -> CAcc
         )),
         func: lower(&name),
         ty: c_type(l.width),
-        count: r.array.map(|a| a.count),
         params,
         read: reads(&r.access).then(|| Body {
             decl: String::new(),
@@ -451,6 +434,5 @@ fn block_register(block: &str, b: &Block, r: &BlockRegister, l: &Layout) -> CAcc
             result: String::new(),
         }),
         defines,
-        name,
     }
 }
