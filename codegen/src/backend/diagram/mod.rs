@@ -55,7 +55,7 @@ pub fn svg(layout: &Layout) -> String {
     );
     let _ = writeln!(
         body,
-        r##"<text x="{}" y="{}" font-size="13" font-weight="bold" fill="#111111">{}</text>"##,
+        r##"<text x="{}" y="{}" font-size="13" font-weight="bold" fill="#111">{}</text>"##,
         num(PAD),
         num(y + 11.0),
         escape(&title)
@@ -85,7 +85,7 @@ pub fn svg(layout: &Layout) -> String {
     let _ = writeln!(out, "<title>{}</title>", escape(&label));
     let _ = writeln!(
         out,
-        r##"<rect width="{}" height="{}" fill="#ffffff"/>"##,
+        r##"<rect width="{}" height="{}" fill="#fff"/>"##,
         num(width),
         num(height)
     );
@@ -172,7 +172,7 @@ fn draw_row(out: &mut String, row: &Row<'_>, reset: reset::ResetBits, mut y: f64
     }
     let _ = writeln!(
         out,
-        r##"<text y="{}" font-size="9" fill="#444444" text-anchor="middle">{numbers}</text>"##,
+        r##"<text y="{}" font-size="9" fill="#444" text-anchor="middle">{numbers}</text>"##,
         num(y + 10.0)
     );
     y += LINE;
@@ -187,26 +187,35 @@ fn draw_row(out: &mut String, row: &Row<'_>, reset: reset::ResetBits, mut y: f64
         .max()
         .unwrap_or(0);
     let height = BOX.max(upright as f64 * CHAR + 12.0);
+    // The labels' size, anchor and usual colour once for the row's boxes.
+    out.push_str("<g font-size=\"11\" text-anchor=\"middle\" fill=\"#111\">\n");
     for (seg, label) in row.segments.iter().zip(&labels) {
         draw_box(out, row, seg, label, y, height);
     }
+    out.push_str("</g>\n");
     y += height;
 
     // The reset bits under the boxes, when the description gives any.
     let known = (row.lo..=row.hi).any(|b| reset.bit(b).is_some());
     if known {
-        let mut bits = String::with_capacity(32 * 24);
+        // One character per bit, so one text with a position per character: each positioned
+        // character is a text chunk of its own, anchored at its own centre.
+        let mut xs = String::with_capacity(32 * 4);
+        let mut bits = String::with_capacity(32);
         for b in (row.lo..=row.hi).rev() {
-            let v = match reset.bit(b) {
-                Some(true) => "1",
-                Some(false) => "0",
-                None => "x",
-            };
-            let _ = write!(bits, "<tspan x=\"{}\">{v}</tspan>", centre(row, b));
+            bits.push(match reset.bit(b) {
+                Some(true) => '1',
+                Some(false) => '0',
+                None => 'x',
+            });
+            if !xs.is_empty() {
+                xs.push(' ');
+            }
+            xs.push_str(centre(row, b));
         }
         let _ = writeln!(
             out,
-            r##"<text y="{}" font-size="9" fill="#1f5fbf" text-anchor="middle">{bits}</text>"##,
+            r##"<text x="{xs}" y="{}" font-size="9" fill="#1f5fbf" text-anchor="middle">{bits}</text>"##,
             num(y + 10.0)
         );
         y += LINE;
@@ -225,7 +234,7 @@ fn draw_box(out: &mut String, row: &Row<'_>, seg: &Segment<'_>, label: &Label, y
         ""
     };
     let mut g = format!(
-        r##"<g><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="#333333" stroke-width="1"{dash}/>"##,
+        r##"<g><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" fill="{}" stroke="#333"{dash}/>"##,
         escape(&tooltip(seg)),
         num(x),
         num(y),
@@ -233,7 +242,11 @@ fn draw_box(out: &mut String, row: &Row<'_>, seg: &Segment<'_>, label: &Label, y
         num(h),
         kind.fill(),
     );
-    let color = kind.text();
+    // The row's group gives the usual colour; other colours are spelled out.
+    let color = match kind.text() {
+        "#111" => String::new(),
+        other => format!(r#" fill="{other}""#),
+    };
     match label {
         Label::None => {}
         Label::Across(text) => {
@@ -244,7 +257,7 @@ fn draw_box(out: &mut String, row: &Row<'_>, seg: &Segment<'_>, label: &Label, y
             let name_y = if with_access { cy - 6.0 } else { cy };
             let _ = write!(
                 g,
-                r#"<text x="{}" y="{}" font-size="11" fill="{color}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
+                r#"<text x="{}" y="{}"{color} dominant-baseline="central">{}</text>"#,
                 num(cx),
                 num(name_y),
                 escape(text)
@@ -252,7 +265,7 @@ fn draw_box(out: &mut String, row: &Row<'_>, seg: &Segment<'_>, label: &Label, y
             if with_access {
                 let _ = write!(
                     g,
-                    r#"<text x="{}" y="{}" font-size="9" fill="{color}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
+                    r#"<text x="{}" y="{}" font-size="9"{color} dominant-baseline="central">{}</text>"#,
                     num(cx),
                     num(cy + 8.0),
                     escape(short)
@@ -262,7 +275,7 @@ fn draw_box(out: &mut String, row: &Row<'_>, seg: &Segment<'_>, label: &Label, y
         Label::Upright(text) => {
             let _ = write!(
                 g,
-                r#"<text x="{x}" y="{y}" transform="rotate(-90 {x} {y})" font-size="11" fill="{color}" text-anchor="middle" dominant-baseline="central">{}</text>"#,
+                r#"<text x="{x}" y="{y}" transform="rotate(-90 {x} {y})"{color} dominant-baseline="central">{}</text>"#,
                 escape(text),
                 x = num(cx),
                 y = num(cy),
@@ -324,7 +337,7 @@ fn draw_legend(out: &mut String, kinds: &[Kind], width: f64, y: f64) -> f64 {
         };
         let _ = writeln!(
             items,
-            r##"<rect x="{}" y="{}" width="12" height="12" fill="{}" stroke="#333333" stroke-width="1"{dash}/><text x="{}" y="{}" font-size="9" fill="#333333" dominant-baseline="central">{}</text>"##,
+            r##"<rect x="{}" y="{}" width="12" height="12" fill="{}" stroke="#333"{dash}/><text x="{}" y="{}" font-size="9" fill="#333" dominant-baseline="central">{}</text>"##,
             num(x),
             num(line_y),
             kind.fill(),

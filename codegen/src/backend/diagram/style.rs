@@ -39,9 +39,9 @@ impl Kind {
 
     pub fn text(self) -> &'static str {
         match self {
-            Kind::Access(FieldAccess::Res0 | FieldAccess::Res1) => "#ffffff",
-            Kind::Access(FieldAccess::RazWi) | Kind::Undescribed => "#555555",
-            Kind::Access(_) => "#111111",
+            Kind::Access(FieldAccess::Res0 | FieldAccess::Res1) => "#fff",
+            Kind::Access(FieldAccess::RazWi) | Kind::Undescribed => "#555",
+            Kind::Access(_) => "#111",
         }
     }
 

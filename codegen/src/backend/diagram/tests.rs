@@ -140,13 +140,17 @@ fn reset_bits_are_drawn_when_given() {
     let svg = svg(&l);
     let all = texts(&svg);
     assert!(all.iter().any(|t| t.contains("reset 0xa5")));
-    let bits: String = all
-        .iter()
-        .filter(|t| *t == "0" || *t == "1")
-        .skip(1) // the bit number 0 comes before the reset bits
-        .cloned()
+    // One character per bit, most significant first, each at its bit's centre.
+    assert!(all.iter().any(|t| t == "10100101"), "{all:?}");
+    let line = svg
+        .lines()
+        .find(|l| l.ends_with(">10100101</text>"))
+        .unwrap();
+    let xs = line.split('"').nth(1).unwrap();
+    let centres: Vec<String> = (0..8)
+        .map(|k| num(PAD + f64::from(k) * CELL + CELL / 2.0))
         .collect();
-    assert!(bits.ends_with("10100101"), "{bits}");
+    assert_eq!(xs, centres.join(" "));
 }
 
 #[test]
