@@ -24,24 +24,57 @@ pub(super) fn type_text(layout: &Layout) -> String {
 }
 
 /// Every layout of a device, as items.
+///
+/// Each layout's text depends only on the layout, what it is the same as and which enums are
+/// shared, so the two halves are written on two threads and joined: the layouts are the largest
+/// part of the emit phase, which the C headers and the other modules share the other core with.
 pub fn layouts(head: &str, layouts: &[Layout]) -> String {
     let same = same_as(layouts);
-    let defined: Vec<Layout> = layouts
-        .iter()
-        .zip(&same)
-        .filter(|(_, s)| s.is_none())
-        .map(|(l, _)| l.clone())
-        .collect();
-    let shared = SharedEnums::of(&defined);
+    let shared = SharedEnums::of(
+        layouts
+            .iter()
+            .zip(&same)
+            .filter(|(_, s)| s.is_none())
+            .map(|(l, _)| l),
+    );
+    let write = |range: std::ops::Range<usize>, c: &mut Code| {
+        for i in range {
+            match same[i] {
+                None => layout(c, &layouts[i], &shared),
+                Some(j) => alias(c, &layouts[i], &layouts[j]),
+            }
+        }
+    };
+    let half = halfway(layouts);
     let mut c = Code::with_capacity(head.len() + layouts.len() * 8000);
     c.raw(head);
-    for (l, same) in layouts.iter().zip(same) {
-        match same {
-            None => layout(&mut c, l, &shared),
-            Some(i) => alias(&mut c, l, &layouts[i]),
-        }
-    }
+    let second = std::thread::scope(|scope| {
+        let second = scope.spawn(|| {
+            let mut c = Code::with_capacity((layouts.len() - half) * 8000);
+            write(half..layouts.len(), &mut c);
+            c.finish()
+        });
+        write(0..half, &mut c);
+        second.join()
+    });
+    // A panic goes on to the caller, as it would had one thread written everything.
+    c.raw(&second.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
     c.finish()
+}
+
+/// Where the layouts split into two halves of about the same text: a layout costs in proportion
+/// to its fields.
+fn halfway(layouts: &[Layout]) -> usize {
+    let weight = |l: &Layout| l.fields.len() + 2;
+    let total: usize = layouts.iter().map(weight).sum();
+    let mut sum = 0;
+    layouts
+        .iter()
+        .position(|l| {
+            sum += weight(l);
+            sum * 2 >= total
+        })
+        .map_or(0, |i| i + 1)
 }
 
 /// For each layout, the earlier layout it is the same as, if any: the same width, reset and
@@ -169,7 +202,7 @@ struct SharedEnums {
 }
 
 impl SharedEnums {
-    fn of(layouts: &[Layout]) -> SharedEnums {
+    fn of<'a>(layouts: impl Iterator<Item = &'a Layout>) -> SharedEnums {
         let mut owner = std::collections::HashMap::new();
         for l in layouts {
             for f in l.fields.iter().filter(|f| has_enum(f)) {
