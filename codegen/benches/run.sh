@@ -13,7 +13,7 @@
 # resulting crate; the tables give ratios ours/theirs. --no-build skips the crate builds.
 # Environment: RUNS (default 5), BUILD_RUNS (default 3; svd2rust's synthetic crate is built
 # once), CORPUS (default ../shared/corpus/svd beside the repository), THEIR_SYNTHETIC_BUILD=0 to
-# skip building svd2rust's crate for the synthetic SVD (over 17 CPU minutes and 5 GB here).
+# skip building svd2rust's crate for the synthetic SVD (4-5 minutes and 8.6 GB here).
 # Results are printed as markdown and kept in target/bench/results.md.
 set -euo pipefail
 
@@ -113,7 +113,8 @@ if [ $compare = 1 ]; then
         echo "installing svd2rust and form into $tools..." >&2
         cargo install -q --locked --root "$tools" svd2rust form
     fi
-    svd2rust_version=$("$tools/bin/svd2rust" --version | head -1)
+    # A crates.io build prints an empty commit: `svd2rust 0.37.1 ( )`.
+    svd2rust_version=$("$tools/bin/svd2rust" --version | head -1 | sed 's/ *( *)$//')
 fi
 
 declare -A row phases cpu compute
@@ -189,7 +190,7 @@ EOF
         s2r_build="- -"
         if [ $build = 1 ] && { [ "$name" != synthetic ] || [ "${THEIR_SYNTHETIC_BUILD:-1}" = 1 ]; }; then
             echo "$name: building the svd2rust crate..." >&2
-            # svd2rust's synthetic crate takes over 17 CPU minutes: built once.
+            # svd2rust's synthetic crate takes 4-5 minutes and 8.6 GB: built once.
             s2r_build=$(build_crate "$s2r" "$name-pac" "$work/target-svd2rust" \
                 "$([ "$name" = synthetic ] && echo 1 || echo "$build_runs")")
         fi
