@@ -13,7 +13,7 @@
 # resulting crate; the tables give ratios ours/theirs. --no-build skips the crate builds.
 # Environment: RUNS (default 5), BUILD_RUNS (default 3; svd2rust's synthetic crate is built
 # once), CORPUS (default ../shared/corpus/svd beside the repository), THEIR_SYNTHETIC_BUILD=0 to
-# skip building svd2rust's crate for the synthetic SVD (4-5 minutes and 8.6 GB here).
+# skip building svd2rust's crate for the synthetic SVD (4 to 8 minutes and 8.6 GB here).
 # Results are printed as markdown and kept in target/bench/results.md.
 set -euo pipefail
 
@@ -190,7 +190,7 @@ EOF
         s2r_build="- -"
         if [ $build = 1 ] && { [ "$name" != synthetic ] || [ "${THEIR_SYNTHETIC_BUILD:-1}" = 1 ]; }; then
             echo "$name: building the svd2rust crate..." >&2
-            # svd2rust's synthetic crate takes 4-5 minutes and 8.6 GB: built once.
+            # svd2rust's synthetic crate takes 4 to 8 minutes and 8.6 GB: built once.
             s2r_build=$(build_crate "$s2r" "$name-pac" "$work/target-svd2rust" \
                 "$([ "$name" = synthetic ] && echo 1 || echo "$build_runs")")
         fi
