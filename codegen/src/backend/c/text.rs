@@ -1,7 +1,8 @@
 //! The headers' text, written straight from the model: a header is a fixed frame around one
-//! regular item per layout, register or instance, so it is written line by line into one buffer
-//! (rendering it through templates took four times as long, a third of a large run's emit phase).
-//! Every number and statement comes from `model`; this module only arranges them.
+//! regular item per layout, register or instance, so it is written line by line into one buffer,
+//! whole lines only, with one blank line between items (rendering it through templates and
+//! tidying the result took twice as long). Every number and statement comes from `model`; this
+//! module only arranges them.
 use std::fmt::Write;
 
 use super::model::{Body, CAccessor, CBlock, CLayout};

@@ -188,7 +188,11 @@ fn draw_row(out: &mut String, row: &Row<'_>, reset: reset::ResetBits, mut y: f64
         .unwrap_or(0);
     let height = BOX.max(upright as f64 * CHAR + 12.0);
     // The labels' size, anchor and usual colour once for the row's boxes.
-    out.push_str("<g font-size=\"11\" text-anchor=\"middle\" fill=\"#111\">\n");
+    let _ = writeln!(
+        out,
+        r#"<g font-size="11" text-anchor="middle" fill="{}">"#,
+        style::LABEL
+    );
     for (seg, label) in row.segments.iter().zip(&labels) {
         draw_box(out, row, seg, label, y, height);
     }
@@ -244,7 +248,7 @@ fn draw_box(out: &mut String, row: &Row<'_>, seg: &Segment<'_>, label: &Label, y
     );
     // The row's group gives the usual colour; other colours are spelled out.
     let color = match kind.text() {
-        "#111" => String::new(),
+        style::LABEL => String::new(),
         other => format!(r#" fill="{other}""#),
     };
     match label {

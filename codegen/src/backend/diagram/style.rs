@@ -3,6 +3,10 @@
 //! same on rustdoc's light and dark themes (the diagram brings its own white background).
 use crate::ir::FieldAccess;
 
+/// The colour of most labels: a row of boxes states it once, and a label of another colour
+/// states its own.
+pub const LABEL: &str = "#111";
+
 /// What a box holds, for its colour and the legend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Kind {
@@ -41,7 +45,7 @@ impl Kind {
         match self {
             Kind::Access(FieldAccess::Res0 | FieldAccess::Res1) => "#fff",
             Kind::Access(FieldAccess::RazWi) | Kind::Undescribed => "#555",
-            Kind::Access(_) => "#111",
+            Kind::Access(_) => LABEL,
         }
     }
 
