@@ -1,5 +1,6 @@
-//! Linux perf `pmu-events` JSON for Arm PMUs, shared by the `pmu-macros` event declarations and
-//! the `codegen` perf JSON frontend so that there is one reading of the data.
+//! Arm PMU event data, shared by the `pmu-macros` event declarations and the generator's
+//! frontends (`armreg-codegen`) so that there is one reading of the data: Linux perf
+//! `pmu-events` JSON, and Arm's machine-readable PMU data.
 //!
 //! - The event model: [`Event`] (code, name, brief and public description, where it came from).
 //! - One file: [`parse_file`] / [`parse_str`] give an [`EventFile`] of [`Entry`]s; every error
@@ -9,6 +10,9 @@
 //!   [`find_arch_root`]; [`EventFile::resolve`] replaces the references.
 //! - A whole core folder or file in one call: [`import`] (or [`read_core_dir`] with a table).
 //! - `mapfile.csv`: [`parse_mapfile`], [`lookup_midr`].
+//! - Arm's PMU data (ARM-software/data `pmu/<core>.json`): [`read_arm_pmu_data`] /
+//!   [`parse_arm_pmu_data`] give an [`ArmPmuFile`] (the core's identity and its [`ArmEvent`]s);
+//!   [`ArmPmuFile::events`] turns them into [`Event`]s, naming the ones the data leaves unnamed.
 //! - PMCEID decoding and event-field widths: [`pmceid_bit`], [`Pmu`].
 //! - Every file is read bounded: one over [`MAX_FILE_BYTES`] (32 MiB) is an error naming it.
 //!
@@ -22,6 +26,7 @@
 //! # Ok::<(), pmu_events::Error>(())
 //! ```
 mod arch;
+mod arm_data;
 mod error;
 mod locate;
 mod mapfile;
@@ -31,6 +36,10 @@ mod read;
 mod resolve;
 
 pub use arch::{find_arch_root, ArchTable};
+pub use arm_data::{
+    generated_name, is_arm_pmu_data, parse_arm_pmu_data, read_arm_pmu_data, ArmEvent, ArmPmuFile,
+    Repair,
+};
 pub use error::{Error, ErrorKind, Position};
 pub use mapfile::{lookup_midr, parse_mapfile, MapEntry};
 pub use parse::{parse_file, parse_str, Entry, Event, EventFile, Reference};

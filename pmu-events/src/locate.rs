@@ -82,31 +82,64 @@ pub(crate) fn entries(text: &str) -> Vec<EntrySpans> {
         b: text.as_bytes(),
         i: 0,
     };
-    let mut out = Vec::new();
     s.ws();
-    if !s.eat(b'[') {
-        return out;
+    s.array_entries()
+}
+
+/// Scans text that `serde_json` has accepted as a JSON object and returns the [`EntrySpans`] of
+/// each element of the array that is the value of the top-level member `key` (Arm's PMU data
+/// keeps its events under `"events"`), and the members of the object itself. Incomplete on text
+/// of another shape, never a panic.
+pub(crate) fn member_entries(text: &str, key: &str) -> (EntrySpans, Vec<EntrySpans>) {
+    let mut s = Scanner {
+        b: text.as_bytes(),
+        i: 0,
+    };
+    let mut top = EntrySpans::default();
+    s.ws();
+    top.start = s.i;
+    if !s.eat(b'{') {
+        return (top, Vec::new());
     }
-    loop {
-        s.ws();
-        if s.peek().is_none() || s.eat(b']') {
+    s.members(&mut top.values);
+    top.len = s.i - top.start;
+    let Some((start, _)) = top.value(key) else {
+        return (top, Vec::new());
+    };
+    s.i = start;
+    let entries = s.array_entries();
+    (top, entries)
+}
+
+impl Scanner<'_> {
+    /// The elements of the array starting at the cursor.
+    fn array_entries(&mut self) -> Vec<EntrySpans> {
+        let s = self;
+        let mut out = Vec::new();
+        if !s.eat(b'[') {
             return out;
         }
-        let start = s.i;
-        let mut entry = EntrySpans {
-            start,
-            ..EntrySpans::default()
-        };
-        if s.eat(b'{') {
-            s.members(&mut entry.values);
-        } else {
-            s.value();
-        }
-        entry.len = s.i - start;
-        out.push(entry);
-        s.ws();
-        if !s.eat(b',') {
-            return out;
+        loop {
+            s.ws();
+            if s.peek().is_none() || s.eat(b']') {
+                return out;
+            }
+            let start = s.i;
+            let mut entry = EntrySpans {
+                start,
+                ..EntrySpans::default()
+            };
+            if s.eat(b'{') {
+                s.members(&mut entry.values);
+            } else {
+                s.value();
+            }
+            entry.len = s.i - start;
+            out.push(entry);
+            s.ws();
+            if !s.eat(b',') {
+                return out;
+            }
         }
     }
 }

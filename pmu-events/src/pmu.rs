@@ -17,6 +17,9 @@ pub const fn pmceid_bit(code: u16) -> Option<(usize, u32)> {
 /// A PMU kind: the event-field width and the PMCEID registers differ between them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pmu {
+    /// The Armv7 PMU (PMUv2): `PMXEVTYPER.evtCount` is bits \[7:0\]; PMCEID0/1 advertise the
+    /// common events 0x00–0x3F.
+    PmuV2,
     /// Armv8.0 PMUv3: `PMEVTYPER<n>.evtCount` is bits \[9:0\]; bits \[15:10\] are RES0.
     PmuV3,
     /// PMUv3p1 and later: `PMEVTYPER<n>.evtCount` is bits \[15:0\].
@@ -29,11 +32,12 @@ pub enum Pmu {
 
 impl Pmu {
     /// Every kind, for listing the accepted names.
-    pub const ALL: [Pmu; 3] = [Pmu::PmuV3, Pmu::PmuV3p1, Pmu::Dsu];
+    pub const ALL: [Pmu; 4] = [Pmu::PmuV2, Pmu::PmuV3, Pmu::PmuV3p1, Pmu::Dsu];
 
     /// The name used to select it (e.g. in the `pmu = ...` argument of `pmu-macros`).
     pub const fn keyword(self) -> &'static str {
         match self {
+            Pmu::PmuV2 => "pmuv2",
             Pmu::PmuV3 => "pmuv3",
             Pmu::PmuV3p1 => "pmuv3p1",
             Pmu::Dsu => "dsu",
@@ -48,6 +52,7 @@ impl Pmu {
     /// Width in bits of the event number field.
     pub const fn event_bits(self) -> u32 {
         match self {
+            Pmu::PmuV2 => 8,
             Pmu::PmuV3 => 10,
             Pmu::PmuV3p1 | Pmu::Dsu => 16,
         }
@@ -56,6 +61,7 @@ impl Pmu {
     /// The event field, for messages.
     pub const fn event_field(self) -> &'static str {
         match self {
+            Pmu::PmuV2 => "Armv7 PMUv2 event field PMXEVTYPER.evtCount[7:0]",
             Pmu::PmuV3 => {
                 "PMUv3 event field PMEVTYPER<n>.evtCount[9:0] (bits [15:10] need PMUv3p1)"
             }
@@ -71,19 +77,20 @@ impl Pmu {
         code >> self.event_bits() == 0
     }
 
-    /// How many 32-bit PMCEID registers advertise common events (PMCEID0–3, CLUSTERPMCEID0–1).
+    /// How many 32-bit PMCEID registers advertise common events (PMCEID0–3; PMCEID0–1 of an
+    /// Armv7 PMU; CLUSTERPMCEID0–1).
     pub const fn pmceid_registers(self) -> usize {
         match self {
             Pmu::PmuV3 | Pmu::PmuV3p1 => 4,
-            Pmu::Dsu => 2,
+            Pmu::PmuV2 | Pmu::Dsu => 2,
         }
     }
 
-    /// The PMCEID bit that advertises `code` on this PMU, see [`pmceid_bit`]; for the DSU only
-    /// 0x00–0x3F (CLUSTERPMCEID0/1).
+    /// The PMCEID bit that advertises `code` on this PMU, see [`pmceid_bit`]; for an Armv7 PMU
+    /// and the DSU only 0x00–0x3F (PMCEID0/1, CLUSTERPMCEID0/1).
     pub const fn pmceid_bit(self, code: u16) -> Option<(usize, u32)> {
         match (self, pmceid_bit(code)) {
-            (Pmu::Dsu, Some((register, _))) if register >= 2 => None,
+            (Pmu::PmuV2 | Pmu::Dsu, Some((register, _))) if register >= 2 => None,
             (_, bit) => bit,
         }
     }
@@ -113,8 +120,8 @@ mod tests {
 
     #[test]
     fn qemu_pmceid0_from_facts() {
-        // FACTS.md §5: QEMU 7.2 with icount reports PMCEID0 = 0x20101: SW_INCR (0x00),
-        // INST_RETIRED (0x08) and CPU_CYCLES (0x11); not L1D_CACHE (0x04).
+        // QEMU 7.2 with icount reports PMCEID0 = 0x20101 (as measured by tests/tests/qemu.rs):
+        // SW_INCR (0x00), INST_RETIRED (0x08) and CPU_CYCLES (0x11); not L1D_CACHE (0x04).
         let pmceid = [0x20101u32, 0, 0, 0];
         let supported = |code| pmceid_bit(code).map(|(r, b)| pmceid[r] >> b & 1 == 1);
         assert_eq!(supported(0x00), Some(true));
@@ -126,6 +133,7 @@ mod tests {
 
     #[test]
     fn event_field_widths() {
+        assert!(Pmu::PmuV2.fits(0xFF) && !Pmu::PmuV2.fits(0x100));
         assert!(Pmu::PmuV3.fits(0x3FF) && !Pmu::PmuV3.fits(0x400));
         assert!(Pmu::PmuV3p1.fits(0xFFFF) && !Pmu::PmuV3p1.fits(0x1_0000));
         assert!(Pmu::Dsu.fits(0xFFFF) && !Pmu::Dsu.fits(0x1_0000));

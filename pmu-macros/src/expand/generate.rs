@@ -177,6 +177,14 @@ fn pmceid_methods(pmu: Pmu, events: &[Checked]) -> TokenStream {
               `None` when CLUSTERPMCEID says nothing about it (events above 0x3F, such as \
               implementation-defined ones): check the DSU's manual instead of guessing.",
         ),
+        Pmu::PmuV2 => (
+            " The PMCEID register (0 or 1) and bit that advertise this event: common events \
+              0x00–0x3F have one; `None` for every other event, whose support PMCEID does not \
+              advertise.",
+            " Whether the PMU advertises this event, from `[PMCEID0, PMCEID1]`. `None` when \
+              PMCEID says nothing about it (implementation-defined events, for instance): check \
+              the core's manual instead of guessing.",
+        ),
         Pmu::PmuV3 | Pmu::PmuV3p1 => (
             " The PMCEID register (0–3, AArch32 and external numbering) and bit that advertise this \
               event: common events 0x0000–0x003F and 0x4000–0x403F have one; `None` for every \
@@ -188,7 +196,7 @@ fn pmceid_methods(pmu: Pmu, events: &[Checked]) -> TokenStream {
         ),
     };
     let el0 = match pmu {
-        Pmu::Dsu => quote!(),
+        Pmu::PmuV2 | Pmu::Dsu => quote!(),
         Pmu::PmuV3 | Pmu::PmuV3p1 => quote! {
             /// [`Self::supported`] from the AArch64 registers: `PMCEID0_EL0[63:32]` is PMCEID2 and
             /// `PMCEID1_EL0[63:32]` is PMCEID3.
@@ -308,6 +316,7 @@ fn hex(code: u16) -> Literal {
 
 fn pmu_name(pmu: Pmu) -> &'static str {
     match pmu {
+        Pmu::PmuV2 => "Armv7 PMUv2 (8-bit event numbers)",
         Pmu::PmuV3 => "PMUv3 (10-bit event numbers)",
         Pmu::PmuV3p1 => "PMUv3p1 (16-bit event numbers)",
         Pmu::Dsu => "DSU cluster PMU",

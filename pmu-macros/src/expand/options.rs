@@ -45,7 +45,7 @@ impl Options {
         self.evtype_field.clone().unwrap_or_else(|| {
             let name = match self.pmu {
                 Pmu::Dsu => "VALUE",
-                Pmu::PmuV3 | Pmu::PmuV3p1 => "EVTCOUNT",
+                Pmu::PmuV2 | Pmu::PmuV3 | Pmu::PmuV3p1 => "EVTCOUNT",
             };
             Ident::new(name, Span::call_site())
         })
@@ -65,11 +65,11 @@ impl Options {
                 if self.pmu_given {
                     return Err(twice("pmu"));
                 }
-                let ident = single_ident(&nv.value, "a PMU: pmuv3, pmuv3p1 or dsu")?;
+                let ident = single_ident(&nv.value, "a PMU: pmuv2, pmuv3, pmuv3p1 or dsu")?;
                 self.pmu = Pmu::from_keyword(&ident.to_string()).ok_or_else(|| {
                     syn::Error::new(
                         ident.span(),
-                        format!("unknown PMU `{ident}`: expected pmuv3, pmuv3p1 or dsu"),
+                        format!("unknown PMU `{ident}`: expected pmuv2, pmuv3, pmuv3p1 or dsu"),
                     )
                 })?;
                 self.pmu_given = true;
@@ -179,7 +179,7 @@ mod tests {
         for (tokens, message) in [
             (
                 quote!(pmu = v9),
-                "unknown PMU `v9`: expected pmuv3, pmuv3p1 or dsu",
+                "unknown PMU `v9`: expected pmuv2, pmuv3, pmuv3p1 or dsu",
             ),
             (quote!(pmu = dsu, pmu = dsu), "`pmu` is given twice"),
             (quote!(json = a::b), "expected a string literal path"),
