@@ -35,6 +35,14 @@ impl Diagnostic {
         }
     }
 
+    /// A vendor-file defect the frontend repaired, saying what it did.
+    pub fn warning(rule: &'static str, pos: &Pos, message: impl Into<String>) -> Self {
+        Self {
+            severity: Severity::Warning,
+            ..Self::error(rule, pos, message)
+        }
+    }
+
     pub fn with_note(mut self, pos: &Pos, note: impl Into<String>) -> Self {
         self.notes.push((pos.clone(), note.into()));
         self
@@ -115,11 +123,25 @@ impl fmt::Display for Diagnostic {
     }
 }
 
-/// The text of every input file, by the name used in positions.
+/// The text of every input file, by the name used in positions, and the path of every file and
+/// folder a run read (what a build script must watch).
 #[derive(Default, Debug)]
-pub struct Sources(BTreeMap<String, (String, std::sync::OnceLock<Vec<usize>>)>);
+pub struct Sources(
+    BTreeMap<String, (String, std::sync::OnceLock<Vec<usize>>)>,
+    std::collections::BTreeSet<std::path::PathBuf>,
+);
 
 impl Sources {
+    /// Records that the file or folder at `path` was read.
+    pub fn note_read(&mut self, path: &std::path::Path) {
+        self.1.insert(path.to_path_buf());
+    }
+
+    /// Every file and folder recorded by [`Sources::note_read`], in path order.
+    pub fn files_read(&self) -> impl Iterator<Item = &std::path::Path> {
+        self.1.iter().map(std::path::PathBuf::as_path)
+    }
+
     pub fn insert(&mut self, file: &str, text: String) {
         self.0
             .insert(file.to_string(), (text, std::sync::OnceLock::new()));

@@ -52,6 +52,14 @@ pub struct Device {
     pub doc: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// The licence the inputs state, as an SPDX expression (`Apache-2.0`, `BSD-3-Clause`): the
+    /// generated crate's `license`, since a crate made from an input is under its terms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    /// Attribution the inputs' licences ask a derived work to carry (Apache-2.0's NOTICE, a
+    /// vendor's copyright and licence statement): the generated crate's `NOTICE` file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
     pub pos: Pos,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub layouts: Vec<Layout>,
@@ -123,6 +131,8 @@ pub struct Lock {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EventPmu {
+    /// The Armv7 PMU (PMUv2): 8-bit event numbers.
+    Pmuv2,
     /// PMUv3: 10-bit event numbers.
     Pmuv3,
     /// PMUv3p1 and later: 16-bit event numbers.
@@ -135,6 +145,7 @@ impl EventPmu {
     /// The keyword `pmu_macros::event_set!` takes.
     pub fn keyword(self) -> &'static str {
         match self {
+            EventPmu::Pmuv2 => "pmuv2",
             EventPmu::Pmuv3 => "pmuv3",
             EventPmu::Pmuv3p1 => "pmuv3p1",
             EventPmu::Dsu => "dsu",
@@ -602,6 +613,8 @@ impl Device {
             name: name.into(),
             doc: None,
             source: None,
+            license: None,
+            notice: None,
             pos,
             layouts: Vec::new(),
             sysregs: Vec::new(),

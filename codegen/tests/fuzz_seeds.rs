@@ -29,12 +29,13 @@ enum Target {
 }
 
 impl Target {
-    const ALL: [Target; 6] = [
+    const ALL: [Target; 7] = [
         Target::Format(Format::Native),
         Target::Format(Format::Svd),
         Target::Format(Format::TiXml),
         Target::Format(Format::LinuxSysreg),
         Target::Format(Format::PerfJson),
+        Target::Format(Format::ArmPmuData),
         Target::Pipeline,
     ];
 
@@ -45,6 +46,7 @@ impl Target {
             Target::Format(Format::TiXml) => "ti_xml",
             Target::Format(Format::LinuxSysreg) => "linux_sysreg",
             Target::Format(Format::PerfJson) => "perf_json",
+            Target::Format(Format::ArmPmuData) => "arm_pmu_data",
             Target::Pipeline => "pipeline",
         }
     }
@@ -104,25 +106,24 @@ fn seeds(root: &Path) -> Vec<(Target, Vec<PathBuf>)> {
     let mut native = files(&root.join("descriptions"), "toml");
     native.extend(files(&ui, "toml"));
     native.extend(files(&root.join("tests/docs/example"), "toml"));
-    let mut svd = files(&ui, "svd");
-    // seed.sh also copies the shared corpus's ARM_Sample.svd, outside the repository.
-    let sample = root.join("../shared/corpus/svd/arm/ARM_Sample.svd");
-    if sample.is_file() {
-        svd.push(sample);
-    } else {
-        eprintln!("note: {} is absent: not replayed", sample.display());
-    }
+    let svd = files(&ui, "svd");
     let mut ti_xml = files(&ui, "xml");
     ti_xml.extend(files_under(&root.join("descriptions"), "xml"));
     let linux_sysreg = files(&ui, "sysreg");
     let mut perf_json = files_under(&root.join("codegen/tests/perf"), "json");
-    perf_json.extend(files(&ui, "json"));
+    let (arm_ui, perf_ui): (Vec<PathBuf>, Vec<PathBuf>) = files(&ui, "json")
+        .into_iter()
+        .partition(|p| p.to_string_lossy().ends_with(".arm.json"));
+    perf_json.extend(perf_ui);
+    let mut arm_pmu_data = files(&root.join("descriptions/third-party/arm-data/pmu"), "json");
+    arm_pmu_data.extend(arm_ui);
     vec![
         (Target::Format(Format::Native), native),
         (Target::Format(Format::Svd), svd),
         (Target::Format(Format::TiXml), ti_xml),
         (Target::Format(Format::LinuxSysreg), linux_sysreg),
         (Target::Format(Format::PerfJson), perf_json),
+        (Target::Format(Format::ArmPmuData), arm_pmu_data),
     ]
 }
 

@@ -44,7 +44,7 @@ pub fn run(format: Format, text: &str, emit: bool) {
     device.name = "fuzzed".to_string();
     let inputs = ["fuzz".to_string()];
     // A backend may refuse (an error value); it must never panic.
-    let _ = rust::generate(&device, "fuzzed", &inputs, &[]);
+    let _ = rust::generate(&device, "fuzzed", &inputs, &rust::Packaging::default());
     c::generate(&device, &inputs);
 }
 

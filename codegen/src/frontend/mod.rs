@@ -1,4 +1,5 @@
 //! Frontends: each turns one input format into the IR, and nothing else.
+pub mod arm_pmu_data;
 pub mod linux_sysreg;
 pub mod native;
 pub mod perf_json;
@@ -24,6 +25,8 @@ pub enum Format {
     LinuxSysreg,
     /// Linux perf pmu-events JSON (a file or a core folder).
     PerfJson,
+    /// Arm's machine-readable PMU data (ARM-software/data `pmu/<core>.json`).
+    ArmPmuData,
 }
 
 impl Format {
@@ -63,6 +66,9 @@ impl Format {
             } else {
                 Some(Format::Svd)
             };
+        }
+        if pmu_events::is_arm_pmu_data(trimmed) {
+            return Some(Format::ArmPmuData);
         }
         let json = trimmed.starts_with('[') || trimmed.starts_with('{');
         let perf = path.extension().is_some_and(|e| e == "json")
@@ -120,6 +126,7 @@ pub fn parse(format: Format, file: &str, path: &Path, text: &str, sources: &mut 
         Format::TiXml => ti_xml::parse(file, path, text, sources),
         Format::LinuxSysreg => linux_sysreg::parse(file, text),
         Format::PerfJson => perf_json::parse(file, path, sources),
+        Format::ArmPmuData => arm_pmu_data::parse(file, path, text),
     }
 }
 

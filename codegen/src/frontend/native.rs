@@ -90,7 +90,11 @@ struct RawDevice {
     name: S<String>,
     doc: Option<String>,
     source: Option<String>,
-    /// The PMU the `[[event]]`s are for: pmuv3, pmuv3p1 or dsu.
+    /// The SPDX licence expression of the description, which the generated crate takes.
+    license: Option<S<String>>,
+    /// Attribution the generated crate must carry (its `NOTICE` file).
+    notice: Option<String>,
+    /// The PMU the `[[event]]`s are for: pmuv2, pmuv3, pmuv3p1 or dsu.
     event_pmu: Option<S<String>>,
     /// The layout the events convert into (its event-number field is set).
     event_type: Option<S<String>>,
@@ -248,6 +252,8 @@ impl Lower<'_> {
         let mut device = Device {
             doc: dev.doc.clone(),
             source: dev.source.clone(),
+            license: dev.license.as_ref().map(|l| l.get_ref().clone()),
+            notice: dev.notice.clone(),
             event_type: dev.event_type.as_ref().map(|t| {
                 format!(
                     "crate::{}",
@@ -256,14 +262,25 @@ impl Lower<'_> {
             }),
             ..Device::new(dev.name.get_ref().clone(), self.pos(&dev.name))
         };
+        if let Some(license) = &dev.license {
+            if !crate::license::is_expression(license.get_ref()) {
+                let message = format!(
+                    "`license` {:?} is not an SPDX licence expression (`MIT OR Apache-2.0`, `Apache-2.0`)",
+                    license.get_ref()
+                );
+                self.error(license, message);
+            }
+        }
         if let Some(pmu) = &dev.event_pmu {
             device.event_pmu = match pmu.get_ref().as_str() {
+                "pmuv2" => Some(EventPmu::Pmuv2),
                 "pmuv3" => Some(EventPmu::Pmuv3),
                 "pmuv3p1" => Some(EventPmu::Pmuv3p1),
                 "dsu" => Some(EventPmu::Dsu),
                 other => {
-                    let message =
-                        format!("unknown event PMU `{other}`; expected pmuv3, pmuv3p1 or dsu");
+                    let message = format!(
+                        "unknown event PMU `{other}`; expected pmuv2, pmuv3, pmuv3p1 or dsu"
+                    );
                     self.error(pmu, message);
                     None
                 }

@@ -13,6 +13,9 @@ use crate::ir::{Device, Event, EventPmu, Pos};
 pub fn parse(file: &str, path: &Path, sources: &mut Sources) -> Parsed {
     let import =
         pmu_events::import(path, None).map_err(|e| vec![diagnostic(file, path, &e, sources)])?;
+    for read in &import.files {
+        sources.note_read(read);
+    }
     let mut events = Vec::new();
     for e in import.events {
         let shown = shown_path(file, path, &e.position.file);

@@ -451,6 +451,8 @@ fn module_device(ctx: &mut Ctx<'_>, root: &Element, file: &str) -> Device {
         name,
         doc,
         source: None,
+        license: None,
+        notice: None,
         pos,
         layouts,
         sysregs: Vec::new(),
@@ -625,6 +627,8 @@ fn device(
         name,
         doc: description(root),
         source: None,
+        license: None,
+        notice: None,
         pos: ctx.pos(span),
         layouts,
         sysregs: Vec::new(),
@@ -649,6 +653,7 @@ fn load_module(
     modules: &mut Vec<Module>,
     sources: &mut Sources,
 ) -> Option<usize> {
+    sources.note_read(path);
     let text = match super::read_input(path) {
         Ok(t) => t,
         Err(e) => {

@@ -446,6 +446,14 @@ impl<'a> Lower<'_, 'a> {
                 .collect::<Vec<_>>()
                 .join(" "),
             ),
+            license: dev.license_text.as_deref().and_then(spdx_identifier),
+            notice: dev.license_text.as_deref().map(|text| {
+                format!(
+                    "The register descriptions come from the CMSIS-SVD file of the {}, whose licence statement reads:\n\n{}",
+                    dev.name,
+                    license_text(text)
+                )
+            }),
             pos: self.name_pos(0),
             layouts: Vec::new(),
             sysregs: Vec::new(),
@@ -1067,4 +1075,50 @@ fn field_access(access: Option<Access>, mwv: Option<ModifiedWriteValues>) -> Fie
             Some(ModifiedWriteValues::Modify) | None => FieldAccess::Rw,
         },
     }
+}
+
+/// The SPDX expression of an SVD `<licenseText>` that states one
+/// (`SPDX-License-Identifier: BSD-3-Clause`).
+fn spdx_identifier(text: &str) -> Option<String> {
+    let rest = text.split("SPDX-License-Identifier:").nth(1)?;
+    let id: String = rest
+        .trim_start()
+        .split(|c: char| c.is_whitespace() || c == '\\')
+        .next()?
+        .to_string();
+    let valid = !id.is_empty()
+        && id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '+'));
+    valid.then_some(id)
+}
+
+/// An SVD `<licenseText>` as plain text. The schema writes a line break as `\n`, and files
+/// follow it with a real one or not; lines keep their indentation relative to the least indented.
+fn license_text(text: &str) -> String {
+    let text = text
+        .replace("\r\n", "\n")
+        .replace("\\n\n", "\n")
+        .replace("\\n", "\n");
+    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    // The first line may follow the opening tag directly, so it does not count.
+    let indent = lines
+        .iter()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let body: Vec<&str> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == 0 {
+                l.trim_start()
+            } else {
+                l.get(indent..).unwrap_or("")
+            }
+        })
+        .collect();
+    body.join("\n").trim().to_string()
 }

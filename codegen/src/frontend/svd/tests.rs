@@ -513,7 +513,12 @@ fn fuzz_corpus_file() {
         if let Ok((mut d, _)) = parse("t.svd", &mutated) {
             let diags = crate::passes::run(&mut d, crate::passes::Mode::Lenient);
             if !diags.iter().any(|d| d.is_error()) {
-                let _ = crate::backend::rust::generate(&d, "x", &["t.svd".to_string()], &[]);
+                let _ = crate::backend::rust::generate(
+                    &d,
+                    "x",
+                    &["t.svd".to_string()],
+                    &crate::backend::rust::Packaging::default(),
+                );
             }
         }
         n += 1;

@@ -1,0 +1,139 @@
+//! The frontend for Arm's machine-readable PMU data (ARM-software/data, `pmu/<core>.json`): one
+//! core's events, or an architecture's common ones. The reading itself is the `pmu-events`
+//! crate's, shared with `pmu-macros`, so that the generator and the macro read the data the same
+//! way. Events the data leaves without a name are named after their code and events without a
+//! code are left out, each with a warning at the entry.
+use std::path::Path;
+
+use super::Parsed;
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Device, Event, EventPmu, Pos};
+
+/// The rule for text that is not Arm PMU data as its schema describes it.
+pub const RULE_SYNTAX: &str = "arm_pmu_data_syntax";
+/// The rule for events the data leaves incomplete (no name, no code): repaired with a warning.
+pub const RULE_INCOMPLETE: &str = "events_complete";
+
+/// The licence of Arm's PMU data (its repository's `LICENSE`).
+const LICENSE: &str = "Apache-2.0";
+
+/// Parses `text`, the content of the file at `path`, shown as `file`.
+pub fn parse(file: &str, path: &Path, text: &str) -> Parsed {
+    let data = pmu_events::parse_arm_pmu_data(path, text).map_err(|e| {
+        let pos = e
+            .position()
+            .map_or_else(|| Pos::file_start(file), |p| position(file, p));
+        let rule = match e.kind() {
+            pmu_events::ErrorKind::Io(_) => "input_readable",
+            _ => RULE_SYNTAX,
+        };
+        vec![Diagnostic::error(rule, &pos, e.message())]
+    })?;
+    let Some(pmu) = data.pmu() else {
+        return Err(vec![Diagnostic::error(
+            RULE_SYNTAX,
+            &position(file, &data.position),
+            format!(
+                "no PMU architecture this generator knows (`pmu_architecture` {:?}, `architecture` {:?}): the width of the event numbers is unknown",
+                data.pmu_architecture.as_deref().unwrap_or("absent"),
+                data.architecture
+            ),
+        )]);
+    };
+    let (events, repairs) = data.events();
+    let warnings = repairs
+        .iter()
+        .map(|r| Diagnostic::warning(RULE_INCOMPLETE, &position(file, &r.position), &r.message))
+        .collect();
+    let file_name = path
+        .file_name()
+        .map_or_else(|| file.to_string(), |n| n.to_string_lossy().into_owned());
+    let cited = if data.references.is_empty() {
+        String::new()
+    } else {
+        format!(" (from: {})", data.references.join("; "))
+    };
+    let source = format!("Arm PMU data, ARM-software/data `pmu/{file_name}`{cited}");
+    let events = events
+        .into_iter()
+        .map(|e| Event {
+            code: e.code,
+            doc: Some(e.description().to_string()).filter(|d| !d.is_empty()),
+            // The crate's source names the file; each event repeating it would only lengthen
+            // its description.
+            source: None,
+            pos: position(file, &e.position),
+            name: e.name,
+        })
+        .collect();
+    let name = path.file_stem().map_or_else(
+        || "events".to_string(),
+        |s| s.to_string_lossy().into_owned(),
+    );
+    let mut device = Device {
+        doc: Some(describe(&data, &file_name)),
+        source: Some(source),
+        license: Some(LICENSE.to_string()),
+        notice: Some(notice(&file_name)),
+        events,
+        event_pmu: Some(match pmu {
+            pmu_events::Pmu::PmuV2 => EventPmu::Pmuv2,
+            pmu_events::Pmu::PmuV3 => EventPmu::Pmuv3,
+            pmu_events::Pmu::PmuV3p1 => EventPmu::Pmuv3p1,
+            pmu_events::Pmu::Dsu => EventPmu::Dsu,
+        }),
+        ..Device::new(name, Pos::file_start(file))
+    };
+    device.canonicalize();
+    Ok((device, warnings))
+}
+
+/// The crate's one-line description and what the data says of the core.
+fn describe(data: &pmu_events::ArmPmuFile, file_name: &str) -> String {
+    let cpu = data.cpu.as_deref().unwrap_or(file_name);
+    let mut doc = match data.cpuid {
+        Some(_) => format!("PMU events of the {cpu}, from Arm's PMU data"),
+        None => format!("PMU events common to {cpu}, from Arm's PMU data"),
+    };
+    let mut facts = vec![format!("architecture {}", data.architecture)];
+    if let Some(id) = data.cpuid {
+        facts.push(format!(
+            "MIDR implementer 0x{:02X}, part number 0x{:03X}",
+            id >> 12,
+            id & 0xFFF
+        ));
+    }
+    if let Some(n) = data.counters {
+        facts.push(format!("{n} event counters"));
+    }
+    doc.push_str(&format!("\n\n{}.", capitalise(&facts.join("; "))));
+    doc
+}
+
+fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_uppercase().collect::<String>() + chars.as_str()
+    })
+}
+
+/// The attribution Apache-2.0 §4 asks a derived work to carry.
+fn notice(file_name: &str) -> String {
+    format!(
+        "This crate is generated from `{file_name}`, a file of Arm's machine-readable PMU data\n\
+         (ARM-software/data, https://github.com/ARM-software/data).\n\
+         Copyright (C) ARM Ltd. 2016. Licensed under the Apache License, Version 2.0\n\
+         (LICENSE-APACHE). The generator turned the file's events into Rust source: the event\n\
+         names, codes and descriptions are Arm's; names the data does not give are made from\n\
+         the event's code (EVENT_C0)."
+    )
+}
+
+fn position(file: &str, p: &pmu_events::Position) -> Pos {
+    Pos {
+        file: file.to_string(),
+        line: u32::try_from(p.line).unwrap_or(u32::MAX),
+        col: u32::try_from(p.column).unwrap_or(u32::MAX),
+        span: (p.offset, p.offset + p.len),
+    }
+}
