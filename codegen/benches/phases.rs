@@ -1,5 +1,5 @@
 //! In-process benchmarks of the generator's phases (divan): parse, validate, emit Rust (formatted,
-//! split into modules), emit C headers, for each SVD of the corpus and the synthetic SVD 11 times
+//! split into modules), emit C headers, for the vendored SVDs (rp2040, nrf52840) and the synthetic SVD 11 times
 //! the largest (`synthetic.rs`). `cargo bench -p codegen --bench phases`; whole-process figures
 //! and the comparison with svd2rust come from `benches/run.sh`.
 mod synthetic;
@@ -18,7 +18,7 @@ fn main() {
 }
 
 /// The inputs, smallest first.
-const INPUTS: &[&str] = &["ARM_Sample", "D1-H", "rp2040", "nrf52840", "synthetic"];
+const INPUTS: &[&str] = &["rp2040", "nrf52840", "synthetic"];
 
 /// An input's text, its parsed device and its validated device.
 struct Input {
@@ -27,20 +27,15 @@ struct Input {
     validated: Device,
 }
 
+/// The vendored CMSIS-SVD files (`descriptions/third-party/cmsis-svd-data`).
 fn corpus() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/svd");
-    assert!(
-        dir.is_dir(),
-        "the SVD corpus is missing: expected {} (the shared folder beside the repository)",
-        dir.display()
-    );
-    dir
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../descriptions/third-party/cmsis-svd-data")
 }
 
 fn text_of(name: &str) -> String {
     let dir = corpus();
     let path_of = |n: &str| {
-        ["arm", "allwinner", "raspberrypi", "nordic"]
+        ["RaspberryPi", "Nordic"]
             .iter()
             .map(|vendor| dir.join(vendor).join(format!("{n}.svd")))
             .find(|p| p.is_file())
@@ -107,8 +102,13 @@ fn emit_rust(bencher: divan::Bencher, name: &str) {
     let input = input(name);
     let inputs = [format!("{name}.svd")];
     bencher.bench(|| {
-        codegen::backend::rust::generate(&input.validated, "bench", &inputs, &[])
-            .expect("the Rust crate generates")
+        codegen::backend::rust::generate(
+            &input.validated,
+            "bench",
+            &inputs,
+            &codegen::backend::rust::Packaging::default(),
+        )
+        .expect("the Rust crate generates")
     });
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Whole-process benchmarks: for every SVD of the corpus and a synthetic SVD 11 times the largest,
+# Whole-process benchmarks: for every SVD under CORPUS and a synthetic SVD 11 times the largest,
 # the generator's wall time per phase, total wall and CPU time and peak memory (medians of RUNS
 # runs, each after a `sync`), the lines it writes, and the release build of the generated crate
 # for aarch64-unknown-none (time and peak memory of building that crate alone, its dependencies
@@ -12,13 +12,15 @@
 # in the same run: svd2rust's generation, then form + rustfmt, then the release build of the
 # resulting crate; the tables give ratios ours/theirs. --no-build skips the crate builds.
 # Environment: RUNS (default 5), BUILD_RUNS (default 3; svd2rust's synthetic crate is built
-# once), CORPUS (default ../shared/corpus/svd beside the repository), THEIR_SYNTHETIC_BUILD=0 to
+# once), CORPUS (a folder of .svd files; default descriptions/third-party/cmsis-svd-data, the
+# vendored rp2040 and nrf52840: point it at a copy of cmsis-svd-data's data/ for more),
+# THEIR_SYNTHETIC_BUILD=0 to
 # skip building svd2rust's crate for the synthetic SVD (4 to 8 minutes and 8.6 GB here).
 # Results are printed as markdown and kept in target/bench/results.md.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
-corpus=${CORPUS:-$root/../shared/corpus/svd}
+corpus=${CORPUS:-$root/descriptions/third-party/cmsis-svd-data}
 runs=${RUNS:-5}
 build_runs=${BUILD_RUNS:-3}
 compare=0
@@ -42,9 +44,9 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$root/target/bench"
 results="$root/target/bench/results.md"
 
-echo "building codegen (release)..." >&2
+echo "building armreg-codegen (release)..." >&2
 cargo build --release --locked -q -p codegen --bins --examples --manifest-path "$root/Cargo.toml"
-codegen="$root/target/release/codegen"
+codegen="$root/target/release/armreg-codegen"
 
 # Inputs, smallest first, then the synthetic one from the largest.
 mapfile -t inputs < <(find "$corpus" -name '*.svd' -printf '%s %p\n' | sort -n | cut -d' ' -f2-)
@@ -102,10 +104,9 @@ build_crate() {
     echo "$(cut -d' ' -f1 "$work/build-time" | median) $(cut -d' ' -f2 "$work/build-time" | median)"
 }
 
-# Ours: crates in a tree laid out like the repository, so `../../runtime` resolves.
+# Ours: crates outside the repository, as a user generates them; each depends on the runtime of
+# this checkout by the relative path the generator writes.
 mkdir -p "$work/tree/generated"
-ln -s "$root/runtime" "$work/tree/runtime"
-ln -s "$root/pmu-macros" "$work/tree/pmu-macros"
 
 if [ $compare = 1 ]; then
     tools=${SVD2RUST_TOOLS:-$work/tools}

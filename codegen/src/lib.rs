@@ -4,14 +4,18 @@
 //! - [`ir`]: the one representation every format becomes;
 //! - [`passes`]: derive layouts and check one rule each, reporting diagnostics with positions;
 //! - [`backend`]: emit Rust crates from the validated IR;
-//! - [`output`]: write them atomically, or check them for drift.
+//! - [`output`]: write them atomically, or check them for drift;
+//! - [`build`]: the same from a build script, into `OUT_DIR`.
 pub mod backend;
+pub mod build;
 pub mod diagnostic;
 pub mod frontend;
 pub mod ir;
+pub mod license;
 pub mod manifest;
 pub mod names;
 pub mod output;
 pub mod passes;
 pub mod paths;
 pub mod pipeline;
+pub mod runtime_crates;

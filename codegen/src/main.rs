@@ -1,4 +1,5 @@
-//! `cargo run -p codegen`: regenerate every crate the manifest lists.
+//! `armreg-codegen`: the generator's command line. With no subcommand it regenerates every crate
+//! of the repository's manifest (`cargo run -p codegen`).
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -7,8 +8,9 @@ use clap::{Parser, Subcommand};
 
 use codegen::backend::site;
 use codegen::frontend::Format;
-use codegen::output::{self, Written};
+use codegen::output::{self, Ownership, Written};
 use codegen::pipeline::{self, Input, Options, Report};
+use codegen::runtime_crates;
 
 /// mimalloc: generation allocates many small strings on two threads, where glibc's per-thread
 /// arenas spent a tenth of a large run growing and trimming their heaps.
@@ -18,7 +20,13 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod allocator;
 
 #[derive(Parser)]
-#[command(about = "Generate typed Rust register accessors from register descriptions")]
+#[command(
+    name = "armreg-codegen",
+    version,
+    about = "Generate typed, zero-cost Rust register crates (and C headers) from register descriptions: CMSIS-SVD, TI XML, Linux sysreg, perf JSON, Arm PMU data and the native TOML format",
+    long_about = "Generate typed, zero-cost Rust register crates (and C headers) from register descriptions: CMSIS-SVD, TI XML, Linux sysreg, perf JSON, Arm PMU data and the native TOML format.\n\nWith no subcommand, regenerates every crate that descriptions/manifest.toml lists into generated/, in the repository found from the current directory upwards (or at --root); with --check, writes nothing and fails naming every file that differs. To make one crate from any description file, anywhere, use `generate`.",
+    after_help = "Examples:\n  armreg-codegen                      regenerate generated/ from descriptions/manifest.toml\n  armreg-codegen --check              fail if generated/ differs from the descriptions\n  armreg-codegen generate rp2040.svd -o rp2040-pac\n  armreg-codegen dump-ir descriptions/arm-pmuv3.toml\n  armreg-codegen doc -o site"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -37,6 +45,9 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print the validated IR of descriptions as JSON.
+    #[command(
+        after_help = "Example:\n  armreg-codegen dump-ir descriptions/arm-pmuv3.toml > pmuv3.json"
+    )]
     DumpIr {
         /// Description files (merged into one device).
         #[arg(required = true)]
@@ -45,7 +56,15 @@ enum Command {
         #[arg(long, value_enum)]
         format: Option<Format>,
     },
-    /// Generate one crate from description files, without a manifest entry.
+    /// Generate one crate from description files, without a manifest entry, into any folder.
+    ///
+    /// The crate depends on armreg-rt (and pmu-macros, for events) by version, and by a path
+    /// relative to the output folder as well when the runtime is found: the one given with
+    /// --runtime-path, or the one of the tree this generator was built from. Files the generator
+    /// did not write are never replaced, unless --force is given.
+    #[command(
+        after_help = "Examples:\n  armreg-codegen generate rp2040.svd -o rp2040-pac\n  armreg-codegen generate soc.xml overlay.toml -o soc-regs --name soc-regs --license MIT\n  armreg-codegen generate soc.svd -o pac --runtime-version 0.1 --runtime-path ../armreg/runtime"
+    )]
     Generate {
         /// Description files (merged into one crate).
         #[arg(required = true)]
@@ -59,12 +78,33 @@ enum Command {
         /// The inputs' format (detected from the file name when omitted).
         #[arg(long, value_enum)]
         format: Option<Format>,
+        /// The crate's licence, an SPDX expression (default: the licence the inputs state).
+        #[arg(long)]
+        license: Option<String>,
+        /// The armreg-rt folder to depend on by path (default: the runtime of the tree this
+        /// generator was built from, when it still exists).
+        #[arg(long)]
+        runtime_path: Option<PathBuf>,
+        /// The version requirement of armreg-rt and pmu-macros (default: this generator's
+        /// version).
+        #[arg(long)]
+        runtime_version: Option<String>,
+        /// The generated crate's own version.
+        #[arg(long, default_value = "0.1.0")]
+        crate_version: String,
+        /// The `repository` URL written into the crate's Cargo.toml.
+        #[arg(long)]
+        repository: Option<String>,
+        /// Replace files in the output folder that the generator did not write.
+        #[arg(long)]
+        force: bool,
         /// Print the wall time of each phase (read, parse, validate, emit, report, write) to
         /// standard error.
         #[arg(long)]
         timings: bool,
     },
     /// Write the register-map site (static HTML) for every crate of the manifest.
+    #[command(after_help = "Example:\n  armreg-codegen doc -o site && xdg-open site/index.html")]
     Doc {
         /// The folder to write the site to (default: target/register-site under the root).
         #[arg(short, long)]
@@ -91,18 +131,49 @@ fn main() -> ExitCode {
             out,
             name,
             format,
+            license,
+            runtime_path,
+            runtime_version,
+            crate_version,
+            repository,
+            force,
             timings,
-        }) => generate_one(
-            &inputs,
-            &out,
-            name,
-            Options {
-                format,
-                strict: cli.strict,
-                ..Options::default()
-            },
-            timings,
-        ),
+        }) => {
+            if let Some(l) = license
+                .as_deref()
+                .filter(|l| !codegen::license::is_expression(l))
+            {
+                eprintln!("error: --license {l:?} is not an SPDX licence expression (`MIT OR Apache-2.0`)");
+                return ExitCode::FAILURE;
+            }
+            let request = runtime_crates::Request {
+                runtime_path,
+                runtime_version,
+                crate_version: Some(crate_version),
+                repository,
+            };
+            let packaging = match runtime_crates::packaging(&out, &request) {
+                Ok(p) => p,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            generate_one(
+                &inputs,
+                &out,
+                name,
+                Options {
+                    format,
+                    strict: cli.strict,
+                    license,
+                    packaging,
+                    ..Options::default()
+                },
+                force,
+                timings,
+            )
+        }
     }
 }
 
@@ -149,11 +220,14 @@ fn generate_one(
     out: &Path,
     name: Option<String>,
     options: Options,
+    force: bool,
     timings: bool,
 ) -> ExitCode {
+    // `-o .` names the crate after the folder it resolves to.
     let name = name.unwrap_or_else(|| {
-        out.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+        codegen::paths::resolve(out)
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
             .unwrap_or_else(|| "registers".to_string())
     });
     let mut report = Report::default();
@@ -174,7 +248,11 @@ fn generate_one(
     report.timings.add("report", started);
     // Only this crate's directory is brought in line; siblings are not touched.
     let started = Instant::now();
-    let written = output::write(None, std::slice::from_ref(&krate));
+    let written = output::write(
+        None,
+        std::slice::from_ref(&krate),
+        Ownership::Written { force },
+    );
     report.timings.add("write", started);
     if timings {
         eprintln!("{}", report.timings.render());
@@ -183,6 +261,10 @@ fn generate_one(
         Ok(done) => {
             print_written(&done);
             println!("generated crate `{name}` in {}", out.display());
+            let cargo = krate.files.iter().find(|f| f.path == "Cargo.toml");
+            if cargo.is_some_and(|c| !c.content.contains("\nlicense = ")) {
+                eprintln!("warning: the inputs state no licence, so the crate's Cargo.toml names none; give one with --license");
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -231,7 +313,7 @@ fn regenerate(root: Option<PathBuf>, check: bool, strict: bool) -> ExitCode {
     }
     let relative = |p: &Path| p.strip_prefix(&root).unwrap_or(p).display().to_string();
     if check {
-        let drift = output::check(Some(&generated), &crates);
+        let drift = output::check(Some(&generated), &crates, Ownership::Folder);
         if drift.is_empty() {
             println!(
                 "generated/ is up to date ({} crates, {} files)",
@@ -244,12 +326,12 @@ fn regenerate(root: Option<PathBuf>, check: bool, strict: bool) -> ExitCode {
             eprintln!("{d}");
         }
         eprintln!(
-            "error: {} generated file(s) differ from the descriptions; run `cargo run -p codegen`",
+            "error: {} generated file(s) differ from the descriptions; run `cargo run -p codegen` to regenerate",
             drift.len()
         );
         return ExitCode::FAILURE;
     }
-    match output::write(Some(&generated), &crates) {
+    match output::write(Some(&generated), &crates, Ownership::Folder) {
         Ok(done) => {
             for c in &crates {
                 let lines: usize = c.files.iter().map(|f| f.content.lines().count()).sum();
@@ -329,6 +411,7 @@ fn site(root: Option<PathBuf>, out: Option<PathBuf>, strict: bool) -> ExitCode {
             dir: out.clone(),
             files,
         }],
+        Ownership::Folder,
     ) {
         Ok(done) => {
             println!(

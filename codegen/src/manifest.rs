@@ -8,8 +8,18 @@ use crate::frontend::Format;
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawManifest {
+    /// The `repository` of every crate, where they are published from.
+    repository: Option<Spanned<String>>,
     #[serde(rename = "crate", default)]
     crates: Vec<RawEntry>,
+}
+
+/// The manifest: the crates, and what they share.
+#[derive(Clone, Debug)]
+pub struct Manifest {
+    /// The `repository` URL the crates' `Cargo.toml` names.
+    pub repository: Option<String>,
+    pub crates: Vec<Entry>,
 }
 
 #[derive(Deserialize)]
@@ -44,7 +54,7 @@ pub struct Entry {
 }
 
 /// Parses the manifest text; `file` is the name positions carry.
-pub fn parse(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
+pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
     let lines = LineIndex::new(file, text);
     let raw: RawManifest = toml::from_str(text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
@@ -55,6 +65,20 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
         )]
     })?;
     let mut errors = Vec::new();
+    if let Some(url) = &raw.repository {
+        let valid = url.get_ref().starts_with("https://")
+            && !url
+                .get_ref()
+                .chars()
+                .any(|c| c.is_whitespace() || c.is_control());
+        if !valid {
+            errors.push(Diagnostic::error(
+                "manifest_syntax",
+                &lines.pos(url.span().start, url.span().end),
+                format!("`repository` {:?} is not an https:// URL", url.get_ref()),
+            ));
+        }
+    }
     let mut entries: Vec<Entry> = Vec::new();
     for e in raw.crates {
         let name = e.name.get_ref();
@@ -107,7 +131,10 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Entry>, Vec<Diagnostic>> {
         });
     }
     if errors.is_empty() {
-        Ok(entries)
+        Ok(Manifest {
+            repository: raw.repository.map(Spanned::into_inner),
+            crates: entries,
+        })
     } else {
         Err(errors)
     }

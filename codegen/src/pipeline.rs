@@ -3,6 +3,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use crate::backend::rust::{Dependency, Packaging};
 use crate::backend::{c, rust};
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::frontend::{self, Format};
@@ -98,10 +99,12 @@ pub struct Options {
     pub format: Option<Format>,
     /// Turn every warning into an error (native descriptions always are strict).
     pub strict: bool,
-    /// Other generated crates (siblings in the output directory) the crate refers to.
-    pub depends: Vec<String>,
+    /// The crate's version, its dependencies (and where they are) and its repository.
+    pub packaging: Packaging,
     /// The event-type value the events convert into, when not given by the description.
     pub event_type: Option<String>,
+    /// The crate's licence (an SPDX expression), when not the one the inputs state.
+    pub license: Option<String>,
 }
 
 /// Reads, parses and validates `inputs` into one device. Returns `None` when any error was
@@ -112,6 +115,7 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
     for input in inputs {
         // A perf pmu-events core folder is read by its frontend.
         let dir = input.path.is_dir();
+        report.sources.note_read(&input.path);
         let started = Instant::now();
         let text = match if dir {
             Ok(String::new())
@@ -156,6 +160,13 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
                 match device.as_mut() {
                     None => device = Some(d),
                     Some(all) => {
+                        all.license = crate::license::combine(
+                            all.license.iter().chain(&d.license).map(String::as_str),
+                        );
+                        all.notice = match (all.notice.take(), d.notice) {
+                            (Some(a), Some(b)) if a != b => Some(format!("{a}\n\n{b}")),
+                            (a, b) => a.or(b),
+                        };
                         all.layouts.extend(d.layouts);
                         all.sysregs.extend(d.sysregs);
                         all.blocks.extend(d.blocks);
@@ -228,6 +239,9 @@ fn load_named(
     if options.event_type.is_some() {
         device.event_type = options.event_type.clone();
     }
+    if options.license.is_some() {
+        device.license = options.license.clone();
+    }
     Some(device)
 }
 
@@ -260,7 +274,7 @@ fn emit_crate(
     let started = Instant::now();
     let files = std::thread::scope(|scope| {
         let headers = scope.spawn(|| c::generate(device, shown));
-        let rust = rust::generate(device, &device.name, shown, &options.depends);
+        let rust = rust::generate(device, &device.name, shown, &options.packaging);
         let headers = headers
             .join()
             .map_err(|_| ("c_backend", "the C backend panicked".to_string()))?;
@@ -320,10 +334,10 @@ pub fn load_manifest(
             return None;
         }
     };
-    let entries = manifest::parse(&shown, &text);
+    let parsed = manifest::parse(&shown, &text);
     report.sources.insert(&shown, text);
-    let entries: Vec<Entry> = match entries {
-        Ok(e) => e,
+    let (repository, entries) = match parsed {
+        Ok(m) => (m.repository, m.crates),
         Err(errors) => {
             report.diagnostics.extend(errors);
             return None;
@@ -342,8 +356,9 @@ pub fn load_manifest(
         let options = Options {
             format: entry.format,
             strict: strict || entry.strict,
-            depends: entry.depends.clone(),
+            packaging: manifest_packaging(&entry, repository.as_deref()),
             event_type: entry.event_type.clone(),
+            license: None,
         };
         if let Some(device) = load_named(&entry.name, &inputs, &options, report) {
             loaded.push(Loaded {
@@ -355,6 +370,22 @@ pub fn load_manifest(
         }
     }
     (!report.has_errors()).then_some(loaded)
+}
+
+/// How a crate of the manifest is packaged: this generator's version, the runtime and macros of
+/// the repository (`generated/<name>` is two folders below its root), sibling crates beside it.
+fn manifest_packaging(entry: &Entry, repository: Option<&str>) -> Packaging {
+    Packaging {
+        runtime: Dependency::of_version(Some("../../runtime".to_string())),
+        macros: Dependency::of_version(Some("../../pmu-macros".to_string())),
+        depends: entry
+            .depends
+            .iter()
+            .map(|d| (d.clone(), Dependency::of_version(Some(format!("../{d}")))))
+            .collect(),
+        repository: repository.map(str::to_string),
+        ..Packaging::default()
+    }
 }
 
 /// Generates every crate of the manifest at `manifest_path` into `generated_dir`. Returns the

@@ -35,7 +35,7 @@ offset = 0x10
 "#;
 
 fn codegen(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_codegen"))
+    Command::new(env!("CARGO_BIN_EXE_armreg-codegen"))
         .current_dir(root)
         .args(args)
         .output()
@@ -97,6 +97,7 @@ fn regenerate_check_and_drift() {
         names,
         [
             "generated/demo/Cargo.toml",
+            "generated/demo/README.md",
             "generated/demo/include/demo/aarch64.h",
             "generated/demo/include/demo/layouts.h",
             "generated/demo/include/demo/regs.h",
@@ -287,4 +288,172 @@ fn a_core_folder_resolves_against_the_arch_tables() {
         .collect();
     assert_eq!(codes, [("INST_RETIRED", 8), ("CPU_CYCLES", 0x11)]);
     assert_eq!(json["event_pmu"], "pmuv3");
+}
+
+#[test]
+fn version_and_help_say_what_the_command_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let version = codegen(dir.path(), &["--version"]);
+    assert!(version.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout).trim(),
+        format!("armreg-codegen {}", env!("CARGO_PKG_VERSION"))
+    );
+    let help = String::from_utf8_lossy(&codegen(dir.path(), &["--help"]).stdout).into_owned();
+    assert!(
+        help.contains(
+            "With no subcommand, regenerates every crate that descriptions/manifest.toml lists"
+        ),
+        "{help}"
+    );
+    for sub in ["generate", "dump-ir", "doc"] {
+        let out = codegen(dir.path(), &[sub, "--help"]);
+        assert!(out.status.success(), "{sub} --help");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("Example") && text.contains(&format!("armreg-codegen {sub}")),
+            "`{sub} --help` has no example:\n{text}"
+        );
+    }
+}
+
+/// The dependency line of `name` in a generated Cargo.toml.
+fn dependency_line<'a>(cargo: &'a str, name: &str) -> &'a str {
+    cargo
+        .lines()
+        .find(|l| l.starts_with(&format!("{name} = ")))
+        .unwrap_or_else(|| panic!("no {name} dependency in:\n{cargo}"))
+}
+
+#[test]
+fn generated_crates_depend_by_version_and_by_a_path_that_resolves() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("demo.toml"), GOOD).unwrap();
+    let run = codegen(
+        dir.path(),
+        &["generate", "demo.toml", "-o", "deep/down/regs"],
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let out = dir.path().join("deep/down/regs");
+    let cargo = fs::read_to_string(out.join("Cargo.toml")).unwrap();
+    let line = dependency_line(&cargo, "armreg-rt");
+    assert!(
+        line.contains(&format!("version = \"{}\"", env!("CARGO_PKG_VERSION"))),
+        "{line}"
+    );
+    // The path leads from the crate to the runtime of the tree the generator was built from.
+    let path = line
+        .split("path = \"")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches("\" }");
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    assert_eq!(
+        out.join(path).canonicalize().unwrap(),
+        runtime.canonicalize().unwrap(),
+        "{line}"
+    );
+
+    // A version of one's choice, and a runtime elsewhere.
+    let elsewhere = dir.path().join("vendor/armreg-rt");
+    fs::create_dir_all(&elsewhere).unwrap();
+    fs::write(
+        elsewhere.join("Cargo.toml"),
+        "[package]\nname = \"armreg-rt\"\nversion = \"0.9.0\"\n",
+    )
+    .unwrap();
+    let run = codegen(
+        dir.path(),
+        &[
+            "generate",
+            "demo.toml",
+            "-o",
+            "deep/down/regs",
+            "--runtime-path",
+            "vendor/armreg-rt",
+            "--runtime-version",
+            "0.9",
+        ],
+    );
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let cargo = fs::read_to_string(out.join("Cargo.toml")).unwrap();
+    assert_eq!(
+        dependency_line(&cargo, "armreg-rt"),
+        "armreg-rt = { version = \"0.9\", path = \"../../../vendor/armreg-rt\" }"
+    );
+
+    // A runtime path that holds no runtime is refused, naming the flag.
+    let run = codegen(
+        dir.path(),
+        &["generate", "demo.toml", "-o", "x", "--runtime-path", "deep"],
+    );
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("--runtime-path deep: no armreg-rt crate")
+    );
+    assert!(!dir.path().join("x").exists());
+}
+
+#[test]
+fn generate_never_replaces_a_file_it_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("demo.toml"), GOOD).unwrap();
+    // The user's own crate, and the crate generated into it.
+    let krate = dir.path().join("mine");
+    fs::create_dir_all(krate.join("src")).unwrap();
+    fs::write(krate.join("Cargo.toml"), "[package]\nname = \"mine\"\n").unwrap();
+    fs::write(krate.join("src/lib.rs"), "// my code\n").unwrap();
+    fs::write(krate.join("notes.txt"), "mine too\n").unwrap();
+    let before = snapshot(&krate);
+    let run = codegen(&krate, &["generate", "../demo.toml", "-o", "."]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("refusing to replace 2 file(s) the generator did not write")
+            && stderr.contains("./Cargo.toml")
+            && stderr.contains("./src/lib.rs")
+            && stderr.contains("--force"),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(&krate), before, "a refused run changes nothing");
+
+    // With --force the two are replaced; the user's other files stay.
+    let run = codegen(&krate, &["generate", "../demo.toml", "-o", ".", "--force"]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let cargo = fs::read_to_string(krate.join("Cargo.toml")).unwrap();
+    assert!(
+        cargo.contains("name = \"mine\""),
+        "named after the folder: {cargo}"
+    );
+    assert_eq!(
+        fs::read_to_string(krate.join("notes.txt")).unwrap(),
+        "mine too\n"
+    );
+
+    // Regenerating over its own output needs no --force, and removes only its own stale files.
+    fs::write(
+        krate.join("src/stale.rs"),
+        "// Generated by armreg-codegen from old.toml. Do not edit.\n",
+    )
+    .unwrap();
+    let run = codegen(&krate, &["generate", "../demo.toml", "-o", "."]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(!krate.join("src/stale.rs").exists());
+    assert!(krate.join("notes.txt").exists());
 }

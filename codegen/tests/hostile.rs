@@ -16,7 +16,7 @@ fn repo_root() -> PathBuf {
 }
 
 fn codegen_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_codegen"));
+    let mut c = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"));
     c.current_dir(cwd).args(args);
     for (k, v) in env {
         c.env(k, v);
@@ -165,6 +165,17 @@ fn injection_attempts_stay_in_comments() {
     assert!(o.status.success(), "{}", stderr(&o));
     for (path, bytes) in snapshot(&out) {
         let text = String::from_utf8(bytes).unwrap();
+        if path.extension().is_some_and(|e| e == "md") {
+            // The README is prose: the text may appear, escaped, but opens no HTML and no code.
+            for line in text.lines().filter(|l| l.contains("smuggled")) {
+                assert!(
+                    !line.contains('<') && !line.contains("```"),
+                    "{}: unescaped markup: {line}",
+                    path.display()
+                );
+            }
+            continue;
+        }
         for line in text.lines() {
             let code = line.trim_start();
             let comment = code.starts_with("//")

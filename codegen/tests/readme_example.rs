@@ -69,7 +69,7 @@ fn adding_a_soc_description_end_to_end() {
 
     // 3. Regenerate (`cargo run -p codegen`), then check nothing drifts.
     for args in [&[][..], &["--check"][..]] {
-        let out = Command::new(env!("CARGO_BIN_EXE_codegen"))
+        let out = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"))
             .current_dir(root)
             .args(args)
             .output()

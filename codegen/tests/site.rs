@@ -26,7 +26,7 @@ fn work_dir() -> PathBuf {
 
 fn generate_site() -> PathBuf {
     let site = work_dir().join("site");
-    let out = Command::new(env!("CARGO_BIN_EXE_codegen"))
+    let out = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"))
         .arg("--root")
         .arg(repo())
         .arg("doc")

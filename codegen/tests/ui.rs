@@ -46,7 +46,7 @@ fn every_case_gets_its_exact_diagnostics() {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let shown = format!("tests/ui/{name}");
         let args = args_of(case);
-        let out = Command::new(env!("CARGO_BIN_EXE_codegen"))
+        let out = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"))
             .current_dir(dir)
             .args(["dump-ir", &shown])
             .args(&args)
@@ -130,7 +130,7 @@ fn generate_writes_nothing(case: &Path, args: &[String]) -> Result<(), String> {
     for (path, text) in before {
         std::fs::write(out.join(path), text).unwrap();
     }
-    let run = Command::new(env!("CARGO_BIN_EXE_codegen"))
+    let run = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"))
         .arg("generate")
         .arg(case)
         .arg("-o")

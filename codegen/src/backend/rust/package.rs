@@ -1,0 +1,449 @@
+//! What makes a generated crate a package: its `Cargo.toml` (version, licence, metadata, the
+//! dependencies by version and, where known, by path), its `README.md`, and the licence texts and
+//! notice its inputs' licences ask for. The text files come from minijinja templates.
+use super::File;
+use crate::backend::GENERATOR;
+use crate::ir::Device;
+
+/// The version of the generator, of `armreg-rt` and `pmu-macros` it was built with, and of the
+/// crates of this repository's manifest: one version for everything published together.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The oldest Rust the generated code builds with.
+const RUST_VERSION: &str = "1.85";
+
+/// How a generated crate depends on another crate: by version always (a package can only
+/// depend by version), and by path too when the crate is at hand (a path wins while building
+/// from a checkout; `cargo package` drops it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dependency {
+    /// The version requirement (`0.1.0`).
+    pub version: String,
+    /// The crate's folder relative to the generated crate's, with `/` separators.
+    pub path: Option<String>,
+}
+
+impl Dependency {
+    /// A dependency on a crate of this generator's version, at `path` when given.
+    pub fn of_version(path: Option<String>) -> Self {
+        Self {
+            version: VERSION.to_string(),
+            path,
+        }
+    }
+}
+
+/// How a crate is packaged: its version, where its dependencies are, where it is published.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Packaging {
+    /// The crate's own version.
+    pub version: String,
+    /// `armreg-rt`, which every generated crate uses.
+    pub runtime: Dependency,
+    /// `pmu-macros`, which a crate with events uses.
+    pub macros: Dependency,
+    /// Other generated crates the crate's code refers to, by crate name.
+    pub depends: Vec<(String, Dependency)>,
+    /// The `repository` URL, when there is one.
+    pub repository: Option<String>,
+}
+
+impl Default for Packaging {
+    /// Version-only dependencies of this generator's version: what builds against crates.io.
+    fn default() -> Self {
+        Self {
+            version: VERSION.to_string(),
+            runtime: Dependency::of_version(None),
+            macros: Dependency::of_version(None),
+            depends: Vec::new(),
+            repository: None,
+        }
+    }
+}
+
+const CARGO_TEMPLATE: &str = r#"# {{ banner }}
+[package]
+name = {{ name }}
+version = {{ version }}
+edition = "2021"
+rust-version = {{ rust_version }}
+description = {{ description }}
+{%- if license %}
+license = {{ license }}
+{%- endif %}
+{%- if repository %}
+repository = {{ repository }}
+{%- endif %}
+readme = "README.md"
+keywords = [{{ keywords | join(", ") }}]
+categories = ["embedded", "hardware-support", "no-std"]
+# A package holds the Rust sources, the C headers, the README and the licence files.
+include = ["/src", "/include", "/README.md", "/LICENSE-*", "/NOTICE"]
+
+[package.metadata.docs.rs]
+# The API is the same on every target: one build of the docs is enough.
+targets = ["x86_64-unknown-linux-gnu"]
+{%- if blocks %}
+features = ["model"]
+{%- endif %}
+
+[dependencies]
+armreg-rt = {{ runtime }}
+{%- for dep in depends %}
+{{ dep.0 }} = {{ dep.1 }}
+{%- endfor %}
+{%- if events %}
+pmu-macros = {{ macros }}
+{%- endif %}
+{%- if blocks %}
+
+[features]
+# Behavioural models of the memory-mapped blocks (`model` module), for host tests; uses `std`.
+model = ["armreg-rt/model"]
+{%- endif %}
+"#;
+
+const README_TEMPLATE: &str = r#"<!-- {{ banner }} -->
+# {{ name }}
+
+{{ about }}
+
+## What it contains
+
+{% for item in contents -%}
+- {{ item }}
+{% endfor %}
+## Use
+
+```toml
+[dependencies]
+{{ name }} = "{{ version }}"
+```
+
+The API is described in the crate's documentation (`cargo doc --open`).
+
+## Source
+
+{{ source }}
+
+## Licence
+
+{{ license }}
+"#;
+
+/// The `Cargo.toml`, `README.md`, licence texts and notice of the crate `crate_name`.
+pub fn files(
+    device: &Device,
+    crate_name: &str,
+    banner: &str,
+    packaging: &Packaging,
+) -> Result<Vec<File>, String> {
+    let mut files = vec![
+        File {
+            path: "Cargo.toml".to_string(),
+            content: cargo_toml(device, crate_name, banner, packaging)?,
+        },
+        File {
+            path: "README.md".to_string(),
+            content: readme(device, crate_name, banner, packaging)?,
+        },
+    ];
+    if let Some(license) = &device.license {
+        for (path, text) in crate::license::files(license) {
+            files.push(File {
+                path: path.to_string(),
+                content: text.to_string(),
+            });
+        }
+    }
+    if let Some(notice) = &device.notice {
+        files.push(File {
+            path: "NOTICE".to_string(),
+            content: format!("{banner}\n\n{}\n", notice.trim_end()),
+        });
+    }
+    Ok(files)
+}
+
+fn render(template: &str, context: minijinja::Value) -> Result<String, String> {
+    let mut env = minijinja::Environment::new();
+    env.set_keep_trailing_newline(true);
+    env.add_template("t", template).map_err(|e| e.to_string())?;
+    env.get_template("t")
+        .and_then(|t| t.render(context))
+        .map_err(|e| e.to_string())
+}
+
+fn cargo_toml(
+    device: &Device,
+    crate_name: &str,
+    banner: &str,
+    packaging: &Packaging,
+) -> Result<String, String> {
+    let depends: Vec<(String, String)> = packaging
+        .depends
+        .iter()
+        .map(|(name, dep)| (name.clone(), dependency(dep)))
+        .collect();
+    let keywords: Vec<String> = keywords(device).iter().map(|k| toml_string(k)).collect();
+    render(
+        CARGO_TEMPLATE,
+        minijinja::context! {
+            banner => banner,
+            name => toml_string(crate_name),
+            version => toml_string(&packaging.version),
+            rust_version => toml_string(RUST_VERSION),
+            description => toml_string(&description(device)),
+            license => device.license.as_deref().map(toml_string),
+            repository => packaging.repository.as_deref().map(toml_string),
+            keywords => keywords,
+            runtime => dependency(&packaging.runtime),
+            macros => dependency(&packaging.macros),
+            depends => depends,
+            events => !device.events.is_empty(),
+            blocks => !device.blocks.is_empty(),
+        },
+    )
+}
+
+fn readme(
+    device: &Device,
+    crate_name: &str,
+    banner: &str,
+    packaging: &Packaging,
+) -> Result<String, String> {
+    let about = device
+        .doc
+        .as_deref()
+        .map_or_else(|| description(device), super::doc::escape);
+    let source = match &device.source {
+        Some(s) => format!(
+            "{}\n\nGenerated by `{GENERATOR}`; do not edit: change the description and regenerate.",
+            super::doc::escape(s)
+        ),
+        None => format!(
+            "Generated by `{GENERATOR}`; do not edit: change the description and regenerate."
+        ),
+    };
+    let license = match &device.license {
+        Some(l) => {
+            let mut text = format!("`{l}`, the licence of the descriptions it is generated from");
+            let shipped: Vec<String> = crate::license::files(l)
+                .iter()
+                .map(|(f, _)| format!("`{f}`"))
+                .collect();
+            if !shipped.is_empty() {
+                text.push_str(&format!(" ({})", shipped.join(", ")));
+            }
+            if device.notice.is_some() {
+                text.push_str("; `NOTICE` says where they come from");
+            }
+            text.push('.');
+            text
+        }
+        None => "The descriptions this crate is generated from state no licence.".to_string(),
+    };
+    render(
+        README_TEMPLATE,
+        minijinja::context! {
+            banner => banner,
+            name => crate_name,
+            version => &packaging.version,
+            about => about,
+            contents => contents(device, crate_name),
+            source => source,
+            license => license,
+        },
+    )
+}
+
+/// One line per kind of item the crate has.
+fn contents(device: &Device, crate_name: &str) -> Vec<String> {
+    let count = |n: usize, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let mut items = Vec::new();
+    if !device.layouts.is_empty() {
+        items.push(format!(
+            "{} at the crate root: a constant per field; a register's value is a `Value<Layout>`",
+            count(device.layouts.len(), "register layout", "register layouts")
+        ));
+    }
+    let a64 = device
+        .sysregs
+        .iter()
+        .filter(|s| super::sysreg::state_of(s.path) == super::sysreg::State::AArch64)
+        .count();
+    if a64 > 0 {
+        items.push(format!(
+            "`aarch64`: {} (`MRS`/`MSR`)",
+            count(a64, "AArch64 system register", "AArch64 system registers")
+        ));
+    }
+    let a32 = device
+        .sysregs
+        .iter()
+        .filter(|s| super::sysreg::state_of(s.path) == super::sysreg::State::AArch32)
+        .count();
+    if a32 > 0 {
+        items.push(format!(
+            "`aarch32`: {} (`MRC`/`MCR`, `MRRC`/`MCRR`)",
+            count(a32, "AArch32 system register", "AArch32 system registers")
+        ));
+    }
+    if !device.blocks.is_empty() {
+        let mut line = format!(
+            "`mmio`: {}",
+            count(
+                device.blocks.len(),
+                "memory-mapped block",
+                "memory-mapped blocks"
+            )
+        );
+        if !device.instances.is_empty() {
+            line.push_str(&format!(
+                " and {} at fixed addresses",
+                count(device.instances.len(), "instance", "instances")
+            ));
+        }
+        items.push(line);
+        items.push(
+            "`model` (feature `model`): behavioural models of the blocks, for host tests"
+                .to_string(),
+        );
+    }
+    if !device.events.is_empty() {
+        items.push(format!(
+            "`events`: {}, checked at compile time by `pmu-macros`",
+            count(device.events.len(), "PMU event", "PMU events")
+        ));
+    }
+    if !device.layouts.is_empty() {
+        items.push(format!(
+            "`{}/`: C headers of the same registers",
+            crate::backend::c::include_dir(crate_name)
+        ));
+    }
+    items
+}
+
+/// The first line of the device's doc, or what the crate holds.
+fn description(device: &Device) -> String {
+    device
+        .doc
+        .as_deref()
+        .and_then(|d| d.lines().next())
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map_or_else(
+            || format!("Register accessors for {}", device.name),
+            str::to_string,
+        )
+}
+
+/// crates.io keywords (at most five) for what the crate holds.
+fn keywords(device: &Device) -> Vec<&'static str> {
+    let mut k = vec!["arm"];
+    if !device.events.is_empty() {
+        k.extend(["pmu", "performance"]);
+    }
+    if !device.layouts.is_empty() {
+        k.push("registers");
+    }
+    k.push("no-std");
+    k
+}
+
+/// `{ version = "..", path = ".." }`.
+fn dependency(dep: &Dependency) -> String {
+    match &dep.path {
+        Some(path) => format!(
+            "{{ version = {}, path = {} }}",
+            toml_string(&dep.version),
+            toml_string(path)
+        ),
+        None => format!("{{ version = {} }}", toml_string(&dep.version)),
+    }
+}
+
+/// A TOML basic string: quote, backslash and control characters escaped.
+fn toml_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04X}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Pos;
+
+    fn device() -> Device {
+        Device {
+            doc: Some("Demo \"registers\"\n\nMore.".to_string()),
+            license: Some("MIT OR Apache-2.0".to_string()),
+            ..Device::new("demo", Pos::default())
+        }
+    }
+
+    #[test]
+    fn manifest_depends_by_version_and_path() {
+        let packaging = Packaging {
+            runtime: Dependency::of_version(Some("../../runtime".into())),
+            ..Packaging::default()
+        };
+        let files = files(&device(), "demo", "Generated.", &packaging).unwrap();
+        let cargo = &files[0].content;
+        assert!(
+            cargo.contains(&format!(
+                "armreg-rt = {{ version = \"{VERSION}\", path = \"../../runtime\" }}"
+            )),
+            "{cargo}"
+        );
+        assert!(
+            cargo.contains("description = \"Demo \\\"registers\\\"\""),
+            "{cargo}"
+        );
+        assert!(cargo.contains("license = \"MIT OR Apache-2.0\""), "{cargo}");
+        assert!(!cargo.contains("pmu-macros"), "{cargo}");
+        let parsed: toml::Table = toml::from_str(cargo).unwrap();
+        assert_eq!(parsed["package"]["readme"].as_str(), Some("README.md"));
+        let names: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(
+            names,
+            ["Cargo.toml", "README.md", "LICENSE-APACHE", "LICENSE-MIT"]
+        );
+    }
+
+    #[test]
+    fn version_only_without_a_path_and_no_licence_when_none_is_stated() {
+        let d = Device {
+            license: None,
+            notice: Some("From somewhere.".into()),
+            ..device()
+        };
+        let files = files(&d, "demo", "Generated.", &Packaging::default()).unwrap();
+        let cargo = &files[0].content;
+        assert!(cargo.contains(&format!("armreg-rt = {{ version = \"{VERSION}\" }}")));
+        assert!(!cargo.contains("license ="), "{cargo}");
+        let readme = &files[1].content;
+        assert!(readme.contains("state no licence"), "{readme}");
+        assert_eq!(files[2].path, "NOTICE");
+        assert!(files[2].content.ends_with("From somewhere.\n"));
+    }
+}

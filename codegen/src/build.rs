@@ -1,0 +1,242 @@
+//! Generation from a build script: a crate's register modules are written into `OUT_DIR` when the
+//! crate builds, so that the generated code need not be committed.
+//!
+//! `build.rs`, whose `main` is:
+//! ```no_run
+//! codegen::build::Build::new()
+//!     .input("registers/soc.svd")
+//!     .run();
+//! ```
+//! The crate's `src/lib.rs` then includes the generated root, whose items are what a generated
+//! crate's root holds (the layouts at the root, `mmio`, `aarch64`, `events`, ...):
+//! ```ignore
+//! #![no_std]
+//! include!(concat!(env!("OUT_DIR"), "/armreg/registers.rs"));
+//! ```
+//! and its `Cargo.toml` depends on `armreg-rt` (and on `pmu-macros` when the descriptions have
+//! events). Every file the generation read is printed as `cargo:rerun-if-changed`, so editing a
+//! description regenerates. Errors are printed with their file, line and column, as the command
+//! prints them, and fail the build.
+use std::path::{Path, PathBuf};
+
+use crate::backend::rust::{self, INCLUDE_ROOT};
+use crate::frontend::Format;
+use crate::output::{self, CrateOutput, Ownership};
+use crate::pipeline::{self, Input, Options, Report};
+
+/// The folder under `OUT_DIR` the modules are written to.
+pub const OUT_SUBDIR: &str = "armreg";
+
+/// What to generate, and where.
+#[derive(Clone, Debug, Default)]
+pub struct Build {
+    inputs: Vec<PathBuf>,
+    format: Option<Format>,
+    strict: bool,
+    models: bool,
+    out_dir: Option<PathBuf>,
+}
+
+/// What a successful generation did.
+#[derive(Debug)]
+pub struct Generated {
+    /// The file to `include!` at the crate root.
+    pub root: PathBuf,
+    /// Every file and folder the generation read (each was printed as `rerun-if-changed`).
+    pub read: Vec<PathBuf>,
+    /// The warnings about the inputs (defects repaired), rendered; empty when there were none.
+    pub warnings: String,
+}
+
+/// Why generation failed: the diagnostics, rendered with their positions, or an I/O error.
+#[derive(Debug)]
+pub struct Error(String);
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Build {
+    /// Nothing to generate yet: add inputs with [`Build::input`].
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A description file (any format the generator reads; several are merged into one set of
+    /// modules). A relative path is relative to the crate's manifest folder, where build scripts
+    /// run.
+    #[must_use]
+    pub fn input(mut self, path: impl Into<PathBuf>) -> Self {
+        self.inputs.push(path.into());
+        self
+    }
+
+    /// The inputs' format, when it is not to be detected from each file.
+    #[must_use]
+    pub fn format(mut self, format: Format) -> Self {
+        self.format = Some(format);
+        self
+    }
+
+    /// Turn warnings about vendor files into errors.
+    #[must_use]
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Also generate the behavioural models of the memory-mapped blocks (`model`, which needs
+    /// `std` and `armreg-rt`'s `model` feature).
+    #[must_use]
+    pub fn models(mut self, models: bool) -> Self {
+        self.models = models;
+        self
+    }
+
+    /// Where to write (default: `$OUT_DIR/armreg`).
+    #[must_use]
+    pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.out_dir = Some(dir.into());
+        self
+    }
+
+    /// Generates the modules and prints `cargo:rerun-if-changed` for every file read (and for
+    /// each input, also when it fails to read, so that fixing it reruns the build script).
+    pub fn generate(self) -> Result<Generated, Error> {
+        let dir = match self.out_dir {
+            Some(d) => d,
+            None => PathBuf::from(std::env::var_os("OUT_DIR").ok_or_else(|| {
+                Error("OUT_DIR is not set: run from a build script, or give out_dir".into())
+            })?)
+            .join(OUT_SUBDIR),
+        };
+        if self.inputs.is_empty() {
+            return Err(Error(
+                "no input: add a description with Build::input".into(),
+            ));
+        }
+        let inputs: Vec<Input> = self
+            .inputs
+            .iter()
+            .map(|p| Input {
+                path: p.clone(),
+                shown: p.display().to_string(),
+            })
+            .collect();
+        let options = Options {
+            format: self.format,
+            strict: self.strict,
+            ..Options::default()
+        };
+        let mut report = Report::default();
+        let device = pipeline::load(&inputs, &options, &mut report);
+        let mut read: Vec<PathBuf> = report.sources.files_read().map(Path::to_path_buf).collect();
+        for input in &self.inputs {
+            if !read.contains(input) {
+                read.push(input.clone());
+            }
+        }
+        for path in &read {
+            println!("cargo:rerun-if-changed={}", path.display());
+        }
+        let Some(device) = device else {
+            return Err(Error(report.render()));
+        };
+        let warnings = report.render();
+        let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
+        let files = rust::generate_modules(&device, &shown, &dir, self.models).map_err(Error)?;
+        output::write(
+            None,
+            &[CrateOutput {
+                dir: dir.clone(),
+                files,
+            }],
+            // A folder given with `out_dir` may hold other files: only the generator's own are
+            // replaced.
+            Ownership::Written { force: false },
+        )
+        .map_err(|e| Error(format!("writing {}: {e}", dir.display())))?;
+        Ok(Generated {
+            root: dir.join(INCLUDE_ROOT),
+            read,
+            warnings,
+        })
+    }
+
+    /// [`Build::generate`] for a build script: warnings are shown as cargo warnings, and an error
+    /// is printed and ends the build script with a failure (no panic, no backtrace).
+    pub fn run(self) {
+        match self.generate() {
+            Ok(generated) => {
+                for line in generated.warnings.lines().filter(|l| !l.is_empty()) {
+                    println!("cargo:warning={line}");
+                }
+            }
+            Err(e) => {
+                eprintln!("{e}");
+                std::process::exit(1);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modules_and_a_root_to_include() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("demo.toml");
+        std::fs::write(
+            &input,
+            r#"
+[device]
+name = "demo"
+[[layout]]
+name = "CTRL"
+width = 32
+fields = [ { name = "EN", bits = "0", access = "rw" } ]
+[[block]]
+name = "REGS"
+size = 0x10
+[[block.register]]
+name = "CTRL"
+layout = "CTRL"
+offset = 0
+"#,
+        )
+        .unwrap();
+        let out = dir.path().join("out");
+        let generated = Build::new().input(&input).out_dir(&out).generate().unwrap();
+        assert_eq!(generated.root, out.join("registers.rs"));
+        assert_eq!(generated.read, std::slice::from_ref(&input));
+        let root = std::fs::read_to_string(&generated.root).unwrap();
+        assert!(
+            !root.contains("#!["),
+            "no inner attributes in an included file:\n{root}"
+        );
+        let layouts = format!("#[path = \"{}\"]", out.join("layouts.rs").display());
+        assert!(root.contains(&layouts), "{root}");
+        assert!(
+            !root.contains("model"),
+            "no models unless asked for:\n{root}"
+        );
+        assert!(out.join("mmio.rs").is_file() && !out.join("model.rs").exists());
+
+        // A broken description: the error names the file and position, nothing is written.
+        std::fs::write(&input, "[device]\nname = 3\n").unwrap();
+        let again = dir.path().join("again");
+        let err = Build::new()
+            .input(&input)
+            .out_dir(&again)
+            .generate()
+            .unwrap_err();
+        assert!(err.to_string().contains("demo.toml:2:"), "{err}");
+        assert!(!again.exists());
+    }
+}
