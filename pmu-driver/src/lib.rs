@@ -1,6 +1,6 @@
 //! A safe `#![no_std]` driver for the Arm Performance Monitors (PMUv3, and the Armv7 PMUv1/v2 an
 //! AArch32 CPU may have) and the generic timer, built on the generated register accessors
-//! (`arm-pmuv3`, `arm-generic-timer`).
+//! (`arm-pmuv3`, `arm-generic-timer-regs`).
 //!
 //! The driver is written once, generic over a register back end ([`Registers`]):
 //! [`Aarch64`] (system registers), [`Aarch32`] (CP15), [`Dsu`] (the DynamIQ cluster PMU's

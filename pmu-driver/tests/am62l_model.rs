@@ -38,7 +38,9 @@ fn unlock<B: armreg_rt::mmio::Bus>(frame: &Frame<B>) {
 
 #[test]
 fn per_cpu_handles_are_at_the_right_addresses() {
-    // The vendor-quoted address of CPU1's PMCR, and CPU0's frame 1 MiB below (FACTS.md §1).
+    // The vendor-quoted address of CPU1's PMCR (TI's AM62L register description, as quoted in the
+    // public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南"), and CPU0's frame 1 MiB below (inferred,
+    // see descriptions/am62l/am62l-pmu.xml).
     // SAFETY: the constructors' contract (the frame mapped as device memory at its base, no
     // conflicting use) governs accesses through the handles; none is made here: `addr()` only
     // computes base + offset, and the handles are dropped unused.

@@ -16,7 +16,7 @@ use armreg_rt::model::{Op, Outcome};
 use pmu_driver::{Dsu, Error, Event, External, Filter, Pmu, PmuVersion, Registers, SampleRing};
 use pmu_hw::{count, DSU};
 
-/// L3D_CACHE, a DSU event (FACTS.md §4).
+/// L3D_CACHE, a DSU event (Linux `drivers/perf/arm_dsu_pmu.c`).
 const L3D_CACHE: u16 = 0x2B;
 const BUS_ACCESS: u16 = 0x19;
 

@@ -20,7 +20,8 @@
 //!
 //! assert_eq!(Profiled::CPU_CYCLES.code(), 0x11);
 //! assert_eq!("inst_retired".parse(), Ok(Profiled::INST_RETIRED));
-//! // QEMU's PMCEID0 (FACTS.md §5) advertises SW_INCR, INST_RETIRED and CPU_CYCLES.
+//! // QEMU 7.2's PMCEID0 (0x20101, as measured by tests/tests/qemu.rs) advertises SW_INCR,
+//! // INST_RETIRED and CPU_CYCLES.
 //! assert_eq!(Profiled::INST_RETIRED.supported([0x20101, 0, 0, 0]), Some(true));
 //! use arm_pmuv3::{Pmevtyper, Value};
 //! let evtyper = Value::<Pmevtyper>::from(Profiled::CPU_CYCLES).with(Pmevtyper::U, true);
@@ -30,11 +31,11 @@
 //! Importing perf JSON: a file, or a core folder (every `*.json` in it), relative to the calling
 //! crate's manifest; `ArchStdEvent` references are resolved against the tables of the arch root
 //! found above it, as Linux's jevents does (or `#[arch = "..."]`). Here, the Cortex-A53 events
-//! from the shared corpus:
+//! of Linux 6.12, which `tests/linux/extract.sh` extracts into `target/linux-6.12/`:
 //!
 //! ```
 //! pmu_macros::event_set! {
-//!     #[json = "../../shared/corpus/linux/tools/perf/pmu-events/arch/arm64/arm/cortex-a53"]
+//!     #[json = "../target/linux-6.12/tools/perf/pmu-events/arch/arm64/arm/cortex-a53"]
 //!     pub enum CortexA53 {}
 //! }
 //!

@@ -1,5 +1,6 @@
 //! The generated API, on hand-declared sets: names, codes, parsing, PMCEID decoding against the
-//! values measured in FACTS.md, and the conversions to the generated event-type layouts.
+//! values measured on QEMU 7.2 and those TI gives for AM62L, and the conversions to the generated
+//! event-type layouts.
 use std::str::FromStr;
 
 pmu_macros::event_set! {
@@ -31,7 +32,7 @@ pmu_macros::event_set! {
 }
 
 pmu_macros::event_set! {
-    /// The DSU cluster events Linux's arm_dsu_pmu driver names (FACTS.md §4).
+    /// The DSU cluster events Linux's arm_dsu_pmu driver names (`drivers/perf/arm_dsu_pmu.c`).
     #[pmu = dsu]
     #[evtype = arm_dsu_pmu::Clusterpmxevtyper]
     pub enum Dsu {
@@ -104,7 +105,9 @@ fn display_and_from_str_round_trip() {
 
 #[test]
 fn supported_agrees_with_qemu_pmceid_from_facts() {
-    // FACTS.md §5: QEMU 7.2 cortex-a53/a57/a72 with -icount: PMCEID0 = 0x20101, PMCEID1 = 0.
+    // QEMU 7.2 cortex-a53/a57/a72 with -icount: PMCEID0 = 0x20101, PMCEID1 = 0 (a53 and a72 as
+    // measured by tests/tests/qemu.rs; QEMU 7.2 target/arm/helper.c builds PMCEID from the events
+    // it implements, pmu_init).
     let qemu_a53 = [0x20101, 0, 0, 0];
     assert_eq!(Core::SW_INCR.supported(qemu_a53), Some(true));
     assert_eq!(Core::INST_RETIRED.supported(qemu_a53), Some(true));
@@ -114,7 +117,8 @@ fn supported_agrees_with_qemu_pmceid_from_facts() {
     // Implementation-defined events are not advertised by PMCEID: the answer is "unknown".
     assert_eq!(Core::EXT_MEM_REQ.supported(qemu_a53), None);
     assert_eq!(Core::EXT_MEM_REQ.pmceid_bit(), None);
-    // cortex-a76 / neoverse-n1: PMCEID1 = 0x18 (STALL_FRONTEND, STALL_BACKEND); max adds STALL.
+    // cortex-a76 / neoverse-n1: PMCEID1 = 0x18 (STALL_FRONTEND, STALL_BACKEND); max adds STALL
+    // (max as measured by tests/tests/qemu.rs; the others per QEMU 7.2 target/arm/helper.c).
     let qemu_a76 = [0x20101, 0x18, 0, 0];
     assert_eq!(Core::STALL_FRONTEND.supported(qemu_a76), Some(true));
     assert_eq!(Core::STALL_BACKEND.supported(qemu_a76), Some(true));
@@ -133,8 +137,9 @@ fn supported_agrees_with_qemu_pmceid_from_facts() {
 
 #[test]
 fn supported_agrees_with_the_am62l_pmceid0_from_facts() {
-    // FACTS.md §1: the AM62L's PMCEID0 resets to 0x67FFBFFF: every event 0x00-0x1F but 0x0E
-    // (BR_RETURN_RETIRED), 0x1B, 0x1C, 0x1F.
+    // The AM62L's PMCEID0 resets to 0x67FFBFFF (TI's AM62L register description, as quoted in the
+    // public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南", vendor-quoted): every event
+    // 0x00-0x1F but 0x0E (BR_RETURN_RETIRED), 0x1B, 0x1C, 0x1F.
     let am62l = [0x67FF_BFFF, 0, 0, 0];
     assert_eq!(Core::SW_INCR.supported(am62l), Some(true));
     assert_eq!(Core::L1D_CACHE.supported(am62l), Some(true));

@@ -226,18 +226,18 @@ fn rust_checks(c: &mut Checks) {
     );
 
     get!(
-        "ARM_GENERIC_TIMER_CNTFRQ_CLOCKFREQ",
-        arm_generic_timer::Cntfrq,
+        "ARM_GENERIC_TIMER_REGS_CNTFRQ_CLOCKFREQ",
+        arm_generic_timer_regs::Cntfrq,
         u64,
         CLOCKFREQ
     );
     c.num(
-        "ARM_GENERIC_TIMER_CNTFRQ_RES0",
-        arm_generic_timer::Cntfrq::RES0,
+        "ARM_GENERIC_TIMER_REGS_CNTFRQ_RES0",
+        arm_generic_timer_regs::Cntfrq::RES0,
     );
     c.text(
-        "ARM_GENERIC_TIMER_CNTVCT_ENCODING",
-        &arm_generic_timer::aarch32::CNTVCT::PATH.to_string(),
+        "ARM_GENERIC_TIMER_REGS_CNTVCT_ENCODING",
+        &arm_generic_timer_regs::aarch32::CNTVCT::PATH.to_string(),
     );
 
     get!(
@@ -463,7 +463,7 @@ fn c_headers_compile_for_aarch64_with_mrs_msr() {
     assert!(read.contains("mrs\tx0, pmccfiltr_el0"), "{read}");
     let write = body(&listing, "arm_pmuv3_pmcr_el0_write");
     assert!(write.contains("msr\tpmcr_el0, x0"), "{write}");
-    let timer = body(&listing, "arm_generic_timer_cntvct_el0_read");
+    let timer = body(&listing, "arm_generic_timer_regs_cntvct_el0_read");
     assert!(timer.contains("mrs\tx0, cntvct_el0"), "{timer}");
     // An array: one instruction per element behind a switch on the index.
     let array = body(&listing, "arm_pmuv3_pmevtyper_el0_write");
@@ -484,6 +484,6 @@ fn c_headers_compile_for_aarch32_with_mrc_mcr_mrrc() {
     assert!(read.contains("mrc\t15, 0, r0, cr14, cr15, {7}"), "{read}");
     let write = body(&listing, "arm_pmuv3_pmcr_write");
     assert!(write.contains("mcr\t15, 0, r0, cr9, cr12, {0}"), "{write}");
-    let wide = body(&listing, "arm_generic_timer_cntvct_read");
+    let wide = body(&listing, "arm_generic_timer_regs_cntvct_read");
     assert!(wide.contains("mrrc\t15, 1, r0, r1, cr14"), "{wide}");
 }

@@ -4,7 +4,8 @@
 //! available; here that handler is a register file in a `BTreeMap` plus a log of every access, so
 //! the exact sequence of reads and writes an accessor issues can be checked. Memory-mapped blocks
 //! are pointed at a 4 KiB buffer and checked word by word. Paths and offsets are written out by
-//! hand from FACTS.md.
+//! hand from the Arm ARM DDI0487 (§D24.5, §G8.4, §D24.10, §I5.2) and, for the DSU, Linux
+//! `arch/arm64/include/asm/arm_dsu_pmu.h`.
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
@@ -13,7 +14,7 @@ use armreg_rt::host::{self, Handler};
 use armreg_rt::{IndexOutOfRange, Layout, SysRegPath};
 
 use arm_dsu_pmu as dsu;
-use arm_generic_timer as timer;
+use arm_generic_timer_regs as timer;
 use arm_pmuv3 as pmu;
 
 // ---------------------------------------------------------------------------------------------
@@ -111,7 +112,8 @@ const fn a32_wide(opc1: u8, crm: u8) -> SysRegPath {
     }
 }
 
-// FACTS.md §2
+// Arm ARM DDI0487 §D24.5 (AArch64 PMU), §G8.4 (AArch32 PMU), §D24.10 (generic timer); the DSU's
+// CLUSTERPMCR_EL1: Linux arch/arm64/include/asm/arm_dsu_pmu.h.
 const PMCR_EL0: SysRegPath = a64(3, 3, 9, 12, 0);
 const PMCNTENSET_EL0: SysRegPath = a64(3, 3, 9, 12, 1);
 const PMCNTENCLR_EL0: SysRegPath = a64(3, 3, 9, 12, 2);
@@ -135,7 +137,7 @@ const CLUSTERPMCR_EL1: SysRegPath = a64(3, 0, 15, 5, 0);
 #[test]
 fn pmcr_modify_is_one_read_and_one_write() {
     let _g = setup();
-    // Cortex-A53 reset value under QEMU (FACTS.md §5).
+    // Cortex-A53 reset value under QEMU 7.2 (as measured by tests/tests/qemu.rs).
     preset(PMCR_EL0, 0x4103_3000);
     pmu::aarch64::PMCR_EL0::modify(|v| v.with(pmu::Pmcr::E, true).with(pmu::Pmcr::C, true));
     assert_eq!(
@@ -301,7 +303,7 @@ fn generic_timer_counters() {
     assert_eq!(timer::aarch32::CNTVCT::read().bits(), 42);
     assert_eq!(take_log(), [Read(CNTVCT_A32)]);
 
-    // QEMU: 62.5 MHz (FACTS.md §5).
+    // QEMU 7.2: 62.5 MHz (as measured by tests/tests/qemu.rs).
     preset(CNTFRQ_EL0, 62_500_000);
     assert_eq!(
         timer::aarch64::CNTFRQ_EL0::read().get(timer::Cntfrq::CLOCKFREQ),
@@ -377,7 +379,8 @@ fn ext32_block_on_a_host_buffer() {
     // SAFETY: `frame` is a 4 KiB buffer that outlives `b` and is only reached through `base`.
     let b = unsafe { pmu::mmio::PmuExt32::new(base) };
 
-    // Words we expect to be non-zero at the end (byte offset → value), from FACTS.md §1.
+    // Words we expect to be non-zero at the end (byte offset → value), from the offsets of
+    // Arm ARM DDI0487 §I5.2 table I5-1.
     let mut expected: BTreeMap<usize, u32> = BTreeMap::new();
 
     // PMCNTENSET at 0xC00 (word index 0x300).

@@ -8,7 +8,9 @@ use codegen::pipeline::{self, Input, Report};
 fn ir_of_every_manifest_description() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let manifest = std::fs::read_to_string(root.join("descriptions/manifest.toml")).unwrap();
-    let entries = codegen::manifest::parse("descriptions/manifest.toml", &manifest).unwrap();
+    let entries = codegen::manifest::parse("descriptions/manifest.toml", &manifest)
+        .unwrap()
+        .crates;
     assert!(
         entries.len() >= 3,
         "manifest lists the PMUv3, timer and DSU crates"
@@ -33,7 +35,14 @@ fn ir_of_every_manifest_description() {
             &mut report,
         )
         .unwrap_or_else(|| panic!("{} is invalid:\n{}", entry.name, report.render()));
-        assert!(report.diagnostics.is_empty(), "{}", report.render());
+        // Only vendored third-party files may have defects the frontend repairs (with a warning);
+        // the project's own descriptions have none.
+        let vendored = entry.inputs.iter().all(|i| i.starts_with("third-party/"));
+        assert!(
+            report.diagnostics.iter().all(|d| vendored && !d.is_error()),
+            "{}",
+            report.render()
+        );
         insta::assert_json_snapshot!(entry.name.clone(), device);
     }
 }

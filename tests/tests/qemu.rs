@@ -6,9 +6,10 @@
 //! every value the guest reports with the value expected here. QEMU and the rustup targets are not
 //! installed by this test (`tests/qemu/install.sh` does that); if QEMU is missing the test fails.
 //!
-//! Expected values come from FACTS.md §5 (PMCR reset, N, PMCEID per model) and from the
-//! architecture (instruction counts of the loops, ESR of a trapped access); the PMU versions and
-//! the one-instruction overhead were measured on QEMU 7.2 and are explained where they are set.
+//! Expected values come from measurements of QEMU 7.2 (Debian `qemu-system-arm`: PMCR reset, N,
+//! PMCEID per model) and from the architecture (instruction counts of the loops, ESR of a trapped
+//! access); the PMU versions and the one-instruction overhead were measured on QEMU 7.2 too and are
+//! explained where they are set.
 //! A value the guest reports but nothing here checks is a failure too.
 //!
 //! `pmu_sequence` (AArch64 models) is the differential check of the generated behavioural model
@@ -77,7 +78,8 @@ impl Arch {
     }
 }
 
-/// What QEMU 7.2 implements for one CPU model (FACTS.md §5, versions measured).
+/// What QEMU 7.2 implements for one CPU model (measured on Debian's `qemu-system-arm` 7.2, versions
+/// included).
 #[derive(Clone, Copy, Debug)]
 struct Cpu {
     arch: Arch,

@@ -45,7 +45,7 @@ const AARCH64_CASES: &[Case] = &[
         name: "pmccntr_read",
         expect: &[&["mrs x0, PMCCNTR_EL0|S3_3_C9_C13_0", "ret"]],
     },
-    // CNTVCT_EL0::read().bits() (arm-generic-timer)
+    // CNTVCT_EL0::read().bits() (arm-generic-timer-regs)
     Case {
         name: "cntvct_read",
         expect: &[&["mrs x0, CNTVCT_EL0|S3_3_C14_C0_2", "ret"]],
@@ -98,7 +98,7 @@ const ARMV7A_CASES: &[Case] = &[
         name: "pmccntr64_read",
         expect: &[&["mrrc p15, #0x0|#0|0, r0, r1, c9", "bx lr"]],
     },
-    // aarch32::CNTVCT::read().bits() (arm-generic-timer): MRRC p15, 1, <lo>, <hi>, c14.
+    // aarch32::CNTVCT::read().bits() (arm-generic-timer-regs): MRRC p15, 1, <lo>, <hi>, c14.
     Case {
         name: "cntvct_read",
         expect: &[&["mrrc p15, #0x1|#1|1, r0, r1, c14", "bx lr"]],

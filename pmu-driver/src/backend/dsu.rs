@@ -10,7 +10,7 @@
 //! - there is no software increment and no cycle-counter filter.
 //!
 //! Lower exception levels reach these registers only when EL3/EL2 set ACTLR_EL3/EL2.CLUSTERPMUEN
-//! (bit 12, FACTS.md §2); firmware does that, not this driver.
+//! (bit 12, TF-A `include/drivers/arm/dsu.h`); firmware does that, not this driver.
 use arm_dsu_pmu::aarch64 as reg;
 use arm_dsu_pmu::{
     ClusterpmCounterMask, Clusterpmccntr, Clusterpmcr, Clusterpmselr, Clusterpmxevcntr,

@@ -22,23 +22,24 @@ pub struct Aarch64Timer;
 
 impl TimerRegisters for Aarch64Timer {
     fn frequency(&self) -> u32 {
-        arm_generic_timer::aarch64::CNTFRQ_EL0::read().get(arm_generic_timer::Cntfrq::CLOCKFREQ)
+        arm_generic_timer_regs::aarch64::CNTFRQ_EL0::read()
+            .get(arm_generic_timer_regs::Cntfrq::CLOCKFREQ)
     }
     #[inline(always)]
     fn virtual_count(&self) -> u64 {
         // The counter may be read out of order with the surrounding instructions: the first ISB
         // keeps it from being read early, the second keeps later instructions from starting first.
         isb();
-        let v = arm_generic_timer::aarch64::CNTVCT_EL0::read()
-            .get(arm_generic_timer::Cntvct::VIRTUALCOUNT);
+        let v = arm_generic_timer_regs::aarch64::CNTVCT_EL0::read()
+            .get(arm_generic_timer_regs::Cntvct::VIRTUALCOUNT);
         isb();
         v
     }
     #[inline(always)]
     fn physical_count(&self) -> u64 {
         isb();
-        let v = arm_generic_timer::aarch64::CNTPCT_EL0::read()
-            .get(arm_generic_timer::Cntpct::PHYSICALCOUNT);
+        let v = arm_generic_timer_regs::aarch64::CNTPCT_EL0::read()
+            .get(arm_generic_timer_regs::Cntpct::PHYSICALCOUNT);
         isb();
         v
     }
@@ -50,21 +51,22 @@ pub struct Aarch32Timer;
 
 impl TimerRegisters for Aarch32Timer {
     fn frequency(&self) -> u32 {
-        arm_generic_timer::aarch32::CNTFRQ::read().get(arm_generic_timer::CntfrqA32::CLOCKFREQ)
+        arm_generic_timer_regs::aarch32::CNTFRQ::read()
+            .get(arm_generic_timer_regs::CntfrqA32::CLOCKFREQ)
     }
     #[inline(always)]
     fn virtual_count(&self) -> u64 {
         isb();
-        let v =
-            arm_generic_timer::aarch32::CNTVCT::read().get(arm_generic_timer::Cntvct::VIRTUALCOUNT);
+        let v = arm_generic_timer_regs::aarch32::CNTVCT::read()
+            .get(arm_generic_timer_regs::Cntvct::VIRTUALCOUNT);
         isb();
         v
     }
     #[inline(always)]
     fn physical_count(&self) -> u64 {
         isb();
-        let v = arm_generic_timer::aarch32::CNTPCT::read()
-            .get(arm_generic_timer::Cntpct::PHYSICALCOUNT);
+        let v = arm_generic_timer_regs::aarch32::CNTPCT::read()
+            .get(arm_generic_timer_regs::Cntpct::PHYSICALCOUNT);
         isb();
         v
     }

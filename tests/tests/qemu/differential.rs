@@ -4,8 +4,9 @@
 //! PMCNTENSET, PMINTENSET, PMOVSSET and PMCR after each step.
 //!
 //! What the two sides may differ in, and why:
-//! - PMCR bits \[31:11\] (N, IDCODE, IMP) are RAZ/WI in the external view (FACTS.md §1): only bits
-//!   \[10:0\] are compared; QEMU's upper bits must stay at their reset (read-only).
+//! - PMCR bits \[31:11\] (N, IDCODE, IMP) are RAZ/WI in the external view (Arm ARM DDI0487
+//!   §I5.2, table I5-1): only bits \[10:0\] are compared; QEMU's upper bits must stay at their
+//!   reset (read-only).
 //! - What the architecture leaves to the implementation, which the description states only in
 //!   words and the test adds to the model as a hook ([`implementation`]): counter bits at or above
 //!   N are RAZ/WI; PMCR.LP is RES0 without FEAT_PMUv3p5, PMCR.FZO without FEAT_PMUv3p7.

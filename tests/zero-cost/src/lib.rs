@@ -19,7 +19,7 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 /// Cases for AArch64 (`MRS`/`MSR` system registers, MMIO through `PmuExt32`).
 #[cfg(target_arch = "aarch64")]
 pub mod a64 {
-    use arm_generic_timer::aarch64::CNTVCT_EL0;
+    use arm_generic_timer_regs::aarch64::CNTVCT_EL0;
     use arm_pmuv3::aarch64::{PMCCNTR_EL0, PMCR_EL0, PMEVTYPER_EL0};
     use arm_pmuv3::mmio::PmuExt32;
     use arm_pmuv3::{Layout, PmCounterMask, Pmcr, Pmevtyper};
@@ -118,7 +118,7 @@ pub mod a64 {
 /// Cases for AArch32 (`MRC`/`MCR`, `MRRC` system registers, MMIO through `PmuExt32`).
 #[cfg(target_arch = "arm")]
 pub mod a32 {
-    use arm_generic_timer::aarch32::CNTVCT;
+    use arm_generic_timer_regs::aarch32::CNTVCT;
     use arm_pmuv3::aarch32::{PMCCNTR64, PMCR, PMEVTYPER};
     use arm_pmuv3::mmio::PmuExt32;
     use arm_pmuv3::{Layout, PmCounterMask, PmcrA32, Pmevtyper};

@@ -1,7 +1,8 @@
 //! The external (memory-mapped) PMU view: one frame of registers per PE (FEAT_PMUv3_EXT32, as a
 //! SoC such as TI AM62L maps it per CPU), or a memory-mapped cluster PMU.
 //!
-//! The view differs from the system registers in ways the back end takes care of (FACTS.md §1):
+//! The view differs from the system registers in ways the back end takes care of (Arm ARM DDI0487
+//! §I5.2, table I5-1):
 //! - there is no PMSELR, PMXEVTYPER or PMXEVCNTR: each counter's `PMEVTYPER<n>`/`PMEVCNTR<n>` is
 //!   reached directly;
 //! - PMCR bits [31:11] are RAZ/WI: the number of counters is PMCFGR.N;
