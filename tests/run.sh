@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The whole test suite. Installs what it needs when missing (rustup targets and components, QEMU),
-# then runs every check: formatting, clippy, generated-code drift, generated crates and the driver
-# for the host and both Arm targets, their docs, and every test (unit, golden diagnostics, CLI, IR
-# snapshots, FACTS table, host emulation, zero-cost disassembly, pmu-macros compile errors, the
-# driver under QEMU on six CPU models, behavioural models under Miri, hostile input, the corpus).
+# The whole test suite. Installs what it needs when missing (rustup targets and components, QEMU,
+# Chromium, the Arm C cross compilers, Debian's Linux 6.12 source for the files the repository may
+# not carry), then runs every check: formatting, clippy, generated-code drift, generated crates and
+# the driver for the host and the Arm targets, their docs, and every test (unit, golden
+# diagnostics, CLI, IR snapshots, the independent register table, host emulation, zero-cost
+# disassembly, pmu-macros compile errors, the driver under QEMU on six CPU models, behavioural
+# models under Miri, hostile input, the corpus, a build-script crate, packaging into a local
+# registry).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +15,8 @@ step() { printf '\n==> %s\n' "$*"; }
 step "toolchain: rustup targets and components"
 targets=(aarch64-unknown-none armv7a-none-eabi)
 installed=$(rustup target list --installed)
-for t in "${targets[@]}"; do
+# thumbv7em: the corpus test builds crates generated from Cortex-M SVDs for it.
+for t in "${targets[@]}" thumbv7em-none-eabihf; do
   grep -qx "$t" <<<"$installed" || rustup target add "$t"
 done
 components=$(rustup component list --installed)
@@ -23,6 +27,9 @@ done
 step "QEMU for the driver tests; Chromium and Arm C compilers for the documentation tests"
 bash tests/qemu/install.sh
 bash tests/docs/install.sh
+
+step "Linux 6.12's sysreg and perf JSON (GPL-2.0, not in the repository) into target/linux-6.12"
+bash tests/linux/extract.sh
 
 generated=()
 for d in generated/*/; do generated+=(-p "$(basename "$d")"); done

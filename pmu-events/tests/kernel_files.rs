@@ -1,15 +1,17 @@
-//! Reads the real Linux 6.12 perf JSON from the shared corpus (outside the project, at
-//! `../shared/corpus` from the repository root). CI always has it, so its absence is a failure.
+//! Reads Linux 6.12's own perf JSON for arm64: the files come from Debian's `linux-source-6.12`,
+//! extracted into the repository's `target/linux-6.12/` by `tests/linux/extract.sh` (which
+//! `tests/run.sh` runs first). They are GPL-2.0, so the repository does not carry them; without
+//! them these tests fail, saying how to get them.
 use std::path::{Path, PathBuf};
 
 fn arm64() -> PathBuf {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
+    let linux = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/linux-6.12");
     assert!(
-        corpus.is_dir(),
-        "the shared corpus is missing: expected it at {} (the repository's ../shared/corpus)",
-        corpus.display()
+        linux.join(".complete").is_file(),
+        "the Linux 6.12 files are missing: expected them in {} (run tests/linux/extract.sh)",
+        linux.display()
     );
-    corpus.join("linux/tools/perf/pmu-events/arch/arm64")
+    linux.join("tools/perf/pmu-events/arch/arm64")
 }
 
 /// Entries counted independently of the crate: every object of every `*.json` in `path`.

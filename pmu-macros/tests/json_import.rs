@@ -1,44 +1,40 @@
-//! Importing the real Linux 6.12 perf event sets from the shared corpus, which lives outside the
-//! project (`../shared/corpus` from the repository root, so `../../shared/corpus` from this
-//! crate's manifest). CI always has it; without it these invocations fail to compile, naming the
-//! missing file. The expected counts are taken from the files independently, with serde_json.
+//! Importing Linux 6.12's own perf event sets for arm64. The files come from Debian's
+//! `linux-source-6.12`, extracted into the repository's `target/linux-6.12/` by
+//! `tests/linux/extract.sh` (which `tests/run.sh` runs first); they are GPL-2.0, so the repository
+//! does not carry them. Without them these invocations fail to compile, naming the missing file.
+//! The expected counts are taken from the files independently, with serde_json.
 
 use std::path::{Path, PathBuf};
 
 pmu_macros::event_set! {
     /// The architected and common microarchitectural events (the generic set).
     #[pmu = pmuv3p1]
-    #[json = "../../shared/corpus/linux/tools/perf/pmu-events/arch/arm64/common-and-microarch.json"]
+    #[json = "../target/linux-6.12/tools/perf/pmu-events/arch/arm64/common-and-microarch.json"]
     pub enum Generic {}
 }
 
 pmu_macros::event_set! {
     /// Arm's recommended implementation-defined events.
-    #[json = "../../shared/corpus/linux/tools/perf/pmu-events/arch/arm64/recommended.json"]
+    #[json = "../target/linux-6.12/tools/perf/pmu-events/arch/arm64/recommended.json"]
     pub enum Recommended {}
 }
 
 pmu_macros::event_set! {
     /// The Cortex-A53 events, in one line.
-    #[json = "../../shared/corpus/linux/tools/perf/pmu-events/arch/arm64/arm/cortex-a53"]
+    #[json = "../target/linux-6.12/tools/perf/pmu-events/arch/arm64/arm/cortex-a53"]
     pub enum CortexA53 {}
 }
 
 pmu_macros::event_set! {
     /// The Cortex-A57/A72 events.
     #[evtype = arm_pmuv3::Pmevtyper]
-    #[json = "../../shared/corpus/linux/tools/perf/pmu-events/arch/arm64/arm/cortex-a57-a72"]
+    #[json = "../target/linux-6.12/tools/perf/pmu-events/arch/arm64/arm/cortex-a57-a72"]
     pub enum CortexA57A72 {}
 }
 
 fn arm64() -> PathBuf {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
-    assert!(
-        corpus.is_dir(),
-        "the shared corpus is missing: expected it at {} (the repository's ../shared/corpus)",
-        corpus.display()
-    );
-    corpus.join("linux/tools/perf/pmu-events/arch/arm64")
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/linux-6.12/tools/perf/pmu-events/arch/arm64")
 }
 
 /// The number of event objects in a JSON file, or in every `*.json` of a folder.
@@ -101,7 +97,7 @@ fn references_resolve_to_the_architectural_codes() {
 
 #[test]
 fn generic_set_supported_agrees_with_qemu_pmceid_from_facts() {
-    // FACTS.md §5: QEMU 7.2 with -icount reports PMCEID0 = 0x20101.
+    // QEMU 7.2 with -icount reports PMCEID0 = 0x20101 (tests/tests/qemu.rs reads it).
     let qemu = [0x20101, 0, 0, 0];
     assert_eq!(Generic::SW_INCR.supported(qemu), Some(true));
     assert_eq!(Generic::INST_RETIRED.supported(qemu), Some(true));

@@ -1,40 +1,48 @@
 //! Real register descriptions written by others, end to end.
 //!
-//! Every file of the corpus (`../shared/corpus` beside the repository, see its README: four
-//! CMSIS-SVD files and Linux's `arch/arm64/tools/sysreg`) goes through `codegen generate` in
-//! lenient mode (vendor defects are repaired with warnings), and every generated crate must pass
-//! `cargo clippy -- -D warnings` for the host and for `aarch64-unknown-none`. For the largest file
-//! (nrf52840) the test also prints the generation's wall time and peak memory, the generated
-//! lines, and the release build time of the crate.
+//! Each input goes through `armreg-codegen generate` in lenient mode (vendor defects are repaired
+//! with warnings), into a folder outside the repository, as a user would run it; every generated
+//! crate must then pass `cargo clippy -- -D warnings` for the host, `aarch64-unknown-none` and
+//! `thumbv7em-none-eabihf` as it is (its `armreg-rt` dependency found by the path the generator
+//! wrote). For the largest file (nrf52840) the test also prints the generation's wall time and
+//! peak memory, the generated lines, and the release build time of the crate.
 //!
-//! A missing corpus is a failure, not a skip: this test exists to prove the toolchain on those
-//! files.
+//! The inputs: the two CMSIS-SVD files the repository carries (`descriptions/third-party/`), and
+//! Linux's `arch/arm64/tools/sysreg`, which it may not carry (GPL-2.0): `tests/linux/extract.sh`
+//! extracts it from Debian's `linux-source-6.12` into `target/linux-6.12/`. A missing input is a
+//! failure, not a skip: this test exists to prove the toolchain on those files.
 //!
-//! The crates are generated into `target/corpus/tree`, laid out like the repository
-//! (`tree/generated/<name>`, with `tree/runtime` a link to `runtime/`), so that their
-//! `../../runtime` dependency resolves; `tree/generated/Cargo.toml` makes them a workspace of
-//! their own, so the repository's workspace is not involved. All of them share one target
-//! directory, `target/corpus`, so the runtime is built once per target, and as the generator
-//! rewrites only files whose content changes, a second run rebuilds nothing that did not change. The two targets of a crate are checked at the same time
-//! (cargo locks each target's build directory separately).
+//! The crates are written to `armreg-corpus-<hash of the checkout's path>/` in the system's
+//! temporary folder, outside any workspace as a user's would be, and share one target directory,
+//! `target/corpus`, so the runtime is built once per target; as the generator rewrites only files
+//! whose content changes, a second run rebuilds nothing that did not change. The targets of a
+//! crate are checked at the same time (cargo locks each target's build directory separately).
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// (path under the corpus, crate name)
+/// (path under the repository, crate name)
 const INPUTS: &[(&str, &str)] = &[
-    ("svd/arm/ARM_Sample.svd", "arm-sample"),
-    ("svd/raspberrypi/rp2040.svd", "rp2040"),
-    ("svd/allwinner/D1-H.svd", "d1-h"),
-    ("svd/nordic/nrf52840.svd", "nrf52840"),
-    ("linux/arch/arm64/tools/sysreg", "linux-sysreg"),
+    (
+        "descriptions/third-party/cmsis-svd-data/RaspberryPi/rp2040.svd",
+        "rp2040",
+    ),
+    (
+        "descriptions/third-party/cmsis-svd-data/Nordic/nrf52840.svd",
+        "nrf52840",
+    ),
+    ("target/linux-6.12/arch/arm64/tools/sysreg", "linux-sysreg"),
 ];
 
 /// The largest input, measured in detail.
 const LARGEST: &str = "nrf52840";
 
-const TARGETS: [Option<&str>; 2] = [None, Some("aarch64-unknown-none")];
+const TARGETS: [Option<&str>; 3] = [
+    None,
+    Some("aarch64-unknown-none"),
+    Some("thumbv7em-none-eabihf"),
+];
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -47,7 +55,7 @@ fn cargo() -> Command {
     Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
 }
 
-/// Builds the `codegen` binary (already built by `cargo test --workspace`, so usually a no-op)
+/// Builds the generator's binary (already built by `cargo test --workspace`, so usually a no-op)
 /// and returns its path.
 fn codegen_binary(root: &Path) -> PathBuf {
     let out = cargo()
@@ -57,7 +65,7 @@ fn codegen_binary(root: &Path) -> PathBuf {
             "-p",
             "codegen",
             "--bin",
-            "codegen",
+            "armreg-codegen",
             "--message-format=json-render-diagnostics",
         ])
         .stderr(Stdio::inherit())
@@ -67,7 +75,7 @@ fn codegen_binary(root: &Path) -> PathBuf {
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "codegen")
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "armreg-codegen")
         .find_map(|m| m["executable"].as_str().map(PathBuf::from))
         .expect("cargo names the codegen executable")
 }
@@ -177,32 +185,33 @@ struct Row {
 #[test]
 fn corpus_generates_crates_that_build_warning_free() {
     let root = root();
-    let corpus = root.join("../shared/corpus");
+    let missing: Vec<&str> = INPUTS
+        .iter()
+        .map(|(input, _)| *input)
+        .filter(|input| !root.join(input).is_file())
+        .collect();
     assert!(
-        corpus.join("svd").is_dir() && corpus.join("linux").is_dir(),
-        "the corpus of real register descriptions is missing: expected {} (the shared corpus \
-         beside the repository, see its README). This test proves the toolchain on those files \
-         and fails rather than pass without them.",
-        corpus.display()
+        missing.is_empty(),
+        "inputs are missing: {missing:?}. The Linux file comes from Debian's linux-source-6.12: \
+         run tests/linux/extract.sh. This test proves the toolchain on these files and fails \
+         rather than pass without them."
     );
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| root.join("target"), PathBuf::from)
         .join("corpus");
     let codegen = codegen_binary(&root);
-    let tree = target_dir.join("tree");
-    std::fs::create_dir_all(tree.join("generated")).expect("target/corpus/tree is writable");
-    for shared in ["runtime", "pmu-macros"] {
-        let link = tree.join(shared);
-        let _ = std::fs::remove_file(&link);
-        if root.join(shared).is_dir() {
-            std::os::unix::fs::symlink(root.join(shared), &link).expect("symlink");
-        }
-    }
+    let tree = std::env::temp_dir().join(format!("armreg-corpus-{:016x}", {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        root.hash(&mut h);
+        h.finish()
+    }));
+    std::fs::create_dir_all(&tree).expect("the temporary folder is writable");
     let mut failures = Vec::new();
     let mut rows = Vec::new();
     for &(input, name) in INPUTS {
-        let file = corpus.join(input);
-        let out_dir = tree.join("generated").join(name);
+        let file = root.join(input);
+        let out_dir = tree.join(name);
         let (out, gen_time, gen_kib) = run_measured(
             Command::new(&codegen)
                 .current_dir(&root)
@@ -230,19 +239,8 @@ fn corpus_generates_crates_that_build_warning_free() {
             checks: Vec::new(),
         });
     }
-    // One workspace of the generated crates, apart from the repository's (the crates' own
-    // manifests stay as generated, so an unchanged crate is not rebuilt).
-    let members: Vec<String> = rows.iter().map(|r| format!("\"{}\"", r.name)).collect();
-    let workspace = format!(
-        "# Written by tests/tests/corpus.rs.\n[workspace]\nresolver = \"2\"\nmembers = [{}]\n",
-        members.join(", ")
-    );
-    let workspace_toml = tree.join("generated/Cargo.toml");
-    if std::fs::read_to_string(&workspace_toml).ok().as_deref() != Some(workspace.as_str()) {
-        std::fs::write(&workspace_toml, workspace).expect("the workspace manifest is writable");
-    }
     for row in &mut rows {
-        let out_dir = tree.join("generated").join(row.name);
+        let out_dir = tree.join(row.name);
         let checks: Vec<(bool, Duration, Output)> = std::thread::scope(|s| {
             let handles: Vec<_> = TARGETS
                 .iter()
@@ -281,8 +279,8 @@ fn corpus_generates_crates_that_build_warning_free() {
     }
 
     let mut report = String::from(
-        "\ncorpus (codegen in the dev profile; clippy host and aarch64-unknown-none run together)\n\
-         file            warnings    lines   gen s  gen MiB  host  aarch64  clippy s\n",
+        "\ncorpus (codegen in the dev profile; clippy for the host and both Arm targets at once)\n\
+         file            warnings    lines   gen s  gen MiB  host  aarch64  thumbv7em  clippy s\n",
     );
     for r in &rows {
         let mark = |i: usize| match r.checks.get(i) {
@@ -293,7 +291,7 @@ fn corpus_generates_crates_that_build_warning_free() {
         let clippy = r.checks.iter().map(|c| c.1).max().unwrap_or_default();
         let _ = writeln!(
             report,
-            "{:<15} {:>8} {:>8} {:>7.2} {:>8.0}  {:<4}  {:<7}  {:>8.1}",
+            "{:<15} {:>8} {:>8} {:>7.2} {:>8.0}  {:<4}  {:<7}  {:<9}  {:>8.1}",
             r.name,
             r.warnings,
             r.lines,
@@ -301,11 +299,12 @@ fn corpus_generates_crates_that_build_warning_free() {
             r.gen_kib as f64 / 1024.0,
             mark(0),
             mark(1),
+            mark(2),
             clippy.as_secs_f64()
         );
     }
     if let Some(r) = rows.iter().find(|r| r.name == LARGEST) {
-        let dir = tree.join("generated").join(LARGEST);
+        let dir = tree.join(LARGEST);
         // Measured from scratch every time (the runtime stays built).
         let _ = cargo_in(
             &dir,
