@@ -1,0 +1,7 @@
+//! Generates the PL011 registers of the worked example into `OUT_DIR` at build time.
+fn main() {
+    codegen::build::Build::new()
+        .input("../docs/example/qemu-virt-pl011.toml")
+        .models(true)
+        .run();
+}
