@@ -167,15 +167,8 @@ pub fn read_arm_pmu_data(path: &Path) -> Result<ArmPmuFile, Error> {
 /// offending value.
 pub fn parse_arm_pmu_data(path: &Path, text: &str) -> Result<ArmPmuFile, Error> {
     let index = LineIndex::new(path, text);
-    let root: Map<String, Value> = serde_json::from_str(text).map_err(|e| {
-        let full = e.to_string();
-        let suffix = format!(" at line {} column {}", e.line(), e.column());
-        let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
-        Error::at(
-            index.position(index.offset_of(e.line(), e.column()), 0),
-            ErrorKind::Json(message),
-        )
-    })?;
+    let root: Map<String, Value> =
+        serde_json::from_str(text).map_err(|e| crate::parse::json_error(&index, &e))?;
     let (top, entries) = locate::member_entries(text, "events");
     let file = Reader {
         index: &index,
@@ -303,9 +296,8 @@ fn read_event(
     spans: Option<&EntrySpans>,
 ) -> Result<ArmEvent, Error> {
     let Value::Object(object) = item else {
-        let (start, len) = spans.map_or((0, 0), |s| (s.start, s.len.min(1)));
         return Err(Error::at(
-            index.position(start, len),
+            locate::entry_position(index, spans),
             ErrorKind::Json("every entry of `events` must be an object".into()),
         ));
     };
@@ -440,16 +432,14 @@ impl Reader<'_> {
     }
 
     fn missing(&self, key: &'static str) -> Error {
-        let (start, len) = self.spans.map_or((0, 0), |s| (s.start, s.len.min(1)));
-        Error::at(self.index.position(start, len), ErrorKind::MissingKey(key))
+        Error::at(
+            locate::entry_position(self.index, self.spans),
+            ErrorKind::MissingKey(key),
+        )
     }
 
     fn value_position(&self, key: &str) -> Position {
-        let (start, len) = self
-            .spans
-            .and_then(|s| s.value(key).or(Some((s.start, 1))))
-            .unwrap_or((0, 0));
-        self.index.position(start, len)
+        locate::value_position(self.index, self.spans, key)
     }
 }
 

@@ -75,6 +75,26 @@ impl EntrySpans {
     }
 }
 
+/// The position of `key`'s value in the element `spans` describes, or of the element when the
+/// scanner did not find the key (cannot happen for text serde_json accepted, but a position is
+/// better than a panic).
+pub(crate) fn value_position(
+    index: &LineIndex<'_>,
+    spans: Option<&EntrySpans>,
+    key: &str,
+) -> Position {
+    let (start, len) = spans
+        .and_then(|s| s.value(key).or(Some((s.start, 1))))
+        .unwrap_or((0, 0));
+    index.position(start, len)
+}
+
+/// The position of the first character of the element `spans` describes.
+pub(crate) fn entry_position(index: &LineIndex<'_>, spans: Option<&EntrySpans>) -> Position {
+    let (start, len) = spans.map_or((0, 0), |s| (s.start, s.len.min(1)));
+    index.position(start, len)
+}
+
 /// Scans text that `serde_json` has accepted as a JSON array and returns one [`EntrySpans`] per
 /// element. On text that is not a valid JSON array the result is incomplete, never a panic.
 pub(crate) fn entries(text: &str) -> Vec<EntrySpans> {

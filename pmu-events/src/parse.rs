@@ -114,7 +114,7 @@ pub fn parse_str(path: &Path, text: &str) -> Result<EventFile, Error> {
 }
 
 /// A `serde_json` error, with its position moved from the message into [`Position`].
-fn json_error(index: &LineIndex<'_>, e: &serde_json::Error) -> Error {
+pub(crate) fn json_error(index: &LineIndex<'_>, e: &serde_json::Error) -> Error {
     let full = e.to_string();
     let suffix = format!(" at line {} column {}", e.line(), e.column());
     let message = full.strip_suffix(&suffix).unwrap_or(&full).to_string();
@@ -196,18 +196,14 @@ impl EntryReader<'_> {
     }
 
     fn missing(&self, key: &'static str) -> Error {
-        let (start, len) = self.spans.map_or((0, 0), |s| (s.start, s.len.min(1)));
-        Error::at(self.index.position(start, len), ErrorKind::MissingKey(key))
+        Error::at(
+            locate::entry_position(self.index, self.spans),
+            ErrorKind::MissingKey(key),
+        )
     }
 
-    /// The position of `key`'s value, or of the entry when the scanner did not find the key
-    /// (cannot happen for text serde_json accepted, but a position is better than a panic).
     fn value_position(&self, key: &str) -> Position {
-        let (start, len) = self
-            .spans
-            .and_then(|s| s.value(key).or(Some((s.start, 1))))
-            .unwrap_or((0, 0));
-        self.index.position(start, len)
+        locate::value_position(self.index, self.spans, key)
     }
 }
 

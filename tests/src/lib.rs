@@ -1,3 +1,68 @@
 //! Host integration tests of the generated crates (see `tests/`): encodings and offsets against an
 //! independent table typed in from the primary sources (Arm ARM DDI0487, Linux), host emulation of
 //! system registers, and the zero-cost check of generated accessors disassembled for Arm targets.
+//!
+//! The library holds what several of those tests need to run cargo and the generator as a user
+//! would.
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("tests/ has a parent")
+        .to_path_buf()
+}
+
+/// `cargo` run in `dir` with none of the outer build's settings (flags, target, target folder,
+/// profile overrides), as a user would run it there.
+pub fn cargo_in(dir: &Path) -> Command {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(dir);
+    for var in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "CARGO_BUILD_TARGET",
+        "CARGO_TARGET_DIR",
+        "CARGO_BUILD_TARGET_DIR",
+        "RUSTDOCFLAGS",
+    ] {
+        cmd.env_remove(var);
+    }
+    for (key, _) in std::env::vars_os() {
+        let key_text = key.to_string_lossy();
+        if key_text.starts_with("CARGO_PROFILE_")
+            || (key_text.starts_with("CARGO_TARGET_") && key_text.ends_with("_RUSTFLAGS"))
+        {
+            cmd.env_remove(key);
+        }
+    }
+    cmd
+}
+
+/// Builds the generator's binary (`cargo test --workspace` has built it already, so this is
+/// usually a no-op) and returns its path.
+pub fn codegen_binary() -> PathBuf {
+    let out = cargo_in(&root())
+        .args([
+            "build",
+            "--offline",
+            "-p",
+            "codegen",
+            "--bin",
+            "armreg-codegen",
+            "--message-format=json-render-diagnostics",
+        ])
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("cargo runs");
+    assert!(out.status.success(), "building armreg-codegen failed");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "armreg-codegen")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+        .expect("cargo names the armreg-codegen executable")
+}

@@ -44,42 +44,6 @@ const TARGETS: [Option<&str>; 3] = [
     Some("thumbv7em-none-eabihf"),
 ];
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
-}
-
-fn cargo() -> Command {
-    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-}
-
-/// Builds the generator's binary (already built by `cargo test --workspace`, so usually a no-op)
-/// and returns its path.
-fn codegen_binary(root: &Path) -> PathBuf {
-    let out = cargo()
-        .current_dir(root)
-        .args([
-            "build",
-            "-p",
-            "codegen",
-            "--bin",
-            "armreg-codegen",
-            "--message-format=json-render-diagnostics",
-        ])
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("cargo runs");
-    assert!(out.status.success(), "building codegen failed");
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "armreg-codegen")
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the codegen executable")
-}
-
 /// Runs `cmd` to completion; returns its output, wall time and peak resident memory in KiB
 /// (from the kernel's accounting of the reaped child).
 fn run_measured(cmd: &mut Command) -> (Output, Duration, u64) {
@@ -127,28 +91,8 @@ fn run_measured(cmd: &mut Command) -> (Output, Duration, u64) {
 /// `cargo <args>` in the generated crate `dir`, with the corpus target directory and none of the
 /// outer build's flags.
 fn cargo_in(dir: &Path, target_dir: &Path, args: &[&str]) -> Command {
-    let mut cmd = cargo();
-    cmd.current_dir(dir)
-        .args(args)
-        .env("CARGO_TARGET_DIR", target_dir);
-    for var in [
-        "RUSTFLAGS",
-        "CARGO_ENCODED_RUSTFLAGS",
-        "CARGO_BUILD_RUSTFLAGS",
-        "CARGO_BUILD_TARGET",
-        "CARGO_BUILD_TARGET_DIR",
-        "RUSTDOCFLAGS",
-    ] {
-        cmd.env_remove(var);
-    }
-    for (key, _) in std::env::vars_os() {
-        let key_text = key.to_string_lossy();
-        if key_text.starts_with("CARGO_PROFILE_")
-            || (key_text.starts_with("CARGO_TARGET_") && key_text.ends_with("_RUSTFLAGS"))
-        {
-            cmd.env_remove(key);
-        }
-    }
+    let mut cmd = integration_tests::cargo_in(dir);
+    cmd.args(args).env("CARGO_TARGET_DIR", target_dir);
     cmd
 }
 
@@ -184,7 +128,7 @@ struct Row {
 
 #[test]
 fn corpus_generates_crates_that_build_warning_free() {
-    let root = root();
+    let root = integration_tests::root();
     let missing: Vec<&str> = INPUTS
         .iter()
         .map(|(input, _)| *input)
@@ -199,7 +143,7 @@ fn corpus_generates_crates_that_build_warning_free() {
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| root.join("target"), PathBuf::from)
         .join("corpus");
-    let codegen = codegen_binary(&root);
+    let codegen = integration_tests::codegen_binary();
     let tree = std::env::temp_dir().join(format!("armreg-corpus-{:016x}", {
         use std::hash::{Hash, Hasher};
         let mut h = std::collections::hash_map::DefaultHasher::new();

@@ -16,29 +16,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("tests/ has a parent")
-        .to_path_buf()
-}
-
-/// `cargo` with none of the outer build's settings.
 fn cargo(dir: &Path) -> Command {
-    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cmd.current_dir(dir);
-    for var in [
-        "RUSTFLAGS",
-        "CARGO_ENCODED_RUSTFLAGS",
-        "CARGO_BUILD_RUSTFLAGS",
-        "CARGO_BUILD_TARGET",
-        "CARGO_TARGET_DIR",
-        "CARGO_BUILD_TARGET_DIR",
-        "RUSTDOCFLAGS",
-    ] {
-        cmd.env_remove(var);
-    }
-    cmd
+    integration_tests::cargo_in(dir)
 }
 
 fn run(cmd: &mut Command, what: &str) -> Output {
@@ -160,7 +139,7 @@ fn download_cache() -> Vec<PathBuf> {
 
 #[test]
 fn crates_package_and_build_from_a_registry_by_version() {
-    let root = root();
+    let root = integration_tests::root();
     let scratch = tempfile::tempdir().unwrap();
     let mut report = String::new();
 
@@ -239,7 +218,7 @@ fn crates_package_and_build_from_a_registry_by_version() {
     //    against the registry (its armreg-rt is the packaged one), then added to it.
     let pac = scratch.path().join("rp2040-pac");
     let svd = root.join("descriptions/third-party/cmsis-svd-data/RaspberryPi/rp2040.svd");
-    let codegen = codegen_binary(&root);
+    let codegen = integration_tests::codegen_binary();
     run(
         Command::new(&codegen)
             .arg("generate")
@@ -335,28 +314,6 @@ fn crates_package_and_build_from_a_registry_by_version() {
         built.lines().last().unwrap_or("").trim()
     );
     println!("{report}");
-}
-
-/// The generator's binary, built like the rest of the workspace.
-fn codegen_binary(root: &Path) -> PathBuf {
-    let out = run(
-        cargo(root).args([
-            "build",
-            "--offline",
-            "-p",
-            "codegen",
-            "--bin",
-            "armreg-codegen",
-            "--message-format=json-render-diagnostics",
-        ]),
-        "building armreg-codegen",
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "armreg-codegen")
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the armreg-codegen executable")
 }
 
 /// The user's firmware: a PMU through the driver, a register of arm-pmuv3 by hand, and a block of
