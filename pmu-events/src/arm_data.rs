@@ -71,12 +71,27 @@ pub struct Repair {
 }
 
 impl ArmPmuFile {
-    /// The PMU whose event field the codes are for. Armv7 cores have PMUv2 (8-bit numbers);
-    /// Armv8.0 cores PMUv3 (10-bit); Armv8.1 and later PMUv3p1 (16-bit). A common set (no
-    /// `cpuid`) lists the events of every version of its architecture, so it takes the widest
-    /// field of its PMU architecture. `None` when the file names no PMU architecture (Armv6).
+    /// MIDR's implementer code of the core, from `cpuid`.
+    pub fn implementer(&self) -> Option<u8> {
+        self.cpuid.and_then(|id| u8::try_from(id >> 12).ok())
+    }
+
+    /// MIDR's part number of the core, from `cpuid`.
+    pub fn part_number(&self) -> Option<u16> {
+        self.cpuid.and_then(|id| u16::try_from(id & 0xFFF).ok())
+    }
+
+    /// The PMU whose event field the codes are for. Armv6 (ARM11) cores, for which the data
+    /// names no PMU architecture, have the ARM11 performance monitor (8-bit numbers); Armv7 cores
+    /// PMUv2 (8-bit); Armv8.0 cores PMUv3 (10-bit); Armv8.1 and later PMUv3p1 (16-bit). A common
+    /// set (no `cpuid`) lists the events of every version of its architecture, so it takes the
+    /// widest field of its PMU architecture. `None` for a PMU architecture this crate does not
+    /// know.
     pub fn pmu(&self) -> Option<Pmu> {
-        match self.pmu_architecture.as_deref()? {
+        let Some(pmu_architecture) = self.pmu_architecture.as_deref() else {
+            return (self.architecture == "armv6").then_some(Pmu::Arm11);
+        };
+        match pmu_architecture {
             "pmuv2" => Some(Pmu::PmuV2),
             "pmuv3" if self.cpuid.is_none() => Some(Pmu::PmuV3p1),
             "pmuv3" => {
@@ -143,14 +158,7 @@ pub fn generated_name(code: u16) -> String {
 /// Whether `text` looks like a file of Arm's PMU data: a JSON object whose `_type` is `Events`
 /// (checked in the first 4 KiB, as format detection reads).
 pub fn is_arm_pmu_data(text: &str) -> bool {
-    let head: String = text.chars().take(4096).collect();
-    head.trim_start().starts_with('{')
-        && head.split("\"_type\"").nth(1).is_some_and(|rest| {
-            rest.trim_start()
-                .trim_start_matches(':')
-                .trim_start()
-                .starts_with("\"Events\"")
-        })
+    type_is(text, "Events")
 }
 
 /// Reads and parses one file of Arm's PMU data (refused when larger than
@@ -248,6 +256,145 @@ pub fn parse_arm_pmu_data(path: &Path, text: &str) -> Result<ArmPmuFile, Error> 
         events,
         position,
     })
+}
+
+/// One core of Arm's `cpus.json`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArmCpu {
+    /// The product name (`Cortex-A53`).
+    pub name: String,
+    /// MIDR's implementer code (0x41 for Arm).
+    pub implementer: u8,
+    /// MIDR's part number (0xD03 for the Cortex-A53).
+    pub part_number: u16,
+    /// The architecture (`armv8-a`).
+    pub architecture: String,
+    /// The number of event counters, where the file gives it.
+    pub counters: Option<u8>,
+    /// Where the entry's `name` is.
+    pub position: Position,
+}
+
+/// Whether `text` looks like Arm's `cpus.json`: a JSON object whose `_type` is `CPUs` (in its
+/// first 4 KiB).
+pub fn is_arm_cpus(text: &str) -> bool {
+    type_is(text, "CPUs")
+}
+
+/// Reads and parses Arm's `cpus.json` (see [`parse_arm_cpus`]).
+pub fn read_arm_cpus(path: &Path) -> Result<Vec<ArmCpu>, Error> {
+    let text = crate::read::read_text(path)?;
+    parse_arm_cpus(path, &text)
+}
+
+/// Parses the text of Arm's `cpus.json` (ARM-software/data): `_type` is `CPUs`, and every entry
+/// of `cpus` has the `implementer`, `name`, `arch` and `cpuid` its schema requires, with the
+/// schema's types and no other key. The `cpuid`'s implementer must be the entry's.
+pub fn parse_arm_cpus(path: &Path, text: &str) -> Result<Vec<ArmCpu>, Error> {
+    let index = LineIndex::new(path, text);
+    let root: Map<String, Value> =
+        serde_json::from_str(text).map_err(|e| crate::parse::json_error(&index, &e))?;
+    let (top, entries) = locate::member_entries(text, "cpus");
+    let file = Reader {
+        index: &index,
+        object: &root,
+        spans: Some(&top),
+    };
+    file.known_keys(&["_type", "timestamp", "cpus"])?;
+    match file.string("_type")? {
+        Some(t) if t == "CPUs" => {}
+        Some(t) => {
+            return Err(file.error(
+                "_type",
+                format!("`_type` is {t:?}: a CPU list says \"CPUs\""),
+            ))
+        }
+        None => return Err(file.missing("_type")),
+    }
+    let Some(Value::Array(items)) = root.get("cpus") else {
+        return Err(match root.get("cpus") {
+            None => file.missing("cpus"),
+            Some(_) => file.error("cpus", "`cpus` must be an array".into()),
+        });
+    };
+    let mut cpus = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let spans = entries.get(i);
+        let Value::Object(object) = item else {
+            return Err(Error::at(
+                locate::entry_position(&index, spans),
+                ErrorKind::Json("every entry of `cpus` must be an object".into()),
+            ));
+        };
+        let cpu = Reader {
+            index: &index,
+            object,
+            spans,
+        };
+        cpu.known_keys(&["name", "implementer", "cpuid", "cpuids", "arch", "counters"])?;
+        let name = cpu.string("name")?.ok_or_else(|| cpu.missing("name"))?;
+        let architecture = cpu.string("arch")?.ok_or_else(|| cpu.missing("arch"))?;
+        let implementer = cpu
+            .integer("implementer")?
+            .ok_or_else(|| cpu.missing("implementer"))?;
+        let implementer = u8::try_from(implementer)
+            .ok()
+            .filter(|i| *i != 0)
+            .ok_or_else(|| {
+                cpu.error(
+                    "implementer",
+                    format!("`implementer` {implementer} is not 1..=255"),
+                )
+            })?;
+        let text = cpu.string("cpuid")?.ok_or_else(|| cpu.missing("cpuid"))?;
+        let id = parse_cpuid(&text).ok_or_else(|| {
+            cpu.error(
+                "cpuid",
+                format!("`cpuid` {text:?} is not 5 or 6 hexadecimal digits after `0x`"),
+            )
+        })?;
+        if id >> 12 != u32::from(implementer) {
+            return Err(cpu.error(
+                "cpuid",
+                format!(
+                    "`cpuid` {text:?} names implementer 0x{:X}, the entry's `implementer` is 0x{implementer:X}",
+                    id >> 12
+                ),
+            ));
+        }
+        let counters = match cpu.integer("counters")? {
+            None => None,
+            Some(n) => Some(u8::try_from(n).ok().filter(|n| *n <= 31).ok_or_else(|| {
+                cpu.error(
+                    "counters",
+                    format!("`counters` {n} is not 0..=31 (the schema's range)"),
+                )
+            })?),
+        };
+        cpus.push(ArmCpu {
+            position: cpu.value_position("name"),
+            name,
+            implementer,
+            part_number: u16::try_from(id & 0xFFF).unwrap_or(0),
+            architecture,
+            counters,
+        });
+    }
+    Ok(cpus)
+}
+
+/// Whether the JSON object `text` starts with has `_type` = `expected` (in its first 4 KiB).
+fn type_is(text: &str, expected: &str) -> bool {
+    let head: String = text.chars().take(4096).collect();
+    head.trim_start().starts_with('{')
+        && head.split("\"_type\"").nth(1).is_some_and(|rest| {
+            rest.trim_start()
+                .trim_start_matches(':')
+                .trim_start()
+                .strip_prefix('"')
+                .and_then(|r| r.strip_prefix(expected))
+                .is_some_and(|r| r.starts_with('"'))
+        })
 }
 
 /// The top-level keys the schema defines.
@@ -512,6 +659,10 @@ mod tests {
         // A common set spans every version of its architecture.
         assert_eq!(with("armv8-a", "pmuv3", false), Some(Pmu::PmuV3p1));
         assert_eq!(with("armv6", "pmuv1", true), None);
+        let arm11 = parse(
+            r#"{"_type": "Events", "cpuid": "0x41b36", "architecture": "armv6", "events": []}"#,
+        );
+        assert_eq!(arm11.unwrap().pmu(), Some(Pmu::Arm11));
     }
 
     #[test]
@@ -575,6 +726,52 @@ mod tests {
         let err = parse("{\"_type\": \"Events\",\n \"architecture\": \"armv8-a\",\n \"events\": [{\"code\": 1, \"bad\": 2, \"description\": \"\"}]}").unwrap_err();
         let p = err.position().unwrap();
         assert_eq!((p.line, p.column), (3, 32));
+    }
+
+    #[test]
+    fn reads_the_cpu_list() {
+        let text = r#"{"_type": "CPUs", "cpus": [
+            {"implementer": 65, "name": "Cortex-A53", "arch": "armv8-a", "cpuid": "0x41d03"},
+            {"implementer": 63, "name": "Rainier", "arch": "armv8.2-a", "cpuid": "0x3f412", "counters": 6}
+        ]}"#;
+        let cpus = parse_arm_cpus(Path::new("cpus.json"), text).unwrap();
+        assert_eq!(cpus.len(), 2);
+        assert_eq!(
+            (
+                cpus[0].name.as_str(),
+                cpus[0].implementer,
+                cpus[0].part_number
+            ),
+            ("Cortex-A53", 0x41, 0xD03)
+        );
+        assert_eq!(
+            (cpus[1].implementer, cpus[1].part_number, cpus[1].counters),
+            (0x3F, 0x412, Some(6))
+        );
+        assert_eq!((cpus[0].position.line, cpus[0].position.column), (2, 41));
+        assert!(is_arm_cpus(text) && !is_arm_pmu_data(text));
+        for (bad, expected) in [
+            (
+                r#"{"_type": "CPUs", "cpus": [{"implementer": 65, "name": "X", "arch": "armv8-a", "cpuid": "0x42d03"}]}"#,
+                "names implementer 0x42",
+            ),
+            (
+                r#"{"_type": "CPUs", "cpus": [{"implementer": 65, "name": "X", "arch": "armv8-a"}]}"#,
+                "no `cpuid`",
+            ),
+            (
+                r#"{"_type": "CPUs", "cpus": [{"implementer": 0, "name": "X", "arch": "a", "cpuid": "0x00d03"}]}"#,
+                "not 1..=255",
+            ),
+            (
+                r#"{"_type": "CPUs", "cpus": [{"implementer": 65, "name": "X", "arch": "a", "cpuid": "0x41d03", "core": 1}]}"#,
+                "unknown key `core`",
+            ),
+            (r#"{"_type": "Events", "cpus": []}"#, "a CPU list says"),
+        ] {
+            let err = parse_arm_cpus(Path::new("cpus.json"), bad).unwrap_err();
+            assert!(err.to_string().contains(expected), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -37,8 +37,8 @@ mod resolve;
 
 pub use arch::{find_arch_root, ArchTable};
 pub use arm_data::{
-    generated_name, is_arm_pmu_data, parse_arm_pmu_data, read_arm_pmu_data, ArmEvent, ArmPmuFile,
-    Repair,
+    generated_name, is_arm_cpus, is_arm_pmu_data, parse_arm_cpus, parse_arm_pmu_data,
+    read_arm_cpus, read_arm_pmu_data, ArmCpu, ArmEvent, ArmPmuFile, Repair,
 };
 pub use error::{Error, ErrorKind, Position};
 pub use mapfile::{lookup_midr, parse_mapfile, MapEntry};

@@ -17,6 +17,9 @@ pub const fn pmceid_bit(code: u16) -> Option<(usize, u32)> {
 /// A PMU kind: the event-field width and the PMCEID registers differ between them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Pmu {
+    /// The ARM11 performance monitor (Armv6, before the architected PMU): 8-bit event numbers
+    /// of its own, and no PMCEID registers.
+    Arm11,
     /// The Armv7 PMU (PMUv2): `PMXEVTYPER.evtCount` is bits \[7:0\]; PMCEID0/1 advertise the
     /// common events 0x00–0x3F.
     PmuV2,
@@ -32,11 +35,12 @@ pub enum Pmu {
 
 impl Pmu {
     /// Every kind, for listing the accepted names.
-    pub const ALL: [Pmu; 4] = [Pmu::PmuV2, Pmu::PmuV3, Pmu::PmuV3p1, Pmu::Dsu];
+    pub const ALL: [Pmu; 5] = [Pmu::Arm11, Pmu::PmuV2, Pmu::PmuV3, Pmu::PmuV3p1, Pmu::Dsu];
 
     /// The name used to select it (e.g. in the `pmu = ...` argument of `pmu-macros`).
     pub const fn keyword(self) -> &'static str {
         match self {
+            Pmu::Arm11 => "arm11",
             Pmu::PmuV2 => "pmuv2",
             Pmu::PmuV3 => "pmuv3",
             Pmu::PmuV3p1 => "pmuv3p1",
@@ -52,7 +56,7 @@ impl Pmu {
     /// Width in bits of the event number field.
     pub const fn event_bits(self) -> u32 {
         match self {
-            Pmu::PmuV2 => 8,
+            Pmu::Arm11 | Pmu::PmuV2 => 8,
             Pmu::PmuV3 => 10,
             Pmu::PmuV3p1 | Pmu::Dsu => 16,
         }
@@ -61,6 +65,9 @@ impl Pmu {
     /// The event field, for messages.
     pub const fn event_field(self) -> &'static str {
         match self {
+            Pmu::Arm11 => {
+                "ARM11 event field (8-bit event numbers of the ARM11 performance monitor)"
+            }
             Pmu::PmuV2 => "Armv7 PMUv2 event field PMXEVTYPER.evtCount[7:0]",
             Pmu::PmuV3 => {
                 "PMUv3 event field PMEVTYPER<n>.evtCount[9:0] (bits [15:10] need PMUv3p1)"
@@ -78,11 +85,12 @@ impl Pmu {
     }
 
     /// How many 32-bit PMCEID registers advertise common events (PMCEID0–3; PMCEID0–1 of an
-    /// Armv7 PMU; CLUSTERPMCEID0–1).
+    /// Armv7 PMU; CLUSTERPMCEID0–1; none on ARM11).
     pub const fn pmceid_registers(self) -> usize {
         match self {
             Pmu::PmuV3 | Pmu::PmuV3p1 => 4,
             Pmu::PmuV2 | Pmu::Dsu => 2,
+            Pmu::Arm11 => 0,
         }
     }
 
@@ -90,6 +98,7 @@ impl Pmu {
     /// and the DSU only 0x00–0x3F (PMCEID0/1, CLUSTERPMCEID0/1).
     pub const fn pmceid_bit(self, code: u16) -> Option<(usize, u32)> {
         match (self, pmceid_bit(code)) {
+            (Pmu::Arm11, _) => None,
             (Pmu::PmuV2 | Pmu::Dsu, Some((register, _))) if register >= 2 => None,
             (_, bit) => bit,
         }
@@ -116,6 +125,7 @@ mod tests {
         assert_eq!(pmceid_bit(0xC0), None);
         assert_eq!(Pmu::Dsu.pmceid_bit(0x4000), None);
         assert_eq!(Pmu::Dsu.pmceid_bit(0x2A), Some((1, 10)));
+        assert_eq!(Pmu::Arm11.pmceid_bit(0x00), None);
     }
 
     #[test]

@@ -47,13 +47,30 @@ pub struct Import {
     /// Every file read: the event files, then the architectural tables when references needed
     /// them (a build that depends on the events must be redone when any of these changes).
     pub files: Vec<PathBuf>,
+    /// The PMU the file says its events are for (a file of Arm's PMU data says it; perf JSON
+    /// does not).
+    pub pmu: Option<crate::Pmu>,
 }
 
 /// Imports perf events from `path`: one JSON file, or a core folder (every `*.json` in it, in
 /// file-name order, like jevents). `ArchStdEvent` references are resolved against the tables in
 /// `arch_root`, or, when `None`, in the arch root found by [`find_arch_root`] from `path`; the
 /// tables are only read when some entry is a reference.
+/// A file of Arm's PMU data (ARM-software/data) is read as such: its events, the ones it leaves
+/// unnamed named after their code (`EVENT_C0`), the ones without a code left out
+/// ([`ArmPmuFile::events`](crate::ArmPmuFile::events)), and its PMU.
 pub fn import(path: &Path, arch_root: Option<&Path>) -> Result<Import, Error> {
+    if path.is_file() {
+        let text = crate::read::read_text(path)?;
+        if crate::is_arm_pmu_data(&text) {
+            let data = crate::parse_arm_pmu_data(path, &text)?;
+            return Ok(Import {
+                events: data.events().0,
+                files: vec![path.to_path_buf()],
+                pmu: data.pmu(),
+            });
+        }
+    }
     let files = if path.is_dir() {
         crate::json_files(path)?
     } else {
@@ -93,7 +110,11 @@ pub fn import(path: &Path, arch_root: Option<&Path>) -> Result<Import, Error> {
         .into_iter()
         .chain(table.files().iter().cloned())
         .collect();
-    Ok(Import { events, files })
+    Ok(Import {
+        events,
+        files,
+        pmu: None,
+    })
 }
 
 fn as_reference(entry: &Entry) -> Option<&Reference> {

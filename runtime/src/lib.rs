@@ -10,6 +10,7 @@
 //! - [`mmio::Reg`]: a typed handle to one memory-mapped register whose access rules are in its type;
 //! - [`host`]: the hook through which system-register accessors run on a target that lacks the
 //!   instruction (the host, for tests and docs);
+//! - [`events`]: PMU event tables and CPU cores as data, for lookups at run time;
 //! - `model` (feature `model`, needs `std`): the engine of the behavioural models generated
 //!   for memory-mapped blocks, a bus that applies a description's access rules.
 #![no_std]
@@ -18,6 +19,7 @@
 #[cfg(feature = "model")]
 extern crate std;
 
+pub mod events;
 pub mod field;
 pub mod host;
 pub mod mmio;

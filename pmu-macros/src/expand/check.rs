@@ -77,7 +77,7 @@ pub(crate) fn check(
 fn too_wide(c: &Candidate, pmu: Pmu) -> String {
     let hint = match pmu {
         Pmu::PmuV3 => "; if the PMU has PMUv3p1, say so with `pmu = pmuv3p1`",
-        Pmu::PmuV2 | Pmu::PmuV3p1 | Pmu::Dsu => "",
+        Pmu::Arm11 | Pmu::PmuV2 | Pmu::PmuV3p1 | Pmu::Dsu => "",
     };
     format!(
         "event code 0x{:X} (`{}`) does not fit the {}{hint}",

@@ -177,6 +177,11 @@ fn pmceid_methods(pmu: Pmu, events: &[Checked]) -> TokenStream {
               `None` when CLUSTERPMCEID says nothing about it (events above 0x3F, such as \
               implementation-defined ones): check the DSU's manual instead of guessing.",
         ),
+        Pmu::Arm11 => (
+            " Always `None`: the ARM11 performance monitor has no PMCEID registers.",
+            " Always `None` (the argument is empty): the ARM11 performance monitor has no PMCEID \
+              registers to say what it counts; check the core's manual.",
+        ),
         Pmu::PmuV2 => (
             " The PMCEID register (0 or 1) and bit that advertise this event: common events \
               0x00–0x3F have one; `None` for every other event, whose support PMCEID does not \
@@ -196,7 +201,7 @@ fn pmceid_methods(pmu: Pmu, events: &[Checked]) -> TokenStream {
         ),
     };
     let el0 = match pmu {
-        Pmu::PmuV2 | Pmu::Dsu => quote!(),
+        Pmu::Arm11 | Pmu::PmuV2 | Pmu::Dsu => quote!(),
         Pmu::PmuV3 | Pmu::PmuV3p1 => quote! {
             /// [`Self::supported`] from the AArch64 registers: `PMCEID0_EL0[63:32]` is PMCEID2 and
             /// `PMCEID1_EL0[63:32]` is PMCEID3.
@@ -316,6 +321,7 @@ fn hex(code: u16) -> Literal {
 
 fn pmu_name(pmu: Pmu) -> &'static str {
     match pmu {
+        Pmu::Arm11 => "ARM11 performance monitor (8-bit event numbers)",
         Pmu::PmuV2 => "Armv7 PMUv2 (8-bit event numbers)",
         Pmu::PmuV3 => "PMUv3 (10-bit event numbers)",
         Pmu::PmuV3p1 => "PMUv3p1 (16-bit event numbers)",

@@ -43,15 +43,23 @@ pub(crate) fn written(
     out
 }
 
-/// The events of every `json = "..."` import, and every file read for them (for rebuilds).
-pub(crate) fn json(
-    options: &Options,
-    ctx: &Context,
-    errors: &mut Vec<syn::Error>,
-) -> (Vec<Candidate>, Vec<PathBuf>) {
+/// What the `json = "..."` imports gave: their events, every file read for them (for rebuilds),
+/// and the PMU the files say they are for (Arm's PMU data says it; perf JSON does not), with the
+/// literal that said it.
+pub(crate) struct Imported {
+    pub(crate) events: Vec<Candidate>,
+    pub(crate) files: Vec<PathBuf>,
+    pub(crate) pmu: Option<(Pmu, proc_macro2::Span)>,
+}
+
+/// The events of every `json = "..."` import: Linux perf pmu-events JSON (a file or a core
+/// folder) or a file of Arm's PMU data, told apart by content. Imports that say different PMUs
+/// are an error unless `pmu = ...` settles it.
+pub(crate) fn json(options: &Options, ctx: &Context, errors: &mut Vec<syn::Error>) -> Imported {
     let arch_root = options.arch.as_ref().map(|a| ctx.resolve(&a.value()));
     let mut out = Vec::new();
     let mut files = Vec::new();
+    let mut pmu: Option<(Pmu, proc_macro2::Span)> = None;
     for literal in &options.json {
         let path = ctx.resolve(&literal.value());
         let import = match pmu_events::import(&path, arch_root.as_deref()) {
@@ -61,6 +69,22 @@ pub(crate) fn json(
                 continue;
             }
         };
+        if let Some(said) = import.pmu {
+            match pmu {
+                Some((first, _)) if first != said && !options.pmu_given => {
+                    errors.push(syn::Error::new(
+                        literal.span(),
+                        format!(
+                            "this file's events are for {}, an earlier import's for {}: say which PMU with `pmu = ...`",
+                            said.keyword(),
+                            first.keyword()
+                        ),
+                    ));
+                }
+                Some(_) => {}
+                None => pmu = Some((said, literal.span())),
+            }
+        }
         out.extend(import.events.into_iter().map(|event| Candidate {
             description: event.description().to_string(),
             name: event.name,
@@ -79,5 +103,9 @@ pub(crate) fn json(
     }
     files.sort();
     files.dedup();
-    (out, files)
+    Imported {
+        events: out,
+        files,
+        pmu,
+    }
 }

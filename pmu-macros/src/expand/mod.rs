@@ -46,12 +46,17 @@ pub(crate) fn event_enum(args: TokenStream, item: TokenStream, ctx: &Context) ->
     }
 }
 
-fn expand(set: EventSetInput, ctx: &Context) -> TokenStream {
+fn expand(mut set: EventSetInput, ctx: &Context) -> TokenStream {
     let mut errors = Vec::new();
+    let imported = import::json(&set.options, ctx, &mut errors);
+    // A file of Arm's PMU data says which PMU its events are for; `pmu = ...` overrides it.
+    if let (false, Some((pmu, _))) = (set.options.pmu_given, imported.pmu) {
+        set.options.pmu = pmu;
+    }
     let pmu = set.options.pmu;
     let mut candidates = import::written(&set.events, pmu, &mut errors);
-    let (imported, tracked) = import::json(&set.options, ctx, &mut errors);
-    candidates.extend(imported);
+    candidates.extend(imported.events);
+    let tracked = imported.files;
     let events = check::check(candidates, pmu, &mut errors);
     if events.is_empty() && errors.is_empty() {
         errors.push(syn::Error::new(

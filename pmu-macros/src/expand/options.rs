@@ -13,13 +13,15 @@ pub(crate) const KEYS: [&str; 5] = ["pmu", "evtype", "evtype_field", "json", "ar
 pub(crate) struct Options {
     /// The PMU the events are for; PMUv3 (10-bit event field) unless given.
     pub(crate) pmu: Pmu,
-    /// Whether `pmu` was given, to reject a second one.
-    pmu_given: bool,
+    /// Whether `pmu` was given: a second one is rejected, and it overrides the PMU an imported
+    /// file of Arm's PMU data says.
+    pub(crate) pmu_given: bool,
     /// The event-type register layout to emit `From<Set>` for (e.g. `arm_pmuv3::Pmevtyper`).
     pub(crate) evtype: Option<Path>,
     /// The field constant of `evtype` that holds the event number.
     pub(crate) evtype_field: Option<Ident>,
-    /// perf JSON files or core folders to import, relative to the calling crate's manifest.
+    /// Files or core folders to import (perf JSON, Arm's PMU data), relative to the calling
+    /// crate's manifest.
     pub(crate) json: Vec<LitStr>,
     /// The arch root to resolve `ArchStdEvent` in, instead of the one found above each import.
     pub(crate) arch: Option<LitStr>,
@@ -45,7 +47,7 @@ impl Options {
         self.evtype_field.clone().unwrap_or_else(|| {
             let name = match self.pmu {
                 Pmu::Dsu => "VALUE",
-                Pmu::PmuV2 | Pmu::PmuV3 | Pmu::PmuV3p1 => "EVTCOUNT",
+                Pmu::Arm11 | Pmu::PmuV2 | Pmu::PmuV3 | Pmu::PmuV3p1 => "EVTCOUNT",
             };
             Ident::new(name, Span::call_site())
         })
@@ -65,11 +67,13 @@ impl Options {
                 if self.pmu_given {
                     return Err(twice("pmu"));
                 }
-                let ident = single_ident(&nv.value, "a PMU: pmuv2, pmuv3, pmuv3p1 or dsu")?;
+                let ident = single_ident(&nv.value, "a PMU: arm11, pmuv2, pmuv3, pmuv3p1 or dsu")?;
                 self.pmu = Pmu::from_keyword(&ident.to_string()).ok_or_else(|| {
                     syn::Error::new(
                         ident.span(),
-                        format!("unknown PMU `{ident}`: expected pmuv2, pmuv3, pmuv3p1 or dsu"),
+                        format!(
+                            "unknown PMU `{ident}`: expected arm11, pmuv2, pmuv3, pmuv3p1 or dsu"
+                        ),
                     )
                 })?;
                 self.pmu_given = true;
@@ -179,7 +183,7 @@ mod tests {
         for (tokens, message) in [
             (
                 quote!(pmu = v9),
-                "unknown PMU `v9`: expected pmuv2, pmuv3, pmuv3p1 or dsu",
+                "unknown PMU `v9`: expected arm11, pmuv2, pmuv3, pmuv3p1 or dsu",
             ),
             (quote!(pmu = dsu, pmu = dsu), "`pmu` is given twice"),
             (quote!(json = a::b), "expected a string literal path"),

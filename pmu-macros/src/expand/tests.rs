@@ -217,7 +217,7 @@ fn attribute_form_takes_settings_as_arguments() {
     );
     assert_eq!(
         errors(out),
-        ["unknown PMU `nope`: expected pmuv2, pmuv3, pmuv3p1 or dsu"]
+        ["unknown PMU `nope`: expected arm11, pmuv2, pmuv3, pmuv3p1 or dsu"]
     );
 }
 

@@ -1,0 +1,142 @@
+//! PMU events and CPU cores as data, for decisions made at run time: which core this is, which
+//! events it has, what an event is called. Generated event crates fill these tables; the
+//! compile-time checked enums (`pmu_macros::event_set!`) sit beside them.
+//!
+//! Everything is `'static` data and plain loops: no allocation, no panic.
+
+/// One event of a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventInfo {
+    /// The number written to the event-type register.
+    pub code: u16,
+    /// The mnemonic (`INST_RETIRED`).
+    pub name: &'static str,
+    /// What it counts.
+    pub description: &'static str,
+}
+
+impl EventInfo {
+    /// An event.
+    pub const fn new(code: u16, name: &'static str, description: &'static str) -> Self {
+        Self {
+            code,
+            name,
+            description,
+        }
+    }
+}
+
+/// The events of one core (or an architecture's common events), ordered by code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventTable {
+    /// Whose events these are (`Cortex-A53`, `common Armv8`).
+    pub name: &'static str,
+    /// Width of the event numbers in bits (8 for Armv7 and ARM11, 10 for PMUv3, 16 for PMUv3p1).
+    pub event_bits: u8,
+    events: &'static [EventInfo],
+}
+
+impl EventTable {
+    /// A table of `events`, which must be in ascending code order (the generator writes them so;
+    /// [`EventTable::by_code`] relies on it).
+    pub const fn new(name: &'static str, event_bits: u8, events: &'static [EventInfo]) -> Self {
+        Self {
+            name,
+            event_bits,
+            events,
+        }
+    }
+
+    /// Every event, lowest code first.
+    pub const fn events(&self) -> &'static [EventInfo] {
+        self.events
+    }
+
+    /// How many events the table has.
+    pub const fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Whether the table has no event.
+    pub const fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// The event numbered `code`.
+    pub fn by_code(&self, code: u16) -> Option<&'static EventInfo> {
+        self.events
+            .binary_search_by_key(&code, |e| e.code)
+            .ok()
+            .and_then(|i| self.events.get(i))
+    }
+
+    /// The event called `name`, ASCII case ignored (as perf matches names).
+    pub fn by_name(&self, name: &str) -> Option<&'static EventInfo> {
+        self.events
+            .iter()
+            .find(|e| e.name.eq_ignore_ascii_case(name))
+    }
+}
+
+/// A CPU core, as MIDR identifies it, and what is known of its PMU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CoreInfo {
+    /// The product name (`Cortex-A53`).
+    pub name: &'static str,
+    /// MIDR.Implementer (0x41: Arm).
+    pub implementer: u8,
+    /// MIDR.PartNum.
+    pub part_number: u16,
+    /// The architecture (`armv8-a`).
+    pub architecture: &'static str,
+    /// The number of PMU event counters, where known.
+    pub counters: Option<u8>,
+    /// The core's events, when the crate that lists the core was built with them.
+    pub events: Option<&'static EventTable>,
+}
+
+/// The core of `cores` with MIDR implementer `implementer` and part number `part_number`.
+pub fn find_core(
+    cores: &'static [CoreInfo],
+    implementer: u8,
+    part_number: u16,
+) -> Option<&'static CoreInfo> {
+    cores
+        .iter()
+        .find(|c| c.implementer == implementer && c.part_number == part_number)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static EVENTS: [EventInfo; 3] = [
+        EventInfo::new(0x08, "INST_RETIRED", "Instruction architecturally executed"),
+        EventInfo::new(0x11, "CPU_CYCLES", "Cycle"),
+        EventInfo::new(0xC0, "EVENT_C0", "External memory request"),
+    ];
+    static TABLE: EventTable = EventTable::new("Demo", 10, &EVENTS);
+    static CORES: [CoreInfo; 1] = [CoreInfo {
+        name: "Demo",
+        implementer: 0x41,
+        part_number: 0xD03,
+        architecture: "armv8-a",
+        counters: Some(6),
+        events: Some(&TABLE),
+    }];
+
+    #[test]
+    fn lookups() {
+        assert_eq!(TABLE.by_code(0x11).map(|e| e.name), Some("CPU_CYCLES"));
+        assert_eq!(TABLE.by_code(0x12), None);
+        assert_eq!(TABLE.by_name("inst_retired").map(|e| e.code), Some(0x08));
+        assert_eq!(TABLE.by_name("NOPE"), None);
+        assert_eq!((TABLE.len(), TABLE.is_empty()), (3, false));
+        let core = find_core(&CORES, 0x41, 0xD03).unwrap();
+        assert_eq!(
+            core.events.and_then(|t| t.by_code(0xC0)).map(|e| e.name),
+            Some("EVENT_C0")
+        );
+        assert!(find_core(&CORES, 0x41, 0xD04).is_none());
+    }
+}
