@@ -10,4 +10,5 @@ t=ti_xml; seed $t $R/codegen/tests/ui/*.xml $(find $R/descriptions -name '*.xml'
 t=linux_sysreg; seed $t $R/codegen/tests/ui/*.sysreg
 t=perf_json; seed $t $(find $R/codegen/tests/perf -name '*.json' | head -200)
 t=arm_pmu_data; seed $t $R/descriptions/third-party/arm-data/pmu/*.json $R/codegen/tests/ui/*.arm.json
-t=pipeline; mkdir -p corpus/pipeline; for d in native svd ti_xml linux_sysreg perf_json arm_pmu_data; do cp corpus/$d/* corpus/pipeline/ 2>/dev/null || true; done
+t=arm_cpus; seed $t $R/descriptions/third-party/arm-data/cpus.json $R/codegen/tests/ui/*.cpus.json
+t=pipeline; mkdir -p corpus/pipeline; for d in native svd ti_xml linux_sysreg perf_json arm_pmu_data arm_cpus; do cp corpus/$d/* corpus/pipeline/ 2>/dev/null || true; done

@@ -80,6 +80,10 @@ pub struct Device {
     /// (`crate::Pmevtyper`, `arm_pmuv3::Pmevtyper`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event_type: Option<String>,
+    /// The CPU cores the input names: the one whose events these are (a core's PMU data), or a
+    /// list of cores (Arm's `cpus.json`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cores: Vec<Core>,
     /// Statements about blocks that another input of the crate defines (a native overlay on a
     /// vendor file); `passes::amendments_apply` folds them into the blocks and empties this.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -127,10 +131,29 @@ pub struct Lock {
     pub pos: Pos,
 }
 
+/// A CPU core, as MIDR identifies it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Core {
+    /// The product name (`Cortex-A53`).
+    pub name: String,
+    /// MIDR.Implementer (0x41: Arm).
+    pub implementer: u8,
+    /// MIDR.PartNum.
+    pub part_number: u16,
+    /// The architecture (`armv8-a`).
+    pub architecture: String,
+    /// The number of PMU event counters, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counters: Option<u8>,
+    pub pos: Pos,
+}
+
 /// Which PMU's event field the events are numbers for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EventPmu {
+    /// The ARM11 performance monitor: 8-bit event numbers, no PMCEID.
+    Arm11,
     /// The Armv7 PMU (PMUv2): 8-bit event numbers.
     Pmuv2,
     /// PMUv3: 10-bit event numbers.
@@ -141,10 +164,23 @@ pub enum EventPmu {
     Dsu,
 }
 
+impl From<pmu_events::Pmu> for EventPmu {
+    fn from(pmu: pmu_events::Pmu) -> Self {
+        match pmu {
+            pmu_events::Pmu::Arm11 => EventPmu::Arm11,
+            pmu_events::Pmu::PmuV2 => EventPmu::Pmuv2,
+            pmu_events::Pmu::PmuV3 => EventPmu::Pmuv3,
+            pmu_events::Pmu::PmuV3p1 => EventPmu::Pmuv3p1,
+            pmu_events::Pmu::Dsu => EventPmu::Dsu,
+        }
+    }
+}
+
 impl EventPmu {
     /// The keyword `pmu_macros::event_set!` takes.
     pub fn keyword(self) -> &'static str {
         match self {
+            EventPmu::Arm11 => "arm11",
             EventPmu::Pmuv2 => "pmuv2",
             EventPmu::Pmuv3 => "pmuv3",
             EventPmu::Pmuv3p1 => "pmuv3p1",
@@ -623,6 +659,7 @@ impl Device {
             events: Vec::new(),
             event_pmu: None,
             event_type: None,
+            cores: Vec::new(),
             amendments: Vec::new(),
         }
     }
@@ -651,6 +688,9 @@ impl Device {
             .sort_by(|a, b| (a.base, &a.name).cmp(&(b.base, &b.name)));
         self.events
             .sort_by(|a, b| (a.code, &a.name).cmp(&(b.code, &b.name)));
+        self.cores.sort_by(|a, b| {
+            (a.implementer, a.part_number, &a.name).cmp(&(b.implementer, b.part_number, &b.name))
+        });
         for block in &mut self.blocks {
             block
                 .registers

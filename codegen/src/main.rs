@@ -308,7 +308,7 @@ fn regenerate(root: Option<PathBuf>, check: bool, strict: bool) -> ExitCode {
     else {
         return fail(&report);
     };
-    if !report.diagnostics.is_empty() {
+    if !report.diagnostics.is_empty() || !report.allowed.is_empty() {
         eprintln!("{}", report.render());
     }
     let relative = |p: &Path| p.strip_prefix(&root).unwrap_or(p).display().to_string();
@@ -376,7 +376,7 @@ fn site(root: Option<PathBuf>, out: Option<PathBuf>, strict: bool) -> ExitCode {
     ) else {
         return fail(&report);
     };
-    if !report.diagnostics.is_empty() {
+    if !report.diagnostics.is_empty() || !report.allowed.is_empty() {
         eprintln!("{}", report.render());
     }
     let sources: Vec<site::Source<'_>> = loaded

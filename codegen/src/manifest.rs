@@ -4,6 +4,7 @@ use toml::Spanned;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::frontend::Format;
+use crate::ir::Pos;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -33,6 +34,10 @@ struct RawEntry {
     #[serde(default)]
     depends: Vec<Spanned<String>>,
     event_type: Option<String>,
+    #[serde(default)]
+    catalogue: bool,
+    #[serde(default)]
+    allow: Vec<Spanned<String>>,
 }
 
 /// One crate to generate.
@@ -40,8 +45,11 @@ struct RawEntry {
 pub struct Entry {
     /// The crate's name and its directory under `generated/`.
     pub name: String,
-    /// Description files, relative to the manifest's directory.
+    /// Description files, relative to the manifest's directory; a `*` in the file name matches
+    /// any run of characters (`pmu/*.json`).
     pub inputs: Vec<String>,
+    /// Where each input is named in the manifest.
+    pub input_pos: Vec<Pos>,
     /// The inputs' format, when not detected from the file.
     pub format: Option<Format>,
     /// Turn this crate's warnings into errors.
@@ -51,6 +59,12 @@ pub struct Entry {
     /// The Rust path of the event-type value the crate's events convert into, in a crate of
     /// `depends` (`arm_pmuv3::Pmevtyper`).
     pub event_type: Option<String>,
+    /// Each input is a set of events of its own, in a module behind a cargo feature named after
+    /// the file, and the crate root lists the cores the inputs describe (Arm's PMU data).
+    pub catalogue: bool,
+    /// Rules whose warnings (defects repaired in vendor files) are known and accepted: they are
+    /// counted, not shown.
+    pub allow: Vec<String>,
 }
 
 /// Parses the manifest text; `file` is the name positions carry.
@@ -124,6 +138,13 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
         entries.push(Entry {
             name: name.clone(),
             inputs: e.inputs.iter().map(|i| i.get_ref().clone()).collect(),
+            input_pos: e
+                .inputs
+                .iter()
+                .map(|i| lines.pos(i.span().start, i.span().end))
+                .collect(),
+            catalogue: e.catalogue,
+            allow: e.allow.iter().map(|a| a.get_ref().clone()).collect(),
             format: e.format,
             strict: e.strict,
             depends: e.depends.iter().map(|d| d.get_ref().clone()).collect(),
@@ -137,5 +158,88 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
         })
     } else {
         Err(errors)
+    }
+}
+
+/// The files `input` (relative to `dir`) names: itself, or where its file name has a `*`, every
+/// file of its folder the pattern matches, in name order. A pattern matching nothing is an error.
+pub fn expand_input(dir: &std::path::Path, input: &str) -> Result<Vec<String>, String> {
+    let (folder, pattern) = match input.rsplit_once('/') {
+        Some((folder, pattern)) => (folder, pattern),
+        None => ("", input),
+    };
+    if !pattern.contains('*') {
+        return Ok(vec![input.to_string()]);
+    }
+    if folder.contains('*') {
+        return Err(format!("`{input}`: a `*` may stand only in the file name"));
+    }
+    let read = std::fs::read_dir(dir.join(folder))
+        .map_err(|e| format!("`{input}`: cannot list {folder}: {e}"))?;
+    let mut found: Vec<String> = read
+        .flatten()
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .filter(|name| matches_pattern(pattern, name))
+        .map(|name| {
+            if folder.is_empty() {
+                name
+            } else {
+                format!("{folder}/{name}")
+            }
+        })
+        .collect();
+    if found.is_empty() {
+        return Err(format!("`{input}` matches no file"));
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Whether `name` matches `pattern`, where `*` stands for any run of characters.
+fn matches_pattern(pattern: &str, name: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or("");
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    let parts: Vec<&str> = parts.collect();
+    for (i, part) in parts.iter().enumerate() {
+        if i + 1 == parts.len() {
+            return rest.len() >= part.len() && rest.ends_with(part);
+        }
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_match_file_names() {
+        assert!(matches_pattern("*.json", "cortex-a53.json"));
+        assert!(matches_pattern("cortex-*.json", "cortex-a53.json"));
+        assert!(!matches_pattern("cortex-*.json", "neoverse-n1.json"));
+        assert!(!matches_pattern("*.json", "x.toml"));
+        assert!(matches_pattern("a*b*c", "aXbYc"));
+        assert!(!matches_pattern("a*b*c", "aXcYb"));
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("pmu")).unwrap();
+        for f in ["b.json", "a.json", "c.toml"] {
+            std::fs::write(dir.path().join("pmu").join(f), "").unwrap();
+        }
+        assert_eq!(
+            expand_input(dir.path(), "pmu/*.json").unwrap(),
+            ["pmu/a.json", "pmu/b.json"]
+        );
+        assert!(expand_input(dir.path(), "pmu/*.svd")
+            .unwrap_err()
+            .contains("matches no file"));
+        assert_eq!(expand_input(dir.path(), "x.toml").unwrap(), ["x.toml"]);
     }
 }

@@ -19,6 +19,8 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     pub sources: Sources,
     pub timings: Timings,
+    /// Warnings of rules a manifest entry allows: counted per crate and rule, not shown.
+    pub allowed: Vec<(String, &'static str, usize)>,
 }
 
 /// Wall time per phase (`read`, `parse`, `validate`, `emit`, ...), summed over inputs and crates,
@@ -70,13 +72,40 @@ impl Report {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
-    /// Every diagnostic rendered with its snippet.
+    /// Every diagnostic rendered with its snippet, then a line per crate and rule whose warnings
+    /// the manifest allows.
     pub fn render(&self) -> String {
         self.diagnostics
             .iter()
             .map(|d| d.render(&self.sources))
+            .chain(self.allowed.iter().map(|(krate, rule, n)| {
+                format!("note: {krate}: {n} warning(s) of rule `{rule}` not shown (the manifest allows them)")
+            }))
             .collect::<Vec<_>>()
             .join("\n")
+    }
+
+    /// Takes the warnings of `rules` added since `from` out of the diagnostics and counts them
+    /// for `krate`.
+    fn allow(&mut self, krate: &str, rules: &[String], from: usize) {
+        if rules.is_empty() {
+            return;
+        }
+        let mut counts: Vec<(&'static str, usize)> = Vec::new();
+        let mut kept = Vec::new();
+        for d in self.diagnostics.drain(from..) {
+            if !d.is_error() && rules.iter().any(|r| r == d.rule) {
+                match counts.iter_mut().find(|(r, _)| *r == d.rule) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((d.rule, 1)),
+                }
+            } else {
+                kept.push(d);
+            }
+        }
+        self.diagnostics.extend(kept);
+        self.allowed
+            .extend(counts.into_iter().map(|(r, n)| (krate.to_string(), r, n)));
     }
 }
 
@@ -172,6 +201,7 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
                         all.blocks.extend(d.blocks);
                         all.instances.extend(d.instances);
                         all.events.extend(d.events);
+                        all.cores.extend(d.cores);
                         all.amendments.extend(d.amendments);
                     }
                 }
@@ -295,12 +325,57 @@ fn emit_crate(
     }
 }
 
+/// Runs the Rust backend's catalogue writer: the crate root with its cores, a module per part.
+fn emit_catalogue(loaded: &Loaded, out: PathBuf, report: &mut Report) -> Option<CrateOutput> {
+    let started = Instant::now();
+    let parts: Vec<rust::CataloguePart<'_>> = loaded
+        .parts
+        .iter()
+        .map(|p| rust::CataloguePart {
+            feature: &p.feature,
+            shown: &p.shown,
+            device: &p.device,
+        })
+        .collect();
+    let files = rust::generate_catalogue(
+        &loaded.device,
+        &loaded.shown,
+        &parts,
+        &loaded.options.packaging,
+    );
+    report.timings.add("emit", started);
+    match files {
+        Ok(files) => Some(CrateOutput { dir: out, files }),
+        Err(message) => {
+            report.diagnostics.push(Diagnostic::error(
+                "rust_backend",
+                &loaded.device.pos,
+                message,
+            ));
+            None
+        }
+    }
+}
+
 /// One crate of the manifest, read and validated.
 pub struct Loaded {
     pub entry: Entry,
     /// The inputs as positions and banners name them.
     pub shown: Vec<String>,
     pub options: Options,
+    /// The crate's device: every input merged, or for a catalogue the cores its inputs name.
+    pub device: Device,
+    /// A catalogue's event sets, one per input that has events, in input order (empty for
+    /// other crates).
+    pub parts: Vec<Part>,
+}
+
+/// One input of a catalogue: a set of events in a module of its own.
+pub struct Part {
+    /// The cargo feature and file stem (`cortex-a53`); the module is its identifier.
+    pub feature: String,
+    /// The input as positions and banners name it.
+    pub shown: String,
     pub device: Device,
 }
 
@@ -345,14 +420,20 @@ pub fn load_manifest(
     };
     let mut loaded = Vec::new();
     for entry in entries {
-        let inputs: Vec<Input> = entry
-            .inputs
-            .iter()
-            .map(|i| Input {
-                path: dir.join(i),
-                shown: crate::paths::normalize(Path::new(&format!("{dir_name}{i}"))),
-            })
-            .collect();
+        let mut inputs: Vec<Input> = Vec::new();
+        for (i, pos) in entry.inputs.iter().zip(&entry.input_pos) {
+            match manifest::expand_input(dir, i) {
+                Ok(files) => inputs.extend(files.iter().map(|f| Input {
+                    path: dir.join(f),
+                    shown: crate::paths::normalize(Path::new(&format!("{dir_name}{f}"))),
+                })),
+                Err(message) => {
+                    report
+                        .diagnostics
+                        .push(Diagnostic::error("manifest_syntax", pos, message))
+                }
+            }
+        }
         let options = Options {
             format: entry.format,
             strict: strict || entry.strict,
@@ -360,16 +441,108 @@ pub fn load_manifest(
             event_type: entry.event_type.clone(),
             license: None,
         };
-        if let Some(device) = load_named(&entry.name, &inputs, &options, report) {
+        let first_diagnostic = report.diagnostics.len();
+        let shown = if entry.catalogue {
+            // The crate root names the inputs as the manifest does (`pmu/*.json`); each module
+            // names its own file.
+            entry
+                .inputs
+                .iter()
+                .map(|i| crate::paths::normalize(Path::new(&format!("{dir_name}{i}"))))
+                .collect()
+        } else {
+            inputs.iter().map(|i| i.shown.clone()).collect()
+        };
+        if entry.catalogue {
+            if let Some((device, parts)) = load_catalogue(&entry.name, &inputs, &options, report) {
+                loaded.push(Loaded {
+                    shown,
+                    entry,
+                    options,
+                    device,
+                    parts,
+                });
+            }
+        } else if let Some(device) = load_named(&entry.name, &inputs, &options, report) {
             loaded.push(Loaded {
-                shown: inputs.iter().map(|i| i.shown.clone()).collect(),
+                shown,
                 entry,
                 options,
+                device,
+                parts: Vec::new(),
+            });
+        }
+        if let Some(l) = loaded.last().filter(|l| !l.entry.allow.is_empty()) {
+            let (name, allow) = (l.entry.name.clone(), l.entry.allow.clone());
+            report.allow(&name, &allow, first_diagnostic);
+        }
+    }
+    (!report.has_errors()).then_some(loaded)
+}
+
+/// Loads each input of a catalogue as a device of its own. Returns the crate's device (the cores
+/// every input names, the inputs' licences and notices) and the inputs that have events.
+fn load_catalogue(
+    name: &str,
+    inputs: &[Input],
+    options: &Options,
+    report: &mut Report,
+) -> Option<(Device, Vec<Part>)> {
+    let mut parts = Vec::new();
+    let mut root = Device::new(name, Pos::file_start(&inputs.first()?.shown));
+    let mut ok = true;
+    for input in inputs {
+        let Some(mut device) = load(std::slice::from_ref(input), options, report) else {
+            ok = false;
+            continue;
+        };
+        if options.event_type.is_some() {
+            device.event_type = options.event_type.clone();
+        }
+        // One entry per core: the list's, completed by the core's own file (its counters).
+        for core in &device.cores {
+            match root
+                .cores
+                .iter_mut()
+                .find(|c| (c.implementer, c.part_number) == (core.implementer, core.part_number))
+            {
+                Some(known) => known.counters = core.counters.or(known.counters),
+                None => root.cores.push(core.clone()),
+            }
+        }
+        root.license = crate::license::combine(
+            root.license
+                .iter()
+                .chain(&device.license)
+                .map(String::as_str),
+        );
+        if root.notice.is_none() {
+            root.notice = device.notice.clone();
+        } else if device.notice.is_some() && device.notice != root.notice {
+            root.notice = Some(format!(
+                "{}\n\n{}",
+                root.notice.take().unwrap_or_default(),
+                device.notice.as_deref().unwrap_or_default()
+            ));
+        }
+        if root.doc.is_none() && device.events.is_empty() {
+            root.doc = device.doc.clone();
+            root.source = device.source.clone();
+        }
+        if !device.events.is_empty() {
+            let feature = input
+                .path
+                .file_stem()
+                .map_or_else(|| device.name.clone(), |s| s.to_string_lossy().into_owned());
+            parts.push(Part {
+                feature,
+                shown: input.shown.clone(),
                 device,
             });
         }
     }
-    (!report.has_errors()).then_some(loaded)
+    root.canonicalize();
+    ok.then_some((root, parts))
 }
 
 /// How a crate of the manifest is packaged: this generator's version, the runtime and macros of
@@ -400,7 +573,11 @@ pub fn generate_manifest(
     let mut crates = Vec::new();
     for l in &loaded {
         let out = generated_dir.join(&l.entry.name);
-        crates.extend(emit_crate(&l.device, &l.shown, &l.options, out, report));
+        if l.entry.catalogue {
+            crates.extend(emit_catalogue(l, out, report));
+        } else {
+            crates.extend(emit_crate(&l.device, &l.shown, &l.options, out, report));
+        }
     }
     (!report.has_errors()).then_some(crates)
 }

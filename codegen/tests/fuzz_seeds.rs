@@ -29,13 +29,14 @@ enum Target {
 }
 
 impl Target {
-    const ALL: [Target; 7] = [
+    const ALL: [Target; 8] = [
         Target::Format(Format::Native),
         Target::Format(Format::Svd),
         Target::Format(Format::TiXml),
         Target::Format(Format::LinuxSysreg),
         Target::Format(Format::PerfJson),
         Target::Format(Format::ArmPmuData),
+        Target::Format(Format::ArmCpus),
         Target::Pipeline,
     ];
 
@@ -47,6 +48,7 @@ impl Target {
             Target::Format(Format::LinuxSysreg) => "linux_sysreg",
             Target::Format(Format::PerfJson) => "perf_json",
             Target::Format(Format::ArmPmuData) => "arm_pmu_data",
+            Target::Format(Format::ArmCpus) => "arm_cpus",
             Target::Pipeline => "pipeline",
         }
     }
@@ -111,12 +113,18 @@ fn seeds(root: &Path) -> Vec<(Target, Vec<PathBuf>)> {
     ti_xml.extend(files_under(&root.join("descriptions"), "xml"));
     let linux_sysreg = files(&ui, "sysreg");
     let mut perf_json = files_under(&root.join("codegen/tests/perf"), "json");
-    let (arm_ui, perf_ui): (Vec<PathBuf>, Vec<PathBuf>) = files(&ui, "json")
-        .into_iter()
-        .partition(|p| p.to_string_lossy().ends_with(".arm.json"));
-    perf_json.extend(perf_ui);
+    let ends = |p: &PathBuf, suffix: &str| p.to_string_lossy().ends_with(suffix);
+    let ui_json = files(&ui, "json");
+    perf_json.extend(
+        ui_json
+            .iter()
+            .filter(|p| !ends(p, ".arm.json") && !ends(p, ".cpus.json"))
+            .cloned(),
+    );
     let mut arm_pmu_data = files(&root.join("descriptions/third-party/arm-data/pmu"), "json");
-    arm_pmu_data.extend(arm_ui);
+    arm_pmu_data.extend(ui_json.iter().filter(|p| ends(p, ".arm.json")).cloned());
+    let mut arm_cpus = vec![root.join("descriptions/third-party/arm-data/cpus.json")];
+    arm_cpus.extend(ui_json.iter().filter(|p| ends(p, ".cpus.json")).cloned());
     vec![
         (Target::Format(Format::Native), native),
         (Target::Format(Format::Svd), svd),
@@ -124,6 +132,7 @@ fn seeds(root: &Path) -> Vec<(Target, Vec<PathBuf>)> {
         (Target::Format(Format::LinuxSysreg), linux_sysreg),
         (Target::Format(Format::PerfJson), perf_json),
         (Target::Format(Format::ArmPmuData), arm_pmu_data),
+        (Target::Format(Format::ArmCpus), arm_cpus),
     ]
 }
 

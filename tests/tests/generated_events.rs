@@ -1,26 +1,27 @@
-//! The generated event crates: every event of each of Arm's PMU data files is there (counted
-//! independently from the vendored files, `descriptions/third-party/arm-data/`), with its code,
-//! events convert into the generated PMEVTYPER layout, and the PMCEID check agrees with what
-//! QEMU 7.2 advertises (`tests/tests/qemu.rs` reads the same values on the emulated cores).
+//! The generated event catalogue against Arm's data, read independently (serde_json) from the
+//! vendored files (`descriptions/third-party/arm-data/`): every file is a set with every event
+//! that has a code, under its name (or `EVENT_<code>` where the data gives none), its code and
+//! description; every core of `cpus.json` and of the per-core files is in `CORES` with its counters
+//! and its table; the typed enums agree with the tables; events convert into the generated
+//! PMEVTYPER layout; the PMCEID check agrees with what QEMU 7.2 advertises (`tests/tests/qemu.rs`
+//! reads the same values on the emulated cores).
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use arm_cortex_a53_events::events::Event as A53;
-use arm_cortex_a57_events::events::Event as A57;
-use arm_cortex_a72_events::events::Event as A72;
-use arm_pmu_events::events::Event as Generic;
+use arm_pmu_events::{common_armv8, cortex_a53, cortex_a7, cortex_a72, EventTable, CORES, SETS};
 
-fn arm_data(file: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../descriptions/third-party/arm-data/pmu")
-        .join(file)
+fn arm_data() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../descriptions/third-party/arm-data")
 }
 
-/// `(code, name)` of every event with a code in one file of Arm's data, read with serde_json; an
-/// event without a name is expected under the name the generator gives it (`EVENT_C0`).
-fn expected(file: &str) -> Vec<(u16, String)> {
-    let text = std::fs::read_to_string(arm_data(file)).unwrap();
-    let root: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let mut events: Vec<(u16, String)> = root["events"]
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// `(code, name, description)` of every event with a code in one file of Arm's data, in code
+/// order.
+fn expected(file: &serde_json::Value) -> Vec<(u16, String, String)> {
+    let mut events: Vec<(u16, String, String)> = file["events"]
         .as_array()
         .unwrap()
         .iter()
@@ -29,51 +30,122 @@ fn expected(file: &str) -> Vec<(u16, String)> {
             let name = e["name"]
                 .as_str()
                 .map_or_else(|| format!("EVENT_{code:02X}"), str::to_string);
-            Some((code, name))
+            Some((code, name, e["description"].as_str().unwrap().to_string()))
         })
         .collect();
     events.sort();
     events
 }
 
-/// `(code, name)` of a generated set, in code order.
-fn generated<E: Copy>(
-    all: &[E],
-    code: impl Fn(E) -> u16,
-    name: impl Fn(E) -> &'static str,
-) -> Vec<(u16, String)> {
-    let mut events: Vec<(u16, String)> = all
+fn rows(table: &EventTable) -> Vec<(u16, String, String)> {
+    table
+        .events()
         .iter()
-        .map(|&e| (code(e), name(e).to_string()))
+        .map(|e| (e.code, e.name.to_string(), e.description.to_string()))
+        .collect()
+}
+
+/// Every file of `pmu/`, by its stem.
+fn files() -> BTreeMap<String, serde_json::Value> {
+    std::fs::read_dir(arm_data().join("pmu"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| {
+            (
+                p.file_stem().unwrap().to_string_lossy().into_owned(),
+                json(&p),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn every_file_is_a_set_with_every_event() {
+    let files = files();
+    let sets: BTreeMap<&str, Option<&EventTable>> = SETS.iter().copied().collect();
+    assert_eq!(
+        sets.keys().copied().collect::<Vec<_>>(),
+        files.keys().map(String::as_str).collect::<Vec<_>>(),
+        "one set per file"
+    );
+    let mut events = 0;
+    for (stem, file) in &files {
+        let table =
+            sets[stem.as_str()].unwrap_or_else(|| panic!("{stem}: built without its table"));
+        assert_eq!(rows(table), expected(file), "{stem}");
+        events += table.len();
+    }
+    println!("{} sets, {events} events", files.len());
+}
+
+#[test]
+fn every_core_is_listed_with_its_counters_and_table() {
+    let cpus = json(&arm_data().join("cpus.json"));
+    let mut ids: BTreeMap<(u8, u16), String> = BTreeMap::new();
+    for cpu in cpus["cpus"].as_array().unwrap() {
+        let id = u32::from_str_radix(cpu["cpuid"].as_str().unwrap().trim_start_matches("0x"), 16)
+            .unwrap();
+        ids.insert(
+            ((id >> 12) as u8, (id & 0xFFF) as u16),
+            cpu["name"].as_str().unwrap().into(),
+        );
+    }
+    for (stem, file) in files() {
+        let Some(cpuid) = file["cpuid"].as_str() else {
+            continue; // a common set
+        };
+        let id = u32::from_str_radix(cpuid.trim_start_matches("0x"), 16).unwrap();
+        let key = ((id >> 12) as u8, (id & 0xFFF) as u16);
+        ids.entry(key)
+            .or_insert_with(|| file["cpu"].as_str().unwrap().into());
+        let core = arm_pmu_events::core(key.0, key.1).unwrap_or_else(|| panic!("{stem}: no core"));
+        assert_eq!(
+            core.counters,
+            file["counters"].as_u64().map(|n| n as u8),
+            "{stem}"
+        );
+        assert_eq!(
+            core.architecture,
+            file["architecture"].as_str().unwrap(),
+            "{stem}"
+        );
+        let table = core.events.unwrap_or_else(|| panic!("{stem}: no table"));
+        assert_eq!(rows(table), expected(&file), "{stem}");
+    }
+    let listed: Vec<((u8, u16), &str)> = CORES
+        .iter()
+        .map(|c| ((c.implementer, c.part_number), c.name))
         .collect();
-    events.sort();
-    events
+    let wanted: Vec<((u8, u16), &str)> = ids.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    assert_eq!(listed, wanted);
+    // The cores QEMU 7.2 emulates, with the counters it gives them (PMCR.N).
+    for (part, name, counters) in [
+        (0xD03, "Cortex-A53", 6),
+        (0xD08, "Cortex-A72", 6),
+        (0xC0F, "Cortex-A15", 6),
+        (0xC07, "Cortex-A7", 4),
+    ] {
+        let core = arm_pmu_events::core(0x41, part).unwrap();
+        assert_eq!((core.name, core.counters), (name, Some(counters)));
+    }
 }
 
 #[test]
-fn every_event_of_each_file_is_generated_with_its_code() {
+fn typed_enums_agree_with_their_tables() {
+    for e in cortex_a53::Event::ALL {
+        let row = cortex_a53::TABLE.by_code(e.code()).unwrap();
+        assert_eq!(row.name, e.name());
+    }
+    assert_eq!(cortex_a53::Event::ALL.len(), cortex_a53::TABLE.len());
+    assert_eq!(cortex_a53::Event::EVENT_C0.code(), 0xc0);
     assert_eq!(
-        generated(Generic::ALL, Generic::code, Generic::name),
-        expected("common_armv8.json")
+        cortex_a53::TABLE.by_name("event_c0").map(|e| e.description),
+        Some("External memory request")
     );
-    assert_eq!(
-        generated(A53::ALL, A53::code, A53::name),
-        expected("cortex-a53.json")
-    );
-    assert_eq!(
-        generated(A57::ALL, A57::code, A57::name),
-        expected("cortex-a57.json")
-    );
-    assert_eq!(
-        generated(A72::ALL, A72::code, A72::name),
-        expected("cortex-a72.json")
-    );
-    // The DSU events Linux's drivers/perf/arm_dsu_pmu.c names.
-    assert_eq!(arm_dsu_pmu_mmio::events::Event::ALL.len(), 8);
-}
-
-#[test]
-fn events_have_their_architectural_codes() {
+    assert_eq!(cortex_a7::TABLE.event_bits, 8);
+    assert_eq!(cortex_a53::TABLE.event_bits, 10);
+    assert_eq!(common_armv8::TABLE.event_bits, 16);
     for (name, code) in [
         ("SW_INCR", 0x00),
         ("INST_RETIRED", 0x08),
@@ -82,36 +154,33 @@ fn events_have_their_architectural_codes() {
         ("L3D_CACHE_REFILL", 0x2a),
         ("STALL_SLOT", 0x3f),
     ] {
-        let e: Generic = name
-            .parse()
-            .unwrap_or_else(|_| panic!("{name} is generated"));
+        let e: common_armv8::Event = name.parse().unwrap_or_else(|_| panic!("{name}"));
         assert_eq!(e.code(), code, "{name}");
     }
-    // An implementation-defined event Arm's data gives no name: named after its code.
-    assert_eq!(A53::EVENT_C0.code(), 0xc0);
-    assert_eq!(A53::EVENT_C0.description(), "External memory request");
 }
 
 #[test]
 fn events_convert_into_the_generated_pmevtyper() {
-    let t = arm_pmuv3::Value::<arm_pmuv3::Pmevtyper>::from(Generic::INST_RETIRED);
+    let t = arm_pmuv3::Value::<arm_pmuv3::Pmevtyper>::from(common_armv8::Event::INST_RETIRED);
     assert_eq!(t.get(arm_pmuv3::Pmevtyper::EVTCOUNT), 0x08);
     assert_eq!(t.bits(), 0x08);
-    let t = arm_pmuv3::Value::<arm_pmuv3::Pmevtyper>::from(A53::EVENT_C0)
+    let t = arm_pmuv3::Value::<arm_pmuv3::Pmevtyper>::from(cortex_a53::Event::EVENT_C0)
         .with(arm_pmuv3::Pmevtyper::U, true);
     assert_eq!(t.bits(), (1 << 30) | 0xc0);
 }
 
 #[test]
 fn supported_agrees_with_qemu_pmceid() {
-    // QEMU 7.2 with -icount advertises PMCEID0 = 0x20101, PMCEID1 = 0 on cortex-a53/a57/a72
-    // (tests/tests/qemu.rs reads them on the emulated cores).
+    // QEMU 7.2 with -icount advertises PMCEID0 = 0x20101, PMCEID1 = 0 on cortex-a53/a57/a72.
     let qemu = [0x20101, 0, 0, 0];
-    assert_eq!(Generic::SW_INCR.supported(qemu), Some(true));
-    assert_eq!(Generic::INST_RETIRED.supported(qemu), Some(true));
-    assert_eq!(Generic::CPU_CYCLES.supported(qemu), Some(true));
-    assert_eq!(Generic::L1D_CACHE.supported(qemu), Some(false));
-    assert_eq!(A72::CPU_CYCLES.supported(qemu), Some(true));
+    use common_armv8::Event as Common;
+    assert_eq!(Common::SW_INCR.supported(qemu), Some(true));
+    assert_eq!(Common::INST_RETIRED.supported(qemu), Some(true));
+    assert_eq!(Common::CPU_CYCLES.supported(qemu), Some(true));
+    assert_eq!(Common::L1D_CACHE.supported(qemu), Some(false));
+    assert_eq!(cortex_a72::Event::CPU_CYCLES.supported(qemu), Some(true));
     // Implementation-defined events are not advertised through PMCEID.
-    assert_eq!(A53::EVENT_C0.supported(qemu), None);
+    assert_eq!(cortex_a53::Event::EVENT_C0.supported(qemu), None);
+    // The DSU events Linux's drivers/perf/arm_dsu_pmu.c names.
+    assert_eq!(arm_dsu_pmu_mmio::events::Event::ALL.len(), 8);
 }

@@ -1,5 +1,6 @@
-//! The frontend for Arm's machine-readable PMU data (ARM-software/data, `pmu/<core>.json`): one
-//! core's events, or an architecture's common ones. The reading itself is the `pmu-events`
+//! The frontend for Arm's machine-readable PMU data (ARM-software/data): `pmu/<core>.json`, one
+//! core's events (and the core), or an architecture's common ones; and `cpus.json`, the list of
+//! cores. The reading itself is the `pmu-events`
 //! crate's, shared with `pmu-macros`, so that the generator and the macro read the data the same
 //! way. Events the data leaves without a name are named after their code and events without a
 //! code are left out, each with a warning at the entry.
@@ -7,7 +8,7 @@ use std::path::Path;
 
 use super::Parsed;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Device, Event, EventPmu, Pos};
+use crate::ir::{Core, Device, Event, EventPmu, Pos};
 
 /// The rule for text that is not Arm PMU data as its schema describes it.
 pub const RULE_SYNTAX: &str = "arm_pmu_data_syntax";
@@ -74,18 +75,26 @@ pub fn parse(file: &str, path: &Path, text: &str) -> Parsed {
         doc: Some(describe(&data, &file_name)),
         source: Some(source),
         license: Some(LICENSE.to_string()),
-        notice: Some(notice(&file_name)),
+        notice: Some(notice()),
         events,
-        event_pmu: Some(match pmu {
-            pmu_events::Pmu::PmuV2 => EventPmu::Pmuv2,
-            pmu_events::Pmu::PmuV3 => EventPmu::Pmuv3,
-            pmu_events::Pmu::PmuV3p1 => EventPmu::Pmuv3p1,
-            pmu_events::Pmu::Dsu => EventPmu::Dsu,
-        }),
+        event_pmu: Some(EventPmu::from(pmu)),
+        cores: core(&data, file).into_iter().collect(),
         ..Device::new(name, Pos::file_start(file))
     };
     device.canonicalize();
     Ok((device, warnings))
+}
+
+/// The core a per-core file describes (a common set describes none).
+fn core(data: &pmu_events::ArmPmuFile, file: &str) -> Option<Core> {
+    Some(Core {
+        name: data.cpu.clone()?,
+        implementer: data.implementer()?,
+        part_number: data.part_number()?,
+        architecture: data.architecture.clone(),
+        counters: data.counters,
+        pos: position(file, &data.position),
+    })
 }
 
 /// The crate's one-line description and what the data says of the core.
@@ -93,7 +102,8 @@ fn describe(data: &pmu_events::ArmPmuFile, file_name: &str) -> String {
     let cpu = data.cpu.as_deref().unwrap_or(file_name);
     let mut doc = match data.cpuid {
         Some(_) => format!("PMU events of the {cpu}, from Arm's PMU data"),
-        None => format!("PMU events common to {cpu}, from Arm's PMU data"),
+        // `cpu` is `common ARMv8.0` there.
+        None => format!("The {cpu} PMU events, from Arm's PMU data"),
     };
     let mut facts = vec![format!("architecture {}", data.architecture)];
     if let Some(id) = data.cpuid {
@@ -117,16 +127,16 @@ fn capitalise(s: &str) -> String {
     })
 }
 
-/// The attribution Apache-2.0 §4 asks a derived work to carry.
-fn notice(file_name: &str) -> String {
-    format!(
-        "This crate is generated from `{file_name}`, a file of Arm's machine-readable PMU data\n\
-         (ARM-software/data, https://github.com/ARM-software/data).\n\
-         Copyright (C) ARM Ltd. 2016. Licensed under the Apache License, Version 2.0\n\
-         (LICENSE-APACHE). The generator turned the file's events into Rust source: the event\n\
-         names, codes and descriptions are Arm's; names the data does not give are made from\n\
-         the event's code (EVENT_C0)."
-    )
+/// The attribution Apache-2.0 §4 asks a derived work to carry (the same for every file, so the
+/// notices of a crate made from several files are one).
+fn notice() -> String {
+    "This crate is generated from files of Arm's machine-readable PMU data\n\
+     (ARM-software/data, https://github.com/ARM-software/data).\n\
+     Copyright (C) ARM Ltd. 2016. Licensed under the Apache License, Version 2.0\n\
+     (LICENSE-APACHE). The generator turned the files' events and cores into Rust source: the\n\
+     names, codes and descriptions are Arm's; names the data does not give are made from the\n\
+     event's code (EVENT_C0)."
+        .to_string()
 }
 
 fn position(file: &str, p: &pmu_events::Position) -> Pos {
@@ -136,4 +146,38 @@ fn position(file: &str, p: &pmu_events::Position) -> Pos {
         col: u32::try_from(p.column).unwrap_or(u32::MAX),
         span: (p.offset, p.offset + p.len),
     }
+}
+
+/// Parses Arm's `cpus.json` at `path` (text `text`, shown as `file`): a device with the cores it
+/// lists and nothing else.
+pub fn parse_cpus(file: &str, path: &Path, text: &str) -> Parsed {
+    let cpus = pmu_events::parse_arm_cpus(path, text).map_err(|e| {
+        let pos = e
+            .position()
+            .map_or_else(|| Pos::file_start(file), |p| position(file, p));
+        vec![Diagnostic::error(RULE_SYNTAX, &pos, e.message())]
+    })?;
+    let name = path
+        .file_stem()
+        .map_or_else(|| "cpus".to_string(), |s| s.to_string_lossy().into_owned());
+    let mut device = Device {
+        doc: Some("The CPU cores of Arm's data, by MIDR implementer and part number".to_string()),
+        source: Some("Arm PMU data, ARM-software/data `cpus.json`".to_string()),
+        license: Some(LICENSE.to_string()),
+        notice: Some(notice()),
+        cores: cpus
+            .into_iter()
+            .map(|c| Core {
+                name: c.name,
+                implementer: c.implementer,
+                part_number: c.part_number,
+                architecture: c.architecture,
+                counters: c.counters,
+                pos: position(file, &c.position),
+            })
+            .collect(),
+        ..Device::new(name, Pos::file_start(file))
+    };
+    device.canonicalize();
+    Ok((device, Vec::new()))
 }

@@ -27,6 +27,8 @@ pub enum Format {
     PerfJson,
     /// Arm's machine-readable PMU data (ARM-software/data `pmu/<core>.json`).
     ArmPmuData,
+    /// Arm's list of cores (ARM-software/data `cpus.json`).
+    ArmCpus,
 }
 
 impl Format {
@@ -69,6 +71,9 @@ impl Format {
         }
         if pmu_events::is_arm_pmu_data(trimmed) {
             return Some(Format::ArmPmuData);
+        }
+        if pmu_events::is_arm_cpus(trimmed) {
+            return Some(Format::ArmCpus);
         }
         let json = trimmed.starts_with('[') || trimmed.starts_with('{');
         let perf = path.extension().is_some_and(|e| e == "json")
@@ -127,6 +132,7 @@ pub fn parse(format: Format, file: &str, path: &Path, text: &str, sources: &mut 
         Format::LinuxSysreg => linux_sysreg::parse(file, text),
         Format::PerfJson => perf_json::parse(file, path, sources),
         Format::ArmPmuData => arm_pmu_data::parse(file, path, text),
+        Format::ArmCpus => arm_pmu_data::parse_cpus(file, path, text),
     }
 }
 

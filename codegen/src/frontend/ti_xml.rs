@@ -461,6 +461,7 @@ fn module_device(ctx: &mut Ctx<'_>, root: &Element, file: &str) -> Device {
         events: Vec::new(),
         event_pmu: None,
         event_type: None,
+        cores: Vec::new(),
         amendments: Vec::new(),
     };
     device.canonicalize();
@@ -637,6 +638,7 @@ fn device(
         events: Vec::new(),
         event_pmu: None,
         event_type: None,
+        cores: Vec::new(),
         amendments: Vec::new(),
     };
     device.canonicalize();

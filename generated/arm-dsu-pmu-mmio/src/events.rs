@@ -39,3 +39,23 @@ pmu_macros::event_set! {
         l3d_cache_wb = 0x2c,
     }
 }
+/// The 8 events of [`Event`] as data, in code order: look one up by name or by code at run time (`TABLE.by_name("CPU_CYCLES")`).
+pub static TABLE: armreg_rt::events::EventTable = armreg_rt::events::EventTable::new(
+    "arm-dsu-pmu-mmio",
+    16u8,
+    &EVENTS,
+);
+static EVENTS: [armreg_rt::events::EventInfo; 8usize] = [
+    armreg_rt::events::EventInfo::new(0x11, "cycles", "Cluster cycles"),
+    armreg_rt::events::EventInfo::new(0x19, "bus_access", "Bus access"),
+    armreg_rt::events::EventInfo::new(0x1a, "memory_error", "Memory error"),
+    armreg_rt::events::EventInfo::new(0x1d, "bus_cycles", "Bus cycles"),
+    armreg_rt::events::EventInfo::new(
+        0x29,
+        "l3d_cache_allocate",
+        "L3 data cache allocation without refill",
+    ),
+    armreg_rt::events::EventInfo::new(0x2a, "l3d_cache_refill", "L3 data cache refill"),
+    armreg_rt::events::EventInfo::new(0x2b, "l3d_cache", "L3 data cache access"),
+    armreg_rt::events::EventInfo::new(0x2c, "l3d_cache_wb", "L3 data cache write-back"),
+];

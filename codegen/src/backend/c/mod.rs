@@ -166,6 +166,7 @@ mod tests {
             events: Vec::new(),
             event_pmu: None,
             event_type: None,
+            cores: Vec::new(),
             amendments: Vec::new(),
         }
     }

@@ -55,6 +55,44 @@ pub fn events(device: &Device) -> TokenStream {
     }
 }
 
+/// The events of `device` as data for lookups at run time: `TABLE`, an
+/// `armreg_rt::events::EventTable` in code order, beside the compile-time checked enum.
+pub fn table(device: &Device) -> TokenStream {
+    if device.events.is_empty() {
+        return TokenStream::new();
+    }
+    let owner = device
+        .cores
+        .first()
+        .map_or(device.name.as_str(), |c| c.name.as_str());
+    let bits = match device.event_pmu.unwrap_or(EventPmu::Pmuv3p1) {
+        EventPmu::Arm11 | EventPmu::Pmuv2 => 8u8,
+        EventPmu::Pmuv3 => 10,
+        EventPmu::Pmuv3p1 | EventPmu::Dsu => 16,
+    };
+    let len = device.events.len();
+    let mut events = device.events.clone();
+    events.sort_by_key(|e| e.code);
+    let rows: TokenStream = events
+        .iter()
+        .map(|e| {
+            let code = hex(u64::from(e.code));
+            let name = &e.name;
+            let description = e.doc.as_deref().unwrap_or("");
+            quote!(armreg_rt::events::EventInfo::new(#code, #name, #description),)
+        })
+        .collect();
+    let doc = format!(
+        "The {len} events of [`Event`] as data, in code order: look one up by name or by code at run time (`TABLE.by_name(\"CPU_CYCLES\")`)."
+    );
+    quote! {
+        #[doc = #doc]
+        pub static TABLE: armreg_rt::events::EventTable =
+            armreg_rt::events::EventTable::new(#owner, #bits, &EVENTS);
+        static EVENTS: [armreg_rt::events::EventInfo; #len] = [#rows];
+    }
+}
+
 /// Wraps the formatted enum of [`events`] in the macro invocation. The enum is formatted as an
 /// item first because a formatter leaves macro bodies as they are.
 pub fn invocation(formatted_enum: &str) -> String {

@@ -3,6 +3,7 @@
 //! Code is built as tokens with `quote` and formatted in process with `prettyplease`, so the output
 //! never depends on an installed `rustfmt`; the crate's `Cargo.toml` comes from a template.
 mod block;
+mod catalogue;
 mod code;
 pub(crate) mod doc;
 mod doc_lines;
@@ -18,6 +19,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::ir::Device;
+pub use catalogue::{generate as generate_catalogue, CataloguePart};
 pub use package::{Dependency, Packaging, VERSION};
 use sysreg::State;
 
@@ -38,7 +40,13 @@ pub fn generate(
 ) -> Result<Vec<File>, String> {
     let banner_text = super::banner(inputs);
     let banner = format!("// {banner_text}\n");
-    let mut files = package::files(device, crate_name, &banner_text, packaging)?;
+    let mut files = package::files(
+        device,
+        crate_name,
+        &banner_text,
+        packaging,
+        &package::Extra::default(),
+    )?;
     let (modules, names) = module_files(device, &banner)?;
     files.extend(modules);
     let crate_doc = doc::paragraphs(&[
@@ -268,9 +276,10 @@ fn rest_of_crate(
             #![doc = "PMU events, checked at compile time by `pmu_macros::event_set!`."]
         })?;
         let body = events::invocation(&format(events)?);
+        let table = format(events::table(device))?;
         files.push(File {
             path: "src/events.rs".to_string(),
-            content: format!("{banner}{header}{body}"),
+            content: format!("{banner}{header}{body}{table}"),
         });
         modules.push(("events", "PMU events."));
     }

@@ -83,8 +83,8 @@ include = ["/src", "/include", "/README.md", "/LICENSE-*", "/NOTICE"]
 [package.metadata.docs.rs]
 # The API is the same on every target: one build of the docs is enough.
 targets = ["x86_64-unknown-linux-gnu"]
-{%- if blocks %}
-features = ["model"]
+{%- if docs_features %}
+features = [{{ docs_features | join(", ") }}]
 {%- endif %}
 
 [dependencies]
@@ -95,13 +95,33 @@ armreg-rt = {{ runtime }}
 {%- if events %}
 pmu-macros = {{ macros }}
 {%- endif %}
-{%- if blocks %}
+{%- if blocks or features %}
 
 [features]
+{%- endif %}
+{%- if blocks %}
 # Behavioural models of the memory-mapped blocks (`model` module), for host tests; uses `std`.
 model = ["armreg-rt/model"]
 {%- endif %}
+{%- if features %}
+# One feature per set of events, so that a build compiles only the sets it names; `all` names
+# every one.
+{%- for feature in features %}
+{{ feature.0 }} = [{{ feature.1 | join(", ") }}]
+{%- endfor %}
+{%- endif %}
 "#;
+
+/// What a crate holds besides what its device shows: a catalogue's modules behind features.
+#[derive(Clone, Debug, Default)]
+pub struct Extra {
+    /// Cargo features: name, and the features it enables.
+    pub features: Vec<(String, Vec<String>)>,
+    /// README lines for what the features bring.
+    pub contents: Vec<String>,
+    /// Whether the crate has events (in its modules) though its device has none.
+    pub events: bool,
+}
 
 const README_TEMPLATE: &str = r#"<!-- {{ banner }} -->
 # {{ name }}
@@ -137,15 +157,16 @@ pub fn files(
     crate_name: &str,
     banner: &str,
     packaging: &Packaging,
+    extra: &Extra,
 ) -> Result<Vec<File>, String> {
     let mut files = vec![
         File {
             path: "Cargo.toml".to_string(),
-            content: cargo_toml(device, crate_name, banner, packaging)?,
+            content: cargo_toml(device, crate_name, banner, packaging, extra)?,
         },
         File {
             path: "README.md".to_string(),
-            content: readme(device, crate_name, banner, packaging)?,
+            content: readme(device, crate_name, banner, packaging, extra)?,
         },
     ];
     if let Some(license) = &device.license {
@@ -179,13 +200,35 @@ fn cargo_toml(
     crate_name: &str,
     banner: &str,
     packaging: &Packaging,
+    extra: &Extra,
 ) -> Result<String, String> {
     let depends: Vec<(String, String)> = packaging
         .depends
         .iter()
         .map(|(name, dep)| (name.clone(), dependency(dep)))
         .collect();
-    let keywords: Vec<String> = keywords(device).iter().map(|k| toml_string(k)).collect();
+    let events = extra.events || !device.events.is_empty();
+    let keywords: Vec<String> = keywords(device, events)
+        .iter()
+        .map(|k| toml_string(k))
+        .collect();
+    let features: Vec<(String, Vec<String>)> = extra
+        .features
+        .iter()
+        .map(|(name, enables)| {
+            (
+                name.clone(),
+                enables.iter().map(|e| toml_string(e)).collect(),
+            )
+        })
+        .collect();
+    let mut docs_features = Vec::new();
+    if !device.blocks.is_empty() {
+        docs_features.push(toml_string("model"));
+    }
+    if extra.features.iter().any(|(name, _)| name == "all") {
+        docs_features.push(toml_string("all"));
+    }
     render(
         CARGO_TEMPLATE,
         minijinja::context! {
@@ -200,8 +243,10 @@ fn cargo_toml(
             runtime => dependency(&packaging.runtime),
             macros => dependency(&packaging.macros),
             depends => depends,
-            events => !device.events.is_empty(),
+            events => events,
             blocks => !device.blocks.is_empty(),
+            features => features,
+            docs_features => docs_features,
         },
     )
 }
@@ -211,6 +256,7 @@ fn readme(
     crate_name: &str,
     banner: &str,
     packaging: &Packaging,
+    extra: &Extra,
 ) -> Result<String, String> {
     let about = device
         .doc
@@ -250,7 +296,7 @@ fn readme(
             name => crate_name,
             version => &packaging.version,
             about => about,
-            contents => contents(device, crate_name),
+            contents => contents(device, crate_name).into_iter().chain(extra.contents.iter().cloned()).collect::<Vec<_>>(),
             source => source,
             license => license,
         },
@@ -346,9 +392,9 @@ fn description(device: &Device) -> String {
 }
 
 /// crates.io keywords (at most five) for what the crate holds.
-fn keywords(device: &Device) -> Vec<&'static str> {
+fn keywords(device: &Device, events: bool) -> Vec<&'static str> {
     let mut k = vec!["arm"];
-    if !device.events.is_empty() {
+    if events {
         k.extend(["pmu", "performance"]);
     }
     if !device.layouts.is_empty() {
@@ -407,7 +453,14 @@ mod tests {
             runtime: Dependency::of_version(Some("../../runtime".into())),
             ..Packaging::default()
         };
-        let files = files(&device(), "demo", "Generated.", &packaging).unwrap();
+        let files = files(
+            &device(),
+            "demo",
+            "Generated.",
+            &packaging,
+            &Extra::default(),
+        )
+        .unwrap();
         let cargo = &files[0].content;
         assert!(
             cargo.contains(&format!(
@@ -437,7 +490,14 @@ mod tests {
             notice: Some("From somewhere.".into()),
             ..device()
         };
-        let files = files(&d, "demo", "Generated.", &Packaging::default()).unwrap();
+        let files = files(
+            &d,
+            "demo",
+            "Generated.",
+            &Packaging::default(),
+            &Extra::default(),
+        )
+        .unwrap();
         let cargo = &files[0].content;
         assert!(cargo.contains(&format!("armreg-rt = {{ version = \"{VERSION}\" }}")));
         assert!(!cargo.contains("license ="), "{cargo}");

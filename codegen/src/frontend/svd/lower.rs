@@ -462,6 +462,7 @@ impl<'a> Lower<'_, 'a> {
             events: Vec::new(),
             event_pmu: None,
             event_type: None,
+            cores: Vec::new(),
             amendments: Vec::new(),
         };
         // (the peripheral whose registers are used, props) -> block name
