@@ -71,6 +71,50 @@ impl ID_DFR0 {
         armreg_rt::Value::<crate::IdDfr0>::from_bits_retain(raw as u32)
     }
 }
+/// `MIDR`: Main ID Register, AArch32
+///
+/// `MRC`/`MCR` `p15, 0, c0, c0, 0`, read-only, layout [`Midr`](crate::Midr).
+///
+/// Source: Arm ARM DDI0487, MIDR (coproc 0b1111, opc1 0, CRn c0, CRm c0, opc2 0)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MIDR;
+impl MIDR {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 0,
+        crm: 0,
+        opc2: 0,
+    };
+    #[inline(always)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 0, {}, c0, c0, 0", out(reg) raw, options(nostack,
+                    preserves_flags)
+                )
+            };
+            u64::from(raw)
+        }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    pub fn read() -> armreg_rt::Value<crate::Midr> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::Midr>::from_bits_retain(raw as u32)
+    }
+}
 /// `PMCCFILTR`: Cycle Count Filter Register
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c15, 7`, read/write, layout [`Pmccfiltr`](crate::Pmccfiltr).

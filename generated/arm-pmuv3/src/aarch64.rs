@@ -227,6 +227,50 @@ impl MDCR_EL3 {
         Self::write(value);
     }
 }
+/// `MIDR_EL1`: Main ID Register (bits \[63:32\] RES0)
+///
+/// `MRS`/`MSR` `S3_0_C0_C0_0`, read-only, layout [`Midr`](crate::Midr).
+///
+/// Source: Arm ARM DDI0487, MIDR_EL1 (op0 3, op1 0, CRn c0, CRm c0, op2 0)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MIDR_EL1;
+impl MIDR_EL1 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
+        op0: 3,
+        op1: 0,
+        crn: 0,
+        crm: 0,
+        op2: 0,
+    };
+    #[inline(always)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "aarch64")]
+        {
+            let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrs {}, S3_0_C0_C0_0", out(reg) raw, options(nostack,
+                    preserves_flags)
+                )
+            };
+            raw
+        }
+        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    pub fn read() -> armreg_rt::Value<crate::Midr> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::Midr>::from_bits_retain(raw as u32)
+    }
+}
 /// `PMCCFILTR_EL0`: Cycle Count Filter Register
 ///
 /// `MRS`/`MSR` `S3_3_C14_C15_7`, read/write, layout [`Pmccfiltr`](crate::Pmccfiltr).

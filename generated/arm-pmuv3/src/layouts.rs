@@ -261,6 +261,181 @@ impl armreg_rt::Layout for MdcrEl3 {
     const NAME: &'static str = "MdcrEl3";
     const FIELDS: &'static str = "spme 17 1;sccd 23 1";
 }
+/// Main ID Register: who made the core and which core it is; the PMU driver looks the core's events up by implementer and part number
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, MIDR_EL1 (and MIDR, its AArch32 view); Linux arch/arm64/include/asm/cputype.h (MIDR_* shifts, ARM_CPU_IMP_*)
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of MIDR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of MIDR</title>
+<rect width="724" height="114" fill="#fff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">MIDR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>Implementer [31:24] read-only: Implementer code, assigned by Arm</title><rect x="10" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="98" y="58" dominant-baseline="central">Implementer</text><text x="98" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>Variant [23:20] read-only: Major revision (the N of rNpM)</title><rect x="186" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="230" y="58" dominant-baseline="central">Variant</text><text x="230" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>Architecture [19:16] read-only: 0b1111: the architecture is given by the ID registers (every Armv7 and later core)</title><rect x="274" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="318" y="58" dominant-baseline="central">Architecture</text><text x="318" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>PartNum [15:4] read-only: Primary part number, IMPLEMENTATION DEFINED (0xD03: Cortex-A53)</title><rect x="362" y="46" width="264" height="36" fill="#d3f2d3" stroke="#333"/><text x="494" y="58" dominant-baseline="central">PartNum</text><text x="494" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>Revision [3:0] read-only: Minor revision (the p of rNpM)</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="670" y="58" dominant-baseline="central">Revision</text><text x="670" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+</g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31:24\] | `Implementer` | read-only | - | Implementer code, assigned by Arm |
+/// | \[23:20\] | `Variant` | read-only | - | Major revision (the N of rNpM) |
+/// | \[19:16\] | `Architecture` | read-only | - | 0b1111: the architecture is given by the ID registers (every Armv7 and later core) |
+/// | \[15:4\] | `PartNum` | read-only | - | Primary part number, IMPLEMENTATION DEFINED (0xD03: Cortex-A53) |
+/// | \[3:0\] | `Revision` | read-only | - | Minor revision (the p of rNpM) |
+pub enum Midr {}
+impl Midr {
+    /// Every field zero, reserved-one bits set.
+    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
+    /// `Revision`: Minor revision (the p of rNpM)
+    ///
+    /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MIDR_EL1; Linux arch/arm64/include/asm/cputype.h
+    pub const REVISION: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
+    /// `PartNum`: Primary part number, IMPLEMENTATION DEFINED (0xD03: Cortex-A53)
+    ///
+    /// Bits \[15:4\], read-only. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MIDR_EL1; Linux arch/arm64/include/asm/cputype.h
+    pub const PARTNUM: armreg_rt::Field<Self, u16, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 12);
+    /// `Architecture`: 0b1111: the architecture is given by the ID registers (every Armv7 and later core)
+    ///
+    /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MIDR_EL1; Linux arch/arm64/include/asm/cputype.h
+    pub const ARCHITECTURE: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
+    /// `Variant`: Major revision (the N of rNpM)
+    ///
+    /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MIDR_EL1; Linux arch/arm64/include/asm/cputype.h
+    pub const VARIANT: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
+    /// `Implementer`: Implementer code, assigned by Arm
+    ///
+    /// Bits \[31:24\], read-only. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487, MIDR_EL1; Linux arch/arm64/include/asm/cputype.h (ARM_CPU_IMP_*)
+    pub const IMPLEMENTER: armreg_rt::Field<Self, midr::Implementer, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 8);
+}
+impl armreg_rt::Layout for Midr {
+    type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
+    const NAME: &'static str = "Midr";
+    const FIELDS: &'static str = "revision 0 4;partnum 4 12;architecture 16 4;variant 20 4;implementer 24 8 0=Software 65=Arm 66=Broadcom 67=Cavium 70=Fujitsu 72=Hisilicon 78=Nvidia 80=Apm 81=Qualcomm 97=Apple 109=Microsoft 192=Ampere";
+}
+/// Enumerated field values of `MIDR`.
+pub mod midr {
+    /// Values of `Implementer` (bits \[31:24\] of `MIDR`).
+    #[repr(u8)]
+    pub enum Implementer {
+        /// Reserved for software use
+        Software = 0x0,
+        /// Arm Limited
+        Arm = 0x41,
+        /// Broadcom
+        Broadcom = 0x42,
+        /// Cavium
+        Cavium = 0x43,
+        /// Fujitsu
+        Fujitsu = 0x46,
+        /// HiSilicon
+        Hisilicon = 0x48,
+        /// NVIDIA
+        Nvidia = 0x4e,
+        /// Applied Micro
+        Apm = 0x50,
+        /// Qualcomm
+        Qualcomm = 0x51,
+        /// Apple
+        Apple = 0x61,
+        /// Microsoft
+        Microsoft = 0x6d,
+        /// Ampere Computing
+        Ampere = 0xc0,
+    }
+    impl Clone for Implementer {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Implementer {}
+    impl PartialEq for Implementer {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Implementer {}
+    impl Implementer {
+        /// The value for `bits`, or the bits themselves if no value has them.
+        #[inline(always)]
+        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
+            match bits {
+                0x0 => Ok(Self::Software),
+                0x41 => Ok(Self::Arm),
+                0x42 => Ok(Self::Broadcom),
+                0x43 => Ok(Self::Cavium),
+                0x46 => Ok(Self::Fujitsu),
+                0x48 => Ok(Self::Hisilicon),
+                0x4e => Ok(Self::Nvidia),
+                0x50 => Ok(Self::Apm),
+                0x51 => Ok(Self::Qualcomm),
+                0x61 => Ok(Self::Apple),
+                0x6d => Ok(Self::Microsoft),
+                0xc0 => Ok(Self::Ampere),
+                other => Err(other),
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Implementer {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Implementer {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Implementer {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(match self {
+                Self::Software => "Software",
+                Self::Arm => "Arm",
+                Self::Broadcom => "Broadcom",
+                Self::Cavium => "Cavium",
+                Self::Fujitsu => "Fujitsu",
+                Self::Hisilicon => "Hisilicon",
+                Self::Nvidia => "Nvidia",
+                Self::Apm => "Apm",
+                Self::Qualcomm => "Qualcomm",
+                Self::Apple => "Apple",
+                Self::Microsoft => "Microsoft",
+                Self::Ampere => "Ampere",
+            })
+        }
+    }
+}
 /// Authentication Status Register (external view only): debug authentication state per Security state
 ///
 /// Width: 32 bits.

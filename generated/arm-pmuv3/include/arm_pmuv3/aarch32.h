@@ -10,6 +10,8 @@
 
 /* ID_DFR0: MRC/MCR p15, 0, c0, c1, 2, read-only, layout ID_DFR0. AArch32 Debug Feature Register 0 (the PMU version is PerfMon). Source: Arm ARM DDI0487 ID_DFR0 (the AArch32 view of ID_DFR0_EL1, Linux arch/arm64/tools/sysreg 3 0 0 1 2) */
 #define ARM_PMUV3_ID_DFR0_ENCODING "p15, 0, c0, c1, 2"
+/* MIDR: MRC/MCR p15, 0, c0, c0, 0, read-only, layout MIDR. Main ID Register, AArch32. Source: Arm ARM DDI0487, MIDR (coproc 0b1111, opc1 0, CRn c0, CRm c0, opc2 0) */
+#define ARM_PMUV3_MIDR_ENCODING "p15, 0, c0, c0, 0"
 /* PMCCFILTR: MRC/MCR p15, 0, c14, c15, 7, read/write, layout PMCCFILTR. Cycle Count Filter Register. Source: Arm ARM DDI0487 §G8.4 PMCCFILTR */
 #define ARM_PMUV3_PMCCFILTR_ENCODING "p15, 0, c14, c15, 7"
 /* PMCCNTR: MRC/MCR p15, 0, c9, c13, 0, read/write, layout PMCCNTR32. Cycle Count Register, 32-bit MRC/MCR form (bits [31:0]). Source: Arm ARM DDI0487 §G8.4 PMCCNTR */
@@ -63,6 +65,13 @@ static inline uint32_t arm_pmuv3_id_dfr0_read(void)
 {
     uint32_t raw = 0;
     __asm__ volatile("mrc p15, 0, %0, c0, c1, 2" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+
+static inline uint32_t arm_pmuv3_midr_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c0, c0, 0" : "=r"(raw) : : "memory");
     return (uint32_t)raw;
 }
 

@@ -14,6 +14,8 @@
 #define ARM_PMUV3_MDCR_EL2_ENCODING "S3_4_C1_C1_1"
 /* MDCR_EL3: MRS/MSR S3_6_C1_C3_1, read/write, layout MDCR_EL3. Monitor Debug Configuration Register (EL3), PMU fields only. Source: Arm ARM DDI0487, MDCR_EL3 */
 #define ARM_PMUV3_MDCR_EL3_ENCODING "S3_6_C1_C3_1"
+/* MIDR_EL1: MRS/MSR S3_0_C0_C0_0, read-only, layout MIDR. Main ID Register (bits [63:32] RES0). Source: Arm ARM DDI0487, MIDR_EL1 (op0 3, op1 0, CRn c0, CRm c0, op2 0) */
+#define ARM_PMUV3_MIDR_EL1_ENCODING "S3_0_C0_C0_0"
 /* PMCCFILTR_EL0: MRS/MSR S3_3_C14_C15_7, read/write, layout PMCCFILTR. Cycle Count Filter Register. Source: Arm ARM DDI0487 §D24.5 PMCCFILTR_EL0 */
 #define ARM_PMUV3_PMCCFILTR_EL0_ENCODING "S3_3_C14_C15_7"
 /* PMCCNTR_EL0: MRS/MSR S3_3_C9_C13_0, read/write, layout PMCCNTR. Cycle Count Register (64-bit). Source: Arm ARM DDI0487 §D24.5 PMCCNTR_EL0 */
@@ -86,6 +88,13 @@ static inline void arm_pmuv3_mdcr_el3_write(uint64_t value)
 {
     uint64_t raw = value;
     __asm__ volatile("msr S3_6_C1_C3_1, %0" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t arm_pmuv3_midr_el1_read(void)
+{
+    uint64_t raw = 0;
+    __asm__ volatile("mrs %0, S3_0_C0_C0_0" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
 }
 
 static inline uint32_t arm_pmuv3_pmccfiltr_el0_read(void)
