@@ -55,8 +55,9 @@ for a in aarch64 aarch32; do
   (cd "tests/qemu/$a" && cargo clippy --locked --release -p qemu-harness -p "qemu-$a" -- -D warnings)
 done
 
-step "generated crates' docs build without warnings"
+step "generated crates' docs build without warnings (default and all features)"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps "${generated[@]}" -p armreg-rt
+RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --all-features "${generated[@]}" -p armreg-rt
 
 step "Miri over the behavioural-model tests"
 bash tests/miri.sh
