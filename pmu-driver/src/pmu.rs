@@ -174,24 +174,36 @@ impl<R: Registers> Pmu<R> {
             kind: CounterKind::Event,
             index,
         };
-        let n = usize::from(index);
+        if let Err(e) = self.program(&counter, event, filter) {
+            self.unclaim(counter.mask());
+            return Err(e);
+        }
+        self.regs
+            .enable_interrupts(PmCounterMask::from_bits_retain(counter.mask()));
+        Ok(counter)
+    }
+
+    /// Points an allocated event counter at `event` where `filter` says: stopped, at zero, its
+    /// overflow flag clear (multiplexing moves counters from event to event with it).
+    pub(crate) fn program(
+        &self,
+        counter: &Counter,
+        event: Event,
+        filter: Filter,
+    ) -> Result<(), Error> {
+        let n = usize::from(counter.index);
         let bit = PmCounterMask::from_bits_retain(counter.mask());
         self.regs.disable_counters(bit);
-        let programmed = self
-            .regs
+        self.regs
             .set_event_type(n, filter.event_type(event))
-            .and_then(|()| self.regs.set_event_count(n, 0));
-        if let Err(e) = programmed {
-            self.unclaim(counter.mask());
-            return Err(Error::CounterOutOfRange {
+            .and_then(|()| self.regs.set_event_count(n, 0))
+            .map_err(|e| Error::CounterOutOfRange {
                 index: e.index,
                 count: e.count,
-            });
-        }
+            })?;
         self.regs.clear_overflow_flags(bit);
-        self.slot(index).reset(0, 0, 0);
-        self.regs.enable_interrupts(bit);
-        Ok(counter)
+        self.slot(counter.index).reset(0, 0, 0);
+        Ok(())
     }
 
     /// Allocates an even/odd pair of event counters chained into one 64-bit hardware counter: the

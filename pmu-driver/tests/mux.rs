@@ -1,0 +1,228 @@
+//! Multiplexing on the behavioural PMU model: more events than counters rotate through them, each
+//! event's count, enabled and running time are kept as perf keeps them, the estimates of a steady
+//! workload are the true rates, unsupported events report no number, and the report table.
+mod model;
+
+use pmu_driver::mux::{Counted, Session, Tracked};
+use pmu_driver::{Aarch64, Event, Filter, Pmu};
+
+fn leak<T>(v: T) -> &'static T {
+    Box::leak(Box::new(v))
+}
+
+/// One tick of a steady workload: 1000 cycles, and per event `rate` occurrences (event number,
+/// rate).
+fn tick(rates: &[(u16, u64)]) {
+    model::with(|m| {
+        m.cycles(1000);
+        for &(event, rate) in rates {
+            m.event(event, rate);
+        }
+    });
+}
+
+const RATES: [(u16, u64); 8] = [
+    (0x08, 700),  // INST_RETIRED
+    (0x11, 1000), // CPU_CYCLES
+    (0x00, 3),    // SW_INCR
+    (0x12, 90),   // BR_PRED
+    (0x10, 7),    // BR_MIS_PRED
+    (0x13, 210),  // MEM_ACCESS
+    (0x1B, 300),  // INST_SPEC
+    (0x1D, 500),  // BUS_CYCLES
+];
+
+fn events() -> Vec<Tracked> {
+    let names = [
+        "INST_RETIRED",
+        "CPU_CYCLES",
+        "SW_INCR",
+        "BR_PRED",
+        "BR_MIS_PRED",
+        "MEM_ACCESS",
+        "INST_SPEC",
+        "BUS_CYCLES",
+    ];
+    RATES
+        .iter()
+        .zip(names)
+        .map(|(&(code, _), name)| Tracked::new(Event::new(code), name))
+        .collect()
+}
+
+/// The model's cortex-a53 with every common event advertised.
+fn install_all_events() -> std::sync::MutexGuard<'static, ()> {
+    let mut m = model::cortex_a53();
+    m.pmceid = [u32::MAX, u32::MAX, 0, 0];
+    model::install(m)
+}
+
+#[test]
+fn eight_events_on_six_counters_estimate_a_steady_workload() {
+    let _guard = install_all_events();
+    let pmu = leak(Pmu::new(Aarch64).unwrap());
+    let mut tracked = events();
+    let mut s = Session::new(pmu, &mut tracked, Filter::EL0_EL1).unwrap();
+    assert_eq!(s.counters(), 6);
+    s.start();
+    let ticks = 96u64;
+    for _ in 0..ticks {
+        tick(&RATES);
+        s.rotate();
+    }
+    s.stop();
+    assert_eq!(s.rotations(), ticks);
+    assert_eq!(s.cycles(), 1000 * ticks);
+    for (r, &(code, rate)) in s.readings().zip(&RATES) {
+        // Each event was on a counter 6 ticks of every 8, and counted exactly then.
+        let Counted::Scaled { count, estimate } = r.counted else {
+            panic!("{}: {:?}", r.name, r.counted);
+        };
+        assert_eq!(r.enabled, 1000 * ticks, "{}", r.name);
+        assert_eq!(r.running, 1000 * ticks * 6 / 8, "{}", r.name);
+        assert_eq!(r.permille(), 750);
+        assert_eq!(count, rate * ticks * 6 / 8, "{code:#x}");
+        assert_eq!(estimate, rate * ticks, "{}", r.name);
+    }
+    let table = s.report().to_string();
+    assert!(
+        table.contains("INST_RETIRED             scaled (75.0% counted)"),
+        "{table}"
+    );
+    assert!(
+        table.contains("8 events on 6 counters, 96 rotations"),
+        "{table}"
+    );
+    s.finish();
+    // The counters are the PMU's again.
+    assert!(pmu.allocate_cycles(Filter::EL0_EL1).is_ok());
+}
+
+#[test]
+fn as_many_events_as_counters_stay_exact() {
+    let _guard = install_all_events();
+    let pmu = leak(Pmu::new(Aarch64).unwrap());
+    let mut tracked = events();
+    tracked.truncate(6);
+    let mut s = Session::new(pmu, &mut tracked, Filter::EL0_EL1).unwrap();
+    s.start();
+    for _ in 0..10 {
+        tick(&RATES);
+        s.rotate();
+    }
+    s.stop();
+    assert_eq!(s.rotations(), 0);
+    for (r, &(_, rate)) in s.readings().zip(&RATES) {
+        assert_eq!(r.counted, Counted::Exact(rate * 10), "{}", r.name);
+        assert_eq!(r.permille(), 1000);
+    }
+}
+
+#[test]
+fn events_the_pmu_does_not_count_report_no_number() {
+    // QEMU's cortex-a53: PMCEID0 = 0x20101 (SW_INCR, INST_RETIRED, CPU_CYCLES).
+    let _guard = model::install(model::cortex_a53());
+    let pmu = leak(Pmu::new(Aarch64).unwrap());
+    let mut tracked = events();
+    let mut s = Session::new(pmu, &mut tracked, Filter::EL0_EL1).unwrap();
+    s.start();
+    for _ in 0..4 {
+        tick(&RATES);
+        s.rotate();
+    }
+    s.stop();
+    let readings: Vec<_> = s.readings().collect();
+    // The three it counts fit the counters: exact, and no rotation.
+    assert_eq!(readings[0].counted, Counted::Exact(700 * 4));
+    assert_eq!(readings[1].counted, Counted::Exact(1000 * 4));
+    assert_eq!(readings[2].counted, Counted::Exact(3 * 4));
+    for r in &readings[3..] {
+        assert_eq!(r.counted, Counted::NotSupported, "{}", r.name);
+        assert_eq!((r.enabled, r.running), (0, 0));
+    }
+    let table = s.report().to_string();
+    assert!(
+        table.contains("<not supported>  BR_PRED                  (not an event this PMU counts)"),
+        "{table}"
+    );
+}
+
+#[test]
+fn an_event_never_scheduled_is_not_counted() {
+    let _guard = install_all_events();
+    let pmu = leak(Pmu::new(Aarch64).unwrap());
+    let mut tracked = events();
+    let mut s = Session::new(pmu, &mut tracked, Filter::EL0_EL1).unwrap();
+    s.start();
+    tick(&RATES);
+    s.stop();
+    let readings: Vec<_> = s.readings().collect();
+    // The first group ran the whole (short) session: exact.
+    assert_eq!(readings[0].counted, Counted::Exact(700));
+    assert_eq!(readings[6].counted, Counted::NotCounted);
+    assert_eq!(readings[7].counted, Counted::NotCounted);
+    assert!(s.report().to_string().contains("<not counted>  INST_SPEC"));
+}
+
+#[test]
+fn without_pmceid_an_event_that_counted_nothing_gives_no_number() {
+    // QEMU's cortex-a7: an Armv7 PMU with 4 counters and no PMCEID.
+    let _guard = model::install(model::cortex_a7());
+    let pmu = leak(Pmu::new(pmu_driver::Aarch32::new()).unwrap());
+    let mut tracked = vec![
+        Tracked::new(Event::INST_RETIRED, "INST_RETIRED"),
+        // Counted at EL0 only: its PMXEVTYPER has P set.
+        Tracked::new(Event::INST_RETIRED, "INST_RETIRED:u").with_filter(Filter::EL0_ONLY),
+        Tracked::new(Event::new(0x13), "MEM_ACCESS"),
+    ];
+    let mut s = Session::new(pmu, &mut tracked, Filter::EL0_EL1).unwrap();
+    assert_eq!(s.counters(), 4);
+    s.start();
+    // Only the all-levels INST_RETIRED counter sees the work (the model ignores filters).
+    model::with(|m| {
+        m.cycles(100);
+        m.add(0, 70);
+    });
+    s.stop();
+    let readings: Vec<_> = s.readings().collect();
+    assert_eq!(readings[0].counted, Counted::Exact(70));
+    assert_eq!(readings[1].counted, Counted::NoneSeen);
+    assert_eq!(readings[2].counted, Counted::NoneSeen);
+    let p = model::with(|m| m.evtyper[1]);
+    assert_eq!(
+        (p >> 31, p & 0xFF),
+        (1, 0x08),
+        "PMXEVTYPER of counter 1: {p:#x}"
+    );
+    assert!(s.report().to_string().contains("<none seen>  MEM_ACCESS"));
+}
+
+#[test]
+fn a_name_the_core_does_not_have_is_never_scheduled() {
+    let _guard = model::install(model::cortex_a53());
+    let pmu = leak(Pmu::new(Aarch64).unwrap());
+    let info = pmu.info();
+    // An unknown core on this PMU: the common Armv8 events PMCEID advertises.
+    let core = pmu_driver::cpu::identify(
+        pmu_driver::cpu::CpuId {
+            implementer: 0,
+            variant: 0,
+            architecture: 0xF,
+            part_number: 0x51,
+            revision: 0,
+        },
+        info,
+    );
+    let mut tracked =
+        ["INST_RETIRED", "L1D_CACHE", "NO_SUCH_EVENT"].map(|n| core.events.tracked(n));
+    assert_eq!(tracked[0].event, Event::INST_RETIRED);
+    let mut s = Session::new(pmu, &mut tracked, Filter::EL0_EL1).unwrap();
+    s.start();
+    tick(&RATES);
+    s.stop();
+    let readings: Vec<_> = s.readings().collect();
+    assert_eq!(readings[0].counted, Counted::Exact(700));
+    assert_eq!(readings[1].counted, Counted::NotSupported);
+    assert_eq!(readings[2].counted, Counted::NotSupported);
+    assert_eq!(readings[2].name, "NO_SUCH_EVENT");
+}
