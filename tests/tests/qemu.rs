@@ -90,6 +90,11 @@ struct Cpu {
     version: u64,
     /// PMCEID0/1; `None` where the driver does not read them (Armv7 PMUv2: Undefined in QEMU).
     pmceid: Option<(u64, u64)>,
+    /// MIDR as QEMU 7.2 presents it.
+    midr: u64,
+    /// The core Arm's data names for that MIDR, with the file of its events; `None` for the
+    /// AArch64 `max`, whose MIDR (implementer 0) names no core.
+    core: Option<(&'static str, &'static str)>,
 }
 
 const CPUS: [Cpu; 6] = [
@@ -100,6 +105,8 @@ const CPUS: [Cpu; 6] = [
         n: 6,
         version: 0x30,
         pmceid: Some((0x20101, 0)),
+        midr: 0x410F_D034,
+        core: Some(("Cortex-A53", "cortex-a53")),
     },
     Cpu {
         arch: Arch::A64,
@@ -108,6 +115,8 @@ const CPUS: [Cpu; 6] = [
         n: 6,
         version: 0x30,
         pmceid: Some((0x20101, 0)),
+        midr: 0x410F_D083,
+        core: Some(("Cortex-A72", "cortex-a72")),
     },
     Cpu {
         arch: Arch::A64,
@@ -117,6 +126,9 @@ const CPUS: [Cpu; 6] = [
         // QEMU 7.2's `max` has FEAT_PMUv3p5 (PMUVer 6).
         version: 0x35,
         pmceid: Some((0x20101, 0x1000_0018)),
+        // Implementer 0 ("reserved for software use"), part 0x051: no core of Arm's data.
+        midr: 0x000F_0510,
+        core: None,
     },
     Cpu {
         arch: Arch::A32,
@@ -126,6 +138,8 @@ const CPUS: [Cpu; 6] = [
         // ID_DFR0.PerfMon 2: an Armv7 PMUv2.
         version: 0x20,
         pmceid: None,
+        midr: 0x414F_C0F0,
+        core: Some(("Cortex-A15", "cortex-a15")),
     },
     Cpu {
         arch: Arch::A32,
@@ -134,6 +148,8 @@ const CPUS: [Cpu; 6] = [
         n: 4,
         version: 0x20,
         pmceid: None,
+        midr: 0x410F_C075,
+        core: Some(("Cortex-A7", "cortex-a7")),
     },
     Cpu {
         arch: Arch::A32,
@@ -142,6 +158,9 @@ const CPUS: [Cpu; 6] = [
         n: 6,
         version: 0x35,
         pmceid: Some((0x20101, 0x1000_0018)),
+        // QEMU's AArch32 `max` presents a Cortex-A57 r1p0.
+        midr: 0x411F_D070,
+        core: Some(("Cortex-A57", "cortex-a57")),
     },
 ];
 
@@ -165,6 +184,8 @@ fn runs() -> Vec<Run> {
             "el0",
             "timer",
             "errors",
+            "detect",
+            "mux",
         ] {
             add(test, "virt");
         }
@@ -192,6 +213,7 @@ fn runs() -> Vec<Run> {
 /// The values a run reported, consumed as they are checked.
 struct Values {
     map: BTreeMap<String, u64>,
+    texts: BTreeMap<String, String>,
     problems: Vec<String>,
 }
 
@@ -211,6 +233,16 @@ impl Values {
                     "{key} = {got} ({got:#x}), expected {want} ({want:#x})"
                 ));
             }
+        }
+    }
+
+    fn expect_text(&mut self, key: &str, want: &str) {
+        match self.texts.remove(key) {
+            Some(got) if got == want => {}
+            Some(got) => self
+                .problems
+                .push(format!("{key} = {got:?}, expected {want:?}")),
+            None => self.problems.push(format!("{key}: not reported")),
         }
     }
 
@@ -373,6 +405,8 @@ fn check(run: &Run, v: &mut Values) {
             v.expect("p1_instructions", 0);
         }
         "pmu_sequence" => differential::check(&cpu, v),
+        "detect" => check_detect(cpu, v),
+        "mux" => check_mux(cpu, v),
         "mrrc_trap" => {
             v.expect("mrrc_traps", 1);
             if let Some(insn) = v.take("mrrc_insn") {
@@ -389,6 +423,174 @@ fn check(run: &Run, v: &mut Values) {
             v.expect("traps_after_driver", 1);
         }
         other => v.problems.push(format!("no expectations for test {other}")),
+    }
+}
+
+/// The cores whose events the firmware is built with (`tests/qemu/harness/Cargo.toml`).
+const FIRMWARE_SETS: [&str; 4] = ["cortex-a53", "cortex-a72", "cortex-a15", "cortex-a7"];
+
+/// Events with a code in one file of Arm's data, read here with serde_json.
+fn arm_data_events(file: &str) -> Vec<u64> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../descriptions/third-party/arm-data/pmu")
+        .join(format!("{file}.json"));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["code"].as_u64())
+        .collect()
+}
+
+fn check_detect(cpu: Cpu, v: &mut Values) {
+    v.expect("midr", cpu.midr);
+    v.expect("implementer", cpu.midr >> 24);
+    v.expect("part", cpu.midr >> 4 & 0xFFF);
+    v.expect("n", cpu.n);
+    v.expect("inst_retired_code", 0x08);
+    // The event found by name at run time counts what the constant counts: the loop and the
+    // three instructions between PMCR.E set and clear around it (the call of the loop and the
+    // returns), as QEMU 7.2 counts them.
+    v.expect("by_name", loop_len(1000) + 3);
+    v.expect("by_constant", loop_len(1000) + 3);
+    match cpu.core {
+        Some((name, file)) => {
+            v.expect("known", 1);
+            v.expect_text("name", name);
+            // Arm's data gives these cores the counter counts QEMU 7.2 gives them (PMCR.N).
+            v.expect("expected_counters", cpu.n);
+            if FIRMWARE_SETS.contains(&file) {
+                v.expect("source", 1);
+                v.expect("offered", arm_data_events(file).len() as u64);
+            } else {
+                // A core the firmware has no set for falls back to the common events.
+                v.expect("source", 2);
+                v.expect("offered", common_offered(cpu));
+            }
+        }
+        None => {
+            v.expect("known", 0);
+            v.expect_text("name", "-");
+            v.expect("expected_counters", 0xFF);
+            v.expect("source", 2);
+            v.expect("offered", common_offered(cpu));
+        }
+    }
+}
+
+/// The common Armv8 events whose PMCEID bit the model sets.
+fn common_offered(cpu: Cpu) -> u64 {
+    let (p0, p1) = cpu.pmceid.unwrap_or((0, 0));
+    arm_data_events("common_armv8")
+        .into_iter()
+        .filter(|&code| match code {
+            0..=0x1F => p0 >> code & 1 == 1,
+            0x20..=0x3F => p1 >> (code - 0x20) & 1 == 1,
+            _ => false,
+        })
+        .count() as u64
+}
+
+/// The multiplexing run (`mux` in the harness): 48 chunks of `spin::<10000>()` and a software
+/// increment, a rotation after each, eleven events.
+const MUX_CHUNKS: u64 = 48;
+/// The rotation period: instructions of a chunk.
+const MUX_PERIOD: u64 = loop_len(10_000);
+/// At most this many instructions of each rotation (the call into `rotate` up to its PMCNTENCLR,
+/// from its PMCNTENSET back to the workload) and of the workload's own loop land in the counted
+/// windows besides the chunks; measured on QEMU 7.2: 32-35.
+const MUX_EDGE: u64 = 64;
+
+fn check_mux(cpu: Cpu, v: &mut Values) {
+    v.expect("counters", cpu.n);
+    v.expect("rotations", MUX_CHUNKS);
+    v.expect("exact_sw", MUX_CHUNKS);
+    let (Some(inst), Some(cycles)) = (v.take("exact_inst"), v.take("exact_cycles")) else {
+        return;
+    };
+    // With -icount shift=0 a cycle is an instruction; the chunks are the bulk of the count.
+    v.check(inst == cycles, || {
+        format!("exact_inst {inst} != exact_cycles {cycles}")
+    });
+    let work = MUX_CHUNKS * MUX_PERIOD;
+    v.check(inst >= work && inst - work <= MUX_CHUNKS * 16, || {
+        format!("exact_inst {inst}: the chunks alone are {work}")
+    });
+    let _ = v.take("cycles");
+    // Each estimate is within the rotations' edge over the rotation period, of the exact figure.
+    let tolerance = |exact: u64| exact * MUX_EDGE / MUX_PERIOD;
+    let pmceid = cpu.pmceid.is_some();
+    // (exact figure, estimate tolerance) of the events the run implements, by index.
+    let implemented = [
+        (inst, tolerance(inst)),
+        (inst, tolerance(inst)),
+        (inst, tolerance(inst)),
+        (inst, tolerance(inst)),
+        // One increment per chunk: an estimate is off by at most one increment.
+        (MUX_CHUNKS, 1 + tolerance(MUX_CHUNKS)),
+        (MUX_CHUNKS, 1 + tolerance(MUX_CHUNKS)),
+    ];
+    // What the session schedules: every event PMCEID does not rule out.
+    let scheduled = if pmceid { 7 } else { 11 };
+    let share = cpu.n * 1000 / scheduled;
+    for i in 0..11u64 {
+        let key = |k: &str| format!("{k}_{i}");
+        let (Some(state), Some(count), Some(estimate), Some(enabled), Some(running)) = (
+            v.take(&key("state")),
+            v.take(&key("count")),
+            v.take(&key("estimate")),
+            v.take(&key("enabled")),
+            v.take(&key("running")),
+        ) else {
+            continue;
+        };
+        match implemented.get(i as usize) {
+            Some(&(exact, tol)) => {
+                v.check(state == 1, || {
+                    format!("event {i}: state {state}, expected scaled (1)")
+                });
+                v.check(estimate.abs_diff(exact) <= tol, || {
+                    format!("event {i}: estimate {estimate}, exact {exact}, tolerance {tol}")
+                });
+                v.check(count < exact, || {
+                    format!("event {i}: counted {count} of {exact}: was it ever off?")
+                });
+                // Counted its share of the time, give or take a group.
+                let permille = running * 1000 / enabled.max(1);
+                v.check(permille.abs_diff(share) <= 1000 / scheduled, || {
+                    format!("event {i}: counted {permille}‰ of the time, its share is {share}‰")
+                });
+            }
+            // INST_RETIRED at EL0 only, while everything runs at EL1: a real zero where PMCEID
+            // says INST_RETIRED counts; without PMCEID the driver cannot tell it from an event
+            // the PMU does not implement, and gives no number.
+            None if i == 6 => {
+                if pmceid {
+                    v.check(state == 1 && estimate == 0, || {
+                        format!("event 6: state {state}, estimate {estimate}")
+                    });
+                } else {
+                    v.check(state == 4, || {
+                        format!("event 6: state {state}, expected none seen (4)")
+                    });
+                }
+            }
+            // L1D_CACHE, BR_MIS_PRED, MEM_ACCESS, BUS_ACCESS: QEMU does not implement them. With
+            // PMCEID they are never scheduled; without, they are scheduled and report nothing.
+            None => {
+                let want = if pmceid { 3 } else { 4 };
+                v.check(state == want && count == 0 && estimate == 0, || {
+                    format!("event {i}: state {state} count {count}, expected state {want}")
+                });
+                if pmceid {
+                    v.check(enabled == 0 && running == 0, || {
+                        format!("event {i}: scheduled though unsupported")
+                    });
+                }
+            }
+        }
     }
 }
 
@@ -567,6 +769,7 @@ fn judge(run: &Run, outcome: &Outcome) -> Result<(), Vec<String>> {
     }
     let mut values = Values {
         map: BTreeMap::new(),
+        texts: BTreeMap::new(),
         problems: Vec::new(),
     };
     for line in outcome.output.lines() {
@@ -578,13 +781,16 @@ fn judge(run: &Run, outcome: &Outcome) -> Result<(), Vec<String>> {
                 }
                 Err(_) => problems.push(format!("unparsable line {line:?}")),
             },
+            (Some("text"), Some(key), Some(text)) => {
+                values.texts.insert(key.to_string(), text.to_string());
+            }
             (Some("fail"), ..) => problems.push(format!("guest: {line}")),
             _ => {}
         }
     }
     if outcome.status == Some(0) {
         check(run, &mut values);
-        for key in values.map.keys() {
+        for key in values.map.keys().chain(values.texts.keys()) {
             values
                 .problems
                 .push(format!("{key}: reported but not checked"));

@@ -1,4 +1,5 @@
 //! What a firmware image provides so the tests can be written once for AArch64 and AArch32.
+use pmu_driver::cpu::ReadMidr;
 use pmu_driver::timer::TimerRegisters;
 use pmu_driver::{Pmu, Registers, SampleRing, UserAccessControl};
 
@@ -34,7 +35,7 @@ pub struct El0Outcome {
 /// One firmware image's architecture-specific parts.
 pub trait Platform: 'static {
     /// The PMU register back end.
-    type Regs: Registers + UserAccessControl + Sync + Send;
+    type Regs: Registers + UserAccessControl + ReadMidr + Sync + Send;
     /// The timer register back end.
     type Timer: TimerRegisters;
 

@@ -52,6 +52,13 @@ pub fn value_n(key: &str, n: u64, value: u64) {
     line.send();
 }
 
+/// Reports `key = text` (a word, no spaces: a name).
+pub fn text(key: &str, text: &str) {
+    let mut line = Line::new();
+    let _ = write!(line, "text {key} {text}");
+    line.send();
+}
+
 /// Prints a free-form note (for people reading the log).
 pub fn note(args: fmt::Arguments<'_>) {
     let mut line = Line::new();

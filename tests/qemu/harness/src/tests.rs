@@ -3,12 +3,14 @@
 //! makes the values meaningless (a driver error where none may happen).
 use core::sync::atomic::Ordering;
 
+use pmu_driver::cpu::{self, Events};
+use pmu_driver::mux::{Counted, Session, Tracked};
 use pmu_driver::timer::{TickConverter, Timer};
 use pmu_driver::{Counter, Error, Event, Filter, Pmu, PmuVersion, Registers, UserAccess};
 
 use crate::irq::{LAST_INTID, PMU_IRQS};
 use crate::platform::{El0Task, Platform};
-use crate::report::{fail, value, value_n};
+use crate::report::{fail, note, text, value, value_n};
 use crate::{gic, isb};
 
 /// Runs test `name`; `false` if there is no such test.
@@ -24,6 +26,8 @@ pub fn run<P: Platform>(name: &str) -> bool {
         "timer" => timer::<P>(),
         "errors" => errors::<P>(),
         "counts_after_boot" => counts_after_boot::<P>(),
+        "detect" => detect::<P>(),
+        "mux" => mux::<P>(),
         _ => return false,
     }
     true
@@ -408,4 +412,190 @@ fn counts_after_boot<P: Platform>() {
     let m = ok("measurer P=1", pmu.measurer([], Filter::EL0_ONLY));
     let (_, c) = pmu.measure(&m, || P::spin::<1000>());
     value("p1_instructions", c.instructions);
+}
+
+/// Which core this is (MIDR through the generated accessors), what Arm's data says of it, and an
+/// event looked up by name at run time counting what the compile-time constant counts.
+fn detect<P: Platform>() {
+    let pmu = driver::<P>();
+    let d = cpu::detect(&P::regs(), pmu.info());
+    value("midr", d.id.bits().into());
+    value("implementer", d.id.implementer.into());
+    value("part", d.id.part_number.into());
+    value("known", u64::from(d.core.is_some()));
+    text("name", d.name().unwrap_or("-"));
+    value(
+        "expected_counters",
+        d.expected_counters().map_or(0xFF, u64::from),
+    );
+    value("n", pmu.info().counters.into());
+    value(
+        "source",
+        match d.events {
+            Events::Core(_) => 1,
+            Events::Common { .. } => 2,
+            Events::Unknown => 0,
+        },
+    );
+    value("offered", d.events.iter().count() as u64);
+    let Some(info) = d.events.by_name("inst_retired") else {
+        fail(format_args!(
+            "INST_RETIRED is not among the detected events"
+        ))
+    };
+    value("inst_retired_code", info.code.into());
+    // The same loop counted through the name found at run time and through the constant.
+    let by_name = ok(
+        "allocate by name",
+        pmu.allocate(Event::new(info.code), Filter::EL0_EL1),
+    );
+    let constant = ok(
+        "allocate constant",
+        pmu.allocate(Event::INST_RETIRED, Filter::EL0_EL1),
+    );
+    pmu.enable(&by_name);
+    pmu.enable(&constant);
+    pmu.start();
+    P::spin::<1000>();
+    pmu.stop();
+    value("by_name", pmu.read(&by_name));
+    value("by_constant", pmu.read(&constant));
+}
+
+/// Instructions of one chunk of the multiplexing workload: `spin::<MUX_CHUNK>()`.
+const MUX_CHUNK: u32 = 10_000;
+/// Chunks of the workload: a rotation after each.
+const MUX_CHUNKS: u64 = 48;
+
+/// The workload: `MUX_CHUNKS` times a chunk of the loop and one software increment (`swinc`),
+/// then `between` (a rotation, or nothing).
+#[inline(never)]
+fn mux_workload<P: Platform>(mut swinc: impl FnMut(), mut between: impl FnMut()) {
+    for _ in 0..MUX_CHUNKS {
+        P::spin::<MUX_CHUNK>();
+        swinc();
+        between();
+    }
+}
+
+/// Eleven events over the PMU's counters, rotated after each chunk of a deterministic workload,
+/// against the exact counts of the same workload without multiplexing.
+fn mux<P: Platform>() {
+    let pmu = driver::<P>();
+    // The exact figures: the three events QEMU implements, one counter each.
+    let inst = ok(
+        "INST_RETIRED",
+        pmu.allocate(Event::INST_RETIRED, Filter::EL0_EL1),
+    );
+    let cyc = ok(
+        "CPU_CYCLES",
+        pmu.allocate(Event::CPU_CYCLES, Filter::EL0_EL1),
+    );
+    let sw = ok("SW_INCR", pmu.allocate(Event::SW_INCR, Filter::EL0_EL1));
+    for c in [&inst, &cyc, &sw] {
+        pmu.enable(c);
+    }
+    pmu.start();
+    mux_workload::<P>(
+        || {
+            let _ = pmu.software_increment(&sw);
+        },
+        || (),
+    );
+    pmu.stop();
+    value("exact_inst", pmu.read(&inst));
+    value("exact_cycles", pmu.read(&cyc));
+    value("exact_sw", pmu.read(&sw));
+    for c in [inst, cyc, sw] {
+        pmu.release(c);
+    }
+
+    let k = Filter::EL1_ONLY;
+    let mut events = [
+        Tracked::new(Event::INST_RETIRED, "INST_RETIRED"),
+        Tracked::new(Event::INST_RETIRED, "INST_RETIRED:k").with_filter(k),
+        Tracked::new(Event::CPU_CYCLES, "CPU_CYCLES"),
+        Tracked::new(Event::CPU_CYCLES, "CPU_CYCLES:k").with_filter(k),
+        Tracked::new(Event::SW_INCR, "SW_INCR"),
+        Tracked::new(Event::SW_INCR, "SW_INCR:k").with_filter(k),
+        Tracked::new(Event::INST_RETIRED, "INST_RETIRED:u").with_filter(Filter::EL0_ONLY),
+        Tracked::new(Event::L1D_CACHE, "L1D_CACHE"),
+        Tracked::new(Event::BR_MIS_PRED, "BR_MIS_PRED"),
+        Tracked::new(Event::new(0x13), "MEM_ACCESS"),
+        Tracked::new(Event::BUS_ACCESS, "BUS_ACCESS"),
+    ];
+    let mut s = ok(
+        "Session::new",
+        Session::new(pmu, &mut events, Filter::EL0_EL1),
+    );
+    value("counters", s.counters() as u64);
+    s.start();
+    // The session is borrowed by both closures in turn: one call each per chunk.
+    let session = core::cell::RefCell::new(&mut s);
+    mux_workload::<P>(
+        || session.borrow().software_increment(),
+        || session.borrow_mut().rotate(),
+    );
+    let s = session.into_inner();
+    s.stop();
+    value("rotations", s.rotations());
+    value("cycles", s.cycles());
+    for (i, r) in s.readings().enumerate() {
+        let i = i as u64;
+        let (state, count, estimate) = match r.counted {
+            Counted::Exact(n) => (0, n, n),
+            Counted::Scaled { count, estimate } => (1, count, estimate),
+            Counted::NotCounted => (2, 0, 0),
+            Counted::NotSupported => (3, 0, 0),
+            Counted::NoneSeen => (4, 0, 0),
+        };
+        value_n("state", i, state);
+        value_n("count", i, count);
+        value_n("estimate", i, estimate);
+        value_n("enabled", i, r.enabled);
+        value_n("running", i, r.running);
+    }
+    // The table, as a person reads it.
+    let mut table = TableLines::default();
+    let _ = core::fmt::Write::write_fmt(&mut table, format_args!("{}", s.report()));
+    table.flush();
+}
+
+/// Sends a `Display` line by line as notes.
+struct TableLines {
+    buf: [u8; 160],
+    len: usize,
+}
+
+impl Default for TableLines {
+    fn default() -> Self {
+        Self {
+            buf: [0; 160],
+            len: 0,
+        }
+    }
+}
+
+impl TableLines {
+    fn flush(&mut self) {
+        if self.len > 0 {
+            let line = core::str::from_utf8(&self.buf[..self.len]).unwrap_or("?");
+            note(format_args!("table {line}"));
+            self.len = 0;
+        }
+    }
+}
+
+impl core::fmt::Write for TableLines {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        for b in s.bytes() {
+            if b == b'\n' {
+                self.flush();
+            } else if self.len < self.buf.len() {
+                self.buf[self.len] = b;
+                self.len += 1;
+            }
+        }
+        Ok(())
+    }
 }
