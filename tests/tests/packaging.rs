@@ -126,13 +126,36 @@ fn locked_crates_io_packages(root: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Where cargo keeps the `.crate` files it downloaded from crates.io.
-fn download_cache() -> Vec<PathBuf> {
-    let home = std::env::var_os("CARGO_HOME").map_or_else(
+/// `cargo package` verifies each package against the others through a local registry, and cargo
+/// unpacks a local registry's packages into `$CARGO_HOME/registry/src/-<hash of its path>/` once
+/// and never again: a later run with the same registry path would build an earlier run's
+/// packages, and every run would leave a copy behind. Those unpacked copies of this workspace's
+/// packages (names no crates.io package has; local registries only, whose folders start with
+/// `-`) are removed before and after the test, and a folder left empty with them.
+fn forget_unpacked_packages(crates: &[(String, String, PathBuf)]) {
+    let src = cargo_home().join("registry/src");
+    for registry in std::fs::read_dir(&src).into_iter().flatten().flatten() {
+        if !registry.file_name().to_string_lossy().starts_with('-') {
+            continue;
+        }
+        for (name, version, _) in crates {
+            let _ = std::fs::remove_dir_all(registry.path().join(format!("{name}-{version}")));
+        }
+        // Fails, as it should, while anything else is in it.
+        let _ = std::fs::remove_dir(registry.path());
+    }
+}
+
+fn cargo_home() -> PathBuf {
+    std::env::var_os("CARGO_HOME").map_or_else(
         || PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cargo"),
         PathBuf::from,
-    );
-    std::fs::read_dir(home.join("registry/cache"))
+    )
+}
+
+/// Where cargo keeps the `.crate` files it downloaded from crates.io.
+fn download_cache() -> Vec<PathBuf> {
+    std::fs::read_dir(cargo_home().join("registry/cache"))
         .map(|d| d.flatten().map(|e| e.path()).collect())
         .unwrap_or_default()
 }
@@ -177,8 +200,14 @@ fn crates_package_and_build_from_a_registry_by_version() {
         generated,
         "every crate of generated/ is published"
     );
+    forget_unpacked_packages(&crates);
+    // A fresh target directory: cargo treats a registry package of a given name and version as
+    // immutable, so artifacts compiled from an earlier run's tarballs would be reused.
+    let package_target = scratch.path().join("target");
     let mut package = cargo(&root);
-    package.args(["package", "--offline", "--allow-dirty"]);
+    package
+        .args(["package", "--offline", "--allow-dirty", "--target-dir"])
+        .arg(&package_target);
     for (name, _, _) in &crates {
         package.args(["-p", name]);
     }
@@ -188,7 +217,7 @@ fn crates_package_and_build_from_a_registry_by_version() {
     // 2. The registry: our packages and the crates.io packages they need.
     let registry = scratch.path().join("registry");
     std::fs::create_dir_all(&registry).unwrap();
-    let ours = root.join("target/package");
+    let ours = package_target.join("package");
     for (name, v, _) in &crates {
         add_to_registry(&registry, &ours.join(format!("{name}-{v}.crate")));
     }
@@ -267,7 +296,7 @@ fn crates_package_and_build_from_a_registry_by_version() {
     )
     .unwrap();
     std::fs::write(user.join("src/lib.rs"), FIRMWARE).unwrap();
-    let target_dir = root.join("target/packaging");
+    let target_dir = scratch.path().join("user-target");
     let out = run(
         cargo(&user)
             .args([
@@ -314,6 +343,7 @@ fn crates_package_and_build_from_a_registry_by_version() {
         built.lines().last().unwrap_or("").trim()
     );
     println!("{report}");
+    forget_unpacked_packages(&crates);
 }
 
 /// The user's firmware: a PMU through the driver, a register of arm-pmuv3 by hand, and a block of
