@@ -2,7 +2,7 @@
 //! references resolve against, and how to find them.
 use crate::error::{Error, ErrorKind};
 use crate::parse::{self, Entry, Event};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Component, Path, PathBuf};
 
 /// Finds the arch root above `start` (a core folder such as `arch/arm64/arm/cortex-a53`, or a file
@@ -49,16 +49,19 @@ fn is_arch_root(dir: &Path) -> bool {
     }
 }
 
-/// The architectural events of one arch root, by name (ASCII case-insensitive, as jevents).
+/// The architectural events of one arch root, by name (ASCII case-insensitive, as jevents), and
+/// the names of its standard metrics (arm64's `sbsa.json`), which references may name too.
 #[derive(Clone, Debug, Default)]
 pub struct ArchTable {
     events: BTreeMap<String, Event>,
+    metrics: BTreeSet<String>,
     files: Vec<PathBuf>,
 }
 
 impl ArchTable {
     /// Loads every `*.json` file directly in `arch_root`, in file-name order (jevents reads all of
-    /// them; for arm64 they are `common-and-microarch.json` and `recommended.json`).
+    /// them; for arm64 they are `common-and-microarch.json`, `recommended.json` and the metrics
+    /// of `sbsa.json`).
     pub fn load(arch_root: &Path) -> Result<Self, Error> {
         Self::from_files(&crate::json_files(arch_root)?)
     }
@@ -78,6 +81,10 @@ impl ArchTable {
         for entry in file.entries {
             let event = match entry {
                 Entry::Event(event) => event,
+                Entry::Metric(name) => {
+                    self.metrics.insert(name.to_ascii_lowercase());
+                    continue;
+                }
                 Entry::Reference(r) => {
                     return Err(Error::at(
                         r.position,
@@ -103,6 +110,11 @@ impl ArchTable {
     /// The architectural event called `name` (ASCII case-insensitive).
     pub fn get(&self, name: &str) -> Option<&Event> {
         self.events.get(&name.to_ascii_lowercase())
+    }
+
+    /// Whether `name` is one of the standard metrics (ASCII case-insensitive).
+    pub fn is_metric(&self, name: &str) -> bool {
+        self.metrics.contains(&name.to_ascii_lowercase())
     }
 
     /// Number of events.

@@ -55,8 +55,11 @@ pub struct Reference {
 pub enum Entry {
     /// A complete event.
     Event(Event),
-    /// A reference to an architectural event.
+    /// A reference to an architectural event, or to one of the architecture's standard metrics
+    /// (Linux's arm64 `metrics.json` files name `sbsa.json`'s that way): resolution tells.
     Reference(Reference),
+    /// A metric (`MetricName`), by name: not an event, but a name a reference may take.
+    Metric(String),
 }
 
 /// A parsed file.
@@ -64,7 +67,8 @@ pub enum Entry {
 pub struct EventFile {
     /// The file's path, as given.
     pub path: PathBuf,
-    /// Its entries in file order; metric entries (`MetricName` without `EventName`) are skipped.
+    /// Its entries in file order; a reference that overrides a metric's formula (`ArchStdEvent`
+    /// with `MetricExpr`) is skipped.
     pub entries: Vec<Entry>,
 }
 
@@ -88,7 +92,11 @@ pub fn parse_file(path: &Path) -> Result<EventFile, Error> {
 ///
 /// The text must be an array of objects. Each object is an event (`EventCode` + `EventName`,
 /// optional `BriefDescription`/`PublicDescription`), an `ArchStdEvent` reference (optionally with
-/// any of those keys, which override), or a metric (`MetricName`, skipped). Other keys (`Unit`,
+/// any of those keys, which override), or a metric (`MetricName`, kept by name only). An
+/// `ArchStdEvent` with a `MetricExpr` and no `EventName` or `EventCode` takes one of the
+/// architecture's standard metrics with a formula of its own, and is skipped. So is an event of
+/// another PMU than the core's (a `Unit`, such as `hisi_sccl,ddrc`, with its `ConfigCode`): these
+/// are the CPU PMU's events, as in perf, where no `Unit` means the core. Other keys (
 /// `ConfigCode`, ...) are ignored. Every error carries the file and the 1-based line:column of the
 /// offending value (of the syntax error, for malformed JSON).
 pub fn parse_str(path: &Path, text: &str) -> Result<EventFile, Error> {
@@ -131,11 +139,22 @@ struct EntryReader<'a> {
 
 impl EntryReader<'_> {
     fn read(&self) -> Result<Option<Entry>, Error> {
+        if self.string("Unit")?.is_some() {
+            return Ok(None);
+        }
         let arch_std = self.string("ArchStdEvent")?;
         let name = self.string("EventName")?;
         let code = self.code()?;
         let brief_description = self.string("BriefDescription")?;
         let public_description = self.string("PublicDescription")?;
+        if name.is_none() && code.is_none() {
+            if let Some(metric) = self.string("MetricName")? {
+                return Ok(Some(Entry::Metric(metric)));
+            }
+            if arch_std.is_some() && self.object.contains_key("MetricExpr") {
+                return Ok(None);
+            }
+        }
         if let Some(reference) = arch_std {
             return Ok(Some(Entry::Reference(Reference {
                 name: reference,
@@ -145,9 +164,6 @@ impl EntryReader<'_> {
                 brief_description,
                 public_description,
             })));
-        }
-        if name.is_none() && self.object.contains_key("MetricName") {
-            return Ok(None);
         }
         let name = name.ok_or_else(|| self.missing("EventName"))?;
         let code = code.ok_or_else(|| self.missing("EventCode"))?;
@@ -238,16 +254,19 @@ mod tests {
     }
 
     #[test]
-    fn reads_events_references_and_skips_metrics() {
+    fn reads_events_references_and_metric_names_not_other_pmus() {
         let file = parse(
             r#"[
   {"EventCode": "0x11", "EventName": "CPU_CYCLES", "BriefDescription": "Cycle"},
   {"ArchStdEvent": "inst_retired", "PublicDescription": "Overridden"},
-  {"MetricName": "ipc", "MetricExpr": "INST_RETIRED / CPU_CYCLES"}
+  {"MetricName": "ipc", "MetricExpr": "INST_RETIRED / CPU_CYCLES"},
+  {"ArchStdEvent": "backend_bound", "MetricExpr": "(100 * (STALL_SLOT_BACKEND / CPU_CYCLES))"},
+  {"ConfigCode": "0x00", "EventName": "flux_wr", "Unit": "hisi_sccl,ddrc"}
 ]"#,
         )
         .unwrap();
-        assert_eq!(file.entries.len(), 2);
+        assert_eq!(file.entries.len(), 3);
+        assert_eq!(file.entries[2], Entry::Metric("ipc".into()));
         let Entry::Event(e) = &file.entries[0] else {
             panic!("expected an event")
         };

@@ -7,25 +7,32 @@ use std::path::{Path, PathBuf};
 impl EventFile {
     /// The file's events with every `ArchStdEvent` reference replaced by the architectural event,
     /// keys given beside the reference overriding the architectural ones (as jevents does).
+    /// Metrics, and references to the architecture's standard metrics, are not events.
     pub fn resolve(self, table: &ArchTable) -> Result<Vec<Event>, Error> {
-        self.entries
-            .into_iter()
-            .map(|entry| match entry {
-                Entry::Event(event) => Ok(event),
-                Entry::Reference(r) => resolve_reference(r, table),
-            })
-            .collect()
+        let mut events = Vec::with_capacity(self.entries.len());
+        for entry in self.entries {
+            match entry {
+                Entry::Event(event) => events.push(event),
+                Entry::Reference(r) => events.extend(resolve_reference(r, table)?),
+                Entry::Metric(_) => {}
+            }
+        }
+        Ok(events)
     }
 }
 
-fn resolve_reference(r: Reference, table: &ArchTable) -> Result<Event, Error> {
+/// The event a reference names; `None` when it names a standard metric.
+fn resolve_reference(r: Reference, table: &ArchTable) -> Result<Option<Event>, Error> {
     let Some(arch) = table.get(&r.name) else {
+        if table.is_metric(&r.name) {
+            return Ok(None);
+        }
         return Err(Error::at(
             r.position,
             ErrorKind::UnknownArchStdEvent(r.name),
         ));
     };
-    Ok(Event {
+    Ok(Some(Event {
         code: r.code.unwrap_or(arch.code),
         name: r.event_name.unwrap_or_else(|| arch.name.clone()),
         brief_description: r
@@ -36,7 +43,7 @@ fn resolve_reference(r: Reference, table: &ArchTable) -> Result<Event, Error> {
             .or_else(|| arch.public_description.clone()),
         arch_std_event: Some(arch.name.clone()),
         position: r.position,
-    })
+    }))
 }
 
 /// The events of a file or a core folder, and every file that was read for them.
@@ -120,7 +127,7 @@ pub fn import(path: &Path, arch_root: Option<&Path>) -> Result<Import, Error> {
 fn as_reference(entry: &Entry) -> Option<&Reference> {
     match entry {
         Entry::Reference(r) => Some(r),
-        Entry::Event(_) => None,
+        Entry::Event(_) | Entry::Metric(_) => None,
     }
 }
 
@@ -172,6 +179,37 @@ mod tests {
             events[1].public_description.as_deref(),
             Some("Instruction architecturally executed (long)")
         );
+    }
+
+    #[test]
+    fn references_to_standard_metrics_are_no_events() {
+        let mut t = table();
+        t.add(
+            parse_str(
+                Path::new("sbsa.json"),
+                r#"[{"MetricName": "backend_bound", "MetricExpr": "stall_slot_backend"}]"#,
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let file = parse_str(
+            Path::new("metrics.json"),
+            r#"[{"ArchStdEvent": "backend_bound"}, {"ArchStdEvent": "inst_retired"}]"#,
+        )
+        .unwrap();
+        let events = file.resolve(&t).unwrap();
+        assert_eq!(events.len(), 1);
+        assert_eq!(events[0].name, "INST_RETIRED");
+        // Only a name the architecture defines as a metric is one.
+        let file = parse_str(
+            Path::new("m.json"),
+            r#"[{"ArchStdEvent": "frontend_bound"}]"#,
+        )
+        .unwrap();
+        assert!(matches!(
+            file.resolve(&t).unwrap_err().kind(),
+            ErrorKind::UnknownArchStdEvent(_)
+        ));
     }
 
     #[test]

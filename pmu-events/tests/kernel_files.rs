@@ -51,6 +51,75 @@ fn imports_generic_a53_and_a57_a72_with_every_entry() {
     }
 }
 
+/// The names of the arm64 standard metrics (`sbsa.json`), read independently of the crate.
+fn standard_metrics(root: &Path) -> Vec<String> {
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("sbsa.json")).unwrap()).unwrap();
+    v.as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["MetricName"].as_str().map(str::to_ascii_lowercase))
+        .collect()
+}
+
+/// Objects of a core folder that are the core's events: not metrics, not references to a
+/// standard metric, not events of another PMU (`Unit`).
+fn count_events(dir: &Path, metrics: &[String]) -> usize {
+    let mut n = 0;
+    for file in std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()) {
+        if file.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        n += v
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| {
+                o.get("MetricName").is_none()
+                    && o.get("MetricExpr").is_none()
+                    && o.get("Unit").is_none()
+                    && !o["ArchStdEvent"]
+                        .as_str()
+                        .is_some_and(|r| metrics.contains(&r.to_ascii_lowercase()))
+            })
+            .count();
+    }
+    n
+}
+
+/// Every folder `mapfile.csv` names for a core imports, with every event: the Arm cores' folders
+/// name the standard metrics of `sbsa.json` by `ArchStdEvent` too, and HiSilicon's hold uncore
+/// events (`Unit`); neither is a core event.
+#[test]
+fn every_core_folder_of_the_mapfile_imports() {
+    let root = arm64();
+    let metrics = standard_metrics(&root);
+    assert!(metrics.len() >= 4, "sbsa.json's metrics: {metrics:?}");
+    let rows = pmu_events::read_mapfile(&root.join("mapfile.csv")).unwrap();
+    let mut folders: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.kind == "core")
+        .map(|r| r.path.as_str())
+        .collect();
+    folders.sort_unstable();
+    folders.dedup();
+    assert!(folders.len() >= 20, "{folders:?}");
+    let mut total = 0;
+    for folder in &folders {
+        let dir = root.join(folder);
+        let import = pmu_events::import(&dir, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            import.events.len(),
+            count_events(&dir, &metrics),
+            "{folder}"
+        );
+        total += import.events.len();
+    }
+    println!("{} core folders, {total} events", folders.len());
+}
+
 #[test]
 fn a53_references_resolve_to_the_architectural_events() {
     let import = pmu_events::import(&arm64().join("arm/cortex-a53"), None).unwrap();
