@@ -110,6 +110,10 @@ model = ["armreg-rt/model"]
 {{ feature.0 }} = [{{ feature.1 | join(", ") }}]
 {%- endfor %}
 {%- endif %}
+
+[lints.rust]
+# Every unsafe operation of a generated `unsafe fn` is in an `unsafe` block with its SAFETY note.
+unsafe_op_in_unsafe_fn = "deny"
 "#;
 
 /// What a crate holds besides what its device shows: a catalogue's modules behind features.
