@@ -323,27 +323,28 @@ fn contents(device: &Device, crate_name: &str) -> Vec<String> {
             count(device.layouts.len(), "register layout", "register layouts")
         ));
     }
-    let a64 = device
-        .sysregs
-        .iter()
-        .filter(|s| super::sysreg::state_of(s.path) == super::sysreg::State::AArch64)
-        .count();
-    if a64 > 0 {
-        items.push(format!(
-            "`aarch64`: {} (`MRS`/`MSR`)",
-            count(a64, "AArch64 system register", "AArch64 system registers")
-        ));
-    }
-    let a32 = device
-        .sysregs
-        .iter()
-        .filter(|s| super::sysreg::state_of(s.path) == super::sysreg::State::AArch32)
-        .count();
-    if a32 > 0 {
-        items.push(format!(
-            "`aarch32`: {} (`MRC`/`MCR`, `MRRC`/`MCRR`)",
-            count(a32, "AArch32 system register", "AArch32 system registers")
-        ));
+    use super::sysreg::{state_of, State};
+    for (state, module, what, instructions) in [
+        (State::AArch64, "aarch64", "AArch64", "`MRS`/`MSR`"),
+        (
+            State::AArch32,
+            "aarch32",
+            "AArch32",
+            "`MRC`/`MCR`, `MRRC`/`MCRR`",
+        ),
+    ] {
+        let n = device
+            .sysregs
+            .iter()
+            .filter(|s| state_of(s.path) == state)
+            .count();
+        if n > 0 {
+            let one = format!("{what} system register");
+            items.push(format!(
+                "`{module}`: {} ({instructions})",
+                count(n, &one, &format!("{one}s"))
+            ));
+        }
     }
     if !device.blocks.is_empty() {
         let mut line = format!(
