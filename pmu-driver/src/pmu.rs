@@ -118,11 +118,20 @@ impl<R: Registers> Pmu<R> {
         }
     }
 
-    /// Marks `bits` allocated if none of them is.
+    /// Marks `bits` allocated if none of them is. A compare-exchange loop: `fetch_update` is
+    /// deprecated on newer toolchains and its replacement is newer than the crate's MSRV.
     fn claim(&self, bits: u32) -> bool {
-        self.in_use
-            .fetch_update(SeqCst, SeqCst, |u| (u & bits == 0).then_some(u | bits))
-            .is_ok()
+        let mut current = self.in_use.load(SeqCst);
+        while current & bits == 0 {
+            match self
+                .in_use
+                .compare_exchange_weak(current, current | bits, SeqCst, SeqCst)
+            {
+                Ok(_) => return true,
+                Err(now) => current = now,
+            }
+        }
+        false
     }
 
     fn unclaim(&self, bits: u32) {
