@@ -189,3 +189,159 @@ impl CNTVCT {
         armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
     }
 }
+/// `CNTV_CTL`: Counter-timer Virtual Timer Control (AArch32 MRC/MCR)
+///
+/// `MRC`/`MCR` `p15, 0, c14, c3, 1`, read/write, layout [`CntvCtlA32`](crate::CntvCtlA32).
+///
+/// Source: Arm ARM DDI0487 CNTV_CTL (AArch32); Linux arch/arm/include/asm/arch_timer.h (c14, c3, 1)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTV_CTL;
+impl CNTV_CTL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 14,
+        crm: 3,
+        opc2: 1,
+    };
+    #[inline(always)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 0, {}, c14, c3, 1", out(reg) raw, options(nostack,
+                    preserves_flags)
+                )
+            };
+            u64::from(raw)
+        }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+    }
+    #[inline(always)]
+    fn write_raw(raw: u64) {
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
+            unsafe {
+                core::arch::asm!(
+                    "mcr p15, 0, {}, c14, c3, 1", in (reg) raw as u32, options(nostack,
+                    preserves_flags)
+                )
+            };
+        }
+        #[cfg(not(target_arch = "arm"))]
+        {
+            armreg_rt::host::write(Self::PATH, raw);
+        }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    pub fn read() -> armreg_rt::Value<crate::CntvCtlA32> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::CntvCtlA32>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register.
+    #[inline(always)]
+    pub fn write(value: armreg_rt::Value<crate::CntvCtlA32>) {
+        Self::write_raw(u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back.
+    #[inline(always)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CntvCtlA32>,
+        ) -> armreg_rt::Value<crate::CntvCtlA32>,
+    ) {
+        let value = f(Self::read());
+        Self::write(value);
+    }
+}
+/// `CNTV_TVAL`: Counter-timer Virtual Timer TimerValue (AArch32 MRC/MCR)
+///
+/// `MRC`/`MCR` `p15, 0, c14, c3, 0`, read/write, layout [`CntvTvalA32`](crate::CntvTvalA32).
+///
+/// Source: Arm ARM DDI0487 CNTV_TVAL (AArch32); Linux arch/arm/include/asm/arch_timer.h (c14, c3, 0)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTV_TVAL;
+impl CNTV_TVAL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 14,
+        crm: 3,
+        opc2: 0,
+    };
+    #[inline(always)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 0, {}, c14, c3, 0", out(reg) raw, options(nostack,
+                    preserves_flags)
+                )
+            };
+            u64::from(raw)
+        }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+    }
+    #[inline(always)]
+    fn write_raw(raw: u64) {
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
+            unsafe {
+                core::arch::asm!(
+                    "mcr p15, 0, {}, c14, c3, 0", in (reg) raw as u32, options(nostack,
+                    preserves_flags)
+                )
+            };
+        }
+        #[cfg(not(target_arch = "arm"))]
+        {
+            armreg_rt::host::write(Self::PATH, raw);
+        }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    pub fn read() -> armreg_rt::Value<crate::CntvTvalA32> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::CntvTvalA32>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register.
+    #[inline(always)]
+    pub fn write(value: armreg_rt::Value<crate::CntvTvalA32>) {
+        Self::write_raw(u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back.
+    #[inline(always)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CntvTvalA32>,
+        ) -> armreg_rt::Value<crate::CntvTvalA32>,
+    ) {
+        let value = f(Self::read());
+        Self::write(value);
+    }
+}

@@ -193,3 +193,159 @@ impl CNTVCT_EL0 {
         armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
     }
 }
+/// `CNTV_CTL_EL0`: Counter-timer Virtual Timer Control register (its interrupt is PPI 11, INTID 27, on QEMU `virt`)
+///
+/// `MRS`/`MSR` `S3_3_C14_C3_1`, read/write, layout [`CntvCtl`](crate::CntvCtl).
+///
+/// Source: Arm ARM DDI0487 §D24.10 CNTV_CTL_EL0 (op0 3, op1 3, CRn c14, CRm c3, op2 1); Linux arch/arm64/include/asm/sysreg.h SYS_CNTV_CTL_EL0
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTV_CTL_EL0;
+impl CNTV_CTL_EL0 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
+        op0: 3,
+        op1: 3,
+        crn: 14,
+        crm: 3,
+        op2: 1,
+    };
+    #[inline(always)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "aarch64")]
+        {
+            let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrs {}, S3_3_C14_C3_1", out(reg) raw, options(nostack,
+                    preserves_flags)
+                )
+            };
+            raw
+        }
+        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+    }
+    #[inline(always)]
+    fn write_raw(raw: u64) {
+        #[cfg(target_arch = "aarch64")]
+        {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
+            unsafe {
+                core::arch::asm!(
+                    "msr S3_3_C14_C3_1, {}", in (reg) raw, options(nostack,
+                    preserves_flags)
+                )
+            };
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            armreg_rt::host::write(Self::PATH, raw);
+        }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    pub fn read() -> armreg_rt::Value<crate::CntvCtl> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw)
+    }
+    /// Writes the register.
+    #[inline(always)]
+    pub fn write(value: armreg_rt::Value<crate::CntvCtl>) {
+        Self::write_raw(value.bits());
+    }
+    /// Reads the register, changes the value with `f` and writes it back.
+    #[inline(always)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CntvCtl>,
+        ) -> armreg_rt::Value<crate::CntvCtl>,
+    ) {
+        let value = f(Self::read());
+        Self::write(value);
+    }
+}
+/// `CNTV_TVAL_EL0`: Counter-timer Virtual Timer TimerValue register
+///
+/// `MRS`/`MSR` `S3_3_C14_C3_0`, read/write, layout [`CntvTval`](crate::CntvTval).
+///
+/// Source: Arm ARM DDI0487 §D24.10 CNTV_TVAL_EL0 (op0 3, op1 3, CRn c14, CRm c3, op2 0); Linux arch/arm64/include/asm/sysreg.h SYS_CNTV_TVAL_EL0
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTV_TVAL_EL0;
+impl CNTV_TVAL_EL0 {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A64 {
+        op0: 3,
+        op1: 3,
+        crn: 14,
+        crm: 3,
+        op2: 0,
+    };
+    #[inline(always)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "aarch64")]
+        {
+            let raw: u64;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrs {}, S3_3_C14_C3_0", out(reg) raw, options(nostack,
+                    preserves_flags)
+                )
+            };
+            raw
+        }
+        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+    }
+    #[inline(always)]
+    fn write_raw(raw: u64) {
+        #[cfg(target_arch = "aarch64")]
+        {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
+            unsafe {
+                core::arch::asm!(
+                    "msr S3_3_C14_C3_0, {}", in (reg) raw, options(nostack,
+                    preserves_flags)
+                )
+            };
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        {
+            armreg_rt::host::write(Self::PATH, raw);
+        }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    pub fn read() -> armreg_rt::Value<crate::CntvTval> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw)
+    }
+    /// Writes the register.
+    #[inline(always)]
+    pub fn write(value: armreg_rt::Value<crate::CntvTval>) {
+        Self::write_raw(value.bits());
+    }
+    /// Reads the register, changes the value with `f` and writes it back.
+    #[inline(always)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CntvTval>,
+        ) -> armreg_rt::Value<crate::CntvTval>,
+    ) {
+        let value = f(Self::read());
+        Self::write(value);
+    }
+}

@@ -14,6 +14,10 @@
 #define ARM_GENERIC_TIMER_REGS_CNTPCT_ENCODING "p15, 0, c14"
 /* CNTVCT: MRRC/MCRR p15, 1, c14, read-only, layout CNTVCT. Counter-timer Virtual Count (AArch32 64-bit MRRC). Source: Arm ARM DDI0487 CNTVCT (AArch32) */
 #define ARM_GENERIC_TIMER_REGS_CNTVCT_ENCODING "p15, 1, c14"
+/* CNTV_CTL: MRC/MCR p15, 0, c14, c3, 1, read/write, layout CNTV_CTL_A32. Counter-timer Virtual Timer Control (AArch32 MRC/MCR). Source: Arm ARM DDI0487 CNTV_CTL (AArch32); Linux arch/arm/include/asm/arch_timer.h (c14, c3, 1) */
+#define ARM_GENERIC_TIMER_REGS_CNTV_CTL_ENCODING "p15, 0, c14, c3, 1"
+/* CNTV_TVAL: MRC/MCR p15, 0, c14, c3, 0, read/write, layout CNTV_TVAL_A32. Counter-timer Virtual Timer TimerValue (AArch32 MRC/MCR). Source: Arm ARM DDI0487 CNTV_TVAL (AArch32); Linux arch/arm/include/asm/arch_timer.h (c14, c3, 0) */
+#define ARM_GENERIC_TIMER_REGS_CNTV_TVAL_ENCODING "p15, 0, c14, c3, 0"
 
 #if defined(__arm__)
 
@@ -41,6 +45,30 @@ static inline uint64_t arm_generic_timer_regs_cntvct_read(void)
     uint32_t lo = 0, hi = 0;
     __asm__ volatile("mrrc p15, 1, %0, %1, c14" : "=r"(lo), "=r"(hi) : : "memory");
     return (uint64_t)(((uint64_t)hi << 32) | lo);
+}
+
+static inline uint32_t arm_generic_timer_regs_cntv_ctl_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c14, c3, 1" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void arm_generic_timer_regs_cntv_ctl_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c14, c3, 1" : : "r"(raw) : "memory");
+}
+
+static inline uint32_t arm_generic_timer_regs_cntv_tval_read(void)
+{
+    uint32_t raw = 0;
+    __asm__ volatile("mrc p15, 0, %0, c14, c3, 0" : "=r"(raw) : : "memory");
+    return (uint32_t)raw;
+}
+static inline void arm_generic_timer_regs_cntv_tval_write(uint32_t value)
+{
+    uint32_t raw = (uint32_t)value;
+    __asm__ volatile("mcr p15, 0, %0, c14, c3, 0" : : "r"(raw) : "memory");
 }
 #endif /* defined(__arm__) */
 

@@ -14,6 +14,10 @@
 #define ARM_GENERIC_TIMER_REGS_CNTPCT_EL0_ENCODING "S3_3_C14_C0_1"
 /* CNTVCT_EL0: MRS/MSR S3_3_C14_C0_2, read-only, layout CNTVCT. Counter-timer Virtual Count register. Source: Arm ARM DDI0487 §D24.10 CNTVCT_EL0 */
 #define ARM_GENERIC_TIMER_REGS_CNTVCT_EL0_ENCODING "S3_3_C14_C0_2"
+/* CNTV_CTL_EL0: MRS/MSR S3_3_C14_C3_1, read/write, layout CNTV_CTL. Counter-timer Virtual Timer Control register (its interrupt is PPI 11, INTID 27, on QEMU `virt`). Source: Arm ARM DDI0487 §D24.10 CNTV_CTL_EL0 (op0 3, op1 3, CRn c14, CRm c3, op2 1); Linux arch/arm64/include/asm/sysreg.h SYS_CNTV_CTL_EL0 */
+#define ARM_GENERIC_TIMER_REGS_CNTV_CTL_EL0_ENCODING "S3_3_C14_C3_1"
+/* CNTV_TVAL_EL0: MRS/MSR S3_3_C14_C3_0, read/write, layout CNTV_TVAL. Counter-timer Virtual Timer TimerValue register. Source: Arm ARM DDI0487 §D24.10 CNTV_TVAL_EL0 (op0 3, op1 3, CRn c14, CRm c3, op2 0); Linux arch/arm64/include/asm/sysreg.h SYS_CNTV_TVAL_EL0 */
+#define ARM_GENERIC_TIMER_REGS_CNTV_TVAL_EL0_ENCODING "S3_3_C14_C3_0"
 
 #if defined(__aarch64__)
 
@@ -41,6 +45,30 @@ static inline uint64_t arm_generic_timer_regs_cntvct_el0_read(void)
     uint64_t raw = 0;
     __asm__ volatile("mrs %0, S3_3_C14_C0_2" : "=r"(raw) : : "memory");
     return (uint64_t)raw;
+}
+
+static inline uint64_t arm_generic_timer_regs_cntv_ctl_el0_read(void)
+{
+    uint64_t raw = 0;
+    __asm__ volatile("mrs %0, S3_3_C14_C3_1" : "=r"(raw) : : "memory");
+    return (uint64_t)raw;
+}
+static inline void arm_generic_timer_regs_cntv_ctl_el0_write(uint64_t value)
+{
+    uint64_t raw = value;
+    __asm__ volatile("msr S3_3_C14_C3_1, %0" : : "r"(raw) : "memory");
+}
+
+static inline uint64_t arm_generic_timer_regs_cntv_tval_el0_read(void)
+{
+    uint64_t raw = 0;
+    __asm__ volatile("mrs %0, S3_3_C14_C3_0" : "=r"(raw) : : "memory");
+    return (uint64_t)raw;
+}
+static inline void arm_generic_timer_regs_cntv_tval_el0_write(uint64_t value)
+{
+    uint64_t raw = value;
+    __asm__ volatile("msr S3_3_C14_C3_0, %0" : : "r"(raw) : "memory");
 }
 #endif /* defined(__aarch64__) */
 
