@@ -41,6 +41,12 @@
 //! }
 //! ```
 //!
+//! On a timer interrupt: the handler owns the session while the tick runs and calls `rotate`,
+//! then re-arms the tick ([`Timer::start_tick`](crate::timer::Timer::start_tick) on the EL1
+//! virtual timer); the work, which must not touch the session meanwhile, increments SW_INCR
+//! through [`Session::increments`], which holds no session state. The QEMU tests do exactly that
+//! (`tests/qemu/harness`, test `mux_timer`).
+//!
 //! Rotation costs the instructions of `rotate` itself. They run with every event counter
 //! stopped, and their time is left out of every event's enabled time, so an estimate
 //! extrapolates only over the time the session was counting.
@@ -368,6 +374,16 @@ impl<'p, 'e, R: Registers> Session<'p, 'e, R> {
         self.pmu.registers().software_increment(self.group);
     }
 
+    /// Software increments for code that does not hold the session: the work, while a timer
+    /// interrupt handler owns the session and rotates it.
+    pub fn increments(&self) -> Increments<'p, R> {
+        let mask = self.counters.iter().flatten().fold(0, |m, c| m | c.mask());
+        Increments {
+            pmu: self.pmu,
+            mask: PmCounterMask::from_bits_retain(mask),
+        }
+    }
+
     /// Stops counting (the last group's counts and times are added up). The readings stay.
     pub fn stop(&mut self) {
         if self.counting {
@@ -405,6 +421,29 @@ impl<'p, 'e, R: Registers> Session<'p, 'e, R> {
             pmu.release(c);
         }
         pmu.release(cycles);
+    }
+}
+
+/// [`Session::software_increment`] without the session: one PMSWINC write to every event counter
+/// the session holds, which only the counters that count SW_INCR at that moment count. It reads
+/// and changes no session state, so it may run while an interrupt handler rotates the session.
+pub struct Increments<'p, R: Registers> {
+    pmu: &'p Pmu<R>,
+    mask: Value<PmCounterMask>,
+}
+
+impl<R: Registers> Clone for Increments<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R: Registers> Copy for Increments<'_, R> {}
+
+impl<R: Registers> Increments<'_, R> {
+    /// Increments the session's counters that count SW_INCR now.
+    pub fn increment(&self) {
+        self.pmu.registers().software_increment(self.mask);
     }
 }
 

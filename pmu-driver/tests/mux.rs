@@ -226,3 +226,44 @@ fn a_name_the_core_does_not_have_is_never_scheduled() {
     assert_eq!(readings[2].counted, Counted::NotSupported);
     assert_eq!(readings[2].name, "NO_SUCH_EVENT");
 }
+
+#[test]
+fn increments_without_the_session_count_only_where_sw_incr_is_on_a_counter() {
+    let _guard = install_all_events();
+    let pmu = leak(Pmu::new(Aarch64).unwrap());
+    let mut tracked = events();
+    let mut s = Session::new(pmu, &mut tracked, Filter::EL0_EL1).unwrap();
+    let inc = s.increments();
+    s.start();
+    // Eight events on six counters; SW_INCR (the third) is on a counter in some rounds only, as
+    // its running time tells.
+    let mut on_counter = 0;
+    for _ in 0..8 {
+        model::with(|m| m.cycles(1000));
+        for _ in 0..5 {
+            inc.increment();
+        }
+        let before = s.readings().nth(2).unwrap().running;
+        s.rotate();
+        on_counter += u64::from(s.readings().nth(2).unwrap().running > before);
+    }
+    s.stop();
+    assert_eq!(on_counter, 6, "SW_INCR is on a counter 6 rounds of 8");
+    let readings: Vec<_> = s.readings().collect();
+    // Five increments in each round it was on a counter, none otherwise: the write to every
+    // held counter reached the SW_INCR one only, once.
+    assert!(
+        matches!(readings[2].counted, Counted::Scaled { count, .. } if count == 5 * on_counter),
+        "{:?}",
+        readings[2].counted
+    );
+    // The counters of the other events ignored the writes.
+    for r in readings.iter().filter(|r| r.name != "SW_INCR") {
+        assert!(
+            matches!(r.counted, Counted::Scaled { count: 0, .. }),
+            "{}: {:?}",
+            r.name,
+            r.counted
+        );
+    }
+}
