@@ -1,10 +1,16 @@
-//! Just enough of the GIC on QEMU `virt` to take the PMU interrupt (PPI 7 = INTID 23, level):
-//! GICv2 (distributor and memory-mapped CPU interface) or GICv3 (distributor, the first CPU's
-//! redistributor, and the system-register CPU interface the platform provides).
+//! Just enough of the GIC on QEMU `virt` to take the PMU interrupt (PPI 7 = INTID 23, level) and
+//! the virtual timer's (PPI 11 = INTID 27, level): GICv2 (distributor and memory-mapped CPU
+//! interface) or GICv3 (distributor, the first CPU's redistributor, and the system-register CPU
+//! interface the platform provides).
 use core::sync::atomic::{AtomicU8, Ordering};
 
 /// The PMU overflow interrupt on QEMU `virt`.
 pub const PMU_INTID: u32 = 23;
+/// The EL1 virtual timer's interrupt on QEMU `virt`.
+pub const TIMER_INTID: u32 = 27;
+/// The interrupts `init` enables (all PPIs: one bit each in the first enable register).
+const INTIDS: [u32; 2] = [PMU_INTID, TIMER_INTID];
+const ENABLE_BITS: u32 = 1 << PMU_INTID | 1 << TIMER_INTID;
 
 const GICD: usize = 0x0800_0000;
 const GICC: usize = 0x0801_0000;
@@ -44,13 +50,16 @@ fn write8(addr: usize, v: u8) {
 /// Which GIC `init` set up (0: none), for the interrupt handler.
 static ACTIVE: AtomicU8 = AtomicU8::new(0);
 
-/// Sets up GIC `version` (2 or 3) to deliver the PMU interrupt to this CPU as an IRQ.
+/// Sets up GIC `version` (2 or 3) to deliver the PMU and virtual timer interrupts to this CPU as
+/// IRQs.
 pub fn init(version: u32, cpu: &dyn CpuInterfaceV3) {
     match version {
         2 => {
             write32(GICD, 0); // GICD_CTLR: off while configuring
-            write8(GICD + 0x400 + PMU_INTID as usize, PRIORITY); // GICD_IPRIORITYR
-            write32(GICD + 0x100, 1 << PMU_INTID); // GICD_ISENABLER0
+            for intid in INTIDS {
+                write8(GICD + 0x400 + intid as usize, PRIORITY); // GICD_IPRIORITYR
+            }
+            write32(GICD + 0x100, ENABLE_BITS); // GICD_ISENABLER0
             write32(GICD, 1); // GICD_CTLR.Enable
             write32(GICC + 0x004, PRIORITY_MASK); // GICC_PMR
             write32(GICC, 1); // GICC_CTLR.Enable
@@ -62,9 +71,11 @@ pub fn init(version: u32, cpu: &dyn CpuInterfaceV3) {
             // GICR_WAKER: clear ProcessorSleep, wait until ChildrenAsleep clears.
             write32(GICR + 0x14, read32(GICR + 0x14) & !(1 << 1));
             while read32(GICR + 0x14) & (1 << 2) != 0 {}
-            write32(GICR_SGI + 0x080, read32(GICR_SGI + 0x080) | 1 << PMU_INTID); // IGROUPR0: group 1
-            write8(GICR_SGI + 0x400 + PMU_INTID as usize, PRIORITY); // IPRIORITYR
-            write32(GICR_SGI + 0x100, 1 << PMU_INTID); // ISENABLER0
+            write32(GICR_SGI + 0x080, read32(GICR_SGI + 0x080) | ENABLE_BITS); // IGROUPR0: group 1
+            for intid in INTIDS {
+                write8(GICR_SGI + 0x400 + intid as usize, PRIORITY); // IPRIORITYR
+            }
+            write32(GICR_SGI + 0x100, ENABLE_BITS); // ISENABLER0
             cpu.enable(PRIORITY_MASK);
         }
         v => crate::report::fail(format_args!("no GIC version {v}")),

@@ -1,5 +1,5 @@
 //! What the AArch64 and AArch32 QEMU firmware images share: semihosting output and exit, the
-//! result protocol, the GIC, the PMU interrupt handler, and the tests written once over
+//! result protocol, the GIC, the PMU and timer interrupt handler, and the tests written once over
 //! [`Platform`].
 #![no_std]
 
@@ -11,6 +11,7 @@ pub mod report;
 pub mod semihosting;
 pub mod sequence;
 pub mod tests;
+pub mod tick;
 
 pub use once::Once;
 pub use platform::{El0Outcome, El0Task, Platform, SAMPLES};

@@ -1,6 +1,6 @@
 //! What a firmware image provides so the tests can be written once for AArch64 and AArch32.
 use pmu_driver::cpu::ReadMidr;
-use pmu_driver::timer::TimerRegisters;
+use pmu_driver::timer::{TimerRegisters, VirtualTimerRegisters};
 use pmu_driver::{Pmu, Registers, SampleRing, UserAccessControl};
 
 use crate::gic::CpuInterfaceV3;
@@ -37,7 +37,7 @@ pub trait Platform: 'static {
     /// The PMU register back end.
     type Regs: Registers + UserAccessControl + ReadMidr + Sync + Send;
     /// The timer register back end.
-    type Timer: TimerRegisters;
+    type Timer: TimerRegisters + VirtualTimerRegisters;
 
     /// The back end for the running CPU.
     fn regs() -> Self::Regs;

@@ -8,9 +8,10 @@ use pmu_driver::mux::{Counted, Session, Tracked};
 use pmu_driver::timer::{TickConverter, Timer};
 use pmu_driver::{Counter, Error, Event, Filter, Pmu, PmuVersion, Registers, UserAccess};
 
-use crate::irq::{LAST_INTID, PMU_IRQS};
+use crate::irq::{LAST_INTID, PMU_IRQS, TIMER_IRQS};
 use crate::platform::{El0Task, Platform};
 use crate::report::{fail, note, text, value, value_n};
+use crate::tick::TICK;
 use crate::{gic, isb};
 
 /// Runs test `name`; `false` if there is no such test.
@@ -28,6 +29,7 @@ pub fn run<P: Platform>(name: &str) -> bool {
         "counts_after_boot" => counts_after_boot::<P>(),
         "detect" => detect::<P>(),
         "mux" => mux::<P>(),
+        "mux_timer" => mux_timer::<P>(),
         _ => return false,
     }
     true
@@ -462,27 +464,33 @@ fn detect<P: Platform>() {
     value("by_constant", pmu.read(&constant));
 }
 
-/// Instructions of one chunk of the multiplexing workload: `spin::<MUX_CHUNK>()`.
+/// The workload of `mux`: 48 chunks of `spin::<10_000>()` (20,001 instructions), a software
+/// increment after each.
 const MUX_CHUNK: u32 = 10_000;
-/// Chunks of the workload: a rotation after each.
-const MUX_CHUNKS: u64 = 48;
+const MUX_CHUNKS: u32 = 48;
+/// The workload of `mux_timer`: the same length in 4,800 chunks of `spin::<100>()`, so that
+/// SW_INCR is frequent next to the rotations and its estimate can be judged as closely.
+const MUX_TIMER_CHUNK: u32 = 100;
+const MUX_TIMER_CHUNKS: u32 = 4_800;
 
-/// The workload: `MUX_CHUNKS` times a chunk of the loop and one software increment (`swinc`),
-/// then `between` (a rotation, or nothing).
+/// The workload: `chunks` times `spin::<K>()` and one software increment (`swinc`), then
+/// `between` (a rotation, or nothing).
 #[inline(never)]
-fn mux_workload<P: Platform>(mut swinc: impl FnMut(), mut between: impl FnMut()) {
-    for _ in 0..MUX_CHUNKS {
-        P::spin::<MUX_CHUNK>();
+fn mux_workload<P: Platform, const K: u32>(
+    chunks: u32,
+    mut swinc: impl FnMut(),
+    mut between: impl FnMut(),
+) {
+    for _ in 0..chunks {
+        P::spin::<K>();
         swinc();
         between();
     }
 }
 
-/// Eleven events over the PMU's counters, rotated after each chunk of a deterministic workload,
-/// against the exact counts of the same workload without multiplexing.
-fn mux<P: Platform>() {
-    let pmu = driver::<P>();
-    // The exact figures: the three events QEMU implements, one counter each.
+/// The exact counts of the multiplexing workload (`chunks` of `spin::<K>()`), one counter per
+/// event QEMU implements.
+fn mux_exact<P: Platform, const K: u32>(pmu: &Pmu<P::Regs>, chunks: u32) {
     let inst = ok(
         "INST_RETIRED",
         pmu.allocate(Event::INST_RETIRED, Filter::EL0_EL1),
@@ -496,7 +504,8 @@ fn mux<P: Platform>() {
         pmu.enable(c);
     }
     pmu.start();
-    mux_workload::<P>(
+    mux_workload::<P, K>(
+        chunks,
         || {
             let _ = pmu.software_increment(&sw);
         },
@@ -509,9 +518,41 @@ fn mux<P: Platform>() {
     for c in [inst, cyc, sw] {
         pmu.release(c);
     }
+}
 
-    let k = Filter::EL1_ONLY;
+/// The exact counts of the `mux_timer` workload: a session of the three events QEMU implements,
+/// which fit the counters and so are never rotated, incrementing the way the timed run does.
+fn mux_exact_session<P: Platform, const K: u32>(pmu: &Pmu<P::Regs>, chunks: u32) {
     let mut events = [
+        Tracked::new(Event::INST_RETIRED, "INST_RETIRED"),
+        Tracked::new(Event::CPU_CYCLES, "CPU_CYCLES"),
+        Tracked::new(Event::SW_INCR, "SW_INCR"),
+    ];
+    let mut s = ok(
+        "Session::new",
+        Session::new(pmu, &mut events, Filter::EL0_EL1),
+    );
+    let increments = s.increments();
+    s.start();
+    mux_workload::<P, K>(chunks, || increments.increment(), || ());
+    s.stop();
+    for (key, r) in ["exact_inst", "exact_cycles", "exact_sw"]
+        .into_iter()
+        .zip(s.readings())
+    {
+        match r.counted {
+            Counted::Exact(n) => value(key, n),
+            other => fail(format_args!("{key}: {other:?}, expected an exact count")),
+        }
+    }
+    s.finish();
+}
+
+/// The eleven events of the multiplexing tests: the three QEMU implements, at every level and
+/// at EL1 (`:k`), INST_RETIRED at EL0 (`:u`, nothing runs there), and four QEMU does not implement.
+fn mux_events() -> [Tracked; 11] {
+    let k = Filter::EL1_ONLY;
+    [
         Tracked::new(Event::INST_RETIRED, "INST_RETIRED"),
         Tracked::new(Event::INST_RETIRED, "INST_RETIRED:k").with_filter(k),
         Tracked::new(Event::CPU_CYCLES, "CPU_CYCLES"),
@@ -523,21 +564,12 @@ fn mux<P: Platform>() {
         Tracked::new(Event::BR_MIS_PRED, "BR_MIS_PRED"),
         Tracked::new(Event::new(0x13), "MEM_ACCESS"),
         Tracked::new(Event::BUS_ACCESS, "BUS_ACCESS"),
-    ];
-    let mut s = ok(
-        "Session::new",
-        Session::new(pmu, &mut events, Filter::EL0_EL1),
-    );
-    value("counters", s.counters() as u64);
-    s.start();
-    // The session is borrowed by both closures in turn: one call each per chunk.
-    let session = core::cell::RefCell::new(&mut s);
-    mux_workload::<P>(
-        || session.borrow().software_increment(),
-        || session.borrow_mut().rotate(),
-    );
-    let s = session.into_inner();
-    s.stop();
+    ]
+}
+
+/// What a stopped session found: rotations, cycles, and per event its state, count, estimate,
+/// enabled and running time; then the table as a person reads it.
+fn mux_report<R: Registers>(s: &Session<'_, '_, R>) {
     value("rotations", s.rotations());
     value("cycles", s.cycles());
     for (i, r) in s.readings().enumerate() {
@@ -555,10 +587,77 @@ fn mux<P: Platform>() {
         value_n("enabled", i, r.enabled);
         value_n("running", i, r.running);
     }
-    // The table, as a person reads it.
     let mut table = TableLines::default();
     let _ = core::fmt::Write::write_fmt(&mut table, format_args!("{}", s.report()));
     table.flush();
+}
+
+/// Eleven events over the PMU's counters, rotated after each chunk of a deterministic workload,
+/// against the exact counts of the same workload without multiplexing.
+fn mux<P: Platform>() {
+    let pmu = driver::<P>();
+    mux_exact::<P, MUX_CHUNK>(pmu, MUX_CHUNKS);
+    let mut events = mux_events();
+    let mut s = ok(
+        "Session::new",
+        Session::new(pmu, &mut events, Filter::EL0_EL1),
+    );
+    value("counters", s.counters() as u64);
+    s.start();
+    // The session is borrowed by both closures in turn: one call each per chunk.
+    let session = core::cell::RefCell::new(&mut s);
+    mux_workload::<P, MUX_CHUNK>(
+        MUX_CHUNKS,
+        || session.borrow().software_increment(),
+        || session.borrow_mut().rotate(),
+    );
+    let s = session.into_inner();
+    s.stop();
+    mux_report(s);
+}
+
+/// Virtual timer ticks between the rotations of `mux_timer`: 625 at QEMU's 62.5 MHz is 10 µs,
+/// which `-icount shift=0` makes 10,000 instructions: about 96 rotations over the workload.
+const MUX_TICK: u32 = 625;
+
+/// The same eleven events over a workload as long, rotated from the virtual timer's interrupt
+/// instead: the handler owns the session while the tick runs, and the workload's software
+/// increments go through [`Session::increments`], which holds no session state.
+fn mux_timer<P: Platform>() {
+    let pmu = driver::<P>();
+    let timer = ok("Timer::new", Timer::new(P::timer_regs()));
+    value("cntfrq", timer.frequency().into());
+    value("tick", MUX_TICK.into());
+    mux_exact_session::<P, MUX_TIMER_CHUNK>(pmu, MUX_TIMER_CHUNKS);
+    gic::init(P::gic_version(), P::gicv3_cpu());
+    let mut events = mux_events();
+    let mut s = ok(
+        "Session::new",
+        Session::new(pmu, &mut events, Filter::EL0_EL1),
+    );
+    value("counters", s.counters() as u64);
+    let increments = s.increments();
+    s.start();
+    {
+        let session = &mut s;
+        let mut tick = || {
+            session.rotate();
+            timer.start_tick(MUX_TICK);
+        };
+        // SAFETY: `tick` lives to the end of this block and the hook is cleared before that;
+        // until then nothing here touches it or the session it borrows (the workload increments
+        // through `increments`).
+        unsafe { TICK.set(&mut tick) };
+        timer.start_tick(MUX_TICK);
+        P::set_irqs(true);
+        mux_workload::<P, MUX_TIMER_CHUNK>(MUX_TIMER_CHUNKS, || increments.increment(), || ());
+        P::set_irqs(false);
+        timer.stop_tick();
+        TICK.clear();
+    }
+    s.stop();
+    value("timer_irqs", TIMER_IRQS.load(Ordering::SeqCst).into());
+    mux_report(&s);
 }
 
 /// Sends a `Display` line by line as notes.
