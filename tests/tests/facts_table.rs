@@ -567,6 +567,7 @@ fn check_encoding_arrays(group: &str, arrays: &[SysArray]) {
 fn pmuv3_aarch64_paths() -> Vec<Sys> {
     use pmu::aarch64::*;
     vec![
+        sys("MIDR_EL1", MIDR_EL1::PATH),
         sys("PMCR_EL0", PMCR_EL0::PATH),
         sys("PMCNTENSET_EL0", PMCNTENSET_EL0::PATH),
         sys("PMCNTENCLR_EL0", PMCNTENCLR_EL0::PATH),
@@ -608,6 +609,7 @@ fn pmuv3_aarch64_arrays() -> Vec<SysArray> {
 fn pmuv3_aarch32_paths() -> Vec<Sys> {
     use pmu::aarch32::*;
     vec![
+        mrc("MIDR", MIDR::PATH),
         mrc("PMCR", PMCR::PATH),
         mrc("PMCNTENSET", PMCNTENSET::PATH),
         mrc("PMCNTENCLR", PMCNTENCLR::PATH),
@@ -658,6 +660,10 @@ fn generic_timer_paths() -> Vec<Sys> {
         // MRRC p15, 0, …, c14 and MRRC p15, 1, …, c14
         mrrc("CNTPCT", t32::CNTPCT::PATH),
         mrrc("CNTVCT", t32::CNTVCT::PATH),
+        sys("CNTV_CTL_EL0", t64::CNTV_CTL_EL0::PATH),
+        sys("CNTV_TVAL_EL0", t64::CNTV_TVAL_EL0::PATH),
+        mrc("CNTV_CTL", t32::CNTV_CTL::PATH),
+        mrc("CNTV_TVAL", t32::CNTV_TVAL::PATH),
     ]
 }
 
@@ -1079,21 +1085,27 @@ macro_rules! decoded_int {
 }
 decoded_int!(u8, u16, u32, u64);
 
-/// PMCR.IMP: a named value, or the bits no value is named for.
-impl Decoded for Result<pmu::pmcr::Imp, u8> {
-    fn decoded(self) -> Read {
-        match self {
-            Ok(imp) => Read {
-                bits: imp.bits().into(),
-                name: Some(format!("{imp:?}")),
-            },
-            Err(bits) => Read {
-                bits: bits.into(),
-                name: None,
-            },
+/// An enumerated field (PMCR.IMP, MIDR.Implementer): a named value, or the bits no value is
+/// named for.
+macro_rules! decoded_enum {
+    ($($t:ty),*) => {$(
+        impl Decoded for Result<$t, u8> {
+            fn decoded(self) -> Read {
+                match self {
+                    Ok(v) => Read {
+                        bits: v.bits().into(),
+                        name: Some(format!("{v:?}")),
+                    },
+                    Err(bits) => Read {
+                        bits: bits.into(),
+                        name: None,
+                    },
+                }
+            }
         }
-    }
+    )*};
 }
+decoded_enum!(pmu::pmcr::Imp, pmu::midr::Implementer);
 
 /// A field value from the table's integer (bits above the field's width are the builder's to drop).
 trait FromTable {
@@ -1915,6 +1927,36 @@ fn cntfrq_views() -> Vec<Box<dyn ViewCheck>> {
     ]
 }
 
+fn cntv_ctl_views() -> Vec<Box<dyn ViewCheck>> {
+    use timer::CntvCtl;
+    vec![view(
+        "CNTV_CTL_EL0",
+        CntvCtl::DEFAULT,
+        None,
+        vec![
+            rw("ENABLE", CntvCtl::ENABLE),
+            rw("IMASK", CntvCtl::IMASK),
+            ro("ISTATUS", CntvCtl::ISTATUS),
+        ],
+    )]
+}
+
+fn midr_views() -> Vec<Box<dyn ViewCheck>> {
+    use pmu::Midr;
+    vec![view(
+        "MIDR_EL1",
+        Midr::DEFAULT,
+        None,
+        vec![
+            ro("Revision", Midr::REVISION),
+            ro("PartNum", Midr::PARTNUM),
+            ro("Architecture", Midr::ARCHITECTURE),
+            ro("Variant", Midr::VARIANT),
+            ro("Implementer", Midr::IMPLEMENTER),
+        ],
+    )]
+}
+
 fn mdcr_views() -> Vec<Box<dyn ViewCheck>> {
     use pmu::{MdcrEl2, MdcrEl3};
     vec![
@@ -1980,6 +2022,8 @@ view_tests! {
     lock_and_authentication_fields => lock_views,
     device_identification_fields => device_identification_views,
     cntfrq_fields => cntfrq_views,
+    cntv_ctl_fields => cntv_ctl_views,
+    midr_fields => midr_views,
     mdcr_fields => mdcr_views,
     clusterpmcr_fields => clusterpmcr_views,
 }
