@@ -119,7 +119,7 @@ impl Events {
     /// [`Tracked`](crate::mux::Tracked) the session reports as not supported.
     pub fn tracked(&self, name: &'static str) -> crate::mux::Tracked {
         match self.by_name(name) {
-            Some(info) => crate::mux::Tracked::new(Event::new(info.code), info.name),
+            Some(info) => crate::mux::Tracked::from_info(info),
             None => crate::mux::Tracked::unknown(name),
         }
     }

@@ -515,7 +515,7 @@ const MUX_TIMER: MuxWorkload = MuxWorkload {
 };
 /// At most this many instructions of each rotation (the call into `rotate` up to its PMCNTENCLR,
 /// from its PMCNTENSET back to the workload) and of the workload's own loop land in the counted
-/// windows besides the chunks; measured on QEMU 7.2: 32-35.
+/// windows besides the chunks; measured on QEMU 7.2: 35-38.
 const MUX_EDGE: u64 = 64;
 
 fn check_mux(cpu: Cpu, v: &mut Values) {

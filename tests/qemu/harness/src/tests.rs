@@ -488,41 +488,9 @@ fn mux_workload<P: Platform, const K: u32>(
     }
 }
 
-/// The exact counts of the multiplexing workload (`chunks` of `spin::<K>()`), one counter per
-/// event QEMU implements.
+/// The exact counts of the multiplexing workload (`chunks` of `spin::<K>()`): a session of the
+/// three events QEMU implements, which fit the counters and so are never rotated.
 fn mux_exact<P: Platform, const K: u32>(pmu: &Pmu<P::Regs>, chunks: u32) {
-    let inst = ok(
-        "INST_RETIRED",
-        pmu.allocate(Event::INST_RETIRED, Filter::EL0_EL1),
-    );
-    let cyc = ok(
-        "CPU_CYCLES",
-        pmu.allocate(Event::CPU_CYCLES, Filter::EL0_EL1),
-    );
-    let sw = ok("SW_INCR", pmu.allocate(Event::SW_INCR, Filter::EL0_EL1));
-    for c in [&inst, &cyc, &sw] {
-        pmu.enable(c);
-    }
-    pmu.start();
-    mux_workload::<P, K>(
-        chunks,
-        || {
-            let _ = pmu.software_increment(&sw);
-        },
-        || (),
-    );
-    pmu.stop();
-    value("exact_inst", pmu.read(&inst));
-    value("exact_cycles", pmu.read(&cyc));
-    value("exact_sw", pmu.read(&sw));
-    for c in [inst, cyc, sw] {
-        pmu.release(c);
-    }
-}
-
-/// The exact counts of the `mux_timer` workload: a session of the three events QEMU implements,
-/// which fit the counters and so are never rotated, incrementing the way the timed run does.
-fn mux_exact_session<P: Platform, const K: u32>(pmu: &Pmu<P::Regs>, chunks: u32) {
     let mut events = [
         Tracked::new(Event::INST_RETIRED, "INST_RETIRED"),
         Tracked::new(Event::CPU_CYCLES, "CPU_CYCLES"),
@@ -628,7 +596,7 @@ fn mux_timer<P: Platform>() {
     let timer = ok("Timer::new", Timer::new(P::timer_regs()));
     value("cntfrq", timer.frequency().into());
     value("tick", MUX_TICK.into());
-    mux_exact_session::<P, MUX_TIMER_CHUNK>(pmu, MUX_TIMER_CHUNKS);
+    mux_exact::<P, MUX_TIMER_CHUNK>(pmu, MUX_TIMER_CHUNKS);
     gic::init(P::gic_version(), P::gicv3_cpu());
     let mut events = mux_events();
     let mut s = ok(
