@@ -107,6 +107,7 @@ fn emit_rust(bencher: divan::Bencher, name: &str) {
             "bench",
             &inputs,
             &codegen::backend::rust::Packaging::default(),
+            codegen::backend::rust::Outputs::default(),
         )
         .expect("the Rust crate generates")
     });

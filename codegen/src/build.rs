@@ -220,13 +220,22 @@ offset = 0
             !root.contains("#!["),
             "no inner attributes in an included file:\n{root}"
         );
-        let layouts = format!("#[path = \"{}\"]", out.join("layouts.rs").display());
+        // A crate with blocks has its layouts and blocks in folders, one file per block.
+        let layouts = format!("#[path = \"{}\"]", out.join("layouts/mod.rs").display());
         assert!(root.contains(&layouts), "{root}");
         assert!(
             !root.contains("model"),
             "no models unless asked for:\n{root}"
         );
-        assert!(out.join("mmio.rs").is_file() && !out.join("model.rs").exists());
+        assert!(out.join("mmio/regs.rs").is_file() && !out.join("model").exists());
+        // The user's crate has features of its own: nothing is behind one of ours.
+        for file in ["layouts/mod.rs", "mmio/mod.rs"] {
+            let text = std::fs::read_to_string(out.join(file)).unwrap();
+            assert!(
+                text.contains("mod ") && !text.contains("cfg("),
+                "{file}:\n{text}"
+            );
+        }
 
         // A broken description: the error names the file and position, nothing is written.
         std::fs::write(&input, "[device]\nname = 3\n").unwrap();

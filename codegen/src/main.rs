@@ -63,7 +63,7 @@ enum Command {
     /// --runtime-path, or the one of the tree this generator was built from. Files the generator
     /// did not write are never replaced, unless --force is given.
     #[command(
-        after_help = "Examples:\n  armreg-codegen generate rp2040.svd -o rp2040-pac\n  armreg-codegen generate soc.xml overlay.toml -o soc-regs --name soc-regs --license MIT\n  armreg-codegen generate soc.svd -o pac --runtime-version 0.1 --runtime-path ../armreg/runtime"
+        after_help = "Examples:\n  armreg-codegen generate rp2040.svd -o rp2040-pac\n  armreg-codegen generate rp2040.svd -o rp2040-pac --c-headers --models\n  armreg-codegen generate soc.xml overlay.toml -o soc-regs --name soc-regs --license MIT\n  armreg-codegen generate soc.svd -o pac --runtime-version 0.1 --runtime-path ../armreg/runtime"
     )]
     Generate {
         /// Description files (merged into one crate).
@@ -95,6 +95,13 @@ enum Command {
         /// The `repository` URL written into the crate's Cargo.toml.
         #[arg(long)]
         repository: Option<String>,
+        /// Also write C headers of the registers (`include/<crate>/*.h`).
+        #[arg(long)]
+        c_headers: bool,
+        /// Also write behavioural models of the memory-mapped blocks (module `model`, behind the
+        /// crate's `model` feature), for host tests.
+        #[arg(long)]
+        models: bool,
         /// Replace files in the output folder that the generator did not write.
         #[arg(long)]
         force: bool,
@@ -136,6 +143,8 @@ fn main() -> ExitCode {
             runtime_version,
             crate_version,
             repository,
+            c_headers,
+            models,
             force,
             timings,
         }) => {
@@ -168,6 +177,7 @@ fn main() -> ExitCode {
                     strict: cli.strict,
                     license,
                     packaging,
+                    outputs: codegen::backend::rust::Outputs { c_headers, models },
                     ..Options::default()
                 },
                 force,

@@ -38,6 +38,10 @@ struct RawEntry {
     catalogue: bool,
     #[serde(default)]
     allow: Vec<Spanned<String>>,
+    #[serde(default)]
+    c_headers: bool,
+    #[serde(default)]
+    models: bool,
 }
 
 /// One crate to generate.
@@ -65,6 +69,10 @@ pub struct Entry {
     /// Rules whose warnings (defects repaired in vendor files) are known and accepted: they are
     /// counted, not shown.
     pub allow: Vec<String>,
+    /// Write C headers of the registers (`include/`).
+    pub c_headers: bool,
+    /// Write behavioural models of the memory-mapped blocks (feature `model`).
+    pub models: bool,
 }
 
 /// Parses the manifest text; `file` is the name positions carry.
@@ -149,6 +157,8 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
             strict: e.strict,
             depends: e.depends.iter().map(|d| d.get_ref().clone()).collect(),
             event_type: e.event_type,
+            c_headers: e.c_headers,
+            models: e.models,
         });
     }
     if errors.is_empty() {

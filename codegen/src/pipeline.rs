@@ -134,6 +134,8 @@ pub struct Options {
     pub event_type: Option<String>,
     /// The crate's licence (an SPDX expression), when not the one the inputs state.
     pub license: Option<String>,
+    /// The optional outputs: C headers, behavioural models.
+    pub outputs: rust::Outputs,
 }
 
 /// Reads, parses and validates `inputs` into one device. Returns `None` when any error was
@@ -303,8 +305,20 @@ fn emit_crate(
     // The C headers are written on another thread while the Rust crate is.
     let started = Instant::now();
     let files = std::thread::scope(|scope| {
-        let headers = scope.spawn(|| c::generate(device, shown));
-        let rust = rust::generate(device, &device.name, shown, &options.packaging);
+        let headers = scope.spawn(|| {
+            if options.outputs.c_headers {
+                c::generate(device, shown)
+            } else {
+                Vec::new()
+            }
+        });
+        let rust = rust::generate(
+            device,
+            &device.name,
+            shown,
+            &options.packaging,
+            options.outputs,
+        );
         let headers = headers
             .join()
             .map_err(|_| ("c_backend", "the C backend panicked".to_string()))?;
@@ -440,6 +454,10 @@ pub fn load_manifest(
             packaging: manifest_packaging(&entry, repository.as_deref()),
             event_type: entry.event_type.clone(),
             license: None,
+            outputs: rust::Outputs {
+                c_headers: entry.c_headers,
+                models: entry.models,
+            },
         };
         let first_diagnostic = report.diagnostics.len();
         let shown = if entry.catalogue {

@@ -50,7 +50,7 @@ fn repo(descriptions: &[(&str, &str)]) -> tempfile::TempDir {
     for (name, text) in descriptions {
         fs::write(dir.path().join(format!("descriptions/{name}.toml")), text).unwrap();
         manifest.push_str(&format!(
-            "[[crate]]\nname = \"{name}\"\ninputs = [\"{name}.toml\"]\n\n"
+            "[[crate]]\nname = \"{name}\"\ninputs = [\"{name}.toml\"]\nc_headers = true\nmodels = true\n\n"
         ));
     }
     fs::write(dir.path().join("descriptions/manifest.toml"), manifest).unwrap();
@@ -102,10 +102,12 @@ fn regenerate_check_and_drift() {
             "generated/demo/include/demo/layouts.h",
             "generated/demo/include/demo/regs.h",
             "generated/demo/src/aarch64.rs",
-            "generated/demo/src/layouts.rs",
+            "generated/demo/src/layouts/mod.rs",
             "generated/demo/src/lib.rs",
-            "generated/demo/src/mmio.rs",
-            "generated/demo/src/model.rs",
+            "generated/demo/src/mmio/mod.rs",
+            "generated/demo/src/mmio/regs.rs",
+            "generated/demo/src/model/mod.rs",
+            "generated/demo/src/model/regs.rs",
         ]
     );
     for (path, bytes) in &generated {
@@ -131,7 +133,7 @@ fn regenerate_check_and_drift() {
     );
 
     // Editing a generated file is drift, named by --check; --check writes nothing.
-    let edited = root.join("generated/demo/src/layouts.rs");
+    let edited = root.join("generated/demo/src/layouts/mod.rs");
     let mut text = fs::read_to_string(&edited).unwrap();
     text.push_str("// hand edit\n");
     fs::write(&edited, &text).unwrap();
@@ -140,7 +142,7 @@ fn regenerate_check_and_drift() {
     assert_eq!(check.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert!(
-        stderr.contains("differs: ") && stderr.contains("generated/demo/src/layouts.rs"),
+        stderr.contains("differs: ") && stderr.contains("generated/demo/src/layouts/mod.rs"),
         "{stderr}"
     );
     assert!(stderr.contains("generated/demo/src/extra.rs"), "{stderr}");

@@ -197,7 +197,13 @@ fn injection_attempts_stay_in_comments() {
             );
         }
     }
-    let lib = std::fs::read_to_string(out.join("src/layouts.rs")).unwrap();
+    // The layouts: `src/layouts.rs`, or `src/layouts/*.rs` in a crate with blocks.
+    let lib: String = snapshot(&out)
+        .into_iter()
+        .filter(|(p, _)| p.to_string_lossy().contains("src/layouts"))
+        .map(|(_, bytes)| String::from_utf8(bytes).unwrap())
+        .collect();
+    assert!(!lib.is_empty(), "no layouts written");
     for ident in [
         "const SELF:",
         "const CRATE:",

@@ -11,6 +11,7 @@ use std::process::Command;
 const MANIFEST_ENTRY: &str = r#"[[crate]]
 name = "qemu-virt-pl011"
 inputs = ["qemu-virt-pl011.toml"]
+c_headers = true
 "#;
 
 fn repo() -> PathBuf {
@@ -84,14 +85,15 @@ fn adding_a_soc_description_end_to_end() {
     for file in [
         "Cargo.toml",
         "src/lib.rs",
-        "src/layouts.rs",
-        "src/mmio.rs",
+        "src/layouts/mod.rs",
+        "src/layouts/pl011_layouts.rs",
+        "src/mmio/pl011.rs",
         "include/qemu_virt_pl011/layouts.h",
         "include/qemu_virt_pl011/pl011.h",
     ] {
         assert!(krate.join(file).is_file(), "the crate has no {file}");
     }
-    let layouts = fs::read_to_string(krate.join("src/layouts.rs")).unwrap();
+    let layouts = fs::read_to_string(krate.join("src/layouts/pl011_layouts.rs")).unwrap();
     assert!(layouts.contains("aria-label=\"Bit fields of UARTCR\""));
     let header = fs::read_to_string(krate.join("include/qemu_virt_pl011/pl011.h")).unwrap();
     assert!(header.contains("#define QEMU_VIRT_PL011_UART0_BASE UINT32_C(0x9000000)"));

@@ -44,7 +44,16 @@ pub fn run(format: Format, text: &str, emit: bool) {
     device.name = "fuzzed".to_string();
     let inputs = ["fuzz".to_string()];
     // A backend may refuse (an error value); it must never panic.
-    let _ = rust::generate(&device, "fuzzed", &inputs, &rust::Packaging::default());
+    let _ = rust::generate(
+        &device,
+        "fuzzed",
+        &inputs,
+        &rust::Packaging::default(),
+        rust::Outputs {
+            c_headers: true,
+            models: true,
+        },
+    );
     c::generate(&device, &inputs);
 }
 

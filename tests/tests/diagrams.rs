@@ -86,13 +86,10 @@ fn parse(svg: &str, context: &str) -> Diagram {
     }
 }
 
-/// Checks `d` is the diagram of `layout`: its label and a box for every field.
-fn check_layout(d: &Diagram, layout: &Layout, context: &str) {
-    assert_eq!(
-        d.label,
-        format!("Bit fields of {}", layout.name),
-        "{context}"
-    );
+/// Checks `d` is the diagram of `layout`: labelled with `drawn_as` (the layout's name, or the
+/// one of the layout it is an alias of), with a box for every field.
+fn check_layout(d: &Diagram, layout: &Layout, drawn_as: &str, context: &str) {
+    assert_eq!(d.label, format!("Bit fields of {drawn_as}"), "{context}");
     for f in &layout.fields {
         let bits = if f.width == 1 {
             format!("[{}]", f.lsb)
@@ -132,8 +129,25 @@ fn every_layout_has_a_well_formed_diagram_in_its_value_type_doc() {
         if layouts.is_empty() {
             continue;
         }
-        let path = root().join(format!("generated/{}/src/layouts.rs", l.entry.name));
-        let source = fs::read_to_string(&path).unwrap();
+        // `src/layouts.rs`, or in a crate with blocks every file of `src/layouts/`.
+        let krate = root().join(format!("generated/{}/src", l.entry.name));
+        let (path, source) = if krate.join("layouts.rs").is_file() {
+            let path = krate.join("layouts.rs");
+            let source = fs::read_to_string(&path).unwrap();
+            (path, source)
+        } else {
+            let dir = krate.join("layouts");
+            let mut files: Vec<PathBuf> = fs::read_dir(&dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            files.sort();
+            let source = files
+                .iter()
+                .map(|f| fs::read_to_string(f).unwrap())
+                .collect();
+            (dir, source)
+        };
         // Each diagram is a raw string in a `#[cfg_attr(doc, doc = r#"..."#)]` attribute, which
         // rustdoc reads as it is written.
         let doc: String = source
@@ -152,17 +166,33 @@ fn every_layout_has_a_well_formed_diagram_in_its_value_type_doc() {
             "{}: a layout drawn twice",
             l.entry.name
         );
+        // A layout the same as an earlier one is a type alias drawn by the original's diagram:
+        // that diagram must show this layout's fields too.
+        let camel = |name: &str| ident(name, Case::Camel).unwrap();
+        let mut aliases = 0;
         for layout in layouts {
             let context = format!("{} {}", l.entry.name, layout.name);
+            let alias = format!("pub type {} = crate::", camel(&layout.name));
+            let drawn_as = match source.lines().find_map(|line| line.strip_prefix(&alias)) {
+                Some(other) => {
+                    aliases += 1;
+                    let other = other.trim_end_matches(';');
+                    layouts
+                        .iter()
+                        .find(|o| camel(&o.name) == other)
+                        .unwrap_or_else(|| panic!("{context}: alias of unknown {other}"))
+                }
+                None => layout,
+            };
             let d = found
                 .iter()
-                .find(|d| d.label == format!("Bit fields of {}", layout.name))
+                .find(|d| d.label == format!("Bit fields of {}", drawn_as.name))
                 .unwrap_or_else(|| panic!("{context}: no diagram in {}", path.display()));
-            check_layout(d, layout, &context);
+            check_layout(d, layout, &drawn_as.name, &context);
             diagrams += 1;
         }
         assert_eq!(
-            found.len(),
+            found.len() + aliases,
             layouts.len(),
             "{}: diagrams of unknown layouts",
             l.entry.name
@@ -209,18 +239,24 @@ fn cargo_doc_shows_every_diagram() {
         for layout in &l.device.layouts {
             let ty = ident(&layout.name, Case::Camel).unwrap();
             // A layout is an uninhabited enum; one the same as an earlier one is a type alias of
-            // it, with its own page.
-            let page = ["enum", "type"]
-                .map(|kind| dir.join(format!("{kind}.{ty}.html")))
-                .into_iter()
-                .find(|p| p.is_file())
-                .unwrap_or_else(|| dir.join(format!("enum.{ty}.html")));
+            // it, with its own page, which links to the original's diagram.
+            let alias = dir.join(format!("type.{ty}.html"));
+            if alias.is_file() {
+                let html = fs::read_to_string(&alias).unwrap();
+                assert!(
+                    svgs(&html).is_empty() && html.contains("href=\"enum."),
+                    "{}: an alias links to its original's diagram and draws none",
+                    alias.display()
+                );
+                continue;
+            }
+            let page = dir.join(format!("enum.{ty}.html"));
             let html =
                 fs::read_to_string(&page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
             let found = svgs(&html);
             assert_eq!(found.len(), 1, "{}: expected one diagram", page.display());
             let d = parse(found[0], &page.display().to_string());
-            check_layout(&d, layout, &page.display().to_string());
+            check_layout(&d, layout, &layout.name, &page.display().to_string());
             pages += 1;
         }
     }

@@ -1,14 +1,16 @@
 //! The CMSIS-SVD frontend: SVD text to the IR, with a file:line:col on every element.
 //!
 //! Four steps, each in its own module:
-//! 1. [`xml`] reads the text into elements with byte spans (svd-parser keeps no positions) and
-//!    rejects XML that is not well-formed, at the defect;
+//! 1. roxmltree reads the text once; [`xml`] gives each element, attribute and text its byte span
+//!    from that tree (svd-parser keeps no positions). XML that is not well-formed is read again
+//!    by [`xml`]'s own reader, which names the defect at its position;
 //! 2. [`check`] finds, at their text, the defects svd-parser would reject without a position
 //!    (numbers, bit ranges, `dimIndex`, keywords) and repairs misspelt keywords that have one
 //!    reading, with a warning;
-//! 3. svd-parser reads the (repaired) text into svd-rs's device, without validation so that
-//!    defects the passes repair (enumerated values too wide, fields beyond the register, ...)
-//!    reach the IR as written;
+//! 3. svd-parser reads the same tree into svd-rs's device, without validation so that defects
+//!    the passes repair (enumerated values too wide, fields beyond the register, ...) reach the
+//!    IR as written. Only a repaired text, or an error svd-parser reports (whose position its
+//!    own entry point finds), is parsed a second time;
 //! 4. [`lower`] pairs each svd-rs object with its XML element, resolves `derivedFrom`, flattens
 //!    clusters and arrays, and builds the IR (see there for how SVD maps onto it).
 //!
@@ -30,7 +32,32 @@ pub const RULE_SVD: &str = "svd_elements_valid";
 /// Parses CMSIS-SVD text; `file` is the name positions carry.
 pub fn parse(file: &str, text: &str) -> Parsed {
     let lines = LineIndex::new(file, text);
-    let doc = xml::parse(&lines, text).map_err(|d| vec![d])?;
+    // roxmltree is not given the byte order mark (svd-parser strips it too): its spans are
+    // `offset` bytes short.
+    let offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    // roxmltree reads nested elements by recursion: deeper input is left to our reader.
+    let tree = if xml::nesting_within_limit(text) {
+        roxmltree::Document::parse(&text[offset..])
+    } else {
+        Err(roxmltree::Error::NodesLimitReached)
+    };
+    let doc = match tree
+        .as_ref()
+        .ok()
+        .and_then(|t| xml::from_tree(t, text, offset))
+    {
+        Some(doc) => doc,
+        None => {
+            // Our reader names the defect; XML it accepts and roxmltree does not (a DTD) is
+            // roxmltree's to explain.
+            xml::parse(&lines, text).map_err(|d| vec![d])?;
+            let message = tree.err().map_or_else(
+                || "the document could not be read".to_string(),
+                |e| e.to_string(),
+            );
+            return Err(vec![parser_error(&lines, text, &[message])]);
+        }
+    };
     let checked = check::run(&doc, &lines);
     let mut warnings = checked.warnings;
     if !checked.errors.is_empty() {
@@ -42,7 +69,16 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     let config = svd_parser::Config::default().validate_level(svd_parser::ValidateLevel::Disabled);
     let repaired = checked.text;
     let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        svd_parser::parse_with_config(&repaired, &config)
+        let same_tree = match (&repaired, &tree) {
+            (std::borrow::Cow::Borrowed(_), Ok(tree)) => device_of(tree, &config),
+            _ => None,
+        };
+        // A repaired text, or an error (whose position only svd-parser's entry point finds),
+        // is read again from the text.
+        match same_tree {
+            Some(device) => Ok(device),
+            None => svd_parser::parse_with_config(&repaired, &config),
+        }
     }));
     let svd = match parsed {
         Ok(Ok(device)) => device,
@@ -73,6 +109,16 @@ pub fn parse(file: &str, text: &str) -> Parsed {
         errors.extend(warnings);
         Err(errors)
     }
+}
+
+/// svd-parser's device from the tree already read, when it reads without error.
+fn device_of(
+    tree: &roxmltree::Document<'_>,
+    config: &svd_parser::Config,
+) -> Option<svd_rs::Device> {
+    use svd_parser::Parse;
+    let node = tree.root().children().find(|n| n.has_tag_name("device"))?;
+    svd_rs::Device::parse(&node, config).ok()
 }
 
 /// svd-parser's error as a diagnostic. Its messages are `In peripheral ...`, `Parsing <tag>

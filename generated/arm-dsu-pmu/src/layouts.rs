@@ -281,25 +281,8 @@ impl armreg_rt::Layout for Clusterpmmdcr {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h (no field layout is described here)
 ///
-/// The same layout as [`Clusterpmmdcr`], so the same type: values move between the two registers as they are.
-///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMSELR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CLUSTERPMSELR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CLUSTERPMSELR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
-///
-/// | Bits | Field | Access | Reset | Description |
-/// |---|---|---|---|---|
-/// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
-pub type Clusterpmselr = Clusterpmmdcr;
+/// The same layout as [`Clusterpmmdcr`](crate::Clusterpmmdcr), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type Clusterpmselr = crate::Clusterpmmdcr;
 /// Cluster Selected Event Count Register: the 32-bit event counter selected by CLUSTERPMSELR
 ///
 /// Width: 32 bits.
@@ -346,25 +329,8 @@ impl armreg_rt::Layout for Clusterpmxevcntr {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h (no field layout is described here)
 ///
-/// The same layout as [`Clusterpmmdcr`], so the same type: values move between the two registers as they are.
-///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMXEVTYPER" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CLUSTERPMXEVTYPER</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CLUSTERPMXEVTYPER · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
-///
-/// | Bits | Field | Access | Reset | Description |
-/// |---|---|---|---|---|
-/// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
-pub type Clusterpmxevtyper = Clusterpmmdcr;
+/// The same layout as [`Clusterpmmdcr`](crate::Clusterpmmdcr), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type Clusterpmxevtyper = crate::Clusterpmmdcr;
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views CLUSTERPMCNTENSET/CLR, CLUSTERPMOVSSET/CLR and CLUSTERPMINTENSET/CLR
 ///
 /// Width: 32 bits.

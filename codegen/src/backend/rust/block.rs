@@ -13,12 +13,11 @@ use super::layout::type_text;
 use crate::ir::{Block, BlockRegister, Device, Instance, RegAccess};
 use crate::names::Case;
 
-pub fn blocks(device: &Device) -> String {
-    let mut c = Code::with_capacity(device.blocks.len() * 4000);
-    for b in &device.blocks {
-        block(&mut c, device, b);
-    }
-    for i in &device.instances {
+/// The items of one block's file: the block, and its instances with their addresses.
+pub fn block_items(device: &Device, b: &Block) -> String {
+    let mut c = Code::with_capacity(b.registers.len() * 1000 + 2000);
+    block(&mut c, device, b);
+    for i in device.instances.iter().filter(|i| i.block.name == b.name) {
         instance(&mut c, i);
     }
     c.finish()

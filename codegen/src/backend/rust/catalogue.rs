@@ -62,6 +62,7 @@ pub fn generate(
             ),
         ],
         events: true,
+        ..Extra::default()
     };
     // The crate's description (Cargo.toml, README) is what the catalogue holds, not the doc of
     // the core list it was started from.

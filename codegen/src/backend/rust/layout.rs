@@ -23,43 +23,109 @@ pub(super) fn type_text(layout: &Layout) -> String {
     name(&layout.name, Case::Camel)
 }
 
-/// Every layout of a device, as items.
-///
-/// Each layout's text depends only on the layout, what it is the same as and which enums are
-/// shared, so the two halves are written on two threads and joined: the layouts are the largest
-/// part of the emit phase, which the C headers and the other modules share the other core with.
-pub fn layouts(head: &str, layouts: &[Layout]) -> String {
-    let same = same_as(layouts);
-    let shared = SharedEnums::of(
-        layouts
-            .iter()
-            .zip(&same)
-            .filter(|(_, s)| s.is_none())
-            .map(|(l, _)| l),
-    );
-    let write = |range: std::ops::Range<usize>, c: &mut Code| {
-        for i in range {
-            match same[i] {
-                None => layout(c, &layouts[i], &shared),
-                Some(j) => alias(c, &layouts[i], &layouts[j]),
-            }
+/// What the layouts of a device share, decided once for all of them: which layout each one is
+/// the same type as, and which field defines each shared enum. Each layout's text depends only on
+/// the layout and this plan, so layouts can be written in any grouping and on any thread.
+pub(super) struct Plan<'l> {
+    layouts: &'l [Layout],
+    /// For each layout, the earlier one it is an alias of.
+    same: Vec<Option<usize>>,
+    shared: SharedEnums,
+}
+
+impl<'l> Plan<'l> {
+    pub(super) fn new(layouts: &'l [Layout]) -> Self {
+        let same = same_as(layouts);
+        let shared = SharedEnums::of(
+            layouts
+                .iter()
+                .enumerate()
+                .zip(&same)
+                .filter(|(_, s)| s.is_none())
+                .map(|(l, _)| l),
+        );
+        Plan {
+            layouts,
+            same,
+            shared,
         }
-    };
-    let half = halfway(layouts);
-    let mut c = Code::with_capacity(head.len() + layouts.len() * 8000);
-    c.raw(head);
-    let second = std::thread::scope(|scope| {
-        let second = scope.spawn(|| {
-            let mut c = Code::with_capacity((layouts.len() - half) * 8000);
-            write(half..layouts.len(), &mut c);
-            c.finish()
+    }
+
+    /// The layouts layout `i`'s items name, each earlier than `i`: the one it is an alias of,
+    /// and the defining layouts of the enums it reuses.
+    pub(super) fn needs(&self, i: usize) -> Vec<usize> {
+        let layout = &self.layouts[i];
+        match self.same[i] {
+            Some(j) => vec![j],
+            None => layout
+                .fields
+                .iter()
+                .filter(|f| has_enum(f))
+                .filter_map(|f| self.shared.reused(layout, f).map(|(owner, _)| owner))
+                .collect(),
+        }
+    }
+
+    /// The items of layout `i`.
+    fn write(&self, i: usize, c: &mut Code) {
+        match self.same[i] {
+            None => layout(c, &self.layouts[i], &self.shared),
+            Some(j) => alias(c, &self.layouts[i], &self.layouts[j]),
+        }
+    }
+
+    /// A layout's cost in text, for sharing the work between threads.
+    fn weight(&self, i: usize) -> usize {
+        self.layouts[i].fields.len() + 2
+    }
+
+    /// One text per list of layouts of `groups` (its items, after its `head`). The groups are
+    /// shared between two threads by weight: the layouts are the largest part of the emit phase,
+    /// which the other modules share the other core with.
+    pub(super) fn write_groups(&self, groups: &[(String, Vec<usize>)]) -> Vec<String> {
+        let weight = |g: &(String, Vec<usize>)| g.1.iter().map(|&i| self.weight(i)).sum::<usize>();
+        let total: usize = groups.iter().map(weight).sum();
+        let mut sum = 0;
+        let half = groups
+            .iter()
+            .position(|g| {
+                sum += weight(g);
+                sum * 2 >= total
+            })
+            .map_or(0, |k| k + 1);
+        let write = |groups: &[(String, Vec<usize>)]| -> Vec<String> {
+            groups
+                .iter()
+                .map(|(head, indices)| {
+                    let mut c = Code::with_capacity(head.len() + indices.len() * 8000);
+                    c.raw(head);
+                    for &i in indices {
+                        self.write(i, &mut c);
+                    }
+                    c.finish()
+                })
+                .collect()
+        };
+        let (first, second) = groups.split_at(half);
+        let (mut texts, rest) = std::thread::scope(|scope| {
+            let rest = scope.spawn(|| write(second));
+            (write(first), rest.join())
         });
-        write(0..half, &mut c);
-        second.join()
-    });
-    // A panic goes on to the caller, as it would had one thread written everything.
-    c.raw(&second.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-    c.finish()
+        // A panic goes on to the caller, as it would had one thread written everything.
+        texts.extend(rest.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+        texts
+    }
+}
+
+/// One text holding every layout, after `head`, split at a layout boundary between two threads.
+pub fn layouts(head: &str, layouts: &[Layout]) -> String {
+    let plan = Plan::new(layouts);
+    let half = halfway(layouts);
+    let groups = [
+        (head.to_string(), (0..half).collect()),
+        (String::new(), (half..layouts.len()).collect()),
+    ];
+    plan.write_groups(&groups).concat()
 }
 
 /// Where the layouts split into two halves of about the same text: a layout costs in proportion
@@ -121,22 +187,18 @@ fn structure_key(l: &Layout) -> String {
     format!("{:?}", (l.width, l.reset, l.reset_mask, fields))
 }
 
-/// A layout the same as an earlier one: a type alias, with its own documentation and diagram,
-/// and its enum module naming the other's.
+/// A layout the same as an earlier one: a type alias with its own description, whose diagram
+/// and field table are the other's (drawn once per distinct layout: half of a vendor file's
+/// layouts are repeats, and the diagrams are most of the documentation's size), and its enum
+/// module naming the other's.
 fn alias(c: &mut Code, layout: &Layout, same: &Layout) {
     let ty = type_text(layout);
     let other = type_text(same);
-    let (lead, table) = struct_doc(layout);
+    let (lead, _) = struct_doc(layout);
     c.doc(&format!(
-        "{lead}\n\nThe same layout as [`{other}`], so the same type: values move between the two registers as they are."
+        "{lead}\n\nThe same layout as [`{other}`](crate::{other}), so the same type: values move between the two registers as they are. Its diagram and fields are there."
     ));
-    c.line("///");
-    diagram(c, layout);
-    if let Some(table) = table {
-        c.line("///");
-        c.doc(&table);
-    }
-    c.fmt(format_args!("pub type {ty} = {other};"));
+    c.fmt(format_args!("pub type {ty} = crate::{other};"));
     if layout.fields.iter().any(has_enum) {
         c.doc(&format!(
             "Enumerated field values of {}: those of {}.",
@@ -144,7 +206,7 @@ fn alias(c: &mut Code, layout: &Layout, same: &Layout) {
             doc::code(&same.name)
         ));
         c.fmt(format_args!(
-            "pub use self::{} as {};",
+            "pub use crate::{} as {};",
             name(&same.name, Case::Snake),
             name(&layout.name, Case::Snake)
         ));
@@ -196,40 +258,43 @@ impl EnumKey {
 /// first field with a given set of values (in layout order, so the choice is deterministic)
 /// defines the enum; every later one names it with a `pub use`.
 struct SharedEnums {
-    /// For each key, the path of the defining enum from inside a layout's enum module:
-    /// `super::<module>::<Type>`.
-    owner: std::collections::HashMap<EnumKey, String>,
+    /// For each key, the index of the defining layout and the path of its enum:
+    /// `crate::<module>::<Type>` (layouts may sit in different modules; all are re-exported at
+    /// the crate root).
+    owner: std::collections::HashMap<EnumKey, (usize, String)>,
 }
 
 impl SharedEnums {
-    fn of<'a>(layouts: impl Iterator<Item = &'a Layout>) -> SharedEnums {
+    fn of<'a>(layouts: impl Iterator<Item = (usize, &'a Layout)>) -> SharedEnums {
         let mut owner = std::collections::HashMap::new();
-        for l in layouts {
+        for (i, l) in layouts {
             for f in l.fields.iter().filter(|f| has_enum(f)) {
-                owner.entry(EnumKey::of(f)).or_insert_with(|| {
-                    format!(
-                        "super::{}::{}",
-                        name(&l.name, Case::Snake),
-                        name(&f.name, Case::Camel)
-                    )
-                });
+                owner
+                    .entry(EnumKey::of(f))
+                    .or_insert_with(|| (i, enum_path(l, f)));
             }
         }
         SharedEnums { owner }
     }
 
-    /// The enum `f` of `layout` reuses, when another field defines it.
-    fn reused(&self, layout: &Layout, f: &Field) -> Option<&str> {
-        let own = format!(
-            "super::{}::{}",
-            name(&layout.name, Case::Snake),
-            name(&f.name, Case::Camel)
-        );
+    /// The defining layout and path of the enum `f` of `layout` reuses, when another field
+    /// defines it.
+    fn reused(&self, layout: &Layout, f: &Field) -> Option<(usize, &str)> {
+        let own = enum_path(layout, f);
         self.owner
             .get(&EnumKey::of(f))
-            .map(String::as_str)
-            .filter(|path| *path != own)
+            .map(|(i, path)| (*i, path.as_str()))
+            .filter(|(_, path)| *path != own)
     }
+}
+
+/// The path of field `f`'s enum in `layout`'s enum module.
+fn enum_path(layout: &Layout, f: &Field) -> String {
+    format!(
+        "crate::{}::{}",
+        name(&layout.name, Case::Snake),
+        name(&f.name, Case::Camel)
+    )
 }
 
 /// Whether a field gets an enum type.
@@ -523,7 +588,7 @@ fn enums(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
     c.open(&format!("pub mod {}", name(&layout.name, Case::Snake)));
     for f in fields {
         match shared.reused(layout, f) {
-            Some(path) => {
+            Some((_, path)) => {
                 c.doc(&format!(
                     "Values of {} (bits {} of {}): the same values as another field's, one type.",
                     doc::code(&f.name),

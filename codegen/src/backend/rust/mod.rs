@@ -8,6 +8,7 @@ mod code;
 pub(crate) mod doc;
 mod doc_lines;
 mod events;
+mod gates;
 mod layout;
 mod model;
 mod package;
@@ -20,6 +21,7 @@ use quote::quote;
 
 use crate::ir::Device;
 pub use catalogue::{generate as generate_catalogue, CataloguePart};
+pub use gates::Gating;
 pub use package::{Dependency, Packaging, VERSION};
 use sysreg::State;
 
@@ -31,24 +33,27 @@ pub struct File {
 }
 
 /// Generates the crate `crate_name` for `device`; `inputs` are the description files, as shown in
-/// the banner.
+/// the banner. With `models`, the crate has the behavioural models of its blocks (feature
+/// `model`).
 pub fn generate(
     device: &Device,
     crate_name: &str,
     inputs: &[String],
     packaging: &Packaging,
+    outputs: Outputs,
 ) -> Result<Vec<File>, String> {
     let banner_text = super::banner(inputs);
     let banner = format!("// {banner_text}\n");
-    let mut files = package::files(
-        device,
-        crate_name,
-        &banner_text,
-        packaging,
-        &package::Extra::default(),
-    )?;
-    let (modules, names) = module_files(device, &banner)?;
-    files.extend(modules);
+    let modules = module_files(device, &banner, Gating::Features, outputs.models)?;
+    let extra = package::Extra {
+        blocks: modules.features.clone(),
+        models: outputs.models && !device.blocks.is_empty(),
+        headers: outputs.c_headers,
+        ..package::Extra::default()
+    };
+    let mut files = package::files(device, crate_name, &banner_text, packaging, &extra)?;
+    let names = modules.public;
+    files.extend(modules.files);
     let crate_doc = doc::paragraphs(&[
         device.doc.as_deref().map(doc::escape),
         device
@@ -67,7 +72,12 @@ pub fn generate(
         )),
     ]);
     // The models need the runtime's `std`-based engine: only behind the feature.
-    let items = root_items(device, &names, |_| None, Models::BehindFeature);
+    let models = if outputs.models {
+        Models::BehindFeature
+    } else {
+        Models::None
+    };
+    let items = root_items(device, &names, |_| None, models);
     let lib = quote! {
         #![doc = #crate_doc]
         #![no_std]
@@ -97,16 +107,29 @@ pub fn generate_modules(
     models: bool,
 ) -> Result<Vec<File>, String> {
     let banner = format!("// {}\n", super::banner(inputs));
-    let (modules, names) = module_files(device, &banner)?;
+    let modules = module_files(device, &banner, Gating::None, models)?;
+    let names = modules.public;
     let mut files: Vec<File> = modules
+        .files
         .into_iter()
-        .filter(|f| models || f.path != "src/model.rs")
         .map(|f| File {
             path: f.path.trim_start_matches("src/").to_string(),
             content: f.content,
         })
         .collect();
-    let path_of = |module: &str| Some(dir.join(format!("{module}.rs")).display().to_string());
+    // A module with submodules is a folder with its `mod.rs`.
+    let folder = |module: &str| {
+        let file = format!("{module}/mod.rs");
+        files.iter().any(|f| f.path == file)
+    };
+    let path_of = |module: &str| {
+        let file = if folder(module) {
+            format!("{module}/mod.rs")
+        } else {
+            format!("{module}.rs")
+        };
+        Some(dir.join(file).display().to_string())
+    };
     let items = root_items(
         device,
         &names,
@@ -132,38 +155,116 @@ enum Models {
     None,
 }
 
+/// Which optional outputs a crate has.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Outputs {
+    /// C headers in `include/` (the C backend's; recorded here for the package's file list).
+    pub c_headers: bool,
+    /// Behavioural models of the memory-mapped blocks (`model`, behind the crate's feature).
+    pub models: bool,
+}
+
 /// A public module of a crate besides the layouts: its name and one-line doc.
 type Module = (&'static str, &'static str);
 
-/// Every module file of the crate (`src/<module>.rs`) and its public modules.
-fn module_files(device: &Device, banner: &str) -> Result<(Vec<File>, Vec<Module>), String> {
+/// The module files of a crate and what its root and manifest need to know of them.
+struct ModuleFiles {
+    /// Every module file (`src/<module>.rs`, or `src/<module>/...` for a split one).
+    files: Vec<File>,
+    /// The public modules besides the layouts.
+    public: Vec<Module>,
+    /// Each block's cargo feature, in the device's order.
+    features: Vec<String>,
+}
+
+/// Every module file of the crate and its public modules. A crate with memory-mapped blocks has
+/// a file per block in `mmio/` (and `model/`), and its layouts split by the blocks that use them
+/// in `layouts/` (see `gates`); a crate without has one file per module.
+fn module_files(
+    device: &Device,
+    banner: &str,
+    gating: Gating,
+    models: bool,
+) -> Result<ModuleFiles, String> {
+    let plan = layout::Plan::new(&device.layouts);
+    let gates = gates::Gates::of(device, &plan, gating);
     let mut files = Vec::new();
-    let mut modules: Vec<Module> = Vec::new();
-    // The layouts are most of a large crate: written on a second thread meanwhile.
+    let mut public: Vec<Module> = Vec::new();
+    // The layouts are most of a large crate: written on other threads meanwhile.
     std::thread::scope(|scope| {
-        // The file's banner and header go first into the one buffer the layouts fill.
-        let layouts = scope.spawn(|| {
-            let head = format!(
-                "{banner}{}",
-                header(
-                    "Layouts: one per distinct register layout, shared by every path that reaches it."
-                )
-            );
-            layout::layouts(&head, &device.layouts)
-        });
-        let rest = rest_of_crate(device, banner, &mut files, &mut modules);
-        if !device.layouts.is_empty() {
-            let content = layouts
+        let layouts = scope.spawn(|| layout_files(device, &plan, &gates, banner));
+        let rest = rest_of_crate(device, banner, &gates, models, &mut files, &mut public);
+        files.extend(
+            layouts
                 .join()
-                .map_err(|_| "the layout emitter panicked".to_string())?;
-            files.push(File {
-                path: "src/layouts.rs".to_string(),
-                content,
-            });
-        }
+                .map_err(|_| "the layout emitter panicked".to_string())?,
+        );
         rest
     })?;
-    Ok((files, modules))
+    Ok(ModuleFiles {
+        files,
+        public,
+        features: gates.features,
+    })
+}
+
+/// The layout files: `src/layouts.rs` when nothing is gated, else `src/layouts/mod.rs` (the
+/// layouts always compiled, and the other files' declarations behind their `cfg`) and a file
+/// per group.
+fn layout_files(
+    device: &Device,
+    plan: &layout::Plan<'_>,
+    gates: &gates::Gates,
+    banner: &str,
+) -> Vec<File> {
+    if device.layouts.is_empty() {
+        return Vec::new();
+    }
+    const DOC: &str =
+        "Layouts: one per distinct register layout, shared by every path that reaches it.";
+    if device.blocks.is_empty() {
+        let head = format!("{banner}{}", header(DOC));
+        return vec![File {
+            path: "src/layouts.rs".to_string(),
+            content: layout::layouts(&head, &device.layouts),
+        }];
+    }
+    let mut root_head = format!("{banner}{}", header(DOC));
+    let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut paths = Vec::new();
+    let mut root_layouts = Vec::new();
+    for g in &gates.groups {
+        match (&g.module, &g.users) {
+            (Some(m), Some(users)) => {
+                let cfg = gates.cfg(users);
+                root_head.push_str(&format!("{cfg}mod {m};\n{cfg}pub use self::{m}::*;\n"));
+                let blocks: Vec<String> = users
+                    .iter()
+                    .map(|&b| doc::code(&device.blocks[b].name))
+                    .collect();
+                let doc = format!(
+                    "The layouts only {} use{}, compiled with {} feature.",
+                    blocks.join(", "),
+                    if users.len() == 1 { "s" } else { "" },
+                    if users.len() == 1 {
+                        "its"
+                    } else {
+                        "any of their"
+                    }
+                );
+                groups.push((format!("{banner}{}", header(&doc)), g.layouts.clone()));
+                paths.push(format!("src/layouts/{m}.rs"));
+            }
+            _ => root_layouts.extend(g.layouts.iter().copied()),
+        }
+    }
+    groups.insert(0, (root_head, root_layouts));
+    paths.insert(0, "src/layouts/mod.rs".to_string());
+    paths
+        .into_iter()
+        .zip(plan.write_groups(&groups))
+        .map(|(path, content)| File { path, content })
+        .collect()
 }
 
 /// The items of the crate root: the layouts' module and re-exports, the public modules, the
@@ -239,6 +340,8 @@ fn root_items(
 fn rest_of_crate(
     device: &Device,
     banner: &str,
+    gates: &gates::Gates,
+    models: bool,
     files: &mut Vec<File>,
     modules: &mut Vec<Module>,
 ) -> Result<(), String> {
@@ -283,23 +386,34 @@ fn rest_of_crate(
         });
         modules.push(("events", "PMU events."));
     }
-    let mmio = block::blocks(device);
-    if !mmio.is_empty() {
-        push_text(
+    if !device.blocks.is_empty() {
+        split_module(
             files,
-            "mmio",
-            "Memory-mapped register blocks.",
-            mmio,
+            device,
+            gates,
             banner,
+            (
+                "mmio",
+                "Memory-mapped register blocks, each in its own file behind its feature.",
+                "the block and its instances (base addresses, interrupts)",
+            ),
+            block::block_items,
         );
         modules.push(("mmio", "Memory-mapped register blocks."));
-        push_text(
-            files,
-            "model",
-            "Behavioural models of the memory-mapped blocks, for host tests (feature `model`).",
-            model::models(device),
-            banner,
-        );
+        if models {
+            split_module(
+                files,
+                device,
+                gates,
+                banner,
+                (
+                    "model",
+                    "Behavioural models of the memory-mapped blocks, for host tests (feature `model`).",
+                    "the block's behavioural model",
+                ),
+                model::model_items,
+            );
+        }
     }
 
     Ok(())
@@ -347,11 +461,35 @@ fn contents_doc(device: &Device) -> String {
     parts.join(" ")
 }
 
-/// A module file written as text.
-fn push_text(files: &mut Vec<File>, name: &str, doc: &str, body: String, banner: &str) {
+/// A module with a file per block, `src/<module>/<feature>.rs`, each declared in the module's
+/// `mod.rs` behind the block's feature and re-exported from it.
+fn split_module(
+    files: &mut Vec<File>,
+    device: &Device,
+    gates: &gates::Gates,
+    banner: &str,
+    (module, doc, block_doc): (&str, &str, &str),
+    items: fn(&Device, &crate::ir::Block) -> String,
+) {
+    let mut root = format!("{banner}{}", header(doc));
+    for (b, block) in device.blocks.iter().enumerate() {
+        let feature = &gates.features[b];
+        let cfg = gates.cfg(&[b]);
+        root.push_str(&format!(
+            "{cfg}mod {feature};\n{cfg}pub use self::{feature}::*;\n"
+        ));
+        files.push(File {
+            path: format!("src/{module}/{feature}.rs"),
+            content: format!(
+                "{banner}{}{}",
+                header(&format!("{}: {block_doc}.", doc::code(&block.name))),
+                items(device, block)
+            ),
+        });
+    }
     files.push(File {
-        path: format!("src/{name}.rs"),
-        content: format!("{banner}{}{body}", header(doc)),
+        path: format!("src/{module}/mod.rs"),
+        content: root,
     });
 }
 

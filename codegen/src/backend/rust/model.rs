@@ -14,12 +14,10 @@ use crate::ir::{
 };
 use crate::names::Case;
 
-/// The model module's items for every block of `device` (empty when it has none).
-pub fn models(device: &Device) -> String {
-    let mut c = Code::with_capacity(device.blocks.len() * 8000);
-    for b in &device.blocks {
-        block_model(&mut c, device, b);
-    }
+/// The model of one block, as the items of its file.
+pub fn model_items(device: &Device, block: &Block) -> String {
+    let mut c = Code::with_capacity(block.registers.len() * 1000 + 2000);
+    block_model(&mut c, device, block);
     c.finish()
 }
 

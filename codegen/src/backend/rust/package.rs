@@ -77,11 +77,17 @@ repository = {{ repository }}
 readme = "README.md"
 keywords = [{{ keywords | join(", ") }}]
 categories = ["embedded", "hardware-support", "no-std"]
+{%- if headers %}
 # A package holds the Rust sources, the C headers, the README and the licence files.
 include = ["/src", "/include", "/README.md", "/LICENSE-*", "/NOTICE"]
+{%- else %}
+# A package holds the Rust sources, the README and the licence files.
+include = ["/src", "/README.md", "/LICENSE-*", "/NOTICE"]
+{%- endif %}
 
 [package.metadata.docs.rs]
-# The API is the same on every target: one build of the docs is enough.
+# The API is the same on every target: one build of the docs is enough{% if blocks %}, with every
+# block (the default features){% endif %}.
 targets = ["x86_64-unknown-linux-gnu"]
 {%- if docs_features %}
 features = [{{ docs_features | join(", ") }}]
@@ -95,11 +101,22 @@ armreg-rt = {{ runtime }}
 {%- if events %}
 pmu-macros = {{ macros }}
 {%- endif %}
-{%- if blocks or features %}
+{%- if blocks or features or models %}
 
 [features]
 {%- endif %}
 {%- if blocks %}
+# One feature per memory-mapped block: a build compiles only the blocks it names, and the layouts
+# they use. `all` (the default) names every one; a firmware that uses a few turns the default off
+# and names them.
+default = ["all"]
+all = [{{ all_blocks | join(", ") }}]
+{%- for block in blocks %}
+{{ block }} = []
+{%- endfor %}
+{%- endif %}
+
+{%- if models %}
 # Behavioural models of the memory-mapped blocks (`model` module), for host tests; uses `std`.
 model = ["armreg-rt/model"]
 {%- endif %}
@@ -111,14 +128,22 @@ model = ["armreg-rt/model"]
 {%- endfor %}
 {%- endif %}
 
+
 [lints.rust]
 # Every unsafe operation of a generated `unsafe fn` is in an `unsafe` block with its SAFETY note.
 unsafe_op_in_unsafe_fn = "deny"
 "#;
 
-/// What a crate holds besides what its device shows: a catalogue's modules behind features.
+/// What a crate holds besides what its device shows: its blocks' features and optional outputs,
+/// a catalogue's modules behind features.
 #[derive(Clone, Debug, Default)]
 pub struct Extra {
+    /// Each memory-mapped block's feature, in the device's order.
+    pub blocks: Vec<String>,
+    /// Whether the crate has the blocks' behavioural models (feature `model`).
+    pub models: bool,
+    /// Whether the crate has C headers in `include/`.
+    pub headers: bool,
     /// Cargo features: name, and the features it enables.
     pub features: Vec<(String, Vec<String>)>,
     /// README lines for what the features bring.
@@ -145,6 +170,24 @@ const README_TEMPLATE: &str = r#"<!-- {{ banner }} -->
 ```
 
 The API is described in the crate's documentation (`cargo doc --open`).
+{%- if selection %}
+
+## Selecting blocks
+
+Each memory-mapped block is behind a cargo feature, and `all`, the default, names every one. A
+firmware that uses a few blocks compiles only those, and only the layouts they use:
+
+```toml
+[dependencies]
+{{ name }} = { version = "{{ version }}", default-features = false, features = [{{ example }}] }
+```
+
+| feature | block | instances |
+|---|---|---|
+{%- for row in selection %}
+| {{ row[0] }} | {{ row[1] }} | {{ row[2] }} |
+{%- endfor %}
+{%- endif %}
 
 ## Source
 
@@ -227,7 +270,7 @@ fn cargo_toml(
         })
         .collect();
     let mut docs_features = Vec::new();
-    if !device.blocks.is_empty() {
+    if extra.models {
         docs_features.push(toml_string("model"));
     }
     if extra.features.iter().any(|(name, _)| name == "all") {
@@ -248,7 +291,10 @@ fn cargo_toml(
             macros => dependency(&packaging.macros),
             depends => depends,
             events => events,
-            blocks => !device.blocks.is_empty(),
+            blocks => &extra.blocks,
+            all_blocks => extra.blocks.iter().map(|b| toml_string(b)).collect::<Vec<_>>(),
+            models => extra.models,
+            headers => extra.headers,
             features => features,
             docs_features => docs_features,
         },
@@ -300,15 +346,43 @@ fn readme(
             name => crate_name,
             version => &packaging.version,
             about => about,
-            contents => contents(device, crate_name).into_iter().chain(extra.contents.iter().cloned()).collect::<Vec<_>>(),
+            contents => contents(device, crate_name, extra).into_iter().chain(extra.contents.iter().cloned()).collect::<Vec<_>>(),
+            selection => selection(device, extra),
+            example => extra.blocks.first().map(|b| toml_string(b)),
             source => source,
             license => license,
         },
     )
 }
 
+/// Per block, its feature, its name and its instances, for the README's table.
+fn selection(device: &Device, extra: &Extra) -> Vec<(String, String, String)> {
+    device
+        .blocks
+        .iter()
+        .zip(&extra.blocks)
+        .map(|(b, feature)| {
+            let instances: Vec<String> = device
+                .instances
+                .iter()
+                .filter(|i| i.block.name == b.name)
+                .map(|i| format!("`{}`", i.name))
+                .collect();
+            (
+                format!("`{feature}`"),
+                format!("`{}`", b.name),
+                if instances.is_empty() {
+                    "-".to_string()
+                } else {
+                    instances.join(", ")
+                },
+            )
+        })
+        .collect()
+}
+
 /// One line per kind of item the crate has.
-fn contents(device: &Device, crate_name: &str) -> Vec<String> {
+fn contents(device: &Device, crate_name: &str, extra: &Extra) -> Vec<String> {
     let count = |n: usize, one: &str, many: &str| {
         if n == 1 {
             format!("1 {one}")
@@ -362,10 +436,12 @@ fn contents(device: &Device, crate_name: &str) -> Vec<String> {
             ));
         }
         items.push(line);
-        items.push(
-            "`model` (feature `model`): behavioural models of the blocks, for host tests"
-                .to_string(),
-        );
+        if extra.models {
+            items.push(
+                "`model` (feature `model`): behavioural models of the blocks, for host tests"
+                    .to_string(),
+            );
+        }
     }
     if !device.events.is_empty() {
         items.push(format!(
@@ -373,7 +449,7 @@ fn contents(device: &Device, crate_name: &str) -> Vec<String> {
             count(device.events.len(), "PMU event", "PMU events")
         ));
     }
-    if !device.layouts.is_empty() {
+    if extra.headers && !device.layouts.is_empty() {
         items.push(format!(
             "`{}/`: C headers of the same registers",
             crate::backend::c::include_dir(crate_name)

@@ -518,6 +518,10 @@ fn fuzz_corpus_file() {
                     "x",
                     &["t.svd".to_string()],
                     &crate::backend::rust::Packaging::default(),
+                    crate::backend::rust::Outputs {
+                        c_headers: true,
+                        models: true,
+                    },
                 );
             }
         }

@@ -114,6 +114,138 @@ impl<'a> Doc<'a> {
     }
 }
 
+/// Whether `text`'s elements nest at most [`MAX_DEPTH`] deep, found without reading the document:
+/// roxmltree reads nested elements by recursion, so deeper input must not reach it. Tags are
+/// found as roxmltree finds them (comments, CDATA, processing instructions and declarations are
+/// skipped, quoted attribute values may hold `>`), so on every prefix roxmltree reads before a
+/// defect the depths agree.
+pub fn nesting_within_limit(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = 0;
+    let skip_past = |from: usize, end: &[u8]| -> usize {
+        b[from..]
+            .windows(end.len())
+            .position(|w| w == end)
+            .map_or(b.len(), |k| from + k + end.len())
+    };
+    while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
+        i += k + 1;
+        match b.get(i) {
+            Some(b'!') if b[i..].starts_with(b"!--") => i = skip_past(i, b"-->"),
+            Some(b'!') if b[i..].starts_with(b"![CDATA[") => i = skip_past(i, b"]]>"),
+            Some(b'?') => i = skip_past(i, b"?>"),
+            Some(b'!') => i = skip_past(i, b">"),
+            Some(b'/') => {
+                depth = depth.saturating_sub(1);
+                i = skip_past(i, b">");
+            }
+            Some(_) => {
+                // A start tag: to its `>`, past quoted values; `/>` closes it at once.
+                let mut quote = None;
+                let mut empty = false;
+                while i < b.len() {
+                    let c = b[i];
+                    i += 1;
+                    match (quote, c) {
+                        (Some(q), _) if c == q => quote = None,
+                        (Some(_), _) => {}
+                        (None, b'"' | b'\'') => quote = Some(c),
+                        (None, b'>') => {
+                            empty = b[i - 2] == b'/';
+                            break;
+                        }
+                        _ => {}
+                    }
+                }
+                if !empty {
+                    depth += 1;
+                    if depth > MAX_DEPTH {
+                        return false;
+                    }
+                }
+            }
+            None => break,
+        }
+    }
+    true
+}
+
+/// The document `tree` holds (roxmltree's reading of `text`, whose first `offset` bytes, a byte
+/// order mark, it was not given), with the spans [`parse`] would give: one reading of the text
+/// serves the positions and svd-parser. `None` when the tree nests deeper than [`MAX_DEPTH`]; the
+/// caller then has [`parse`] name the defect.
+///
+/// An element's text is its first text child before any element child (roxmltree joins text and
+/// CDATA runs into one node, as [`parse`] does).
+pub fn from_tree<'a>(
+    tree: &'a roxmltree::Document<'a>,
+    text: &'a str,
+    offset: usize,
+) -> Option<Doc<'a>> {
+    let bytes = text.as_bytes();
+    let mut elements: Vec<Element<'a>> = Vec::new();
+    // Per node id: its element's index and depth, for its children.
+    let mut index: Vec<(usize, usize)> = Vec::new();
+    for node in tree.root_element().descendants() {
+        let id = node.id().get_usize();
+        if index.len() <= id {
+            index.resize(id + 1, (usize::MAX, 0));
+        }
+        if node.is_text() {
+            let Some(&(parent, _)) = node.parent().map(|p| &index[p.id().get_usize()]) else {
+                continue;
+            };
+            let el = &mut elements[parent];
+            if el.children.is_empty() && el.text.is_none() {
+                let span = (node.range().start + offset, node.range().end + offset);
+                let value = node.text().unwrap_or_default();
+                el.text = Some(Text {
+                    value: Cow::Borrowed(value),
+                    span,
+                    plain: &text[span.0..span.1] == value,
+                });
+            }
+            continue;
+        }
+        if !node.is_element() {
+            continue;
+        }
+        let parent = node
+            .parent()
+            .filter(roxmltree::Node::is_element)
+            .map(|p| index[p.id().get_usize()]);
+        let depth = parent.map_or(1, |(_, d)| d + 1);
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let start = node.range().start + offset + 1;
+        let len = bytes[start..]
+            .iter()
+            .position(|b| b.is_ascii_whitespace() || matches!(b, b'>' | b'/'))
+            .unwrap_or(bytes.len() - start);
+        let i = elements.len();
+        index[id] = (i, depth);
+        if let Some((p, _)) = parent {
+            elements[p].children.push(i);
+        }
+        elements.push(Element {
+            name: (start, start + len),
+            attrs: node
+                .attributes()
+                .map(|a| Attr {
+                    name: (a.range_qname().start + offset, a.range_qname().end + offset),
+                    value_span: (a.range_value().start + offset, a.range_value().end + offset),
+                })
+                .collect(),
+            children: Vec::new(),
+            text: None,
+            parent: parent.map(|(p, _)| p),
+        });
+    }
+    Some(Doc { text, elements })
+}
+
 /// Reads `text` (the content of `file`) into a document, or gives the first well-formedness
 /// error.
 pub fn parse<'a>(lines: &LineIndex<'_>, text: &'a str) -> Result<Doc<'a>, Diagnostic> {

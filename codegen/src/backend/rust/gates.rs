@@ -1,0 +1,179 @@
+//! Pay for what you use: every memory-mapped block of a crate is behind a cargo feature named
+//! after it, and every layout is compiled only when a selected block uses it.
+//!
+//! A block's own layouts (used by it alone) are in a file of their own under `layouts/`, declared
+//! behind the block's feature; layouts several blocks use are grouped by the set of blocks that
+//! use them, one file per set, declared behind `any(...)` of their features. A layout a system
+//! register uses, or nothing uses, is always compiled. Dependencies between layouts (an alias
+//! names its original, a reused enum names its defining layout) widen the set of the layout
+//! named, so a selection never compiles a name without what it names. A file declared behind a
+//! `cfg` that is off is not even read, so an unselected block costs the compiler nothing.
+//!
+//! A build script's modules are compiled in the user's crate, whose features are its own: there
+//! the files are the same and no `cfg` is written ([`Gating::None`]).
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::code::name;
+use super::layout::Plan;
+use crate::ir::Device;
+use crate::names::Case;
+
+/// Whether items carry their block's `cfg(feature = ...)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gating {
+    /// A crate of its own: one cargo feature per block.
+    Features,
+    /// Modules a build script writes into another crate: everything compiled.
+    None,
+}
+
+/// Feature names a block's cannot take: the crate's own.
+const RESERVED: [&str; 3] = ["default", "all", "model"];
+
+/// Who needs what: the feature of every block and the groups its layouts fall into.
+pub(super) struct Gates {
+    pub gating: Gating,
+    /// Per block, in the device's order: its feature, which also names its module files.
+    pub features: Vec<String>,
+    /// The layouts, grouped by the blocks that use them, in order of their first layout.
+    pub groups: Vec<Group>,
+}
+
+/// Layouts compiled under one condition.
+pub(super) struct Group {
+    /// The blocks any of which compiles the group; `None`: always compiled.
+    pub users: Option<Vec<usize>>,
+    /// The group's module inside `layouts` (`None` for the always-compiled group, whose
+    /// layouts are `layouts`' own items).
+    pub module: Option<String>,
+    /// Indices into the device's layouts, in order.
+    pub layouts: Vec<usize>,
+}
+
+impl Gates {
+    pub(super) fn of(device: &Device, plan: &Plan<'_>, gating: Gating) -> Gates {
+        let features = block_features(device);
+        let index: HashMap<&str, usize> = device
+            .layouts
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.name.as_str(), i))
+            .collect();
+        // Per layout: the blocks using it, or `None` once something always compiled uses it.
+        let mut users: Vec<Option<BTreeSet<usize>>> = vec![Some(BTreeSet::new()); index.len()];
+        for s in &device.sysregs {
+            if let Some(&i) = index.get(s.layout.name.as_str()) {
+                users[i] = None;
+            }
+        }
+        for (b, block) in device.blocks.iter().enumerate() {
+            for r in &block.registers {
+                if let Some(Some(set)) = index.get(r.layout.name.as_str()).map(|&i| &mut users[i]) {
+                    set.insert(b);
+                }
+            }
+        }
+        // A layout no block uses (and no system register) is the description's own: always.
+        for u in &mut users {
+            if u.as_ref().is_some_and(BTreeSet::is_empty) {
+                *u = None;
+            }
+        }
+        // What a layout names is earlier than it: one pass from the last widens every need.
+        for i in (0..users.len()).rev() {
+            for j in plan.needs(i) {
+                users[j] = match (users[j].take(), &users[i]) {
+                    (Some(mut mine), Some(theirs)) => {
+                        mine.extend(theirs);
+                        Some(mine)
+                    }
+                    _ => None,
+                };
+            }
+        }
+        let groups = groups(device, &features, users);
+        Gates {
+            gating,
+            features,
+            groups,
+        }
+    }
+
+    /// The attribute that compiles an item used by `blocks` only when one of them is selected,
+    /// with its line break; empty without gating.
+    pub(super) fn cfg(&self, blocks: &[usize]) -> String {
+        if self.gating == Gating::None {
+            return String::new();
+        }
+        match blocks {
+            [b] => format!("#[cfg(feature = \"{}\")]\n", self.features[*b]),
+            _ => format!(
+                "#[cfg(any({}))]\n",
+                blocks
+                    .iter()
+                    .map(|b| format!("feature = \"{}\"", self.features[*b]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+/// Each block's feature: its name in snake case (`io_bank0`), `_block` added to a name the
+/// crate's own features take.
+fn block_features(device: &Device) -> Vec<String> {
+    device
+        .blocks
+        .iter()
+        .map(|b| {
+            let n = name(&b.name, Case::Snake);
+            if RESERVED.contains(&n.as_str()) {
+                format!("{n}_block")
+            } else {
+                n
+            }
+        })
+        .collect()
+}
+
+/// The layouts grouped by their users. Module names end in `_layouts` and are kept apart from
+/// every layout's enum module, which shares their namespace (a glob re-export would otherwise
+/// lose one of the two).
+fn groups(device: &Device, features: &[String], users: Vec<Option<BTreeSet<usize>>>) -> Vec<Group> {
+    let taken: BTreeSet<String> = device
+        .layouts
+        .iter()
+        .map(|l| name(&l.name, Case::Snake))
+        .collect();
+    let mut by_users: BTreeMap<Option<Vec<usize>>, usize> = BTreeMap::new();
+    let mut groups: Vec<Group> = Vec::new();
+    let mut shared = 0;
+    for (i, u) in users.into_iter().enumerate() {
+        let key = u.map(|set| set.into_iter().collect::<Vec<_>>());
+        let k = *by_users.entry(key.clone()).or_insert_with(|| {
+            let module = key.as_ref().map(|blocks| {
+                let stem = match blocks[..] {
+                    [b] => features[b].clone(),
+                    _ => {
+                        shared += 1;
+                        format!("shared{shared}")
+                    }
+                };
+                // `crate_` (a keyword's escape) makes `crate_layouts`, not `crate__layouts`.
+                let mut m = format!("{}_layouts", stem.trim_end_matches('_'));
+                while taken.contains(&m) {
+                    m.push('_');
+                }
+                m
+            });
+            groups.push(Group {
+                users: key,
+                module,
+                layouts: Vec::new(),
+            });
+            groups.len() - 1
+        });
+        groups[k].layouts.push(i);
+    }
+    groups
+}
