@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
 # Whole-process benchmarks: for every SVD under CORPUS and a synthetic SVD 11 times the largest,
 # the generator's wall time per phase, total wall and CPU time and peak memory (medians of RUNS
-# runs, each after a `sync`), the lines it writes, and the release build of the generated crate
-# for aarch64-unknown-none (time and peak memory of building that crate alone, its dependencies
-# already built; medians of BUILD_RUNS builds).
+# runs, each after a `sync`), the lines it writes (Rust only, `generate`'s default), the release
+# build of the generated crate for aarch64-unknown-none (time and peak memory of building that
+# crate alone, its dependencies already built; medians of BUILD_RUNS builds), the build of a
+# consumer firmware that selects three blocks (rp2040 and nrf52840: tests/consumers/<name>.rs,
+# the crate built with only those blocks' features), and `cargo doc` of the crate (time, peak
+# memory, output size; not for the synthetic SVD).
 #
 #   codegen/benches/run.sh [--compare] [--no-build]
 #
 # --compare installs svd2rust and form from crates.io into a temporary folder (or uses
 # SVD2RUST_TOOLS=<folder> holding bin/svd2rust and bin/form) and measures them on the same inputs
 # in the same run: svd2rust's generation, then form + rustfmt, then the release build of the
-# resulting crate; the tables give ratios ours/theirs. --no-build skips the crate builds.
+# resulting crate, the same firmware written for its API (codegen/benches/consumers/<name>.rs;
+# svd2rust has no per-peripheral selection, so its whole crate builds) and `cargo doc`; the
+# tables give ratios ours/theirs. --no-build skips the crate builds and docs.
 # Environment: RUNS (default 5), BUILD_RUNS (default 3; svd2rust's synthetic crate is built
 # once), CORPUS (a folder of .svd files; default descriptions/third-party/cmsis-svd-data, the
 # vendored rp2040 and nrf52840: point it at a copy of cmsis-svd-data's data/ for more),
@@ -60,7 +65,7 @@ median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+
 mb() { awk -v k="$1" 'BEGIN {printf "%.0f", k/1024}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "-"}'; }
 # `lines_in <glob> <dir>`: the lines of every matching file under <dir>.
-lines_in() { find "$2" -type f -name "$1" -print0 | xargs -0 -r cat | wc -l; }
+lines_in() { [ -d "$2" ] || { echo 0; return; }; find "$2" -type f -name "$1" -print0 | xargs -0 -r cat | wc -l; }
 
 # `timed <out> <cmd...>`: runs the command (its output to $work/stderr), appends "wall peak_kb
 # user sys" to <out>: seconds to the millisecond, from getrusage, where /usr/bin/time rounds to 10 ms (a
@@ -104,6 +109,54 @@ build_crate() {
     echo "$(cut -d' ' -f1 "$work/build-time" | median) $(cut -d' ' -f2 "$work/build-time" | median)"
 }
 
+# `consumer_build <pac dir> <pac crate> <source> <features> <target dir> <runs>`: a firmware crate
+# beside the PAC, depending on it with only <features> (none: the whole crate, as svd2rust's),
+# built in release for the target; each timed run cleans the firmware and the PAC first, so the
+# figure is what a clean build of the firmware pays for its PAC. Prints "wall peak_kb" medians.
+consumer_build() {
+    local pac=$1 crate=$2 source=$3 features=$4 runs=$6
+    local app="$pac-consumer"
+    mkdir -p "$app/src"
+    cp "$source" "$app/src/lib.rs"
+    local dep="{ path = \"../$(basename "$pac")\" }"
+    if [ -n "$features" ]; then
+        dep="{ path = \"../$(basename "$pac")\", default-features = false, features = [$(printf '"%s", ' $features | sed 's/, $//')] }"
+    fi
+    printf '[package]\nname = "%s-consumer"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n%s = %s\n\n[workspace]\n' \
+        "$crate" "$crate" "$dep" >"$app/Cargo.toml"
+    export CARGO_TARGET_DIR=$5
+    (cd "$app" && cargo build -q --release --target $target) >"$work/build.log" 2>&1 ||
+        { echo "error: building $app failed:" >&2; tail -30 "$work/build.log" >&2; return 1; }
+    : >"$work/consumer-time"
+    for _ in $(seq "$runs"); do
+        (cd "$app" && cargo clean -q --release --target $target -p "$crate" -p "$crate-consumer")
+        (cd "$app" && timed "$work/consumer-time" cargo build -q --release --target $target)
+    done
+    unset CARGO_TARGET_DIR
+    echo "$(cut -d' ' -f1 "$work/consumer-time" | median) $(cut -d' ' -f2 "$work/consumer-time" | median)"
+}
+
+# `doc_crate <dir> <crate> <target dir> <runs>`: `cargo doc --no-deps` of the crate (its
+# dependencies checked first, untimed), <runs> times from a clean crate. Prints "wall peak_kb
+# size_kb" (medians; the size of the documentation folder, the crate's pages, its sources and the
+# shared search index and static files, in bytes of content: `du --apparent-size`).
+doc_crate() {
+    local dir=$1 crate=$2 runs=$4
+    export CARGO_TARGET_DIR=$3
+    (cd "$dir" && cargo doc -q --no-deps) >"$work/doc.log" 2>&1 ||
+        { echo "error: documenting $dir failed:" >&2; tail -30 "$work/doc.log" >&2; return 1; }
+    : >"$work/doc-time"
+    for _ in $(seq "$runs"); do
+        rm -rf "$CARGO_TARGET_DIR/doc"
+        (cd "$dir" && cargo clean -q -p "$crate")
+        (cd "$dir" && timed "$work/doc-time" cargo doc -q --no-deps)
+    done
+    local size
+    size=$(du -sk --apparent-size "$CARGO_TARGET_DIR/doc" | cut -f1)
+    unset CARGO_TARGET_DIR
+    echo "$(cut -d' ' -f1 "$work/doc-time" | median) $(cut -d' ' -f2 "$work/doc-time" | median) $size"
+}
+
 # Ours: crates outside the repository, as a user generates them; each depends on the runtime of
 # this checkout by the relative path the generator writes.
 mkdir -p "$work/tree/generated"
@@ -118,7 +171,7 @@ if [ $compare = 1 ]; then
     svd2rust_version=$("$tools/bin/svd2rust" --version | head -1 | sed 's/ *( *)$//')
 fi
 
-declare -A row phases cpu compute
+declare -A row phases cpu compute consumer docs
 for input in "${inputs[@]}"; do
     name=$(name_of "$input")
     size=$(stat -c %s "$input")
@@ -128,13 +181,13 @@ for input in "${inputs[@]}"; do
     : >"$work/phases"
     : >"$work/compute"
     # One untimed run first, so that every timed one finds the input and the binary cached.
-    "$codegen" generate "$input" -o "$out" --name "$name" >/dev/null 2>&1
+    "$codegen" generate "$input" -o "$out" --name "$name-pac" >/dev/null 2>&1
     for _ in $(seq "$runs"); do
         rm -rf "$out"
-        # Flush what earlier steps left dirty, so that the generator's one `syncfs` waits for its
-        # own files only (unflushed build output made the write phase vary from 0.1 to 0.5 s).
+        # Flush what earlier steps left dirty, so that the disk is as quiet for every run (the
+        # generator syncs only its own files, but they queue behind other writeback).
         sync
-        timed "$work/gen-times" "$codegen" generate "$input" -o "$out" --name "$name" --timings
+        timed "$work/gen-times" "$codegen" generate "$input" -o "$out" --name "$name-pac" --timings
         grep -E '^(read|parse|validate|emit|report|write) ' "$work/stderr" >>"$work/phases"
         # The in-process work without the file system: parse, validate and emit (ms).
         awk '$1 == "parse" || $1 == "validate" || $1 == "emit" {s += $2} END {print s}' \
@@ -153,10 +206,24 @@ for input in "${inputs[@]}"; do
     rust_lines=$(lines_in '*.rs' "$out/src")
     c_lines=$(lines_in '*.h' "$out/include")
     ours_build="- -"
+    ours_consumer="- -"
+    ours_doc="- - -"
+    consumer_src="$root/tests/consumers/$name.rs"
     if [ $build = 1 ]; then
         echo "$name: building our crate..." >&2
-        ours_build=$(build_crate "$out" "$name" "$work/target-ours" "$build_runs")
+        ours_build=$(build_crate "$out" "$name-pac" "$work/target-ours" "$build_runs")
+        if [ -f "$consumer_src" ]; then
+            echo "$name: building a firmware that selects 3 blocks of our crate..." >&2
+            ours_consumer=$(consumer_build "$out" "$name-pac" "$consumer_src" \
+                "$(sed -n 's|^//! features: ||p' "$consumer_src")" "$work/target-ours" "$build_runs")
+        fi
+        if [ "$name" != synthetic ]; then
+            echo "$name: documenting our crate..." >&2
+            ours_doc=$(doc_crate "$out" "$name-pac" "$work/doc-ours-$name" "$build_runs")
+        fi
     fi
+    theirs_consumer="- -"
+    theirs_doc="- - -"
     theirs="- - - - -"
     if [ $compare = 1 ]; then
         echo "$name: svd2rust ($runs runs), form, rustfmt..." >&2
@@ -194,10 +261,22 @@ EOF
             # svd2rust's synthetic crate takes 4 to 8 minutes and 8.6 GB: built once.
             s2r_build=$(build_crate "$s2r" "$name-pac" "$work/target-svd2rust" \
                 "$([ "$name" = synthetic ] && echo 1 || echo "$build_runs")")
+            their_src="$root/codegen/benches/consumers/$name.rs"
+            if [ -f "$their_src" ]; then
+                echo "$name: building the firmware on the svd2rust crate (all of it)..." >&2
+                theirs_consumer=$(consumer_build "$s2r" "$name-pac" "$their_src" "" \
+                    "$work/target-svd2rust" "$build_runs")
+            fi
+            if [ "$name" != synthetic ]; then
+                echo "$name: documenting the svd2rust crate..." >&2
+                theirs_doc=$(doc_crate "$s2r" "$name-pac" "$work/doc-svd2rust-$name" "$build_runs")
+            fi
         fi
         theirs="$s2r_gen $s2r_fmt $s2r_lines $s2r_build"
     fi
     row[$name]="$size $gen $gen_kb $rust_lines $c_lines $ours_build $theirs"
+    consumer[$name]="$ours_consumer $theirs_consumer"
+    docs[$name]="$ours_doc $theirs_doc"
     echo "$name: size gen gen_kb rust_lines c_lines build build_kb [svd2rust fmt lines build build_kb]: ${row[$name]}" >&2
 done
 
@@ -206,15 +285,15 @@ done
     echo
     echo "Command: \`codegen/benches/run.sh$([ $compare = 1 ] && echo ' --compare')$([ $build = 0 ] && echo ' --no-build')\`$([ $compare = 1 ] && echo "; $svd2rust_version")."
     echo
-    echo "## Generation (ours: parse, validate, emit formatted split Rust and C headers, write)"
+    echo "## Generation (ours: parse, validate, emit formatted Rust split per block, write; no C headers or models, \`generate\`'s default)"
     echo
-    echo "| input | size MB | gen s | gen peak MB | Rust lines | C lines | build s | build peak MB |"
-    echo "|---|---|---|---|---|---|---|---|"
+    echo "| input | size MB | gen s | gen peak MB | Rust lines | build s | build peak MB |"
+    echo "|---|---|---|---|---|---|---|"
     for input in "${inputs[@]}"; do
         name=$(name_of "$input")
-        read -r size gen gen_kb rl cl bt bkb _ <<<"${row[$name]}"
-        printf '| %s | %.1f | %s | %s | %s | %s | %s | %s |\n' "$name" "$(awk -v s="$size" 'BEGIN {print s/1048576}')" \
-            "$gen" "$(mb "$gen_kb")" "$rl" "$cl" "$bt" "$([ "$bkb" = - ] && echo - || mb "$bkb")"
+        read -r size gen gen_kb rl _ bt bkb _ <<<"${row[$name]}"
+        printf '| %s | %.1f | %s | %s | %s | %s | %s |\n' "$name" "$(awk -v s="$size" 'BEGIN {print s/1048576}')" \
+            "$gen" "$(mb "$gen_kb")" "$rl" "$bt" "$([ "$bkb" = - ] && echo - || mb "$bkb")"
     done
     echo
     echo "## Phases of our generation (ms, medians)"
@@ -227,7 +306,7 @@ done
     done
     if [ $compare = 1 ]; then
         echo
-        echo "## Against svd2rust (ratios ours/theirs; targets: gen ≤ 0.5, gen vs svd2rust+form+rustfmt ≤ 0.2, build time ≤ 0.33, build memory ≤ 0.5)"
+        echo "## Against svd2rust (ratios ours/theirs; targets: gen ≤ 0.33, gen vs svd2rust+form+rustfmt ≤ 0.2, build time ≤ 0.25, build memory ≤ 0.4)"
         echo
         echo "| input | svd2rust s | form+rustfmt s | svd2rust lines | svd2rust build s | build peak MB | gen ratio | gen / (svd2rust+form+rustfmt) | build time ratio | build memory ratio |"
         echo "|---|---|---|---|---|---|---|---|---|---|"
@@ -238,6 +317,40 @@ done
                 "$([ "$sbkb" = - ] && echo - || mb "$sbkb")" "$(ratio "$gen" "$sg")" \
                 "$(ratio "$gen" "$(awk -v a="$sg" -v b="$sf" 'BEGIN {print a+b}')")" \
                 "$([ "$bt" = - ] && echo - || ratio "$bt" "$sbt")" "$([ "$bkb" = - ] && echo - || ratio "$bkb" "$sbkb")"
+        done
+    fi
+    if [ $build = 1 ]; then
+        echo
+        echo "## A firmware using 3 blocks (release build for $target: the firmware and its PAC, dependencies built)"
+        echo
+        echo "Ours compiles only the 3 blocks the firmware selects (\`default-features = false\`); svd2rust has no"
+        echo "per-peripheral selection, so the same firmware on its crate compiles all of it. Target: ours ≤ 0.1× the"
+        echo "build of svd2rust's crate."
+        echo
+        echo "| input | ours s | ours peak MB | svd2rust crate s | firmware on svd2rust s | its peak MB | ours / svd2rust crate | ours / firmware on svd2rust | memory ratio |"
+        echo "|---|---|---|---|---|---|---|---|---|"
+        for input in "${inputs[@]}"; do
+            name=$(name_of "$input")
+            read -r ot okb tt tkb <<<"${consumer[$name]}"
+            [ "$ot" = - ] && continue
+            read -r _ _ _ _ _ _ _ _ _ _ sbt _ <<<"${row[$name]}"
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$ot" "$(mb "$okb")" "$sbt" "$tt" \
+                "$([ "$tkb" = - ] && echo - || mb "$tkb")" "$(ratio "$ot" "$sbt")" "$(ratio "$ot" "$tt")" \
+                "$([ "$tkb" = - ] && echo - || ratio "$okb" "$tkb")"
+        done
+        echo
+        echo "## \`cargo doc --no-deps\` (targets: time and peak memory ≤ 0.33× svd2rust's, output ≤ 0.5×)"
+        echo
+        echo "| input | ours s | ours peak MB | ours output MB | svd2rust s | its peak MB | its output MB | time ratio | memory ratio | size ratio |"
+        echo "|---|---|---|---|---|---|---|---|---|---|"
+        for input in "${inputs[@]}"; do
+            name=$(name_of "$input")
+            read -r ot okb osz tt tkb tsz <<<"${docs[$name]}"
+            [ "$ot" = - ] && continue
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$ot" "$(mb "$okb")" "$(mb "$osz")" \
+                "$tt" "$([ "$tkb" = - ] && echo - || mb "$tkb")" "$([ "$tsz" = - ] && echo - || mb "$tsz")" \
+                "$(ratio "$ot" "$tt")" "$([ "$tkb" = - ] && echo - || ratio "$okb" "$tkb")" \
+                "$([ "$tsz" = - ] && echo - || ratio "$osz" "$tsz")"
         done
     fi
     echo
@@ -261,6 +374,6 @@ done
         line("peak memory, KB", m1, m2)
     }'
     echo
-    echo "Wall time includes the one \`syncfs\` of the output, which waits on the disk; CPU time and"
-    echo "the in-process phases do not."
+    echo "Wall time includes making the output durable (a sync of each file written), which waits on"
+    echo "the disk; CPU time and the in-process phases do not."
 } | tee "$results"

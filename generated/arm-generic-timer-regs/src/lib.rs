@@ -9,6 +9,7 @@
 mod layouts;
 /// A register's value is a `Value<Layout>`: `value.get(Layout::FIELD)`,
 /// `value.with(Layout::FIELD, x)`.
+#[doc(no_inline)]
 pub use armreg_rt::{Layout, Value};
 pub use layouts::*;
 /// AArch64 system registers.

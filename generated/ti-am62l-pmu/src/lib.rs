@@ -7,7 +7,9 @@
 mod layouts;
 /// A register's value is a `Value<Layout>`: `value.get(Layout::FIELD)`,
 /// `value.with(Layout::FIELD, x)`.
+#[doc(no_inline)]
 pub use armreg_rt::{Layout, Value};
+#[allow(unused_imports, reason = "empty when no block is selected")]
 pub use layouts::*;
 /// Memory-mapped register blocks.
 #[rustfmt::skip]

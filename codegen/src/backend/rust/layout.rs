@@ -205,6 +205,9 @@ fn alias(c: &mut Code, layout: &Layout, same: &Layout) {
             doc::code(&layout.name),
             doc::code(&same.name)
         ));
+        // Listed as a re-export, not documented again: rustdoc would copy every enum of the
+        // module (a page each) under each alias, for rp2040 four pages in five.
+        c.line("#[doc(no_inline)]");
         c.fmt(format_args!(
             "pub use crate::{} as {};",
             name(&same.name, Case::Snake),
@@ -595,6 +598,7 @@ fn enums(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
                     doc::bits(f),
                     doc::code(&layout.name)
                 ));
+                c.line("#[doc(no_inline)]");
                 c.fmt(format_args!(
                     "pub use {path} as {};",
                     name(&f.name, Case::Camel)

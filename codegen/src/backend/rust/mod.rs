@@ -290,15 +290,20 @@ fn root_items(
             quote! {
                 /// A register's value is a `Value<Layout>`: `value.get(Layout::FIELD)`,
                 /// `value.with(Layout::FIELD, x)`.
+                #[doc(no_inline)]
                 pub use armreg_rt::{#(#runtime),*};
             }
         });
         let path = path_attr("layouts");
+        // With blocks, a build that selects none may leave every layout out.
+        let allow = (!device.blocks.is_empty())
+            .then(|| quote!(#[allow(unused_imports, reason = "empty when no block is selected")]));
         quote! {
             #[rustfmt::skip]
             #path
             mod layouts;
             #runtime_use
+            #allow
             pub use layouts::*;
         }
     });

@@ -762,4 +762,43 @@ mod tests {
         let text = "<a>".repeat(MAX_DEPTH + 1);
         assert!(read(&text).unwrap_err().contains("nest deeper"));
     }
+
+    #[test]
+    fn the_nesting_scan_counts_tags_as_a_reader_does() {
+        let nested =
+            |n: usize, inner: &str| format!("{}{inner}{}", "<a>".repeat(n), "</a>".repeat(n));
+        assert!(nesting_within_limit(&nested(MAX_DEPTH, "")));
+        assert!(!nesting_within_limit(&nested(MAX_DEPTH + 1, "")));
+        // Empty elements, closing tags, comments, CDATA, declarations and `>` or `/>` inside a
+        // quoted value do not nest.
+        let flat = "<b/><c x=\"/>\" y='>'></c><!-- <d> --><![CDATA[<e>]]><?pi <f>?><!DOCTYPE g>";
+        assert!(nesting_within_limit(&flat.repeat(MAX_DEPTH * 2)));
+        assert!(nesting_within_limit(&nested(MAX_DEPTH - 1, flat)));
+        assert!(!nesting_within_limit(&nested(MAX_DEPTH, flat)));
+        // Text that looks like an empty tag's end cannot hide depth: only a tag closes one.
+        assert!(!nesting_within_limit(&nested(MAX_DEPTH + 1, "/>")));
+        // The tree built from roxmltree's reading has the reader's spans.
+        let text = "<r a=\"1\"><n>x&amp;y</n><m/></r>";
+        let tree = roxmltree::Document::parse(text).unwrap();
+        let doc = from_tree(&tree, text, 0).unwrap();
+        let ours = read(text).unwrap();
+        assert_eq!(doc.elements.len(), ours.elements.len());
+        for (a, b) in doc.elements.iter().zip(&ours.elements) {
+            assert_eq!(
+                (a.name, &a.children, a.parent),
+                (b.name, &b.children, b.parent)
+            );
+            assert_eq!(
+                a.text.as_ref().map(|t| (t.value.as_ref(), t.span, t.plain)),
+                b.text.as_ref().map(|t| (t.value.as_ref(), t.span, t.plain))
+            );
+            let spans = |e: &Element<'_>| {
+                e.attrs
+                    .iter()
+                    .map(|x| (x.name, x.value_span))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(spans(a), spans(b));
+        }
+    }
 }

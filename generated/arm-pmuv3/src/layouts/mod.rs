@@ -1064,6 +1064,7 @@ impl armreg_rt::Layout for PmcrA32 {
 /// Enumerated field values of `PMCR_A32`.
 pub mod pmcr_a32 {
     /// Values of `IMP` (bits \[31:24\] of `PMCR_A32`): the same values as another field's, one type.
+    #[doc(no_inline)]
     pub use crate::pmcr::Imp as Imp;
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
