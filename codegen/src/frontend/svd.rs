@@ -98,6 +98,8 @@ pub fn parse(file: &str, text: &str) -> Parsed {
             return Err(errors);
         }
     };
+    // The tree is read: its memory goes before the lowering allocates the IR.
+    drop(tree);
     let lowered = lower::lower(&doc, &lines, &svd);
     warnings.extend(lowered.warnings);
     warnings.sort_by(|a, b| (&a.pos, a.rule).cmp(&(&b.pos, b.rule)));

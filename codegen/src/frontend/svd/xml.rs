@@ -179,7 +179,7 @@ pub fn nesting_within_limit(text: &str) -> bool {
 /// An element's text is its first text child before any element child (roxmltree joins text and
 /// CDATA runs into one node, as [`parse`] does).
 pub fn from_tree<'a>(
-    tree: &'a roxmltree::Document<'a>,
+    tree: &roxmltree::Document<'a>,
     text: &'a str,
     offset: usize,
 ) -> Option<Doc<'a>> {
@@ -199,12 +199,15 @@ pub fn from_tree<'a>(
             let el = &mut elements[parent];
             if el.children.is_empty() && el.text.is_none() {
                 let span = (node.range().start + offset, node.range().end + offset);
-                let value = node.text().unwrap_or_default();
-                el.text = Some(Text {
-                    value: Cow::Borrowed(value),
-                    span,
-                    plain: &text[span.0..span.1] == value,
-                });
+                // Borrowed from the input, not the tree, so that the tree can go once
+                // svd-parser has read it.
+                let value = match node.text_storage() {
+                    Some(roxmltree::StringStorage::Borrowed(t)) => Cow::Borrowed(*t),
+                    Some(roxmltree::StringStorage::Owned(t)) => Cow::Owned(t.to_string()),
+                    None => Cow::Borrowed(""),
+                };
+                let plain = text[span.0..span.1] == *value;
+                el.text = Some(Text { value, span, plain });
             }
             continue;
         }
