@@ -14,7 +14,9 @@
 //! include!(concat!(env!("OUT_DIR"), "/armreg/registers.rs"));
 //! ```
 //! and its `Cargo.toml` depends on `armreg-rt` (and on `pmu-macros` when the descriptions have
-//! events). Every file the generation read is printed as `cargo:rerun-if-changed`, so editing a
+//! events). The files are those of a generated crate (a folder per split module), but nothing is
+//! behind a cargo feature: the modules are compiled in the user's crate, whose features are its
+//! own, so every block is compiled. Every file the generation read is printed as `cargo:rerun-if-changed`, so editing a
 //! description regenerates. Errors are printed with their file, line and column, as the command
 //! prints them, and fail the build.
 use std::path::{Path, PathBuf};
