@@ -546,7 +546,7 @@ impl PathExt for SysRegPath {
     }
 
     /// For `A64`/`A32` the index steps the 7-bit CRm:op2 value, which gives the Arm ARM's
-    /// `CRm = base + (n >> 3), op2 = n & 7` for arrays such as PMEVCNTR<n>; for `A32Wide` it
+    /// `CRm = base + (n >> 3), op2 = n & 7` for arrays such as `PMEVCNTR<n>`; for `A32Wide` it
     /// steps CRm.
     fn element(self, n: u32) -> Option<Self> {
         let split = |crm: u8, op2: u8| -> Option<(u8, u8)> {

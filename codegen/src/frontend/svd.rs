@@ -1,17 +1,17 @@
 //! The CMSIS-SVD frontend: SVD text to the IR, with a file:line:col on every element.
 //!
 //! Four steps, each in its own module:
-//! 1. roxmltree reads the text once; [`xml`] gives each element, attribute and text its byte span
+//! 1. roxmltree reads the text once; `xml` gives each element, attribute and text its byte span
 //!    from that tree (svd-parser keeps no positions). XML that is not well-formed is read again
-//!    by [`xml`]'s own reader, which names the defect at its position;
-//! 2. [`check`] finds, at their text, the defects svd-parser would reject without a position
+//!    by `xml`'s own reader, which names the defect at its position;
+//! 2. `check` finds, at their text, the defects svd-parser would reject without a position
 //!    (numbers, bit ranges, `dimIndex`, keywords) and repairs misspelt keywords that have one
 //!    reading, with a warning;
 //! 3. svd-parser reads the same tree into svd-rs's device, without validation so that defects
 //!    the passes repair (enumerated values too wide, fields beyond the register, ...) reach the
 //!    IR as written. Only a repaired text, or an error svd-parser reports (whose position its
 //!    own entry point finds), is parsed a second time;
-//! 4. [`lower`] pairs each svd-rs object with its XML element, resolves `derivedFrom`, flattens
+//! 4. `lower` pairs each svd-rs object with its XML element, resolves `derivedFrom`, flattens
 //!    clusters and arrays, and builds the IR (see there for how SVD maps onto it).
 //!
 //! Defects with one safe local repair are warnings (the pipeline makes them errors under
