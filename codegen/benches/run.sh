@@ -16,6 +16,7 @@
 # resulting crate, the same firmware written for its API (codegen/benches/consumers/<name>.rs;
 # svd2rust has no per-peripheral selection, so its whole crate builds) and `cargo doc`; the
 # tables give ratios ours/theirs. --no-build skips the crate builds and docs.
+# Every generation (ours and svd2rust's) is measured before any build, on a quiet disk.
 # Environment: RUNS (default 5), BUILD_RUNS (default 3; svd2rust's synthetic crate is built
 # once), CORPUS (a folder of .svd files; default descriptions/third-party/cmsis-svd-data, the
 # vendored rp2040 and nrf52840: point it at a copy of cmsis-svd-data's data/ for more),
@@ -171,7 +172,10 @@ if [ $compare = 1 ]; then
     svd2rust_version=$("$tools/bin/svd2rust" --version | head -1 | sed 's/ *( *)$//')
 fi
 
-declare -A row phases cpu compute consumer docs
+declare -A row phases cpu compute consumer docs gen_row s2r_row
+# First every generation, ours and svd2rust's, while the disk and caches are quiet; then every
+# build (the builds and docs write hundreds of MB, whose writeback and journal commits would
+# otherwise land on the generators' timed runs).
 for input in "${inputs[@]}"; do
     name=$(name_of "$input")
     size=$(stat -c %s "$input")
@@ -196,15 +200,51 @@ for input in "${inputs[@]}"; do
     gen=$(cut -d' ' -f1 "$work/gen-times" | median)
     gen_kb=$(cut -d' ' -f2 "$work/gen-times" | median)
     cpu[$name]=$(awk '{print $3 + $4}' "$work/gen-times" | median)
-    # The in-process work without the file system: parse, validate and emit (ms).
     compute[$name]=$(median <"$work/compute")
     phase_row=""
     for p in read parse validate emit report write; do
         phase_row+=" $(awk -v p=$p '$1 == p {print $2}' "$work/phases" | median) |"
     done
     phases[$name]=$phase_row
-    rust_lines=$(lines_in '*.rs' "$out/src")
-    c_lines=$(lines_in '*.h' "$out/include")
+    gen_row[$name]="$size $gen $gen_kb $(lines_in '*.rs' "$out/src") $(lines_in '*.h' "$out/include")"
+    if [ $compare = 1 ]; then
+        echo "$name: svd2rust ($runs runs), form, rustfmt..." >&2
+        s2r="$work/svd2rust/$name"
+        # svd2rust rejects the lower-case `read-writeonce` nrf52840 uses (our frontend repairs
+        # it with a warning): it reads a copy with the keyword spelled as the schema does.
+        sed 's/read-writeonce/read-writeOnce/g' "$input" >"$work/s2r-input.svd"
+        : >"$work/s2r-times"
+        mkdir -p "$s2r" && "$tools/bin/svd2rust" -i "$work/s2r-input.svd" --target none -o "$s2r" >/dev/null 2>&1
+        for _ in $(seq "$runs"); do
+            rm -rf "$s2r" && mkdir -p "$s2r"
+            sync
+            timed "$work/s2r-times" "$tools/bin/svd2rust" -i "$work/s2r-input.svd" --target none -o "$s2r"
+        done
+        s2r_gen=$(cut -d' ' -f1 "$work/s2r-times" | median)
+        : >"$work/form-times"
+        (cd "$s2r" && timed "$work/form-times" "$tools/bin/form" -i lib.rs -o src && rm lib.rs)
+        (cd "$s2r" && timed "$work/form-times" rustfmt --edition 2021 src/lib.rs)
+        s2r_fmt=$(awk '{s += $1} END {printf "%.2f", s}' "$work/form-times")
+        s2r_row[$name]="$s2r_gen $s2r_fmt $(lines_in '*.rs' "$s2r/src")"
+        cat >"$s2r/Cargo.toml" <<EOF
+[package]
+name = "$name-pac"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+vcell = "0.1.3"
+critical-section = { version = "1", optional = true }
+
+[workspace]
+EOF
+    fi
+done
+
+for input in "${inputs[@]}"; do
+    name=$(name_of "$input")
+    out="$work/tree/generated/$name"
+    s2r="$work/svd2rust/$name"
     ours_build="- -"
     ours_consumer="- -"
     ours_doc="- - -"
@@ -226,35 +266,6 @@ for input in "${inputs[@]}"; do
     theirs_doc="- - -"
     theirs="- - - - -"
     if [ $compare = 1 ]; then
-        echo "$name: svd2rust ($runs runs), form, rustfmt..." >&2
-        s2r="$work/svd2rust/$name"
-        # svd2rust rejects the lower-case `read-writeonce` nrf52840 uses (our frontend repairs
-        # it with a warning): it reads a copy with the keyword spelled as the schema does.
-        sed 's/read-writeonce/read-writeOnce/g' "$input" >"$work/s2r-input.svd"
-        : >"$work/s2r-times"
-        mkdir -p "$s2r" && "$tools/bin/svd2rust" -i "$work/s2r-input.svd" --target none -o "$s2r" >/dev/null 2>&1
-        for _ in $(seq "$runs"); do
-            rm -rf "$s2r" && mkdir -p "$s2r"
-            timed "$work/s2r-times" "$tools/bin/svd2rust" -i "$work/s2r-input.svd" --target none -o "$s2r"
-        done
-        s2r_gen=$(cut -d' ' -f1 "$work/s2r-times" | median)
-        : >"$work/form-times"
-        (cd "$s2r" && timed "$work/form-times" "$tools/bin/form" -i lib.rs -o src && rm lib.rs)
-        (cd "$s2r" && timed "$work/form-times" rustfmt --edition 2021 src/lib.rs)
-        s2r_fmt=$(awk '{s += $1} END {printf "%.2f", s}' "$work/form-times")
-        s2r_lines=$(lines_in '*.rs' "$s2r/src")
-        cat >"$s2r/Cargo.toml" <<EOF
-[package]
-name = "$name-pac"
-version = "0.1.0"
-edition = "2021"
-
-[dependencies]
-vcell = "0.1.3"
-critical-section = { version = "1", optional = true }
-
-[workspace]
-EOF
         s2r_build="- -"
         if [ $build = 1 ] && { [ "$name" != synthetic ] || [ "${THEIR_SYNTHETIC_BUILD:-1}" = 1 ]; }; then
             echo "$name: building the svd2rust crate..." >&2
@@ -272,14 +283,13 @@ EOF
                 theirs_doc=$(doc_crate "$s2r" "$name-pac" "$work/doc-svd2rust-$name" "$build_runs")
             fi
         fi
-        theirs="$s2r_gen $s2r_fmt $s2r_lines $s2r_build"
+        theirs="${s2r_row[$name]} $s2r_build"
     fi
-    row[$name]="$size $gen $gen_kb $rust_lines $c_lines $ours_build $theirs"
+    row[$name]="${gen_row[$name]} $ours_build $theirs"
     consumer[$name]="$ours_consumer $theirs_consumer"
     docs[$name]="$ours_doc $theirs_doc"
     echo "$name: size gen gen_kb rust_lines c_lines build build_kb [svd2rust fmt lines build build_kb]: ${row[$name]}" >&2
 done
-
 {
     echo "# Benchmarks ($(date -u +%Y-%m-%d), $(nproc) cores, medians of $runs generation runs)"
     echo
