@@ -36,8 +36,11 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     // `offset` bytes short.
     let offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
     // roxmltree reads nested elements by recursion: deeper input is left to our reader.
+    // Keywords misspelt only in case are repaired before the one reading (offsets unchanged).
+    let case_repaired = check::case_repaired(text);
+    let read = case_repaired.as_deref().unwrap_or(text);
     let tree = if xml::nesting_within_limit(text) {
-        roxmltree::Document::parse(&text[offset..])
+        roxmltree::Document::parse(&read[offset..])
     } else {
         Err(roxmltree::Error::NodesLimitReached)
     };
@@ -69,8 +72,14 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     let config = svd_parser::Config::default().validate_level(svd_parser::ValidateLevel::Disabled);
     let repaired = checked.text;
     let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let same_tree = match (&repaired, &tree) {
-            (std::borrow::Cow::Borrowed(_), Ok(tree)) => device_of(tree, &config),
+        // The tree read is the text svd-parser must read: the input, or the input with the
+        // case repairs the checks made too.
+        let tree_is_repaired_text = match &repaired {
+            std::borrow::Cow::Borrowed(_) => case_repaired.is_none(),
+            std::borrow::Cow::Owned(t) => case_repaired.as_deref() == Some(t.as_str()),
+        };
+        let same_tree = match &tree {
+            Ok(tree) if tree_is_repaired_text => device_of(tree, &config),
             _ => None,
         };
         // A repaired text, or an error (whose position only svd-parser's entry point finds),

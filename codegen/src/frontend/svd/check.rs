@@ -173,6 +173,46 @@ const KEYWORDS: &[Keywords] = &[
     },
 ];
 
+/// The text with the misspellings [`run`] would repair by case alone already repaired, found by
+/// a scan of the text before any XML is read (`None` when there are none). Such a repair keeps
+/// every offset, so the document read from this text has the original's spans, and svd-parser
+/// can read that one tree: otherwise a file with a single misspelt keyword is read twice (2 MB of
+/// nrf52840 for three `read-writeonce`). A keyword element's text that is exactly one of its
+/// words but for case, with no white space or reference around it, is the only kind changed; the
+/// caller keeps the tree only if [`run`]'s repaired text is this one.
+pub fn case_repaired(text: &str) -> Option<String> {
+    let mut out: Option<String> = None;
+    let mut tags: Vec<&str> = KEYWORDS.iter().map(|k| k.tag).collect();
+    tags.dedup();
+    for tag in tags {
+        let open = format!("<{tag}>");
+        let close = format!("</{tag}>");
+        for (i, _) in text.match_indices(&open) {
+            let start = i + open.len();
+            let Some(len) = text[start..].find('<') else {
+                continue;
+            };
+            let content = &text[start..start + len];
+            if !text[start + len..].starts_with(&close) || content.contains('&') {
+                continue;
+            }
+            let words = KEYWORDS
+                .iter()
+                .filter(|k| k.tag == tag)
+                .flat_map(|k| k.words);
+            let mut matches = words.filter(|w| w.eq_ignore_ascii_case(content));
+            match (matches.next(), matches.next()) {
+                (Some(word), None) if *word != content => {
+                    out.get_or_insert_with(|| text.to_string())
+                        .replace_range(start..start + len, word);
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
 /// Parses an SVD number the way svd-parser does: `0x` hex, `#` or `0b` binary (an `x` bit, "don't
 /// care", reads as 0), or decimal.
 pub fn parse_number(text: &str) -> Option<u64> {

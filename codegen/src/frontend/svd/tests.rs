@@ -387,6 +387,53 @@ fn keyword_defects_are_repaired_with_warnings() {
 }
 
 #[test]
+fn case_repairs_before_the_reading_give_what_the_checks_give() {
+    // Only same-length, case-only misspellings of a keyword element's whole text are repaired
+    // before the XML is read; the checks still warn about each, and the result is the repaired
+    // file's.
+    let text = svd(r#"
+    <peripheral>
+      <name>P</name>
+      <baseAddress>0</baseAddress>
+      <!-- <access>READ-ONLY</access> in a comment is read by the scan, not by the checks -->
+      <registers>
+        <register>
+          <name>A</name><addressOffset>0</addressOffset>
+          <fields>
+            <field><name>X</name><bitRange>[0:0]</bitRange><access>read-writeonce</access></field>
+            <field><name>Y</name><bitRange>[1:1]</bitRange><access> Read-Only </access></field>
+            <field><name>Z</name><bitRange>[2:2]</bitRange><access>write</access></field>
+          </fields>
+        </register>
+      </registers>
+    </peripheral>"#);
+    let repaired = super::check::case_repaired(&text).expect("a case repair");
+    assert_eq!(repaired.len(), text.len());
+    assert!(repaired.contains("<access>read-writeOnce</access>"));
+    assert!(repaired.contains("<!-- <access>read-only</access>"));
+    // Surrounding white space and aliases are the checks' to repair.
+    assert!(repaired.contains("<access> Read-Only </access>") && repaired.contains(">write<"));
+    let (device, warnings) = ok(&text);
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    let fixed = text
+        .replace("read-writeonce", "read-writeOnce")
+        .replace("> Read-Only <", ">read-only<")
+        .replace(">write<", ">write-only<");
+    let (expected, none) = ok(&fixed);
+    assert!(none.is_empty(), "{none:?}");
+    let accesses = |d: &Device| {
+        d.layouts[0]
+            .fields
+            .iter()
+            .map(|f| (f.name.clone(), f.access))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(accesses(&device), accesses(&expected));
+    assert_eq!(accesses(&device)[0].1, FieldAccess::RwOnce);
+    assert!(super::check::case_repaired(&fixed.replace("READ-ONLY", "read-only")).is_none());
+}
+
+#[test]
 fn value_errors_have_positions() {
     let reg = |body: &str| {
         let name = if body.contains("<dim>") { "A%s" } else { "A" };

@@ -172,8 +172,9 @@ pub fn nesting_within_limit(text: &str) -> bool {
 }
 
 /// The document `tree` holds (roxmltree's reading of `text`, whose first `offset` bytes, a byte
-/// order mark, it was not given), with the spans [`parse`] would give: one reading of the text
-/// serves the positions and svd-parser. `None` when the tree nests deeper than [`MAX_DEPTH`]; the
+/// order mark, it was not given; or of a copy of `text` changed without moving any byte), with
+/// the spans and the texts of `text` that [`parse`] would give: one reading serves the positions
+/// and svd-parser. `None` when the tree nests deeper than [`MAX_DEPTH`]; the
 /// caller then has [`parse`] name the defect.
 ///
 /// An element's text is its first text child before any element child (roxmltree joins text and
@@ -184,6 +185,7 @@ pub fn from_tree<'a>(
     offset: usize,
 ) -> Option<Doc<'a>> {
     let bytes = text.as_bytes();
+    let input = tree.input_text();
     let mut elements: Vec<Element<'a>> = Vec::new();
     // Per node id: its element's index and depth, for its children.
     let mut index: Vec<(usize, usize)> = Vec::new();
@@ -199,10 +201,15 @@ pub fn from_tree<'a>(
             let el = &mut elements[parent];
             if el.children.is_empty() && el.text.is_none() {
                 let span = (node.range().start + offset, node.range().end + offset);
-                // Borrowed from the input, not the tree, so that the tree can go once
-                // svd-parser has read it.
+                // A text without references is `text`'s own bytes, borrowed from it (not the tree,
+                // which goes once svd-parser has read it; and the tree may have read a copy with
+                // keywords repaired in place, while the checks must see what the file says).
                 let value = match node.text_storage() {
-                    Some(roxmltree::StringStorage::Borrowed(t)) => Cow::Borrowed(*t),
+                    Some(roxmltree::StringStorage::Borrowed(t)) => {
+                        // The same bytes of `text` (a CDATA's content is inside its span).
+                        let at = t.as_ptr() as usize - input.as_ptr() as usize + offset;
+                        Cow::Borrowed(&text[at..at + t.len()])
+                    }
                     Some(roxmltree::StringStorage::Owned(t)) => Cow::Owned(t.to_string()),
                     None => Cow::Borrowed(""),
                 };
