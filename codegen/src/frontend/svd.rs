@@ -9,8 +9,9 @@
 //!    reading, with a warning;
 //! 3. svd-parser reads the same tree into svd-rs's device, without validation so that defects
 //!    the passes repair (enumerated values too wide, fields beyond the register, ...) reach the
-//!    IR as written. Only a repaired text, or an error svd-parser reports (whose position its
-//!    own entry point finds), is parsed a second time;
+//!    IR as written. Keywords misspelt only in case are repaired in the text before roxmltree
+//!    reads it (no offset moves); only another repair, or an error svd-parser reports (whose
+//!    position its own entry point finds), makes a second reading;
 //! 4. `lower` pairs each svd-rs object with its XML element, resolves `derivedFrom`, flattens
 //!    clusters and arrays, and builds the IR (see there for how SVD maps onto it).
 //!
