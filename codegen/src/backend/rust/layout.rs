@@ -83,16 +83,7 @@ impl<'l> Plan<'l> {
     /// shared between two threads by weight: the layouts are the largest part of the emit phase,
     /// which the other modules share the other core with.
     pub(super) fn write_groups(&self, groups: &[(String, Vec<usize>)]) -> Vec<String> {
-        let weight = |g: &(String, Vec<usize>)| g.1.iter().map(|&i| self.weight(i)).sum::<usize>();
-        let total: usize = groups.iter().map(weight).sum();
-        let mut sum = 0;
-        let half = groups
-            .iter()
-            .position(|g| {
-                sum += weight(g);
-                sum * 2 >= total
-            })
-            .map_or(0, |k| k + 1);
+        let half = halfway(groups, |g| g.1.iter().map(|&i| self.weight(i)).sum());
         let write = |groups: &[(String, Vec<usize>)]| -> Vec<String> {
             groups
                 .iter()
@@ -120,7 +111,7 @@ impl<'l> Plan<'l> {
 /// One text holding every layout, after `head`, split at a layout boundary between two threads.
 pub fn layouts(head: &str, layouts: &[Layout]) -> String {
     let plan = Plan::new(layouts);
-    let half = halfway(layouts);
+    let half = halfway(layouts, |l| l.fields.len() + 2);
     let groups = [
         (head.to_string(), (0..half).collect()),
         (String::new(), (half..layouts.len()).collect()),
@@ -128,16 +119,15 @@ pub fn layouts(head: &str, layouts: &[Layout]) -> String {
     plan.write_groups(&groups).concat()
 }
 
-/// Where the layouts split into two halves of about the same text: a layout costs in proportion
-/// to its fields.
-fn halfway(layouts: &[Layout]) -> usize {
-    let weight = |l: &Layout| l.fields.len() + 2;
-    let total: usize = layouts.iter().map(weight).sum();
+/// Where `items` split into two halves of about the same `weight` (a layout costs in proportion
+/// to its fields).
+fn halfway<T>(items: &[T], weight: impl Fn(&T) -> usize) -> usize {
+    let total: usize = items.iter().map(&weight).sum();
     let mut sum = 0;
-    layouts
+    items
         .iter()
-        .position(|l| {
-            sum += weight(l);
+        .position(|item| {
+            sum += weight(item);
             sum * 2 >= total
         })
         .map_or(0, |i| i + 1)
