@@ -152,24 +152,22 @@ fn a_firmware_compiles_only_the_blocks_it_names() {
         let probe = format!(
             "{source}\npub use {}::mmio::{};\n",
             name.replace('-', "_"),
-            {
-                // The block's type is its feature in CamelCase.
-                let mut camel = String::new();
-                for part in unselected.split('_') {
-                    let mut chars = part.chars();
-                    if let Some(c) = chars.next() {
-                        camel.push(c.to_ascii_uppercase());
-                        camel.extend(chars);
-                    }
-                }
-                camel
-            }
+            // The block's type is its feature in CamelCase, as the generator names it.
+            codegen::names::ident(unselected, codegen::names::Case::Camel).unwrap(),
         );
         std::fs::write(app.join("src/lib.rs"), probe).unwrap();
         assert!(
             cargo(&app, &["check", "--quiet", "--offline"]).is_err(),
             "{name}: block `{unselected}` compiled though the firmware did not select it"
         );
+        // ...and the same line compiles once the block is selected, so the path it names is right.
+        let with_it = format!("{name}/{unselected}");
+        if let Err(e) = cargo(
+            &app,
+            &["check", "--quiet", "--offline", "--features", &with_it],
+        ) {
+            failures.push(format!("selecting `{unselected}` does not bring it:\n{e}"));
+        }
         std::fs::write(app.join("src/lib.rs"), &source).unwrap();
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

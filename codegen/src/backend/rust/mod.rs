@@ -21,7 +21,7 @@ use quote::quote;
 
 use crate::ir::Device;
 pub use catalogue::{generate as generate_catalogue, CataloguePart};
-pub use gates::Gating;
+use gates::Gating;
 pub use package::{Dependency, Packaging, VERSION};
 use sysreg::State;
 
@@ -33,8 +33,8 @@ pub struct File {
 }
 
 /// Generates the crate `crate_name` for `device`; `inputs` are the description files, as shown in
-/// the banner. With `models`, the crate has the behavioural models of its blocks (feature
-/// `model`).
+/// the banner. `outputs` says whether the crate has C headers in its file list and the
+/// behavioural models of its blocks (feature `model`).
 pub fn generate(
     device: &Device,
     crate_name: &str,
