@@ -7,6 +7,8 @@
 //!   `value.with(Pmcr::E, true)`);
 //! - [`SysRegPath`]: where a system register lives (AArch64 `MRS`/`MSR`, AArch32 `MRC`/`MCR`,
 //!   `MRRC`/`MCRR`);
+//! - [`array`]: arrays of registers, system and memory-mapped alike: `at::<N>()` checked when
+//!   compiling, `try_at(n)` when running;
 //! - [`mmio::Reg`]: a typed handle to one memory-mapped register whose access rules are in its type;
 //! - [`host`]: the hook through which system-register accessors run on a target that lacks the
 //!   instruction (the host, for tests and docs);
@@ -19,6 +21,7 @@
 #[cfg(feature = "model")]
 extern crate std;
 
+pub mod array;
 pub mod events;
 pub mod field;
 pub mod host;

@@ -202,7 +202,7 @@ fn rust_checks(c: &mut Checks) {
     );
     c.num(
         "ARM_PMUV3_PMU_EXT32_PMEVTYPER_OFFSET",
-        ext32.pmevtyper(0).unwrap().addr() as u64,
+        ext32.pmevtyper().at::<0>().addr() as u64,
     );
     c.num(
         "ARM_PMUV3_PMU_EXT32_PMEVTYPER_STRIDE",

@@ -791,14 +791,17 @@ fn ext32_registers(b: &PmuExt32) -> Vec<(OffsetKey, usize)> {
         (("PMDEVTYPE", None, None), b.pmdevtype().addr()),
         (("PMPIDR4", None, None), b.pmpidr4().addr()),
         // Elements through the accessors whose index is checked when the test is compiled.
-        (("PMEVCNTR<n>", Some(30), None), b.pmevcntr_n::<30>().addr()),
+        (
+            ("PMEVCNTR<n>", Some(30), None),
+            b.pmevcntr().at::<30>().addr(),
+        ),
         (
             ("PMEVTYPER<n>", Some(30), None),
-            b.pmevtyper_n::<30>().addr(),
+            b.pmevtyper().at::<30>().addr(),
         ),
-        (("PMCEID<n>", Some(3), None), b.pmceid_n::<3>().addr()),
-        (("PMPIDR<n>", Some(0), None), b.pmpidr_n::<0>().addr()),
-        (("PMCIDR<n>", Some(3), None), b.pmcidr_n::<3>().addr()),
+        (("PMCEID<n>", Some(3), None), b.pmceid().at::<3>().addr()),
+        (("PMPIDR<n>", Some(0), None), b.pmpidr().at::<0>().addr()),
+        (("PMCIDR<n>", Some(3), None), b.pmcidr().at::<3>().addr()),
     ]
 }
 
@@ -807,38 +810,38 @@ fn ext32_arrays(b: &PmuExt32) -> Vec<Ext32Array<'_>> {
     vec![
         Ext32Array {
             register: "PMEVCNTR<n>",
-            first: at(b.pmevcntr(0).map(|r| r.addr())),
+            first: at(b.pmevcntr().try_at(0).map(|r| r.addr())),
             stride: PmuExt32::PMEVCNTR_STRIDE,
             count: PmuExt32::PMEVCNTR_COUNT,
-            element: Box::new(|n| b.pmevcntr(n).map(|r| r.addr())),
+            element: Box::new(|n| b.pmevcntr().try_at(n).map(|r| r.addr())),
         },
         Ext32Array {
             register: "PMEVTYPER<n>",
-            first: at(b.pmevtyper(0).map(|r| r.addr())),
+            first: at(b.pmevtyper().try_at(0).map(|r| r.addr())),
             stride: PmuExt32::PMEVTYPER_STRIDE,
             count: PmuExt32::PMEVTYPER_COUNT,
-            element: Box::new(|n| b.pmevtyper(n).map(|r| r.addr())),
+            element: Box::new(|n| b.pmevtyper().try_at(n).map(|r| r.addr())),
         },
         Ext32Array {
             register: "PMCEID<n>",
-            first: at(b.pmceid(0).map(|r| r.addr())),
+            first: at(b.pmceid().try_at(0).map(|r| r.addr())),
             stride: PmuExt32::PMCEID_STRIDE,
             count: PmuExt32::PMCEID_COUNT,
-            element: Box::new(|n| b.pmceid(n).map(|r| r.addr())),
+            element: Box::new(|n| b.pmceid().try_at(n).map(|r| r.addr())),
         },
         Ext32Array {
             register: "PMPIDR<n>",
-            first: at(b.pmpidr(0).map(|r| r.addr())),
+            first: at(b.pmpidr().try_at(0).map(|r| r.addr())),
             stride: PmuExt32::PMPIDR_STRIDE,
             count: PmuExt32::PMPIDR_COUNT,
-            element: Box::new(|n| b.pmpidr(n).map(|r| r.addr())),
+            element: Box::new(|n| b.pmpidr().try_at(n).map(|r| r.addr())),
         },
         Ext32Array {
             register: "PMCIDR<n>",
-            first: at(b.pmcidr(0).map(|r| r.addr())),
+            first: at(b.pmcidr().try_at(0).map(|r| r.addr())),
             stride: PmuExt32::PMCIDR_STRIDE,
             count: PmuExt32::PMCIDR_COUNT,
-            element: Box::new(|n| b.pmcidr(n).map(|r| r.addr())),
+            element: Box::new(|n| b.pmcidr().try_at(n).map(|r| r.addr())),
         },
     ]
 }

@@ -196,28 +196,32 @@ fn event_arrays_reach_the_element_path() {
     let ty = pmu::Pmevtyper::DEFAULT
         .with(pmu::Pmevtyper::EVTCOUNT, 0x11)
         .with(pmu::Pmevtyper::P, true);
-    pmu::aarch64::PMEVTYPER_EL0::write_n::<5>(ty);
+    pmu::aarch64::PMEVTYPER_EL0.at::<5>().write(ty);
     assert_eq!(take_log(), [Write(PMEVTYPER5_EL0, 0x8000_0011)]);
     assert_eq!(value(PMEVTYPER5_EL0), Some(0x8000_0011));
 
     // Run-time index: element 17 is C14_C14_1.
     assert_eq!(
-        pmu::aarch64::PMEVTYPER_EL0::try_write(
-            17,
-            pmu::Pmevtyper::DEFAULT.with(pmu::Pmevtyper::EVTCOUNT, 0x08)
-        ),
+        pmu::aarch64::PMEVTYPER_EL0
+            .try_at(17)
+            .map(|r| r.write(pmu::Pmevtyper::DEFAULT.with(pmu::Pmevtyper::EVTCOUNT, 0x08))),
         Ok(())
     );
     assert_eq!(take_log(), [Write(PMEVTYPER17_EL0, 0x08)]);
 
     preset(PMEVCNTR30_EL0, 0xDEAD_BEEF);
     assert_eq!(
-        pmu::aarch64::PMEVCNTR_EL0::read_n::<30>().get(pmu::Pmevcntr::EVCNT),
+        pmu::aarch64::PMEVCNTR_EL0
+            .at::<30>()
+            .read()
+            .get(pmu::Pmevcntr::EVCNT),
         0xDEAD_BEEF
     );
     assert_eq!(take_log(), [Read(PMEVCNTR30_EL0)]);
 
-    pmu::aarch64::PMEVTYPER_EL0::modify_n::<5>(|v| v.with(pmu::Pmevtyper::U, true));
+    pmu::aarch64::PMEVTYPER_EL0
+        .at::<5>()
+        .modify(|v| v.with(pmu::Pmevtyper::U, true));
     assert_eq!(
         take_log(),
         [
@@ -227,9 +231,9 @@ fn event_arrays_reach_the_element_path() {
     );
 
     // AArch32 PMEVTYPER9: p15, 0, c14, c13, 1.
-    pmu::aarch32::PMEVTYPER::write_n::<9>(
-        pmu::Pmevtyper::DEFAULT.with(pmu::Pmevtyper::EVTCOUNT, 0x04),
-    );
+    pmu::aarch32::PMEVTYPER
+        .at::<9>()
+        .write(pmu::Pmevtyper::DEFAULT.with(pmu::Pmevtyper::EVTCOUNT, 0x04));
     assert_eq!(take_log(), [Write(PMEVTYPER9_A32, 0x04)]);
 }
 
@@ -237,28 +241,32 @@ fn event_arrays_reach_the_element_path() {
 fn out_of_range_index_is_an_error_without_any_access() {
     let _g = setup();
     assert_eq!(
-        pmu::aarch64::PMEVTYPER_EL0::try_read(31),
+        pmu::aarch64::PMEVTYPER_EL0.try_at(31).map(|r| r.read()),
         Err(IndexOutOfRange {
             index: 31,
             count: 31
         })
     );
     assert_eq!(
-        pmu::aarch64::PMEVCNTR_EL0::try_read(31),
+        pmu::aarch64::PMEVCNTR_EL0.try_at(31).map(|r| r.read()),
         Err(IndexOutOfRange {
             index: 31,
             count: 31
         })
     );
     assert_eq!(
-        pmu::aarch64::PMEVCNTR_EL0::try_write(40, pmu::Pmevcntr::DEFAULT),
+        pmu::aarch64::PMEVCNTR_EL0
+            .try_at(40)
+            .map(|r| r.write(pmu::Pmevcntr::DEFAULT)),
         Err(IndexOutOfRange {
             index: 40,
             count: 31
         })
     );
     assert_eq!(
-        pmu::aarch32::PMEVTYPER::try_modify(usize::MAX, |v| v),
+        pmu::aarch32::PMEVTYPER
+            .try_at(usize::MAX)
+            .map(|r| r.modify(|v| v)),
         Err(IndexOutOfRange {
             index: usize::MAX,
             count: 31
@@ -335,18 +343,42 @@ fn dsu_cluster_pmcr_modify() {
 }
 
 #[test]
-fn no_handler_panics_naming_the_path() {
+fn no_handler_panics_naming_the_register_and_the_caller() {
     let _g = setup();
     host::uninstall();
-    let err = std::panic::catch_unwind(pmu::aarch64::PMCR_EL0::read)
+    // The hook sees where the panic points: the caller's line, not the runtime's.
+    let seen: &'static Mutex<Option<(String, u32)>> = Box::leak(Box::new(Mutex::new(None)));
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let location = info.location().map(|l| (l.file().to_string(), l.line()));
+        *seen.lock().unwrap() = location;
+    }));
+    let line = line!() + 1;
+    let err = std::panic::catch_unwind(|| pmu::aarch64::PMCR_EL0::read())
         .expect_err("access without a handler must panic");
+    let element = std::panic::catch_unwind(|| pmu::aarch64::PMEVCNTR_EL0.at::<3>().read())
+        .expect_err("an array element without a handler must panic too");
+    let element_at = seen.lock().unwrap().clone();
+    std::panic::set_hook(previous);
     host::install(&HANDLER);
-    let msg = err
-        .downcast_ref::<String>()
-        .cloned()
-        .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
-        .unwrap_or_default();
+    let text = |err: Box<dyn std::any::Any + Send>| {
+        err.downcast_ref::<String>()
+            .cloned()
+            .or_else(|| err.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default()
+    };
+    let msg = text(err);
+    assert!(msg.contains("PMCR_EL0"), "panic message: {msg:?}");
     assert!(msg.contains("S3_3_C9_C12_0"), "panic message: {msg:?}");
+    assert!(msg.contains("host::install"), "panic message: {msg:?}");
+    let msg = text(element);
+    assert!(msg.contains("PMEVCNTR<n>_EL0"), "panic message: {msg:?}");
+    assert!(msg.contains("S3_3_C14_C8_3"), "panic message: {msg:?}");
+    assert_eq!(
+        element_at,
+        Some((file!().to_string(), line + 2)),
+        "the panic must point at the caller"
+    );
     assert_eq!(take_log(), []);
 }
 
@@ -396,9 +428,9 @@ fn ext32_block_on_a_host_buffer() {
     let ty = pmu::Pmevtyper::DEFAULT
         .with(pmu::Pmevtyper::EVTCOUNT, 0x08)
         .with(pmu::Pmevtyper::U, true);
-    b.pmevtyper(3).unwrap().write(ty);
+    b.pmevtyper().try_at(3).unwrap().write(ty);
     assert_eq!(word(base, 0x40C), 0x4000_0008);
-    assert_eq!(b.pmevtyper_n::<3>().read(), ty);
+    assert_eq!(b.pmevtyper().at::<3>().read(), ty);
     expected.insert(0x40C, 0x4000_0008);
 
     // PMCR at 0xE04: write, then read-modify-write.
@@ -426,8 +458,8 @@ fn ext32_block_on_a_host_buffer() {
     expected.insert(0xFC, 0x0000_0001);
 
     // PMEVCNTR<2>: lo at 0x010, hi at 0x014.
-    b.pmevcntr(2)
-        .unwrap()
+    b.pmevcntr()
+        .at::<2>()
         .write(pmu::Pmevcntr::from_bits_retain(0xAAAA_BBBB_CCCC_DDDD));
     assert_eq!(
         (word(base, 0x10), word(base, 0x14)),
@@ -466,7 +498,7 @@ fn ext32_block_on_a_host_buffer() {
     expected.insert(0xFCC, 0x16);
     poke(base, 0xE24, 0x0002_0101); // PMCEID1
     assert_eq!(
-        b.pmceid(1).unwrap().read().get(pmu::Pmceid32::ID),
+        b.pmceid().try_at(1).unwrap().read().get(pmu::Pmceid32::ID),
         0x0002_0101
     );
     expected.insert(0xE24, 0x0002_0101);
@@ -479,7 +511,7 @@ fn ext32_block_on_a_host_buffer() {
             "word at offset {off:#05x}"
         );
     }
-    assert!(b.pmevtyper(31).is_err() && b.pmevcntr(31).is_err());
+    assert!(b.pmevtyper().try_at(31).is_err() && b.pmevcntr().try_at(31).is_err());
     drop(frame);
 }
 

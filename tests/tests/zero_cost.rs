@@ -71,7 +71,7 @@ const AARCH64_CASES: &[Case] = &[
             ],
         ],
     },
-    // PMEVTYPER_EL0::write_n::<3>(Pmevtyper::from_bits_retain(x)), x: u32. The 32-bit value is
+    // PMEVTYPER_EL0.at::<3>().write(Pmevtyper::from_bits_retain(x)), x: u32. The 32-bit value is
     // zero-extended into the 64-bit register (AAPCS64 leaves the upper half of x0 unspecified).
     Case {
         name: "pmevtyper3_write",
@@ -80,12 +80,17 @@ const AARCH64_CASES: &[Case] = &[
             &["mov *, w0", "msr PMEVTYPER3_EL0|S3_3_C14_C12_3, *", "ret"],
         ],
     },
+    // PMEVCNTR_EL0.at::<30>().read().bits(): the index carried into CRm by the assembler.
+    Case {
+        name: "pmevcntr30_read",
+        expect: &[&["mrs x0, PMEVCNTR30_EL0|S3_3_C14_C11_6", "ret"]],
+    },
     // PmuExt32::new(base).pmcntenset().set(mask): one 32-bit store at base + 0xC00.
     Case {
         name: "mmio_pmcntenset_set",
         expect: &[&["str w1, [x0, #0xc00]", "ret"]],
     },
-    // PmuExt32::new(base).pmevtyper_n::<3>().write(v): one 32-bit store at base + 0x400 + 3 * 4.
+    // PmuExt32::new(base).pmevtyper().at::<3>().write(v): one 32-bit store at base + 0x40C.
     Case {
         name: "mmio_pmevtyper3_write",
         expect: &[&["str w1, [x0, #0x40c]", "ret"]],
@@ -113,17 +118,22 @@ const ARMV7A_CASES: &[Case] = &[
             "bx lr",
         ]],
     },
-    // aarch32::PMEVTYPER::write_n::<3>(Pmevtyper::from_bits_retain(x)): one MCR.
+    // aarch32::PMEVTYPER.at::<3>().write(Pmevtyper::from_bits_retain(x)): one MCR.
     Case {
         name: "pmevtyper3_write",
         expect: &[&["mcr p15, #0x0|#0|0, r0, c14, c12, #0x3|#3|3", "bx lr"]],
+    },
+    // aarch32::PMEVCNTR.at::<30>().read().bits(): one MRC, c11 and 6 from the index.
+    Case {
+        name: "pmevcntr30_read",
+        expect: &[&["mrc p15, #0x0|#0|0, r0, c14, c11, #0x6|#6|6", "bx lr"]],
     },
     // PmuExt32::new(base).pmcntenset().set(mask): one store at base + 0xC00.
     Case {
         name: "mmio_pmcntenset_set",
         expect: &[&["str r1, [r0, #0xc00]", "bx lr"]],
     },
-    // PmuExt32::new(base).pmevtyper_n::<3>().write(v): one store at base + 0x40C.
+    // PmuExt32::new(base).pmevtyper().at::<3>().write(v): one store at base + 0x40C.
     Case {
         name: "mmio_pmevtyper3_write",
         expect: &[&["str r1, [r0, #0x40c]", "bx lr"]],

@@ -7,10 +7,14 @@
 #![no_std]
 #[rustfmt::skip]
 mod layouts;
-/// A register's value is a `Value<Layout>`: `value.get(Layout::FIELD)`,
-/// `value.with(Layout::FIELD, x)`.
+/// The runtime this crate is built on, to name its other types
+/// (`rt::array::Element`, `rt::mmio::Reg`) without a dependency of your own.
 #[doc(no_inline)]
-pub use armreg_rt::{Layout, Value};
+pub use armreg_rt as rt;
+/// The runtime's types most often named: a register's value is a
+/// `Value<Layout>` (`value.get(Layout::FIELD)`, `value.with(Layout::FIELD, x)`).
+#[doc(no_inline)]
+pub use armreg_rt::{IndexOutOfRange, Layout, Value};
 #[allow(unused_imports, reason = "empty when no block is selected")]
 pub use layouts::*;
 /// PMU events.

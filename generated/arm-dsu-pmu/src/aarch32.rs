@@ -6,26 +6,26 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
-)]
-#![allow(
-    clippy::must_use_candidate,
-    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
-)]
 #![allow(
     clippy::doc_markdown,
     reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
+    clippy::must_use_candidate,
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
+#![allow(
     clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    reason = "the only error is `IndexOutOfRange`, from an array's `try_at`, whose summary names it"
 )]
 /// `CLUSTERPMCCNTR`: Cluster Cycle Count Register, AArch32 MRC/MCR form as Linux gives it (transfers 32 bits of the 64-bit counter)
 ///
@@ -45,6 +45,7 @@ impl CLUSTERPMCCNTR {
         opc2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -58,13 +59,15 @@ impl CLUSTERPMCCNTR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMCCNTR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -75,27 +78,30 @@ impl CLUSTERPMCCNTR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c6, 0", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMCCNTR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmccntr32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmccntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmccntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmccntr32>,
@@ -123,6 +129,7 @@ impl CLUSTERPMCEID0 {
         opc2: 4,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -136,14 +143,16 @@ impl CLUSTERPMCEID0 {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 4", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMCEID0", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
@@ -167,6 +176,7 @@ impl CLUSTERPMCEID1 {
         opc2: 5,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -180,14 +190,16 @@ impl CLUSTERPMCEID1 {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 5", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMCEID1", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
@@ -211,6 +223,7 @@ impl CLUSTERPMCNTENCLR {
         opc2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -224,13 +237,15 @@ impl CLUSTERPMCNTENCLR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMCNTENCLR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -241,22 +256,24 @@ impl CLUSTERPMCNTENCLR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 2", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMCNTENCLR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -280,6 +297,7 @@ impl CLUSTERPMCNTENSET {
         opc2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -293,13 +311,15 @@ impl CLUSTERPMCNTENSET {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMCNTENSET", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -310,22 +330,24 @@ impl CLUSTERPMCNTENSET {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 1", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMCNTENSET", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -349,6 +371,7 @@ impl CLUSTERPMCR {
         opc2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -362,13 +385,15 @@ impl CLUSTERPMCR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMCR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -379,27 +404,30 @@ impl CLUSTERPMCR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 0", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMCR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmcr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmcr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmcr>,
@@ -427,6 +455,7 @@ impl CLUSTERPMINTENCLR {
         opc2: 7,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -440,13 +469,15 @@ impl CLUSTERPMINTENCLR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 7", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMINTENCLR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -457,22 +488,24 @@ impl CLUSTERPMINTENCLR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 7", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMINTENCLR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -496,6 +529,7 @@ impl CLUSTERPMINTENSET {
         opc2: 6,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -509,13 +543,15 @@ impl CLUSTERPMINTENSET {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 6", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMINTENSET", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -526,22 +562,24 @@ impl CLUSTERPMINTENSET {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 6", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMINTENSET", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -565,6 +603,7 @@ impl CLUSTERPMMDCR {
         opc2: 3,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -578,13 +617,15 @@ impl CLUSTERPMMDCR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 3", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMMDCR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -595,27 +636,30 @@ impl CLUSTERPMMDCR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c6, 3", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMMDCR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmmdcr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmmdcr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmmdcr>,
@@ -643,6 +687,7 @@ impl CLUSTERPMOVSCLR {
         opc2: 4,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -656,13 +701,15 @@ impl CLUSTERPMOVSCLR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 4", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMOVSCLR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -673,22 +720,24 @@ impl CLUSTERPMOVSCLR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 4", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMOVSCLR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -712,6 +761,7 @@ impl CLUSTERPMOVSSET {
         opc2: 3,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -725,13 +775,15 @@ impl CLUSTERPMOVSSET {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 3", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMOVSSET", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -742,22 +794,24 @@ impl CLUSTERPMOVSSET {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 3", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMOVSSET", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -781,6 +835,7 @@ impl CLUSTERPMSELR {
         opc2: 5,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -794,13 +849,15 @@ impl CLUSTERPMSELR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c5, 5", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMSELR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -811,27 +868,30 @@ impl CLUSTERPMSELR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c5, 5", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMSELR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmselr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmselr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmselr>,
@@ -859,6 +919,7 @@ impl CLUSTERPMXEVCNTR {
         opc2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -872,13 +933,15 @@ impl CLUSTERPMXEVCNTR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMXEVCNTR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -889,27 +952,30 @@ impl CLUSTERPMXEVCNTR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c6, 2", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMXEVCNTR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmxevcntr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmxevcntr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmxevcntr>,
@@ -937,6 +1003,7 @@ impl CLUSTERPMXEVTYPER {
         opc2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -950,13 +1017,15 @@ impl CLUSTERPMXEVTYPER {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c15, c6, 1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CLUSTERPMXEVTYPER", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -967,27 +1036,30 @@ impl CLUSTERPMXEVTYPER {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c15, c6, 1", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMXEVTYPER", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmxevtyper> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmxevtyper>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmxevtyper>,

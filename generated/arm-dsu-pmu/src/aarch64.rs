@@ -6,26 +6,26 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
-)]
-#![allow(
-    clippy::must_use_candidate,
-    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
-)]
 #![allow(
     clippy::doc_markdown,
     reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
+    clippy::must_use_candidate,
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
+#![allow(
     clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    reason = "the only error is `IndexOutOfRange`, from an array's `try_at`, whose summary names it"
 )]
 /// `CLUSTERPMCCNTR_EL1`: Cluster Cycle Count Register (64-bit)
 ///
@@ -45,6 +45,7 @@ impl CLUSTERPMCCNTR_EL1 {
         op2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -58,13 +59,15 @@ impl CLUSTERPMCCNTR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMCCNTR_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -75,27 +78,30 @@ impl CLUSTERPMCCNTR_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C6_0, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMCCNTR_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmccntr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmccntr>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmccntr>) {
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmccntr>,
@@ -123,6 +129,7 @@ impl CLUSTERPMCEID0_EL1 {
         op2: 4,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -136,14 +143,16 @@ impl CLUSTERPMCEID0_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_4", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMCEID0_EL1", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
@@ -167,6 +176,7 @@ impl CLUSTERPMCEID1_EL1 {
         op2: 5,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -180,14 +190,16 @@ impl CLUSTERPMCEID1_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_5", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMCEID1_EL1", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmceid> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmceid>::from_bits_retain(raw as u32)
@@ -211,6 +223,7 @@ impl CLUSTERPMCNTENCLR_EL1 {
         op2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -224,13 +237,15 @@ impl CLUSTERPMCNTENCLR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMCNTENCLR_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -241,22 +256,24 @@ impl CLUSTERPMCNTENCLR_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_2, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMCNTENCLR_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -280,6 +297,7 @@ impl CLUSTERPMCNTENSET_EL1 {
         op2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -293,13 +311,15 @@ impl CLUSTERPMCNTENSET_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMCNTENSET_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -310,22 +330,24 @@ impl CLUSTERPMCNTENSET_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_1, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMCNTENSET_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -349,6 +371,7 @@ impl CLUSTERPMCR_EL1 {
         op2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -362,13 +385,15 @@ impl CLUSTERPMCR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMCR_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -379,27 +404,30 @@ impl CLUSTERPMCR_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_0, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMCR_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmcr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmcr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmcr>,
@@ -427,6 +455,7 @@ impl CLUSTERPMINTENCLR_EL1 {
         op2: 7,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -440,13 +469,15 @@ impl CLUSTERPMINTENCLR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_7", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMINTENCLR_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -457,22 +488,24 @@ impl CLUSTERPMINTENCLR_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_7, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMINTENCLR_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -496,6 +529,7 @@ impl CLUSTERPMINTENSET_EL1 {
         op2: 6,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -509,13 +543,15 @@ impl CLUSTERPMINTENSET_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_6", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMINTENSET_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -526,22 +562,24 @@ impl CLUSTERPMINTENSET_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_6, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMINTENSET_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -565,6 +603,7 @@ impl CLUSTERPMMDCR_EL1 {
         op2: 3,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -578,13 +617,15 @@ impl CLUSTERPMMDCR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_3", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMMDCR_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -595,27 +636,30 @@ impl CLUSTERPMMDCR_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C6_3, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMMDCR_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmmdcr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmmdcr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmmdcr>,
@@ -643,6 +687,7 @@ impl CLUSTERPMOVSCLR_EL1 {
         op2: 4,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -656,13 +701,15 @@ impl CLUSTERPMOVSCLR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_4", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMOVSCLR_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -673,22 +720,24 @@ impl CLUSTERPMOVSCLR_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_4, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMOVSCLR_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -712,6 +761,7 @@ impl CLUSTERPMOVSSET_EL1 {
         op2: 3,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -725,13 +775,15 @@ impl CLUSTERPMOVSSET_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_3", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMOVSSET_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -742,22 +794,24 @@ impl CLUSTERPMOVSSET_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_3, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMOVSSET_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::ClusterpmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ClusterpmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -781,6 +835,7 @@ impl CLUSTERPMSELR_EL1 {
         op2: 5,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -794,13 +849,15 @@ impl CLUSTERPMSELR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C5_5", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMSELR_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -811,27 +868,30 @@ impl CLUSTERPMSELR_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C5_5, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMSELR_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmselr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmselr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmselr>,
@@ -859,6 +919,7 @@ impl CLUSTERPMXEVCNTR_EL1 {
         op2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -872,13 +933,15 @@ impl CLUSTERPMXEVCNTR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMXEVCNTR_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -889,27 +952,30 @@ impl CLUSTERPMXEVCNTR_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C6_2, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMXEVCNTR_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmxevcntr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmxevcntr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmxevcntr>,
@@ -937,6 +1003,7 @@ impl CLUSTERPMXEVTYPER_EL1 {
         op2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -950,13 +1017,15 @@ impl CLUSTERPMXEVTYPER_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C15_C6_1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CLUSTERPMXEVTYPER_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -967,27 +1036,30 @@ impl CLUSTERPMXEVTYPER_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C15_C6_1, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CLUSTERPMXEVTYPER_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Clusterpmxevtyper> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmxevtyper>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Clusterpmxevtyper>,

@@ -6,26 +6,26 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
-)]
-#![allow(
-    clippy::must_use_candidate,
-    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
-)]
 #![allow(
     clippy::doc_markdown,
     reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
+    clippy::must_use_candidate,
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
+#![allow(
     clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    reason = "the only error is `IndexOutOfRange`, from an array's `try_at`, whose summary names it"
 )]
 /// `CNTFRQ`: Counter-timer Frequency Register (AArch32 MRC/MCR)
 ///
@@ -45,6 +45,7 @@ impl CNTFRQ {
         opc2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -58,13 +59,14 @@ impl CNTFRQ {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c14, c0, 0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("CNTFRQ", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -75,27 +77,30 @@ impl CNTFRQ {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c14, c0, 0", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CNTFRQ", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::CntfrqA32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntfrqA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntfrqA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::CntfrqA32>,
@@ -121,6 +126,7 @@ impl CNTPCT {
         crm: 14,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -134,14 +140,15 @@ impl CNTPCT {
                 core::arch::asm!(
                     "mrrc p15, 0, {}, {}, c14", out(reg) lo, out(reg) hi,
                     options(nostack, preserves_flags)
-                )
-            };
+                );
+            }
             (u64::from(hi) << 32) | u64::from(lo)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("CNTPCT", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Cntpct> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntpct>::from_bits_retain(raw)
@@ -163,6 +170,7 @@ impl CNTVCT {
         crm: 14,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -176,14 +184,15 @@ impl CNTVCT {
                 core::arch::asm!(
                     "mrrc p15, 1, {}, {}, c14", out(reg) lo, out(reg) hi,
                     options(nostack, preserves_flags)
-                )
-            };
+                );
+            }
             (u64::from(hi) << 32) | u64::from(lo)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("CNTVCT", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Cntvct> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
@@ -207,6 +216,7 @@ impl CNTV_CTL {
         opc2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -220,13 +230,15 @@ impl CNTV_CTL {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c14, c3, 1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CNTV_CTL", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -237,27 +249,30 @@ impl CNTV_CTL {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c14, c3, 1", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CNTV_CTL", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::CntvCtlA32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtlA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvCtlA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::CntvCtlA32>,
@@ -285,6 +300,7 @@ impl CNTV_TVAL {
         opc2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -298,13 +314,15 @@ impl CNTV_TVAL {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c14, c3, 0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CNTV_TVAL", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -315,27 +333,30 @@ impl CNTV_TVAL {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c14, c3, 0", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CNTV_TVAL", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::CntvTvalA32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTvalA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvTvalA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::CntvTvalA32>,

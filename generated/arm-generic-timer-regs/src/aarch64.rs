@@ -6,26 +6,26 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
-)]
-#![allow(
-    clippy::must_use_candidate,
-    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
-)]
 #![allow(
     clippy::doc_markdown,
     reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
+    clippy::must_use_candidate,
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
+#![allow(
     clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    reason = "the only error is `IndexOutOfRange`, from an array's `try_at`, whose summary names it"
 )]
 /// `CNTFRQ_EL0`: Counter-timer Frequency Register (QEMU 7.2 reads 62,500,000 on every model, as measured by tests/tests/qemu.rs)
 ///
@@ -45,6 +45,7 @@ impl CNTFRQ_EL0 {
         op2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -58,13 +59,15 @@ impl CNTFRQ_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C14_C0_0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CNTFRQ_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -75,27 +78,30 @@ impl CNTFRQ_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C14_C0_0, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CNTFRQ_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Cntfrq> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntfrq>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Cntfrq>) {
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Cntfrq>,
@@ -123,6 +129,7 @@ impl CNTPCT_EL0 {
         op2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -136,14 +143,16 @@ impl CNTPCT_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C14_C0_1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CNTPCT_EL0", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Cntpct> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntpct>::from_bits_retain(raw)
@@ -167,6 +176,7 @@ impl CNTVCT_EL0 {
         op2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -180,14 +190,16 @@ impl CNTVCT_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C14_C0_2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CNTVCT_EL0", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Cntvct> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
@@ -211,6 +223,7 @@ impl CNTV_CTL_EL0 {
         op2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -224,13 +237,15 @@ impl CNTV_CTL_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C14_C3_1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CNTV_CTL_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -241,27 +256,30 @@ impl CNTV_CTL_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C14_C3_1, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CNTV_CTL_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::CntvCtl> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvCtl>) {
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::CntvCtl>,
@@ -289,6 +307,7 @@ impl CNTV_TVAL_EL0 {
         op2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -302,13 +321,15 @@ impl CNTV_TVAL_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C14_C3_0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("CNTV_TVAL_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -319,27 +340,30 @@ impl CNTV_TVAL_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C14_C3_0, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("CNTV_TVAL_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::CntvTval> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvTval>) {
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::CntvTval>,

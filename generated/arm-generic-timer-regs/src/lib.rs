@@ -7,8 +7,12 @@
 #![no_std]
 #[rustfmt::skip]
 mod layouts;
-/// A register's value is a `Value<Layout>`: `value.get(Layout::FIELD)`,
-/// `value.with(Layout::FIELD, x)`.
+/// The runtime this crate is built on, to name its other types
+/// (`rt::array::Element`, `rt::mmio::Reg`) without a dependency of your own.
+#[doc(no_inline)]
+pub use armreg_rt as rt;
+/// The runtime's types most often named: a register's value is a
+/// `Value<Layout>` (`value.get(Layout::FIELD)`, `value.with(Layout::FIELD, x)`).
 #[doc(no_inline)]
 pub use armreg_rt::{Layout, Value};
 pub use layouts::*;

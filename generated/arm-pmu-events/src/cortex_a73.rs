@@ -6,26 +6,13 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
-)]
-#![allow(
-    clippy::must_use_candidate,
-    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
-)]
 #![allow(
     clippy::doc_markdown,
     reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
-    clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    clippy::must_use_candidate,
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 pmu_macros::event_set! {
     /// The PMU events of `cortex-a73` (80 events).

@@ -6,26 +6,26 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
-)]
-#![allow(
-    clippy::must_use_candidate,
-    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
-)]
 #![allow(
     clippy::doc_markdown,
     reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
+    clippy::must_use_candidate,
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
+#![allow(
     clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    reason = "the only error is `IndexOutOfRange`, from an array's `try_at`, whose summary names it"
 )]
 /// `ID_DFR0`: AArch32 Debug Feature Register 0 (the PMU version is PerfMon)
 ///
@@ -45,6 +45,7 @@ impl ID_DFR0 {
         opc2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -58,14 +59,15 @@ impl ID_DFR0 {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c0, c1, 2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("ID_DFR0", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::IdDfr0> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IdDfr0>::from_bits_retain(raw as u32)
@@ -89,6 +91,7 @@ impl MIDR {
         opc2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -102,14 +105,15 @@ impl MIDR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c0, c0, 0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("MIDR", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Midr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Midr>::from_bits_retain(raw as u32)
@@ -133,6 +137,7 @@ impl PMCCFILTR {
         opc2: 7,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -146,13 +151,15 @@ impl PMCCFILTR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c14, c15, 7", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("PMCCFILTR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -163,27 +170,30 @@ impl PMCCFILTR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c14, c15, 7", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCCFILTR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmccfiltr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmccfiltr>,
@@ -211,6 +221,7 @@ impl PMCCNTR {
         opc2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -224,13 +235,14 @@ impl PMCCNTR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c13, 0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCCNTR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -241,27 +253,30 @@ impl PMCCNTR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c13, 0", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCCNTR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmccntr32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmccntr32>,
@@ -287,6 +302,7 @@ impl PMCCNTR64 {
         crm: 9,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -300,13 +316,15 @@ impl PMCCNTR64 {
                 core::arch::asm!(
                     "mrrc p15, 0, {}, {}, c9", out(reg) lo, out(reg) hi, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             (u64::from(hi) << 32) | u64::from(lo)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("PMCCNTR64", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -317,27 +335,30 @@ impl PMCCNTR64 {
                 core::arch::asm!(
                     "mcrr p15, 0, {}, {}, c9", in (reg) raw as u32, in (reg) (raw >> 32)
                     as u32, options(nostack, preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCCNTR64", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmccntr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmccntr>,
@@ -365,6 +386,7 @@ impl PMCEID0 {
         opc2: 6,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -378,14 +400,15 @@ impl PMCEID0 {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 6", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCEID0", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
@@ -409,6 +432,7 @@ impl PMCEID1 {
         opc2: 7,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -422,14 +446,15 @@ impl PMCEID1 {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 7", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCEID1", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
@@ -453,6 +478,7 @@ impl PMCEID2 {
         opc2: 4,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -466,14 +492,15 @@ impl PMCEID2 {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 4", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCEID2", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
@@ -497,6 +524,7 @@ impl PMCEID3 {
         opc2: 5,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -510,14 +538,15 @@ impl PMCEID3 {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 5", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCEID3", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmceid32>::from_bits_retain(raw as u32)
@@ -541,6 +570,7 @@ impl PMCNTENCLR {
         opc2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -554,13 +584,15 @@ impl PMCNTENCLR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("PMCNTENCLR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -571,22 +603,24 @@ impl PMCNTENCLR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 2", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCNTENCLR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -610,6 +644,7 @@ impl PMCNTENSET {
         opc2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -623,13 +658,15 @@ impl PMCNTENSET {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("PMCNTENSET", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -640,22 +677,24 @@ impl PMCNTENSET {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 1", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCNTENSET", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -679,6 +718,7 @@ impl PMCR {
         opc2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -692,13 +732,14 @@ impl PMCR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMCR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -709,27 +750,30 @@ impl PMCR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 0", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmcrA32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmcrA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::PmcrA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::PmcrA32>,
@@ -743,7 +787,7 @@ impl PMCR {
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c8, 0`, read/write, layout [`Pmevcntr32`](crate::Pmevcntr32).
 ///
-/// An array of 31 registers; element n adds n to the CRm:op2 part of the encoding of element 0.
+/// An array of 31 registers: `PMEVCNTR.at::<N>()` is element N, checked when the program is compiled (one instruction); `PMEVCNTR.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMEVCNTR&lt;m&gt;
 #[allow(non_camel_case_types)]
@@ -754,1229 +798,165 @@ impl PMEVCNTR {
     pub const COUNT: usize = 31;
     /// The encoding of element `n`, if there is one.
     pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
-        match n {
-            0 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 8,
-                    opc2: 0,
-                })
-            }
-            1 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 8,
-                    opc2: 1,
-                })
-            }
-            2 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 8,
-                    opc2: 2,
-                })
-            }
-            3 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 8,
-                    opc2: 3,
-                })
-            }
-            4 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 8,
-                    opc2: 4,
-                })
-            }
-            5 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 8,
-                    opc2: 5,
-                })
-            }
-            6 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 8,
-                    opc2: 6,
-                })
-            }
-            7 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 8,
-                    opc2: 7,
-                })
-            }
-            8 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 9,
-                    opc2: 0,
-                })
-            }
-            9 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 9,
-                    opc2: 1,
-                })
-            }
-            10 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 9,
-                    opc2: 2,
-                })
-            }
-            11 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 9,
-                    opc2: 3,
-                })
-            }
-            12 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 9,
-                    opc2: 4,
-                })
-            }
-            13 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 9,
-                    opc2: 5,
-                })
-            }
-            14 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 9,
-                    opc2: 6,
-                })
-            }
-            15 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 9,
-                    opc2: 7,
-                })
-            }
-            16 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 10,
-                    opc2: 0,
-                })
-            }
-            17 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 10,
-                    opc2: 1,
-                })
-            }
-            18 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 10,
-                    opc2: 2,
-                })
-            }
-            19 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 10,
-                    opc2: 3,
-                })
-            }
-            20 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 10,
-                    opc2: 4,
-                })
-            }
-            21 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 10,
-                    opc2: 5,
-                })
-            }
-            22 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 10,
-                    opc2: 6,
-                })
-            }
-            23 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 10,
-                    opc2: 7,
-                })
-            }
-            24 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 11,
-                    opc2: 0,
-                })
-            }
-            25 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 11,
-                    opc2: 1,
-                })
-            }
-            26 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 11,
-                    opc2: 2,
-                })
-            }
-            27 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 11,
-                    opc2: 3,
-                })
-            }
-            28 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 11,
-                    opc2: 4,
-                })
-            }
-            29 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 11,
-                    opc2: 5,
-                })
-            }
-            30 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 11,
-                    opc2: 6,
-                })
-            }
-            _ => None,
+        if n < Self::COUNT { Some(Self::element_path(n)) } else { None }
+    }
+    /// The encoding of element `n` (`n < COUNT`).
+    #[allow(dead_code, reason = "only the host's accessors use it")]
+    const fn element_path(n: usize) -> armreg_rt::SysRegPath {
+        armreg_rt::SysRegPath::A32 {
+            coproc: 15,
+            opc1: 0,
+            crn: 14,
+            crm: ((64 + n) >> 3) as u8,
+            opc2: ((64 + n) & 7) as u8,
         }
     }
+    /// Element `N`, checked when the program is compiled: one instruction.
     #[inline(always)]
-    fn read_raw(n: usize) -> u64 {
+    pub const fn at<const N: usize>(self) -> armreg_rt::array::Element<Self, N> {
+        armreg_rt::array::Element::new(self)
+    }
+    /// Element `n`, or an error if there is none.
+    #[inline(always)]
+    pub const fn try_at(
+        self,
+        n: usize,
+    ) -> Result<armreg_rt::array::Indexed<Self>, armreg_rt::IndexOutOfRange> {
+        armreg_rt::array::Indexed::new(self, n)
+    }
+}
+impl armreg_rt::array::SysRegArray for PMEVCNTR {
+    type Layout = crate::Pmevcntr32;
+    const COUNT: usize = 31;
+    const NAME: &'static str = "PMEVCNTR<n>";
+}
+impl armreg_rt::array::ReadElement for PMEVCNTR {
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_at<const N: usize>() -> armreg_rt::Value<crate::Pmevcntr32> {
         #[cfg(target_arch = "arm")]
-        {
-            match n {
-                0 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c8, 0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                1 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c8, 1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                2 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c8, 2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                3 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c8, 3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                4 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c8, 4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                5 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c8, 5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                6 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c8, 6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                7 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c8, 7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                8 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c9, 0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                9 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c9, 1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                10 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c9, 2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                11 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c9, 3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                12 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c9, 4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                13 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c9, 5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                14 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c9, 6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                15 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c9, 7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                16 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c10, 0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                17 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c10, 1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                18 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c10, 2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                19 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c10, 3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                20 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c10, 4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                21 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c10, 5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                22 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c10, 6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                23 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c10, 7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                24 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c11, 0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                25 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c11, 1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                26 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c11, 2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                27 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c11, 3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                28 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c11, 4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                29 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c11, 5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                30 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c11, 6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                _ => 0,
+        let raw = {
+            let raw: u32;
+            // SAFETY: this reads one system register, element N < COUNT of the array (checked where the
+            // element was made), into a register operand: it touches no memory and no stack
+            // (`nostack`) and leaves the flags alone (`preserves_flags`).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 0, {raw}, c14, c{crm}, {opc2}", raw = out(reg) raw, crm =
+                    const (64 + N) >> 3, opc2 = const (64 + N) & 7, options(nostack,
+                    preserves_flags)
+                );
             }
-        }
+            u64::from(raw)
+        };
         #[cfg(not(target_arch = "arm"))]
-        {
-            match Self::path(n) {
-                Some(path) => armreg_rt::host::read(path),
-                None => 0,
-            }
-        }
-    }
-    #[inline(always)]
-    fn write_raw(n: usize, raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            match n {
-                0 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c8, 0", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                1 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c8, 1", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                2 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c8, 2", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                3 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c8, 3", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                4 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c8, 4", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                5 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c8, 5", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                6 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c8, 6", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                7 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c8, 7", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                8 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c9, 0", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                9 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c9, 1", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                10 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c9, 2", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                11 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c9, 3", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                12 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c9, 4", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                13 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c9, 5", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                14 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c9, 6", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                15 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c9, 7", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                16 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c10, 0", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                17 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c10, 1", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                18 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c10, 2", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                19 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c10, 3", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                20 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c10, 4", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                21 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c10, 5", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                22 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c10, 6", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                23 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c10, 7", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                24 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c11, 0", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                25 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c11, 1", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                26 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c11, 2", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                27 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c11, 3", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                28 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c11, 4", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                29 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c11, 5", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                30 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c11, 6", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                _ => {}
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            if let Some(path) = Self::path(n) {
-                armreg_rt::host::write(path, raw);
-            }
-        }
-    }
-}
-/// Element access with the index checked at compile time: one instruction each.
-impl PMEVCNTR {
-    /// Reads the register (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn read_n<const N: usize>() -> armreg_rt::Value<crate::Pmevcntr32> {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::read(N)
-    }
-    /// Writes the register (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn write_n<const N: usize>(value: armreg_rt::Value<crate::Pmevcntr32>) {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::write(N, value);
-    }
-    /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn modify_n<const N: usize>(
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevcntr32>,
-        ) -> armreg_rt::Value<crate::Pmevcntr32>,
-    ) {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::modify(N, f);
-    }
-}
-/// Element access with the index checked at run time.
-impl PMEVCNTR {
-    /// Reads the register (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_read(
-        n: usize,
-    ) -> Result<armreg_rt::Value<crate::Pmevcntr32>, armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Ok(Self::read(n))
-    }
-    /// Writes the register (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_write(
-        n: usize,
-        value: armreg_rt::Value<crate::Pmevcntr32>,
-    ) -> Result<(), armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Self::write(n, value);
-        Ok(())
-    }
-    /// Reads the register, changes the value with `f` and writes it back (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_modify(
-        n: usize,
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevcntr32>,
-        ) -> armreg_rt::Value<crate::Pmevcntr32>,
-    ) -> Result<(), armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Self::modify(n, f);
-        Ok(())
-    }
-}
-impl PMEVCNTR {
-    /// Reads the register.
-    #[inline(always)]
-    fn read(n: usize) -> armreg_rt::Value<crate::Pmevcntr32> {
-        let raw = Self::read_raw(n);
+        let raw = armreg_rt::host::read("PMEVCNTR<n>", Self::element_path(N));
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
     #[inline(always)]
-    fn write(n: usize, value: armreg_rt::Value<crate::Pmevcntr32>) {
-        Self::write_raw(n, u64::from(value.bits()));
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_index(n: usize) -> armreg_rt::Value<crate::Pmevcntr32> {
+        match n {
+            0 => Self::read_at::<0>(),
+            1 => Self::read_at::<1>(),
+            2 => Self::read_at::<2>(),
+            3 => Self::read_at::<3>(),
+            4 => Self::read_at::<4>(),
+            5 => Self::read_at::<5>(),
+            6 => Self::read_at::<6>(),
+            7 => Self::read_at::<7>(),
+            8 => Self::read_at::<8>(),
+            9 => Self::read_at::<9>(),
+            10 => Self::read_at::<10>(),
+            11 => Self::read_at::<11>(),
+            12 => Self::read_at::<12>(),
+            13 => Self::read_at::<13>(),
+            14 => Self::read_at::<14>(),
+            15 => Self::read_at::<15>(),
+            16 => Self::read_at::<16>(),
+            17 => Self::read_at::<17>(),
+            18 => Self::read_at::<18>(),
+            19 => Self::read_at::<19>(),
+            20 => Self::read_at::<20>(),
+            21 => Self::read_at::<21>(),
+            22 => Self::read_at::<22>(),
+            23 => Self::read_at::<23>(),
+            24 => Self::read_at::<24>(),
+            25 => Self::read_at::<25>(),
+            26 => Self::read_at::<26>(),
+            27 => Self::read_at::<27>(),
+            28 => Self::read_at::<28>(),
+            29 => Self::read_at::<29>(),
+            30 => Self::read_at::<30>(),
+            _ => armreg_rt::array::out_of_range("PMEVCNTR<n>", n, 31),
+        }
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+}
+impl armreg_rt::array::WriteElement for PMEVCNTR {
     #[inline(always)]
-    fn modify(
-        n: usize,
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevcntr32>,
-        ) -> armreg_rt::Value<crate::Pmevcntr32>,
-    ) {
-        let value = f(Self::read(n));
-        Self::write(n, value);
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_at<const N: usize>(value: armreg_rt::Value<crate::Pmevcntr32>) {
+        let raw = u64::from(value.bits());
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register, element N < COUNT of the array, from a register
+            // operand: it touches no memory and no stack and leaves the flags alone; its effects
+            // are the architectural ones this register's documentation states.
+            unsafe {
+                core::arch::asm!(
+                    "mcr p15, 0, {raw}, c14, c{crm}, {opc2}", raw = in (reg) raw as u32,
+                    crm = const (64 + N) >> 3, opc2 = const (64 + N) & 7,
+                    options(nostack, preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "arm"))]
+        armreg_rt::host::write("PMEVCNTR<n>", Self::element_path(N), raw);
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_index(n: usize, value: armreg_rt::Value<crate::Pmevcntr32>) {
+        match n {
+            0 => Self::write_at::<0>(value),
+            1 => Self::write_at::<1>(value),
+            2 => Self::write_at::<2>(value),
+            3 => Self::write_at::<3>(value),
+            4 => Self::write_at::<4>(value),
+            5 => Self::write_at::<5>(value),
+            6 => Self::write_at::<6>(value),
+            7 => Self::write_at::<7>(value),
+            8 => Self::write_at::<8>(value),
+            9 => Self::write_at::<9>(value),
+            10 => Self::write_at::<10>(value),
+            11 => Self::write_at::<11>(value),
+            12 => Self::write_at::<12>(value),
+            13 => Self::write_at::<13>(value),
+            14 => Self::write_at::<14>(value),
+            15 => Self::write_at::<15>(value),
+            16 => Self::write_at::<16>(value),
+            17 => Self::write_at::<17>(value),
+            18 => Self::write_at::<18>(value),
+            19 => Self::write_at::<19>(value),
+            20 => Self::write_at::<20>(value),
+            21 => Self::write_at::<21>(value),
+            22 => Self::write_at::<22>(value),
+            23 => Self::write_at::<23>(value),
+            24 => Self::write_at::<24>(value),
+            25 => Self::write_at::<25>(value),
+            26 => Self::write_at::<26>(value),
+            27 => Self::write_at::<27>(value),
+            28 => Self::write_at::<28>(value),
+            29 => Self::write_at::<29>(value),
+            30 => Self::write_at::<30>(value),
+            _ => armreg_rt::array::out_of_range("PMEVCNTR<n>", n, 31),
+        }
     }
 }
 /// `PMEVTYPER<n>`: Event Type Registers 0..30: p15, 0, c14, c(12+(m&gt;&gt;3)), m&7
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c12, 0`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
 ///
-/// An array of 31 registers; element n adds n to the CRm:op2 part of the encoding of element 0.
+/// An array of 31 registers: `PMEVTYPER.at::<N>()` is element N, checked when the program is compiled (one instruction); `PMEVTYPER.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMEVTYPER&lt;m&gt;
 #[allow(non_camel_case_types)]
@@ -1987,1222 +967,158 @@ impl PMEVTYPER {
     pub const COUNT: usize = 31;
     /// The encoding of element `n`, if there is one.
     pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
-        match n {
-            0 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 12,
-                    opc2: 0,
-                })
-            }
-            1 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 12,
-                    opc2: 1,
-                })
-            }
-            2 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 12,
-                    opc2: 2,
-                })
-            }
-            3 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 12,
-                    opc2: 3,
-                })
-            }
-            4 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 12,
-                    opc2: 4,
-                })
-            }
-            5 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 12,
-                    opc2: 5,
-                })
-            }
-            6 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 12,
-                    opc2: 6,
-                })
-            }
-            7 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 12,
-                    opc2: 7,
-                })
-            }
-            8 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 13,
-                    opc2: 0,
-                })
-            }
-            9 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 13,
-                    opc2: 1,
-                })
-            }
-            10 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 13,
-                    opc2: 2,
-                })
-            }
-            11 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 13,
-                    opc2: 3,
-                })
-            }
-            12 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 13,
-                    opc2: 4,
-                })
-            }
-            13 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 13,
-                    opc2: 5,
-                })
-            }
-            14 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 13,
-                    opc2: 6,
-                })
-            }
-            15 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 13,
-                    opc2: 7,
-                })
-            }
-            16 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 14,
-                    opc2: 0,
-                })
-            }
-            17 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 14,
-                    opc2: 1,
-                })
-            }
-            18 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 14,
-                    opc2: 2,
-                })
-            }
-            19 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 14,
-                    opc2: 3,
-                })
-            }
-            20 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 14,
-                    opc2: 4,
-                })
-            }
-            21 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 14,
-                    opc2: 5,
-                })
-            }
-            22 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 14,
-                    opc2: 6,
-                })
-            }
-            23 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 14,
-                    opc2: 7,
-                })
-            }
-            24 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 15,
-                    opc2: 0,
-                })
-            }
-            25 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 15,
-                    opc2: 1,
-                })
-            }
-            26 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 15,
-                    opc2: 2,
-                })
-            }
-            27 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 15,
-                    opc2: 3,
-                })
-            }
-            28 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 15,
-                    opc2: 4,
-                })
-            }
-            29 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 15,
-                    opc2: 5,
-                })
-            }
-            30 => {
-                Some(armreg_rt::SysRegPath::A32 {
-                    coproc: 15,
-                    opc1: 0,
-                    crn: 14,
-                    crm: 15,
-                    opc2: 6,
-                })
-            }
-            _ => None,
+        if n < Self::COUNT { Some(Self::element_path(n)) } else { None }
+    }
+    /// The encoding of element `n` (`n < COUNT`).
+    #[allow(dead_code, reason = "only the host's accessors use it")]
+    const fn element_path(n: usize) -> armreg_rt::SysRegPath {
+        armreg_rt::SysRegPath::A32 {
+            coproc: 15,
+            opc1: 0,
+            crn: 14,
+            crm: ((96 + n) >> 3) as u8,
+            opc2: ((96 + n) & 7) as u8,
         }
     }
+    /// Element `N`, checked when the program is compiled: one instruction.
     #[inline(always)]
-    fn read_raw(n: usize) -> u64 {
+    pub const fn at<const N: usize>(self) -> armreg_rt::array::Element<Self, N> {
+        armreg_rt::array::Element::new(self)
+    }
+    /// Element `n`, or an error if there is none.
+    #[inline(always)]
+    pub const fn try_at(
+        self,
+        n: usize,
+    ) -> Result<armreg_rt::array::Indexed<Self>, armreg_rt::IndexOutOfRange> {
+        armreg_rt::array::Indexed::new(self, n)
+    }
+}
+impl armreg_rt::array::SysRegArray for PMEVTYPER {
+    type Layout = crate::Pmevtyper;
+    const COUNT: usize = 31;
+    const NAME: &'static str = "PMEVTYPER<n>";
+}
+impl armreg_rt::array::ReadElement for PMEVTYPER {
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_at<const N: usize>() -> armreg_rt::Value<crate::Pmevtyper> {
         #[cfg(target_arch = "arm")]
-        {
-            match n {
-                0 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c12, 0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                1 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c12, 1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                2 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c12, 2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                3 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c12, 3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                4 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c12, 4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                5 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c12, 5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                6 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c12, 6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                7 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c12, 7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                8 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c13, 0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                9 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c13, 1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                10 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c13, 2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                11 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c13, 3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                12 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c13, 4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                13 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c13, 5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                14 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c13, 6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                15 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c13, 7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                16 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c14, 0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                17 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c14, 1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                18 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c14, 2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                19 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c14, 3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                20 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c14, 4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                21 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c14, 5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                22 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c14, 6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                23 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c14, 7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                24 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c15, 0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                25 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c15, 1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                26 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c15, 2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                27 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c15, 3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                28 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c15, 4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                29 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c15, 5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                30 => {
-                    let raw: u32;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrc p15, 0, {}, c14, c15, 6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    u64::from(raw)
-                }
-                _ => 0,
+        let raw = {
+            let raw: u32;
+            // SAFETY: this reads one system register, element N < COUNT of the array (checked where the
+            // element was made), into a register operand: it touches no memory and no stack
+            // (`nostack`) and leaves the flags alone (`preserves_flags`).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 0, {raw}, c14, c{crm}, {opc2}", raw = out(reg) raw, crm =
+                    const (96 + N) >> 3, opc2 = const (96 + N) & 7, options(nostack,
+                    preserves_flags)
+                );
             }
-        }
+            u64::from(raw)
+        };
         #[cfg(not(target_arch = "arm"))]
-        {
-            match Self::path(n) {
-                Some(path) => armreg_rt::host::read(path),
-                None => 0,
-            }
-        }
-    }
-    #[inline(always)]
-    fn write_raw(n: usize, raw: u64) {
-        #[cfg(target_arch = "arm")]
-        {
-            match n {
-                0 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c12, 0", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                1 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c12, 1", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                2 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c12, 2", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                3 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c12, 3", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                4 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c12, 4", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                5 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c12, 5", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                6 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c12, 6", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                7 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c12, 7", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                8 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c13, 0", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                9 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c13, 1", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                10 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c13, 2", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                11 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c13, 3", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                12 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c13, 4", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                13 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c13, 5", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                14 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c13, 6", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                15 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c13, 7", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                16 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c14, 0", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                17 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c14, 1", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                18 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c14, 2", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                19 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c14, 3", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                20 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c14, 4", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                21 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c14, 5", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                22 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c14, 6", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                23 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c14, 7", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                24 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c15, 0", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                25 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c15, 1", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                26 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c15, 2", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                27 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c15, 3", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                28 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c15, 4", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                29 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c15, 5", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                30 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "mcr p15, 0, {}, c14, c15, 6", in (reg) raw as u32,
-                            options(nostack, preserves_flags)
-                        )
-                    };
-                }
-                _ => {}
-            }
-        }
-        #[cfg(not(target_arch = "arm"))]
-        {
-            if let Some(path) = Self::path(n) {
-                armreg_rt::host::write(path, raw);
-            }
-        }
-    }
-}
-/// Element access with the index checked at compile time: one instruction each.
-impl PMEVTYPER {
-    /// Reads the register (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn read_n<const N: usize>() -> armreg_rt::Value<crate::Pmevtyper> {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::read(N)
-    }
-    /// Writes the register (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn write_n<const N: usize>(value: armreg_rt::Value<crate::Pmevtyper>) {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::write(N, value);
-    }
-    /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn modify_n<const N: usize>(
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevtyper>,
-        ) -> armreg_rt::Value<crate::Pmevtyper>,
-    ) {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::modify(N, f);
-    }
-}
-/// Element access with the index checked at run time.
-impl PMEVTYPER {
-    /// Reads the register (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_read(
-        n: usize,
-    ) -> Result<armreg_rt::Value<crate::Pmevtyper>, armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Ok(Self::read(n))
-    }
-    /// Writes the register (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_write(
-        n: usize,
-        value: armreg_rt::Value<crate::Pmevtyper>,
-    ) -> Result<(), armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Self::write(n, value);
-        Ok(())
-    }
-    /// Reads the register, changes the value with `f` and writes it back (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_modify(
-        n: usize,
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevtyper>,
-        ) -> armreg_rt::Value<crate::Pmevtyper>,
-    ) -> Result<(), armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Self::modify(n, f);
-        Ok(())
-    }
-}
-impl PMEVTYPER {
-    /// Reads the register.
-    #[inline(always)]
-    fn read(n: usize) -> armreg_rt::Value<crate::Pmevtyper> {
-        let raw = Self::read_raw(n);
+        let raw = armreg_rt::host::read("PMEVTYPER<n>", Self::element_path(N));
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
     #[inline(always)]
-    fn write(n: usize, value: armreg_rt::Value<crate::Pmevtyper>) {
-        Self::write_raw(n, u64::from(value.bits()));
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_index(n: usize) -> armreg_rt::Value<crate::Pmevtyper> {
+        match n {
+            0 => Self::read_at::<0>(),
+            1 => Self::read_at::<1>(),
+            2 => Self::read_at::<2>(),
+            3 => Self::read_at::<3>(),
+            4 => Self::read_at::<4>(),
+            5 => Self::read_at::<5>(),
+            6 => Self::read_at::<6>(),
+            7 => Self::read_at::<7>(),
+            8 => Self::read_at::<8>(),
+            9 => Self::read_at::<9>(),
+            10 => Self::read_at::<10>(),
+            11 => Self::read_at::<11>(),
+            12 => Self::read_at::<12>(),
+            13 => Self::read_at::<13>(),
+            14 => Self::read_at::<14>(),
+            15 => Self::read_at::<15>(),
+            16 => Self::read_at::<16>(),
+            17 => Self::read_at::<17>(),
+            18 => Self::read_at::<18>(),
+            19 => Self::read_at::<19>(),
+            20 => Self::read_at::<20>(),
+            21 => Self::read_at::<21>(),
+            22 => Self::read_at::<22>(),
+            23 => Self::read_at::<23>(),
+            24 => Self::read_at::<24>(),
+            25 => Self::read_at::<25>(),
+            26 => Self::read_at::<26>(),
+            27 => Self::read_at::<27>(),
+            28 => Self::read_at::<28>(),
+            29 => Self::read_at::<29>(),
+            30 => Self::read_at::<30>(),
+            _ => armreg_rt::array::out_of_range("PMEVTYPER<n>", n, 31),
+        }
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+}
+impl armreg_rt::array::WriteElement for PMEVTYPER {
     #[inline(always)]
-    fn modify(
-        n: usize,
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevtyper>,
-        ) -> armreg_rt::Value<crate::Pmevtyper>,
-    ) {
-        let value = f(Self::read(n));
-        Self::write(n, value);
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_at<const N: usize>(value: armreg_rt::Value<crate::Pmevtyper>) {
+        let raw = u64::from(value.bits());
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register, element N < COUNT of the array, from a register
+            // operand: it touches no memory and no stack and leaves the flags alone; its effects
+            // are the architectural ones this register's documentation states.
+            unsafe {
+                core::arch::asm!(
+                    "mcr p15, 0, {raw}, c14, c{crm}, {opc2}", raw = in (reg) raw as u32,
+                    crm = const (96 + N) >> 3, opc2 = const (96 + N) & 7,
+                    options(nostack, preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "arm"))]
+        armreg_rt::host::write("PMEVTYPER<n>", Self::element_path(N), raw);
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_index(n: usize, value: armreg_rt::Value<crate::Pmevtyper>) {
+        match n {
+            0 => Self::write_at::<0>(value),
+            1 => Self::write_at::<1>(value),
+            2 => Self::write_at::<2>(value),
+            3 => Self::write_at::<3>(value),
+            4 => Self::write_at::<4>(value),
+            5 => Self::write_at::<5>(value),
+            6 => Self::write_at::<6>(value),
+            7 => Self::write_at::<7>(value),
+            8 => Self::write_at::<8>(value),
+            9 => Self::write_at::<9>(value),
+            10 => Self::write_at::<10>(value),
+            11 => Self::write_at::<11>(value),
+            12 => Self::write_at::<12>(value),
+            13 => Self::write_at::<13>(value),
+            14 => Self::write_at::<14>(value),
+            15 => Self::write_at::<15>(value),
+            16 => Self::write_at::<16>(value),
+            17 => Self::write_at::<17>(value),
+            18 => Self::write_at::<18>(value),
+            19 => Self::write_at::<19>(value),
+            20 => Self::write_at::<20>(value),
+            21 => Self::write_at::<21>(value),
+            22 => Self::write_at::<22>(value),
+            23 => Self::write_at::<23>(value),
+            24 => Self::write_at::<24>(value),
+            25 => Self::write_at::<25>(value),
+            26 => Self::write_at::<26>(value),
+            27 => Self::write_at::<27>(value),
+            28 => Self::write_at::<28>(value),
+            29 => Self::write_at::<29>(value),
+            30 => Self::write_at::<30>(value),
+            _ => armreg_rt::array::out_of_range("PMEVTYPER<n>", n, 31),
+        }
     }
 }
 /// `PMINTENCLR`: Interrupt Enable Clear
@@ -3223,6 +1139,7 @@ impl PMINTENCLR {
         opc2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -3236,13 +1153,15 @@ impl PMINTENCLR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("PMINTENCLR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -3253,22 +1172,24 @@ impl PMINTENCLR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c14, 2", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMINTENCLR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -3292,6 +1213,7 @@ impl PMINTENSET {
         opc2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -3305,13 +1227,15 @@ impl PMINTENSET {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("PMINTENSET", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -3322,22 +1246,24 @@ impl PMINTENSET {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c14, 1", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMINTENSET", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -3361,6 +1287,7 @@ impl PMMIR {
         opc2: 6,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -3374,14 +1301,15 @@ impl PMMIR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 6", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMMIR", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmmir> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmmir>::from_bits_retain(raw as u32)
@@ -3405,6 +1333,7 @@ impl PMOVSR {
         opc2: 3,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -3418,13 +1347,14 @@ impl PMOVSR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 3", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMOVSR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -3435,22 +1365,24 @@ impl PMOVSR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 3", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMOVSR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -3474,6 +1406,7 @@ impl PMOVSSET {
         opc2: 3,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -3487,13 +1420,15 @@ impl PMOVSSET {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 3", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("PMOVSSET", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -3504,22 +1439,24 @@ impl PMOVSSET {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c14, 3", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMOVSSET", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -3543,6 +1480,7 @@ impl PMSELR {
         opc2: 5,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -3556,13 +1494,14 @@ impl PMSELR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c12, 5", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("PMSELR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -3573,27 +1512,30 @@ impl PMSELR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 5", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMSELR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmselr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmselr>,
@@ -3621,6 +1563,7 @@ impl PMSWINC {
         opc2: 4,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -3631,16 +1574,17 @@ impl PMSWINC {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c12, 4", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMSWINC", Self::PATH, raw);
         }
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
         Self::write_raw(u64::from(value.bits()));
     }
@@ -3663,6 +1607,7 @@ impl PMUSERENR {
         opc2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -3676,13 +1621,15 @@ impl PMUSERENR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c14, 0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("PMUSERENR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -3693,27 +1640,30 @@ impl PMUSERENR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c14, 0", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMUSERENR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmuserenrA32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmuserenrA32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::PmuserenrA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::PmuserenrA32>,
@@ -3741,6 +1691,7 @@ impl PMXEVCNTR {
         opc2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -3754,13 +1705,15 @@ impl PMXEVCNTR {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c13, 2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("PMXEVCNTR", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -3771,27 +1724,30 @@ impl PMXEVCNTR {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c13, 2", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMXEVCNTR", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmevcntr32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmevcntr32>,
@@ -3819,6 +1775,7 @@ impl PMXEVTYPER {
         opc2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "arm")]
         {
@@ -3832,13 +1789,15 @@ impl PMXEVTYPER {
                 core::arch::asm!(
                     "mrc p15, 0, {}, c9, c13, 1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             u64::from(raw)
         }
-        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("PMXEVTYPER", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "arm")]
         {
@@ -3849,27 +1808,30 @@ impl PMXEVTYPER {
                 core::arch::asm!(
                     "mcr p15, 0, {}, c9, c13, 1", in (reg) raw as u32, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "arm"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMXEVTYPER", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmevtyper> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmevtyper>,

@@ -6,26 +6,26 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
-)]
-#![allow(
-    clippy::must_use_candidate,
-    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
-)]
 #![allow(
     clippy::doc_markdown,
     reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
+    clippy::must_use_candidate,
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
+)]
+#![allow(
     clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    reason = "the only error is `IndexOutOfRange`, from an array's `try_at`, whose summary names it"
 )]
 /// `ID_AA64DFR0_EL1`: AArch64 Debug Feature Register 0 (the PMU version is PMUVer)
 ///
@@ -45,6 +45,7 @@ impl ID_AA64DFR0_EL1 {
         op2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -58,14 +59,16 @@ impl ID_AA64DFR0_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C0_C5_0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("ID_AA64DFR0_EL1", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::IdAa64dfr0> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IdAa64dfr0>::from_bits_retain(raw)
@@ -89,6 +92,7 @@ impl MDCR_EL2 {
         op2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -102,13 +106,15 @@ impl MDCR_EL2 {
                 core::arch::asm!(
                     "mrs {}, S3_4_C1_C1_1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("MDCR_EL2", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -119,27 +125,30 @@ impl MDCR_EL2 {
                 core::arch::asm!(
                     "msr S3_4_C1_C1_1, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("MDCR_EL2", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::MdcrEl2> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::MdcrEl2>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::MdcrEl2>) {
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::MdcrEl2>,
@@ -167,6 +176,7 @@ impl MDCR_EL3 {
         op2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -180,13 +190,15 @@ impl MDCR_EL3 {
                 core::arch::asm!(
                     "mrs {}, S3_6_C1_C3_1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("MDCR_EL3", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -197,27 +209,30 @@ impl MDCR_EL3 {
                 core::arch::asm!(
                     "msr S3_6_C1_C3_1, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("MDCR_EL3", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::MdcrEl3> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::MdcrEl3>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::MdcrEl3>) {
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::MdcrEl3>,
@@ -245,6 +260,7 @@ impl MIDR_EL1 {
         op2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -258,14 +274,16 @@ impl MIDR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C0_C0_0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("MIDR_EL1", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Midr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Midr>::from_bits_retain(raw as u32)
@@ -289,6 +307,7 @@ impl PMCCFILTR_EL0 {
         op2: 7,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -302,13 +321,15 @@ impl PMCCFILTR_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C14_C15_7", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMCCFILTR_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -319,27 +340,30 @@ impl PMCCFILTR_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C14_C15_7, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCCFILTR_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmccfiltr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmccfiltr>,
@@ -367,6 +391,7 @@ impl PMCCNTR_EL0 {
         op2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -380,13 +405,15 @@ impl PMCCNTR_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C13_0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMCCNTR_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -397,27 +424,30 @@ impl PMCCNTR_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C13_0, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCCNTR_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmccntr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmccntr>,
@@ -445,6 +475,7 @@ impl PMCEID0_EL0 {
         op2: 6,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -458,14 +489,16 @@ impl PMCEID0_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_6", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMCEID0_EL0", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmceid>::from_bits_retain(raw)
@@ -489,6 +522,7 @@ impl PMCEID1_EL0 {
         op2: 7,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -502,14 +536,16 @@ impl PMCEID1_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_7", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMCEID1_EL0", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmceid> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmceid>::from_bits_retain(raw)
@@ -533,6 +569,7 @@ impl PMCNTENCLR_EL0 {
         op2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -546,13 +583,15 @@ impl PMCNTENCLR_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMCNTENCLR_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -563,22 +602,24 @@ impl PMCNTENCLR_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_2, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCNTENCLR_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -602,6 +643,7 @@ impl PMCNTENSET_EL0 {
         op2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -615,13 +657,15 @@ impl PMCNTENSET_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMCNTENSET_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -632,22 +676,24 @@ impl PMCNTENSET_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_1, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCNTENSET_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -671,6 +717,7 @@ impl PMCR_EL0 {
         op2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -684,13 +731,15 @@ impl PMCR_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMCR_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -701,27 +750,30 @@ impl PMCR_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_0, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMCR_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmcr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmcr>::from_bits_retain(raw)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmcr>) {
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pmcr>) -> armreg_rt::Value<crate::Pmcr>,
     ) {
@@ -733,7 +785,7 @@ impl PMCR_EL0 {
 ///
 /// `MRS`/`MSR` `S3_3_C14_C8_0`, read/write, layout [`Pmevcntr`](crate::Pmevcntr).
 ///
-/// An array of 31 registers; element n adds n to the CRm:op2 part of the encoding of element 0.
+/// An array of 31 registers: `PMEVCNTR_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `PMEVCNTR_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMEVCNTR&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
@@ -744,1229 +796,165 @@ impl PMEVCNTR_EL0 {
     pub const COUNT: usize = 31;
     /// The encoding of element `n`, if there is one.
     pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
-        match n {
-            0 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 8,
-                    op2: 0,
-                })
-            }
-            1 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 8,
-                    op2: 1,
-                })
-            }
-            2 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 8,
-                    op2: 2,
-                })
-            }
-            3 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 8,
-                    op2: 3,
-                })
-            }
-            4 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 8,
-                    op2: 4,
-                })
-            }
-            5 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 8,
-                    op2: 5,
-                })
-            }
-            6 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 8,
-                    op2: 6,
-                })
-            }
-            7 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 8,
-                    op2: 7,
-                })
-            }
-            8 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 9,
-                    op2: 0,
-                })
-            }
-            9 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 9,
-                    op2: 1,
-                })
-            }
-            10 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 9,
-                    op2: 2,
-                })
-            }
-            11 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 9,
-                    op2: 3,
-                })
-            }
-            12 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 9,
-                    op2: 4,
-                })
-            }
-            13 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 9,
-                    op2: 5,
-                })
-            }
-            14 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 9,
-                    op2: 6,
-                })
-            }
-            15 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 9,
-                    op2: 7,
-                })
-            }
-            16 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 10,
-                    op2: 0,
-                })
-            }
-            17 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 10,
-                    op2: 1,
-                })
-            }
-            18 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 10,
-                    op2: 2,
-                })
-            }
-            19 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 10,
-                    op2: 3,
-                })
-            }
-            20 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 10,
-                    op2: 4,
-                })
-            }
-            21 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 10,
-                    op2: 5,
-                })
-            }
-            22 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 10,
-                    op2: 6,
-                })
-            }
-            23 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 10,
-                    op2: 7,
-                })
-            }
-            24 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 11,
-                    op2: 0,
-                })
-            }
-            25 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 11,
-                    op2: 1,
-                })
-            }
-            26 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 11,
-                    op2: 2,
-                })
-            }
-            27 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 11,
-                    op2: 3,
-                })
-            }
-            28 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 11,
-                    op2: 4,
-                })
-            }
-            29 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 11,
-                    op2: 5,
-                })
-            }
-            30 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 11,
-                    op2: 6,
-                })
-            }
-            _ => None,
+        if n < Self::COUNT { Some(Self::element_path(n)) } else { None }
+    }
+    /// The encoding of element `n` (`n < COUNT`).
+    #[allow(dead_code, reason = "only the host's accessors use it")]
+    const fn element_path(n: usize) -> armreg_rt::SysRegPath {
+        armreg_rt::SysRegPath::A64 {
+            op0: 3,
+            op1: 3,
+            crn: 14,
+            crm: ((64 + n) >> 3) as u8,
+            op2: ((64 + n) & 7) as u8,
         }
     }
+    /// Element `N`, checked when the program is compiled: one instruction.
     #[inline(always)]
-    fn read_raw(n: usize) -> u64 {
+    pub const fn at<const N: usize>(self) -> armreg_rt::array::Element<Self, N> {
+        armreg_rt::array::Element::new(self)
+    }
+    /// Element `n`, or an error if there is none.
+    #[inline(always)]
+    pub const fn try_at(
+        self,
+        n: usize,
+    ) -> Result<armreg_rt::array::Indexed<Self>, armreg_rt::IndexOutOfRange> {
+        armreg_rt::array::Indexed::new(self, n)
+    }
+}
+impl armreg_rt::array::SysRegArray for PMEVCNTR_EL0 {
+    type Layout = crate::Pmevcntr;
+    const COUNT: usize = 31;
+    const NAME: &'static str = "PMEVCNTR<n>_EL0";
+}
+impl armreg_rt::array::ReadElement for PMEVCNTR_EL0 {
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    fn read_at<const N: usize>() -> armreg_rt::Value<crate::Pmevcntr> {
         #[cfg(target_arch = "aarch64")]
-        {
-            match n {
-                0 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C8_0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                1 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C8_1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                2 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C8_2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                3 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C8_3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                4 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C8_4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                5 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C8_5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                6 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C8_6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                7 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C8_7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                8 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C9_0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                9 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C9_1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                10 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C9_2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                11 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C9_3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                12 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C9_4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                13 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C9_5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                14 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C9_6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                15 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C9_7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                16 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C10_0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                17 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C10_1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                18 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C10_2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                19 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C10_3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                20 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C10_4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                21 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C10_5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                22 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C10_6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                23 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C10_7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                24 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C11_0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                25 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C11_1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                26 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C11_2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                27 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C11_3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                28 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C11_4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                29 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C11_5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                30 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C11_6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                _ => 0,
+        let raw = {
+            let raw: u64;
+            // SAFETY: this reads one system register, element N < COUNT of the array (checked where the
+            // element was made), into a register operand: it touches no memory and no stack
+            // (`nostack`) and leaves the flags alone (`preserves_flags`).
+            unsafe {
+                core::arch::asm!(
+                    "mrs {raw}, S3_3_C14_C{crm}_{op2}", raw = out(reg) raw, crm = const
+                    (64 + N) >> 3, op2 = const (64 + N) & 7, options(nostack,
+                    preserves_flags)
+                );
             }
-        }
+            raw
+        };
         #[cfg(not(target_arch = "aarch64"))]
-        {
-            match Self::path(n) {
-                Some(path) => armreg_rt::host::read(path),
-                None => 0,
-            }
-        }
-    }
-    #[inline(always)]
-    fn write_raw(n: usize, raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            match n {
-                0 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C8_0, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                1 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C8_1, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                2 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C8_2, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                3 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C8_3, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                4 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C8_4, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                5 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C8_5, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                6 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C8_6, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                7 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C8_7, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                8 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C9_0, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                9 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C9_1, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                10 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C9_2, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                11 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C9_3, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                12 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C9_4, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                13 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C9_5, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                14 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C9_6, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                15 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C9_7, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                16 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C10_0, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                17 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C10_1, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                18 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C10_2, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                19 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C10_3, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                20 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C10_4, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                21 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C10_5, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                22 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C10_6, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                23 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C10_7, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                24 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C11_0, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                25 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C11_1, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                26 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C11_2, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                27 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C11_3, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                28 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C11_4, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                29 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C11_5, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                30 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C11_6, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                _ => {}
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            if let Some(path) = Self::path(n) {
-                armreg_rt::host::write(path, raw);
-            }
-        }
-    }
-}
-/// Element access with the index checked at compile time: one instruction each.
-impl PMEVCNTR_EL0 {
-    /// Reads the register (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn read_n<const N: usize>() -> armreg_rt::Value<crate::Pmevcntr> {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::read(N)
-    }
-    /// Writes the register (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn write_n<const N: usize>(value: armreg_rt::Value<crate::Pmevcntr>) {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::write(N, value);
-    }
-    /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn modify_n<const N: usize>(
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevcntr>,
-        ) -> armreg_rt::Value<crate::Pmevcntr>,
-    ) {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::modify(N, f);
-    }
-}
-/// Element access with the index checked at run time.
-impl PMEVCNTR_EL0 {
-    /// Reads the register (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_read(
-        n: usize,
-    ) -> Result<armreg_rt::Value<crate::Pmevcntr>, armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Ok(Self::read(n))
-    }
-    /// Writes the register (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_write(
-        n: usize,
-        value: armreg_rt::Value<crate::Pmevcntr>,
-    ) -> Result<(), armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Self::write(n, value);
-        Ok(())
-    }
-    /// Reads the register, changes the value with `f` and writes it back (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_modify(
-        n: usize,
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevcntr>,
-        ) -> armreg_rt::Value<crate::Pmevcntr>,
-    ) -> Result<(), armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Self::modify(n, f);
-        Ok(())
-    }
-}
-impl PMEVCNTR_EL0 {
-    /// Reads the register.
-    #[inline(always)]
-    fn read(n: usize) -> armreg_rt::Value<crate::Pmevcntr> {
-        let raw = Self::read_raw(n);
+        let raw = armreg_rt::host::read("PMEVCNTR<n>_EL0", Self::element_path(N));
         armreg_rt::Value::<crate::Pmevcntr>::from_bits_retain(raw)
     }
-    /// Writes the register.
     #[inline(always)]
-    fn write(n: usize, value: armreg_rt::Value<crate::Pmevcntr>) {
-        Self::write_raw(n, value.bits());
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    fn read_index(n: usize) -> armreg_rt::Value<crate::Pmevcntr> {
+        match n {
+            0 => Self::read_at::<0>(),
+            1 => Self::read_at::<1>(),
+            2 => Self::read_at::<2>(),
+            3 => Self::read_at::<3>(),
+            4 => Self::read_at::<4>(),
+            5 => Self::read_at::<5>(),
+            6 => Self::read_at::<6>(),
+            7 => Self::read_at::<7>(),
+            8 => Self::read_at::<8>(),
+            9 => Self::read_at::<9>(),
+            10 => Self::read_at::<10>(),
+            11 => Self::read_at::<11>(),
+            12 => Self::read_at::<12>(),
+            13 => Self::read_at::<13>(),
+            14 => Self::read_at::<14>(),
+            15 => Self::read_at::<15>(),
+            16 => Self::read_at::<16>(),
+            17 => Self::read_at::<17>(),
+            18 => Self::read_at::<18>(),
+            19 => Self::read_at::<19>(),
+            20 => Self::read_at::<20>(),
+            21 => Self::read_at::<21>(),
+            22 => Self::read_at::<22>(),
+            23 => Self::read_at::<23>(),
+            24 => Self::read_at::<24>(),
+            25 => Self::read_at::<25>(),
+            26 => Self::read_at::<26>(),
+            27 => Self::read_at::<27>(),
+            28 => Self::read_at::<28>(),
+            29 => Self::read_at::<29>(),
+            30 => Self::read_at::<30>(),
+            _ => armreg_rt::array::out_of_range("PMEVCNTR<n>_EL0", n, 31),
+        }
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+}
+impl armreg_rt::array::WriteElement for PMEVCNTR_EL0 {
     #[inline(always)]
-    fn modify(
-        n: usize,
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevcntr>,
-        ) -> armreg_rt::Value<crate::Pmevcntr>,
-    ) {
-        let value = f(Self::read(n));
-        Self::write(n, value);
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    fn write_at<const N: usize>(value: armreg_rt::Value<crate::Pmevcntr>) {
+        let raw = value.bits();
+        #[cfg(target_arch = "aarch64")]
+        {
+            // SAFETY: this writes one system register, element N < COUNT of the array, from a register
+            // operand: it touches no memory and no stack and leaves the flags alone; its effects
+            // are the architectural ones this register's documentation states.
+            unsafe {
+                core::arch::asm!(
+                    "msr S3_3_C14_C{crm}_{op2}, {raw}", raw = in (reg) raw, crm = const
+                    (64 + N) >> 3, op2 = const (64 + N) & 7, options(nostack,
+                    preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        armreg_rt::host::write("PMEVCNTR<n>_EL0", Self::element_path(N), raw);
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    fn write_index(n: usize, value: armreg_rt::Value<crate::Pmevcntr>) {
+        match n {
+            0 => Self::write_at::<0>(value),
+            1 => Self::write_at::<1>(value),
+            2 => Self::write_at::<2>(value),
+            3 => Self::write_at::<3>(value),
+            4 => Self::write_at::<4>(value),
+            5 => Self::write_at::<5>(value),
+            6 => Self::write_at::<6>(value),
+            7 => Self::write_at::<7>(value),
+            8 => Self::write_at::<8>(value),
+            9 => Self::write_at::<9>(value),
+            10 => Self::write_at::<10>(value),
+            11 => Self::write_at::<11>(value),
+            12 => Self::write_at::<12>(value),
+            13 => Self::write_at::<13>(value),
+            14 => Self::write_at::<14>(value),
+            15 => Self::write_at::<15>(value),
+            16 => Self::write_at::<16>(value),
+            17 => Self::write_at::<17>(value),
+            18 => Self::write_at::<18>(value),
+            19 => Self::write_at::<19>(value),
+            20 => Self::write_at::<20>(value),
+            21 => Self::write_at::<21>(value),
+            22 => Self::write_at::<22>(value),
+            23 => Self::write_at::<23>(value),
+            24 => Self::write_at::<24>(value),
+            25 => Self::write_at::<25>(value),
+            26 => Self::write_at::<26>(value),
+            27 => Self::write_at::<27>(value),
+            28 => Self::write_at::<28>(value),
+            29 => Self::write_at::<29>(value),
+            30 => Self::write_at::<30>(value),
+            _ => armreg_rt::array::out_of_range("PMEVCNTR<n>_EL0", n, 31),
+        }
     }
 }
 /// `PMEVTYPER<n>_EL0`: Event Type Registers 0..30: S3_3_C14_C(12+(n&gt;&gt;3))_(n&7)
 ///
 /// `MRS`/`MSR` `S3_3_C14_C12_0`, read/write, layout [`Pmevtyper`](crate::Pmevtyper).
 ///
-/// An array of 31 registers; element n adds n to the CRm:op2 part of the encoding of element 0.
+/// An array of 31 registers: `PMEVTYPER_EL0.at::<N>()` is element N, checked when the program is compiled (one instruction); `PMEVTYPER_EL0.try_at(n)` is element n, or an error past the end. Element n adds n to the CRm:op2 part of element 0's encoding.
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMEVTYPER&lt;n&gt;_EL0
 #[allow(non_camel_case_types)]
@@ -1977,1222 +965,158 @@ impl PMEVTYPER_EL0 {
     pub const COUNT: usize = 31;
     /// The encoding of element `n`, if there is one.
     pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
-        match n {
-            0 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 12,
-                    op2: 0,
-                })
-            }
-            1 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 12,
-                    op2: 1,
-                })
-            }
-            2 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 12,
-                    op2: 2,
-                })
-            }
-            3 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 12,
-                    op2: 3,
-                })
-            }
-            4 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 12,
-                    op2: 4,
-                })
-            }
-            5 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 12,
-                    op2: 5,
-                })
-            }
-            6 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 12,
-                    op2: 6,
-                })
-            }
-            7 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 12,
-                    op2: 7,
-                })
-            }
-            8 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 13,
-                    op2: 0,
-                })
-            }
-            9 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 13,
-                    op2: 1,
-                })
-            }
-            10 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 13,
-                    op2: 2,
-                })
-            }
-            11 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 13,
-                    op2: 3,
-                })
-            }
-            12 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 13,
-                    op2: 4,
-                })
-            }
-            13 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 13,
-                    op2: 5,
-                })
-            }
-            14 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 13,
-                    op2: 6,
-                })
-            }
-            15 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 13,
-                    op2: 7,
-                })
-            }
-            16 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 14,
-                    op2: 0,
-                })
-            }
-            17 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 14,
-                    op2: 1,
-                })
-            }
-            18 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 14,
-                    op2: 2,
-                })
-            }
-            19 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 14,
-                    op2: 3,
-                })
-            }
-            20 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 14,
-                    op2: 4,
-                })
-            }
-            21 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 14,
-                    op2: 5,
-                })
-            }
-            22 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 14,
-                    op2: 6,
-                })
-            }
-            23 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 14,
-                    op2: 7,
-                })
-            }
-            24 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 15,
-                    op2: 0,
-                })
-            }
-            25 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 15,
-                    op2: 1,
-                })
-            }
-            26 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 15,
-                    op2: 2,
-                })
-            }
-            27 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 15,
-                    op2: 3,
-                })
-            }
-            28 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 15,
-                    op2: 4,
-                })
-            }
-            29 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 15,
-                    op2: 5,
-                })
-            }
-            30 => {
-                Some(armreg_rt::SysRegPath::A64 {
-                    op0: 3,
-                    op1: 3,
-                    crn: 14,
-                    crm: 15,
-                    op2: 6,
-                })
-            }
-            _ => None,
+        if n < Self::COUNT { Some(Self::element_path(n)) } else { None }
+    }
+    /// The encoding of element `n` (`n < COUNT`).
+    #[allow(dead_code, reason = "only the host's accessors use it")]
+    const fn element_path(n: usize) -> armreg_rt::SysRegPath {
+        armreg_rt::SysRegPath::A64 {
+            op0: 3,
+            op1: 3,
+            crn: 14,
+            crm: ((96 + n) >> 3) as u8,
+            op2: ((96 + n) & 7) as u8,
         }
     }
+    /// Element `N`, checked when the program is compiled: one instruction.
     #[inline(always)]
-    fn read_raw(n: usize) -> u64 {
+    pub const fn at<const N: usize>(self) -> armreg_rt::array::Element<Self, N> {
+        armreg_rt::array::Element::new(self)
+    }
+    /// Element `n`, or an error if there is none.
+    #[inline(always)]
+    pub const fn try_at(
+        self,
+        n: usize,
+    ) -> Result<armreg_rt::array::Indexed<Self>, armreg_rt::IndexOutOfRange> {
+        armreg_rt::array::Indexed::new(self, n)
+    }
+}
+impl armreg_rt::array::SysRegArray for PMEVTYPER_EL0 {
+    type Layout = crate::Pmevtyper;
+    const COUNT: usize = 31;
+    const NAME: &'static str = "PMEVTYPER<n>_EL0";
+}
+impl armreg_rt::array::ReadElement for PMEVTYPER_EL0 {
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    fn read_at<const N: usize>() -> armreg_rt::Value<crate::Pmevtyper> {
         #[cfg(target_arch = "aarch64")]
-        {
-            match n {
-                0 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C12_0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                1 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C12_1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                2 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C12_2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                3 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C12_3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                4 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C12_4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                5 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C12_5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                6 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C12_6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                7 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C12_7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                8 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C13_0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                9 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C13_1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                10 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C13_2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                11 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C13_3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                12 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C13_4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                13 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C13_5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                14 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C13_6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                15 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C13_7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                16 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C14_0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                17 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C14_1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                18 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C14_2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                19 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C14_3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                20 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C14_4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                21 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C14_5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                22 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C14_6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                23 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C14_7", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                24 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C15_0", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                25 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C15_1", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                26 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C15_2", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                27 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C15_3", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                28 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C15_4", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                29 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C15_5", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                30 => {
-                    let raw: u64;
-                    // SAFETY: this reads one system register into a register operand: it touches no memory and no
-                    // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
-                    // compiled for the target state that has it, and the description says the register exists
-                    // wherever this crate applies (a register the current exception level may not read traps,
-                    // which is not undefined behaviour).
-                    unsafe {
-                        core::arch::asm!(
-                            "mrs {}, S3_3_C14_C15_6", out(reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                    raw
-                }
-                _ => 0,
+        let raw = {
+            let raw: u64;
+            // SAFETY: this reads one system register, element N < COUNT of the array (checked where the
+            // element was made), into a register operand: it touches no memory and no stack
+            // (`nostack`) and leaves the flags alone (`preserves_flags`).
+            unsafe {
+                core::arch::asm!(
+                    "mrs {raw}, S3_3_C14_C{crm}_{op2}", raw = out(reg) raw, crm = const
+                    (96 + N) >> 3, op2 = const (96 + N) & 7, options(nostack,
+                    preserves_flags)
+                );
             }
-        }
+            raw
+        };
         #[cfg(not(target_arch = "aarch64"))]
-        {
-            match Self::path(n) {
-                Some(path) => armreg_rt::host::read(path),
-                None => 0,
-            }
-        }
-    }
-    #[inline(always)]
-    fn write_raw(n: usize, raw: u64) {
-        #[cfg(target_arch = "aarch64")]
-        {
-            match n {
-                0 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C12_0, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                1 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C12_1, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                2 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C12_2, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                3 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C12_3, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                4 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C12_4, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                5 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C12_5, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                6 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C12_6, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                7 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C12_7, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                8 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C13_0, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                9 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C13_1, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                10 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C13_2, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                11 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C13_3, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                12 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C13_4, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                13 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C13_5, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                14 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C13_6, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                15 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C13_7, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                16 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C14_0, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                17 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C14_1, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                18 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C14_2, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                19 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C14_3, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                20 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C14_4, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                21 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C14_5, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                22 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C14_6, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                23 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C14_7, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                24 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C15_0, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                25 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C15_1, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                26 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C15_2, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                27 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C15_3, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                28 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C15_4, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                29 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C15_5, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                30 => {
-                    // SAFETY: this writes one system register from a register operand: it touches no memory and no
-                    // stack and leaves the flags alone; its effects are the architectural ones this register's
-                    // documentation states, none of which change memory the compiler knows about.
-                    unsafe {
-                        core::arch::asm!(
-                            "msr S3_3_C14_C15_6, {}", in (reg) raw, options(nostack,
-                            preserves_flags)
-                        )
-                    };
-                }
-                _ => {}
-            }
-        }
-        #[cfg(not(target_arch = "aarch64"))]
-        {
-            if let Some(path) = Self::path(n) {
-                armreg_rt::host::write(path, raw);
-            }
-        }
-    }
-}
-/// Element access with the index checked at compile time: one instruction each.
-impl PMEVTYPER_EL0 {
-    /// Reads the register (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn read_n<const N: usize>() -> armreg_rt::Value<crate::Pmevtyper> {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::read(N)
-    }
-    /// Writes the register (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn write_n<const N: usize>(value: armreg_rt::Value<crate::Pmevtyper>) {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::write(N, value);
-    }
-    /// Reads the register, changes the value with `f` and writes it back (element `N`, checked when the program is compiled).
-    #[inline(always)]
-    pub fn modify_n<const N: usize>(
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevtyper>,
-        ) -> armreg_rt::Value<crate::Pmevtyper>,
-    ) {
-        const { assert!(N < Self::COUNT, "register array index out of range") };
-        Self::modify(N, f);
-    }
-}
-/// Element access with the index checked at run time.
-impl PMEVTYPER_EL0 {
-    /// Reads the register (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_read(
-        n: usize,
-    ) -> Result<armreg_rt::Value<crate::Pmevtyper>, armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Ok(Self::read(n))
-    }
-    /// Writes the register (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_write(
-        n: usize,
-        value: armreg_rt::Value<crate::Pmevtyper>,
-    ) -> Result<(), armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Self::write(n, value);
-        Ok(())
-    }
-    /// Reads the register, changes the value with `f` and writes it back (element `n`, or an error if there is none).
-    #[inline(always)]
-    pub fn try_modify(
-        n: usize,
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevtyper>,
-        ) -> armreg_rt::Value<crate::Pmevtyper>,
-    ) -> Result<(), armreg_rt::IndexOutOfRange> {
-        if n >= Self::COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: Self::COUNT,
-            });
-        }
-        Self::modify(n, f);
-        Ok(())
-    }
-}
-impl PMEVTYPER_EL0 {
-    /// Reads the register.
-    #[inline(always)]
-    fn read(n: usize) -> armreg_rt::Value<crate::Pmevtyper> {
-        let raw = Self::read_raw(n);
+        let raw = armreg_rt::host::read("PMEVTYPER<n>_EL0", Self::element_path(N));
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
     #[inline(always)]
-    fn write(n: usize, value: armreg_rt::Value<crate::Pmevtyper>) {
-        Self::write_raw(n, u64::from(value.bits()));
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    fn read_index(n: usize) -> armreg_rt::Value<crate::Pmevtyper> {
+        match n {
+            0 => Self::read_at::<0>(),
+            1 => Self::read_at::<1>(),
+            2 => Self::read_at::<2>(),
+            3 => Self::read_at::<3>(),
+            4 => Self::read_at::<4>(),
+            5 => Self::read_at::<5>(),
+            6 => Self::read_at::<6>(),
+            7 => Self::read_at::<7>(),
+            8 => Self::read_at::<8>(),
+            9 => Self::read_at::<9>(),
+            10 => Self::read_at::<10>(),
+            11 => Self::read_at::<11>(),
+            12 => Self::read_at::<12>(),
+            13 => Self::read_at::<13>(),
+            14 => Self::read_at::<14>(),
+            15 => Self::read_at::<15>(),
+            16 => Self::read_at::<16>(),
+            17 => Self::read_at::<17>(),
+            18 => Self::read_at::<18>(),
+            19 => Self::read_at::<19>(),
+            20 => Self::read_at::<20>(),
+            21 => Self::read_at::<21>(),
+            22 => Self::read_at::<22>(),
+            23 => Self::read_at::<23>(),
+            24 => Self::read_at::<24>(),
+            25 => Self::read_at::<25>(),
+            26 => Self::read_at::<26>(),
+            27 => Self::read_at::<27>(),
+            28 => Self::read_at::<28>(),
+            29 => Self::read_at::<29>(),
+            30 => Self::read_at::<30>(),
+            _ => armreg_rt::array::out_of_range("PMEVTYPER<n>_EL0", n, 31),
+        }
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+}
+impl armreg_rt::array::WriteElement for PMEVTYPER_EL0 {
     #[inline(always)]
-    fn modify(
-        n: usize,
-        f: impl FnOnce(
-            armreg_rt::Value<crate::Pmevtyper>,
-        ) -> armreg_rt::Value<crate::Pmevtyper>,
-    ) {
-        let value = f(Self::read(n));
-        Self::write(n, value);
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    fn write_at<const N: usize>(value: armreg_rt::Value<crate::Pmevtyper>) {
+        let raw = u64::from(value.bits());
+        #[cfg(target_arch = "aarch64")]
+        {
+            // SAFETY: this writes one system register, element N < COUNT of the array, from a register
+            // operand: it touches no memory and no stack and leaves the flags alone; its effects
+            // are the architectural ones this register's documentation states.
+            unsafe {
+                core::arch::asm!(
+                    "msr S3_3_C14_C{crm}_{op2}, {raw}", raw = in (reg) raw, crm = const
+                    (96 + N) >> 3, op2 = const (96 + N) & 7, options(nostack,
+                    preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "aarch64"))]
+        armreg_rt::host::write("PMEVTYPER<n>_EL0", Self::element_path(N), raw);
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    fn write_index(n: usize, value: armreg_rt::Value<crate::Pmevtyper>) {
+        match n {
+            0 => Self::write_at::<0>(value),
+            1 => Self::write_at::<1>(value),
+            2 => Self::write_at::<2>(value),
+            3 => Self::write_at::<3>(value),
+            4 => Self::write_at::<4>(value),
+            5 => Self::write_at::<5>(value),
+            6 => Self::write_at::<6>(value),
+            7 => Self::write_at::<7>(value),
+            8 => Self::write_at::<8>(value),
+            9 => Self::write_at::<9>(value),
+            10 => Self::write_at::<10>(value),
+            11 => Self::write_at::<11>(value),
+            12 => Self::write_at::<12>(value),
+            13 => Self::write_at::<13>(value),
+            14 => Self::write_at::<14>(value),
+            15 => Self::write_at::<15>(value),
+            16 => Self::write_at::<16>(value),
+            17 => Self::write_at::<17>(value),
+            18 => Self::write_at::<18>(value),
+            19 => Self::write_at::<19>(value),
+            20 => Self::write_at::<20>(value),
+            21 => Self::write_at::<21>(value),
+            22 => Self::write_at::<22>(value),
+            23 => Self::write_at::<23>(value),
+            24 => Self::write_at::<24>(value),
+            25 => Self::write_at::<25>(value),
+            26 => Self::write_at::<26>(value),
+            27 => Self::write_at::<27>(value),
+            28 => Self::write_at::<28>(value),
+            29 => Self::write_at::<29>(value),
+            30 => Self::write_at::<30>(value),
+            _ => armreg_rt::array::out_of_range("PMEVTYPER<n>_EL0", n, 31),
+        }
     }
 }
 /// `PMINTENCLR_EL1`: Interrupt Enable Clear: write 1 to disable a counter's overflow interrupt; reads the enables
@@ -3213,6 +1137,7 @@ impl PMINTENCLR_EL1 {
         op2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3226,13 +1151,15 @@ impl PMINTENCLR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C9_C14_2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMINTENCLR_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3243,22 +1170,24 @@ impl PMINTENCLR_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C9_C14_2, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMINTENCLR_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -3282,6 +1211,7 @@ impl PMINTENSET_EL1 {
         op2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3295,13 +1225,15 @@ impl PMINTENSET_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C9_C14_1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMINTENSET_EL1", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3312,22 +1244,24 @@ impl PMINTENSET_EL1 {
                 core::arch::asm!(
                     "msr S3_0_C9_C14_1, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMINTENSET_EL1", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -3351,6 +1285,7 @@ impl PMMIR_EL1 {
         op2: 6,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3364,14 +1299,16 @@ impl PMMIR_EL1 {
                 core::arch::asm!(
                     "mrs {}, S3_0_C9_C14_6", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMMIR_EL1", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmmir> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmmir>::from_bits_retain(raw as u32)
@@ -3395,6 +1332,7 @@ impl PMOVSCLR_EL0 {
         op2: 3,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3408,13 +1346,15 @@ impl PMOVSCLR_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_3", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMOVSCLR_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3425,22 +1365,24 @@ impl PMOVSCLR_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_3, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMOVSCLR_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -3464,6 +1406,7 @@ impl PMOVSSET_EL0 {
         op2: 3,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3477,13 +1420,15 @@ impl PMOVSSET_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C14_3", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMOVSSET_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3494,22 +1439,24 @@ impl PMOVSSET_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C14_3, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMOVSSET_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::PmCounterMask> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmCounterMask>::from_bits_retain(raw as u32)
     }
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
         let value = mask;
         Self::write_raw(u64::from(value.bits()));
@@ -3533,6 +1480,7 @@ impl PMSELR_EL0 {
         op2: 5,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3546,13 +1494,15 @@ impl PMSELR_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C12_5", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMSELR_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3563,27 +1513,30 @@ impl PMSELR_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_5, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMSELR_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmselr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmselr>,
@@ -3611,6 +1564,7 @@ impl PMSWINC_EL0 {
         op2: 4,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3621,16 +1575,17 @@ impl PMSWINC_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C12_4, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMSWINC_EL0", Self::PATH, raw);
         }
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
         Self::write_raw(u64::from(value.bits()));
     }
@@ -3653,6 +1608,7 @@ impl PMUSERENR_EL0 {
         op2: 0,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3666,13 +1622,15 @@ impl PMUSERENR_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C14_0", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMUSERENR_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3683,27 +1641,30 @@ impl PMUSERENR_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C14_0, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMUSERENR_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmuserenr> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmuserenr>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmuserenr>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmuserenr>,
@@ -3731,6 +1692,7 @@ impl PMXEVCNTR_EL0 {
         op2: 2,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3744,13 +1706,15 @@ impl PMXEVCNTR_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C13_2", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMXEVCNTR_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3761,27 +1725,30 @@ impl PMXEVCNTR_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C13_2, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMXEVCNTR_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmevcntr32> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmevcntr32>,
@@ -3809,6 +1776,7 @@ impl PMXEVTYPER_EL0 {
         op2: 1,
     };
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn read_raw() -> u64 {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3822,13 +1790,15 @@ impl PMXEVTYPER_EL0 {
                 core::arch::asm!(
                     "mrs {}, S3_3_C9_C13_1", out(reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
             raw
         }
-        #[cfg(not(target_arch = "aarch64"))] { armreg_rt::host::read(Self::PATH) }
+        #[cfg(not(target_arch = "aarch64"))]
+        { armreg_rt::host::read("PMXEVTYPER_EL0", Self::PATH) }
     }
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     fn write_raw(raw: u64) {
         #[cfg(target_arch = "aarch64")]
         {
@@ -3839,27 +1809,30 @@ impl PMXEVTYPER_EL0 {
                 core::arch::asm!(
                     "msr S3_3_C9_C13_1, {}", in (reg) raw, options(nostack,
                     preserves_flags)
-                )
-            };
+                );
+            }
         }
         #[cfg(not(target_arch = "aarch64"))]
         {
-            armreg_rt::host::write(Self::PATH, raw);
+            armreg_rt::host::write("PMXEVTYPER_EL0", Self::PATH, raw);
         }
     }
     /// Reads the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn read() -> armreg_rt::Value<crate::Pmevtyper> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmevtyper>,

@@ -119,7 +119,7 @@ impl Registers for Aarch32 {
     #[inline(always)]
     fn set_event_type(&self, n: usize, value: Value<Pmevtyper>) -> Result<(), IndexOutOfRange> {
         if self.direct() {
-            reg::PMEVTYPER::try_write(n, value)
+            reg::PMEVTYPER.try_at(n).map(|r| r.write(value))
         } else {
             self.selected(n, || reg::PMXEVTYPER::write(value))
         }
@@ -127,7 +127,9 @@ impl Registers for Aarch32 {
     #[inline(always)]
     fn event_count(&self, n: usize) -> Result<u32, IndexOutOfRange> {
         if self.direct() {
-            reg::PMEVCNTR::try_read(n).map(|v| v.get(Pmevcntr32::EVCNT))
+            reg::PMEVCNTR
+                .try_at(n)
+                .map(|r| r.read().get(Pmevcntr32::EVCNT))
         } else {
             self.selected(n, || reg::PMXEVCNTR::read().get(Pmevcntr32::EVCNT))
         }
@@ -136,7 +138,7 @@ impl Registers for Aarch32 {
     fn set_event_count(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
         let v = Pmevcntr32::DEFAULT.with(Pmevcntr32::EVCNT, value);
         if self.direct() {
-            reg::PMEVCNTR::try_write(n, v)
+            reg::PMEVCNTR.try_at(n).map(|r| r.write(v))
         } else {
             self.selected(n, || reg::PMXEVCNTR::write(v))
         }

@@ -40,16 +40,19 @@ impl Registers for Aarch64 {
     }
     #[inline(always)]
     fn set_event_type(&self, n: usize, value: Value<Pmevtyper>) -> Result<(), IndexOutOfRange> {
-        reg::PMEVTYPER_EL0::try_write(n, value)
+        reg::PMEVTYPER_EL0.try_at(n).map(|r| r.write(value))
     }
     #[inline(always)]
     fn event_count(&self, n: usize) -> Result<u32, IndexOutOfRange> {
         // The driver keeps PMCR.LP clear: event counters overflow at 32 bits.
-        reg::PMEVCNTR_EL0::try_read(n).map(|v| word::low(v.get(Pmevcntr::EVCNT)))
+        reg::PMEVCNTR_EL0
+            .try_at(n)
+            .map(|r| word::low(r.read().get(Pmevcntr::EVCNT)))
     }
     #[inline(always)]
     fn set_event_count(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
-        reg::PMEVCNTR_EL0::try_write(n, Pmevcntr::DEFAULT.with(Pmevcntr::EVCNT, u64::from(value)))
+        let value = Pmevcntr::DEFAULT.with(Pmevcntr::EVCNT, u64::from(value));
+        reg::PMEVCNTR_EL0.try_at(n).map(|r| r.write(value))
     }
     #[inline(always)]
     fn cycle_counter_bits(&self) -> u32 {

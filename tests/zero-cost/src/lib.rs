@@ -20,7 +20,7 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 #[cfg(target_arch = "aarch64")]
 pub mod a64 {
     use arm_generic_timer_regs::aarch64::CNTVCT_EL0;
-    use arm_pmuv3::aarch64::{PMCCNTR_EL0, PMCR_EL0, PMEVTYPER_EL0};
+    use arm_pmuv3::aarch64::{PMCCNTR_EL0, PMCR_EL0, PMEVCNTR_EL0, PMEVTYPER_EL0};
     use arm_pmuv3::mmio::PmuExt32;
     use arm_pmuv3::{Layout, PmCounterMask, Pmcr, Pmevtyper};
     use core::arch::asm;
@@ -78,7 +78,7 @@ pub mod a64 {
 
     #[no_mangle]
     pub extern "C" fn gen_pmevtyper3_write(x: u32) {
-        PMEVTYPER_EL0::write_n::<3>(Pmevtyper::from_bits_retain(x));
+        PMEVTYPER_EL0.at::<3>().write(Pmevtyper::from_bits_retain(x));
     }
 
     #[no_mangle]
@@ -86,6 +86,22 @@ pub mod a64 {
         unsafe {
             asm!("msr S3_3_C14_C12_3, {}", in(reg) u64::from(x), options(nostack, preserves_flags));
         }
+    }
+
+    // The last element, whose index carries into CRm: PMEVCNTR30_EL0 is S3_3_C14_C11_6.
+
+    #[no_mangle]
+    pub extern "C" fn gen_pmevcntr30_read() -> u64 {
+        PMEVCNTR_EL0.at::<30>().read().bits()
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_pmevcntr30_read() -> u64 {
+        let raw: u64;
+        unsafe {
+            asm!("mrs {}, S3_3_C14_C11_6", out(reg) raw, options(nostack, preserves_flags));
+        }
+        raw
     }
 
     // MMIO write-1-to-set view: PMCNTENSET at base + 0xC00.
@@ -106,7 +122,7 @@ pub mod a64 {
     #[no_mangle]
     pub extern "C" fn gen_mmio_pmevtyper3_write(base: usize, x: u32) {
         let pmu = unsafe { PmuExt32::new(base) };
-        pmu.pmevtyper_n::<3>().write(Pmevtyper::from_bits_retain(x));
+        pmu.pmevtyper().at::<3>().write(Pmevtyper::from_bits_retain(x));
     }
 
     #[no_mangle]
@@ -119,7 +135,7 @@ pub mod a64 {
 #[cfg(target_arch = "arm")]
 pub mod a32 {
     use arm_generic_timer_regs::aarch32::CNTVCT;
-    use arm_pmuv3::aarch32::{PMCCNTR64, PMCR, PMEVTYPER};
+    use arm_pmuv3::aarch32::{PMCCNTR64, PMCR, PMEVCNTR, PMEVTYPER};
     use arm_pmuv3::mmio::PmuExt32;
     use arm_pmuv3::{Layout, PmCounterMask, PmcrA32, Pmevtyper};
     use core::arch::asm;
@@ -190,7 +206,7 @@ pub mod a32 {
 
     #[no_mangle]
     pub extern "C" fn gen_pmevtyper3_write(x: u32) {
-        PMEVTYPER::write_n::<3>(Pmevtyper::from_bits_retain(x));
+        PMEVTYPER.at::<3>().write(Pmevtyper::from_bits_retain(x));
     }
 
     #[no_mangle]
@@ -198,6 +214,22 @@ pub mod a32 {
         unsafe {
             asm!("mcr p15, 0, {}, c14, c12, 3", in(reg) x, options(nostack, preserves_flags));
         }
+    }
+
+    // The last element, whose index carries into CRm: PMEVCNTR30 is p15, 0, c14, c11, 6.
+
+    #[no_mangle]
+    pub extern "C" fn gen_pmevcntr30_read() -> u32 {
+        PMEVCNTR.at::<30>().read().bits()
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_pmevcntr30_read() -> u32 {
+        let raw: u32;
+        unsafe {
+            asm!("mrc p15, 0, {}, c14, c11, 6", out(reg) raw, options(nostack, preserves_flags));
+        }
+        raw
     }
 
     // MMIO write-1-to-set view: PMCNTENSET at base + 0xC00.
@@ -218,7 +250,7 @@ pub mod a32 {
     #[no_mangle]
     pub extern "C" fn gen_mmio_pmevtyper3_write(base: usize, x: u32) {
         let pmu = unsafe { PmuExt32::new(base) };
-        pmu.pmevtyper_n::<3>().write(Pmevtyper::from_bits_retain(x));
+        pmu.pmevtyper().at::<3>().write(Pmevtyper::from_bits_retain(x));
     }
 
     #[no_mangle]

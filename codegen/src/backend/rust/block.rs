@@ -271,53 +271,25 @@ fn register_methods(c: &mut Code, block: &Block, reg: &BlockRegister, layout: &c
             c.close("");
         }
         Some(_) => {
-            let count = format!("{block_ty}::{upper}_COUNT");
+            // The array, whose `at::<N>()` and `try_at(n)` give the registers: the same
+            // vocabulary as a system-register array's.
+            let count = format!("{{ {block_ty}::{upper}_COUNT }}");
             let stride = format!("{block_ty}::{upper}_STRIDE");
-            let const_method = format!(
-                "{}_n",
-                method.trim_start_matches("r#").trim_end_matches('_')
-            );
-            c.doc(&text);
+            let array = format!("armreg_rt::array::RegArray<crate::{value}, {access}, {count}, B>");
+            c.doc(&format!(
+                "{text}\n\nAn array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end."
+            ));
             c.line("#[inline(always)]");
-            c.fmt(format_args!("pub fn {method}("));
-            c.line("    &self,");
-            c.line("    n: usize,");
-            c.open(&format!(
-                ") -> Result<{handle}, armreg_rt::IndexOutOfRange>"
-            ));
-            c.open(&format!("if n >= {count}"));
-            c.open("return Err(armreg_rt::IndexOutOfRange");
-            c.line("index: n,");
-            c.fmt(format_args!("count: {count},"));
-            c.close(");");
-            c.close("");
-            c.safety("the constructor's contract covers every register inside the block,\nand element n < COUNT lies inside it (checked by the generator).");
-            reg_on(
-                c,
-                "Ok(unsafe {",
-                &format!("{at} + n * {stride}"),
-                bus_bytes,
-                "})",
-            );
-            c.close("");
-            c.doc(&text);
-            c.line("///");
-            c.line("/// The index is checked when the program is compiled.");
-            c.line("#[inline(always)]");
-            c.open(&format!(
-                "pub fn {const_method}<const N: usize>(&self) -> {handle}"
-            ));
-            c.fmt(format_args!(
-                "const {{ assert!(N < {count}, \"register array index out of range\") }};"
-            ));
-            c.safety("as for the checked accessor; N < COUNT is checked at compile time.");
-            reg_on(
-                c,
-                "unsafe {",
-                &format!("{at} + N * {stride}"),
-                bus_bytes,
-                "}",
-            );
+            c.open(&format!("pub fn {method}(&self) -> {array}"));
+            c.safety("the constructor's contract covers every register inside the block, and\nthe generator checked that all COUNT elements lie inside it.");
+            c.line("unsafe {");
+            c.line("    armreg_rt::array::RegArray::on(");
+            c.line("        self.bus,");
+            c.fmt(format_args!("        {at},"));
+            c.fmt(format_args!("        {stride},"));
+            c.fmt(format_args!("        {bus_bytes},"));
+            c.line("    )");
+            c.line("}");
             c.close("");
         }
     }

@@ -83,7 +83,10 @@ pub fn generate(
         let table = format(events::table(part.device))?;
         files.push(File {
             path: format!("src/{}.rs", part.module()),
-            content: format!("{part_banner}{}{body}{table}", header(doc)),
+            content: format!(
+                "{part_banner}{}{body}{table}",
+                header(doc, super::Holds::Events)
+            ),
         });
     }
     files.push(File {

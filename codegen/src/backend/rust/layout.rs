@@ -134,9 +134,10 @@ fn halfway<T>(items: &[T], weight: impl Fn(&T) -> usize) -> usize {
 }
 
 /// For each layout, the earlier layout it is the same as, if any: the same width, reset and
-/// fields, every field with the same name, bits, access, reset, values and documentation (the
-/// layouts' own names and descriptions may differ). Vendor files describe one layout again for
-/// each register that has it (half of rp2040's, three quarters of D1-H's); each is one type.
+/// fields, every field with the same name, bits, access, reset, values and write rules. Prose is
+/// not structure: layouts whose descriptions differ ("counter 0", "counter 3") are one type, and
+/// each keeps its own text on its alias. Vendor files describe one layout again for each
+/// register that has it (half of rp2040's, three quarters of D1-H's); each is one type.
 fn same_as(layouts: &[Layout]) -> Vec<Option<usize>> {
     let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     layouts
@@ -155,8 +156,8 @@ fn same_as(layouts: &[Layout]) -> Vec<Option<usize>> {
         .collect()
 }
 
-/// Everything about a layout its type is made from, but its own name, description, source
-/// and positions.
+/// Everything about a layout its type's API is made from: not its name, prose, sources or
+/// positions.
 fn structure_key(l: &Layout) -> String {
     let fields: Vec<_> = l
         .fields
@@ -165,11 +166,11 @@ fn structure_key(l: &Layout) -> String {
             let enums: Vec<_> = f
                 .enums
                 .iter()
-                .map(|e| (&e.name, e.value, e.usage, &e.doc, &e.source))
+                .map(|e| (&e.name, e.value, e.usage))
                 .collect();
             (
                 (&f.name, f.lsb, f.width, f.access, f.reset),
-                (&f.doc, &f.source, enums, &f.enum_default),
+                (enums, &f.enum_default),
                 (f.read_action, f.write_constraint),
             )
         })
@@ -184,9 +185,19 @@ fn structure_key(l: &Layout) -> String {
 fn alias(c: &mut Code, layout: &Layout, same: &Layout) {
     let ty = type_text(layout);
     let other = type_text(same);
-    let (lead, _) = struct_doc(layout);
+    let (lead, table) = struct_doc(layout);
+    // The fields' own words, when they are not the other's ("counter 3", not "counter 0").
+    let same_prose = layout
+        .fields
+        .iter()
+        .zip(&same.fields)
+        .all(|(a, b)| a.doc == b.doc);
+    let fields = table
+        .filter(|_| !same_prose)
+        .map(|t| format!("\n\nIts fields, as this register's description words them:\n\n{t}"))
+        .unwrap_or_default();
     c.doc(&format!(
-        "{lead}\n\nThe same layout as [`{other}`](crate::{other}), so the same type: values move between the two registers as they are. Its diagram and fields are there."
+        "{lead}\n\nThe same layout as [`{other}`](crate::{other}), so the same type: values move between the two registers as they are. Its diagram and fields are there.{fields}"
     ));
     c.fmt(format_args!("pub type {ty} = crate::{other};"));
     if layout.fields.iter().any(has_enum) {

@@ -223,13 +223,13 @@ fn layout_files(
     const DOC: &str =
         "Layouts: one per distinct register layout, shared by every path that reaches it.";
     if device.blocks.is_empty() {
-        let head = format!("{banner}{}", header(DOC));
+        let head = format!("{banner}{}", header(DOC, Holds::Layouts));
         return vec![File {
             path: "src/layouts.rs".to_string(),
             content: layout::layouts(&head, &device.layouts),
         }];
     }
-    let mut root_head = format!("{banner}{}", header(DOC));
+    let mut root_head = format!("{banner}{}", header(DOC, Holds::Layouts));
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     let mut paths = Vec::new();
     let mut root_layouts = Vec::new();
@@ -252,7 +252,10 @@ fn layout_files(
                         "any of their"
                     }
                 );
-                groups.push((format!("{banner}{}", header(&doc)), g.layouts.clone()));
+                groups.push((
+                    format!("{banner}{}", header(&doc, Holds::Layouts)),
+                    g.layouts.clone(),
+                ));
                 paths.push(format!("src/layouts/{m}.rs"));
             }
             _ => root_layouts.extend(g.layouts.iter().copied()),
@@ -277,23 +280,38 @@ fn root_items(
 ) -> TokenStream {
     let path_attr = |m: &str| path_of(m).map(|p| quote!(#[path = #p]));
     // Layouts live in a private module re-exported at the root; a crate of events alone has
-    // none. The runtime's `Layout` and `Value` are re-exported so that a user needs only this
-    // crate (each unless a layout has its name: the layout wins, and the other is `armreg_rt`'s).
+    // none. The runtime's `Layout`, `Value` and (with arrays) `IndexOutOfRange` are re-exported
+    // so that a user needs only this crate (each unless a layout has its name: the layout wins,
+    // and the other is `armreg_rt`'s); the whole runtime is `rt`, for the rarer names.
     let layouts = (!device.layouts.is_empty()).then(|| {
         let taken = |n: &str| device.layouts.iter().any(|l| layout::type_text(l) == n);
-        let runtime: Vec<syn::Ident> = ["Layout", "Value"]
+        let arrays = device.sysregs.iter().any(|r| r.count.is_some())
+            || device
+                .blocks
+                .iter()
+                .any(|b| b.registers.iter().any(|r| r.array.is_some()));
+        let runtime: Vec<syn::Ident> = ["IndexOutOfRange", "Layout", "Value"]
             .into_iter()
+            .filter(|n| *n != "IndexOutOfRange" || arrays)
             .filter(|n| !taken(n))
             .map(|n| syn::Ident::new(n, proc_macro2::Span::call_site()))
             .collect();
         let runtime_use = (!runtime.is_empty()).then(|| {
             quote! {
-                /// A register's value is a `Value<Layout>`: `value.get(Layout::FIELD)`,
-                /// `value.with(Layout::FIELD, x)`.
+                /// The runtime's types most often named: a register's value is a
+                /// `Value<Layout>` (`value.get(Layout::FIELD)`, `value.with(Layout::FIELD, x)`).
                 #[doc(no_inline)]
                 pub use armreg_rt::{#(#runtime),*};
             }
         });
+        // `rt` first: rustfmt sorts `armreg_rt as rt` before `armreg_rt::{..}`.
+        let runtime_use = quote! {
+            /// The runtime this crate is built on, to name its other types
+            /// (`rt::array::Element`, `rt::mmio::Reg`) without a dependency of your own.
+            #[doc(no_inline)]
+            pub use armreg_rt as rt;
+            #runtime_use
+        };
         let path = path_attr("layouts");
         // With blocks, a build that selects none may leave every layout out.
         let allow = (!device.blocks.is_empty())
@@ -354,7 +372,7 @@ fn rest_of_crate(
         |files: &mut Vec<File>, name: &str, doc: &str, body: TokenStream| -> Result<(), String> {
             files.push(File {
                 path: format!("src/{name}.rs"),
-                content: format!("{banner}{}{}", header(doc), format(body)?),
+                content: format!("{banner}{}{}", header(doc, Holds::SysRegs), format(body)?),
             });
             Ok(())
         };
@@ -402,7 +420,7 @@ fn rest_of_crate(
                 "Memory-mapped register blocks, each in its own file behind its feature.",
                 "the block and its instances (base addresses, interrupts)",
             ),
-            block::block_items,
+            (block::block_items, Holds::Blocks),
         );
         modules.push(("mmio", "Memory-mapped register blocks."));
         if models {
@@ -416,7 +434,7 @@ fn rest_of_crate(
                     "Behavioural models of the memory-mapped blocks, for host tests (feature `model`).",
                     "the block's behavioural model",
                 ),
-                model::model_items,
+                (model::model_items, Holds::Models),
             );
         }
     }
@@ -474,9 +492,9 @@ fn split_module(
     gates: &gates::Gates,
     banner: &str,
     (module, doc, block_doc): (&str, &str, &str),
-    items: fn(&Device, &crate::ir::Block) -> String,
+    (items, holds): (fn(&Device, &crate::ir::Block) -> String, Holds),
 ) {
-    let mut root = format!("{banner}{}", header(doc));
+    let mut root = format!("{banner}{}", header(doc, Holds::Modules));
     for (b, block) in device.blocks.iter().enumerate() {
         let feature = &gates.features[b];
         let cfg = gates.cfg(&[b]);
@@ -487,7 +505,7 @@ fn split_module(
             path: format!("src/{module}/{feature}.rs"),
             content: format!(
                 "{banner}{}{}",
-                header(&format!("{}: {block_doc}.", doc::code(&block.name))),
+                header(&format!("{}: {block_doc}.", doc::code(&block.name)), holds),
                 items(device, block)
             ),
         });
@@ -498,42 +516,97 @@ fn split_module(
     });
 }
 
-/// The inner doc and lint attributes every module file starts with.
-fn header(doc: &str) -> String {
+/// What a module file holds, which decides the lints it sets.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// Layout types, their field constants and enums.
+    Layouts,
+    /// System-register types (inline assembly; arrays give `Result`s).
+    SysRegs,
+    /// Memory-mapped blocks (handles built in `unsafe` blocks).
+    Blocks,
+    /// Behavioural models of blocks.
+    Models,
+    /// A module that only declares and re-exports others.
+    Modules,
+    /// PMU event sets.
+    Events,
+}
+
+/// The inner doc and the lint attributes a module file starts with: only the lints its own
+/// items need. The files also compile inside a user's crate (build-script mode), under that
+/// crate's lints, pedantic ones included.
+fn header(doc: &str, holds: Holds) -> String {
     let mut c = code::Code::default();
     c.inner_doc(doc);
-    c.raw(LINTS);
+    if holds != Holds::Modules {
+        c.raw(LINT_NAMES);
+        c.raw(LINT_DOCS);
+    }
+    if matches!(holds, Holds::SysRegs | Holds::Blocks) {
+        c.raw(LINT_UNSAFE);
+    }
+    if matches!(holds, Holds::SysRegs | Holds::Blocks | Holds::Layouts) {
+        c.raw(LINT_INLINE);
+    }
+    if holds == Holds::SysRegs {
+        c.raw(LINT_SYSREGS);
+    }
+    if holds == Holds::Layouts {
+        c.raw(LINT_LAYOUTS);
+    }
     c.finish()
 }
 
-/// The lints every module file sets. Accessors are named after hardware fields and registers
-/// (`LEN`, `NEW`, `FROM_X`), so the lints about conventional method names do not apply to them.
-const LINTS: &str = r#"#![allow(
+/// Accessors are named after hardware fields and registers (`LEN`, `NEW`, `FROM_X`), so the lints
+/// about conventional method names do not apply to them; their text is the vendor's.
+const LINT_NAMES: &str = r#"#![allow(
     clippy::len_without_is_empty,
     clippy::new_ret_no_self,
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+"#;
+
+const LINT_DOCS: &str = r#"#![allow(
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
     clippy::must_use_candidate,
     reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
-#![allow(
-    clippy::doc_markdown,
-    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+"#;
+
+const LINT_UNSAFE: &str = "#![warn(clippy::undocumented_unsafe_blocks)]\n";
+
+const LINT_INLINE: &str = r#"#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+"#;
+
+const LINT_SYSREGS: &str = r#"#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
 )]
 #![allow(
     clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    reason = "the only error is `IndexOutOfRange`, from an array's `try_at`, whose summary names it"
+)]
+"#;
+
+const LINT_LAYOUTS: &str = r#"#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a field's bits are masked to its width before they are narrowed to its type"
+)]
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "an enum's `try_from_bits` gives back the bits no value is named for, as its summary says"
+)]
+#![allow(
+    clippy::expl_impl_clone_on_copy,
+    reason = "an enum's `Clone` is written out: the derive expands to more, which a large crate pays for in build time"
 )]
 "#;
 

@@ -8,7 +8,7 @@ use super::doc;
 use super::layout::type_name;
 use super::sysreg_methods;
 use super::tokens::{ident, unsuffixed};
-use crate::ir::{Device, Layout, PathExt, RegAccess, SysReg, SysRegPath};
+use crate::ir::{Device, Layout, RegAccess, SysReg, SysRegPath};
 use crate::names::Case;
 
 /// Which module a system register goes to.
@@ -64,12 +64,12 @@ fn asm(path: SysRegPath) -> Asm {
                 read: quote! {{
                     let raw: u64;
                     #safety_read
-                    unsafe { core::arch::asm!(#read, out(reg) raw, #opts) };
+                    unsafe { core::arch::asm!(#read, out(reg) raw, #opts); }
                     raw
                 }},
                 write: quote! {
                     #safety_write
-                    unsafe { core::arch::asm!(#write, in(reg) raw, #opts) };
+                    unsafe { core::arch::asm!(#write, in(reg) raw, #opts); }
                 },
             }
         }
@@ -86,12 +86,12 @@ fn asm(path: SysRegPath) -> Asm {
                 read: quote! {{
                     let raw: u32;
                     #safety_read
-                    unsafe { core::arch::asm!(#read, out(reg) raw, #opts) };
+                    unsafe { core::arch::asm!(#read, out(reg) raw, #opts); }
                     u64::from(raw)
                 }},
                 write: quote! {
                     #safety_write
-                    unsafe { core::arch::asm!(#write, in(reg) raw as u32, #opts) };
+                    unsafe { core::arch::asm!(#write, in(reg) raw as u32, #opts); }
                 },
             }
         }
@@ -102,12 +102,12 @@ fn asm(path: SysRegPath) -> Asm {
                 read: quote! {{
                     let (lo, hi): (u32, u32);
                     #safety_read
-                    unsafe { core::arch::asm!(#read, out(reg) lo, out(reg) hi, #opts) };
+                    unsafe { core::arch::asm!(#read, out(reg) lo, out(reg) hi, #opts); }
                     (u64::from(hi) << 32) | u64::from(lo)
                 }},
                 write: quote! {
                     #safety_write
-                    unsafe { core::arch::asm!(#write, in(reg) raw as u32, in(reg) (raw >> 32) as u32, #opts) };
+                    unsafe { core::arch::asm!(#write, in(reg) raw as u32, in(reg) (raw >> 32) as u32, #opts); }
                 },
             }
         }
@@ -169,8 +169,13 @@ fn register_doc(reg: &SysReg, layout: &Layout) -> String {
         RegAccess::Clear { state } => format!("write-1-to-clear view of {}", doc::code(state)),
     };
     let array = reg.count.map(|c| {
+        let index_part = match reg.path {
+            SysRegPath::A32Wide { .. } => "CRm",
+            _ => "CRm:op2",
+        };
         format!(
-            "An array of {c} registers; element n adds n to the CRm:op2 part of the encoding of element 0."
+            "An array of {c} registers: `{0}.at::<N>()` is element N, checked when the program is compiled (one instruction); `{0}.try_at(n)` is element n, or an error past the end. Element n adds n to the {index_part} part of element 0's encoding.",
+            ident(&reg.name, Case::Verbatim)
         )
     });
     doc::paragraphs(&[
@@ -227,6 +232,7 @@ fn writes(reg: &SysReg) -> bool {
 
 fn single(reg: &SysReg, layout: &Layout) -> TokenStream {
     let name = ident(&reg.name, Case::Verbatim);
+    let reg_name = &reg.name;
     let doc = register_doc(reg, layout);
     let arch = target_arch(reg.path);
     let path = path_tokens(reg.path);
@@ -234,12 +240,13 @@ fn single(reg: &SysReg, layout: &Layout) -> TokenStream {
     let read_raw = reads(reg).then(|| {
         quote! {
             #[inline(always)]
+            #[cfg_attr(not(target_arch = #arch), track_caller)]
             fn read_raw() -> u64 {
                 #[cfg(target_arch = #arch)]
                 #read
                 #[cfg(not(target_arch = #arch))]
                 {
-                    armreg_rt::host::read(Self::PATH)
+                    armreg_rt::host::read(#reg_name, Self::PATH)
                 }
             }
         }
@@ -247,6 +254,7 @@ fn single(reg: &SysReg, layout: &Layout) -> TokenStream {
     let write_raw = writes(reg).then(|| {
         quote! {
             #[inline(always)]
+            #[cfg_attr(not(target_arch = #arch), track_caller)]
             fn write_raw(raw: u64) {
                 #[cfg(target_arch = #arch)]
                 {
@@ -254,12 +262,12 @@ fn single(reg: &SysReg, layout: &Layout) -> TokenStream {
                 }
                 #[cfg(not(target_arch = #arch))]
                 {
-                    armreg_rt::host::write(Self::PATH, raw);
+                    armreg_rt::host::write(#reg_name, Self::PATH, raw);
                 }
             }
         }
     });
-    let methods = sysreg_methods::methods(reg, layout, sysreg_methods::Flavor::Single);
+    let methods = sysreg_methods::methods(reg, layout, arch);
     quote! {
         #[doc = #doc]
         #[allow(non_camel_case_types)]
@@ -277,81 +285,111 @@ fn single(reg: &SysReg, layout: &Layout) -> TokenStream {
     }
 }
 
+/// An array: a unit value whose `at::<N>()` and `try_at(n)` give its elements, and the
+/// `armreg_rt::array` traits those elements use. Element `N` is one instruction whose index part
+/// (CRm:op2, or CRm for `MRRC`/`MCRR`) the assembler gets as a constant, so the array is written
+/// once, not once per element; `read_index`/`write_index` choose among the elements with one
+/// `match` arm each.
 fn array(reg: &SysReg, layout: &Layout, count: u32) -> TokenStream {
     let name = ident(&reg.name, Case::Verbatim);
-    let doc = register_doc(reg, layout);
     let arch = target_arch(reg.path);
+    let doc = register_doc(reg, layout);
     let count_lit = unsuffixed(count.into());
-    let elements: Vec<(proc_macro2::Literal, SysRegPath)> = (0..count)
-        .filter_map(|n| reg.path.element(n).map(|p| (unsuffixed(n.into()), p)))
-        .collect();
-    let path_arms: TokenStream = elements
-        .iter()
-        .map(|(n, p)| {
-            let t = path_tokens(*p);
-            quote!(#n => Some(#t),)
-        })
-        .collect();
-    let read_arms: TokenStream = elements
-        .iter()
-        .map(|(n, p)| {
-            let r = asm(*p).read;
-            quote!(#n => #r,)
-        })
-        .collect();
-    let write_arms: TokenStream = elements
-        .iter()
-        .map(|(n, p)| {
-            let w = asm(*p).write;
-            quote!(#n => { #w })
-        })
-        .collect();
-    // Out-of-range indices never reach these functions (the public methods check first, the
-    // const-index ones at compile time), so their fallback arms are dead code.
-    let read_raw = reads(reg).then(|| {
+    let layout_ty = type_name(layout);
+    let value = quote!(armreg_rt::Value<crate::#layout_ty>);
+    let reg_name = &reg.name;
+    let element = ElementAsm::of(reg.path);
+    let path = element.path;
+    let (from_raw, to_raw) = conversions(layout);
+    let indices: Vec<proc_macro2::Literal> = (0..count).map(|n| unsuffixed(n.into())).collect();
+    let dispatch = |call: TokenStream, arg: Option<TokenStream>| -> TokenStream {
+        let arms = indices
+            .iter()
+            .map(|n| quote!(#n => Self::#call::<#n>(#arg),));
+        quote! {
+            match n {
+                #(#arms)*
+                _ => armreg_rt::array::out_of_range(#reg_name, n, #count_lit),
+            }
+        }
+    };
+    let read_asm = &element.read;
+    let write_asm = &element.write;
+    let read_at = quote! {
+        #[inline(always)]
+        #[cfg_attr(not(target_arch = #arch), track_caller)]
+        fn read_at<const N: usize>() -> #value {
+            #[cfg(target_arch = #arch)]
+            let raw = #read_asm;
+            #[cfg(not(target_arch = #arch))]
+            let raw = armreg_rt::host::read(#reg_name, Self::element_path(N));
+            #from_raw
+        }
+    };
+    let write_at = |method: TokenStream, param: TokenStream| {
+        // The conversion reads `value`; a write-1 view's parameter is `mask`.
+        let rebind = (param.to_string() != "value").then(|| quote!(let value = #param;));
         quote! {
             #[inline(always)]
-            fn read_raw(n: usize) -> u64 {
+            #[cfg_attr(not(target_arch = #arch), track_caller)]
+            fn #method<const N: usize>(#param: #value) {
+                #rebind
+                let raw = #to_raw;
                 #[cfg(target_arch = #arch)]
                 {
-                    match n {
-                        #read_arms
-                        _ => 0,
-                    }
+                    #write_asm
                 }
                 #[cfg(not(target_arch = #arch))]
-                {
-                    match Self::path(n) {
-                        Some(path) => armreg_rt::host::read(path),
-                        None => 0,
-                    }
+                armreg_rt::host::write(#reg_name, Self::element_path(N), raw);
+            }
+        }
+    };
+    let read_index = dispatch(quote!(read_at), None);
+    let readable = reads(reg).then(|| {
+        quote! {
+            impl armreg_rt::array::ReadElement for #name {
+                #read_at
+                #[inline(always)]
+                #[cfg_attr(not(target_arch = #arch), track_caller)]
+                fn read_index(n: usize) -> #value {
+                    #read_index
                 }
             }
         }
     });
-    let write_raw = writes(reg).then(|| {
+    let writer = |trait_name: TokenStream, at: &str, index: &str, param: &str| {
+        let at = quote::format_ident!("{at}");
+        let index = quote::format_ident!("{index}");
+        let param = quote::format_ident!("{param}");
+        let method = write_at(quote!(#at), quote!(#param));
+        let body = dispatch(quote!(#at), Some(quote!(#param)));
         quote! {
-            #[inline(always)]
-            fn write_raw(n: usize, raw: u64) {
-                #[cfg(target_arch = #arch)]
-                {
-                    match n {
-                        #write_arms
-                        _ => {}
-                    }
-                }
-                #[cfg(not(target_arch = #arch))]
-                {
-                    if let Some(path) = Self::path(n) {
-                        armreg_rt::host::write(path, raw);
-                    }
+            impl armreg_rt::array::#trait_name for #name {
+                #method
+                #[inline(always)]
+                #[cfg_attr(not(target_arch = #arch), track_caller)]
+                fn #index(n: usize, #param: #value) {
+                    #body
                 }
             }
         }
-    });
-    let element_methods = sysreg_methods::methods(reg, layout, sysreg_methods::Flavor::Element);
-    let checked = sysreg_methods::methods(reg, layout, sysreg_methods::Flavor::Checked);
-    let const_methods = sysreg_methods::methods(reg, layout, sysreg_methods::Flavor::ConstIndex);
+    };
+    let writable = match &reg.access {
+        RegAccess::Rw | RegAccess::Wo => Some(writer(
+            quote!(WriteElement),
+            "write_at",
+            "write_index",
+            "value",
+        )),
+        RegAccess::Set { .. } => Some(writer(quote!(SetElement), "set_at", "set_index", "mask")),
+        RegAccess::Clear { .. } => Some(writer(
+            quote!(ClearElement),
+            "clear_at",
+            "clear_index",
+            "mask",
+        )),
+        RegAccess::Ro => None,
+    };
     quote! {
         #[doc = #doc]
         #[allow(non_camel_case_types)]
@@ -364,28 +402,156 @@ fn array(reg: &SysReg, layout: &Layout, count: u32) -> TokenStream {
 
             /// The encoding of element `n`, if there is one.
             pub const fn path(n: usize) -> Option<armreg_rt::SysRegPath> {
-                match n {
-                    #path_arms
-                    _ => None,
+                if n < Self::COUNT {
+                    Some(Self::element_path(n))
+                } else {
+                    None
                 }
             }
 
-            #read_raw
-            #write_raw
+            /// The encoding of element `n` (`n < COUNT`).
+            #[allow(dead_code, reason = "only the host's accessors use it")]
+            const fn element_path(n: usize) -> armreg_rt::SysRegPath {
+                #path
+            }
+
+            /// Element `N`, checked when the program is compiled: one instruction.
+            #[inline(always)]
+            pub const fn at<const N: usize>(self) -> armreg_rt::array::Element<Self, N> {
+                armreg_rt::array::Element::new(self)
+            }
+
+            /// Element `n`, or an error if there is none.
+            #[inline(always)]
+            pub const fn try_at(
+                self,
+                n: usize,
+            ) -> Result<armreg_rt::array::Indexed<Self>, armreg_rt::IndexOutOfRange> {
+                armreg_rt::array::Indexed::new(self, n)
+            }
         }
 
-        /// Element access with the index checked at compile time: one instruction each.
-        impl #name {
-            #const_methods
+        impl armreg_rt::array::SysRegArray for #name {
+            type Layout = crate::#layout_ty;
+            const COUNT: usize = #count_lit;
+            const NAME: &'static str = #reg_name;
         }
 
-        /// Element access with the index checked at run time.
-        impl #name {
-            #checked
-        }
+        #readable
+        #writable
+    }
+}
 
-        impl #name {
-            #element_methods
+/// The parts of an array's element access that depend on its encoding: the element's path as a
+/// `const fn` body over `n`, and the instructions for element `N` with its index part as
+/// assembler constants.
+struct ElementAsm {
+    path: TokenStream,
+    read: TokenStream,
+    write: TokenStream,
+}
+
+impl ElementAsm {
+    fn of(path: SysRegPath) -> Self {
+        let opts = quote!(options(nostack, preserves_flags));
+        let safety_read = super::tokens::safety(
+            "this reads one system register, element N < COUNT of the array (checked where the\n\
+             element was made), into a register operand: it touches no memory and no stack\n\
+             (`nostack`) and leaves the flags alone (`preserves_flags`).",
+        );
+        let safety_write = super::tokens::safety(
+            "this writes one system register, element N < COUNT of the array, from a register\n\
+             operand: it touches no memory and no stack and leaves the flags alone; its effects\n\
+             are the architectural ones this register's documentation states.",
+        );
+        match path {
+            SysRegPath::A64 {
+                op0,
+                op1,
+                crn,
+                crm,
+                op2,
+            } => {
+                let key = unsuffixed((u64::from(crm) << 3) | u64::from(op2));
+                let read = format!("mrs {{raw}}, S{op0}_{op1}_C{crn}_C{{crm}}_{{op2}}");
+                let write = format!("msr S{op0}_{op1}_C{crn}_C{{crm}}_{{op2}}, {{raw}}");
+                let [op0, op1, crn] = [op0, op1, crn].map(|v| unsuffixed(v.into()));
+                let index = quote!(crm = const (#key + N) >> 3, op2 = const (#key + N) & 7);
+                ElementAsm {
+                    path: quote! {
+                        armreg_rt::SysRegPath::A64 {
+                            op0: #op0, op1: #op1, crn: #crn,
+                            crm: ((#key + n) >> 3) as u8, op2: ((#key + n) & 7) as u8,
+                        }
+                    },
+                    read: quote! {{
+                        let raw: u64;
+                        #safety_read
+                        unsafe { core::arch::asm!(#read, raw = out(reg) raw, #index, #opts); }
+                        raw
+                    }},
+                    write: quote! {
+                        #safety_write
+                        unsafe { core::arch::asm!(#write, raw = in(reg) raw, #index, #opts); }
+                    },
+                }
+            }
+            SysRegPath::A32 {
+                coproc,
+                opc1,
+                crn,
+                crm,
+                opc2,
+            } => {
+                let key = unsuffixed((u64::from(crm) << 3) | u64::from(opc2));
+                let read = format!("mrc p{coproc}, {opc1}, {{raw}}, c{crn}, c{{crm}}, {{opc2}}");
+                let write = format!("mcr p{coproc}, {opc1}, {{raw}}, c{crn}, c{{crm}}, {{opc2}}");
+                let [coproc, opc1, crn] = [coproc, opc1, crn].map(|v| unsuffixed(v.into()));
+                let index = quote!(crm = const (#key + N) >> 3, opc2 = const (#key + N) & 7);
+                ElementAsm {
+                    path: quote! {
+                        armreg_rt::SysRegPath::A32 {
+                            coproc: #coproc, opc1: #opc1, crn: #crn,
+                            crm: ((#key + n) >> 3) as u8, opc2: ((#key + n) & 7) as u8,
+                        }
+                    },
+                    read: quote! {{
+                        let raw: u32;
+                        #safety_read
+                        unsafe { core::arch::asm!(#read, raw = out(reg) raw, #index, #opts); }
+                        u64::from(raw)
+                    }},
+                    write: quote! {
+                        #safety_write
+                        unsafe { core::arch::asm!(#write, raw = in(reg) raw as u32, #index, #opts); }
+                    },
+                }
+            }
+            SysRegPath::A32Wide { coproc, opc1, crm } => {
+                let read = format!("mrrc p{coproc}, {opc1}, {{lo}}, {{hi}}, c{{crm}}");
+                let write = format!("mcrr p{coproc}, {opc1}, {{lo}}, {{hi}}, c{{crm}}");
+                let [coproc, opc1, crm] = [coproc, opc1, crm].map(|v| unsuffixed(v.into()));
+                let index = quote!(crm = const #crm + N);
+                ElementAsm {
+                    path: quote! {
+                        armreg_rt::SysRegPath::A32Wide {
+                            coproc: #coproc, opc1: #opc1, crm: (#crm + n) as u8,
+                        }
+                    },
+                    read: quote! {{
+                        let (lo, hi): (u32, u32);
+                        #safety_read
+                        unsafe { core::arch::asm!(#read, lo = out(reg) lo, hi = out(reg) hi, #index, #opts); }
+                        (u64::from(hi) << 32) | u64::from(lo)
+                    }},
+                    write: quote! {
+                        #safety_write
+                        unsafe {
+                            core::arch::asm!(#write, lo = in(reg) raw as u32, hi = in(reg) (raw >> 32) as u32, #index, #opts);
+                        }
+                    },
+                }
+            }
         }
     }
 }

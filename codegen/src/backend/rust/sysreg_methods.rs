@@ -1,24 +1,12 @@
-//! The public methods of a system-register type, built from one table: which operations the
-//! register's access allows, in which flavour (a single register, an array element by a private
-//! bare index, by a compile-time index, or by a checked run-time index).
-use proc_macro2::{Ident, TokenStream};
+//! The public methods of a system register that is not an array, built from one table: which
+//! operations the register's access allows. (An array's elements get theirs from
+//! `armreg_rt::array`.)
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::layout::type_name;
 use super::sysreg::conversions;
 use crate::ir::{Layout, RegAccess, SysReg};
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Flavor {
-    /// `read()`: a register that is not an array.
-    Single,
-    /// `read(n)`: private; the index is trusted (checked by the two flavours below).
-    Element,
-    /// `read_n::<N>()`: the index is checked when the program is compiled; one instruction.
-    ConstIndex,
-    /// `try_read(n)`: the index is checked at run time and an error returned.
-    Checked,
-}
 
 #[derive(Clone, Copy)]
 enum Op {
@@ -71,98 +59,53 @@ impl Op {
     }
 }
 
-/// The methods `reg` gets in `flavor`.
-pub fn methods(reg: &SysReg, layout: &Layout, flavor: Flavor) -> TokenStream {
+/// The methods `reg` gets. Each is `track_caller` on the host, so that a missing emulation
+/// handler's panic names the caller's line, not the crate's.
+pub fn methods(reg: &SysReg, layout: &Layout, arch: &str) -> TokenStream {
     let name = type_name(layout);
     let value = quote!(armreg_rt::Value<crate::#name>);
     ops(&reg.access)
         .iter()
-        .map(|&op| method(op, flavor, &value, layout))
+        .map(|&op| method(op, &value, layout, arch))
         .collect()
 }
 
-fn method(op: Op, flavor: Flavor, value: &TokenStream, layout: &Layout) -> TokenStream {
+fn method(op: Op, value: &TokenStream, layout: &Layout, arch: &str) -> TokenStream {
     let base = format_ident!("{}", op.name());
-    let (param, arg) = op.param(value).unzip();
+    let (param, _) = op.param(value).unzip();
     let ret = match op {
         Op::Read => Some(value.clone()),
         _ => None,
     };
-    match flavor {
-        Flavor::Single | Flavor::Element => {
-            let (vis, index_param, index) = match flavor {
-                Flavor::Single => (quote!(pub), None, None),
-                _ => (quote!(), Some(quote!(n: usize,)), Some(quote!(n,))),
-            };
-            let body = core_body(op, index.as_ref(), layout);
-            let doc = format!("{}.", op.doc());
-            let ret = ret.map(|r| quote!(-> #r));
-            quote! {
-                #[doc = #doc]
-                #[inline(always)]
-                #vis fn #base(#index_param #param) #ret {
-                    #body
-                }
-            }
-        }
-        Flavor::ConstIndex => {
-            let method = format_ident!("{}_n", op.name());
-            let doc = format!(
-                "{} (element `N`, checked when the program is compiled).",
-                op.doc()
-            );
-            // A call returning `()` is a statement.
-            let call = match ret {
-                Some(_) => quote!(Self::#base(N, #arg)),
-                None => quote!(Self::#base(N, #arg);),
-            };
-            let ret = ret.map(|r| quote!(-> #r));
-            quote! {
-                #[doc = #doc]
-                #[inline(always)]
-                pub fn #method<const N: usize>(#param) #ret {
-                    const { assert!(N < Self::COUNT, "register array index out of range") };
-                    #call
-                }
-            }
-        }
-        Flavor::Checked => {
-            let method: Ident = format_ident!("try_{}", op.name());
-            let doc = format!("{} (element `n`, or an error if there is none).", op.doc());
-            let (ok, call) = match ret {
-                Some(r) => (r, quote!(Ok(Self::#base(n, #arg)))),
-                None => (quote!(()), quote!(Self::#base(n, #arg); Ok(()))),
-            };
-            quote! {
-                #[doc = #doc]
-                #[inline(always)]
-                pub fn #method(n: usize, #param) -> Result<#ok, armreg_rt::IndexOutOfRange> {
-                    if n >= Self::COUNT {
-                        return Err(armreg_rt::IndexOutOfRange { index: n, count: Self::COUNT });
-                    }
-                    #call
-                }
-            }
+    let body = core_body(op, layout);
+    let doc = format!("{}.", op.doc());
+    let ret = ret.map(|r| quote!(-> #r));
+    quote! {
+        #[doc = #doc]
+        #[inline(always)]
+        #[cfg_attr(not(target_arch = #arch), track_caller)]
+        pub fn #base(#param) #ret {
+            #body
         }
     }
 }
 
 /// The body of an operation over `read_raw`/`write_raw`.
-fn core_body(op: Op, index: Option<&TokenStream>, layout: &Layout) -> TokenStream {
+fn core_body(op: Op, layout: &Layout) -> TokenStream {
     let (from_raw, to_raw) = conversions(layout);
     match op {
         Op::Read => quote! {
-            let raw = Self::read_raw(#index);
+            let raw = Self::read_raw();
             #from_raw
         },
-        Op::Write => quote!(Self::write_raw(#index #to_raw);),
+        Op::Write => quote!(Self::write_raw(#to_raw);),
         Op::Modify => quote! {
-            let value = f(Self::read(#index));
-            Self::write(#index value);
+            let value = f(Self::read());
+            Self::write(value);
         },
         Op::Set | Op::Clear => quote! {
             let value = mask;
-            Self::write_raw(#index #to_raw);
+            Self::write_raw(#to_raw);
         },
     }
 }

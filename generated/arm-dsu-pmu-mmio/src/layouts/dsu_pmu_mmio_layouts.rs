@@ -6,26 +6,29 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
 #![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
     clippy::must_use_candidate,
     reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
-    clippy::doc_markdown,
-    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a field's bits are masked to its width before they are narrowed to its type"
 )]
 #![allow(
     clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    reason = "an enum's `try_from_bits` gives back the bits no value is named for, as its summary says"
+)]
+#![allow(
+    clippy::expl_impl_clone_on_copy,
+    reason = "an enum's `Clone` is written out: the derive expands to more, which a large crate pays for in build time"
 )]
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/CLR. Bits \[30:6\] are not described: the article describes 6 counters; the DSU has up to 31 (Linux drivers/perf/arm_dsu_pmu.c)
 ///

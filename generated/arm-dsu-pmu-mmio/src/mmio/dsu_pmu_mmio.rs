@@ -6,26 +6,18 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
-)]
-#![allow(
-    clippy::must_use_candidate,
-    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
-)]
 #![allow(
     clippy::doc_markdown,
     reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
-    clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    clippy::must_use_candidate,
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
 )]
 /// `DSU_PMU_MMIO`: DSU cluster PMU as a memory-mapped block, from one public article only: UNCONFIRMED (Linux uses system registers only). No base address is known. Size 0x1000 assumes the 4 KB frame of the generic external PMU view that the article's offsets follow
 ///
@@ -91,42 +83,17 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     /// Offset 0xa00 + n × 0x8, n < 6; read/write, layout [`DsuPmevtyper`](crate::DsuPmevtyper).
     ///
     /// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers
+    ///
+    /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmevtyper(
-        &self,
-        n: usize,
-    ) -> Result<armreg_rt::mmio::Reg<crate::DsuPmevtyper, armreg_rt::mmio::Rw, B>, armreg_rt::IndexOutOfRange> {
-        if n >= DsuPmuMmio::PMEVTYPER_COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: DsuPmuMmio::PMEVTYPER_COUNT,
-            });
-        }
-        // SAFETY: the constructor's contract covers every register inside the block,
-        // and element n < COUNT lies inside it (checked by the generator).
-        Ok(unsafe {
-            armreg_rt::mmio::Reg::on(
-                self.bus,
-                self.base + 0xa00 + n * DsuPmuMmio::PMEVTYPER_STRIDE,
-                4,
-            )
-        })
-    }
-    /// `PMEVTYPER<n>`: Event type of cluster counter n, n = 0..5: 0xA00 + 8n. UNVERIFIED offset; 6 counters as the article describes
-    ///
-    /// Offset 0xa00 + n × 0x8, n < 6; read/write, layout [`DsuPmevtyper`](crate::DsuPmevtyper).
-    ///
-    /// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers
-    ///
-    /// The index is checked when the program is compiled.
-    #[inline(always)]
-    pub fn pmevtyper_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::DsuPmevtyper, armreg_rt::mmio::Rw, B> {
-        const { assert!(N < DsuPmuMmio::PMEVTYPER_COUNT, "register array index out of range") };
-        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
+    pub fn pmevtyper(&self) -> armreg_rt::array::RegArray<crate::DsuPmevtyper, armreg_rt::mmio::Rw, { DsuPmuMmio::PMEVTYPER_COUNT }, B> {
+        // SAFETY: the constructor's contract covers every register inside the block, and
+        // the generator checked that all COUNT elements lie inside it.
         unsafe {
-            armreg_rt::mmio::Reg::on(
+            armreg_rt::array::RegArray::on(
                 self.bus,
-                self.base + 0xa00 + N * DsuPmuMmio::PMEVTYPER_STRIDE,
+                self.base + 0xa00,
+                DsuPmuMmio::PMEVTYPER_STRIDE,
                 4,
             )
         }
@@ -136,42 +103,17 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     /// Offset 0xa04 + n × 0x8, n < 6; read/write, layout [`DsuPmevcntr`](crate::DsuPmevcntr).
     ///
     /// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers
+    ///
+    /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmevcntr(
-        &self,
-        n: usize,
-    ) -> Result<armreg_rt::mmio::Reg<crate::DsuPmevcntr, armreg_rt::mmio::Rw, B>, armreg_rt::IndexOutOfRange> {
-        if n >= DsuPmuMmio::PMEVCNTR_COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: DsuPmuMmio::PMEVCNTR_COUNT,
-            });
-        }
-        // SAFETY: the constructor's contract covers every register inside the block,
-        // and element n < COUNT lies inside it (checked by the generator).
-        Ok(unsafe {
-            armreg_rt::mmio::Reg::on(
-                self.bus,
-                self.base + 0xa04 + n * DsuPmuMmio::PMEVCNTR_STRIDE,
-                4,
-            )
-        })
-    }
-    /// `PMEVCNTR<n>`: Cluster event counter n, n = 0..5: 0xA04 + 8n (interleaved with PMEVTYPER&lt;n&gt;, no overlap). UNVERIFIED offset; 6 counters as the article describes
-    ///
-    /// Offset 0xa04 + n × 0x8, n < 6; read/write, layout [`DsuPmevcntr`](crate::DsuPmevcntr).
-    ///
-    /// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers
-    ///
-    /// The index is checked when the program is compiled.
-    #[inline(always)]
-    pub fn pmevcntr_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::DsuPmevcntr, armreg_rt::mmio::Rw, B> {
-        const { assert!(N < DsuPmuMmio::PMEVCNTR_COUNT, "register array index out of range") };
-        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
+    pub fn pmevcntr(&self) -> armreg_rt::array::RegArray<crate::DsuPmevcntr, armreg_rt::mmio::Rw, { DsuPmuMmio::PMEVCNTR_COUNT }, B> {
+        // SAFETY: the constructor's contract covers every register inside the block, and
+        // the generator checked that all COUNT elements lie inside it.
         unsafe {
-            armreg_rt::mmio::Reg::on(
+            armreg_rt::array::RegArray::on(
                 self.bus,
-                self.base + 0xa04 + N * DsuPmuMmio::PMEVCNTR_STRIDE,
+                self.base + 0xa04,
+                DsuPmuMmio::PMEVCNTR_STRIDE,
                 4,
             )
         }

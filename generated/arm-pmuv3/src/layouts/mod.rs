@@ -6,26 +6,29 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
 #![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
     clippy::must_use_candidate,
     reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
-    clippy::doc_markdown,
-    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a field's bits are masked to its width before they are narrowed to its type"
 )]
 #![allow(
     clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    reason = "an enum's `try_from_bits` gives back the bits no value is named for, as its summary says"
+)]
+#![allow(
+    clippy::expl_impl_clone_on_copy,
+    reason = "an enum's `Clone` is written out: the derive expands to more, which a large crate pays for in build time"
 )]
 #[cfg(feature = "pmu_ext32")]
 mod pmu_ext32_layouts;
@@ -724,6 +727,46 @@ impl armreg_rt::Layout for Pmceid32 {
     const NAME: &'static str = "Pmceid32";
     const FIELDS: &'static str = "id 0 32";
 }
+/// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487 §I5.2 table I5-1 (no field layout is described here)
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of PMCIDR</title>
+<rect width="724" height="114" fill="#fff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCIDR · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+</g>
+<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
+</svg>
+</div>"##)]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
+pub enum Pmcidr {}
+impl Pmcidr {
+    /// Every field zero, reserved-one bits set.
+    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
+    /// `VALUE`: Whole register; finer layout not described here
+    ///
+    /// Bits \[31:0\], read-only. Reset: not described.
+    ///
+    /// Source: Arm ARM DDI0487 §I5.2 table I5-1 (no field layout is described here)
+    pub const VALUE: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
+}
+impl armreg_rt::Layout for Pmcidr {
+    type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
+    const NAME: &'static str = "Pmcidr";
+    const FIELDS: &'static str = "value 0 32";
+}
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
 ///
 /// Width: 64 bits.
@@ -1288,40 +1331,8 @@ impl armreg_rt::Layout for Pmevtyper {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMMIR_EL1, §G8.4 PMMIR, §I5.2 table I5-1 (no field layout is described here)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMMIR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMMIR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMMIR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
-///
-/// | Bits | Field | Access | Reset | Description |
-/// |---|---|---|---|---|
-/// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
-pub enum Pmmir {}
-impl Pmmir {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `VALUE`: Whole register; finer layout not described here
-    ///
-    /// Bits \[31:0\], read-only. Reset: not described.
-    ///
-    /// Source: Arm ARM DDI0487 PMMIR_EL1 (no field layout is described here)
-    pub const VALUE: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
-}
-impl armreg_rt::Layout for Pmmir {
-    type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmmir";
-    const FIELDS: &'static str = "value 0 32";
-}
+/// The same layout as [`Pmcidr`](crate::Pmcidr), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+pub type Pmmir = crate::Pmcidr;
 /// Event Counter Selection Register: selects the counter that PMXEVTYPER/PMXEVCNTR reach (31 selects PMCCFILTR through PMXEVTYPER). System-register only
 ///
 /// Width: 32 bits.

@@ -6,26 +6,18 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
-)]
-#![allow(
-    clippy::must_use_candidate,
-    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
-)]
 #![allow(
     clippy::doc_markdown,
     reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
-    clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    clippy::must_use_candidate,
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
 )]
 /// `PMU_EXT32`: PMUv3 external (memory-mapped) 32-bit view (FEAT_PMUv3_EXT32), one 4 KB frame per PE. 64-bit counters are accessed as two 32-bit words, low word first. Access is subject to the software lock (PMLAR/PMLSR)
 ///
@@ -105,42 +97,17 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// Offset 0x0 + n × 0x8, n < 31; read/write, layout [`Pmevcntr`](crate::Pmevcntr).
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
+    ///
+    /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmevcntr(
-        &self,
-        n: usize,
-    ) -> Result<armreg_rt::mmio::Reg<crate::Pmevcntr, armreg_rt::mmio::Rw, B>, armreg_rt::IndexOutOfRange> {
-        if n >= PmuExt32::PMEVCNTR_COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: PmuExt32::PMEVCNTR_COUNT,
-            });
-        }
-        // SAFETY: the constructor's contract covers every register inside the block,
-        // and element n < COUNT lies inside it (checked by the generator).
-        Ok(unsafe {
-            armreg_rt::mmio::Reg::on(
-                self.bus,
-                self.base + n * PmuExt32::PMEVCNTR_STRIDE,
-                4,
-            )
-        })
-    }
-    /// `PMEVCNTR<n>`: Event Count Registers 0..30: 0x000 + 8n (low word), +4 (high word)
-    ///
-    /// Offset 0x0 + n × 0x8, n < 31; read/write, layout [`Pmevcntr`](crate::Pmevcntr).
-    ///
-    /// Source: Arm ARM DDI0487 §I5.2 table I5-1
-    ///
-    /// The index is checked when the program is compiled.
-    #[inline(always)]
-    pub fn pmevcntr_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr, armreg_rt::mmio::Rw, B> {
-        const { assert!(N < PmuExt32::PMEVCNTR_COUNT, "register array index out of range") };
-        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
+    pub fn pmevcntr(&self) -> armreg_rt::array::RegArray<crate::Pmevcntr, armreg_rt::mmio::Rw, { PmuExt32::PMEVCNTR_COUNT }, B> {
+        // SAFETY: the constructor's contract covers every register inside the block, and
+        // the generator checked that all COUNT elements lie inside it.
         unsafe {
-            armreg_rt::mmio::Reg::on(
+            armreg_rt::array::RegArray::on(
                 self.bus,
-                self.base + N * PmuExt32::PMEVCNTR_STRIDE,
+                self.base,
+                PmuExt32::PMEVCNTR_STRIDE,
                 4,
             )
         }
@@ -166,42 +133,17 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// Offset 0x400 + n × 0x4, n < 31; read/write, layout [`Pmevtyper`](crate::Pmevtyper).
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
+    ///
+    /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmevtyper(
-        &self,
-        n: usize,
-    ) -> Result<armreg_rt::mmio::Reg<crate::Pmevtyper, armreg_rt::mmio::Rw, B>, armreg_rt::IndexOutOfRange> {
-        if n >= PmuExt32::PMEVTYPER_COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: PmuExt32::PMEVTYPER_COUNT,
-            });
-        }
-        // SAFETY: the constructor's contract covers every register inside the block,
-        // and element n < COUNT lies inside it (checked by the generator).
-        Ok(unsafe {
-            armreg_rt::mmio::Reg::on(
-                self.bus,
-                self.base + 0x400 + n * PmuExt32::PMEVTYPER_STRIDE,
-                4,
-            )
-        })
-    }
-    /// `PMEVTYPER<n>`: Event Type Registers 0..30: 0x400 + 4n
-    ///
-    /// Offset 0x400 + n × 0x4, n < 31; read/write, layout [`Pmevtyper`](crate::Pmevtyper).
-    ///
-    /// Source: Arm ARM DDI0487 §I5.2 table I5-1
-    ///
-    /// The index is checked when the program is compiled.
-    #[inline(always)]
-    pub fn pmevtyper_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper, armreg_rt::mmio::Rw, B> {
-        const { assert!(N < PmuExt32::PMEVTYPER_COUNT, "register array index out of range") };
-        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
+    pub fn pmevtyper(&self) -> armreg_rt::array::RegArray<crate::Pmevtyper, armreg_rt::mmio::Rw, { PmuExt32::PMEVTYPER_COUNT }, B> {
+        // SAFETY: the constructor's contract covers every register inside the block, and
+        // the generator checked that all COUNT elements lie inside it.
         unsafe {
-            armreg_rt::mmio::Reg::on(
+            armreg_rt::array::RegArray::on(
                 self.bus,
-                self.base + 0x400 + N * PmuExt32::PMEVTYPER_STRIDE,
+                self.base + 0x400,
+                PmuExt32::PMEVTYPER_STRIDE,
                 4,
             )
         }
@@ -387,42 +329,17 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// Offset 0xe20 + n × 0x4, n < 4; read-only, layout [`Pmceid32`](crate::Pmceid32).
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
+    ///
+    /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmceid(
-        &self,
-        n: usize,
-    ) -> Result<armreg_rt::mmio::Reg<crate::Pmceid32, armreg_rt::mmio::Ro, B>, armreg_rt::IndexOutOfRange> {
-        if n >= PmuExt32::PMCEID_COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: PmuExt32::PMCEID_COUNT,
-            });
-        }
-        // SAFETY: the constructor's contract covers every register inside the block,
-        // and element n < COUNT lies inside it (checked by the generator).
-        Ok(unsafe {
-            armreg_rt::mmio::Reg::on(
-                self.bus,
-                self.base + 0xe20 + n * PmuExt32::PMCEID_STRIDE,
-                4,
-            )
-        })
-    }
-    /// `PMCEID<n>`: Common Event Identification 0..3: 0xE20, 0xE24, 0xE28, 0xE2C
-    ///
-    /// Offset 0xe20 + n × 0x4, n < 4; read-only, layout [`Pmceid32`](crate::Pmceid32).
-    ///
-    /// Source: Arm ARM DDI0487 §I5.2 table I5-1
-    ///
-    /// The index is checked when the program is compiled.
-    #[inline(always)]
-    pub fn pmceid_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::Pmceid32, armreg_rt::mmio::Ro, B> {
-        const { assert!(N < PmuExt32::PMCEID_COUNT, "register array index out of range") };
-        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
+    pub fn pmceid(&self) -> armreg_rt::array::RegArray<crate::Pmceid32, armreg_rt::mmio::Ro, { PmuExt32::PMCEID_COUNT }, B> {
+        // SAFETY: the constructor's contract covers every register inside the block, and
+        // the generator checked that all COUNT elements lie inside it.
         unsafe {
-            armreg_rt::mmio::Reg::on(
+            armreg_rt::array::RegArray::on(
                 self.bus,
-                self.base + 0xe20 + N * PmuExt32::PMCEID_STRIDE,
+                self.base + 0xe20,
+                PmuExt32::PMCEID_STRIDE,
                 4,
             )
         }
@@ -608,42 +525,17 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// Offset 0xfe0 + n × 0x4, n < 4; read-only, layout [`Pmpidr`](crate::Pmpidr).
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
+    ///
+    /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmpidr(
-        &self,
-        n: usize,
-    ) -> Result<armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B>, armreg_rt::IndexOutOfRange> {
-        if n >= PmuExt32::PMPIDR_COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: PmuExt32::PMPIDR_COUNT,
-            });
-        }
-        // SAFETY: the constructor's contract covers every register inside the block,
-        // and element n < COUNT lies inside it (checked by the generator).
-        Ok(unsafe {
-            armreg_rt::mmio::Reg::on(
-                self.bus,
-                self.base + 0xfe0 + n * PmuExt32::PMPIDR_STRIDE,
-                4,
-            )
-        })
-    }
-    /// `PMPIDR<n>`: Peripheral Identification Registers 0..3: 0xFE0..0xFEC
-    ///
-    /// Offset 0xfe0 + n × 0x4, n < 4; read-only, layout [`Pmpidr`](crate::Pmpidr).
-    ///
-    /// Source: Arm ARM DDI0487 §I5.2 table I5-1
-    ///
-    /// The index is checked when the program is compiled.
-    #[inline(always)]
-    pub fn pmpidr_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B> {
-        const { assert!(N < PmuExt32::PMPIDR_COUNT, "register array index out of range") };
-        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
+    pub fn pmpidr(&self) -> armreg_rt::array::RegArray<crate::Pmpidr, armreg_rt::mmio::Ro, { PmuExt32::PMPIDR_COUNT }, B> {
+        // SAFETY: the constructor's contract covers every register inside the block, and
+        // the generator checked that all COUNT elements lie inside it.
         unsafe {
-            armreg_rt::mmio::Reg::on(
+            armreg_rt::array::RegArray::on(
                 self.bus,
-                self.base + 0xfe0 + N * PmuExt32::PMPIDR_STRIDE,
+                self.base + 0xfe0,
+                PmuExt32::PMPIDR_STRIDE,
                 4,
             )
         }
@@ -653,42 +545,17 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     /// Offset 0xff0 + n × 0x4, n < 4; read-only, layout [`Pmcidr`](crate::Pmcidr).
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
+    ///
+    /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmcidr(
-        &self,
-        n: usize,
-    ) -> Result<armreg_rt::mmio::Reg<crate::Pmcidr, armreg_rt::mmio::Ro, B>, armreg_rt::IndexOutOfRange> {
-        if n >= PmuExt32::PMCIDR_COUNT {
-            return Err(armreg_rt::IndexOutOfRange {
-                index: n,
-                count: PmuExt32::PMCIDR_COUNT,
-            });
-        }
-        // SAFETY: the constructor's contract covers every register inside the block,
-        // and element n < COUNT lies inside it (checked by the generator).
-        Ok(unsafe {
-            armreg_rt::mmio::Reg::on(
-                self.bus,
-                self.base + 0xff0 + n * PmuExt32::PMCIDR_STRIDE,
-                4,
-            )
-        })
-    }
-    /// `PMCIDR<n>`: Component Identification Registers 0..3: 0xFF0..0xFFC
-    ///
-    /// Offset 0xff0 + n × 0x4, n < 4; read-only, layout [`Pmcidr`](crate::Pmcidr).
-    ///
-    /// Source: Arm ARM DDI0487 §I5.2 table I5-1
-    ///
-    /// The index is checked when the program is compiled.
-    #[inline(always)]
-    pub fn pmcidr_n<const N: usize>(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr, armreg_rt::mmio::Ro, B> {
-        const { assert!(N < PmuExt32::PMCIDR_COUNT, "register array index out of range") };
-        // SAFETY: as for the checked accessor; N < COUNT is checked at compile time.
+    pub fn pmcidr(&self) -> armreg_rt::array::RegArray<crate::Pmcidr, armreg_rt::mmio::Ro, { PmuExt32::PMCIDR_COUNT }, B> {
+        // SAFETY: the constructor's contract covers every register inside the block, and
+        // the generator checked that all COUNT elements lie inside it.
         unsafe {
-            armreg_rt::mmio::Reg::on(
+            armreg_rt::array::RegArray::on(
                 self.bus,
-                self.base + 0xff0 + N * PmuExt32::PMCIDR_STRIDE,
+                self.base + 0xff0,
+                PmuExt32::PMCIDR_STRIDE,
                 4,
             )
         }

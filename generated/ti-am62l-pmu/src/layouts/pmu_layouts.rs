@@ -6,26 +6,29 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
 #![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+    clippy::doc_markdown,
+    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
     clippy::must_use_candidate,
     reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
 )]
 #![allow(
-    clippy::doc_markdown,
-    reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
+)]
+#![allow(
+    clippy::cast_possible_truncation,
+    reason = "a field's bits are masked to its width before they are narrowed to its type"
 )]
 #![allow(
     clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    reason = "an enum's `try_from_bits` gives back the bits no value is named for, as its summary says"
+)]
+#![allow(
+    clippy::expl_impl_clone_on_copy,
+    reason = "an enum's `Clone` is written out: the derive expands to more, which a large crate pays for in build time"
 )]
 /// Authentication Status Register (external view only): debug authentication state per Security state. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
@@ -361,38 +364,14 @@ impl armreg_rt::Layout for Pmceid2 {
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID3" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCEID3</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCEID3 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ID [31:0] read-only: Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter &quot;The Performance Monitors Extension&quot; (common event numbers).</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+/// The same layout as [`Pmceid2`](crate::Pmceid2), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers). |
-pub enum Pmceid3 {}
-impl Pmceid3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `ID`: Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
-    ///
-    /// Bits \[31:0\], read-only. Reset: not described.
-    pub const ID: armreg_rt::Field<Self, u32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 32);
-}
-impl armreg_rt::Layout for Pmceid3 {
-    type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmceid3";
-    const FIELDS: &'static str = "id 0 32";
-}
+pub type Pmceid3 = crate::Pmceid2;
 /// Configuration Register (external view only): PMU features and the number of event counters. Read the counter count from PMCFGR.N, not PMCR.N (RAZ/WI in this view). AM62L: N = 6 (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
 /// Width: 32 bits.
@@ -947,202 +926,62 @@ impl armreg_rt::Layout for Pmevcntr0 {
 ///
 /// Width: 64 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR1" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMEVCNTR1</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVCNTR1 · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+/// The same layout as [`Pmevcntr0`](crate::Pmevcntr0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-pub enum Pmevcntr1 {}
-impl Pmevcntr1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `EVCNT`: Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
-    ///
-    /// Bits \[63:0\], read/write. Reset: not described.
-    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
-}
-impl armreg_rt::Layout for Pmevcntr1 {
-    type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmevcntr1";
-    const FIELDS: &'static str = "evcnt 0 64";
-}
+pub type Pmevcntr1 = crate::Pmevcntr0;
 /// Event Count Register 2 (PMEVCNTR2_EL0), 64-bit view: offset 0x000 + 8n = 0x010 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
 /// Width: 64 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR2" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMEVCNTR2</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVCNTR2 · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+/// The same layout as [`Pmevcntr0`](crate::Pmevcntr0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-pub enum Pmevcntr2 {}
-impl Pmevcntr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `EVCNT`: Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
-    ///
-    /// Bits \[63:0\], read/write. Reset: not described.
-    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
-}
-impl armreg_rt::Layout for Pmevcntr2 {
-    type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmevcntr2";
-    const FIELDS: &'static str = "evcnt 0 64";
-}
+pub type Pmevcntr2 = crate::Pmevcntr0;
 /// Event Count Register 3 (PMEVCNTR3_EL0), 64-bit view: offset 0x000 + 8n = 0x018 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
 /// Width: 64 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR3" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMEVCNTR3</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVCNTR3 · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+/// The same layout as [`Pmevcntr0`](crate::Pmevcntr0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-pub enum Pmevcntr3 {}
-impl Pmevcntr3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `EVCNT`: Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
-    ///
-    /// Bits \[63:0\], read/write. Reset: not described.
-    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
-}
-impl armreg_rt::Layout for Pmevcntr3 {
-    type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmevcntr3";
-    const FIELDS: &'static str = "evcnt 0 64";
-}
+pub type Pmevcntr3 = crate::Pmevcntr0;
 /// Event Count Register 4 (PMEVCNTR4_EL0), 64-bit view: offset 0x000 + 8n = 0x020 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
 /// Width: 64 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR4" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMEVCNTR4</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVCNTR4 · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+/// The same layout as [`Pmevcntr0`](crate::Pmevcntr0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-pub enum Pmevcntr4 {}
-impl Pmevcntr4 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `EVCNT`: Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
-    ///
-    /// Bits \[63:0\], read/write. Reset: not described.
-    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
-}
-impl armreg_rt::Layout for Pmevcntr4 {
-    type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmevcntr4";
-    const FIELDS: &'static str = "evcnt 0 64";
-}
+pub type Pmevcntr4 = crate::Pmevcntr0;
 /// Event Count Register 5 (PMEVCNTR5_EL0), 64-bit view: offset 0x000 + 8n = 0x028 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
 /// Width: 64 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR5" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMEVCNTR5</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVCNTR5 · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+/// The same layout as [`Pmevcntr0`](crate::Pmevcntr0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-pub enum Pmevcntr5 {}
-impl Pmevcntr5 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `EVCNT`: Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
-    ///
-    /// Bits \[63:0\], read/write. Reset: not described.
-    pub const EVCNT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(0, 64);
-}
-impl armreg_rt::Layout for Pmevcntr5 {
-    type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmevcntr5";
-    const FIELDS: &'static str = "evcnt 0 64";
-}
+pub type Pmevcntr5 = crate::Pmevcntr0;
 /// Event Type Register 0 (PMEVTYPER0_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
 /// Width: 32 bits.
@@ -1288,26 +1127,9 @@ pub type Pmiidr = crate::Pmcidr0;
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMINTENCLR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMINTENCLR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMINTENCLR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="21" y="64" dominant-baseline="central">C</text></g>
-<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="307" y="58" fill="#555" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="593" y="64" dominant-baseline="central">P5</text></g>
-<g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="615" y="64" dominant-baseline="central">P4</text></g>
-<g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="637" y="64" dominant-baseline="central">P3</text></g>
-<g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="659" y="64" dominant-baseline="central">P2</text></g>
-<g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="681" y="64" dominant-baseline="central">P1</text></g>
-<g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="703" y="64" dominant-baseline="central">P0</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">w1c: write 1 to clear</text>
-<rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-</svg>
-</div>"##)]
+/// The same layout as [`Pmcntenclr`](crate::Pmcntenclr), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1319,70 +1141,14 @@ pub type Pmiidr = crate::Pmcidr0;
 /// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-pub enum Pmintenclr {}
-impl Pmintenclr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `P0`: Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[0\], write 1 to clear. Reset: not described.
-    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
-    /// `P1`: Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[1\], write 1 to clear. Reset: not described.
-    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
-    /// `P2`: Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[2\], write 1 to clear. Reset: not described.
-    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
-    /// `P3`: Event counter 3: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[3\], write 1 to clear. Reset: not described.
-    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
-    /// `P4`: Event counter 4: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[4\], write 1 to clear. Reset: not described.
-    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
-    /// `P5`: Event counter 5: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[5\], write 1 to clear. Reset: not described.
-    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
-    /// `C`: Cycle counter (PMCCNTR): write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[31\], write 1 to clear. Reset: not described.
-    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
-}
-impl armreg_rt::Layout for Pmintenclr {
-    type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmintenclr";
-    const FIELDS: &'static str = "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1";
-}
+pub type Pmintenclr = crate::Pmcntenclr;
 /// Interrupt Enable Set: write 1 to enable a counter's overflow interrupt; reads the enables. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMINTENSET" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMINTENSET</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMINTENSET · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="21" y="64" dominant-baseline="central">C</text></g>
-<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="307" y="58" fill="#555" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>P5 [5] write 1 to set: Event counter 5: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="593" y="64" dominant-baseline="central">P5</text></g>
-<g><title>P4 [4] write 1 to set: Event counter 4: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="615" y="64" dominant-baseline="central">P4</text></g>
-<g><title>P3 [3] write 1 to set: Event counter 3: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="637" y="64" dominant-baseline="central">P3</text></g>
-<g><title>P2 [2] write 1 to set: Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="659" y="64" dominant-baseline="central">P2</text></g>
-<g><title>P1 [1] write 1 to set: Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="681" y="64" dominant-baseline="central">P1</text></g>
-<g><title>P0 [0] write 1 to set: Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="703" y="64" dominant-baseline="central">P0</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">w1s: write 1 to set</text>
-<rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-</svg>
-</div>"##)]
+/// The same layout as [`Pmcntenset`](crate::Pmcntenset), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1394,46 +1160,7 @@ impl armreg_rt::Layout for Pmintenclr {
 /// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-pub enum Pmintenset {}
-impl Pmintenset {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `P0`: Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[0\], write 1 to set. Reset: not described.
-    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
-    /// `P1`: Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[1\], write 1 to set. Reset: not described.
-    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
-    /// `P2`: Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[2\], write 1 to set. Reset: not described.
-    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
-    /// `P3`: Event counter 3: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[3\], write 1 to set. Reset: not described.
-    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
-    /// `P4`: Event counter 4: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[4\], write 1 to set. Reset: not described.
-    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
-    /// `P5`: Event counter 5: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[5\], write 1 to set. Reset: not described.
-    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
-    /// `C`: Cycle counter (PMCCNTR): write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[31\], write 1 to set. Reset: not described.
-    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
-}
-impl armreg_rt::Layout for Pmintenset {
-    type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmintenset";
-    const FIELDS: &'static str = "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1";
-}
+pub type Pmintenset = crate::Pmcntenset;
 /// Integration Mode Control Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
 /// Width: 32 bits.
@@ -1569,26 +1296,9 @@ pub type Pmmir = crate::Pmcidr0;
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMOVSCLR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMOVSCLR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMOVSCLR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="21" y="64" dominant-baseline="central">C</text></g>
-<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="307" y="58" fill="#555" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="593" y="64" dominant-baseline="central">P5</text></g>
-<g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="615" y="64" dominant-baseline="central">P4</text></g>
-<g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="637" y="64" dominant-baseline="central">P3</text></g>
-<g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="659" y="64" dominant-baseline="central">P2</text></g>
-<g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="681" y="64" dominant-baseline="central">P1</text></g>
-<g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="703" y="64" dominant-baseline="central">P0</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">w1c: write 1 to clear</text>
-<rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-</svg>
-</div>"##)]
+/// The same layout as [`Pmcntenclr`](crate::Pmcntenclr), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1600,70 +1310,14 @@ pub type Pmmir = crate::Pmcidr0;
 /// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-pub enum Pmovsclr {}
-impl Pmovsclr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `P0`: Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[0\], write 1 to clear. Reset: not described.
-    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
-    /// `P1`: Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[1\], write 1 to clear. Reset: not described.
-    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
-    /// `P2`: Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[2\], write 1 to clear. Reset: not described.
-    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
-    /// `P3`: Event counter 3: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[3\], write 1 to clear. Reset: not described.
-    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
-    /// `P4`: Event counter 4: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[4\], write 1 to clear. Reset: not described.
-    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
-    /// `P5`: Event counter 5: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[5\], write 1 to clear. Reset: not described.
-    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
-    /// `C`: Cycle counter (PMCCNTR): write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[31\], write 1 to clear. Reset: not described.
-    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
-}
-impl armreg_rt::Layout for Pmovsclr {
-    type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmovsclr";
-    const FIELDS: &'static str = "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1";
-}
+pub type Pmovsclr = crate::Pmcntenclr;
 /// Overflow Flag Status Set: write 1 to set an overflow flag; reads the flags. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMOVSSET" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMOVSSET</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMOVSSET · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="21" y="64" dominant-baseline="central">C</text></g>
-<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="307" y="58" fill="#555" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>P5 [5] write 1 to set: Event counter 5: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="593" y="64" dominant-baseline="central">P5</text></g>
-<g><title>P4 [4] write 1 to set: Event counter 4: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="615" y="64" dominant-baseline="central">P4</text></g>
-<g><title>P3 [3] write 1 to set: Event counter 3: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="637" y="64" dominant-baseline="central">P3</text></g>
-<g><title>P2 [2] write 1 to set: Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="659" y="64" dominant-baseline="central">P2</text></g>
-<g><title>P1 [1] write 1 to set: Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="681" y="64" dominant-baseline="central">P1</text></g>
-<g><title>P0 [0] write 1 to set: Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="703" y="64" dominant-baseline="central">P0</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">w1s: write 1 to set</text>
-<rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-</svg>
-</div>"##)]
+/// The same layout as [`Pmcntenset`](crate::Pmcntenset), so the same type: values move between the two registers as they are. Its diagram and fields are there.
+///
+/// Its fields, as this register's description words them:
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1675,46 +1329,7 @@ impl armreg_rt::Layout for Pmovsclr {
 /// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-pub enum Pmovsset {}
-impl Pmovsset {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `P0`: Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[0\], write 1 to set. Reset: not described.
-    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
-    /// `P1`: Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[1\], write 1 to set. Reset: not described.
-    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
-    /// `P2`: Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[2\], write 1 to set. Reset: not described.
-    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
-    /// `P3`: Event counter 3: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[3\], write 1 to set. Reset: not described.
-    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
-    /// `P4`: Event counter 4: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[4\], write 1 to set. Reset: not described.
-    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
-    /// `P5`: Event counter 5: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[5\], write 1 to set. Reset: not described.
-    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
-    /// `C`: Cycle counter (PMCCNTR): write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5.
-    ///
-    /// Bits \[31\], write 1 to set. Reset: not described.
-    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
-}
-impl armreg_rt::Layout for Pmovsset {
-    type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmovsset";
-    const FIELDS: &'static str = "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1";
-}
+pub type Pmovsset = crate::Pmcntenset;
 /// Peripheral Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
 /// Width: 32 bits.

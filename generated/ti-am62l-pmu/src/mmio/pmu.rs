@@ -6,26 +6,18 @@
     clippy::should_implement_trait,
     clippy::wrong_self_convention
 )]
-#![warn(clippy::undocumented_unsafe_blocks)]
-#![allow(
-    clippy::cast_possible_truncation,
-    reason = "a system register whose layout is narrower than its transfer keeps the value in the low bits: the bits above are RES0 (`layouts_fit_paths`), and an AArch32 transfer is 32 bits wide"
-)]
-#![allow(
-    clippy::inline_always,
-    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
-)]
-#![allow(
-    clippy::must_use_candidate,
-    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
-)]
 #![allow(
     clippy::doc_markdown,
     reason = "documentation text comes from vendor descriptions, where register and field names are words, not code"
 )]
 #![allow(
-    clippy::missing_errors_doc,
-    reason = "the only error is `IndexOutOfRange`, which each checked accessor's summary names"
+    clippy::must_use_candidate,
+    reason = "reads and register handles are pure and discarding one is harmless; `Value::with`, where a dropped result is the likely mistake, is `#[must_use]`"
+)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+#![allow(
+    clippy::inline_always,
+    reason = "every accessor is a mask, a shift or one register access: `inline(always)` keeps it one instruction in debug builds too, where firmware still has to meet its timing"
 )]
 /// `PMU`: Cortex-A53 Performance Monitors, 32-bit external memory-mapped view (FEAT_PMUv3_EXT32): one 4 KB frame per CPU. AM62L implements 6 event counters and the cycle counter. Unlock the frame by writing 0xC5ACCE55 to PMLAR before programming it (PMLSR resets to 0x3: locked). There is no PMSELR, PMXEVTYPER or PMXEVCNTR in this view; 0xD00/0xD04 are not defined; 0x800 is not PMEVCNTR0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///

@@ -24,19 +24,24 @@ impl<B: Bus> Frame for arm_pmuv3::mmio::PmuExt32<B> {
         self.pmcfgr().read().get(arm_pmuv3::Pmcfgr::N)
     }
     fn pmceid(&self, n: usize) -> Option<u32> {
-        self.pmceid(n)
+        self.pmceid()
+            .try_at(n)
             .ok()
             .map(|r| r.read().get(arm_pmuv3::Pmceid32::ID))
     }
     fn set_pmevtyper(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
-        self.pmevtyper(n)
+        self.pmevtyper()
+            .try_at(n)
             .map(|r| r.write(arm_pmuv3::Pmevtyper::from_bits_retain(value)))
     }
     fn pmevcntr(&self, n: usize) -> Result<u32, IndexOutOfRange> {
-        self.pmevcntr(n).map(|r| word::low(r.read().bits()))
+        self.pmevcntr()
+            .try_at(n)
+            .map(|r| word::low(r.read().bits()))
     }
     fn set_pmevcntr(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
-        self.pmevcntr(n)
+        self.pmevcntr()
+            .try_at(n)
             .map(|r| r.write(arm_pmuv3::Pmevcntr::from_bits_retain(value.into())))
     }
     fn has_cycle_counter(&self) -> bool {
@@ -215,17 +220,18 @@ impl<B: Bus> Frame for arm_dsu_pmu_mmio::mmio::DsuPmuMmio<B> {
     fn set_pmevtyper(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
         // The cluster PMU counts cluster events, with no exception-level filter: only the event
         // number is written (as Linux's arm_dsu_pmu does).
-        self.pmevtyper(n).map(|r| {
+        self.pmevtyper().try_at(n).map(|r| {
             r.write(arm_dsu_pmu_mmio::DsuPmevtyper::from_bits_retain(
                 value & 0xFFFF,
             ))
         })
     }
     fn pmevcntr(&self, n: usize) -> Result<u32, IndexOutOfRange> {
-        self.pmevcntr(n).map(|r| r.read().bits())
+        self.pmevcntr().try_at(n).map(|r| r.read().bits())
     }
     fn set_pmevcntr(&self, n: usize, value: u32) -> Result<(), IndexOutOfRange> {
-        self.pmevcntr(n)
+        self.pmevcntr()
+            .try_at(n)
             .map(|r| r.write(arm_dsu_pmu_mmio::DsuPmevcntr::from_bits_retain(value)))
     }
     fn has_cycle_counter(&self) -> bool {

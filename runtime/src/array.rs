@@ -1,0 +1,285 @@
+//! Arrays of registers, in one vocabulary for every array a generated crate has:
+//!
+//! - `array.at::<N>()` is element `N`, checked when the program is compiled;
+//! - `array.try_at(n)` is element `n`, checked when the program runs
+//!   (`Err(`[`IndexOutOfRange`]`)` past the end).
+//!
+//! Both give a handle whose `read`/`write`/`modify` (`set`/`clear` for write-1 views) are those
+//! of a register that is not in an array. A system-register array is a unit value
+//! (`PMEVTYPER_EL0.at::<3>().write(v)`), a memory-mapped one comes from its block
+//! (`pmu.pmevtyper().at::<3>().write(v)`).
+//!
+//! An element of a system-register array is one instruction whose CRm/op2 hold the index: the
+//! generated `read_at::<N>` passes them to the assembler as constants, so the array is written
+//! once however many elements it has.
+use core::marker::PhantomData;
+
+use crate::mmio::{Bus, Mmio, Reg};
+use crate::{IndexOutOfRange, Layout, Value};
+
+/// A system-register array (implemented by generated crates).
+pub trait SysRegArray: Copy {
+    /// The layout of every element.
+    type Layout: Layout;
+    /// The number of elements.
+    const COUNT: usize;
+    /// The array's architectural name, for messages.
+    const NAME: &'static str;
+}
+
+/// The elements of a system-register array can be read.
+pub trait ReadElement: SysRegArray {
+    /// Reads element `N` (`N < COUNT`, which [`Element`] checks).
+    fn read_at<const N: usize>() -> Value<Self::Layout>;
+    /// Reads element `n`: one instruction chosen by `n` (`n < COUNT`, which [`Indexed`] checks;
+    /// past it, a panic).
+    fn read_index(n: usize) -> Value<Self::Layout>;
+}
+
+/// The elements of a system-register array can be written.
+pub trait WriteElement: SysRegArray {
+    /// Writes element `N`.
+    fn write_at<const N: usize>(value: Value<Self::Layout>);
+    /// Writes element `n` (as [`ReadElement::read_index`]).
+    fn write_index(n: usize, value: Value<Self::Layout>);
+}
+
+/// The elements of a system-register array are write-1-to-set views: a 1 sets a state bit, a 0
+/// leaves it.
+pub trait SetElement: SysRegArray {
+    /// Sets, in element `N`, the state bits that are 1 in `mask`.
+    fn set_at<const N: usize>(mask: Value<Self::Layout>);
+    /// Sets, in element `n`, the state bits that are 1 in `mask` (as [`ReadElement::read_index`]).
+    fn set_index(n: usize, mask: Value<Self::Layout>);
+}
+
+/// The elements of a system-register array are write-1-to-clear views.
+pub trait ClearElement: SysRegArray {
+    /// Clears, in element `N`, the state bits that are 1 in `mask`.
+    fn clear_at<const N: usize>(mask: Value<Self::Layout>);
+    /// Clears, in element `n`, the state bits that are 1 in `mask` (as
+    /// [`ReadElement::read_index`]).
+    fn clear_index(n: usize, mask: Value<Self::Layout>);
+}
+
+/// Element `N` of the system-register array `R`, checked when the program is compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Element<R, const N: usize>(PhantomData<R>);
+
+impl<R: SysRegArray, const N: usize> Element<R, N> {
+    /// Element `N` of `R`; an index past the end does not compile.
+    #[inline(always)]
+    pub const fn new(_array: R) -> Self {
+        const { assert!(N < R::COUNT, "register array index out of range") };
+        Self(PhantomData)
+    }
+}
+
+impl<R: ReadElement, const N: usize> Element<R, N> {
+    /// Reads the element.
+    #[inline(always)]
+    #[track_caller]
+    pub fn read(self) -> Value<R::Layout> {
+        R::read_at::<N>()
+    }
+}
+
+impl<R: WriteElement, const N: usize> Element<R, N> {
+    /// Writes the element.
+    #[inline(always)]
+    #[track_caller]
+    pub fn write(self, value: Value<R::Layout>) {
+        R::write_at::<N>(value);
+    }
+}
+
+impl<R: ReadElement + WriteElement, const N: usize> Element<R, N> {
+    /// Reads the element, changes the value with `f` and writes it back.
+    #[inline(always)]
+    #[track_caller]
+    pub fn modify(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>) {
+        R::write_at::<N>(f(R::read_at::<N>()));
+    }
+}
+
+impl<R: SetElement, const N: usize> Element<R, N> {
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
+    #[inline(always)]
+    #[track_caller]
+    pub fn set(self, mask: Value<R::Layout>) {
+        R::set_at::<N>(mask);
+    }
+}
+
+impl<R: ClearElement, const N: usize> Element<R, N> {
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
+    #[inline(always)]
+    #[track_caller]
+    pub fn clear(self, mask: Value<R::Layout>) {
+        R::clear_at::<N>(mask);
+    }
+}
+
+/// Element `n` of the system-register array `R`, checked when it was made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Indexed<R> {
+    index: usize,
+    _array: PhantomData<R>,
+}
+
+impl<R: SysRegArray> Indexed<R> {
+    /// Element `n` of `R`, or an error past the end.
+    #[inline(always)]
+    pub const fn new(_array: R, n: usize) -> Result<Self, IndexOutOfRange> {
+        if n < R::COUNT {
+            Ok(Self {
+                index: n,
+                _array: PhantomData,
+            })
+        } else {
+            Err(IndexOutOfRange {
+                index: n,
+                count: R::COUNT,
+            })
+        }
+    }
+
+    /// The element's index.
+    #[inline(always)]
+    pub const fn index(&self) -> usize {
+        self.index
+    }
+}
+
+impl<R: ReadElement> Indexed<R> {
+    /// Reads the element.
+    #[inline(always)]
+    #[track_caller]
+    pub fn read(self) -> Value<R::Layout> {
+        R::read_index(self.index)
+    }
+}
+
+impl<R: WriteElement> Indexed<R> {
+    /// Writes the element.
+    #[inline(always)]
+    #[track_caller]
+    pub fn write(self, value: Value<R::Layout>) {
+        R::write_index(self.index, value);
+    }
+}
+
+impl<R: ReadElement + WriteElement> Indexed<R> {
+    /// Reads the element, changes the value with `f` and writes it back.
+    #[inline(always)]
+    #[track_caller]
+    pub fn modify(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>) {
+        R::write_index(self.index, f(R::read_index(self.index)));
+    }
+}
+
+impl<R: SetElement> Indexed<R> {
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
+    #[inline(always)]
+    #[track_caller]
+    pub fn set(self, mask: Value<R::Layout>) {
+        R::set_index(self.index, mask);
+    }
+}
+
+impl<R: ClearElement> Indexed<R> {
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
+    #[inline(always)]
+    #[track_caller]
+    pub fn clear(self, mask: Value<R::Layout>) {
+        R::clear_index(self.index, mask);
+    }
+}
+
+/// The panic of a generated `read_index`/`write_index` called past the end: [`Indexed`] never
+/// does, so only a direct call of the trait method reaches it.
+#[cold]
+#[track_caller]
+pub fn out_of_range(name: &'static str, index: usize, count: usize) -> ! {
+    panic!("{name}: element {index} of an array of {count}")
+}
+
+/// An array of `COUNT` memory-mapped registers of layout `L`, `stride` bytes apart.
+pub struct RegArray<L, A, const COUNT: usize, B = Mmio> {
+    bus: B,
+    base: usize,
+    stride: usize,
+    bus_bytes: usize,
+    _marker: PhantomData<(fn() -> L, A)>,
+}
+
+impl<L, A, const COUNT: usize, B: Bus> Clone for RegArray<L, A, COUNT, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<L, A, const COUNT: usize, B: Bus> Copy for RegArray<L, A, COUNT, B> {}
+
+impl<L: Layout, A, const COUNT: usize, B: Bus> RegArray<L, A, COUNT, B> {
+    /// The number of registers.
+    pub const COUNT: usize = COUNT;
+
+    /// The array whose element 0 is at `base` on `bus`, each next one `stride` bytes on, reached
+    /// with accesses of `bus_bytes`.
+    ///
+    /// # Safety
+    /// As [`Reg::on`], for each of the `COUNT` registers.
+    #[inline(always)]
+    pub const unsafe fn on(bus: B, base: usize, stride: usize, bus_bytes: usize) -> Self {
+        Self {
+            bus,
+            base,
+            stride,
+            bus_bytes,
+            _marker: PhantomData,
+        }
+    }
+
+    /// Register `N`; an index past the end does not compile.
+    #[inline(always)]
+    pub const fn at<const N: usize>(&self) -> Reg<L, A, B> {
+        const { assert!(N < COUNT, "register array index out of range") };
+        // SAFETY: element N < COUNT is covered by the constructor's contract.
+        unsafe { Reg::on(self.bus, self.base + N * self.stride, self.bus_bytes) }
+    }
+
+    /// Register `n`, or an error past the end.
+    #[inline(always)]
+    pub const fn try_at(&self, n: usize) -> Result<Reg<L, A, B>, IndexOutOfRange> {
+        if n >= COUNT {
+            return Err(IndexOutOfRange {
+                index: n,
+                count: COUNT,
+            });
+        }
+        // SAFETY: element n < COUNT is covered by the constructor's contract.
+        Ok(unsafe { Reg::on(self.bus, self.base + n * self.stride, self.bus_bytes) })
+    }
+
+    /// The number of registers.
+    #[inline(always)]
+    pub const fn len(&self) -> usize {
+        COUNT
+    }
+
+    /// Whether the array is empty (never, for a generated one).
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        COUNT == 0
+    }
+}
+
+impl<L, A, const COUNT: usize, B> core::fmt::Debug for RegArray<L, A, COUNT, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("RegArray")
+            .field("base", &format_args!("{:#x}", self.base))
+            .field("stride", &self.stride)
+            .field("count", &COUNT)
+            .finish()
+    }
+}
