@@ -1,10 +1,15 @@
 //! Folds each `[[amend]]` into the block it names: a native overlay states what another input's
 //! format cannot (TI XML has no set/clear views of a shared state and no software lock), and the
 //! backends then see one block. Runs before the checks, so they check the amended block.
+use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
 
 pub const NAME: &str = "amendments_apply";
+
+/// Runs first: it reads only the amendments and the blocks they name.
+pub const ASSUMES: &[Property] = &[];
+pub const ESTABLISHES: &[Property] = &[Property::AmendmentsFolded];
 
 pub fn run(device: &mut Device) -> Vec<Diagnostic> {
     let mut out = Vec::new();

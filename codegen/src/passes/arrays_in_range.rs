@@ -1,10 +1,15 @@
 //! A register array is well-formed: its name holds `<n>` exactly when it has a count, the count is
 //! at least 1, and every element's encoding or offset stays in range (a system-register index must
 //! not carry out of CRm; a block element must lie inside the block).
+use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, PathExt, Pos};
 
 pub const NAME: &str = "arrays_in_range";
+
+/// An element's size is its layout's width, a derived layout's only once derived.
+pub const ASSUMES: &[Property] = &[Property::LayoutsDerived];
+pub const ESTABLISHES: &[Property] = &[Property::ArraysInRange];
 
 /// The largest array the generator accepts, so a typo cannot ask for billions of accessors.
 pub const MAX_COUNT: u32 = 4096;

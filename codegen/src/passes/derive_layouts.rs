@@ -1,9 +1,14 @@
 //! Materialises derived layouts: copies the base's fields, drops `remove`, turns `raz_wi` fields
 //! RAZ/WI, and inherits width, doc, source and reset where the derived layout gives none.
+use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, FieldAccess};
 
 pub const NAME: &str = "derived_layouts_resolve";
+
+/// Finds each base by name, and reports a missing base or a cycle itself.
+pub const ASSUMES: &[Property] = &[];
+pub const ESTABLISHES: &[Property] = &[Property::LayoutsDerived];
 
 pub fn run(device: &mut Device) -> Vec<Diagnostic> {
     let mut diagnostics = Vec::new();

@@ -1,10 +1,15 @@
 //! Every enumerated value fits in its field, and no two names share a value. In a vendor file a
 //! value that does not fit, or repeats another's value, is dropped.
+use super::contract::Property;
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{bit_range_mask, Device, EnumValue};
 
 pub const NAME: &str = "enum_values_fit";
+
+/// Reads each field alone: a derived layout's copies carry their base's checked values.
+pub const ASSUMES: &[Property] = &[];
+pub const ESTABLISHES: &[Property] = &[Property::EnumValuesFit];
 
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -1,9 +1,15 @@
 //! Every field lies inside its layout's width; in a vendor file one that does not is dropped.
+use super::contract::Property;
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
 
 pub const NAME: &str = "fields_within_width";
+
+/// A derived layout has its width and its inherited fields (which this pass tells apart) only
+/// once derived.
+pub const ASSUMES: &[Property] = &[Property::LayoutsDerived];
+pub const ESTABLISHES: &[Property] = &[Property::FieldsWithinWidth];
 
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -1,9 +1,14 @@
 //! A layout is no wider than the access that transfers it (32 bits for MRC/MCR, 64 for MRS/MSR
 //! and MRRC/MCRR), and a block register's layout is a whole number of bus accesses.
+use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, PathExt};
 
 pub const NAME: &str = "layouts_fit_paths";
+
+/// A derived layout's width is its base's until derived. An unknown layout is skipped.
+pub const ASSUMES: &[Property] = &[Property::LayoutsDerived];
+pub const ESTABLISHES: &[Property] = &[Property::LayoutsFitPaths];
 
 pub fn run(device: &Device) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -1,10 +1,20 @@
 //! A block's software lock names registers of the block that can do the job: a writable lock
 //! access register the key fits, a readable lock status register, and a 1-bit field of it that
 //! says "locked". The model backend relies on all of it.
+use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{bit_range_mask, Block, BlockRegister, Device, NameRef, RegAccess};
 
 pub const NAME: &str = "locks_resolve";
+
+/// A lock may come from an amendment, names its registers (one each only when names are
+/// unique) and a field, possibly inherited by a derived layout.
+pub const ASSUMES: &[Property] = &[
+    Property::AmendmentsFolded,
+    Property::LayoutsDerived,
+    Property::NamesUnique,
+];
+pub const ESTABLISHES: &[Property] = &[Property::LocksResolve];
 
 pub fn run(device: &Device) -> Vec<Diagnostic> {
     let mut out = Vec::new();

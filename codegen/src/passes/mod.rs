@@ -1,12 +1,15 @@
 //! Passes over the IR: one rule each, named after what they ensure.
 //!
-//! `derive_layouts` transforms (it materialises derived layouts); the others check one rule each
-//! and return diagnostics carrying the input position. A defect with one safe local repair (a field
+//! `amendments_apply` and `derive_layouts` transform (they fold amendments into their blocks and
+//! materialise derived layouts); the others check one rule each and return diagnostics carrying
+//! the input position. Each pass declares what it assumes and what it establishes (`contract`),
+//! and the order of `PASSES` keeps those declarations. A defect with one safe local repair (a field
 //! beyond its register, a reset wider than its register, ...) is repaired in lenient mode — vendor
 //! files, which are full of them — with a warning saying what was done; in strict mode (native
 //! descriptions, `--strict`) it is an error. No pass panics on any input.
 mod amendments_apply;
 mod arrays_in_range;
+pub mod contract;
 mod derive_layouts;
 mod enum_values_fit;
 mod fields_within_width;
@@ -23,7 +26,11 @@ mod registers_within_block;
 mod reset_values_fit;
 mod shared_states_agree;
 
+#[cfg(test)]
+mod tests;
+
 pub use arrays_in_range::MAX_COUNT;
+pub use contract::Property;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ir::{Device, Pos};
@@ -35,85 +42,98 @@ pub enum Mode {
     Lenient,
 }
 
-/// A pass.
+/// A pass: its rule, the properties it takes for granted and the ones it makes true (see
+/// `contract`), and how to run it.
+#[derive(Clone, Copy)]
 pub struct Pass {
     pub name: &'static str,
+    pub assumes: &'static [Property],
+    pub establishes: &'static [Property],
     pub run: fn(&mut Device, Mode) -> Vec<Diagnostic>,
 }
 
-/// Every pass after `derive_layouts`, in the order they run: repairs first, so that the checks
-/// after them see the repaired device.
+/// The pass of module `$m`, with its declarations; `$run` adapts a `run` without a mode or
+/// without `&mut`.
+macro_rules! pass {
+    ($m:ident) => {
+        pass!($m, $m::run)
+    };
+    ($m:ident, $run:expr) => {
+        Pass {
+            name: $m::NAME,
+            assumes: $m::ASSUMES,
+            establishes: $m::ESTABLISHES,
+            run: $run,
+        }
+    };
+}
+
+/// Every pass, in the order they run: the two transforms (amendments folded into their blocks,
+/// derived layouts materialised), then the checks, repairs first, so that the checks after them
+/// see the repaired device. Each pass's `assumes` must be established by a pass before it.
 pub const PASSES: &[Pass] = &[
-    Pass {
-        name: no_duplicate_names::NAME,
-        run: no_duplicate_names::run,
-    },
-    Pass {
-        name: names_are_identifiers::NAME,
-        run: names_are_identifiers::run,
-    },
-    Pass {
-        name: references_resolve::NAME,
-        run: |d, _| references_resolve::run(d),
-    },
-    Pass {
-        name: fields_within_width::NAME,
-        run: fields_within_width::run,
-    },
-    Pass {
-        name: no_overlapping_fields::NAME,
-        run: no_overlapping_fields::run,
-    },
-    Pass {
-        name: reset_values_fit::NAME,
-        run: reset_values_fit::run,
-    },
-    Pass {
-        name: enum_values_fit::NAME,
-        run: enum_values_fit::run,
-    },
-    Pass {
-        name: layouts_fit_paths::NAME,
-        run: |d, _| layouts_fit_paths::run(d),
-    },
-    Pass {
-        name: arrays_in_range::NAME,
-        run: |d, _| arrays_in_range::run(d),
-    },
-    Pass {
-        name: no_duplicate_encodings::NAME,
-        run: |d, _| no_duplicate_encodings::run(d),
-    },
-    Pass {
-        name: registers_within_block::NAME,
-        run: |d, _| registers_within_block::run(d),
-    },
-    Pass {
-        name: no_overlapping_registers::NAME,
-        run: no_overlapping_registers::run,
-    },
-    Pass {
-        name: shared_states_agree::NAME,
-        run: |d, _| shared_states_agree::run(d),
-    },
-    Pass {
-        name: locks_resolve::NAME,
-        run: |d, _| locks_resolve::run(d),
-    },
+    pass!(amendments_apply, |d, _| amendments_apply::run(d)),
+    pass!(derive_layouts, |d, _| derive_layouts::run(d)),
+    pass!(no_duplicate_names),
+    pass!(names_are_identifiers),
+    pass!(references_resolve, |d, _| references_resolve::run(d)),
+    pass!(fields_within_width),
+    pass!(no_overlapping_fields),
+    pass!(reset_values_fit),
+    pass!(enum_values_fit),
+    pass!(layouts_fit_paths, |d, _| layouts_fit_paths::run(d)),
+    pass!(arrays_in_range, |d, _| arrays_in_range::run(d)),
+    pass!(no_duplicate_encodings, |d, _| no_duplicate_encodings::run(
+        d
+    )),
+    pass!(registers_within_block, |d, _| registers_within_block::run(
+        d
+    )),
+    pass!(no_overlapping_registers),
+    pass!(shared_states_agree, |d, _| shared_states_agree::run(d)),
+    pass!(locks_resolve, |d, _| locks_resolve::run(d)),
 ];
 
-/// The name of the pass that materialises derived layouts (it runs before `PASSES`).
-pub const DERIVE_LAYOUTS: &str = derive_layouts::NAME;
-/// The name of the pass that folds `[[amend]]`s into their blocks (it runs first).
-pub const AMENDMENTS_APPLY: &str = amendments_apply::NAME;
+/// The contract is checked twice, each where it costs nothing and cannot be forgotten:
+/// - `PASSES` here, when the crate compiles: a list that breaks it does not build, release
+///   builds included, and no test has to be run. A `const` panic carries one string, so the
+///   compiler names the pass (its `ASSUMES` says the rest).
+/// - any list given to `run_list` (the tests' reordered ones), by a `debug_assert` whose message
+///   names the pass and the missing property. Even in a release build the runner never runs a
+///   pass whose assumption is not established: it skips it.
+const _: () = if let Some((at, _)) = contract::first_unmet(PASSES) {
+    panic!("{}", PASSES[at].name); // assumes what no earlier pass establishes
+};
 
 /// Runs every pass on `device`; returns the diagnostics, errors and warnings alike, sorted by
 /// position.
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
-    let mut diagnostics = amendments_apply::run(device);
-    diagnostics.extend(derive_layouts::run(device));
-    for pass in PASSES {
-        diagnostics.extend((pass.run)(device, mode));
+    run_list(PASSES, device, mode)
+}
+
+/// Runs `passes` in order. A pass establishes its properties only if it reported no error (in
+/// strict mode every diagnostic is one); a pass that assumes a property not established is
+/// skipped, so no pass reads a device broken in a way it does not expect (the run already failed).
+fn run_list(passes: &[Pass], device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
+    let kept = contract::check(passes);
+    debug_assert!(
+        kept.is_ok(),
+        "the pass list breaks its contract: {}",
+        kept.unwrap_err()
+    );
+    let mut established = [false; Property::COUNT];
+    let mut diagnostics = Vec::new();
+    for pass in passes {
+        if !pass.assumes.iter().all(|&p| established[p as usize]) {
+            continue;
+        }
+        let found = (pass.run)(device, mode);
+        if !found.iter().any(|d| d.is_error() || mode == Mode::Strict) {
+            for &p in pass.establishes {
+                established[p as usize] = true;
+            }
+        }
+        diagnostics.extend(found);
     }
     if mode == Mode::Strict {
         for d in &mut diagnostics {

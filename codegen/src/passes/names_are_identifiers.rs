@@ -3,6 +3,7 @@
 //! suffix (a warning); a name with characters no identifier can hold is an error in every mode.
 use std::collections::BTreeMap;
 
+use super::contract::Property;
 use super::namespaces::{self, Namespace};
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
@@ -10,6 +11,15 @@ use crate::ir::Device;
 use crate::names::ident;
 
 pub const NAME: &str = "names_are_identifiers";
+
+/// Renames, so it runs after what names elements as written (as `no_duplicate_names`); and it
+/// leaves a name repeated exactly to that pass, so only distinct names may collide here.
+pub const ASSUMES: &[Property] = &[
+    Property::AmendmentsFolded,
+    Property::LayoutsDerived,
+    Property::NamesUnique,
+];
+pub const ESTABLISHES: &[Property] = &[Property::NamesAreIdentifiers];
 
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -5,8 +5,13 @@ use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, PathExt, SysRegPath};
 
 use super::arrays_in_range::MAX_COUNT;
+use super::contract::Property;
 
 pub const NAME: &str = "no_duplicate_encodings";
+
+/// Reads system registers' encodings alone, bounding arrays itself.
+pub const ASSUMES: &[Property] = &[];
+pub const ESTABLISHES: &[Property] = &[Property::EncodingsUnique];
 
 pub fn run(device: &Device) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -2,12 +2,19 @@
 //! get a `_<k>` suffix (a warning), in strict mode it is an error.
 use std::collections::BTreeSet;
 
+use super::contract::Property;
 use super::namespaces::{self, Namespace};
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
 
 pub const NAME: &str = "no_duplicate_names";
+
+/// Amendments and derived layouts name blocks, registers and fields as written, so they are
+/// folded before anything is renamed; and a derived layout's fields are skipped as copies of its
+/// base's only once they are copies.
+pub const ASSUMES: &[Property] = &[Property::AmendmentsFolded, Property::LayoutsDerived];
+pub const ESTABLISHES: &[Property] = &[Property::NamesUnique];
 
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();

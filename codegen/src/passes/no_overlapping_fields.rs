@@ -1,10 +1,15 @@
 //! No two fields of a layout share a bit. In a vendor file overlapping fields are kept (each
 //! accessor still reads its own bits) with a warning.
+use super::contract::Property;
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, Field};
 
 pub const NAME: &str = "no_overlapping_fields";
+
+/// A derived layout's own fields meet its inherited ones only once derived.
+pub const ASSUMES: &[Property] = &[Property::LayoutsDerived];
+pub const ESTABLISHES: &[Property] = &[Property::FieldsDisjoint];
 
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();

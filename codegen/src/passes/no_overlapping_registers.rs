@@ -1,11 +1,17 @@
 //! No two registers of a block (array elements included) share a byte, unless one is declared an
 //! alias of the other. In a vendor file, overlapping registers are kept as aliases of the first.
 use super::arrays_in_range::MAX_COUNT;
+use super::contract::Property;
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{BlockRegister, Device, NameRef};
 
 pub const NAME: &str = "no_overlapping_registers";
+
+/// Sizes are layout widths; the repair makes a register an alias of another by name, which
+/// designates one register only when names are unique.
+pub const ASSUMES: &[Property] = &[Property::LayoutsDerived, Property::NamesUnique];
+pub const ESTABLISHES: &[Property] = &[Property::RegistersDisjoint];
 
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();

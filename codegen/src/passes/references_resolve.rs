@@ -1,9 +1,14 @@
 //! Every `layout` a register names is defined, and every `alias_of` names a register of the same
 //! block.
+use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, NameRef};
 
 pub const NAME: &str = "references_resolve";
+
+/// A name designates one layout or register only when names are unique.
+pub const ASSUMES: &[Property] = &[Property::NamesUnique];
+pub const ESTABLISHES: &[Property] = &[Property::ReferencesResolve];
 
 pub fn run(device: &Device) -> Vec<Diagnostic> {
     let mut out = Vec::new();

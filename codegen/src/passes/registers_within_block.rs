@@ -1,8 +1,13 @@
 //! Every block register lies inside its block and is aligned to its own size.
+use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
 
 pub const NAME: &str = "registers_within_block";
+
+/// A register's size is its layout's width, a derived layout's only once derived.
+pub const ASSUMES: &[Property] = &[Property::LayoutsDerived];
+pub const ESTABLISHES: &[Property] = &[Property::RegistersWithinBlock];
 
 pub fn run(device: &Device) -> Vec<Diagnostic> {
     let mut out = Vec::new();

@@ -1,11 +1,17 @@
 //! Reset values fit: a field's reset in the field's width, a layout's reset in the layout's width,
 //! and a layout's reset agrees with the resets of its fields. In a vendor file a reset too wide is
 //! masked to the width, and a field reset that disagrees gives way to the layout's.
+use super::contract::Property;
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{bit_range_mask, Device};
 
 pub const NAME: &str = "reset_values_fit";
+
+/// A derived layout inherits its reset; and a field's share of the layout's reset is shifted by
+/// the field's lsb, a sound shift only for a field inside its (at most 64-bit) layout.
+pub const ASSUMES: &[Property] = &[Property::LayoutsDerived, Property::FieldsWithinWidth];
+pub const ESTABLISHES: &[Property] = &[Property::ResetsFit];
 
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();

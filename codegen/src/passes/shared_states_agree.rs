@@ -5,10 +5,15 @@
 //! write-1-to-clear.
 use std::collections::BTreeMap;
 
+use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, Layout, NameRef, Pos, RegAccess};
 
 pub const NAME: &str = "shared_states_agree";
+
+/// Set and clear views may come from an amendment; views compare their layouts' fields.
+pub const ASSUMES: &[Property] = &[Property::AmendmentsFolded, Property::LayoutsDerived];
+pub const ESTABLISHES: &[Property] = &[Property::SharedStatesAgree];
 
 pub fn run(device: &Device) -> Vec<Diagnostic> {
     let mut out = Vec::new();
