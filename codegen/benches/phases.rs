@@ -107,7 +107,7 @@ fn emit_rust(bencher: divan::Bencher, name: &str) {
             "bench",
             &inputs,
             &codegen::backend::rust::Packaging::default(),
-            codegen::backend::rust::Outputs::default(),
+            codegen::backend::Outputs::default(),
         )
         .expect("the Rust crate generates")
     });

@@ -177,7 +177,7 @@ fn main() -> ExitCode {
                     strict: cli.strict,
                     license,
                     packaging,
-                    outputs: codegen::backend::rust::Outputs { c_headers, models },
+                    outputs: codegen::backend::Outputs { c_headers, models },
                     ..Options::default()
                 },
                 force,

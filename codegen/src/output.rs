@@ -6,7 +6,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::backend::rust::File;
+use crate::backend::File;
 
 /// Which files of a crate's folder the generator may replace or remove.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

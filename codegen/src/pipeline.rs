@@ -3,8 +3,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::backend::rust::{Dependency, Packaging};
-use crate::backend::{c, rust};
+use crate::backend::rust::{CataloguePart, Dependency, Packaging};
+use crate::backend::{Input as BackendInput, Outputs, BACKENDS};
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::frontend::{self, Format};
 use crate::ir::{Device, Pos};
@@ -135,7 +135,7 @@ pub struct Options {
     /// The crate's licence (an SPDX expression), when not the one the inputs state.
     pub license: Option<String>,
     /// The optional outputs: C headers, behavioural models.
-    pub outputs: rust::Outputs,
+    pub outputs: Outputs,
 }
 
 /// Reads, parses and validates `inputs` into one device. Returns `None` when any error was
@@ -256,7 +256,7 @@ pub fn generate_crate(
     }
     let device = load_named(name, inputs, &options, report)?;
     let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
-    emit_crate(&device, &shown, &options, out, report)
+    emit_crate(&device, &shown, &options, None, out, report)
 }
 
 /// `load`, with the device named after its crate and the event type the options give.
@@ -277,18 +277,67 @@ fn load_named(
     Some(device)
 }
 
-/// Runs the backends that make a crate directory: the Rust crate and its C headers.
+/// Runs every backend of `BACKENDS` on `device` (a catalogue's when `catalogue` is given) and
+/// gathers their files for the directory `out`.
 fn emit_crate(
     device: &Device,
     shown: &[String],
     options: &Options,
+    catalogue: Option<&[CataloguePart<'_>]>,
     out: PathBuf,
     report: &mut Report,
 ) -> Option<CrateOutput> {
-    // Input names go into banners and comments: a control character (a line break in a file
-    // name) would end the comment, so each is shown as `?`; an absolute path would make the
-    // output depend on the machine, so only its file name is shown.
-    let shown: Vec<String> = shown
+    let shown = shown_in_output(shown);
+    let input = BackendInput {
+        device,
+        inputs: &shown,
+        packaging: &options.packaging,
+        outputs: options.outputs,
+        catalogue,
+    };
+    // Each backend on a thread of its own: the C headers are written while the Rust crate is.
+    let started = Instant::now();
+    let results: Vec<_> = std::thread::scope(|scope| {
+        let running: Vec<_> = BACKENDS
+            .iter()
+            .map(|backend| (backend, scope.spawn(move || (backend.emit)(&input))))
+            .collect();
+        running
+            .into_iter()
+            .map(|(backend, thread)| {
+                let files = thread
+                    .join()
+                    .unwrap_or_else(|_| Err(format!("`{}` panicked", backend.name)));
+                (backend.name, files)
+            })
+            .collect()
+    });
+    report.timings.add("emit", started);
+    let mut files = Vec::new();
+    let mut failed = false;
+    for (rule, result) in results {
+        match result {
+            Ok(f) => files.extend(f),
+            Err(message) => {
+                failed = true;
+                report
+                    .diagnostics
+                    .push(Diagnostic::error(rule, &device.pos, message));
+            }
+        }
+    }
+    if failed {
+        return None;
+    }
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Some(CrateOutput { dir: out, files })
+}
+
+/// Input names as banners and comments show them: a control character (a line break in a file
+/// name) would end the comment, so each is shown as `?`; an absolute path would make the output
+/// depend on the machine, so only its file name is shown.
+fn shown_in_output(shown: &[String]) -> Vec<String> {
+    shown
         .iter()
         .map(|s| {
             let path = Path::new(s);
@@ -300,75 +349,7 @@ fn emit_crate(
                 .map(|c| if c.is_control() { '?' } else { c })
                 .collect()
         })
-        .collect();
-    let shown = &shown[..];
-    // The C headers are written on another thread while the Rust crate is.
-    let started = Instant::now();
-    let files = std::thread::scope(|scope| {
-        let headers = scope.spawn(|| {
-            if options.outputs.c_headers {
-                c::generate(device, shown)
-            } else {
-                Vec::new()
-            }
-        });
-        let rust = rust::generate(
-            device,
-            &device.name,
-            shown,
-            &options.packaging,
-            options.outputs,
-        );
-        let headers = headers
-            .join()
-            .map_err(|_| ("c_backend", "the C backend panicked".to_string()))?;
-        let mut files = rust.map_err(|m| ("rust_backend", m))?;
-        files.extend(headers);
-        files.sort_by(|a, b| a.path.cmp(&b.path));
-        Ok(files)
-    });
-    report.timings.add("emit", started);
-    match files {
-        Ok(files) => Some(CrateOutput { dir: out, files }),
-        Err((rule, message)) => {
-            report
-                .diagnostics
-                .push(Diagnostic::error(rule, &device.pos, message));
-            None
-        }
-    }
-}
-
-/// Runs the Rust backend's catalogue writer: the crate root with its cores, a module per part.
-fn emit_catalogue(loaded: &Loaded, out: PathBuf, report: &mut Report) -> Option<CrateOutput> {
-    let started = Instant::now();
-    let parts: Vec<rust::CataloguePart<'_>> = loaded
-        .parts
-        .iter()
-        .map(|p| rust::CataloguePart {
-            feature: &p.feature,
-            shown: &p.shown,
-            device: &p.device,
-        })
-        .collect();
-    let files = rust::generate_catalogue(
-        &loaded.device,
-        &loaded.shown,
-        &parts,
-        &loaded.options.packaging,
-    );
-    report.timings.add("emit", started);
-    match files {
-        Ok(files) => Some(CrateOutput { dir: out, files }),
-        Err(message) => {
-            report.diagnostics.push(Diagnostic::error(
-                "rust_backend",
-                &loaded.device.pos,
-                message,
-            ));
-            None
-        }
-    }
+        .collect()
 }
 
 /// One crate of the manifest, read and validated.
@@ -454,7 +435,7 @@ pub fn load_manifest(
             packaging: manifest_packaging(&entry, repository.as_deref()),
             event_type: entry.event_type.clone(),
             license: None,
-            outputs: rust::Outputs {
+            outputs: Outputs {
                 c_headers: entry.c_headers,
                 models: entry.models,
             },
@@ -591,11 +572,19 @@ pub fn generate_manifest(
     let mut crates = Vec::new();
     for l in &loaded {
         let out = generated_dir.join(&l.entry.name);
-        if l.entry.catalogue {
-            crates.extend(emit_catalogue(l, out, report));
-        } else {
-            crates.extend(emit_crate(&l.device, &l.shown, &l.options, out, report));
-        }
+        let parts: Vec<CataloguePart<'_>> = l
+            .parts
+            .iter()
+            .map(|p| CataloguePart {
+                feature: &p.feature,
+                shown: &p.shown,
+                device: &p.device,
+            })
+            .collect();
+        let catalogue = l.entry.catalogue.then_some(&parts[..]);
+        crates.extend(emit_crate(
+            &l.device, &l.shown, &l.options, catalogue, out, report,
+        ));
     }
     (!report.has_errors()).then_some(crates)
 }

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use codegen::backend::{c, rust};
+use codegen::backend::{self, rust};
 use codegen::diagnostic::Sources;
 use codegen::frontend::{self, Format};
 use codegen::passes::{self, Mode};
@@ -43,18 +43,20 @@ pub fn run(format: Format, text: &str, emit: bool) {
     }
     device.name = "fuzzed".to_string();
     let inputs = ["fuzz".to_string()];
-    // A backend may refuse (an error value); it must never panic.
-    let _ = rust::generate(
-        &device,
-        "fuzzed",
-        &inputs,
-        &rust::Packaging::default(),
-        rust::Outputs {
+    // A backend may refuse (an error value); it must never panic. Every backend of the list.
+    let input = backend::Input {
+        device: &device,
+        inputs: &inputs,
+        packaging: &rust::Packaging::default(),
+        outputs: backend::Outputs {
             c_headers: true,
             models: true,
         },
-    );
-    c::generate(&device, &inputs);
+        catalogue: None,
+    };
+    for b in backend::BACKENDS {
+        let _ = (b.emit)(&input);
+    }
 }
 
 /// Removes the temporary perf JSON file when dropped: after the run, or while a panic unwinds.

@@ -1,9 +1,15 @@
-//! Backends: each reads the validated IR and writes one kind of output.
+//! Backends: each reads the validated IR and writes one kind of output. What they share is here:
+//! the input and output types and the list of backends (`contract`), the banner, and the words
+//! for access kinds (`doc`).
 pub mod c;
+mod contract;
 pub mod diagram;
+pub mod doc;
 pub mod reset;
 pub mod rust;
 pub mod site;
+
+pub use contract::{Backend, File, Input, Outputs, BACKENDS};
 
 /// The generator's name, as banners and documents give it (the installed command's name).
 pub const GENERATOR: &str = "armreg-codegen";

@@ -11,7 +11,7 @@ mod model;
 mod names;
 mod text;
 
-use crate::backend::rust::File;
+use crate::backend::{File, Input};
 use crate::ir::{Device, SysRegPath};
 use model::CAccessor;
 
@@ -24,6 +24,15 @@ const OWN_FILES: &[&str] = &["layouts", "aarch64", "aarch32"];
 /// code says `#include <arm_pmuv3/aarch64.h>` with `-I generated/arm-pmuv3/include`.
 pub fn include_dir(crate_name: &str) -> String {
     format!("include/{}", names::lower(crate_name))
+}
+
+/// The C backend's entry in `backend::BACKENDS`: the headers, when the crate asks for them.
+pub fn emit(input: &Input<'_>) -> Result<Vec<File>, String> {
+    Ok(if input.outputs.c_headers {
+        generate(input.device, input.inputs)
+    } else {
+        Vec::new()
+    })
 }
 
 /// The headers of `device` (none for a device without layouts, such as an event set).

@@ -413,7 +413,7 @@ fn block_register(block: &str, b: &Block, r: &BlockRegister, l: &Layout) -> CAcc
             r.read_action
                 .map(|a| format!(
                     " Reading has a side effect: {}.",
-                    crate::backend::rust::doc::read_action(a)
+                    crate::backend::doc::read_action(a)
                 ))
                 .unwrap_or_default(),
             sourced(r.doc.as_deref(), r.source.as_deref())

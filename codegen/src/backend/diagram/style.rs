@@ -65,7 +65,7 @@ impl Kind {
     /// What the legend says about it.
     pub fn meaning(self) -> &'static str {
         match self {
-            Kind::Access(a) => crate::backend::rust::doc::access(a),
+            Kind::Access(a) => crate::backend::doc::access(a),
             Kind::Undescribed => "not described",
         }
     }

@@ -1,5 +1,9 @@
-//! Documentation text for generated items.
-use crate::ir::{Field, FieldAccess, ReadAction};
+//! Documentation text for generated items: rustdoc escaping and layout.
+use crate::ir::Field;
+
+// The meanings every backend documents, so that the Rust modules reach all their doc helpers
+// through this one module.
+pub use crate::backend::doc::{access, read_action};
 
 /// Escapes description text for rustdoc: brackets would become intra-doc links and angle brackets
 /// HTML tags (`PMEVCNTR<n>`), so both are escaped; a code fence (```` ``` ````, `~~~`) or an
@@ -41,29 +45,6 @@ pub fn bits(field: &Field) -> String {
     }
 }
 
-/// What a field's access means, for documentation.
-pub fn access(access: FieldAccess) -> &'static str {
-    match access {
-        FieldAccess::Rw => "read/write",
-        FieldAccess::Ro => "read-only",
-        FieldAccess::Wo => "write-only",
-        FieldAccess::W1s => "write 1 to set",
-        FieldAccess::W1c => "write 1 to clear",
-        FieldAccess::W1t => "write 1 to toggle",
-        FieldAccess::W0c => "write 0 to clear",
-        FieldAccess::W0s => "write 0 to set",
-        FieldAccess::W0t => "write 0 to toggle",
-        FieldAccess::WClr => "any write clears",
-        FieldAccess::WSet => "any write sets",
-        FieldAccess::RwOnce => "read/write once after reset",
-        FieldAccess::WoOnce => "write-only, once after reset",
-        FieldAccess::W1Action => "write 1 to act; reads as 0",
-        FieldAccess::RazWi => "reads as zero, writes ignored",
-        FieldAccess::Res0 => "reserved, 0",
-        FieldAccess::Res1 => "reserved, 1",
-    }
-}
-
 /// Joins documentation paragraphs, skipping empty ones.
 pub fn paragraphs(parts: &[Option<String>]) -> String {
     parts
@@ -79,14 +60,4 @@ pub fn paragraphs(parts: &[Option<String>]) -> String {
 pub fn summary(text: Option<&str>) -> String {
     let line = text.unwrap_or("").lines().next().unwrap_or("").trim();
     escape(line).replace('|', "\\|")
-}
-
-/// What a read's side effect is, for documentation.
-pub fn read_action(action: ReadAction) -> &'static str {
-    match action {
-        ReadAction::Clear => "the field is cleared",
-        ReadAction::Set => "the field is set",
-        ReadAction::Modify => "the field is modified",
-        ReadAction::ModifyExternal => "something outside the field changes",
-    }
 }

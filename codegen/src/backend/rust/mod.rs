@@ -1,11 +1,26 @@
 //! The Rust backend: a `#![no_std]` accessor crate per description.
 //!
-//! Code is built as tokens with `quote` and formatted in process with `prettyplease`, so the output
-//! never depends on an installed `rustfmt`; the crate's `Cargo.toml` comes from a template.
+//! Every file is formatted in process, so the output never depends on an installed `rustfmt`, in
+//! one of three ways:
+//! - `quote` tokens, parsed by `syn` and laid out by `prettyplease` (`format`): `src/lib.rs` (and
+//!   a build script's `registers.rs`), `src/aarch64.rs` and `src/aarch32.rs` (`sysreg`,
+//!   `sysreg_methods`), and the body of `src/events.rs` and of a catalogue's `src/<set>.rs`
+//!   (`events`: the enum is formatted as an item, then `events::invocation` wraps its text in
+//!   `pmu_macros::event_set!`, whose body a formatter would leave as it is). These are few items
+//!   with intricate syntax (inline `asm!` under `cfg`, the root's attributes and re-exports):
+//!   tokens are checked by a parse, and their cost is small.
+//! - Text written already formatted (`code::Code`): `src/layouts.rs` or `src/layouts/mod.rs` and
+//!   `src/layouts/<group>.rs` (`layout`), `src/mmio/mod.rs` and `src/mmio/<block>.rs` (`block`),
+//!   `src/model/mod.rs` and `src/model/<block>.rs` (`model`), and the inner doc and lints every
+//!   module file but `src/events.rs` starts with (`header`). These are most of a large crate, and
+//!   regular: through `quote`, `syn` and `prettyplease` they took over ten times the time of
+//!   everything else for a large SVD (see `code`).
+//! - minijinja templates (`package`): `Cargo.toml` and `README.md`; the licence texts and
+//!   `NOTICE` are copied as text.
 mod block;
 mod catalogue;
 mod code;
-pub(crate) mod doc;
+mod doc;
 mod doc_lines;
 mod events;
 mod gates;
@@ -19,17 +34,25 @@ mod tokens;
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use crate::backend::{File, Input, Outputs};
 use crate::ir::Device;
 pub use catalogue::{generate as generate_catalogue, CataloguePart};
 use gates::Gating;
 pub use package::{Dependency, Packaging, VERSION};
 use sysreg::State;
 
-/// A generated file: its path inside the crate directory and its content.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct File {
-    pub path: String,
-    pub content: String,
+/// The Rust backend's entry in `backend::BACKENDS`: the crate, or a catalogue crate.
+pub fn emit(input: &Input<'_>) -> Result<Vec<File>, String> {
+    match input.catalogue {
+        Some(parts) => generate_catalogue(input.device, input.inputs, parts, input.packaging),
+        None => generate(
+            input.device,
+            &input.device.name,
+            input.inputs,
+            input.packaging,
+            input.outputs,
+        ),
+    }
 }
 
 /// Generates the crate `crate_name` for `device`; `inputs` are the description files, as shown in
@@ -153,15 +176,6 @@ enum Models {
     Always,
     /// Not at all.
     None,
-}
-
-/// Which optional outputs a crate has.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Outputs {
-    /// C headers in `include/` (the C backend's; recorded here for the package's file list).
-    pub c_headers: bool,
-    /// Behavioural models of the memory-mapped blocks (`model`, behind the crate's feature).
-    pub models: bool,
 }
 
 /// A public module of a crate besides the layouts: its name and one-line doc.

@@ -16,7 +16,7 @@ use minijinja::{context, AutoEscape, Environment};
 
 use crate::backend::diagram::xml::escape;
 
-use crate::backend::rust::File;
+use crate::backend::File;
 
 pub use pages::Source;
 

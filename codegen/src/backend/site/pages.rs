@@ -3,8 +3,8 @@ use serde::Serialize;
 
 use super::paths::{self, PathRow};
 use super::text::{bits, hex, slug};
+use crate::backend::doc::{access as access_meaning, read_action};
 use crate::backend::reset;
-use crate::backend::rust::doc::{access as access_meaning, read_action};
 use crate::ir::{bit_range_mask, Device, EnumUsage, Layout, SysRegPath, WriteConstraint};
 
 /// A generated crate's device and where it was described.

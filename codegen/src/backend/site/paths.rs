@@ -181,7 +181,7 @@ pub fn block_register(device: &Device, b: &Block, r: &BlockRegister) -> PathRow 
     if let Some(a) = r.read_action {
         notes.push(format!(
             "Reading has a side effect: {}.",
-            crate::backend::rust::doc::read_action(a)
+            crate::backend::doc::read_action(a)
         ));
     }
     if let Some(d) = &r.doc {

@@ -565,7 +565,7 @@ fn fuzz_corpus_file() {
                     "x",
                     &["t.svd".to_string()],
                     &crate::backend::rust::Packaging::default(),
-                    crate::backend::rust::Outputs {
+                    crate::backend::Outputs {
                         c_headers: true,
                         models: true,
                     },
