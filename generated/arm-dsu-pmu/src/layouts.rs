@@ -32,6 +32,14 @@
 )]
 /// Cluster Cycle Count Register, 64 bits
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmccntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CLUSTERPMCCNTR_EL1`](crate::aarch64::CLUSTERPMCCNTR_EL1).
+///
+/// ```
+/// # use arm_dsu_pmu::Clusterpmccntr;
+/// let value = Clusterpmccntr::DEFAULT.with(Clusterpmccntr::CCNT, 1);
+/// assert_eq!(value.get(Clusterpmccntr::CCNT), 1);
+/// ```
+///
 /// Width: 64 bits.
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
@@ -76,6 +84,14 @@ impl armreg_rt::Layout for Clusterpmccntr {
 }
 /// Cluster Cycle Count Register as transferred by the AArch32 MRC/MCR form (32 bits)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmccntr32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMCCNTR`](crate::aarch32::CLUSTERPMCCNTR).
+///
+/// ```
+/// # use arm_dsu_pmu::Clusterpmccntr32;
+/// let value = Clusterpmccntr32::DEFAULT.with(Clusterpmccntr32::CCNT, 1);
+/// assert_eq!(value.get(Clusterpmccntr32::CCNT), 1);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
@@ -116,6 +132,14 @@ impl armreg_rt::Layout for Clusterpmccntr32 {
 }
 /// Cluster Common Event Identification Register (event support bitmap). The field layout is not described here
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmceid>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMCEID0`](crate::aarch32::CLUSTERPMCEID0), [`aarch64::CLUSTERPMCEID0_EL1`](crate::aarch64::CLUSTERPMCEID0_EL1), [`aarch32::CLUSTERPMCEID1`](crate::aarch32::CLUSTERPMCEID1), [`aarch64::CLUSTERPMCEID1_EL1`](crate::aarch64::CLUSTERPMCEID1_EL1).
+///
+/// ```
+/// # use arm_dsu_pmu::Clusterpmceid;
+/// let value = Clusterpmceid::DEFAULT;
+/// assert_eq!(value, Clusterpmceid::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h (no field layout is described here)
@@ -155,6 +179,14 @@ impl armreg_rt::Layout for Clusterpmceid {
     const FIELDS: &'static str = "value 0 32";
 }
 /// Cluster Performance Monitors Control Register
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMCR`](crate::aarch32::CLUSTERPMCR), [`aarch64::CLUSTERPMCR_EL1`](crate::aarch64::CLUSTERPMCR_EL1).
+///
+/// ```
+/// # use arm_dsu_pmu::Clusterpmcr;
+/// let value = Clusterpmcr::DEFAULT.with(Clusterpmcr::E, true);
+/// assert!(value.get(Clusterpmcr::E));
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -240,6 +272,14 @@ impl armreg_rt::Layout for Clusterpmcr {
 }
 /// Cluster Monitor Debug Configuration Register (TF-A names it CLUSTERPMMDCR_EL3 and uses its SPME bit to prohibit Secure counting). The field layout is not described here
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmmdcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMMDCR`](crate::aarch32::CLUSTERPMMDCR), [`aarch64::CLUSTERPMMDCR_EL1`](crate::aarch64::CLUSTERPMMDCR_EL1), [`aarch32::CLUSTERPMSELR`](crate::aarch32::CLUSTERPMSELR), [`aarch64::CLUSTERPMSELR_EL1`](crate::aarch64::CLUSTERPMSELR_EL1), [`aarch32::CLUSTERPMXEVTYPER`](crate::aarch32::CLUSTERPMXEVTYPER), [`aarch64::CLUSTERPMXEVTYPER_EL1`](crate::aarch64::CLUSTERPMXEVTYPER_EL1).
+///
+/// ```
+/// # use arm_dsu_pmu::Clusterpmmdcr;
+/// let value = Clusterpmmdcr::DEFAULT.with(Clusterpmmdcr::VALUE, 1);
+/// assert_eq!(value.get(Clusterpmmdcr::VALUE), 1);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h (no field layout is described here)
@@ -288,6 +328,14 @@ impl armreg_rt::Layout for Clusterpmmdcr {
 pub type Clusterpmselr = crate::Clusterpmmdcr;
 /// Cluster Selected Event Count Register: the 32-bit event counter selected by CLUSTERPMSELR
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmxevcntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMXEVCNTR`](crate::aarch32::CLUSTERPMXEVCNTR), [`aarch64::CLUSTERPMXEVCNTR_EL1`](crate::aarch64::CLUSTERPMXEVCNTR_EL1).
+///
+/// ```
+/// # use arm_dsu_pmu::Clusterpmxevcntr;
+/// let value = Clusterpmxevcntr::DEFAULT.with(Clusterpmxevcntr::EVCNT, 1);
+/// assert_eq!(value.get(Clusterpmxevcntr::EVCNT), 1);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
@@ -335,6 +383,14 @@ impl armreg_rt::Layout for Clusterpmxevcntr {
 /// The same layout as [`Clusterpmmdcr`](crate::Clusterpmmdcr), so the same type: values move between the two registers as they are. Its diagram and fields are there.
 pub type Clusterpmxevtyper = crate::Clusterpmmdcr;
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views CLUSTERPMCNTENSET/CLR, CLUSTERPMOVSSET/CLR and CLUSTERPMINTENSET/CLR
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<ClusterpmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMCNTENCLR`](crate::aarch32::CLUSTERPMCNTENCLR), [`aarch64::CLUSTERPMCNTENCLR_EL1`](crate::aarch64::CLUSTERPMCNTENCLR_EL1), [`aarch32::CLUSTERPMCNTENSET`](crate::aarch32::CLUSTERPMCNTENSET), [`aarch64::CLUSTERPMCNTENSET_EL1`](crate::aarch64::CLUSTERPMCNTENSET_EL1), [`aarch32::CLUSTERPMINTENCLR`](crate::aarch32::CLUSTERPMINTENCLR), [`aarch64::CLUSTERPMINTENCLR_EL1`](crate::aarch64::CLUSTERPMINTENCLR_EL1), [`aarch32::CLUSTERPMINTENSET`](crate::aarch32::CLUSTERPMINTENSET), [`aarch64::CLUSTERPMINTENSET_EL1`](crate::aarch64::CLUSTERPMINTENSET_EL1) and 4 more.
+///
+/// ```
+/// # use arm_dsu_pmu::ClusterpmCounterMask;
+/// let value = ClusterpmCounterMask::DEFAULT.with(ClusterpmCounterMask::P0, true);
+/// assert!(value.get(ClusterpmCounterMask::P0));
+/// ```
 ///
 /// Width: 32 bits.
 ///

@@ -32,6 +32,14 @@
 )]
 /// Counter-timer Frequency Register (CNTFRQ_EL0): the system counter frequency in Hz, as programmed by firmware
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntfrq>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
+///
+/// ```
+/// # use arm_generic_timer_regs::Cntfrq;
+/// let value = Cntfrq::DEFAULT.with(Cntfrq::CLOCKFREQ, 1);
+/// assert_eq!(value.get(Cntfrq::CLOCKFREQ), 1);
+/// ```
+///
 /// Width: 64 bits.
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTFRQ_EL0
@@ -78,6 +86,14 @@ impl armreg_rt::Layout for Cntfrq {
 }
 /// Counter-timer Frequency Register, AArch32 CNTFRQ (32 bits)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntfrqA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
+///
+/// ```
+/// # use arm_generic_timer_regs::CntfrqA32;
+/// let value = CntfrqA32::DEFAULT.with(CntfrqA32::CLOCKFREQ, 1);
+/// assert_eq!(value.get(CntfrqA32::CLOCKFREQ), 1);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 CNTFRQ (AArch32)
@@ -117,6 +133,14 @@ impl armreg_rt::Layout for CntfrqA32 {
     const FIELDS: &'static str = "clockfreq 0 32";
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpct>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
+///
+/// ```
+/// # use arm_generic_timer_regs::Cntpct;
+/// let value = Cntpct::DEFAULT;
+/// assert_eq!(value, Cntpct::DEFAULT);
+/// ```
 ///
 /// Width: 64 bits.
 ///
@@ -162,6 +186,14 @@ impl armreg_rt::Layout for Cntpct {
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvct>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
+///
+/// ```
+/// # use arm_generic_timer_regs::Cntvct;
+/// let value = Cntvct::DEFAULT;
+/// assert_eq!(value, Cntvct::DEFAULT);
+/// ```
+///
 /// Width: 64 bits.
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTVCT_EL0
@@ -205,6 +237,14 @@ impl armreg_rt::Layout for Cntvct {
     const FIELDS: &'static str = "virtualcount 0 64";
 }
 /// Counter-timer Virtual Timer Control: enable, interrupt mask, and whether the timer condition is met
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvCtl>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
+///
+/// ```
+/// # use arm_generic_timer_regs::CntvCtl;
+/// let value = CntvCtl::DEFAULT.with(CntvCtl::ENABLE, true);
+/// assert!(value.get(CntvCtl::ENABLE));
+/// ```
 ///
 /// Width: 64 bits.
 ///
@@ -270,6 +310,14 @@ impl armreg_rt::Layout for CntvCtl {
 }
 /// Counter-timer Virtual Timer Control, AArch32 CNTV_CTL (32 bits)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvCtlA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
+///
+/// ```
+/// # use arm_generic_timer_regs::CntvCtlA32;
+/// let value = CntvCtlA32::DEFAULT.with(CntvCtlA32::ENABLE, true);
+/// assert!(value.get(CntvCtlA32::ENABLE));
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 CNTV_CTL (AArch32)
@@ -330,6 +378,14 @@ impl armreg_rt::Layout for CntvCtlA32 {
 }
 /// Counter-timer Virtual Timer TimerValue: a write sets CNTV_CVAL to CNTVCT plus the sign-extended value, so the timer fires that many ticks from now
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvTval>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
+///
+/// ```
+/// # use arm_generic_timer_regs::CntvTval;
+/// let value = CntvTval::DEFAULT.with(CntvTval::TIMERVALUE, 1);
+/// assert_eq!(value.get(CntvTval::TIMERVALUE), 1);
+/// ```
+///
 /// Width: 64 bits.
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTV_TVAL_EL0
@@ -375,6 +431,14 @@ impl armreg_rt::Layout for CntvTval {
     const FIELDS: &'static str = "timervalue 0 32";
 }
 /// Counter-timer Virtual Timer TimerValue, AArch32 CNTV_TVAL (32 bits)
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvTvalA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
+///
+/// ```
+/// # use arm_generic_timer_regs::CntvTvalA32;
+/// let value = CntvTvalA32::DEFAULT.with(CntvTvalA32::TIMERVALUE, 1);
+/// assert_eq!(value.get(CntvTvalA32::TIMERVALUE), 1);
+/// ```
 ///
 /// Width: 32 bits.
 ///

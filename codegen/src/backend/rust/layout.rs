@@ -31,6 +31,11 @@ pub(super) struct Plan<'l> {
     /// For each layout, the earlier one it is an alias of.
     same: Vec<Option<usize>>,
     shared: SharedEnums,
+    /// For each layout, the registers that have it, as rustdoc links.
+    users: Vec<Vec<String>>,
+    /// The crate's name in Rust, for the examples' `use`; `None` (a build script's modules,
+    /// compiled in a crate of the user's) leaves the examples untested.
+    krate: Option<String>,
 }
 
 impl<'l> Plan<'l> {
@@ -48,7 +53,41 @@ impl<'l> Plan<'l> {
             layouts,
             same,
             shared,
+            users: vec![Vec::new(); layouts.len()],
+            krate: None,
         }
+    }
+
+    /// The plan with what each layout's page says beyond the layout: the registers that have
+    /// it and the crate its example names.
+    pub(super) fn with_pages(mut self, device: &crate::ir::Device, krate: Option<&str>) -> Self {
+        let index: std::collections::HashMap<&str, usize> = self
+            .layouts
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.name.as_str(), i))
+            .collect();
+        for reg in &device.sysregs {
+            if let Some(&i) = index.get(reg.layout.name.as_str()) {
+                let module = match super::sysreg::state_of(reg.path) {
+                    super::sysreg::State::AArch64 => "aarch64",
+                    super::sysreg::State::AArch32 => "aarch32",
+                };
+                let name = name(&reg.name, Case::Verbatim);
+                self.users[i].push(format!("[`{module}::{name}`](crate::{module}::{name})"));
+            }
+        }
+        for block in &device.blocks {
+            let ty = name(&block.name, Case::Camel);
+            for reg in &block.registers {
+                if let Some(&i) = index.get(reg.layout.name.as_str()) {
+                    let method = name(&reg.name, Case::Snake);
+                    self.users[i].push(format!("[`{ty}::{method}`](crate::mmio::{ty}::{method})"));
+                }
+            }
+        }
+        self.krate = krate.map(str::to_string);
+        self
     }
 
     /// The layouts layout `i`'s items name, each earlier than `i`: the one it is an alias of,
@@ -69,7 +108,7 @@ impl<'l> Plan<'l> {
     /// The items of layout `i`.
     fn write(&self, i: usize, c: &mut Code) {
         match self.same[i] {
-            None => layout(c, &self.layouts[i], &self.shared),
+            None => layout(c, &self.layouts[i], &self.shared, &self.page(i)),
             Some(j) => alias(c, &self.layouts[i], &self.layouts[j]),
         }
     }
@@ -106,11 +145,66 @@ impl<'l> Plan<'l> {
         texts.extend(rest.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         texts
     }
+    /// The paragraphs a layout's page opens with after its summary: what its values are, the
+    /// registers that have it (its aliases' too), and a two-line example.
+    fn page(&self, i: usize) -> String {
+        let layout = &self.layouts[i];
+        let ty = type_text(layout);
+        let mut users: Vec<&String> = (0..self.layouts.len())
+            .filter(|&j| j == i || self.same[j] == Some(i))
+            .flat_map(|j| &self.users[j])
+            .collect();
+        users.dedup();
+        const SHOWN: usize = 8;
+        let more = users.len().saturating_sub(SHOWN);
+        let mut registers = users
+            .iter()
+            .take(SHOWN)
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
+        if more > 0 {
+            registers.push_str(&format!(" and {more} more"));
+        }
+        let used = if users.is_empty() {
+            String::new()
+        } else {
+            format!(" Registers with this layout: {registers}.")
+        };
+        format!(
+            "A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<{ty}>`](armreg_rt::Value), read and written field by field through the constants below.{used}\n\n{}",
+            example(layout, &ty, self.krate.as_deref())
+        )
+    }
+}
+
+/// Two lines that build a value and read a field back: a doctest where the crate is known.
+fn example(layout: &Layout, ty: &str, krate: Option<&str>) -> String {
+    let field = layout
+        .fields
+        .iter()
+        .find(|f| !f.is_reserved() && f.enums.is_empty() && f.access == FieldAccess::Rw);
+    let body = match field {
+        Some(f) => {
+            let field = field_const(f);
+            let (value, check) = if f.width == 1 {
+                ("true", format!("assert!(value.get({ty}::{field}));"))
+            } else {
+                ("1", format!("assert_eq!(value.get({ty}::{field}), 1);"))
+            };
+            format!("let value = {ty}::DEFAULT.with({ty}::{field}, {value});\n{check}")
+        }
+        None => format!("let value = {ty}::DEFAULT;\nassert_eq!(value, {ty}::DEFAULT);"),
+    };
+    match krate {
+        Some(krate) => format!("```\n# use {krate}::{ty};\n{body}\n```"),
+        None => format!("```ignore\n{body}\n```"),
+    }
 }
 
 /// One text holding every layout, after `head`, split at a layout boundary between two threads.
-pub fn layouts(head: &str, layouts: &[Layout]) -> String {
-    let plan = Plan::new(layouts);
+pub(super) fn layouts(head: &str, plan: &Plan<'_>) -> String {
+    let layouts = plan.layouts;
     let half = halfway(layouts, |l| l.fields.len() + 2);
     let groups = [
         (head.to_string(), (0..half).collect()),
@@ -315,11 +409,20 @@ fn variant_doc(e: &EnumValue) -> String {
     ])
 }
 
-fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
+fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &str) {
     let ty = type_text(layout);
     let raw = uint(layout.width);
     let (lead, table) = struct_doc(layout);
-    c.doc(&lead);
+    // The summary stays the first line (rustdoc's listings show it); what the type is, who has
+    // it and how a value is used come next, before the details.
+    let (summary, rest) = lead.split_once("\n\n").unwrap_or((&lead, ""));
+    c.doc(summary);
+    c.line("///");
+    c.doc(page);
+    if !rest.is_empty() {
+        c.line("///");
+        c.doc(rest);
+    }
     c.line("///");
     diagram(c, layout);
     if let Some(table) = table {

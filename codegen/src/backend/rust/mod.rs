@@ -67,7 +67,14 @@ pub fn generate(
 ) -> Result<Vec<File>, String> {
     let banner_text = super::banner(inputs);
     let banner = format!("// {banner_text}\n");
-    let modules = module_files(device, &banner, Gating::Features, outputs.models)?;
+    let krate = crate_name.replace('-', "_");
+    let modules = module_files(
+        device,
+        &banner,
+        Gating::Features,
+        outputs.models,
+        Some(&krate),
+    )?;
     let extra = package::Extra {
         blocks: modules.features.clone(),
         models: outputs.models && !device.blocks.is_empty(),
@@ -130,7 +137,7 @@ pub fn generate_modules(
     models: bool,
 ) -> Result<Vec<File>, String> {
     let banner = format!("// {}\n", super::banner(inputs));
-    let modules = module_files(device, &banner, Gating::None, models)?;
+    let modules = module_files(device, &banner, Gating::None, models, None)?;
     let names = modules.public;
     let mut files: Vec<File> = modules
         .files
@@ -199,8 +206,9 @@ fn module_files(
     banner: &str,
     gating: Gating,
     models: bool,
+    krate: Option<&str>,
 ) -> Result<ModuleFiles, String> {
-    let plan = layout::Plan::new(&device.layouts);
+    let plan = layout::Plan::new(&device.layouts).with_pages(device, krate);
     let gates = gates::Gates::of(device, &plan, gating);
     let mut files = Vec::new();
     let mut public: Vec<Module> = Vec::new();
@@ -240,7 +248,7 @@ fn layout_files(
         let head = format!("{banner}{}", header(DOC, Holds::Layouts));
         return vec![File {
             path: "src/layouts.rs".to_string(),
-            content: layout::layouts(&head, &device.layouts),
+            content: layout::layouts(&head, plan),
         }];
     }
     let mut root_head = format!("{banner}{}", header(DOC, Holds::Layouts));

@@ -32,6 +32,14 @@
 )]
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/CLR. Bits \[30:6\] are not described: the article describes 6 counters; the DSU has up to 31 (Linux drivers/perf/arm_dsu_pmu.c)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuCounterMask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`DsuPmuMmio::pmcntenset`](crate::mmio::DsuPmuMmio::pmcntenset), [`DsuPmuMmio::pmcntenclr`](crate::mmio::DsuPmuMmio::pmcntenclr), [`DsuPmuMmio::pmintenset`](crate::mmio::DsuPmuMmio::pmintenset), [`DsuPmuMmio::pmintenclr`](crate::mmio::DsuPmuMmio::pmintenclr), [`DsuPmuMmio::pmovsclr`](crate::mmio::DsuPmuMmio::pmovsclr), [`DsuPmuMmio::pmovsset`](crate::mmio::DsuPmuMmio::pmovsset).
+///
+/// ```
+/// # use arm_dsu_pmu_mmio::DsuCounterMask;
+/// let value = DsuCounterMask::DEFAULT.with(DsuCounterMask::P0, true);
+/// assert!(value.get(DsuCounterMask::P0));
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: The article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" §2.1-§2.2 (unconfirmed map); bit meaning as CLUSTERPM* set/clear registers, Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c
@@ -122,6 +130,14 @@ impl armreg_rt::Layout for DsuCounterMask {
 }
 /// Cluster PMU configuration register in the unconfirmed memory-mapped view: N, SIZE and CC as the article gives them (the same bits as the generic external PMCFGR, Arm ARM DDI0487 §I5.2); other bits not described
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmcfgr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`DsuPmuMmio::pmcfgr`](crate::mmio::DsuPmuMmio::pmcfgr).
+///
+/// ```
+/// # use arm_dsu_pmu_mmio::DsuPmcfgr;
+/// let value = DsuPmcfgr::DEFAULT;
+/// assert_eq!(value, DsuPmcfgr::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: The article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" §2.3 (unconfirmed); PMCFGR: Arm ARM DDI0487 §I5.2 table I5-1
@@ -179,6 +195,14 @@ impl armreg_rt::Layout for DsuPmcfgr {
     const FIELDS: &'static str = "n 0 8;size 8 6;cc 14 1";
 }
 /// Cluster PMU control register in the unconfirmed memory-mapped view: E, P, C as the article gives them. The system-register CLUSTERPMCR also has N\[15:11\], IDCODE\[23:16\], IMP\[31:24\] (Linux drivers/perf/arm_dsu_pmu.c); whether this view shows them is not known, so they are not described
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`DsuPmuMmio::pmcr`](crate::mmio::DsuPmuMmio::pmcr).
+///
+/// ```
+/// # use arm_dsu_pmu_mmio::DsuPmcr;
+/// let value = DsuPmcr::DEFAULT.with(DsuPmcr::E, true);
+/// assert!(value.get(DsuPmcr::E));
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -239,6 +263,14 @@ impl armreg_rt::Layout for DsuPmcr {
 }
 /// Cluster event counter n in the unverified memory-mapped view (the DSU's event counters are 32 bits, Linux drivers/perf/arm_dsu_pmu.c)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmevcntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`DsuPmuMmio::pmevcntr`](crate::mmio::DsuPmuMmio::pmevcntr).
+///
+/// ```
+/// # use arm_dsu_pmu_mmio::DsuPmevcntr;
+/// let value = DsuPmevcntr::DEFAULT.with(DsuPmevcntr::EVCNT, 1);
+/// assert_eq!(value.get(DsuPmevcntr::EVCNT), 1);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers; width: Linux drivers/perf/arm_dsu_pmu.c
@@ -278,6 +310,14 @@ impl armreg_rt::Layout for DsuPmevcntr {
     const FIELDS: &'static str = "evcnt 0 32";
 }
 /// Event type of cluster counter n in the unverified memory-mapped view: the article writes the event number (e.g. 0x2B L3D_CACHE) to it. Field layout not confirmed; the whole register is described
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmevtyper>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`DsuPmuMmio::pmevtyper`](crate::mmio::DsuPmuMmio::pmevtyper).
+///
+/// ```
+/// # use arm_dsu_pmu_mmio::DsuPmevtyper;
+/// let value = DsuPmevtyper::DEFAULT.with(DsuPmevtyper::VALUE, 1);
+/// assert_eq!(value.get(DsuPmevtyper::VALUE), 1);
+/// ```
 ///
 /// Width: 32 bits.
 ///

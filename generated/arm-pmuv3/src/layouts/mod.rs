@@ -36,6 +36,14 @@ mod pmu_ext32_layouts;
 pub use self::pmu_ext32_layouts::*;
 /// AArch64 Debug Feature Register 0: only the PMU version field is described here; the other fields identify other debug features
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64dfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
+///
+/// ```
+/// # use arm_pmuv3::IdAa64dfr0;
+/// let value = IdAa64dfr0::DEFAULT;
+/// assert_eq!(value, IdAa64dfr0::DEFAULT);
+/// ```
+///
 /// Width: 64 bits.
 ///
 /// Source: Arm ARM DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg (ID_AA64DFR0_EL1: PMUVer 11:8)
@@ -83,6 +91,14 @@ impl armreg_rt::Layout for IdAa64dfr0 {
 }
 /// AArch32 Debug Feature Register 0: only the PMU version field is described here
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
+///
+/// ```
+/// # use arm_pmuv3::IdDfr0;
+/// let value = IdDfr0::DEFAULT;
+/// assert_eq!(value, IdDfr0::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 ID_DFR0; Linux arch/arm64/tools/sysreg (ID_DFR0_EL1: PerfMon 27:24)
@@ -125,6 +141,14 @@ impl armreg_rt::Layout for IdDfr0 {
     const FIELDS: &'static str = "perfmon 24 4";
 }
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
+///
+/// ```
+/// # use arm_pmuv3::MdcrEl2;
+/// let value = MdcrEl2::DEFAULT.with(MdcrEl2::HPMN, 1);
+/// assert_eq!(value.get(MdcrEl2::HPMN), 1);
+/// ```
 ///
 /// Width: 64 bits.
 ///
@@ -214,6 +238,14 @@ impl armreg_rt::Layout for MdcrEl2 {
 }
 /// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields are described; the other bits hold other controls
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
+///
+/// ```
+/// # use arm_pmuv3::MdcrEl3;
+/// let value = MdcrEl3::DEFAULT.with(MdcrEl3::SPME, true);
+/// assert!(value.get(MdcrEl3::SPME));
+/// ```
+///
 /// Width: 64 bits.
 ///
 /// Source: Arm ARM DDI0487, MDCR_EL3
@@ -269,6 +301,14 @@ impl armreg_rt::Layout for MdcrEl3 {
     const FIELDS: &'static str = "spme 17 1;sccd 23 1";
 }
 /// Main ID Register: who made the core and which core it is; the PMU driver looks the core's events up by implementer and part number
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Midr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
+///
+/// ```
+/// # use arm_pmuv3::Midr;
+/// let value = Midr::DEFAULT;
+/// assert_eq!(value, Midr::DEFAULT);
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -445,6 +485,14 @@ pub mod midr {
 }
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR), [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0), [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr).
+///
+/// ```
+/// # use arm_pmuv3::Pmccfiltr;
+/// let value = Pmccfiltr::DEFAULT.with(Pmccfiltr::RLH, true);
+/// assert!(value.get(Pmccfiltr::RLH));
+/// ```
+///
 /// Width: 32 bits. Derived from `PMEVTYPER`.
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCCFILTR_EL0
@@ -561,6 +609,14 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64), [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0), [`PmuExt32::pmccntr`](crate::mmio::PmuExt32::pmccntr).
+///
+/// ```
+/// # use arm_pmuv3::Pmccntr;
+/// let value = Pmccntr::DEFAULT.with(Pmccntr::CCNT, 1);
+/// assert_eq!(value.get(Pmccntr::CCNT), 1);
+/// ```
+///
 /// Width: 64 bits.
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCCNTR_EL0, §G8.4 PMCCNTR, §I5.2 table I5-1
@@ -605,6 +661,14 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Cycle Count Register, low 32 bits: the AArch32 32-bit MRC/MCR form of PMCCNTR
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
+///
+/// ```
+/// # use arm_pmuv3::Pmccntr32;
+/// let value = Pmccntr32::DEFAULT.with(Pmccntr32::CCNT, 1);
+/// assert_eq!(value.get(Pmccntr32::CCNT), 1);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCCNTR
@@ -644,6 +708,14 @@ impl armreg_rt::Layout for Pmccntr32 {
     const FIELDS: &'static str = "ccnt 0 32";
 }
 /// Common Event Identification, AArch64 64-bit form (PMCEID0_EL0 / PMCEID1_EL0). Bit n of \[31:0\] set = common event n (PMCEID0) or 0x20 + n (PMCEID1) is implemented; \[63:32\] hold the events 0x4000+ that AArch32/external PMCEID2/PMCEID3 show. The split into named fields is not described here
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
+///
+/// ```
+/// # use arm_pmuv3::Pmceid;
+/// let value = Pmceid::DEFAULT;
+/// assert_eq!(value, Pmceid::DEFAULT);
+/// ```
 ///
 /// Width: 64 bits.
 ///
@@ -689,6 +761,14 @@ impl armreg_rt::Layout for Pmceid {
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCEID0`](crate::aarch32::PMCEID0), [`aarch32::PMCEID1`](crate::aarch32::PMCEID1), [`aarch32::PMCEID2`](crate::aarch32::PMCEID2), [`aarch32::PMCEID3`](crate::aarch32::PMCEID3), [`PmuExt32::pmceid`](crate::mmio::PmuExt32::pmceid).
+///
+/// ```
+/// # use arm_pmuv3::Pmceid32;
+/// let value = Pmceid32::DEFAULT;
+/// assert_eq!(value, Pmceid32::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §G8.4, §I5.2 table I5-1; Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); no field layout is described here
@@ -729,6 +809,14 @@ impl armreg_rt::Layout for Pmceid32 {
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmcidr`](crate::mmio::PmuExt32::pmcidr), [`PmuExt32::pmdevaff0`](crate::mmio::PmuExt32::pmdevaff0), [`PmuExt32::pmdevaff1`](crate::mmio::PmuExt32::pmdevaff1), [`PmuExt32::pmdevid`](crate::mmio::PmuExt32::pmdevid), [`PmuExt32::pmiidr`](crate::mmio::PmuExt32::pmiidr), [`aarch32::PMMIR`](crate::aarch32::PMMIR), [`aarch64::PMMIR_EL1`](crate::aarch64::PMMIR_EL1), [`PmuExt32::pmmir`](crate::mmio::PmuExt32::pmmir) and 2 more.
+///
+/// ```
+/// # use arm_pmuv3::Pmcidr;
+/// let value = Pmcidr::DEFAULT;
+/// assert_eq!(value, Pmcidr::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1 (no field layout is described here)
@@ -768,6 +856,14 @@ impl armreg_rt::Layout for Pmcidr {
     const FIELDS: &'static str = "value 0 32";
 }
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
+///
+/// ```
+/// # use arm_pmuv3::Pmcr;
+/// let value = Pmcr::DEFAULT.with(Pmcr::E, true);
+/// assert!(value.get(Pmcr::E));
+/// ```
 ///
 /// Width: 64 bits.
 ///
@@ -973,6 +1069,14 @@ pub mod pmcr {
 }
 /// PMCR as seen through the AArch32 PMCR (32 bits, no FZS)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmcrA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
+///
+/// ```
+/// # use arm_pmuv3::PmcrA32;
+/// let value = PmcrA32::DEFAULT.with(PmcrA32::E, true);
+/// assert!(value.get(PmcrA32::E));
+/// ```
+///
 /// Width: 32 bits. Derived from `PMCR`.
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCR
@@ -1112,6 +1216,14 @@ pub mod pmcr_a32 {
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0), [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr).
+///
+/// ```
+/// # use arm_pmuv3::Pmevcntr;
+/// let value = Pmevcntr::DEFAULT.with(Pmevcntr::EVCNT, 1);
+/// assert_eq!(value.get(Pmevcntr::EVCNT), 1);
+/// ```
+///
 /// Width: 64 bits.
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMEVCNTR&lt;n&gt;_EL0, §I5.2 table I5-1
@@ -1156,6 +1268,14 @@ impl armreg_rt::Layout for Pmevcntr {
 }
 /// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
+///
+/// ```
+/// # use arm_pmuv3::Pmevcntr32;
+/// let value = Pmevcntr32::DEFAULT.with(Pmevcntr32::EVCNT, 1);
+/// assert_eq!(value.get(Pmevcntr32::EVCNT), 1);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMEVCNTR&lt;n&gt;
@@ -1195,6 +1315,14 @@ impl armreg_rt::Layout for Pmevcntr32 {
     const FIELDS: &'static str = "evcnt 0 32";
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER), [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0), [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER), [`aarch64::PMXEVTYPER_EL0`](crate::aarch64::PMXEVTYPER_EL0), [`PmuExt32::pmevtyper`](crate::mmio::PmuExt32::pmevtyper).
+///
+/// ```
+/// # use arm_pmuv3::Pmevtyper;
+/// let value = Pmevtyper::DEFAULT.with(Pmevtyper::EVTCOUNT, 1);
+/// assert_eq!(value.get(Pmevtyper::EVTCOUNT), 1);
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -1335,6 +1463,14 @@ impl armreg_rt::Layout for Pmevtyper {
 pub type Pmmir = crate::Pmcidr;
 /// Event Counter Selection Register: selects the counter that PMXEVTYPER/PMXEVCNTR reach (31 selects PMCCFILTR through PMXEVTYPER). System-register only
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmselr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
+///
+/// ```
+/// # use arm_pmuv3::Pmselr;
+/// let value = Pmselr::DEFAULT.with(Pmselr::SEL, 1);
+/// assert_eq!(value.get(Pmselr::SEL), 1);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMSELR_EL0, §I5.2 table I5-1
@@ -1376,6 +1512,14 @@ impl armreg_rt::Layout for Pmselr {
     const FIELDS: &'static str = "sel 0 5";
 }
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMSWINC`](crate::aarch32::PMSWINC), [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0), [`PmuExt32::pmswinc`](crate::mmio::PmuExt32::pmswinc).
+///
+/// ```
+/// # use arm_pmuv3::Pmswinc;
+/// let value = Pmswinc::DEFAULT;
+/// assert_eq!(value, Pmswinc::DEFAULT);
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -1659,6 +1803,14 @@ impl armreg_rt::Layout for Pmswinc {
 }
 /// User Enable Register: EL0 access to the Performance Monitors (AArch64 PMUSERENR_EL0)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmuserenr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
+///
+/// ```
+/// # use arm_pmuv3::Pmuserenr;
+/// let value = Pmuserenr::DEFAULT.with(Pmuserenr::EN, true);
+/// assert!(value.get(Pmuserenr::EN));
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMUSERENR_EL0
@@ -1749,6 +1901,14 @@ impl armreg_rt::Layout for Pmuserenr {
 }
 /// PMUSERENR as seen through AArch32 (UEN and IR are AArch64 only)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmuserenrA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
+///
+/// ```
+/// # use arm_pmuv3::PmuserenrA32;
+/// let value = PmuserenrA32::DEFAULT.with(PmuserenrA32::EN, true);
+/// assert!(value.get(PmuserenrA32::EN));
+/// ```
+///
 /// Width: 32 bits. Derived from `PMUSERENR`.
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMUSERENR
@@ -1823,6 +1983,14 @@ impl armreg_rt::Layout for PmuserenrA32 {
     const FIELDS: &'static str = "en 0 1;sw 1 1;cr 2 1;er 3 1;tid 6 1";
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR), [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0), [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET), [`aarch64::PMCNTENSET_EL0`](crate::aarch64::PMCNTENSET_EL0), [`aarch32::PMINTENCLR`](crate::aarch32::PMINTENCLR), [`aarch64::PMINTENCLR_EL1`](crate::aarch64::PMINTENCLR_EL1), [`aarch32::PMINTENSET`](crate::aarch32::PMINTENSET), [`aarch64::PMINTENSET_EL1`](crate::aarch64::PMINTENSET_EL1) and 10 more.
+///
+/// ```
+/// # use arm_pmuv3::PmCounterMask;
+/// let value = PmCounterMask::DEFAULT.with(PmCounterMask::P0, true);
+/// assert!(value.get(PmCounterMask::P0));
+/// ```
 ///
 /// Width: 32 bits.
 ///

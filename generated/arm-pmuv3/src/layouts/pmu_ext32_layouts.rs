@@ -32,6 +32,14 @@
 )]
 /// Authentication Status Register (external view only): debug authentication state per Security state
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmauthstatus>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmauthstatus`](crate::mmio::PmuExt32::pmauthstatus).
+///
+/// ```
+/// # use arm_pmuv3::Pmauthstatus;
+/// let value = Pmauthstatus::DEFAULT;
+/// assert_eq!(value, Pmauthstatus::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
@@ -131,6 +139,14 @@ impl armreg_rt::Layout for Pmauthstatus {
     const FIELDS: &'static str = "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2";
 }
 /// Configuration Register (external view only): PMU features and counter count
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcfgr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmcfgr`](crate::mmio::PmuExt32::pmcfgr).
+///
+/// ```
+/// # use arm_pmuv3::Pmcfgr;
+/// let value = Pmcfgr::DEFAULT;
+/// assert_eq!(value, Pmcfgr::DEFAULT);
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -254,6 +270,14 @@ impl armreg_rt::Layout for Pmcfgr {
     const FIELDS: &'static str = "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4";
 }
 /// PMCR as seen in the external (memory-mapped) view: bits \[31:11\] (N, IDCODE, IMP) are RAZ/WI; read the counter count from PMCFGR.N
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmcrExt>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmcr`](crate::mmio::PmuExt32::pmcr).
+///
+/// ```
+/// # use arm_pmuv3::PmcrExt;
+/// let value = PmcrExt::DEFAULT.with(PmcrExt::E, true);
+/// assert!(value.get(PmcrExt::E));
+/// ```
 ///
 /// Width: 32 bits. Derived from `PMCR`.
 ///
@@ -379,6 +403,14 @@ impl armreg_rt::Layout for PmcrExt {
 pub type Pmdevaff = crate::Pmcidr;
 /// Device Architecture Register (external view only): identifies an Arm PMU, EXT32 view (0x47702A16)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevarch>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmdevarch`](crate::mmio::PmuExt32::pmdevarch).
+///
+/// ```
+/// # use arm_pmuv3::Pmdevarch;
+/// let value = Pmdevarch::DEFAULT;
+/// assert_eq!(value, Pmdevarch::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
@@ -462,6 +494,14 @@ impl armreg_rt::Layout for Pmdevarch {
 pub type Pmdevid = crate::Pmcidr;
 /// Device Type Register (external view only): 0x16 = performance monitor of a processor
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevtype>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmdevtype`](crate::mmio::PmuExt32::pmdevtype).
+///
+/// ```
+/// # use arm_pmuv3::Pmdevtype;
+/// let value = Pmdevtype::DEFAULT;
+/// assert_eq!(value, Pmdevtype::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
@@ -523,6 +563,14 @@ impl armreg_rt::Layout for Pmdevtype {
 pub type Pmiidr = crate::Pmcidr;
 /// Integration Mode Control Register (external view only). The finer field layout is not described here
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmitctrl>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmitctrl`](crate::mmio::PmuExt32::pmitctrl).
+///
+/// ```
+/// # use arm_pmuv3::Pmitctrl;
+/// let value = Pmitctrl::DEFAULT.with(Pmitctrl::VALUE, 1);
+/// assert_eq!(value.get(Pmitctrl::VALUE), 1);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1 (no field layout is described here)
@@ -563,6 +611,14 @@ impl armreg_rt::Layout for Pmitctrl {
 }
 /// Lock Access Register (external view only, write-only)
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlar>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmlar`](crate::mmio::PmuExt32::pmlar).
+///
+/// ```
+/// # use arm_pmuv3::Pmlar;
+/// let value = Pmlar::DEFAULT;
+/// assert_eq!(value, Pmlar::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
@@ -602,6 +658,14 @@ impl armreg_rt::Layout for Pmlar {
     const FIELDS: &'static str = "";
 }
 /// Lock Status Register (external view only)
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlsr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmlsr`](crate::mmio::PmuExt32::pmlsr).
+///
+/// ```
+/// # use arm_pmuv3::Pmlsr;
+/// let value = Pmlsr::DEFAULT;
+/// assert_eq!(value, Pmlsr::DEFAULT);
+/// ```
 ///
 /// Width: 32 bits.
 ///

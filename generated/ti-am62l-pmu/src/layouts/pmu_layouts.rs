@@ -32,6 +32,14 @@
 )]
 /// Authentication Status Register (external view only): debug authentication state per Security state. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmauthstatus>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmauthstatus`](crate::mmio::Pmu::pmauthstatus).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmauthstatus;
+/// let value = Pmauthstatus::DEFAULT;
+/// assert_eq!(value, Pmauthstatus::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
@@ -113,6 +121,14 @@ impl armreg_rt::Layout for Pmauthstatus {
     const FIELDS: &'static str = "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2";
 }
 /// Cycle Count Filter Register (PMCCFILTR_EL0): the PMEVTYPER filter bits P..RLH; no evtCount, no MT. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmccfiltr`](crate::mmio::Pmu::pmccfiltr).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmccfiltr;
+/// let value = Pmccfiltr::DEFAULT.with(Pmccfiltr::RLH, true);
+/// assert!(value.get(Pmccfiltr::RLH));
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -208,6 +224,14 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register (PMCCNTR_EL0), 64 bits: 0x0F8 low word, 0x0FC high word. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmccntr`](crate::mmio::Pmu::pmccntr).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmccntr;
+/// let value = Pmccntr::DEFAULT.with(Pmccntr::CCNT, 1);
+/// assert_eq!(value.get(Pmccntr::CCNT), 1);
+/// ```
+///
 /// Width: 64 bits.
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
@@ -248,6 +272,14 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Common Event Identification 0: events 0x00-0x1F; bit n set = common event n implemented. Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmceid0`](crate::mmio::Pmu::pmceid0).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmceid0;
+/// let value = Pmceid0::DEFAULT;
+/// assert_eq!(value, Pmceid0::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
@@ -287,6 +319,14 @@ impl armreg_rt::Layout for Pmceid0 {
 }
 /// Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmceid1`](crate::mmio::Pmu::pmceid1).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmceid1;
+/// let value = Pmceid1::DEFAULT;
+/// assert_eq!(value, Pmceid1::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
@@ -325,6 +365,14 @@ impl armreg_rt::Layout for Pmceid1 {
     const FIELDS: &'static str = "id 0 32";
 }
 /// Common Event Identification 2: events 0x4000-0x401F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmceid2`](crate::mmio::Pmu::pmceid2), [`Pmu::pmceid3`](crate::mmio::Pmu::pmceid3).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmceid2;
+/// let value = Pmceid2::DEFAULT;
+/// assert_eq!(value, Pmceid2::DEFAULT);
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -373,6 +421,14 @@ impl armreg_rt::Layout for Pmceid2 {
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers). |
 pub type Pmceid3 = crate::Pmceid2;
 /// Configuration Register (external view only): PMU features and the number of event counters. Read the counter count from PMCFGR.N, not PMCR.N (RAZ/WI in this view). AM62L: N = 6 (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcfgr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmcfgr`](crate::mmio::Pmu::pmcfgr).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmcfgr;
+/// let value = Pmcfgr::DEFAULT;
+/// assert_eq!(value, Pmcfgr::DEFAULT);
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -474,6 +530,14 @@ impl armreg_rt::Layout for Pmcfgr {
 }
 /// Component Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmcidr0`](crate::mmio::Pmu::pmcidr0), [`Pmu::pmcidr1`](crate::mmio::Pmu::pmcidr1), [`Pmu::pmcidr2`](crate::mmio::Pmu::pmcidr2), [`Pmu::pmcidr3`](crate::mmio::Pmu::pmcidr3), [`Pmu::pmdevaff0`](crate::mmio::Pmu::pmdevaff0), [`Pmu::pmdevaff1`](crate::mmio::Pmu::pmdevaff1), [`Pmu::pmdevid`](crate::mmio::Pmu::pmdevid), [`Pmu::pmiidr`](crate::mmio::Pmu::pmiidr) and 6 more.
+///
+/// ```
+/// # use ti_am62l_pmu::Pmcidr0;
+/// let value = Pmcidr0::DEFAULT;
+/// assert_eq!(value, Pmcidr0::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
@@ -527,6 +591,14 @@ pub type Pmcidr2 = crate::Pmcidr0;
 /// The same layout as [`Pmcidr0`](crate::Pmcidr0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
 pub type Pmcidr3 = crate::Pmcidr0;
 /// Count Enable Clear: write 1 to disable a counter (0 has no effect); reads the enable state. Write-1-to-clear view of the state PMCNTENSET sets. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcntenclr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmcntenclr`](crate::mmio::Pmu::pmcntenclr), [`Pmu::pmintenclr`](crate::mmio::Pmu::pmintenclr), [`Pmu::pmovsclr`](crate::mmio::Pmu::pmovsclr).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmcntenclr;
+/// let value = Pmcntenclr::DEFAULT;
+/// assert_eq!(value, Pmcntenclr::DEFAULT);
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -603,6 +675,14 @@ impl armreg_rt::Layout for Pmcntenclr {
 }
 /// Count Enable Set: write 1 to enable a counter (0 has no effect); reads the enable state. Write-1-to-set view of the state PMCNTENCLR clears. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcntenset>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmcntenset`](crate::mmio::Pmu::pmcntenset), [`Pmu::pmintenset`](crate::mmio::Pmu::pmintenset), [`Pmu::pmovsset`](crate::mmio::Pmu::pmovsset).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmcntenset;
+/// let value = Pmcntenset::DEFAULT;
+/// assert_eq!(value, Pmcntenset::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
@@ -677,6 +757,14 @@ impl armreg_rt::Layout for Pmcntenset {
     const FIELDS: &'static str = "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1";
 }
 /// Performance Monitors Control Register (PMCR_EL0), external view. Bits \[31:11\] (N, IDCODE, IMP in the system-register view) are RAZ/WI here: read the counter count from PMCFGR.N. Vendor-quoted: CPU1's PMCR is at 0x0007_3013_0E04. The quoting article's reset value 0 is not confirmed by a second source and is not given here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5; CPU1 address: TI AM62L register description (COMPUTE_CLUSTER0_ARM_COREPACK_0_APBADDR_PMU_CPU1_PMCR_EL0), as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmcr`](crate::mmio::Pmu::pmcr).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmcr;
+/// let value = Pmcr::DEFAULT.with(Pmcr::E, true);
+/// assert!(value.get(Pmcr::E));
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -768,6 +856,14 @@ pub type Pmdevaff0 = crate::Pmcidr0;
 pub type Pmdevaff1 = crate::Pmcidr0;
 /// Device Architecture Register: identifies an Arm PMU, EXT32 view (0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevarch>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmdevarch`](crate::mmio::Pmu::pmdevarch).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmdevarch;
+/// let value = Pmdevarch::DEFAULT;
+/// assert_eq!(value, Pmdevarch::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
@@ -837,6 +933,14 @@ impl armreg_rt::Layout for Pmdevarch {
 pub type Pmdevid = crate::Pmcidr0;
 /// Device Type Register: 0x16 = performance monitor of a processor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevtype>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmdevtype`](crate::mmio::Pmu::pmdevtype).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmdevtype;
+/// let value = Pmdevtype::DEFAULT;
+/// assert_eq!(value, Pmdevtype::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
@@ -883,6 +987,14 @@ impl armreg_rt::Layout for Pmdevtype {
     const FIELDS: &'static str = "major 0 4;sub 4 4";
 }
 /// Event Count Register 0 (PMEVCNTR0_EL0), 64-bit view: offset 0x000 + 8n = 0x000 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmevcntr0`](crate::mmio::Pmu::pmevcntr0), [`Pmu::pmevcntr1`](crate::mmio::Pmu::pmevcntr1), [`Pmu::pmevcntr2`](crate::mmio::Pmu::pmevcntr2), [`Pmu::pmevcntr3`](crate::mmio::Pmu::pmevcntr3), [`Pmu::pmevcntr4`](crate::mmio::Pmu::pmevcntr4), [`Pmu::pmevcntr5`](crate::mmio::Pmu::pmevcntr5).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmevcntr0;
+/// let value = Pmevcntr0::DEFAULT.with(Pmevcntr0::EVCNT, 1);
+/// assert_eq!(value.get(Pmevcntr0::EVCNT), 1);
+/// ```
 ///
 /// Width: 64 bits.
 ///
@@ -983,6 +1095,14 @@ pub type Pmevcntr4 = crate::Pmevcntr0;
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub type Pmevcntr5 = crate::Pmevcntr0;
 /// Event Type Register 0 (PMEVTYPER0_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmevtyper0`](crate::mmio::Pmu::pmevtyper0), [`Pmu::pmevtyper1`](crate::mmio::Pmu::pmevtyper1), [`Pmu::pmevtyper2`](crate::mmio::Pmu::pmevtyper2), [`Pmu::pmevtyper3`](crate::mmio::Pmu::pmevtyper3), [`Pmu::pmevtyper4`](crate::mmio::Pmu::pmevtyper4), [`Pmu::pmevtyper5`](crate::mmio::Pmu::pmevtyper5).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmevtyper0;
+/// let value = Pmevtyper0::DEFAULT.with(Pmevtyper0::EVTCOUNT, 1);
+/// assert_eq!(value.get(Pmevtyper0::EVTCOUNT), 1);
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -1163,6 +1283,14 @@ pub type Pmintenclr = crate::Pmcntenclr;
 pub type Pmintenset = crate::Pmcntenset;
 /// Integration Mode Control Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmitctrl>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmitctrl`](crate::mmio::Pmu::pmitctrl).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmitctrl;
+/// let value = Pmitctrl::DEFAULT.with(Pmitctrl::VALUE, 1);
+/// assert_eq!(value.get(Pmitctrl::VALUE), 1);
+/// ```
+///
 /// Width: 32 bits.
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
@@ -1199,6 +1327,14 @@ impl armreg_rt::Layout for Pmitctrl {
 }
 /// Lock Access Register (write-only): write the key 0xC5ACCE55 to unlock the PMU registers of this frame before programming them; writing any other value locks them. On AM62L the lock is implemented and set at reset (PMLSR = 0x3). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlar>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmlar`](crate::mmio::Pmu::pmlar).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmlar;
+/// let value = Pmlar::DEFAULT;
+/// assert_eq!(value, Pmlar::DEFAULT);
+/// ```
+///
 /// Width: 32 bits.
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
@@ -1234,6 +1370,14 @@ impl armreg_rt::Layout for Pmlar {
     const FIELDS: &'static str = "";
 }
 /// Lock Status Register. Reset value 0x3 on AM62L: lock implemented and locked (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlsr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmlsr`](crate::mmio::Pmu::pmlsr).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmlsr;
+/// let value = Pmlsr::DEFAULT;
+/// assert_eq!(value, Pmlsr::DEFAULT);
+/// ```
 ///
 /// Width: 32 bits.
 ///
@@ -1361,6 +1505,14 @@ pub type Pmpidr3 = crate::Pmcidr0;
 /// The same layout as [`Pmcidr0`](crate::Pmcidr0), so the same type: values move between the two registers as they are. Its diagram and fields are there.
 pub type Pmpidr4 = crate::Pmcidr0;
 /// Software Increment (write-only). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmswinc`](crate::mmio::Pmu::pmswinc).
+///
+/// ```
+/// # use ti_am62l_pmu::Pmswinc;
+/// let value = Pmswinc::DEFAULT;
+/// assert_eq!(value, Pmswinc::DEFAULT);
+/// ```
 ///
 /// Width: 32 bits.
 ///
