@@ -15,7 +15,7 @@
 use core::marker::PhantomData;
 
 use crate::mmio::{Bus, Mmio, Reg};
-use crate::{IndexOutOfRange, Layout, Value};
+use crate::{IndexOutOfRange, Layout, Reset, Value};
 
 /// A system-register array (implemented by generated crates).
 pub trait SysRegArray: Copy {
@@ -93,6 +93,18 @@ impl<R: WriteElement, const N: usize> Element<R, N> {
     }
 }
 
+impl<R: WriteElement, const N: usize> Element<R, N>
+where
+    R::Layout: Reset,
+{
+    /// Writes `f(RESET)`: the fields `f` sets, the others at their reset value.
+    #[inline(always)]
+    #[track_caller]
+    pub fn write_from_reset(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>) {
+        R::write_at::<N>(f(<R::Layout as Reset>::RESET));
+    }
+}
+
 impl<R: ReadElement + WriteElement, const N: usize> Element<R, N> {
     /// Reads the element, changes the value with `f` and writes it back.
     #[inline(always)]
@@ -166,6 +178,18 @@ impl<R: WriteElement> Indexed<R> {
     #[track_caller]
     pub fn write(self, value: Value<R::Layout>) {
         R::write_index(self.index, value);
+    }
+}
+
+impl<R: WriteElement> Indexed<R>
+where
+    R::Layout: Reset,
+{
+    /// Writes `f(RESET)`: the fields `f` sets, the others at their reset value.
+    #[inline(always)]
+    #[track_caller]
+    pub fn write_from_reset(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>) {
+        R::write_index(self.index, f(<R::Layout as Reset>::RESET));
     }
 }
 

@@ -8,7 +8,8 @@
 //!
 //! The access rules are in the field's type: a write-only field reads as [`WriteOnly`], which is
 //! not [`FieldRead`], and a read-only one writes as [`ReadOnly`], which is not [`FieldWrite`], so
-//! `get` on the first and `with` on the second do not compile.
+//! `get` on the first and `with` on the second do not compile; the error states the rule
+//! ([`ReadableField`], [`WritableField`]).
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -93,6 +94,52 @@ impl<L: Layout, R, W> Field<L, R, W> {
     {
         let raw = self.insert(value.bits().to_u64(), bits.to_field_bits());
         Value::from_bits_retain(L::Raw::from_u64(raw))
+    }
+}
+
+/// A field that can be read as `R`: every [`Field`] whose read type is a [`FieldRead`].
+/// [`Value::get`] asks for this rather than for `R: FieldRead`, so that getting a write-only field
+/// fails with this rule first, not with a list of every type that could be read.
+#[diagnostic::on_unimplemented(
+    message = "this field is write-only: it cannot be read",
+    label = "write-only field",
+    note = "a write-only field (or one whose reads have side effects) reads as `WriteOnly`; set it with `with`"
+)]
+pub trait ReadableField<R> {
+    /// What reading the field gives.
+    type Value;
+    /// The value of the field's `bits` (moved down to bit 0).
+    fn decode(bits: u64) -> Self::Value;
+}
+
+#[diagnostic::do_not_recommend]
+impl<L, R: FieldRead, W> ReadableField<R> for Field<L, R, W> {
+    type Value = R::Value;
+    #[inline(always)]
+    fn decode(bits: u64) -> R::Value {
+        R::from_field_bits(bits)
+    }
+}
+
+/// A field that can be written with `W`: every [`Field`] whose write type is a [`FieldWrite`].
+/// [`Value::with`] and [`Value::set`] ask for this rather than for `W: FieldWrite`, so that
+/// writing a read-only field fails with this rule first, not with a list of every type that could
+/// be written.
+#[diagnostic::on_unimplemented(
+    message = "this field is read-only: it cannot be written",
+    label = "read-only field",
+    note = "a read-only field writes as `ReadOnly`; read it with `get`, and write the register's other fields"
+)]
+pub trait WritableField<W> {
+    /// The field's bits for `value` (bits above the field's width are dropped by the caller).
+    fn encode(value: W) -> u64;
+}
+
+#[diagnostic::do_not_recommend]
+impl<L, R, W: FieldWrite> WritableField<W> for Field<L, R, W> {
+    #[inline(always)]
+    fn encode(value: W) -> u64 {
+        value.to_field_bits()
     }
 }
 

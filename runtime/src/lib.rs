@@ -33,4 +33,4 @@ mod value;
 
 pub use field::Field;
 pub use path::SysRegPath;
-pub use value::{IndexOutOfRange, Layout, Value, Word};
+pub use value::{IndexOutOfRange, Layout, Reset, Value, Word};

@@ -13,7 +13,7 @@
 //! lowest address first, so every bus sees the accesses the hardware would.
 use core::marker::PhantomData;
 
-use crate::{Layout, Value, Word};
+use crate::{Layout, Reset, Value, Word};
 
 /// How the registers of a block are reached.
 ///
@@ -212,6 +212,16 @@ impl<L: Layout, A: Writable, B: Bus> Reg<L, A, B> {
     pub fn write(&self, value: Value<L>) {
         // SAFETY: the constructor's contract makes every access of this register valid.
         unsafe { store(self.bus, self.addr, self.bus_bytes, value.bits()) }
+    }
+}
+
+impl<L: Reset, A: Writable, B: Bus> Reg<L, A, B> {
+    /// Writes `f(L::RESET)`: the fields `f` sets, and every other field at its reset value. This
+    /// is what svd2rust's `write(|w| ..)` does; [`write`](Self::write) writes exactly the value
+    /// it is given (start it from `DEFAULT`, zeros and the RES1 bits, or from `RESET`).
+    #[inline(always)]
+    pub fn write_from_reset(&self, f: impl FnOnce(Value<L>) -> Value<L>) {
+        self.write(f(L::RESET));
     }
 }
 

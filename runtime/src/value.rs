@@ -2,7 +2,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 
-use crate::field::{Field, FieldRead, FieldWrite};
+use crate::field::{Field, ReadableField, WritableField};
 
 /// An unsigned integer a register can be made of.
 ///
@@ -86,6 +86,17 @@ pub trait Layout: Sized + 'static {
     }
 }
 
+/// A layout whose description gives its reset value: the registers that have it get
+/// `write_from_reset`, which starts from this value as svd2rust's `write` does.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no reset value in its description, so nothing to start from",
+    note = "write a whole value instead: `write({Self}::DEFAULT.with(..))` starts from zeros and the RES1 bits"
+)]
+pub trait Reset: Layout {
+    /// The value at reset.
+    const RESET: Value<Self>;
+}
+
 /// A value of a register of layout `L`: its raw bits, read and written field by field through the
 /// constants of `L`: `Pmcr::DEFAULT.with(Pmcr::E, true)`, `value.get(Pmcr::N)`.
 #[repr(transparent)]
@@ -110,20 +121,30 @@ impl<L: Layout> Value<L> {
     }
     /// The value of `field`: `Pmcr::DEFAULT.get(Pmcr::E)`.
     #[inline(always)]
-    pub fn get<R: FieldRead, W>(self, field: Field<L, R, W>) -> R::Value {
-        field.get(self)
+    pub fn get<R, W>(self, field: Field<L, R, W>) -> <Field<L, R, W> as ReadableField<R>>::Value
+    where
+        Field<L, R, W>: ReadableField<R>,
+    {
+        <Field<L, R, W> as ReadableField<R>>::decode(field.extract(self.bits().to_u64()))
     }
     /// The value with `field` set to `value`; bits of an integer `value` above the field's width
     /// are ignored: `Pmcr::DEFAULT.with(Pmcr::E, true).with(Pmcr::N, 3)`.
     #[inline(always)]
     #[must_use]
-    pub fn with<R, W: FieldWrite>(self, field: Field<L, R, W>, value: W) -> Self {
-        field.with(self, value)
+    pub fn with<R, W>(self, field: Field<L, R, W>, value: W) -> Self
+    where
+        Field<L, R, W>: WritableField<W>,
+    {
+        let bits = <Field<L, R, W> as WritableField<W>>::encode(value);
+        Self::from_bits_retain(L::Raw::from_u64(field.insert(self.bits().to_u64(), bits)))
     }
     /// Sets `field` to `value` in place, as [`with`](Self::with).
     #[inline(always)]
-    pub fn set<R, W: FieldWrite>(&mut self, field: Field<L, R, W>, value: W) {
-        *self = field.with(*self, value);
+    pub fn set<R, W>(&mut self, field: Field<L, R, W>, value: W)
+    where
+        Field<L, R, W>: WritableField<W>,
+    {
+        *self = self.with(field, value);
     }
 }
 

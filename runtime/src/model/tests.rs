@@ -372,3 +372,29 @@ fn overlapping_blocks_are_refused() {
     let (a, b) = (Model::new(&T), Model::new(&T));
     let _ = System::new().map(0x1000, &a).map(0x1080, &b);
 }
+
+/// A layout with a reset value, for `write_from_reset`.
+enum Ctrl {}
+impl Layout for Ctrl {
+    type Raw = u32;
+    const RES0: u32 = 0;
+    const RES1: u32 = 0x100;
+    const NAME: &'static str = "Ctrl";
+    const FIELDS: &'static str = "e 0 1";
+}
+impl crate::Reset for Ctrl {
+    const RESET: crate::Value<Self> = crate::Value::from_bits_retain(0x0000_0d50);
+}
+
+#[test]
+fn write_from_reset_starts_from_the_reset_value_and_write_from_the_value_given() {
+    let m = unlocked();
+    let ctrl: Reg<Ctrl, Rw, &Model> = unsafe { Reg::on(&m, 0x00, 4) };
+    let e = crate::Field::<Ctrl, bool, bool>::new(0, 1);
+    ctrl.write_from_reset(|v| v.with(e, true));
+    // svd2rust's `write`: every field not set keeps its reset value.
+    assert_eq!(m.log().last().map(|a| a.value), Some(0x0000_0d51));
+    ctrl.write(crate::Value::from_bits(0).with(e, true));
+    // `write` writes the value given: zeros, RES1 and E.
+    assert_eq!(m.log().last().map(|a| a.value), Some(0x0000_0101));
+}

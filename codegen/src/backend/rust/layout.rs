@@ -472,6 +472,15 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &str) {
         code::string(&debug_table(layout))
     ));
     c.close("");
+    // Only a layout with a described reset has `write_from_reset`: the trait says which.
+    if let Some(value) = reset_value(layout) {
+        c.open(&format!("impl armreg_rt::Reset for {ty}"));
+        c.fmt(format_args!(
+            "const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain({});",
+            hex(value)
+        ));
+        c.close("");
+    }
 
     enums(c, layout, shared);
 }

@@ -64,10 +64,25 @@ impl Op {
 pub fn methods(reg: &SysReg, layout: &Layout, arch: &str) -> TokenStream {
     let name = type_name(layout);
     let value = quote!(armreg_rt::Value<crate::#name>);
-    ops(&reg.access)
+    let mut methods: TokenStream = ops(&reg.access)
         .iter()
         .map(|&op| method(op, &value, layout, arch))
-        .collect()
+        .collect();
+    // svd2rust's `write(|w| ..)` starts from the reset value; here that is one explicit call,
+    // on the registers whose layout has one.
+    let plain_write = matches!(reg.access, RegAccess::Rw | RegAccess::Wo);
+    if plain_write && crate::backend::reset::value(layout).is_some() {
+        methods.extend(quote! {
+            /// Writes `f(RESET)`: the fields `f` sets, every other field at its reset value (what
+            /// svd2rust's `write` does; `write` writes exactly the value it is given).
+            #[inline(always)]
+            #[cfg_attr(not(target_arch = #arch), track_caller)]
+            pub fn write_from_reset(f: impl FnOnce(#value) -> #value) {
+                Self::write(f(<crate::#name as armreg_rt::Reset>::RESET));
+            }
+        });
+    }
+    methods
 }
 
 fn method(op: Op, value: &TokenStream, layout: &Layout, arch: &str) -> TokenStream {

@@ -484,6 +484,9 @@ impl armreg_rt::Layout for Pmdevarch {
     const NAME: &'static str = "Pmdevarch";
     const FIELDS: &'static str = "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11";
 }
+impl armreg_rt::Reset for Pmdevarch {
+    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x4770_2a16);
+}
 /// Device Configuration Register (external view only). The finer field layout is not described here
 ///
 /// Width: 32 bits.
@@ -552,6 +555,9 @@ impl armreg_rt::Layout for Pmdevtype {
     const RES1: u32 = 0x0;
     const NAME: &'static str = "Pmdevtype";
     const FIELDS: &'static str = "major 0 4;sub 4 4";
+}
+impl armreg_rt::Reset for Pmdevtype {
+    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x16);
 }
 /// Implementation Identification Register (external view only). The finer field layout is not described here
 ///

@@ -317,6 +317,9 @@ impl armreg_rt::Layout for Pmceid0 {
     const NAME: &'static str = "Pmceid0";
     const FIELDS: &'static str = "id 0 32";
 }
+impl armreg_rt::Reset for Pmceid0 {
+    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x67ff_bfff);
+}
 /// Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
 /// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmceid1`](crate::mmio::Pmu::pmceid1).
@@ -363,6 +366,9 @@ impl armreg_rt::Layout for Pmceid1 {
     const RES1: u32 = 0x0;
     const NAME: &'static str = "Pmceid1";
     const FIELDS: &'static str = "id 0 32";
+}
+impl armreg_rt::Reset for Pmceid1 {
+    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
 }
 /// Common Event Identification 2: events 0x4000-0x401F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
 ///
@@ -925,6 +931,9 @@ impl armreg_rt::Layout for Pmdevarch {
     const NAME: &'static str = "Pmdevarch";
     const FIELDS: &'static str = "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11";
 }
+impl armreg_rt::Reset for Pmdevarch {
+    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x4770_2a16);
+}
 /// Device Configuration Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
 /// Width: 32 bits.
@@ -985,6 +994,9 @@ impl armreg_rt::Layout for Pmdevtype {
     const RES1: u32 = 0x0;
     const NAME: &'static str = "Pmdevtype";
     const FIELDS: &'static str = "major 0 4;sub 4 4";
+}
+impl armreg_rt::Reset for Pmdevtype {
+    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x16);
 }
 /// Event Count Register 0 (PMEVCNTR0_EL0), 64-bit view: offset 0x000 + 8n = 0x000 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
@@ -1429,6 +1441,9 @@ impl armreg_rt::Layout for Pmlsr {
     const RES1: u32 = 0x0;
     const NAME: &'static str = "Pmlsr";
     const FIELDS: &'static str = "sli 0 1;slk 1 1;ntt 2 1";
+}
+impl armreg_rt::Reset for Pmlsr {
+    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x3);
 }
 /// Machine Identification Register (FEAT_PMUv3p4 and later; Arm ARM DDI0487 §I5.2 table I5-1 lists it in the map, whether AM62L's Armv8.0 Cortex-A53 implements it is not given by the sources). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
