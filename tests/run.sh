@@ -47,6 +47,8 @@ for t in "${targets[@]}"; do
   step "generated crates and the driver for $t (build + clippy)"
   cargo build --locked --target "$t" "${generated[@]}" -p armreg-rt -p pmu-driver
   cargo clippy --locked --target "$t" "${generated[@]}" -p armreg-rt -p pmu-driver -- -D warnings
+  # The optional `defmt` feature: arm-pmuv3 forwards it to the runtime's `defmt::Format` impls.
+  cargo clippy --locked --target "$t" -p arm-pmuv3 --features arm-pmuv3/defmt -- -D warnings
 done
 
 step "QEMU firmware crates (format + clippy)"

@@ -203,37 +203,56 @@ pub enum ReadOnly {}
 /// One function shared by every layout and one string literal per layout: a table of typed
 /// constants, or a chain of calls per layout, cost a large crate a tenth of its build.
 pub fn debug_fields(f: &mut fmt::Formatter<'_>, name: &str, raw: u64, table: &str) -> fmt::Result {
-    struct Shown<'a>(u64, u32, core::str::SplitAsciiWhitespace<'a>);
+    struct Shown<'a>(Shows<'a>);
     impl fmt::Debug for Shown<'_> {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            let Shown(bits, width, ref names) = *self;
-            let mut names = names.clone().peekable();
-            if width == 1 && names.peek().is_none() {
-                return fmt::Debug::fmt(&(bits != 0), f);
-            }
-            let named = names
-                .filter_map(|n| n.split_once('='))
-                .find(|(value, _)| value.parse::<u64>() == Ok(bits));
-            match named {
-                Some((_, name)) => f.write_str(name),
-                None => write!(f, "{bits:#x}"),
+            match self.0 {
+                Shows::Flag(on) => fmt::Debug::fmt(&on, f),
+                Shows::Named(name) => f.write_str(name),
+                Shows::Number(bits) => write!(f, "{bits:#x}"),
             }
         }
     }
     let mut s = f.debug_struct(name);
-    for entry in table.split(';').filter(|e| !e.is_empty()) {
-        let mut words = entry.split_ascii_whitespace();
-        let (Some(field), Some(lsb), Some(width)) = (words.next(), words.next(), words.next())
-        else {
-            continue;
-        };
-        let (Ok(lsb), Ok(width @ 1..=64)) = (lsb.parse::<u32>(), width.parse::<u32>()) else {
-            continue;
-        };
-        let bits = raw.checked_shr(lsb).unwrap_or(0) & ones(width);
-        s.field(field, &Shown(bits, width, words));
+    for (field, shown) in shown_fields(raw, table) {
+        s.field(field, &Shown(shown));
     }
     s.finish()
+}
+
+/// How one field of a value shows: a 1-bit field without names as a flag, a value with a name as
+/// that name, anything else as a number.
+#[derive(Clone, Copy)]
+pub(crate) enum Shows<'a> {
+    Flag(bool),
+    Named(&'a str),
+    Number(u64),
+}
+
+/// The fields of `raw` that `table` lists (the format [`debug_fields`] reads), each with how it
+/// shows: what `Debug` and `defmt::Format` both print.
+pub(crate) fn shown_fields<'a>(
+    raw: u64,
+    table: &'a str,
+) -> impl Iterator<Item = (&'a str, Shows<'a>)> + 'a {
+    table.split(';').filter_map(move |entry| {
+        let mut words = entry.split_ascii_whitespace();
+        let (field, lsb, width) = (words.next()?, words.next()?, words.next()?);
+        let (Ok(lsb), Ok(width @ 1..=64)) = (lsb.parse::<u32>(), width.parse::<u32>()) else {
+            return None;
+        };
+        let bits = raw.checked_shr(lsb).unwrap_or(0) & ones(width);
+        let mut names = words.peekable();
+        let shown = if width == 1 && names.peek().is_none() {
+            Shows::Flag(bits != 0)
+        } else {
+            names
+                .filter_map(|n| n.split_once('='))
+                .find(|(value, _)| value.parse::<u64>() == Ok(bits))
+                .map_or(Shows::Number(bits), |(_, name)| Shows::Named(name))
+        };
+        Some((field, shown))
+    })
 }
 
 impl FieldRead for bool {

@@ -7,12 +7,14 @@
 //!   `value.with(Pmcr::E, true)`);
 //! - [`SysRegPath`]: where a system register lives (AArch64 `MRS`/`MSR`, AArch32 `MRC`/`MCR`,
 //!   `MRRC`/`MCRR`);
-//! - [`array`]: arrays of registers, system and memory-mapped alike: `at::<N>()` checked when
+//! - [`array`](mod@array): arrays of registers, system and memory-mapped alike: `at::<N>()` checked when
 //!   compiling, `try_at(n)` when running;
 //! - [`mmio::Reg`]: a typed handle to one memory-mapped register whose access rules are in its type;
 //! - [`host`]: the hook through which system-register accessors run on a target that lacks the
 //!   instruction (the host, for tests and docs);
 //! - [`events`]: PMU event tables and CPU cores as data, for lookups at run time;
+//! - with feature `defmt`, `defmt::Format` for values (field by field, as `Debug`),
+//!   `IndexOutOfRange` and `SysRegPath`, for firmware that logs over defmt;
 //! - `model` (feature `model`, needs `std`): the engine of the behavioural models generated
 //!   for memory-mapped blocks, a bus that applies a description's access rules.
 #![no_std]
@@ -22,6 +24,8 @@
 extern crate std;
 
 pub mod array;
+#[cfg(feature = "defmt")]
+mod defmt_format;
 pub mod events;
 pub mod field;
 pub mod host;

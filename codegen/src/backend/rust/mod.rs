@@ -98,7 +98,7 @@ pub fn generate(
                 .map(|i| doc::code(i))
                 .collect::<Vec<_>>()
                 .join(", "),
-            contents_doc(device)
+            contents_doc(device, outputs.models)
         )),
     ]);
     // The models need the runtime's `std`-based engine: only behind the feature.
@@ -465,7 +465,7 @@ fn rest_of_crate(
 }
 
 /// What the crate holds, for its documentation: only the parts it has.
-fn contents_doc(device: &Device) -> String {
+fn contents_doc(device: &Device, models: bool) -> String {
     let mut parts = Vec::new();
     if !device.layouts.is_empty() {
         parts.push(
@@ -498,7 +498,19 @@ fn contents_doc(device: &Device) -> String {
         ));
     }
     if !device.blocks.is_empty() {
-        parts.push("Memory-mapped blocks are in `mmio`, and their behavioural models in `model` (feature `model`).".to_string());
+        parts.push(if models {
+            "Memory-mapped blocks are in `mmio`, each behind a feature of its name (all on by default), and their behavioural models in `model` (feature `model`).".to_string()
+        } else {
+            "Memory-mapped blocks are in `mmio`, each behind a feature of its name (all on by default).".to_string()
+        });
+    }
+    if device.sysregs.iter().any(|r| r.count.is_some())
+        || device
+            .blocks
+            .iter()
+            .any(|b| b.registers.iter().any(|r| r.array.is_some()))
+    {
+        parts.push("An array's `at::<N>()` is element N, checked when the program is compiled; its `try_at(n)` is element n, or an `IndexOutOfRange` error.".to_string());
     }
     if !device.events.is_empty() {
         parts.push("PMU events are in `events`.".to_string());

@@ -101,7 +101,7 @@ armreg-rt = {{ runtime }}
 {%- if events %}
 pmu-macros = {{ macros }}
 {%- endif %}
-{%- if blocks or features or models %}
+{%- if blocks or features or models or values %}
 
 [features]
 {%- endif %}
@@ -119,6 +119,11 @@ all = [{{ all_blocks | join(", ") }}]
 {%- if models %}
 # Behavioural models of the memory-mapped blocks (`model` module), for host tests; uses `std`.
 model = ["armreg-rt/model"]
+{%- endif %}
+{%- if values %}
+# `defmt::Format` for register values (field by field, enumerated values by name), for firmware
+# that logs over defmt.
+defmt = ["armreg-rt/defmt"]
 {%- endif %}
 {%- if features %}
 # One feature per set of events, so that a build compiles only the sets it names; `all` names
@@ -297,6 +302,7 @@ fn cargo_toml(
             headers => extra.headers,
             features => features,
             docs_features => docs_features,
+            values => !device.layouts.is_empty(),
         },
     )
 }
@@ -448,6 +454,12 @@ fn contents(device: &Device, crate_name: &str, extra: &Extra) -> Vec<String> {
             "`events`: {}, checked at compile time by `pmu-macros`",
             count(device.events.len(), "PMU event", "PMU events")
         ));
+    }
+    if !device.layouts.is_empty() {
+        items.push(
+            "feature `defmt`: register values as `defmt::Format`, field by field, for firmware that logs over defmt"
+                .to_string(),
+        );
     }
     if extra.headers && !device.layouts.is_empty() {
         items.push(format!(
