@@ -29,6 +29,8 @@ mod model;
 mod package;
 mod sysreg;
 mod sysreg_methods;
+#[cfg(test)]
+mod tests;
 mod tokens;
 
 use proc_macro2::TokenStream;
