@@ -20,15 +20,15 @@ const LICENSE: &str = "Apache-2.0";
 
 /// Parses `text`, the content of the file at `path`, shown as `file`.
 pub fn parse(file: &str, path: &Path, text: &str) -> Parsed {
-    let data = pmu_events::parse_arm_pmu_data(path, text).map_err(|e| {
-        let pos = e
+    let data = pmu_events::parse_arm_pmu_data(path, text).map_err(|error| {
+        let pos = error
             .position()
-            .map_or_else(|| Pos::file_start(file), |p| position(file, p));
-        let rule = match e.kind() {
+            .map_or_else(|| Pos::file_start(file), |at| position(file, at));
+        let rule = match error.kind() {
             pmu_events::ErrorKind::Io(_) => "input_readable",
             _ => RULE_SYNTAX,
         };
-        vec![Diagnostic::error(rule, &pos, e.message())]
+        vec![Diagnostic::error(rule, &pos, error.message())]
     })?;
     let Some(pmu) = data.pmu() else {
         return Err(vec![Diagnostic::error(
@@ -44,7 +44,13 @@ pub fn parse(file: &str, path: &Path, text: &str) -> Parsed {
     let (events, repairs) = data.events();
     let warnings = repairs
         .iter()
-        .map(|r| Diagnostic::warning(RULE_INCOMPLETE, &position(file, &r.position), &r.message))
+        .map(|repair| {
+            Diagnostic::warning(
+                RULE_INCOMPLETE,
+                &position(file, &repair.position),
+                &repair.message,
+            )
+        })
         .collect();
     let file_name = path
         .file_name()
@@ -57,14 +63,14 @@ pub fn parse(file: &str, path: &Path, text: &str) -> Parsed {
     let source = format!("Arm PMU data, ARM-software/data `pmu/{file_name}`{cited}");
     let events = events
         .into_iter()
-        .map(|e| Event {
-            code: e.code,
-            doc: Some(e.description().to_string()).filter(|d| !d.is_empty()),
+        .map(|event| Event {
+            code: event.code,
+            doc: Some(event.description().to_string()).filter(|d| !d.is_empty()),
             // The crate's source names the file; each event repeating it would only lengthen
             // its description.
             source: None,
-            pos: position(file, &e.position),
-            name: e.name,
+            pos: position(file, &event.position),
+            name: event.name,
         })
         .collect();
     let name = path.file_stem().map_or_else(
@@ -106,24 +112,24 @@ fn describe(data: &pmu_events::ArmPmuFile, file_name: &str) -> String {
         None => format!("The {cpu} PMU events, from Arm's PMU data"),
     };
     let mut facts = vec![format!("architecture {}", data.architecture)];
-    if let Some(id) = data.cpuid {
+    if let Some(midr) = data.cpuid {
         facts.push(format!(
             "MIDR implementer 0x{:02X}, part number 0x{:03X}",
-            id >> 12,
-            id & 0xFFF
+            midr >> 12,
+            midr & 0xFFF
         ));
     }
-    if let Some(n) = data.counters {
-        facts.push(format!("{n} event counters"));
+    if let Some(counters) = data.counters {
+        facts.push(format!("{counters} event counters"));
     }
     doc.push_str(&format!("\n\n{}.", capitalise(&facts.join("; "))));
     doc
 }
 
-fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().collect::<String>() + chars.as_str()
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().collect::<String>() + chars.as_str()
     })
 }
 
@@ -139,23 +145,23 @@ fn notice() -> String {
         .to_string()
 }
 
-fn position(file: &str, p: &pmu_events::Position) -> Pos {
+fn position(file: &str, at: &pmu_events::Position) -> Pos {
     Pos {
         file: file.to_string(),
-        line: u32::try_from(p.line).unwrap_or(u32::MAX),
-        col: u32::try_from(p.column).unwrap_or(u32::MAX),
-        span: (p.offset, p.offset + p.len),
+        line: u32::try_from(at.line).unwrap_or(u32::MAX),
+        col: u32::try_from(at.column).unwrap_or(u32::MAX),
+        span: (at.offset, at.offset + at.len),
     }
 }
 
 /// Parses Arm's `cpus.json` at `path` (text `text`, shown as `file`): a device with the cores it
 /// lists and nothing else.
 pub fn parse_cpus(file: &str, path: &Path, text: &str) -> Parsed {
-    let cpus = pmu_events::parse_arm_cpus(path, text).map_err(|e| {
-        let pos = e
+    let cpus = pmu_events::parse_arm_cpus(path, text).map_err(|error| {
+        let pos = error
             .position()
-            .map_or_else(|| Pos::file_start(file), |p| position(file, p));
-        vec![Diagnostic::error(RULE_SYNTAX, &pos, e.message())]
+            .map_or_else(|| Pos::file_start(file), |at| position(file, at));
+        vec![Diagnostic::error(RULE_SYNTAX, &pos, error.message())]
     })?;
     let name = path
         .file_stem()

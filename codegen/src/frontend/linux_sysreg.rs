@@ -30,19 +30,19 @@ struct Word<'a> {
 fn words(line: &str, offset: usize) -> Vec<Word<'_>> {
     let mut out = Vec::new();
     let mut start = None;
-    for (i, c) in line
+    for (at, character) in line
         .char_indices()
         .chain(std::iter::once((line.len(), ' ')))
     {
-        match (c.is_whitespace(), start) {
-            (true, Some(s)) => {
+        match (character.is_whitespace(), start) {
+            (true, Some(word_start)) => {
                 out.push(Word {
-                    text: &line[s..i],
-                    start: offset + s,
+                    text: &line[word_start..at],
+                    start: offset + word_start,
                 });
                 start = None;
             }
-            (false, None) => start = Some(i),
+            (false, None) => start = Some(at),
             _ => {}
         }
     }
@@ -72,7 +72,7 @@ struct Parser<'a> {
 
 /// Parses the text of a Linux `sysreg` file.
 pub fn parse(file: &str, text: &str) -> Parsed {
-    let mut p = Parser {
+    let mut parser = Parser {
         lines: LineIndex::new(file, text),
         device: Device {
             doc: Some(
@@ -88,33 +88,33 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     let mut offset = 0;
     for line in text.split_inclusive('\n') {
         let content = line.split('#').next().unwrap_or("");
-        let w = words(content, offset);
-        if !w.is_empty() {
-            p.line(&w);
+        let line_words = words(content, offset);
+        if !line_words.is_empty() {
+            parser.line(&line_words);
         }
         offset += line.len();
     }
-    if p.block.is_some() || p.in_enum.is_some() {
-        let pos = p.lines.pos(text.len(), text.len());
-        p.errors.push(Diagnostic::error(
+    if parser.block.is_some() || parser.in_enum.is_some() {
+        let pos = parser.lines.pos(text.len(), text.len());
+        parser.errors.push(Diagnostic::error(
             RULE_SYNTAX,
             &pos,
             "the file ends inside a block: `EndSysreg`, `EndSysregFields` or `EndEnum` is missing",
         ));
     }
-    if p.device.layouts.is_empty() && p.errors.is_empty() {
-        let pos = p.lines.pos(0, 0);
-        p.errors.push(Diagnostic::error(
+    if parser.device.layouts.is_empty() && parser.errors.is_empty() {
+        let pos = parser.lines.pos(0, 0);
+        parser.errors.push(Diagnostic::error(
             RULE_SYNTAX,
             &pos,
             "no `Sysreg` or `SysregFields` block in the file",
         ));
     }
-    if p.errors.is_empty() {
-        p.device.canonicalize();
-        Ok((p.device, Vec::new()))
+    if parser.errors.is_empty() {
+        parser.device.canonicalize();
+        Ok((parser.device, Vec::new()))
     } else {
-        Err(p.errors)
+        Err(parser.errors)
     }
 }
 
@@ -122,58 +122,62 @@ const RULE_SYNTAX: &str = "sysreg_syntax";
 const RULE_COVERAGE: &str = "bits_covered_once";
 
 impl Parser<'_> {
-    fn pos(&self, w: &Word) -> Pos {
-        self.lines.pos(w.start, w.start + w.text.len())
+    fn pos(&self, word: &Word) -> Pos {
+        self.lines.pos(word.start, word.start + word.text.len())
     }
 
-    fn error(&mut self, rule: &'static str, w: &Word, message: impl Into<String>) {
-        let pos = self.pos(w);
+    fn error(&mut self, rule: &'static str, word: &Word, message: impl Into<String>) {
+        let pos = self.pos(word);
         self.errors.push(Diagnostic::error(rule, &pos, message));
         if let Some(Block { damaged, .. }) = &mut self.block {
             *damaged = true;
         }
     }
 
-    fn line(&mut self, w: &[Word]) {
-        let directive = w[0].text;
+    fn line(&mut self, words: &[Word]) {
+        let directive = words[0].text;
         if self.in_enum.is_some() && directive != "EndEnum" {
-            self.enum_value(w);
+            self.enum_value(words);
             return;
         }
         match directive {
-            "Sysreg" => self.open(w, true),
-            "SysregFields" => self.open(w, false),
-            "EndSysreg" | "EndSysregFields" => self.close(w),
+            "Sysreg" => self.open(words, true),
+            "SysregFields" => self.open(words, false),
+            "EndSysreg" | "EndSysregFields" => self.close(words),
             "Res0" | "Res1" | "Raz" | "Unkn" | "Field" | "Enum" | "SignedEnum" | "UnsignedEnum" => {
-                self.field(w)
+                self.field(words)
             }
-            "Fields" => self.fields_ref(w),
+            "Fields" => self.fields_ref(words),
             "EndEnum" => match self.in_enum.take() {
                 Some(_) => {}
-                None => self.error(RULE_SYNTAX, &w[0], "`EndEnum` without an enum"),
+                None => self.error(RULE_SYNTAX, &words[0], "`EndEnum` without an enum"),
             },
             other => {
                 let other = other.to_string();
-                self.error(RULE_SYNTAX, &w[0], format!("unknown directive `{other}`"));
+                self.error(
+                    RULE_SYNTAX,
+                    &words[0],
+                    format!("unknown directive `{other}`"),
+                );
             }
         }
     }
 
-    fn arity(&mut self, w: &[Word], n: usize, usage: &str) -> bool {
-        if w.len() == n {
+    fn arity(&mut self, words: &[Word], count: usize, usage: &str) -> bool {
+        if words.len() == count {
             return true;
         }
-        let at = w.get(n).unwrap_or(&w[w.len() - 1]);
+        let at = words.get(count).unwrap_or(&words[words.len() - 1]);
         self.error(RULE_SYNTAX, at, format!("expected `{usage}`"));
         false
     }
 
-    fn open(&mut self, w: &[Word], is_sysreg: bool) {
+    fn open(&mut self, words: &[Word], is_sysreg: bool) {
         if self.block.is_some() {
             self.error(
                 RULE_SYNTAX,
-                &w[0],
-                format!("`{}` inside another block", w[0].text),
+                &words[0],
+                format!("`{}` inside another block", words[0].text),
             );
             return;
         }
@@ -182,24 +186,26 @@ impl Parser<'_> {
         } else {
             "SysregFields <name>"
         };
-        if !self.arity(w, if is_sysreg { 7 } else { 2 }, usage) {
+        if !self.arity(words, if is_sysreg { 7 } else { 2 }, usage) {
             return;
         }
         let sysreg = if is_sysreg {
             let limits = [("op0", 3), ("op1", 7), ("CRn", 15), ("CRm", 15), ("op2", 7)];
-            let mut v = [0u8; 5];
-            for (i, (what, max)) in limits.iter().enumerate() {
-                match w[2 + i].text.parse::<u8>() {
-                    Ok(n) if n <= *max => v[i] = n,
+            let mut encoding = [0u8; 5];
+            for (index, (what, max)) in limits.iter().enumerate() {
+                match words[2 + index].text.parse::<u8>() {
+                    Ok(number) if number <= *max => encoding[index] = number,
                     _ => {
-                        let message =
-                            format!("{what} `{}` is not a number from 0 to {max}", w[2 + i].text);
-                        self.error(RULE_SYNTAX, &w[2 + i], message);
+                        let message = format!(
+                            "{what} `{}` is not a number from 0 to {max}",
+                            words[2 + index].text
+                        );
+                        self.error(RULE_SYNTAX, &words[2 + index], message);
                         return;
                     }
                 }
             }
-            let [op0, op1, crn, crm, op2] = v;
+            let [op0, op1, crn, crm, op2] = encoding;
             Some((
                 SysRegPath::A64 {
                     op0,
@@ -208,20 +214,20 @@ impl Parser<'_> {
                     crm,
                     op2,
                 },
-                self.pos(&w[1]),
+                self.pos(&words[1]),
             ))
         } else {
             None
         };
         self.block = Some(Block {
             layout: Layout {
-                name: w[1].text.to_string(),
+                name: words[1].text.to_string(),
                 width: 64,
                 doc: None,
                 source: Some(SOURCE.to_string()),
                 reset: None,
                 reset_mask: None,
-                pos: self.pos(&w[1]),
+                pos: self.pos(&words[1]),
                 fields: Vec::new(),
                 derive: None,
             },
@@ -232,7 +238,7 @@ impl Parser<'_> {
         });
     }
 
-    fn close(&mut self, w: &[Word]) {
+    fn close(&mut self, words: &[Word]) {
         let Some(Block {
             layout,
             sysreg,
@@ -243,8 +249,8 @@ impl Parser<'_> {
         else {
             self.error(
                 RULE_SYNTAX,
-                &w[0],
-                format!("`{}` without a block", w[0].text),
+                &words[0],
+                format!("`{}` without a block", words[0].text),
             );
             return;
         };
@@ -253,10 +259,10 @@ impl Parser<'_> {
         } else {
             "EndSysregFields"
         };
-        if w[0].text != expected {
+        if words[0].text != expected {
             self.error(
                 RULE_SYNTAX,
-                &w[0],
+                &words[0],
                 format!("expected `{expected}` to close `{}`", layout.name),
             );
         }
@@ -272,17 +278,17 @@ impl Parser<'_> {
                     layout.name
                 )
             };
-            self.error(RULE_COVERAGE, &w[0], message);
+            self.error(RULE_COVERAGE, &words[0], message);
         }
         let layout_ref = match fields_ref {
-            Some(r) => r,
+            Some(layout_ref) => layout_ref,
             None => {
-                let r = NameRef {
+                let layout_ref = NameRef {
                     name: layout.name.clone(),
                     pos: layout.pos.clone(),
                 };
                 self.device.layouts.push(layout.clone());
-                r
+                layout_ref
             }
         };
         if let Some((path, pos)) = sysreg {
@@ -305,11 +311,11 @@ impl Parser<'_> {
         }
     }
 
-    fn fields_ref(&mut self, w: &[Word]) {
-        if !self.arity(w, 2, "Fields <name>") {
+    fn fields_ref(&mut self, words: &[Word]) {
+        if !self.arity(words, 2, "Fields <name>") {
             return;
         }
-        let pos = self.pos(&w[1]);
+        let pos = self.pos(&words[1]);
         let Some(Block {
             sysreg: Some(_),
             fields_ref,
@@ -319,7 +325,7 @@ impl Parser<'_> {
         else {
             self.error(
                 RULE_SYNTAX,
-                &w[0],
+                &words[0],
                 "`Fields` belongs inside a `Sysreg` block",
             );
             return;
@@ -327,56 +333,56 @@ impl Parser<'_> {
         if *next_bit != Some(63) || fields_ref.is_some() {
             self.error(
                 RULE_COVERAGE,
-                &w[0],
+                &words[0],
                 "`Fields` must be the only description of a register's bits",
             );
             return;
         }
         *fields_ref = Some(NameRef {
-            name: w[1].text.to_string(),
+            name: words[1].text.to_string(),
             pos,
         });
         *next_bit = None;
     }
 
     /// `<msb>[:<lsb>]`.
-    fn bits(&mut self, w: &Word) -> Option<(u32, u32)> {
-        let parse = |s: &str| s.parse::<u32>().ok().filter(|b| *b < 64);
-        let parsed = match w.text.split_once(':') {
-            Some((m, l)) => parse(m).zip(parse(l)),
-            None => parse(w.text).map(|b| (b, b)),
+    fn bits(&mut self, word: &Word) -> Option<(u32, u32)> {
+        let parse = |text: &str| text.parse::<u32>().ok().filter(|bit| *bit < 64);
+        let parsed = match word.text.split_once(':') {
+            Some((msb, lsb)) => parse(msb).zip(parse(lsb)),
+            None => parse(word.text).map(|bit| (bit, bit)),
         };
         match parsed {
-            Some((m, l)) if m >= l => Some((m, l)),
+            Some((msb, lsb)) if msb >= lsb => Some((msb, lsb)),
             _ => {
                 let message = format!(
                     "`{}` is not a bit range `<msb>[:<lsb>]` within 63..0",
-                    w.text
+                    word.text
                 );
-                self.error(RULE_SYNTAX, w, message);
+                self.error(RULE_SYNTAX, word, message);
                 None
             }
         }
     }
 
-    fn field(&mut self, w: &[Word]) {
-        let directive = w[0].text;
+    fn field(&mut self, words: &[Word]) {
+        let directive = words[0].text;
         let named = !matches!(directive, "Res0" | "Res1" | "Raz" | "Unkn");
         let usage = if named {
             format!("{directive} <msb>[:<lsb>] <name>")
         } else {
             format!("{directive} <msb>[:<lsb>]")
         };
-        if !self.arity(w, if named { 3 } else { 2 }, &usage) {
+        if !self.arity(words, if named { 3 } else { 2 }, &usage) {
             return;
         }
-        let Some((msb, lsb)) = self.bits(&w[1]) else {
+        let Some((msb, lsb)) = self.bits(&words[1]) else {
             return;
         };
         let pos = if named {
-            self.pos(&w[2])
+            self.pos(&words[2])
         } else {
-            self.pos(&w[1])
+            self.pos(&words[1])
         };
         let Some(Block {
             layout,
@@ -386,13 +392,17 @@ impl Parser<'_> {
             ..
         }) = &mut self.block
         else {
-            self.error(RULE_SYNTAX, &w[0], format!("`{directive}` outside a block"));
+            self.error(
+                RULE_SYNTAX,
+                &words[0],
+                format!("`{directive}` outside a block"),
+            );
             return;
         };
         if fields_ref.is_some() {
             self.error(
                 RULE_COVERAGE,
-                &w[0],
+                &words[0],
                 "a register described by `Fields` has no fields of its own",
             );
             return;
@@ -409,15 +419,17 @@ impl Parser<'_> {
                     format!("bits {expected}..{} are not described; the next field must start at bit {expected}", msb + 1)
                 };
                 // Carry on from this field, so one mistake is reported once.
-                *next_bit = lsb.checked_sub(1).filter(|b| *b < expected);
+                *next_bit = lsb.checked_sub(1).filter(|bit| *bit < expected);
                 *damaged = true;
-                let pos = self.lines.pos(w[1].start, w[1].start + w[1].text.len());
+                let pos = self
+                    .lines
+                    .pos(words[1].start, words[1].start + words[1].text.len());
                 self.errors
                     .push(Diagnostic::error(RULE_COVERAGE, &pos, message));
                 return;
             }
             None => {
-                self.error(RULE_COVERAGE, &w[1], "every bit is already described");
+                self.error(RULE_COVERAGE, &words[1], "every bit is already described");
                 return;
             }
         }
@@ -427,7 +439,7 @@ impl Parser<'_> {
             "Raz" => (format!("RAZ_{msb}_{lsb}"), FieldAccess::RazWi),
             // UNKNOWN bits: readable, never set by software, kept by read-modify-write.
             "Unkn" => (format!("UNKN_{msb}_{lsb}"), FieldAccess::Ro),
-            _ => (w[2].text.to_string(), FieldAccess::Rw),
+            _ => (words[2].text.to_string(), FieldAccess::Rw),
         };
         layout.fields.push(Field {
             name,
@@ -452,13 +464,13 @@ impl Parser<'_> {
         }
     }
 
-    fn enum_value(&mut self, w: &[Word]) {
-        if !self.arity(w, 2, "<value> <name>") {
+    fn enum_value(&mut self, words: &[Word]) {
+        if !self.arity(words, 2, "<value> <name>") {
             return;
         }
-        let text = w[0].text;
-        let value = if let Some(bin) = text.strip_prefix("0b") {
-            u64::from_str_radix(bin, 2).ok()
+        let text = words[0].text;
+        let value = if let Some(binary) = text.strip_prefix("0b") {
+            u64::from_str_radix(binary, 2).ok()
         } else if let Some(hex) = text.strip_prefix("0x") {
             u64::from_str_radix(hex, 16).ok()
         } else {
@@ -467,19 +479,19 @@ impl Parser<'_> {
         let Some(value) = value else {
             self.error(
                 RULE_SYNTAX,
-                &w[0],
+                &words[0],
                 format!("`{text}` is not a number (0b…, 0x… or decimal)"),
             );
             return;
         };
-        let pos = self.pos(&w[1]);
+        let pos = self.pos(&words[1]);
         let Some((index, _)) = self.in_enum else {
             return;
         };
         if let Some(Block { layout, .. }) = &mut self.block {
             if let Some(field) = layout.fields.get_mut(index) {
                 field.enums.push(EnumValue {
-                    name: w[1].text.to_string(),
+                    name: words[1].text.to_string(),
                     value,
                     usage: EnumUsage::ReadWrite,
                     doc: None,
@@ -542,12 +554,16 @@ EndSysreg
     #[test]
     fn gaps_and_overlaps_are_errors() {
         let gap = "Sysreg A 3 0 1 0 0\nField 63:8 X\nField 3:0 Y\nEndSysreg\n";
-        let e = parse("f", gap).unwrap_err();
-        assert_eq!(e[0].rule, RULE_COVERAGE);
-        assert_eq!((e[0].pos.line, e[0].pos.col), (3, 7));
+        let errors = parse("f", gap).unwrap_err();
+        assert_eq!(errors[0].rule, RULE_COVERAGE);
+        assert_eq!((errors[0].pos.line, errors[0].pos.col), (3, 7));
         let short = "Sysreg A 3 0 1 0 0\nField 63:8 X\nEndSysreg\n";
-        let e = parse("f", short).unwrap_err();
-        assert!(e[0].message.contains("bits 7..0"), "{}", e[0].message);
+        let errors = parse("f", short).unwrap_err();
+        assert!(
+            errors[0].message.contains("bits 7..0"),
+            "{}",
+            errors[0].message
+        );
         let unclosed = "Sysreg A 3 0 1 0 0\nField 63:0 X\n";
         assert_eq!(parse("f", unclosed).unwrap_err()[0].rule, RULE_SYNTAX);
     }

@@ -126,7 +126,7 @@ pub type Parsed = Result<(Device, Vec<Diagnostic>), Vec<Diagnostic>>;
 /// reads further files (a TI device file's modules) adds their texts to `sources`.
 pub fn parse(format: Format, file: &str, path: &Path, text: &str, sources: &mut Sources) -> Parsed {
     match format {
-        Format::Native => native::parse(file, text).map(|d| (d, Vec::new())),
+        Format::Native => native::parse(file, text).map(|device| (device, Vec::new())),
         Format::Svd => svd::parse(file, text),
         Format::TiXml => ti_xml::parse(file, path, text, sources),
         Format::LinuxSysreg => linux_sysreg::parse(file, text),

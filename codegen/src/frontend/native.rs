@@ -187,9 +187,9 @@ struct RawBlockRegister {
 /// Parses the native description in `text`; `file` is the name positions carry.
 pub fn parse(file: &str, text: &str) -> Result<Device, Vec<Diagnostic>> {
     let lines = LineIndex::new(file, text);
-    let raw: RawFile = toml::from_str(text).map_err(|e| {
-        let span = e.span().unwrap_or(0..0);
-        let message = e.message().trim().to_string();
+    let raw: RawFile = toml::from_str(text).map_err(|error| {
+        let span = error.span().unwrap_or(0..0);
+        let message = error.message().trim().to_string();
         vec![Diagnostic::error(
             "toml_syntax",
             &lines.pos(span.start, span.end),
@@ -214,15 +214,15 @@ struct Lower<'a> {
 }
 
 impl Lower<'_> {
-    fn pos<T>(&self, s: &S<T>) -> Pos {
-        let span = s.span();
+    fn pos<T>(&self, spanned: &S<T>) -> Pos {
+        let span = spanned.span();
         self.lines.pos(span.start, span.end)
     }
 
-    fn name_ref(&self, s: &S<String>) -> NameRef {
+    fn name_ref(&self, spanned: &S<String>) -> NameRef {
         NameRef {
-            name: s.get_ref().clone(),
-            pos: self.pos(s),
+            name: spanned.get_ref().clone(),
+            pos: self.pos(spanned),
         }
     }
 
@@ -233,13 +233,13 @@ impl Lower<'_> {
     }
 
     /// A non-negative integer no larger than `max`.
-    fn unsigned(&mut self, v: &S<i64>, what: &str, max: u64) -> Option<u64> {
-        let value = *v.get_ref();
+    fn unsigned(&mut self, spanned: &S<i64>, what: &str, max: u64) -> Option<u64> {
+        let value = *spanned.get_ref();
         match u64::try_from(value) {
-            Ok(u) if u <= max => Some(u),
+            Ok(unsigned) if unsigned <= max => Some(unsigned),
             _ => {
                 self.error(
-                    v,
+                    spanned,
                     format!("{what} must be between 0 and {max}, got {value}"),
                 );
                 None
@@ -248,21 +248,28 @@ impl Lower<'_> {
     }
 
     fn device(&mut self, raw: RawFile) -> Device {
-        let dev = raw.device.get_ref();
+        let description = raw.device.get_ref();
         let mut device = Device {
-            doc: dev.doc.clone(),
-            source: dev.source.clone(),
-            license: dev.license.as_ref().map(|l| l.get_ref().clone()),
-            notice: dev.notice.clone(),
-            event_type: dev.event_type.as_ref().map(|t| {
+            doc: description.doc.clone(),
+            source: description.source.clone(),
+            license: description
+                .license
+                .as_ref()
+                .map(|license| license.get_ref().clone()),
+            notice: description.notice.clone(),
+            event_type: description.event_type.as_ref().map(|event_type| {
                 format!(
                     "crate::{}",
-                    crate::names::ident(t.get_ref(), crate::names::Case::Camel).unwrap_or_default()
+                    crate::names::ident(event_type.get_ref(), crate::names::Case::Camel)
+                        .unwrap_or_default()
                 )
             }),
-            ..Device::new(dev.name.get_ref().clone(), self.pos(&dev.name))
+            ..Device::new(
+                description.name.get_ref().clone(),
+                self.pos(&description.name),
+            )
         };
-        if let Some(license) = &dev.license {
+        if let Some(license) = &description.license {
             if !crate::license::is_expression(license.get_ref()) {
                 let message = format!(
                     "`license` {:?} is not an SPDX licence expression (`MIT OR Apache-2.0`, `Apache-2.0`)",
@@ -271,7 +278,7 @@ impl Lower<'_> {
                 self.error(license, message);
             }
         }
-        if let Some(pmu) = &dev.event_pmu {
+        if let Some(pmu) = &description.event_pmu {
             device.event_pmu = match pmu.get_ref().as_str() {
                 "pmuv2" => Some(EventPmu::Pmuv2),
                 "pmuv3" => Some(EventPmu::Pmuv3),
@@ -286,57 +293,65 @@ impl Lower<'_> {
                 }
             };
         }
-        if let Some(t) = &dev.event_type {
-            if !raw.layout.iter().any(|l| l.name.get_ref() == t.get_ref()) {
-                let message = format!("`event_type`: no layout is named `{}`", t.get_ref());
-                self.error(t, message);
+        if let Some(event_type) = &description.event_type {
+            if !raw
+                .layout
+                .iter()
+                .any(|layout| layout.name.get_ref() == event_type.get_ref())
+            {
+                let message = format!(
+                    "`event_type`: no layout is named `{}`",
+                    event_type.get_ref()
+                );
+                self.error(event_type, message);
             }
         }
-        for l in &raw.layout {
-            if let Some(layout) = self.layout(l) {
+        for raw_layout in &raw.layout {
+            if let Some(layout) = self.layout(raw_layout) {
                 device.layouts.push(layout);
             }
         }
-        for r in &raw.sysreg {
-            if let Some(sysreg) = self.sysreg(r) {
+        for raw_sysreg in &raw.sysreg {
+            if let Some(sysreg) = self.sysreg(raw_sysreg) {
                 device.sysregs.push(sysreg);
             }
         }
-        for b in &raw.block {
-            if let Some(block) = self.block(b) {
+        for raw_block in &raw.block {
+            if let Some(block) = self.block(raw_block) {
                 device.blocks.push(block);
             }
         }
-        for i in &raw.instance {
-            let Some(base) = self.unsigned(&i.base, "a base address", u64::MAX) else {
+        for instance in &raw.instance {
+            let Some(base) = self.unsigned(&instance.base, "a base address", u64::MAX) else {
                 continue;
             };
             device.instances.push(Instance {
-                name: i.name.get_ref().clone(),
-                block: self.name_ref(&i.block),
+                name: instance.name.get_ref().clone(),
+                block: self.name_ref(&instance.block),
                 base,
-                alias_of: i.alias_of.as_ref().map(|a| self.name_ref(a)),
+                alias_of: instance.alias_of.as_ref().map(|alias| self.name_ref(alias)),
                 interrupts: Vec::new(),
-                doc: i.doc.clone(),
-                source: i.source.clone(),
-                pos: self.pos(&i.name),
+                doc: instance.doc.clone(),
+                source: instance.source.clone(),
+                pos: self.pos(&instance.name),
             });
         }
-        for a in &raw.amend {
-            if let Some(amendment) = self.amendment(a) {
+        for raw_amendment in &raw.amend {
+            if let Some(amendment) = self.amendment(raw_amendment) {
                 device.amendments.push(amendment);
             }
         }
-        for e in &raw.event {
-            let Some(code) = self.unsigned(&e.code, "an event code", u64::from(u16::MAX)) else {
+        for event in &raw.event {
+            let Some(code) = self.unsigned(&event.code, "an event code", u64::from(u16::MAX))
+            else {
                 continue;
             };
             device.events.push(Event {
                 code: code as u16,
-                name: e.name.get_ref().clone(),
-                doc: e.doc.clone(),
-                source: e.source.clone(),
-                pos: self.pos(&e.name),
+                name: event.name.get_ref().clone(),
+                doc: event.doc.clone(),
+                source: event.source.clone(),
+                pos: self.pos(&event.name),
             });
         }
         device.canonicalize();
@@ -345,10 +360,10 @@ impl Lower<'_> {
 
     fn layout(&mut self, raw: &RawLayout) -> Option<Layout> {
         let width = match &raw.width {
-            Some(w) => {
-                let value = *w.get_ref();
+            Some(width) => {
+                let value = *width.get_ref();
                 if ![8, 16, 32, 64].contains(&value) {
-                    self.error(w, format!("width must be 8, 16, 32 or 64, got {value}"));
+                    self.error(width, format!("width must be 8, 16, 32 or 64, got {value}"));
                     return None;
                 }
                 value as u32
@@ -363,19 +378,19 @@ impl Lower<'_> {
             }
         };
         let reset = match &raw.reset {
-            Some(r) => Some(self.unsigned(r, "a layout's reset value", u64::MAX)?),
+            Some(reset) => Some(self.unsigned(reset, "a layout's reset value", u64::MAX)?),
             None => None,
         };
         let mut fields = Vec::new();
-        for f in &raw.fields {
-            fields.extend(self.field(f));
+        for field in &raw.fields {
+            fields.extend(self.field(field));
         }
         let derive = match &raw.base {
             Some(base) => Some(Derive {
                 base: self.name_ref(base),
                 resolved: false,
-                remove: raw.remove.iter().map(|r| self.name_ref(r)).collect(),
-                raz_wi: raw.raz_wi.iter().map(|r| self.name_ref(r)).collect(),
+                remove: raw.remove.iter().map(|name| self.name_ref(name)).collect(),
+                raz_wi: raw.raz_wi.iter().map(|name| self.name_ref(name)).collect(),
             }),
             None => {
                 if let Some(first) = raw.remove.first().or(raw.raz_wi.first()) {
@@ -403,11 +418,11 @@ impl Lower<'_> {
     fn field(&mut self, raw: &RawField) -> Option<Field> {
         let (msb, lsb) = self.bits(&raw.bits)?;
         let access = match &raw.access {
-            Some(a) => self.field_access(a)?,
+            Some(access) => self.field_access(access)?,
             None => FieldAccess::Rw,
         };
         let (name, pos) = match &raw.name {
-            Some(n) => (n.get_ref().clone(), self.pos(n)),
+            Some(name) => (name.get_ref().clone(), self.pos(name)),
             None if matches!(access, FieldAccess::Res0 | FieldAccess::Res1) => (
                 format!("{}_{msb}_{lsb}", access.as_str().to_uppercase()),
                 self.pos(&raw.bits),
@@ -432,16 +447,16 @@ impl Lower<'_> {
                 pos: self.pos(&e.name),
             })
             .collect();
-        for e in &raw.enums {
-            if *e.value.get_ref() < 0 {
+        for enum_value in &raw.enums {
+            if *enum_value.value.get_ref() < 0 {
                 self.error(
-                    &e.value,
+                    &enum_value.value,
                     "an enumerated value cannot be negative".to_string(),
                 );
             }
         }
         let reset = match &raw.reset {
-            Some(r) => Some(self.unsigned(r, "a field's reset value", u64::MAX)?),
+            Some(reset) => Some(self.unsigned(reset, "a field's reset value", u64::MAX)?),
             None => None,
         };
         Some(Field {
@@ -481,10 +496,10 @@ impl Lower<'_> {
     /// `"msb:lsb"` or `"bit"`.
     fn bits(&mut self, raw: &S<String>) -> Option<(u32, u32)> {
         let text = raw.get_ref().trim();
-        let parse = |s: &str| s.trim().parse::<u32>().ok().filter(|&b| b < 1024);
+        let parse = |text: &str| text.trim().parse::<u32>().ok().filter(|&bit| bit < 1024);
         let parsed = match text.split_once(':') {
             Some((msb, lsb)) => parse(msb).zip(parse(lsb)),
-            None => parse(text).map(|b| (b, b)),
+            None => parse(text).map(|bit| (bit, bit)),
         };
         match parsed {
             Some((msb, lsb)) if msb >= lsb => Some((msb, lsb)),
@@ -538,16 +553,16 @@ impl Lower<'_> {
                 );
                 return None;
             }
-            (false, Some(s)) => {
+            (false, Some(state)) => {
                 self.error(
-                    s,
+                    state,
                     "`state` only applies to access `set` or `clear`".to_string(),
                 );
                 return None;
             }
             _ => {}
         }
-        let state = state.as_ref().map(|s| s.get_ref().clone());
+        let state = state.as_ref().map(|state| state.get_ref().clone());
         Some(match text {
             "rw" => RegAccess::Rw,
             "ro" => RegAccess::Ro,
@@ -572,7 +587,7 @@ impl Lower<'_> {
             (raw.a32_64.as_ref(), parse_a32_wide),
         ]
         .into_iter()
-        .filter_map(|(s, f)| s.map(|s| (s, f)))
+        .filter_map(|(path, parser)| path.map(|path| (path, parser)))
         .collect();
         let (text, parse) = match paths.as_slice() {
             [one] => *one,
@@ -595,7 +610,7 @@ impl Lower<'_> {
             }
         };
         let path = match parse(text.get_ref()) {
-            Ok(p) => p,
+            Ok(path) => path,
             Err(message) => {
                 self.error(text, message);
                 return None;
@@ -603,7 +618,7 @@ impl Lower<'_> {
         };
         let access = self.reg_access(&raw.access, &raw.state, &raw.name)?;
         let count = match &raw.count {
-            Some(c) => Some(self.unsigned(c, "count", u64::from(u32::MAX))? as u32),
+            Some(count) => Some(self.unsigned(count, "count", u64::from(u32::MAX))? as u32),
             None => None,
         };
         Some(SysReg {
@@ -621,11 +636,11 @@ impl Lower<'_> {
     fn block(&mut self, raw: &RawBlock) -> Option<Block> {
         let size = self.unsigned(&raw.size, "a block's size", u64::from(u32::MAX) + 1)?;
         let access_width = match &raw.access_width {
-            Some(w) => {
-                let value = *w.get_ref();
+            Some(width) => {
+                let value = *width.get_ref();
                 if ![8, 16, 32, 64].contains(&value) {
                     self.error(
-                        w,
+                        width,
                         format!("access_width must be 8, 16, 32 or 64, got {value}"),
                     );
                     return None;
@@ -635,11 +650,11 @@ impl Lower<'_> {
             None => 32,
         };
         let mut registers = Vec::new();
-        for r in &raw.register {
-            registers.extend(self.block_register(r));
+        for register in &raw.register {
+            registers.extend(self.block_register(register));
         }
         let lock = match &raw.lock {
-            Some(l) => Some(self.lock(l)?),
+            Some(lock) => Some(self.lock(lock)?),
             None => None,
         };
         Some(Block {
@@ -655,27 +670,31 @@ impl Lower<'_> {
     }
 
     fn lock(&mut self, raw: &S<RawLock>) -> Option<Lock> {
-        let l = raw.get_ref();
+        let lock = raw.get_ref();
         Some(Lock {
-            access: self.name_ref(&l.access),
-            status: self.name_ref(&l.status),
-            locked: self.name_ref(&l.locked),
-            key: self.unsigned(&l.key, "a lock key", u64::MAX)?,
-            source: l.source.clone(),
+            access: self.name_ref(&lock.access),
+            status: self.name_ref(&lock.status),
+            locked: self.name_ref(&lock.locked),
+            key: self.unsigned(&lock.key, "a lock key", u64::MAX)?,
+            source: lock.source.clone(),
             pos: self.pos(raw),
         })
     }
 
     fn amendment(&mut self, raw: &RawAmend) -> Option<Amendment> {
         let lock = match &raw.lock {
-            Some(l) => Some(self.lock(l)?),
+            Some(lock) => Some(self.lock(lock)?),
             None => None,
         };
         let mut registers = Vec::new();
-        for r in &raw.register {
-            let access = self.reg_access(&Some(r.access.clone()), &r.state, &r.name)?;
+        for register in &raw.register {
+            let access = self.reg_access(
+                &Some(register.access.clone()),
+                &register.state,
+                &register.name,
+            )?;
             registers.push(RegisterAmendment {
-                name: self.name_ref(&r.name),
+                name: self.name_ref(&register.name),
                 access,
             });
         }
@@ -697,12 +716,12 @@ impl Lower<'_> {
                 stride: self.unsigned(stride, "stride", u64::from(u32::MAX))?,
             }),
             (None, None) => None,
-            (Some(c), None) => {
-                self.error(c, "an array in a block needs `stride` too".to_string());
+            (Some(count), None) => {
+                self.error(count, "an array in a block needs `stride` too".to_string());
                 return None;
             }
-            (None, Some(s)) => {
-                self.error(s, "`stride` needs `count`".to_string());
+            (None, Some(stride)) => {
+                self.error(stride, "`stride` needs `count`".to_string());
                 return None;
             }
         };
@@ -731,8 +750,8 @@ fn numbers(parts: &[(&str, &str, u32)]) -> Result<Vec<u8>, String> {
         .map(|(what, text, max)| {
             text.parse::<u32>()
                 .ok()
-                .filter(|v| v <= max)
-                .map(|v| v as u8)
+                .filter(|number| number <= max)
+                .map(|number| number as u8)
                 .ok_or_else(|| format!("{what} `{text}` is not a number from 0 to {max}"))
         })
         .collect()
@@ -748,7 +767,7 @@ fn parse_a64(text: &str) -> Result<SysRegPath, String> {
     };
     let crn = crn.strip_prefix(['C', 'c']).ok_or_else(usage)?;
     let crm = crm.strip_prefix(['C', 'c']).ok_or_else(usage)?;
-    let v = numbers(&[
+    let fields = numbers(&[
         ("op0", op0, 3),
         ("op1", op1, 7),
         ("CRn", crn, 15),
@@ -756,11 +775,11 @@ fn parse_a64(text: &str) -> Result<SysRegPath, String> {
         ("op2", op2, 7),
     ])?;
     Ok(SysRegPath::A64 {
-        op0: v[0],
-        op1: v[1],
-        crn: v[2],
-        crm: v[3],
-        op2: v[4],
+        op0: fields[0],
+        op1: fields[1],
+        crn: fields[2],
+        crm: fields[3],
+        op2: fields[4],
     })
 }
 
@@ -780,22 +799,22 @@ fn creg(text: &str) -> Option<&str> {
 fn parse_a32(text: &str) -> Result<SysRegPath, String> {
     let usage = || format!("`{text}` is not an AArch32 MRC/MCR encoding like `p15, 0, c9, c12, 0`");
     let parts = split_operands(text);
-    let [cp, opc1, crn, crm, opc2] = parts.as_slice() else {
+    let [coprocessor, opc1, crn, crm, opc2] = parts.as_slice() else {
         return Err(usage());
     };
-    let v = numbers(&[
-        ("coproc", coproc(cp).ok_or_else(usage)?, 15),
+    let fields = numbers(&[
+        ("coproc", coproc(coprocessor).ok_or_else(usage)?, 15),
         ("opc1", opc1, 7),
         ("CRn", creg(crn).ok_or_else(usage)?, 15),
         ("CRm", creg(crm).ok_or_else(usage)?, 15),
         ("opc2", opc2, 7),
     ])?;
     Ok(SysRegPath::A32 {
-        coproc: v[0],
-        opc1: v[1],
-        crn: v[2],
-        crm: v[3],
-        opc2: v[4],
+        coproc: fields[0],
+        opc1: fields[1],
+        crn: fields[2],
+        crm: fields[3],
+        opc2: fields[4],
     })
 }
 
@@ -803,18 +822,18 @@ fn parse_a32(text: &str) -> Result<SysRegPath, String> {
 fn parse_a32_wide(text: &str) -> Result<SysRegPath, String> {
     let usage = || format!("`{text}` is not an AArch32 MRRC/MCRR encoding like `p15, 0, c9`");
     let parts = split_operands(text);
-    let [cp, opc1, crm] = parts.as_slice() else {
+    let [coprocessor, opc1, crm] = parts.as_slice() else {
         return Err(usage());
     };
-    let v = numbers(&[
-        ("coproc", coproc(cp).ok_or_else(usage)?, 15),
+    let fields = numbers(&[
+        ("coproc", coproc(coprocessor).ok_or_else(usage)?, 15),
         ("opc1", opc1, 15),
         ("CRm", creg(crm).ok_or_else(usage)?, 15),
     ])?;
     Ok(SysRegPath::A32Wide {
-        coproc: v[0],
-        opc1: v[1],
-        crm: v[2],
+        coproc: fields[0],
+        opc1: fields[1],
+        crm: fields[2],
     })
 }
 

@@ -11,31 +11,34 @@ use crate::ir::{Device, Event, EventPmu, Pos};
 /// Parses the events at `path` (a file or a core folder), shown as `file`. Every file read is
 /// added to `sources`.
 pub fn parse(file: &str, path: &Path, sources: &mut Sources) -> Parsed {
-    let import =
-        pmu_events::import(path, None).map_err(|e| vec![diagnostic(file, path, &e, sources)])?;
+    let import = pmu_events::import(path, None)
+        .map_err(|error| vec![diagnostic(file, path, &error, sources)])?;
     for read in &import.files {
         sources.note_read(read);
     }
     let mut events = Vec::new();
-    for e in import.events {
-        let shown = shown_path(file, path, &e.position.file);
+    for event in import.events {
+        let shown = shown_path(file, path, &event.position.file);
         let pos = Pos {
             file: shown.clone(),
-            line: e.position.line as u32,
-            col: e.position.column as u32,
-            span: (e.position.offset, e.position.offset + e.position.len),
+            line: event.position.line as u32,
+            col: event.position.column as u32,
+            span: (
+                event.position.offset,
+                event.position.offset + event.position.len,
+            ),
         };
         if sources.get(&shown).is_none() {
-            if let Ok(text) = super::read_input(&e.position.file) {
+            if let Ok(text) = super::read_input(&event.position.file) {
                 sources.insert(&shown, text);
             }
         }
-        let doc = Some(e.description().to_string()).filter(|d| !d.is_empty());
+        let doc = Some(event.description().to_string()).filter(|d| !d.is_empty());
         events.push(Event {
-            code: e.code,
-            name: e.name,
+            code: event.code,
+            name: event.name,
             doc,
-            source: Some(match &e.arch_std_event {
+            source: Some(match &event.arch_std_event {
                 Some(arch) => format!("Linux perf pmu-events (ArchStdEvent {arch})"),
                 None => "Linux perf pmu-events".to_string(),
             }),
@@ -85,14 +88,19 @@ fn shown_path(file: &str, path: &Path, read: &Path) -> String {
     }
 }
 
-fn diagnostic(file: &str, path: &Path, e: &pmu_events::Error, sources: &mut Sources) -> Diagnostic {
-    let shown = shown_path(file, path, e.file());
-    let pos = match e.position() {
-        Some(p) => Pos {
+fn diagnostic(
+    file: &str,
+    path: &Path,
+    error: &pmu_events::Error,
+    sources: &mut Sources,
+) -> Diagnostic {
+    let shown = shown_path(file, path, error.file());
+    let pos = match error.position() {
+        Some(position) => Pos {
             file: shown.clone(),
-            line: p.line as u32,
-            col: p.column as u32,
-            span: (p.offset, p.offset + p.len),
+            line: position.line as u32,
+            col: position.column as u32,
+            span: (position.offset, position.offset + position.len),
         },
         None => Pos {
             file: shown.clone(),
@@ -102,13 +110,13 @@ fn diagnostic(file: &str, path: &Path, e: &pmu_events::Error, sources: &mut Sour
         },
     };
     // Bounded like every input: the error may be that the file is too large.
-    if let Ok(text) = super::read_input(e.file()) {
+    if let Ok(text) = super::read_input(error.file()) {
         sources.insert(&shown, text);
     }
-    let rule = match e.kind() {
+    let rule = match error.kind() {
         pmu_events::ErrorKind::UnknownArchStdEvent(_) => "arch_std_events_resolve",
         pmu_events::ErrorKind::Io(_) => "input_readable",
         _ => "perf_json_syntax",
     };
-    Diagnostic::error(rule, &pos, e.message())
+    Diagnostic::error(rule, &pos, error.message())
 }

@@ -48,7 +48,7 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     let doc = match tree
         .as_ref()
         .ok()
-        .and_then(|t| xml::from_tree(t, text, offset))
+        .and_then(|tree| xml::from_tree(tree, text, offset))
     {
         Some(doc) => doc,
         None => {
@@ -92,8 +92,8 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     }));
     let svd = match parsed {
         Ok(Ok(device)) => device,
-        Ok(Err(e)) => {
-            let messages: Vec<String> = e.chain().map(|c| c.to_string()).collect();
+        Ok(Err(error)) => {
+            let messages: Vec<String> = error.chain().map(|cause| cause.to_string()).collect();
             let mut errors = vec![parser_error(&lines, text, &messages)];
             errors.extend(warnings);
             return Err(errors);
@@ -138,20 +138,20 @@ fn device_of(
 fn parser_error(lines: &LineIndex<'_>, text: &str, messages: &[String]) -> Diagnostic {
     let mut at = None;
     let mut context = None;
-    for m in messages {
-        if let Some((head, line, col)) = trailing_position(m) {
+    for message in messages {
+        if let Some((head, line, col)) = trailing_position(message) {
             at = Some(offset_of(text, line, col));
             context = Some(head.to_string());
         }
     }
     let cause = messages.last().cloned().unwrap_or_default();
     let message = match context {
-        Some(c) if c != cause => format!("{c}: {cause}"),
+        Some(context) if context != cause => format!("{context}: {cause}"),
         _ => cause,
     };
     let at = at.unwrap_or(0);
-    let end = text[at..].find(['>', '\n']).map_or(at, |k| {
-        at + k + usize::from(text[at + k..].starts_with('>'))
+    let end = text[at..].find(['>', '\n']).map_or(at, |found| {
+        at + found + usize::from(text[at + found..].starts_with('>'))
     });
     Diagnostic::error(RULE_SVD, &lines.pos(at, end), message)
 }
@@ -175,7 +175,7 @@ fn offset_of(text: &str, line: usize, col: usize) -> usize {
         + rest
             .char_indices()
             .nth(col.saturating_sub(1))
-            .map_or(rest.len(), |(i, _)| i)
+            .map_or(rest.len(), |(offset, _)| offset)
 }
 
 #[cfg(test)]

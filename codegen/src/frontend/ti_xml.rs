@@ -123,18 +123,18 @@ impl<'a> Ctx<'a> {
         });
     }
 
-    /// The attribute `name` of `el`, or an error at the element's name.
-    fn required<'e>(&mut self, el: &'e Element, name: &str) -> Option<&'e Attr> {
-        let found = el.attr(name).filter(|a| !a.value.trim().is_empty());
+    /// The attribute `name` of `element`, or an error at the element's name.
+    fn required<'e>(&mut self, element: &'e Element, name: &str) -> Option<&'e Attr> {
+        let found = element.attr(name).filter(|a| !a.value.trim().is_empty());
         if found.is_none() {
-            let what = el
+            let what = element
                 .attr("id")
                 .map(|id| format!(" `{}`", id.value))
                 .unwrap_or_default();
             self.error(
                 SYNTAX,
-                el.name_span,
-                format!("`<{}>`{what} needs the attribute `{name}`", el.name),
+                element.name_span,
+                format!("`<{}>`{what} needs the attribute `{name}`", element.name),
             );
         }
         found
@@ -143,12 +143,12 @@ impl<'a> Ctx<'a> {
     /// The value of `attr` as a number (decimal or `0x` hexadecimal) no larger than `max`.
     fn number(&mut self, attr: &Attr, max: u64) -> Option<u64> {
         match parse_number(&attr.value) {
-            Some(n) if n <= max => Some(n),
-            Some(n) => {
+            Some(number) if number <= max => Some(number),
+            Some(number) => {
                 self.error(
                     SYNTAX,
                     attr.span,
-                    format!("`{}` {n} is out of range: at most {max}", attr.name),
+                    format!("`{}` {number} is out of range: at most {max}", attr.name),
                 );
                 None
             }
@@ -167,15 +167,20 @@ impl<'a> Ctx<'a> {
     }
 
     /// A required numeric attribute.
-    fn required_number(&mut self, el: &Element, name: &str, max: u64) -> Option<u64> {
-        let attr = self.required(el, name)?;
+    fn required_number(&mut self, element: &Element, name: &str, max: u64) -> Option<u64> {
+        let attr = self.required(element, name)?;
         self.number(attr, max)
     }
 
     /// An optional numeric attribute: `Ok(None)` when absent or empty, `Err(())` when it does not
     /// parse (reported).
-    fn optional_number(&mut self, el: &Element, name: &str, max: u64) -> Result<Option<u64>, ()> {
-        match el.attr(name).filter(|a| !a.value.trim().is_empty()) {
+    fn optional_number(
+        &mut self,
+        element: &Element,
+        name: &str,
+        max: u64,
+    ) -> Result<Option<u64>, ()> {
+        match element.attr(name).filter(|a| !a.value.trim().is_empty()) {
             None => Ok(None),
             Some(attr) => self.number(attr, max).map(Some).ok_or(()),
         }
@@ -191,20 +196,26 @@ impl<'a> Ctx<'a> {
 
 /// A decimal or `0x`-prefixed hexadecimal number.
 fn parse_number(text: &str) -> Option<u64> {
-    let t = text.trim();
-    match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+    let trimmed = text.trim();
+    match trimmed
+        .strip_prefix("0x")
+        .or_else(|| trimmed.strip_prefix("0X"))
+    {
         Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
             u64::from_str_radix(hex, 16).ok()
         }
         Some(_) => None,
-        None if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => t.parse().ok(),
+        None if !trimmed.is_empty() && trimmed.bytes().all(|b| b.is_ascii_digit()) => {
+            trimmed.parse().ok()
+        }
         None => None,
     }
 }
 
 /// A non-empty description attribute.
-fn description(el: &Element) -> Option<String> {
-    el.attr("description")
+fn description(element: &Element) -> Option<String> {
+    element
+        .attr("description")
         .map(|a| a.value.trim().to_string())
         .filter(|d| !d.is_empty())
 }
@@ -236,47 +247,51 @@ struct Register {
     fields: Vec<Field>,
 }
 
-/// The `<module>` element `el`, with the registers that parsed.
-fn module(ctx: &mut Ctx<'_>, el: &Element, file: &str) -> Module {
-    let (name, span) = match el.attr("id").filter(|a| !a.value.trim().is_empty()) {
+/// The `<module>` element `element`, with the registers that parsed.
+fn module(ctx: &mut Ctx<'_>, element: &Element, file: &str) -> Module {
+    let (name, span) = match element.attr("id").filter(|a| !a.value.trim().is_empty()) {
         Some(id) => (id.value.trim().to_string(), id.span),
-        None => (stem(file), el.name_span),
+        None => (stem(file), element.name_span),
     };
-    let registers = el
+    let registers = element
         .children_named("register")
         .filter_map(|r| register(ctx, r))
         .collect();
     Module {
         name,
         pos: ctx.pos(span),
-        doc: description(el),
+        doc: description(element),
         registers,
     }
 }
 
-fn register(ctx: &mut Ctx<'_>, el: &Element) -> Option<Register> {
-    let name_attr = el
+fn register(ctx: &mut Ctx<'_>, element: &Element) -> Option<Register> {
+    let name_attr = element
         .attr("id")
         .filter(|a| !a.value.trim().is_empty())
-        .or_else(|| el.attr("acronym").filter(|a| !a.value.trim().is_empty()));
+        .or_else(|| {
+            element
+                .attr("acronym")
+                .filter(|a| !a.value.trim().is_empty())
+        });
     let Some(name_attr) = name_attr else {
         ctx.error(
             SYNTAX,
-            el.name_span,
+            element.name_span,
             "`<register>` needs an `id` (or `acronym`) attribute".to_string(),
         );
         return None;
     };
     let name = name_attr.value.trim().to_string();
-    let offset = ctx.required_number(el, "offset", u64::from(u32::MAX));
-    let width = ctx.required(el, "width").and_then(|w| {
-        let value = ctx.number(w, u64::MAX)?;
+    let offset = ctx.required_number(element, "offset", u64::from(u32::MAX));
+    let width = ctx.required(element, "width").and_then(|width_attr| {
+        let value = ctx.number(width_attr, u64::MAX)?;
         if [8, 16, 32, 64].contains(&value) {
             Some(value as u32)
         } else {
             ctx.error(
                 SYNTAX,
-                w.span,
+                width_attr.span,
                 format!(
                     "register `{name}` is {value} bits wide; a register is 8, 16, 32 or 64 bits"
                 ),
@@ -284,7 +299,7 @@ fn register(ctx: &mut Ctx<'_>, el: &Element) -> Option<Register> {
             None
         }
     });
-    let fields: Vec<Option<Field>> = el
+    let fields: Vec<Option<Field>> = element
         .children_named("bitfield")
         .map(|f| bitfield(ctx, f))
         .collect();
@@ -295,24 +310,24 @@ fn register(ctx: &mut Ctx<'_>, el: &Element) -> Option<Register> {
         pos: ctx.pos(name_attr.span),
         offset,
         width,
-        doc: description(el),
+        doc: description(element),
         fields,
     })
 }
 
-fn bitfield(ctx: &mut Ctx<'_>, el: &Element) -> Option<Field> {
-    let id = ctx.required(el, "id");
-    let begin = ctx.required(el, "begin");
-    let end = ctx.required(el, "end");
-    let rwaccess = ctx.required(el, "rwaccess");
+fn bitfield(ctx: &mut Ctx<'_>, element: &Element) -> Option<Field> {
+    let id = ctx.required(element, "id");
+    let begin = ctx.required(element, "begin");
+    let end = ctx.required(element, "end");
+    let rwaccess = ctx.required(element, "rwaccess");
     let (id, begin_attr, end_attr, rwaccess) = (id?, begin?, end?, rwaccess?);
     let name = id.value.trim().to_string();
     let begin = ctx.number(begin_attr, MAX_BIT);
     let end = ctx.number(end_attr, MAX_BIT);
     let access = field_access(ctx, rwaccess);
-    let reset = ctx.optional_number(el, "resetval", u64::MAX);
-    let width_attr = ctx.optional_number(el, "width", MAX_BIT + 1);
-    let enums: Vec<Option<EnumValue>> = el
+    let reset = ctx.optional_number(element, "resetval", u64::MAX);
+    let width_attr = ctx.optional_number(element, "width", MAX_BIT + 1);
+    let enums: Vec<Option<EnumValue>> = element
         .children_named("bitenum")
         .map(|e| bitenum(ctx, e))
         .collect();
@@ -330,7 +345,7 @@ fn bitfield(ctx: &mut Ctx<'_>, el: &Element) -> Option<Field> {
     let width = msb - lsb + 1;
     if let Ok(Some(given)) = width_attr {
         if given != u64::from(width) {
-            let span = el.attr("width").map_or(el.name_span, |a| a.span);
+            let span = element.attr("width").map_or(element.name_span, |a| a.span);
             ctx.warning(
                 SYNTAX,
                 span,
@@ -350,7 +365,7 @@ fn bitfield(ctx: &mut Ctx<'_>, el: &Element) -> Option<Field> {
         width,
         access,
         reset,
-        doc: description(el),
+        doc: description(element),
         source: None,
         pos: ctx.pos(id.span),
         enums,
@@ -360,25 +375,25 @@ fn bitfield(ctx: &mut Ctx<'_>, el: &Element) -> Option<Field> {
     })
 }
 
-fn bitenum(ctx: &mut Ctx<'_>, el: &Element) -> Option<EnumValue> {
-    let name_attr = el
+fn bitenum(ctx: &mut Ctx<'_>, element: &Element) -> Option<EnumValue> {
+    let name_attr = element
         .attr("id")
         .filter(|a| !a.value.trim().is_empty())
-        .or_else(|| el.attr("token").filter(|a| !a.value.trim().is_empty()));
+        .or_else(|| element.attr("token").filter(|a| !a.value.trim().is_empty()));
     let Some(name_attr) = name_attr else {
         ctx.error(
             SYNTAX,
-            el.name_span,
+            element.name_span,
             "`<bitenum>` needs an `id` (or `token`) attribute".to_string(),
         );
         return None;
     };
-    let value = ctx.required_number(el, "value", u64::MAX)?;
+    let value = ctx.required_number(element, "value", u64::MAX)?;
     Some(EnumValue {
         name: name_attr.value.trim().to_string(),
         value,
         usage: EnumUsage::ReadWrite,
-        doc: description(el),
+        doc: description(element),
         source: None,
         pos: ctx.pos(name_attr.span),
     })
@@ -473,39 +488,46 @@ fn module_device(ctx: &mut Ctx<'_>, root: &Element, file: &str) -> Device {
 /// have a register of that name.
 fn lower_modules(modules: Vec<Module>, sizes: &BTreeMap<usize, u64>) -> (Vec<Block>, Vec<Layout>) {
     let mut owners: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-    for m in &modules {
-        for r in &m.registers {
-            owners.entry(&r.name).or_default().insert(&m.name);
+    for module in &modules {
+        for register in &module.registers {
+            owners
+                .entry(&register.name)
+                .or_default()
+                .insert(&module.name);
         }
     }
     let shared: BTreeSet<String> = owners
         .iter()
-        .filter(|(_, o)| o.len() > 1)
-        .map(|(n, _)| n.to_string())
+        .filter(|(_, modules)| modules.len() > 1)
+        .map(|(name, _)| name.to_string())
         .collect();
     let mut taken: BTreeSet<String> = BTreeSet::new();
     let mut blocks = Vec::new();
     let mut layouts = Vec::new();
-    for (i, m) in modules.into_iter().enumerate() {
-        let extent = m
+    for (index, module) in modules.into_iter().enumerate() {
+        let extent = module
             .registers
             .iter()
-            .map(|r| r.offset.saturating_add(u64::from(r.width / 8)))
+            .map(|register| {
+                register
+                    .offset
+                    .saturating_add(u64::from(register.width / 8))
+            })
             .max()
             .unwrap_or(0);
-        let access_width = m
+        let access_width = module
             .registers
             .iter()
-            .map(|r| r.width)
+            .map(|register| register.width)
             .min()
             .unwrap_or(32)
             .min(32);
         let mut registers = Vec::new();
-        for r in m.registers {
-            let base = if shared.contains(&r.name) {
-                format!("{}_{}", m.name, r.name)
+        for register in module.registers {
+            let base = if shared.contains(&register.name) {
+                format!("{}_{}", module.name, register.name)
             } else {
-                r.name.clone()
+                register.name.clone()
             };
             let layout_name = if taken.contains(&base) {
                 (1..)
@@ -517,39 +539,39 @@ fn lower_modules(modules: Vec<Module>, sizes: &BTreeMap<usize, u64>) -> (Vec<Blo
             };
             taken.insert(layout_name.clone());
             registers.push(BlockRegister {
-                name: r.name.clone(),
+                name: register.name.clone(),
                 layout: NameRef {
                     name: layout_name.clone(),
-                    pos: r.pos.clone(),
+                    pos: register.pos.clone(),
                 },
-                offset: r.offset,
-                access: register_access(&r.fields),
+                offset: register.offset,
+                access: register_access(&register.fields),
                 array: None,
                 alias_of: None,
                 read_action: None,
-                doc: r.doc.clone(),
+                doc: register.doc.clone(),
                 source: None,
-                pos: r.pos.clone(),
+                pos: register.pos.clone(),
             });
             layouts.push(Layout {
                 name: layout_name,
-                width: r.width,
-                doc: r.doc,
+                width: register.width,
+                doc: register.doc,
                 source: None,
                 reset: None,
                 reset_mask: None,
-                pos: r.pos,
-                fields: r.fields,
+                pos: register.pos,
+                fields: register.fields,
                 derive: None,
             });
         }
         blocks.push(Block {
-            name: m.name,
-            size: sizes.get(&i).copied().unwrap_or(extent),
+            name: module.name,
+            size: sizes.get(&index).copied().unwrap_or(extent),
             access_width,
-            doc: m.doc,
+            doc: module.doc,
             source: None,
-            pos: m.pos,
+            pos: module.pos,
             registers,
             lock: None,
         });
@@ -578,9 +600,9 @@ fn device(
     let mut loaded: BTreeMap<String, Option<usize>> = BTreeMap::new();
     let mut sizes: BTreeMap<usize, u64> = BTreeMap::new();
     let mut placed: Vec<Instance> = Vec::new();
-    for el in instance_elements {
-        let id = ctx.required(el, "id");
-        let href = ctx.required(el, "href");
+    for element in instance_elements {
+        let id = ctx.required(element, "id");
+        let href = ctx.required(element, "href");
         let (Some(id), Some(href)) = (id, href) else {
             continue;
         };
@@ -602,10 +624,10 @@ fn device(
             }
         };
         let Some(index) = index else { continue };
-        let Some(base) = ctx.required_number(el, "baseaddr", u64::MAX) else {
+        let Some(base) = ctx.required_number(element, "baseaddr", u64::MAX) else {
             continue;
         };
-        let Ok(size) = ctx.optional_number(el, "size", u64::from(u32::MAX) + 1) else {
+        let Ok(size) = ctx.optional_number(element, "size", u64::from(u32::MAX) + 1) else {
             continue;
         };
         if let Some(size) = size {
@@ -618,7 +640,7 @@ fn device(
             base,
             alias_of: None,
             interrupts: Vec::new(),
-            doc: description(el),
+            doc: description(element),
             source: None,
             pos: ctx.pos(id.span),
         });
@@ -657,12 +679,12 @@ fn load_module(
 ) -> Option<usize> {
     sources.note_read(path);
     let text = match super::read_input(path) {
-        Ok(t) => t,
-        Err(e) => {
+        Ok(text) => text,
+        Err(error) => {
             ctx.error(
                 READABLE,
                 href.span,
-                format!("cannot read module file `{shown}`: {e}"),
+                format!("cannot read module file `{shown}`: {error}"),
             );
             return None;
         }
@@ -670,8 +692,8 @@ fn load_module(
     sources.insert(shown, text.clone());
     let root = match xml::parse(shown, &text) {
         Ok(root) => root,
-        Err(d) => {
-            ctx.diagnostics.push(d);
+        Err(diagnostic) => {
+            ctx.diagnostics.push(diagnostic);
             return None;
         }
     };
@@ -687,9 +709,9 @@ fn load_module(
         return None;
     }
     let mut module_ctx = Ctx::new(shown, &text);
-    let m = module(&mut module_ctx, &root, shown);
+    let module = module(&mut module_ctx, &root, shown);
     ctx.diagnostics.extend(module_ctx.diagnostics);
-    modules.push(m);
+    modules.push(module);
     Some(modules.len() - 1)
 }
 

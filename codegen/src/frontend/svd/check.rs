@@ -187,13 +187,13 @@ pub fn case_repaired(text: &str) -> Option<String> {
     for tag in tags {
         let open = format!("<{tag}>");
         let close = format!("</{tag}>");
-        for (i, _) in text.match_indices(&open) {
-            let start = i + open.len();
-            let Some(len) = text[start..].find('<') else {
+        for (at, _) in text.match_indices(&open) {
+            let start = at + open.len();
+            let Some(length) = text[start..].find('<') else {
                 continue;
             };
-            let content = &text[start..start + len];
-            if !text[start + len..].starts_with(&close) || content.contains('&') {
+            let content = &text[start..start + length];
+            if !text[start + length..].starts_with(&close) || content.contains('&') {
                 continue;
             }
             let words = KEYWORDS
@@ -204,7 +204,7 @@ pub fn case_repaired(text: &str) -> Option<String> {
             match (matches.next(), matches.next()) {
                 (Some(word), None) if *word != content => {
                     out.get_or_insert_with(|| text.to_string())
-                        .replace_range(start..start + len, word);
+                        .replace_range(start..start + length, word);
                 }
                 _ => {}
             }
@@ -217,12 +217,12 @@ pub fn case_repaired(text: &str) -> Option<String> {
 /// care", reads as 0), or decimal.
 pub fn parse_number(text: &str) -> Option<u64> {
     let text = text.trim();
-    let (digits, radix) = if let Some(h) = text.strip_prefix("0x").or(text.strip_prefix("0X")) {
-        (h.to_string(), 16)
-    } else if let Some(b) = text.strip_prefix('#') {
-        (b.to_lowercase().replace('x', "0"), 2)
-    } else if let Some(b) = text.strip_prefix("0b") {
-        (b.replace('x', "0"), 2)
+    let (digits, radix) = if let Some(hex) = text.strip_prefix("0x").or(text.strip_prefix("0X")) {
+        (hex.to_string(), 16)
+    } else if let Some(binary) = text.strip_prefix('#') {
+        (binary.to_lowercase().replace('x', "0"), 2)
+    } else if let Some(binary) = text.strip_prefix("0b") {
+        (binary.replace('x', "0"), 2)
     } else {
         (text.to_string(), 10)
     };
@@ -233,19 +233,19 @@ pub fn parse_number(text: &str) -> Option<u64> {
 /// why the text is no index list. A range's count is computed, so `0-4000000000` costs nothing.
 pub fn dim_index_count(text: &str) -> Result<u64, String> {
     if let Some((start, end)) = text.split_once('-') {
-        if let (Ok(s), Ok(e)) = (start.parse::<u32>(), end.parse::<u32>()) {
-            return if s <= e {
-                Ok(u64::from(e - s) + 1)
+        if let (Ok(first), Ok(last)) = (start.parse::<u32>(), end.parse::<u32>()) {
+            return if first <= last {
+                Ok(u64::from(last - first) + 1)
             } else {
                 Err(format!("the range `{text}` runs backwards"))
             };
         }
-        let (s, e) = (start.as_bytes(), end.as_bytes());
-        if let ([s], [e]) = (s, e) {
-            let same_case = (s.is_ascii_lowercase() && e.is_ascii_lowercase())
-                || (s.is_ascii_uppercase() && e.is_ascii_uppercase());
-            if same_case && s <= e {
-                return Ok(u64::from(e - s) + 1);
+        let (first, last) = (start.as_bytes(), end.as_bytes());
+        if let ([first], [last]) = (first, last) {
+            let same_case = (first.is_ascii_lowercase() && last.is_ascii_lowercase())
+                || (first.is_ascii_uppercase() && last.is_ascii_uppercase());
+            if same_case && first <= last {
+                return Ok(u64::from(last - first) + 1);
             }
         }
         return Err(format!(
@@ -260,7 +260,7 @@ pub fn dim_index_count(text: &str) -> Result<u64, String> {
 }
 
 pub fn run<'a>(doc: &Doc<'a>, lines: &LineIndex<'_>) -> Checked<'a> {
-    let mut c = Checker {
+    let mut checker = Checker {
         doc,
         lines,
         errors: Vec::new(),
@@ -268,40 +268,40 @@ pub fn run<'a>(doc: &Doc<'a>, lines: &LineIndex<'_>) -> Checked<'a> {
         replacements: Vec::new(),
     };
     if doc.name(0) != "device" {
-        let (s, t) = doc.elements[0].name;
-        c.errors.push(Diagnostic::error(
+        let (start, end) = doc.elements[0].name;
+        checker.errors.push(Diagnostic::error(
             RULE_SVD,
-            &lines.pos(s, t),
+            &lines.pos(start, end),
             format!(
                 "the root element is `<{}>`; a CMSIS-SVD file's is `<device>`",
                 doc.name(0)
             ),
         ));
     } else {
-        c.walk(0);
+        checker.walk(0);
     }
-    c.replacements.sort_by_key(|r| r.0);
-    if c.replacements.is_empty() {
+    checker.replacements.sort_by_key(|r| r.0);
+    if checker.replacements.is_empty() {
         return Checked {
-            errors: c.errors,
-            warnings: c.warnings,
+            errors: checker.errors,
+            warnings: checker.warnings,
             text: Cow::Borrowed(doc.text),
         };
     }
     let mut text = String::with_capacity(doc.text.len());
     let mut at = 0;
-    for ((s, t), new) in &c.replacements {
-        if *s < at {
+    for ((start, end), new) in &checker.replacements {
+        if *start < at {
             continue;
         }
-        text.push_str(&doc.text[at..*s]);
+        text.push_str(&doc.text[at..*start]);
         text.push_str(new);
-        at = *t;
+        at = *end;
     }
     text.push_str(&doc.text[at..]);
     Checked {
-        errors: c.errors,
-        warnings: c.warnings,
+        errors: checker.errors,
+        warnings: checker.warnings,
         text: Cow::Owned(text),
     }
 }
@@ -333,33 +333,35 @@ impl Checker<'_, '_> {
         });
     }
 
-    fn walk(&mut self, e: usize) {
+    fn walk(&mut self, element: usize) {
         let doc = self.doc;
-        let tag = doc.name(e);
+        let tag = doc.name(element);
         if tag == "vendorExtensions" {
             return;
         }
-        let parent = doc.elements[e].parent.map_or("", |p| doc.name(p));
+        let parent = doc.elements[element]
+            .parent
+            .map_or("", |parent_element| doc.name(parent_element));
         if STRUCTURAL.contains(&parent) {
-            self.number(e, tag, parent);
+            self.number(element, tag, parent);
         }
-        self.keyword(e, tag, parent);
+        self.keyword(element, tag, parent);
         match tag {
-            "field" => self.bit_range(e),
-            "writeConstraint" => self.write_constraint(e),
+            "field" => self.bit_range(element),
+            "writeConstraint" => self.write_constraint(element),
             _ => {}
         }
         if matches!(tag, "peripheral" | "cluster" | "register" | "field") {
-            self.dim(e, tag);
+            self.dim(element, tag);
         }
-        for &child in &doc.elements[e].children {
+        for &child in &doc.elements[element].children {
             self.walk(child);
         }
     }
 
     /// The element's number, if it is one of the numeric elements and parses; an error if it
     /// does not.
-    fn number(&mut self, e: usize, tag: &str, parent: &str) -> Option<u64> {
+    fn number(&mut self, element: usize, tag: &str, parent: &str) -> Option<u64> {
         let bits = if U32_TAGS.contains(&tag) || (tag == "value" && parent == "interrupt") {
             32
         } else if U64_TAGS.contains(&tag) || (tag == "value" && parent == "enumeratedValue") {
@@ -367,8 +369,8 @@ impl Checker<'_, '_> {
         } else {
             return None;
         };
-        let text = self.doc.text_of(e).unwrap_or("");
-        let span = self.doc.text_span(e);
+        let text = self.doc.text_of(element).unwrap_or("");
+        let span = self.doc.text_span(element);
         if text.is_empty() {
             self.error(
                 RULE_NUMBERS,
@@ -378,7 +380,7 @@ impl Checker<'_, '_> {
             return None;
         }
         match parse_number(text) {
-            Some(v) if bits == 64 || v <= u64::from(u32::MAX) => Some(v),
+            Some(value) if bits == 64 || value <= u64::from(u32::MAX) => Some(value),
             Some(_) => {
                 self.error(
                     RULE_NUMBERS,
@@ -399,47 +401,47 @@ impl Checker<'_, '_> {
     }
 
     /// A child's number, quietly `None` when absent or malformed (reported by `number`).
-    fn child_number(&self, e: usize, tag: &str) -> Option<(u64, usize)> {
-        let c = self.doc.child(e, tag)?;
-        let v = parse_number(self.doc.text_of(c)?)?;
-        Some((v, c))
+    fn child_number(&self, element: usize, tag: &str) -> Option<(u64, usize)> {
+        let child = self.doc.child(element, tag)?;
+        let value = parse_number(self.doc.text_of(child)?)?;
+        Some((value, child))
     }
 
-    fn keyword(&mut self, e: usize, tag: &str, parent: &str) {
-        let Some(k) = KEYWORDS
-            .iter()
-            .find(|k| k.tag == tag && (k.parent.is_empty() || k.parent == parent))
-        else {
+    fn keyword(&mut self, element: usize, tag: &str, parent: &str) {
+        let Some(keywords) = KEYWORDS.iter().find(|keywords| {
+            keywords.tag == tag && (keywords.parent.is_empty() || keywords.parent == parent)
+        }) else {
             return;
         };
-        let text = self.doc.text_of(e).unwrap_or("").to_string();
-        let span = self.doc.text_span(e);
-        if k.words.contains(&text.as_str()) {
+        let text = self.doc.text_of(element).unwrap_or("").to_string();
+        let span = self.doc.text_span(element);
+        if keywords.words.contains(&text.as_str()) {
             return;
         }
-        let reading = k
+        let reading = keywords
             .words
             .iter()
             .find(|w| w.eq_ignore_ascii_case(&text))
             .map(|w| (*w, "CMSIS-SVD keywords are case-sensitive"))
             .or_else(|| {
-                k.aliases
+                keywords
+                    .aliases
                     .iter()
                     .find(|(a, _)| a.eq_ignore_ascii_case(&text))
                     .map(|(_, w)| (*w, "it is no CMSIS-SVD keyword"))
             });
-        let list = k
+        let list = keywords
             .words
             .iter()
             .map(|w| format!("`{w}`"))
             .collect::<Vec<_>>()
             .join(", ");
-        let what = if parent.is_empty() || k.parent.is_empty() {
+        let what = if parent.is_empty() || keywords.parent.is_empty() {
             format!("`<{tag}>`")
         } else {
             format!("`<{tag}>` of `<{parent}>`")
         };
-        let (word, message) = match (reading, k.fallback) {
+        let (word, message) = match (reading, keywords.fallback) {
             (Some((word, why)), _) => (
                 word,
                 format!("{what} `{text}` is not one of {list} ({why}); read it as `{word}`"),
@@ -459,16 +461,16 @@ impl Checker<'_, '_> {
             }
         };
         self.warn(RULE_KEYWORDS, span, message);
-        if let Some(t) = &self.doc.elements[e].text {
-            self.replacements.push((t.span, word.to_string()));
+        if let Some(text_node) = &self.doc.elements[element].text {
+            self.replacements.push((text_node.span, word.to_string()));
         }
     }
 
-    fn bit_range(&mut self, e: usize) {
+    fn bit_range(&mut self, element: usize) {
         let doc = self.doc;
-        let range = |s: &mut Self, msb: u64, lsb: u64, span: (usize, usize), what: String| {
+        let range = |checker: &mut Self, msb: u64, lsb: u64, span: (usize, usize), what: String| {
             if msb > MAX_BIT || lsb > MAX_BIT {
-                s.error(
+                checker.error(
                     RULE_NUMBERS,
                     span,
                     format!(
@@ -477,16 +479,16 @@ impl Checker<'_, '_> {
                     ),
                 );
             } else if msb < lsb {
-                s.error(
+                checker.error(
                     RULE_BITS,
                     span,
                     format!("{what} has its msb ({msb}) below its lsb ({lsb})"),
                 );
             }
         };
-        if let Some(r) = doc.child(e, "bitRange") {
-            let text = doc.text_of(r).unwrap_or("");
-            let span = doc.text_span(r);
+        if let Some(bit_range) = doc.child(element, "bitRange") {
+            let text = doc.text_of(bit_range).unwrap_or("");
+            let span = doc.text_span(bit_range);
             let parts: Option<Vec<u32>> = text
                 .strip_prefix('[')
                 .and_then(|t| t.strip_suffix(']'))
@@ -514,42 +516,46 @@ impl Checker<'_, '_> {
             }
             return;
         }
-        match (doc.child(e, "lsb"), doc.child(e, "msb")) {
-            (Some(_), Some(m)) => {
-                if let (Some((lsb, _)), Some((msb, _))) =
-                    (self.child_number(e, "lsb"), self.child_number(e, "msb"))
-                {
+        match (doc.child(element, "lsb"), doc.child(element, "msb")) {
+            (Some(_), Some(msb_element)) => {
+                if let (Some((lsb, _)), Some((msb, _))) = (
+                    self.child_number(element, "lsb"),
+                    self.child_number(element, "msb"),
+                ) {
                     range(
                         self,
                         msb,
                         lsb,
-                        doc.text_span(m),
+                        doc.text_span(msb_element),
                         "`<msb>`/`<lsb>`".to_string(),
                     );
                 }
                 return;
             }
             (None, None) => {}
-            (Some(x), None) | (None, Some(x)) => {
-                let (s, t) = doc.elements[x].name;
+            (Some(alone), None) | (None, Some(alone)) => {
+                let (start, end) = doc.elements[alone].name;
                 self.error(
                     RULE_SVD,
-                    (s, t),
+                    (start, end),
                     "`<lsb>` and `<msb>` must be given together".to_string(),
                 );
                 return;
             }
         }
-        match (doc.child(e, "bitOffset"), doc.child(e, "bitWidth")) {
-            (Some(_), Some(w)) => {
+        match (
+            doc.child(element, "bitOffset"),
+            doc.child(element, "bitWidth"),
+        ) {
+            (Some(_), Some(width_element)) => {
                 if let (Some((offset, _)), Some((width, _))) = (
-                    self.child_number(e, "bitOffset"),
-                    self.child_number(e, "bitWidth"),
+                    self.child_number(element, "bitOffset"),
+                    self.child_number(element, "bitWidth"),
                 ) {
                     if width == 0 {
                         self.error(
                             RULE_BITS,
-                            doc.text_span(w),
+                            doc.text_span(width_element),
                             "`<bitWidth>` 0 gives the field no bits".to_string(),
                         );
                     } else {
@@ -557,7 +563,7 @@ impl Checker<'_, '_> {
                             self,
                             offset + width - 1,
                             offset,
-                            doc.text_span(w),
+                            doc.text_span(width_element),
                             "`<bitOffset>`/`<bitWidth>`".to_string(),
                         );
                     }
@@ -565,8 +571,8 @@ impl Checker<'_, '_> {
             }
             _ => {
                 let span = doc
-                    .child(e, "name")
-                    .map_or(doc.elements[e].name, |n| doc.text_span(n));
+                    .child(element, "name")
+                    .map_or(doc.elements[element].name, |n| doc.text_span(n));
                 self.error(
                     RULE_SVD,
                     span,
@@ -576,19 +582,19 @@ impl Checker<'_, '_> {
         }
     }
 
-    fn write_constraint(&mut self, e: usize) {
+    fn write_constraint(&mut self, element: usize) {
         let doc = self.doc;
-        let kids = &doc.elements[e].children;
-        let ok = kids.len() == 1
+        let children = &doc.elements[element].children;
+        let well_formed = children.len() == 1
             && matches!(
-                doc.name(kids[0]),
+                doc.name(children[0]),
                 "writeAsRead" | "useEnumeratedValues" | "range"
             );
-        if !ok {
-            let span = kids
+        if !well_formed {
+            let span = children
                 .get(1)
-                .or(kids.first())
-                .map_or(doc.elements[e].name, |&k| doc.elements[k].name);
+                .or(children.first())
+                .map_or(doc.elements[element].name, |&k| doc.elements[k].name);
             self.error(
                 RULE_SVD,
                 span,
@@ -597,27 +603,27 @@ impl Checker<'_, '_> {
         }
     }
 
-    fn dim(&mut self, e: usize, tag: &str) {
+    fn dim(&mut self, element: usize, tag: &str) {
         let doc = self.doc;
-        let dim = doc.child(e, "dim");
-        let inc = doc.child(e, "dimIncrement");
-        let index = doc.child(e, "dimIndex");
+        let dim = doc.child(element, "dim");
+        let increment = doc.child(element, "dimIncrement");
+        let index = doc.child(element, "dimIndex");
         let Some(dim) = dim else {
-            if let Some(x) = inc.or(index) {
-                let x_tag = doc.name(x);
+            if let Some(stray) = increment.or(index) {
+                let stray_tag = doc.name(stray);
                 self.error(
                     RULE_DIM,
-                    doc.elements[x].name,
-                    format!("`<{x_tag}>` without `<dim>`: the {tag} is no array"),
+                    doc.elements[stray].name,
+                    format!("`<{stray_tag}>` without `<dim>`: the {tag} is no array"),
                 );
             }
             return;
         };
-        let Some((count, _)) = self.child_number(e, "dim") else {
+        let Some((count, _)) = self.child_number(element, "dim") else {
             return;
         };
         let dim_span = doc.text_span(dim);
-        if inc.is_none() {
+        if increment.is_none() {
             self.error(
                 RULE_DIM,
                 dim_span,
@@ -643,7 +649,7 @@ impl Checker<'_, '_> {
             );
             return;
         }
-        if let Some(name) = doc.child(e, "name") {
+        if let Some(name) = doc.child(element, "name") {
             let text = doc.text_of(name).unwrap_or("");
             if !text.contains("%s") {
                 self.error(
@@ -660,18 +666,18 @@ impl Checker<'_, '_> {
         let text = doc.text_of(index).unwrap_or("");
         let span = doc.text_span(index);
         match dim_index_count(text) {
-            Ok(n) if n == count => {}
-            Ok(n) => {
-                let d = Diagnostic::error(
+            Ok(given) if given == count => {}
+            Ok(given) => {
+                let diagnostic = Diagnostic::error(
                     RULE_DIM,
                     &self.lines.pos(span.0, span.1),
-                    format!("`<dimIndex>` `{text}` gives {n} index(es) but `<dim>` is {count}"),
+                    format!("`<dimIndex>` `{text}` gives {given} index(es) but `<dim>` is {count}"),
                 )
                 .with_note(
                     &self.lines.pos(dim_span.0, dim_span.1),
                     "`<dim>` given here",
                 );
-                self.errors.push(d);
+                self.errors.push(diagnostic);
             }
             Err(why) => self.error(RULE_DIM, span, format!("`<dimIndex>`: {why}")),
         }

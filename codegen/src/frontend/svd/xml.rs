@@ -54,62 +54,65 @@ pub struct Doc<'a> {
 }
 
 impl<'a> Doc<'a> {
-    pub fn name(&self, e: usize) -> &'a str {
-        let (s, t) = self.elements[e].name;
-        &self.text[s..t]
+    pub fn name(&self, element: usize) -> &'a str {
+        let (start, end) = self.elements[element].name;
+        &self.text[start..end]
     }
 
-    /// The first element child of `e` called `name`.
-    pub fn child(&self, e: usize, name: &str) -> Option<usize> {
-        self.elements[e]
+    /// The first element child of `element` called `name`.
+    pub fn child(&self, element: usize, name: &str) -> Option<usize> {
+        self.elements[element]
             .children
             .iter()
             .copied()
             .find(|&c| self.name(c) == name)
     }
 
-    /// Every element child of `e` called `name`.
+    /// Every element child of `element` called `name`.
     pub fn children_named<'s>(
         &'s self,
-        e: usize,
+        element: usize,
         name: &'s str,
     ) -> impl Iterator<Item = usize> + 's {
-        self.elements[e]
+        self.elements[element]
             .children
             .iter()
             .copied()
             .filter(move |&c| self.name(c) == name)
     }
 
-    pub fn attr(&self, e: usize, name: &str) -> Option<&Attr> {
+    pub fn attr(&self, element: usize, name: &str) -> Option<&Attr> {
         let text = self.text;
-        self.elements[e]
+        self.elements[element]
             .attrs
             .iter()
             .find(|a| &text[a.name.0..a.name.1] == name)
     }
 
     /// The element's text, trimmed, if it has any.
-    pub fn text_of(&self, e: usize) -> Option<&str> {
-        self.elements[e].text.as_ref().map(|t| t.value.trim())
+    pub fn text_of(&self, element: usize) -> Option<&str> {
+        self.elements[element]
+            .text
+            .as_ref()
+            .map(|text| text.value.trim())
     }
 
     /// The span of the element's text without surrounding white space (for plain text), or the
     /// tag name's span when it has no text.
-    pub fn text_span(&self, e: usize) -> (usize, usize) {
-        match &self.elements[e].text {
-            Some(t) if t.plain => {
-                let raw = &self.text[t.span.0..t.span.1];
-                let start = t.span.0 + (raw.len() - raw.trim_start().len());
-                let end = t.span.1 - (raw.len() - raw.trim_end().len());
+    pub fn text_span(&self, element: usize) -> (usize, usize) {
+        match &self.elements[element].text {
+            Some(content) if content.plain => {
+                let raw = &self.text[content.span.0..content.span.1];
+                let start = content.span.0 + (raw.len() - raw.trim_start().len());
+                let end = content.span.1 - (raw.len() - raw.trim_end().len());
                 if start < end {
                     (start, end)
                 } else {
-                    self.elements[e].name
+                    self.elements[element].name
                 }
             }
-            Some(t) => t.span,
-            None => self.elements[e].name,
+            Some(content) => content.span,
+            None => self.elements[element].name,
         }
     }
 }
@@ -120,39 +123,39 @@ impl<'a> Doc<'a> {
 /// skipped, quoted attribute values may hold `>`), so on every prefix roxmltree reads before a
 /// defect the depths agree.
 pub fn nesting_within_limit(text: &str) -> bool {
-    let b = text.as_bytes();
+    let bytes = text.as_bytes();
     let mut depth = 0usize;
-    let mut i = 0;
+    let mut at = 0;
     let skip_past = |from: usize, end: &[u8]| -> usize {
-        b[from..]
+        bytes[from..]
             .windows(end.len())
             .position(|w| w == end)
-            .map_or(b.len(), |k| from + k + end.len())
+            .map_or(bytes.len(), |found| from + found + end.len())
     };
-    while let Some(k) = b[i..].iter().position(|&c| c == b'<') {
-        i += k + 1;
-        match b.get(i) {
-            Some(b'!') if b[i..].starts_with(b"!--") => i = skip_past(i, b"-->"),
-            Some(b'!') if b[i..].starts_with(b"![CDATA[") => i = skip_past(i, b"]]>"),
-            Some(b'?') => i = skip_past(i, b"?>"),
-            Some(b'!') => i = skip_past(i, b">"),
+    while let Some(found) = bytes[at..].iter().position(|&byte| byte == b'<') {
+        at += found + 1;
+        match bytes.get(at) {
+            Some(b'!') if bytes[at..].starts_with(b"!--") => at = skip_past(at, b"-->"),
+            Some(b'!') if bytes[at..].starts_with(b"![CDATA[") => at = skip_past(at, b"]]>"),
+            Some(b'?') => at = skip_past(at, b"?>"),
+            Some(b'!') => at = skip_past(at, b">"),
             Some(b'/') => {
                 depth = depth.saturating_sub(1);
-                i = skip_past(i, b">");
+                at = skip_past(at, b">");
             }
             Some(_) => {
                 // A start tag: to its `>`, past quoted values; `/>` closes it at once.
                 let mut quote = None;
                 let mut empty = false;
-                while i < b.len() {
-                    let c = b[i];
-                    i += 1;
-                    match (quote, c) {
-                        (Some(q), _) if c == q => quote = None,
+                while at < bytes.len() {
+                    let byte = bytes[at];
+                    at += 1;
+                    match (quote, byte) {
+                        (Some(open_quote), _) if byte == open_quote => quote = None,
                         (Some(_), _) => {}
-                        (None, b'"' | b'\'') => quote = Some(c),
+                        (None, b'"' | b'\'') => quote = Some(byte),
                         (None, b'>') => {
-                            empty = b[i - 2] == b'/';
+                            empty = bytes[at - 2] == b'/';
                             break;
                         }
                         _ => {}
@@ -195,26 +198,31 @@ pub fn from_tree<'a>(
             index.resize(id + 1, (usize::MAX, 0));
         }
         if node.is_text() {
-            let Some(&(parent, _)) = node.parent().map(|p| &index[p.id().get_usize()]) else {
+            let Some(&(parent, _)) = node
+                .parent()
+                .map(|parent_node| &index[parent_node.id().get_usize()])
+            else {
                 continue;
             };
-            let el = &mut elements[parent];
-            if el.children.is_empty() && el.text.is_none() {
+            let element = &mut elements[parent];
+            if element.children.is_empty() && element.text.is_none() {
                 let span = (node.range().start + offset, node.range().end + offset);
                 // A text without references is `text`'s own bytes, borrowed from it (not the tree,
                 // which goes once svd-parser has read it; and the tree may have read a copy with
                 // keywords repaired in place, while the checks must see what the file says).
                 let value = match node.text_storage() {
-                    Some(roxmltree::StringStorage::Borrowed(t)) => {
+                    Some(roxmltree::StringStorage::Borrowed(content)) => {
                         // The same bytes of `text` (a CDATA's content is inside its span).
-                        let at = t.as_ptr() as usize - input.as_ptr() as usize + offset;
-                        Cow::Borrowed(&text[at..at + t.len()])
+                        let at = content.as_ptr() as usize - input.as_ptr() as usize + offset;
+                        Cow::Borrowed(&text[at..at + content.len()])
                     }
-                    Some(roxmltree::StringStorage::Owned(t)) => Cow::Owned(t.to_string()),
+                    Some(roxmltree::StringStorage::Owned(content)) => {
+                        Cow::Owned(content.to_string())
+                    }
                     None => Cow::Borrowed(""),
                 };
                 let plain = text[span.0..span.1] == *value;
-                el.text = Some(Text { value, span, plain });
+                element.text = Some(Text { value, span, plain });
             }
             continue;
         }
@@ -224,8 +232,8 @@ pub fn from_tree<'a>(
         let parent = node
             .parent()
             .filter(roxmltree::Node::is_element)
-            .map(|p| index[p.id().get_usize()]);
-        let depth = parent.map_or(1, |(_, d)| d + 1);
+            .map(|parent_node| index[parent_node.id().get_usize()]);
+        let depth = parent.map_or(1, |(_, parent_depth)| parent_depth + 1);
         if depth > MAX_DEPTH {
             return None;
         }
@@ -234,23 +242,29 @@ pub fn from_tree<'a>(
             .iter()
             .position(|b| b.is_ascii_whitespace() || matches!(b, b'>' | b'/'))
             .unwrap_or(bytes.len() - start);
-        let i = elements.len();
-        index[id] = (i, depth);
-        if let Some((p, _)) = parent {
-            elements[p].children.push(i);
+        let element_index = elements.len();
+        index[id] = (element_index, depth);
+        if let Some((parent_index, _)) = parent {
+            elements[parent_index].children.push(element_index);
         }
         elements.push(Element {
             name: (start, start + len),
             attrs: node
                 .attributes()
-                .map(|a| Attr {
-                    name: (a.range_qname().start + offset, a.range_qname().end + offset),
-                    value_span: (a.range_value().start + offset, a.range_value().end + offset),
+                .map(|attribute| Attr {
+                    name: (
+                        attribute.range_qname().start + offset,
+                        attribute.range_qname().end + offset,
+                    ),
+                    value_span: (
+                        attribute.range_value().start + offset,
+                        attribute.range_value().end + offset,
+                    ),
                 })
                 .collect(),
             children: Vec::new(),
             text: None,
-            parent: parent.map(|(p, _)| p),
+            parent: parent.map(|(parent_index, _)| parent_index),
         });
     }
     Some(Doc { text, elements })
@@ -261,8 +275,8 @@ pub fn from_tree<'a>(
 pub fn parse<'a>(lines: &LineIndex<'_>, text: &'a str) -> Result<Doc<'a>, Diagnostic> {
     Reader {
         text,
-        b: text.as_bytes(),
-        i: 0,
+        bytes: text.as_bytes(),
+        cursor: 0,
         lines,
         elements: Vec::new(),
         stack: Vec::new(),
@@ -272,8 +286,9 @@ pub fn parse<'a>(lines: &LineIndex<'_>, text: &'a str) -> Result<Doc<'a>, Diagno
 
 struct Reader<'a, 'l> {
     text: &'a str,
-    b: &'a [u8],
-    i: usize,
+    bytes: &'a [u8],
+    /// Where reading has got to (a byte offset).
+    cursor: usize,
     lines: &'l LineIndex<'l>,
     elements: Vec<Element<'a>>,
     /// Open elements.
@@ -281,69 +296,69 @@ struct Reader<'a, 'l> {
 }
 
 impl<'a> Reader<'a, '_> {
-    fn error(&self, at: (usize, usize), message: impl Into<String>) -> Diagnostic {
-        Diagnostic::error(RULE, &self.lines.pos(at.0, at.1), message)
+    fn error(&self, span: (usize, usize), message: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(RULE, &self.lines.pos(span.0, span.1), message)
     }
 
-    fn note_open(&self, d: Diagnostic, e: usize) -> Diagnostic {
-        let (s, t) = self.elements[e].name;
-        d.with_note(
-            &self.lines.pos(s, t),
-            format!("`<{}>` opened here", &self.text[s..t]),
+    fn note_open(&self, diagnostic: Diagnostic, element: usize) -> Diagnostic {
+        let (start, end) = self.elements[element].name;
+        diagnostic.with_note(
+            &self.lines.pos(start, end),
+            format!("`<{}>` opened here", &self.text[start..end]),
         )
     }
 
-    fn starts(&self, s: &str) -> bool {
-        self.b[self.i..].starts_with(s.as_bytes())
+    fn starts(&self, prefix: &str) -> bool {
+        self.bytes[self.cursor..].starts_with(prefix.as_bytes())
     }
 
     fn skip_ws(&mut self) {
-        while self.i < self.b.len() && matches!(self.b[self.i], b' ' | b'\t' | b'\r' | b'\n') {
-            self.i += 1;
+        while self.cursor < self.bytes.len()
+            && matches!(self.bytes[self.cursor], b' ' | b'\t' | b'\r' | b'\n')
+        {
+            self.cursor += 1;
         }
     }
 
-    /// The end of the next `pat` from the current position, or an error naming `what`.
-    fn find(&self, pat: &str, what: &str, from: usize) -> Result<usize, Diagnostic> {
-        match self.text[self.i..].find(pat) {
-            Some(k) => Ok(self.i + k + pat.len()),
+    /// The end of the next `pattern` from the current position, or an error naming `what`.
+    fn find(&self, pattern: &str, what: &str, from: usize) -> Result<usize, Diagnostic> {
+        match self.text[self.cursor..].find(pattern) {
+            Some(found) => Ok(self.cursor + found + pattern.len()),
             None => Err(self.eof_error(from, what)),
         }
     }
 
     fn eof_error(&self, from: usize, what: &str) -> Diagnostic {
-        let end = self.b.len();
-        let d = self.error(
+        let end = self.bytes.len();
+        let diagnostic = self.error(
             (end, end),
             format!(
                 "the file ends inside {what} started at {}",
                 self.lines.pos(from, from)
             ),
         );
-        d.with_note(
+        diagnostic.with_note(
             &self.lines.pos(from, from + 1),
             format!("{what} starts here"),
         )
     }
 
     fn run(mut self) -> Result<Doc<'a>, Diagnostic> {
-        if let Some((k, c)) = self
-            .text
-            .char_indices()
-            .find(|&(_, c)| (c < ' ' && !matches!(c, '\t' | '\n' | '\r')) || c == '\u{fffe}')
-        {
+        if let Some((at, control)) = self.text.char_indices().find(|&(_, control)| {
+            (control < ' ' && !matches!(control, '\t' | '\n' | '\r')) || control == '\u{fffe}'
+        }) {
             return Err(self.error(
-                (k, k + c.len_utf8()),
+                (at, at + control.len_utf8()),
                 format!(
                     "control character U+{:04X} cannot appear in XML (is this a binary file?)",
-                    c as u32
+                    control as u32
                 ),
             ));
         }
         if self.text.starts_with('\u{feff}') {
-            self.i = 3;
+            self.cursor = 3;
         }
-        if self.text[self.i..].trim().is_empty() {
+        if self.text[self.cursor..].trim().is_empty() {
             return Err(self.error(
                 (0, 0),
                 "the file is empty: an SVD file needs a `<device>` element",
@@ -354,27 +369,27 @@ impl<'a> Reader<'a, '_> {
             if self.stack.is_empty() {
                 self.skip_ws();
             }
-            if self.i >= self.b.len() {
+            if self.cursor >= self.bytes.len() {
                 break;
             }
-            if self.b[self.i] != b'<' {
+            if self.bytes[self.cursor] != b'<' {
                 self.text_run(root_done)?;
                 continue;
             }
-            let start = self.i;
+            let start = self.cursor;
             if self.starts("<!--") {
-                self.i = self.find("-->", "a comment", start)?;
+                self.cursor = self.find("-->", "a comment", start)?;
             } else if self.starts("<![CDATA[") {
                 if self.stack.is_empty() {
                     return Err(self.error((start, start + 9), "CDATA outside the root element"));
                 }
-                self.i += 9;
+                self.cursor += 9;
                 let end = self.find("]]>", "a CDATA section", start)?;
                 let value = Cow::Borrowed(&self.text[start + 9..end - 3]);
                 self.add_text(value, (start, end), false);
-                self.i = end;
+                self.cursor = end;
             } else if self.starts("<?") {
-                self.i = self.find("?>", "a processing instruction", start)?;
+                self.cursor = self.find("?>", "a processing instruction", start)?;
             } else if self.starts("<!") {
                 if !self.stack.is_empty() || root_done {
                     return Err(self.error(
@@ -402,16 +417,16 @@ impl<'a> Reader<'a, '_> {
             }
         }
         if let Some(&open) = self.stack.last() {
-            let end = self.b.len();
+            let end = self.bytes.len();
             let name = self.name_of(open);
-            let d = self.error(
+            let diagnostic = self.error(
                 (end, end),
                 format!("the file ends before `<{name}>` is closed (truncated?)"),
             );
-            return Err(self.note_open(d, open));
+            return Err(self.note_open(diagnostic, open));
         }
         if !root_done {
-            let end = self.b.len();
+            let end = self.bytes.len();
             return Err(self.error((end, end), "the file has no root element"));
         }
         Ok(Doc {
@@ -420,23 +435,23 @@ impl<'a> Reader<'a, '_> {
         })
     }
 
-    fn name_of(&self, e: usize) -> &'a str {
-        let (s, t) = self.elements[e].name;
-        &self.text[s..t]
+    fn name_of(&self, element: usize) -> &'a str {
+        let (start, end) = self.elements[element].name;
+        &self.text[start..end]
     }
 
     fn doctype(&mut self, start: usize) -> Result<(), Diagnostic> {
         // `<!DOCTYPE ... [ ... ]>`: skip it, brackets and quotes included.
         let mut depth = 0usize;
         let mut quote: Option<u8> = None;
-        self.i += 2;
-        while self.i < self.b.len() {
-            let c = self.b[self.i];
-            self.i += 1;
-            match (quote, c) {
-                (Some(q), c) if c == q => quote = None,
+        self.cursor += 2;
+        while self.cursor < self.bytes.len() {
+            let byte = self.bytes[self.cursor];
+            self.cursor += 1;
+            match (quote, byte) {
+                (Some(open_quote), byte) if byte == open_quote => quote = None,
                 (Some(_), _) => {}
-                (None, b'"' | b'\'') => quote = Some(c),
+                (None, b'"' | b'\'') => quote = Some(byte),
                 (None, b'[') => depth += 1,
                 (None, b']') => depth = depth.saturating_sub(1),
                 (None, b'>') if depth == 0 => return Ok(()),
@@ -447,39 +462,43 @@ impl<'a> Reader<'a, '_> {
     }
 
     fn name_at(&mut self) -> Option<(usize, usize)> {
-        let start = self.i;
-        while self.i < self.b.len() {
-            let c = self.b[self.i];
-            let ok =
-                c.is_ascii_alphanumeric() || matches!(c, b'_' | b':' | b'-' | b'.') || c >= 0x80;
-            if !ok {
+        let start = self.cursor;
+        while self.cursor < self.bytes.len() {
+            let byte = self.bytes[self.cursor];
+            let name_byte = byte.is_ascii_alphanumeric()
+                || matches!(byte, b'_' | b':' | b'-' | b'.')
+                || byte >= 0x80;
+            if !name_byte {
                 break;
             }
-            self.i += 1;
+            self.cursor += 1;
         }
-        let first_ok = start < self.i && !matches!(self.b[start], b'0'..=b'9' | b'-' | b'.');
-        first_ok.then_some((start, self.i))
+        let first_ok =
+            start < self.cursor && !matches!(self.bytes[start], b'0'..=b'9' | b'-' | b'.');
+        first_ok.then_some((start, self.cursor))
     }
 
     /// The character at the current position, for messages.
-    fn here(&self) -> (usize, usize, String) {
-        match self.text[self.i..].chars().next() {
-            Some(c) => (
-                self.i,
-                self.i + c.len_utf8(),
-                format!("`{}`", c.escape_default()),
+    fn here(&self) -> ((usize, usize), String) {
+        match self.text[self.cursor..].chars().next() {
+            Some(next) => (
+                (self.cursor, self.cursor + next.len_utf8()),
+                format!("`{}`", next.escape_default()),
             ),
-            None => (self.i, self.i, "the end of the file".to_string()),
+            None => (
+                (self.cursor, self.cursor),
+                "the end of the file".to_string(),
+            ),
         }
     }
 
     /// Reads a start tag; returns whether it closed itself (`/>`).
     fn open_tag(&mut self, start: usize) -> Result<bool, Diagnostic> {
-        self.i += 1;
+        self.cursor += 1;
         let Some(name) = self.name_at() else {
-            let (s, t, what) = self.here();
+            let (span, what) = self.here();
             return Err(self.error(
-                (s, t),
+                span,
                 format!("expected an element name after `<`, found {what}"),
             ));
         };
@@ -496,35 +515,35 @@ impl<'a> Reader<'a, '_> {
             parent,
             ..Element::default()
         });
-        if let Some(p) = parent {
-            self.elements[p].children.push(id);
+        if let Some(parent) = parent {
+            self.elements[parent].children.push(id);
         }
         loop {
-            let before = self.i;
+            let before = self.cursor;
             self.skip_ws();
-            if self.i >= self.b.len() {
+            if self.cursor >= self.bytes.len() {
                 return Err(self.eof_error(start, "a start tag"));
             }
-            match self.b[self.i] {
+            match self.bytes[self.cursor] {
                 b'>' => {
-                    self.i += 1;
+                    self.cursor += 1;
                     self.stack.push(id);
                     return Ok(false);
                 }
                 b'/' => {
-                    if self.b.get(self.i + 1) == Some(&b'>') {
-                        self.i += 2;
+                    if self.bytes.get(self.cursor + 1) == Some(&b'>') {
+                        self.cursor += 2;
                         return Ok(true);
                     }
-                    let (s, t, what) = self.here();
-                    return Err(self.error((s, t), format!("expected `/>`, found {what}")));
+                    let (span, what) = self.here();
+                    return Err(self.error(span, format!("expected `/>`, found {what}")));
                 }
                 _ => {}
             }
-            if before == self.i {
-                let (s, t, what) = self.here();
+            if before == self.cursor {
+                let (span, what) = self.here();
                 return Err(self.error(
-                    (s, t),
+                    span,
                     format!("expected white space, `>` or `/>` in a start tag, found {what}"),
                 ));
             }
@@ -534,8 +553,8 @@ impl<'a> Reader<'a, '_> {
 
     fn attribute(&mut self, id: usize, start: usize) -> Result<(), Diagnostic> {
         let Some(name) = self.name_at() else {
-            let (s, t, what) = self.here();
-            return Err(self.error((s, t), format!("expected an attribute name, found {what}")));
+            let (span, what) = self.here();
+            return Err(self.error(span, format!("expected an attribute name, found {what}")));
         };
         let name_text = &self.text[name.0..name.1];
         if let Some(prev) = self.elements[id]
@@ -543,79 +562,86 @@ impl<'a> Reader<'a, '_> {
             .iter()
             .find(|a| &self.text[a.name.0..a.name.1] == name_text)
         {
-            let d = self.error(name, format!("attribute `{name_text}` is given twice"));
-            return Err(d.with_note(
+            let diagnostic = self.error(name, format!("attribute `{name_text}` is given twice"));
+            return Err(diagnostic.with_note(
                 &self.lines.pos(prev.name.0, prev.name.1),
                 "first given here",
             ));
         }
         self.skip_ws();
-        if self.b.get(self.i) != Some(&b'=') {
-            let (s, t, what) = self.here();
+        if self.bytes.get(self.cursor) != Some(&b'=') {
+            let (span, what) = self.here();
             return Err(self.error(
-                (s, t),
+                span,
                 format!("expected `=` after attribute `{name_text}`, found {what}"),
             ));
         }
-        self.i += 1;
+        self.cursor += 1;
         self.skip_ws();
-        let quote = match self.b.get(self.i) {
-            Some(&q @ (b'"' | b'\'')) => q,
+        let quote = match self.bytes.get(self.cursor) {
+            Some(&mark @ (b'"' | b'\'')) => mark,
             _ => {
-                let (s, t, what) = self.here();
+                let (span, what) = self.here();
                 return Err(self.error(
-                    (s, t),
+                    span,
                     format!("expected a quoted value for attribute `{name_text}`, found {what}"),
                 ));
             }
         };
-        self.i += 1;
-        let vstart = self.i;
-        let Some(k) = self.b[self.i..].iter().position(|&c| c == quote) else {
+        self.cursor += 1;
+        let value_start = self.cursor;
+        let Some(value_length) = self.bytes[self.cursor..]
+            .iter()
+            .position(|&byte| byte == quote)
+        else {
             return Err(self.eof_error(start, "a start tag"));
         };
-        let vend = self.i + k;
-        if let Some(lt) = self.b[vstart..vend].iter().position(|&c| c == b'<') {
+        let value_end = self.cursor + value_length;
+        if let Some(less_than) = self.bytes[value_start..value_end]
+            .iter()
+            .position(|&byte| byte == b'<')
+        {
             return Err(self.error(
-                (vstart + lt, vstart + lt + 1),
+                (value_start + less_than, value_start + less_than + 1),
                 "`<` cannot appear in an attribute value",
             ));
         }
-        self.decode(vstart, vend)?;
-        self.i = vend + 1;
+        self.decode(value_start, value_end)?;
+        self.cursor = value_end + 1;
         self.elements[id].attrs.push(Attr {
             name,
-            value_span: (vstart, vend),
+            value_span: (value_start, value_end),
         });
         Ok(())
     }
 
     fn close_tag(&mut self, start: usize) -> Result<(), Diagnostic> {
-        self.i += 2;
+        self.cursor += 2;
         let Some(name) = self.name_at() else {
-            let (s, t, what) = self.here();
+            let (span, what) = self.here();
             return Err(self.error(
-                (s, t),
+                span,
                 format!("expected an element name after `</`, found {what}"),
             ));
         };
         self.skip_ws();
-        if self.b.get(self.i) != Some(&b'>') {
-            if self.i >= self.b.len() {
+        if self.bytes.get(self.cursor) != Some(&b'>') {
+            if self.cursor >= self.bytes.len() {
                 return Err(self.eof_error(start, "an end tag"));
             }
-            let (s, t, what) = self.here();
-            return Err(self.error((s, t), format!("expected `>`, found {what}")));
+            let (span, what) = self.here();
+            return Err(self.error(span, format!("expected `>`, found {what}")));
         }
-        self.i += 1;
+        self.cursor += 1;
         let close = &self.text[name.0..name.1];
         let Some(&open) = self.stack.last() else {
             return Err(self.error(name, format!("`</{close}>` closes no open element")));
         };
         let open_name = self.name_of(open);
         if open_name != close {
-            let d = self.error(name, format!("`</{close}>` does not match `<{open_name}>`"));
-            return Err(self.note_open(d, open));
+            let diagnostic =
+                self.error(name, format!("`</{close}>` does not match `<{open_name}>`"));
+            return Err(self.note_open(diagnostic, open));
         }
         self.stack.pop();
         Ok(())
@@ -623,11 +649,11 @@ impl<'a> Reader<'a, '_> {
 
     /// Character data up to the next `<`.
     fn text_run(&mut self, root_done: bool) -> Result<(), Diagnostic> {
-        let start = self.i;
-        let end = self.b[self.i..]
+        let start = self.cursor;
+        let end = self.bytes[self.cursor..]
             .iter()
-            .position(|&c| c == b'<')
-            .map_or(self.b.len(), |k| self.i + k);
+            .position(|&byte| byte == b'<')
+            .map_or(self.bytes.len(), |found| self.cursor + found);
         if self.stack.is_empty() {
             let what = if root_done { "after" } else { "before" };
             return Err(self.error((start, start + 1), format!("text {what} the root element")));
@@ -635,23 +661,30 @@ impl<'a> Reader<'a, '_> {
         let value = self.decode(start, end)?;
         let plain = value.len() == end - start;
         self.add_text(value, (start, end), plain);
-        self.i = end;
+        self.cursor = end;
         Ok(())
     }
 
     fn add_text(&mut self, value: Cow<'a, str>, span: (usize, usize), plain: bool) {
-        let Some(&e) = self.stack.last() else { return };
-        let el = &mut self.elements[e];
-        if !el.children.is_empty() || el.text.as_ref().is_some_and(|t| t.span.1 != span.0) {
+        let Some(&open) = self.stack.last() else {
+            return;
+        };
+        let element = &mut self.elements[open];
+        if !element.children.is_empty()
+            || element
+                .text
+                .as_ref()
+                .is_some_and(|text| text.span.1 != span.0)
+        {
             return;
         }
-        match &mut el.text {
-            Some(t) => {
-                t.value.to_mut().push_str(&value);
-                t.span.1 = span.1;
-                t.plain = false;
+        match &mut element.text {
+            Some(text) => {
+                text.value.to_mut().push_str(&value);
+                text.span.1 = span.1;
+                text.plain = false;
             }
-            None => el.text = Some(Text { value, span, plain }),
+            None => element.text = Some(Text { value, span, plain }),
         }
     }
 
@@ -664,10 +697,10 @@ impl<'a> Reader<'a, '_> {
         let mut out = String::with_capacity(raw.len());
         let mut rest = raw;
         let mut at = start;
-        while let Some(k) = rest.find('&') {
-            out.push_str(&rest[..k]);
-            at += k;
-            rest = &rest[k..];
+        while let Some(ampersand) = rest.find('&') {
+            out.push_str(&rest[..ampersand]);
+            at += ampersand;
+            rest = &rest[ampersand..];
             let Some(semi) = rest.find(';').filter(|&s| s <= 12) else {
                 return Err(self.error(
                     (at, at + 1),
@@ -675,7 +708,7 @@ impl<'a> Reader<'a, '_> {
                 ));
             };
             let entity = &rest[1..semi];
-            let c = match entity {
+            let decoded = match entity {
                 "lt" => Some('<'),
                 "gt" => Some('>'),
                 "amp" => Some('&'),
@@ -683,15 +716,15 @@ impl<'a> Reader<'a, '_> {
                 "apos" => Some('\''),
                 _ => entity
                     .strip_prefix("#x")
-                    .map(|h| u32::from_str_radix(h, 16))
+                    .map(|hex| u32::from_str_radix(hex, 16))
                     .or_else(|| entity.strip_prefix('#').map(str::parse::<u32>))
                     .and_then(Result::ok)
                     .and_then(char::from_u32),
             };
-            let Some(c) = c else {
+            let Some(decoded) = decoded else {
                 return Err(self.error((at, at + semi + 1), format!("unknown entity `&{entity};`")));
             };
-            out.push(c);
+            out.push(decoded);
             at += semi + 1;
             rest = &rest[semi + 1..];
         }
@@ -793,14 +826,28 @@ mod tests {
         let doc = from_tree(&tree, text, 0).unwrap();
         let ours = read(text).unwrap();
         assert_eq!(doc.elements.len(), ours.elements.len());
-        for (a, b) in doc.elements.iter().zip(&ours.elements) {
+        for (tree_element, reader_element) in doc.elements.iter().zip(&ours.elements) {
             assert_eq!(
-                (a.name, &a.children, a.parent),
-                (b.name, &b.children, b.parent)
+                (
+                    tree_element.name,
+                    &tree_element.children,
+                    tree_element.parent
+                ),
+                (
+                    reader_element.name,
+                    &reader_element.children,
+                    reader_element.parent
+                )
             );
             assert_eq!(
-                a.text.as_ref().map(|t| (t.value.as_ref(), t.span, t.plain)),
-                b.text.as_ref().map(|t| (t.value.as_ref(), t.span, t.plain))
+                tree_element
+                    .text
+                    .as_ref()
+                    .map(|t| (t.value.as_ref(), t.span, t.plain)),
+                reader_element
+                    .text
+                    .as_ref()
+                    .map(|t| (t.value.as_ref(), t.span, t.plain))
             );
             let spans = |e: &Element<'_>| {
                 e.attrs
@@ -808,7 +855,7 @@ mod tests {
                     .map(|x| (x.name, x.value_span))
                     .collect::<Vec<_>>()
             };
-            assert_eq!(spans(a), spans(b));
+            assert_eq!(spans(tree_element), spans(reader_element));
         }
     }
 }

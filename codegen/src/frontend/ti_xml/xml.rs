@@ -73,12 +73,12 @@ pub fn parse(file: &str, text: &str) -> Result<Element, Diagnostic> {
     loop {
         let before = usize::try_from(reader.buffer_position()).unwrap_or(text.len());
         let event = match reader.read_event() {
-            Ok(e) => e,
-            Err(e) => {
+            Ok(event) => event,
+            Err(read_error) => {
                 let at = usize::try_from(reader.error_position()).unwrap_or(before);
-                let message = match &e {
-                    quick_xml::Error::IllFormed(e) => e.to_string(),
-                    quick_xml::Error::Syntax(e) => e.to_string(),
+                let message = match &read_error {
+                    quick_xml::Error::IllFormed(cause) => cause.to_string(),
+                    quick_xml::Error::Syntax(cause) => cause.to_string(),
                     other => other.to_string(),
                 };
                 return Err(error(
@@ -92,8 +92,9 @@ pub fn parse(file: &str, text: &str) -> Result<Element, Diagnostic> {
         match event {
             Event::Start(ref tag) | Event::Empty(ref tag) => {
                 let empty = matches!(event, Event::Empty(_));
-                let element = element(text, &reader, tag, before)
-                    .map_err(|(at, m)| error(at, at + 1, format!("not well-formed XML: {m}")))?;
+                let element = element(text, &reader, tag, before).map_err(|(at, message)| {
+                    error(at, at + 1, format!("not well-formed XML: {message}"))
+                })?;
                 if stack.is_empty() && root.is_some() {
                     return Err(error(
                         element.name_span.0,
@@ -198,20 +199,20 @@ fn element(
     let name_start = offset_in(text, name_bytes.as_ref()).unwrap_or(start + 1);
     let mut attrs = Vec::new();
     for attr in tag.attributes() {
-        let attr = attr.map_err(|e| {
-            let at = match e {
-                quick_xml::events::attributes::AttrError::ExpectedEq(p)
-                | quick_xml::events::attributes::AttrError::ExpectedValue(p)
-                | quick_xml::events::attributes::AttrError::UnquotedValue(p)
-                | quick_xml::events::attributes::AttrError::ExpectedQuote(p, _)
-                | quick_xml::events::attributes::AttrError::Duplicated(p, _) => p,
+        let attr = attr.map_err(|error| {
+            let at = match error {
+                quick_xml::events::attributes::AttrError::ExpectedEq(offset)
+                | quick_xml::events::attributes::AttrError::ExpectedValue(offset)
+                | quick_xml::events::attributes::AttrError::UnquotedValue(offset)
+                | quick_xml::events::attributes::AttrError::ExpectedQuote(offset, _)
+                | quick_xml::events::attributes::AttrError::Duplicated(offset, _) => offset,
             };
-            (start + 1 + at, e.to_string())
+            (start + 1 + at, error.to_string())
         })?;
         let value_start = offset_in(text, &attr.value).unwrap_or(name_start);
         let value = attr
             .decode_and_unescape_value(reader.decoder())
-            .map_err(|e| (value_start, e.to_string()))?
+            .map_err(|error| (value_start, error.to_string()))?
             .into_owned();
         attrs.push(Attr {
             name: String::from_utf8_lossy(attr.key.as_ref()).into_owned(),
@@ -258,9 +259,9 @@ mod tests {
             (deep.as_str(), 1),
         ];
         for (text, line) in cases {
-            let e = parse("m.xml", text).unwrap_err();
-            assert_eq!(e.rule, XML_SYNTAX, "{text}");
-            assert_eq!(e.pos.line, line, "{text}: {e}");
+            let error = parse("m.xml", text).unwrap_err();
+            assert_eq!(error.rule, XML_SYNTAX, "{text}");
+            assert_eq!(error.pos.line, line, "{text}: {error}");
         }
     }
 }

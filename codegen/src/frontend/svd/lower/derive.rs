@@ -4,10 +4,16 @@
 //! element (for enumerated values: in the field, the register, the peripheral, then anywhere); a
 //! dotted one from the device (`PERIPH.REG.FIELD`), else from the element's peripheral. An
 //! unresolvable or cyclic `derivedFrom` is an error at the attribute.
-use super::{
-    EffCluster, EffEnums, EffField, EffPeriph, EffReg, Item, Lower, Parent, Target, MAX_CHAIN,
-    RULE_DERIVED,
+use super::effective::{
+    EffectiveCluster, EffectiveEnumeratedValues, EffectiveField, EffectivePeripheral,
+    EffectiveRegister,
 };
+use super::locate::Item;
+use super::lookup::Target;
+use super::{Lower, RULE_DERIVED};
+
+/// The longest `derivedFrom` chain followed.
+const MAX_CHAIN: usize = 64;
 
 impl<'a> Lower<'_, 'a> {
     /// Starts resolving the element `node`; false (with an error) if that closes a cycle or the
@@ -42,47 +48,43 @@ impl<'a> Lower<'_, 'a> {
         );
     }
 
-    pub(super) fn periph_by_name(&self, name: &str) -> Option<usize> {
-        self.periphs.iter().position(|p| p.info.name == name)
-    }
-
-    pub(super) fn eff_periph(&mut self, k: usize) -> EffPeriph {
-        if let Some(Some(e)) = self.eff_periphs.get(k) {
-            return e.clone();
+    pub(super) fn effective_peripheral(&mut self, peripheral: usize) -> EffectivePeripheral {
+        if let Some(Some(known)) = self.effective_peripherals.get(peripheral) {
+            return known.clone();
         }
-        let p = &self.periphs[k];
-        let (info, node) = (p.info, p.node);
-        let own = EffPeriph {
-            items_from: p.items.is_some().then_some(k),
-            irqs_from: k,
-            blocks_from: k,
+        let located = &self.peripherals[peripheral];
+        let (info, node) = (located.info, located.node);
+        let own = EffectivePeripheral {
+            items_from: located.items.is_some().then_some(peripheral),
+            interrupts_from: peripheral,
+            address_blocks_from: peripheral,
             props: self.props(&info.default_register_properties, node),
             description: info.description.clone(),
             header_struct: info.header_struct_name.clone(),
         };
         let what = format!("peripheral `{}`", info.name);
-        let eff = match &info.derived_from {
+        let effective = match &info.derived_from {
             None => own,
-            Some(base_name) => match self.periph_by_name(base_name.trim()) {
+            Some(base_name) => match self.peripheral_by_name(base_name.trim()) {
                 None => {
                     self.unresolved(node, &what, base_name, "peripheral");
                     own
                 }
                 Some(_) if !self.enter(node, &what) => own,
-                Some(j) => {
-                    let base = self.eff_periph(j);
+                Some(base_index) => {
+                    let base = self.effective_peripheral(base_index);
                     self.stack.pop();
-                    EffPeriph {
+                    EffectivePeripheral {
                         items_from: own.items_from.or(base.items_from),
-                        irqs_from: if info.interrupt.is_empty() {
-                            base.irqs_from
+                        interrupts_from: if info.interrupt.is_empty() {
+                            base.interrupts_from
                         } else {
-                            k
+                            peripheral
                         },
-                        blocks_from: if info.address_block.is_some() {
-                            k
+                        address_blocks_from: if info.address_block.is_some() {
+                            peripheral
                         } else {
-                            base.blocks_from
+                            base.address_blocks_from
                         },
                         props: own.props.derive(base.props),
                         description: own.description.or(base.description),
@@ -91,128 +93,48 @@ impl<'a> Lower<'_, 'a> {
                 }
             },
         };
-        if self.eff_periphs.len() <= k {
-            self.eff_periphs.resize(k + 1, None);
+        if self.effective_peripherals.len() <= peripheral {
+            self.effective_peripherals.resize(peripheral + 1, None);
         }
-        self.eff_periphs[k] = Some(eff.clone());
-        eff
+        self.effective_peripherals[peripheral] = Some(effective.clone());
+        effective
     }
 
-    /// The peripheral an item is defined in.
-    fn periph_of(&self, mut parent: Parent) -> usize {
-        loop {
-            match parent {
-                Parent::Periph(p) => return p,
-                Parent::Cluster(c) => parent = self.clusters[c].parent,
-            }
+    pub(super) fn effective_register(&mut self, register: usize) -> EffectiveRegister<'a> {
+        if let Some(known) = self.effective_registers.get(&register) {
+            return known.clone();
         }
-    }
-
-    pub(super) fn siblings(&self, parent: Parent) -> Vec<Item> {
-        match parent {
-            Parent::Periph(p) => self.periphs[p].items.clone().unwrap_or_default(),
-            Parent::Cluster(c) => self.clusters[c].items.clone(),
-        }
-    }
-
-    fn item_name(&self, item: Item) -> &'a str {
-        match item {
-            Item::Reg(r) => &self.regs[r].info.name,
-            Item::Cluster(c) => &self.clusters[c].info.name,
-        }
-    }
-
-    /// The items of a peripheral, `derivedFrom` applied.
-    fn periph_items(&mut self, p: usize) -> Vec<Item> {
-        let from = self.eff_periph(p).items_from;
-        from.and_then(|f| self.periphs[f].items.clone())
-            .unwrap_or_default()
-    }
-
-    /// Follows a dotted path from `start`.
-    fn walk(&mut self, start: Target, comps: &[&str]) -> Option<Target> {
-        let Some((first, rest)) = comps.split_first() else {
-            return Some(start);
-        };
-        let next = match start {
-            Target::Periph(p) => {
-                let items = self.periph_items(p);
-                items
-                    .into_iter()
-                    .find(|&i| self.item_name(i) == *first)
-                    .map(Target::Item)
-            }
-            Target::Item(Item::Cluster(c)) => {
-                let items = self.clusters[c].items.clone();
-                items
-                    .into_iter()
-                    .find(|&i| self.item_name(i) == *first)
-                    .map(Target::Item)
-            }
-            Target::Item(Item::Reg(r)) => {
-                let from = self.eff_reg(r).fields_from;
-                self.regs[from]
-                    .fields
-                    .clone()
-                    .unwrap_or_default()
-                    .into_iter()
-                    .find(|&f| self.fields[f].info.name == *first)
-                    .map(Target::Field)
-            }
-            Target::Field(f) => self.fields[f]
-                .evs
-                .iter()
-                .copied()
-                .find(|&e| self.enums[e].info.name.as_deref() == Some(*first))
-                .map(Target::Enums),
-            Target::Enums(_) => None,
-        }?;
-        self.walk(next, rest)
-    }
-
-    /// Resolves a dotted `derivedFrom` path: from the device (`PERIPH.REG...`), else from the
-    /// peripheral the element is in (`CLUSTER.REG...`).
-    fn resolve_path(&mut self, path: &str, periph: usize) -> Option<Target> {
-        let comps: Vec<&str> = path.split('.').map(str::trim).collect();
-        if let Some(p) = self.periph_by_name(comps[0]) {
-            if let Some(t) = self.walk(Target::Periph(p), &comps[1..]) {
-                return Some(t);
-            }
-        }
-        self.walk(Target::Periph(periph), &comps)
-    }
-
-    pub(super) fn eff_reg(&mut self, r: usize) -> EffReg<'a> {
-        if let Some(e) = self.eff_regs.get(&r) {
-            return e.clone();
-        }
-        let reg = &self.regs[r];
-        let (info, node, parent) = (reg.info, reg.node, reg.parent);
-        let own = EffReg {
-            dim: reg.dim,
+        let located = &self.registers[register];
+        let (info, node, parent) = (located.info, located.node, located.parent);
+        let own = EffectiveRegister {
+            dim: located.dim,
             description: info.description.as_deref(),
             props: self.props(&info.properties, node),
-            fields_from: r,
+            fields_from: register,
             write_constraint: info.write_constraint,
             read_action: info.read_action,
-            mwv: info.modified_write_values,
+            modified_write_values: info.modified_write_values,
         };
-        let eff = match &info.derived_from {
+        let effective = match &info.derived_from {
             None => own,
             Some(name) => {
                 let what = format!("register `{}`", info.name);
                 let name = name.trim();
                 let target = if name.contains('.') {
-                    let periph = self.periph_of(parent);
-                    match self.resolve_path(name, periph) {
-                        Some(Target::Item(Item::Reg(b))) => Some(b),
+                    let peripheral = self.peripheral_of(parent);
+                    match self.resolve_path(name, peripheral) {
+                        Some(Target::Item(Item::Register(base))) => Some(base),
                         _ => None,
                     }
                 } else {
-                    self.siblings(parent).into_iter().find_map(|i| match i {
-                        Item::Reg(b) if self.regs[b].info.name == name => Some(b),
-                        _ => None,
-                    })
+                    self.siblings(parent)
+                        .into_iter()
+                        .find_map(|sibling| match sibling {
+                            Item::Register(base) if self.registers[base].info.name == name => {
+                                Some(base)
+                            }
+                            _ => None,
+                        })
                 };
                 match target {
                     None => {
@@ -220,61 +142,67 @@ impl<'a> Lower<'_, 'a> {
                         own
                     }
                     Some(_) if !self.enter(node, &what) => own,
-                    Some(b) => {
-                        let base = self.eff_reg(b);
+                    Some(base_index) => {
+                        let base = self.effective_register(base_index);
                         self.stack.pop();
                         let dim = match (own.dim, base.dim) {
-                            (None, Some(d)) if info.name.contains("%s") => Some(d),
-                            (d, _) => d,
+                            (None, Some(dim)) if info.name.contains("%s") => Some(dim),
+                            (dim, _) => dim,
                         };
-                        EffReg {
+                        EffectiveRegister {
                             dim,
                             description: own.description.or(base.description),
                             props: own.props.derive(base.props),
                             fields_from: if info.fields.is_some() {
-                                r
+                                register
                             } else {
                                 base.fields_from
                             },
                             write_constraint: own.write_constraint.or(base.write_constraint),
                             read_action: own.read_action.or(base.read_action),
-                            mwv: own.mwv.or(base.mwv),
+                            modified_write_values: own
+                                .modified_write_values
+                                .or(base.modified_write_values),
                         }
                     }
                 }
             }
         };
-        self.eff_regs.insert(r, eff.clone());
-        eff
+        self.effective_registers.insert(register, effective.clone());
+        effective
     }
 
-    pub(super) fn eff_cluster(&mut self, c: usize) -> EffCluster<'a> {
-        if let Some(e) = self.eff_clusters.get(&c) {
-            return e.clone();
+    pub(super) fn effective_cluster(&mut self, cluster: usize) -> EffectiveCluster<'a> {
+        if let Some(known) = self.effective_clusters.get(&cluster) {
+            return known.clone();
         }
-        let cl = &self.clusters[c];
-        let (info, node, parent) = (cl.info, cl.node, cl.parent);
-        let own = EffCluster {
-            dim: cl.dim,
+        let located = &self.clusters[cluster];
+        let (info, node, parent) = (located.info, located.node, located.parent);
+        let own = EffectiveCluster {
+            dim: located.dim,
             props: self.props(&info.default_register_properties, node),
-            items_from: c,
+            items_from: cluster,
         };
-        let eff = match &info.derived_from {
+        let effective = match &info.derived_from {
             None => own,
             Some(name) => {
                 let what = format!("cluster `{}`", info.name);
                 let name = name.trim();
                 let target = if name.contains('.') {
-                    let periph = self.periph_of(parent);
-                    match self.resolve_path(name, periph) {
-                        Some(Target::Item(Item::Cluster(b))) => Some(b),
+                    let peripheral = self.peripheral_of(parent);
+                    match self.resolve_path(name, peripheral) {
+                        Some(Target::Item(Item::Cluster(base))) => Some(base),
                         _ => None,
                     }
                 } else {
-                    self.siblings(parent).into_iter().find_map(|i| match i {
-                        Item::Cluster(b) if self.clusters[b].info.name == name => Some(b),
-                        _ => None,
-                    })
+                    self.siblings(parent)
+                        .into_iter()
+                        .find_map(|sibling| match sibling {
+                            Item::Cluster(base) if self.clusters[base].info.name == name => {
+                                Some(base)
+                            }
+                            _ => None,
+                        })
                 };
                 match target {
                     None => {
@@ -282,63 +210,63 @@ impl<'a> Lower<'_, 'a> {
                         own
                     }
                     Some(_) if !self.enter(node, &what) => own,
-                    Some(b) => {
-                        let base = self.eff_cluster(b);
+                    Some(base_index) => {
+                        let base = self.effective_cluster(base_index);
                         self.stack.pop();
                         let dim = match (own.dim, base.dim) {
-                            (None, Some(d)) if info.name.contains("%s") => Some(d),
-                            (d, _) => d,
+                            (None, Some(dim)) if info.name.contains("%s") => Some(dim),
+                            (dim, _) => dim,
                         };
-                        EffCluster {
+                        EffectiveCluster {
                             dim,
                             props: own.props.derive(base.props),
                             items_from: if info.children.is_empty() {
                                 base.items_from
                             } else {
-                                c
+                                cluster
                             },
                         }
                     }
                 }
             }
         };
-        self.eff_clusters.insert(c, eff.clone());
-        eff
+        self.effective_clusters.insert(cluster, effective.clone());
+        effective
     }
 
-    pub(super) fn eff_field(&mut self, f: usize) -> EffField<'a> {
-        if let Some(e) = self.eff_fields.get(&f) {
-            return e.clone();
+    pub(super) fn effective_field(&mut self, field: usize) -> EffectiveField<'a> {
+        if let Some(known) = self.effective_fields.get(&field) {
+            return known.clone();
         }
-        let fl = &self.fields[f];
-        let (info, node, reg) = (fl.info, fl.node, fl.reg);
-        let own = EffField {
-            dim: fl.dim,
+        let located = &self.fields[field];
+        let (info, node, register) = (located.info, located.node, located.register);
+        let own = EffectiveField {
+            dim: located.dim,
             description: info.description.as_deref(),
             access: info.access,
-            mwv: info.modified_write_values,
+            modified_write_values: info.modified_write_values,
             write_constraint: info.write_constraint,
             read_action: info.read_action,
-            evs_from: f,
+            enumerated_values_from: field,
         };
-        let eff = match &info.derived_from {
+        let effective = match &info.derived_from {
             None => own,
             Some(name) => {
                 let what = format!("field `{}`", info.name);
                 let name = name.trim();
                 let target = if name.contains('.') {
-                    let periph = self.periph_of(self.regs[reg].parent);
-                    match self.resolve_path(name, periph) {
-                        Some(Target::Field(b)) => Some(b),
+                    let peripheral = self.peripheral_of(self.registers[register].parent);
+                    match self.resolve_path(name, peripheral) {
+                        Some(Target::Field(base)) => Some(base),
                         _ => None,
                     }
                 } else {
-                    self.regs[reg]
+                    self.registers[register]
                         .fields
                         .clone()
                         .unwrap_or_default()
                         .into_iter()
-                        .find(|&b| self.fields[b].info.name == name)
+                        .find(|&sibling| self.fields[sibling].info.name == name)
                 };
                 match target {
                     None => {
@@ -346,41 +274,46 @@ impl<'a> Lower<'_, 'a> {
                         own
                     }
                     Some(_) if !self.enter(node, &what) => own,
-                    Some(b) => {
-                        let base = self.eff_field(b);
+                    Some(base_index) => {
+                        let base = self.effective_field(base_index);
                         self.stack.pop();
-                        EffField {
+                        EffectiveField {
                             dim: own.dim,
                             description: own.description.or(base.description),
                             access: own.access.or(base.access),
-                            mwv: own.mwv.or(base.mwv),
+                            modified_write_values: own
+                                .modified_write_values
+                                .or(base.modified_write_values),
                             write_constraint: own.write_constraint.or(base.write_constraint),
                             read_action: own.read_action.or(base.read_action),
-                            evs_from: if info.enumerated_values.is_empty() {
-                                base.evs_from
+                            enumerated_values_from: if info.enumerated_values.is_empty() {
+                                base.enumerated_values_from
                             } else {
-                                f
+                                field
                             },
                         }
                     }
                 }
             }
         };
-        self.eff_fields.insert(f, eff.clone());
-        eff
+        self.effective_fields.insert(field, effective.clone());
+        effective
     }
 
-    pub(super) fn eff_enums(&mut self, e: usize) -> EffEnums {
-        if let Some(x) = self.eff_enums.get(&e) {
-            return *x;
+    pub(super) fn effective_enumerated_values(
+        &mut self,
+        enumerated: usize,
+    ) -> EffectiveEnumeratedValues {
+        if let Some(known) = self.effective_enumerated_values.get(&enumerated) {
+            return *known;
         }
-        let el = &self.enums[e];
-        let (info, node, field) = (el.info, el.node, el.field);
-        let own = EffEnums {
+        let located = &self.enumerated_values[enumerated];
+        let (info, node, field) = (located.info, located.node, located.field);
+        let own = EffectiveEnumeratedValues {
             usage: info.usage,
-            values_from: e,
+            values_from: enumerated,
         };
-        let eff = match &info.derived_from {
+        let effective = match &info.derived_from {
             None => own,
             Some(name) => {
                 let name = name.trim();
@@ -388,19 +321,19 @@ impl<'a> Lower<'_, 'a> {
                     "enumeratedValues{} of field `{}`",
                     info.name
                         .as_deref()
-                        .map(|n| format!(" `{n}`"))
+                        .map(|own_name| format!(" `{own_name}`"))
                         .unwrap_or_default(),
                     self.fields[field].info.name
                 );
                 let target = if name.contains('.') {
-                    let reg = self.fields[field].reg;
-                    let periph = self.periph_of(self.regs[reg].parent);
-                    match self.resolve_path(name, periph) {
-                        Some(Target::Enums(b)) => Some(b),
+                    let register = self.fields[field].register;
+                    let peripheral = self.peripheral_of(self.registers[register].parent);
+                    match self.resolve_path(name, peripheral) {
+                        Some(Target::EnumeratedValues(base)) => Some(base),
                         _ => None,
                     }
                 } else {
-                    self.enums_by_name(e, name)
+                    self.enumerated_values_by_name(enumerated, name)
                 };
                 match target {
                     None => {
@@ -408,43 +341,23 @@ impl<'a> Lower<'_, 'a> {
                         own
                     }
                     Some(_) if !self.enter(node, &what) => own,
-                    Some(b) => {
-                        let base = self.eff_enums(b);
+                    Some(base_index) => {
+                        let base = self.effective_enumerated_values(base_index);
                         self.stack.pop();
-                        EffEnums {
+                        EffectiveEnumeratedValues {
                             usage: own.usage.or(base.usage),
                             values_from: if info.values.is_empty() {
                                 base.values_from
                             } else {
-                                e
+                                enumerated
                             },
                         }
                     }
                 }
             }
         };
-        self.eff_enums.insert(e, eff);
-        eff
-    }
-
-    /// The enumerated values called `name` nearest to `e`: in its field, its register, its
-    /// peripheral, then anywhere (first in document order at each step).
-    fn enums_by_name(&self, e: usize, name: &str) -> Option<usize> {
-        let field = self.enums[e].field;
-        let reg = self.fields[field].reg;
-        let periph = self.periph_of(self.regs[reg].parent);
-        let named = |&x: &usize| x != e && self.enums[x].info.name.as_deref() == Some(name);
-        let in_field = |x: &usize| self.enums[*x].field == field;
-        let in_reg = |x: &usize| self.fields[self.enums[*x].field].reg == reg;
-        let in_periph = |x: &usize| {
-            self.periph_of(self.regs[self.fields[self.enums[*x].field].reg].parent) == periph
-        };
-        let all = 0..self.enums.len();
-        all.clone()
-            .filter(named)
-            .find(in_field)
-            .or_else(|| all.clone().filter(named).find(in_reg))
-            .or_else(|| all.clone().filter(named).find(in_periph))
-            .or_else(|| all.clone().find(named))
+        self.effective_enumerated_values
+            .insert(enumerated, effective);
+        effective
     }
 }

@@ -1,0 +1,103 @@
+//! A peripheral's register map as an IR block: its registers, size and bus access width.
+use std::collections::BTreeMap;
+
+use super::clusters::Scope;
+use super::effective::EffectivePeripheral;
+use super::names::{plain_name, unique};
+use super::properties::Properties;
+use super::text::doc_text;
+use super::Lower;
+use crate::ir::{Block, BlockRegister};
+use crate::names::Case;
+
+impl Lower<'_, '_> {
+    /// The block of peripheral `peripheral`, whose registers take `props` where they give none.
+    pub(super) fn block(
+        &mut self,
+        peripheral: usize,
+        effective: &EffectivePeripheral,
+        props: Properties,
+    ) -> Block {
+        let owner = effective.items_from.unwrap_or(peripheral);
+        let base_name = effective
+            .header_struct
+            .clone()
+            .unwrap_or_else(|| plain_name(&self.peripherals[owner].info.name));
+        let base_name = if base_name.is_empty() {
+            self.peripherals[peripheral].info.name.clone()
+        } else {
+            base_name
+        };
+        let name = unique(&mut self.block_idents, &base_name, Case::Camel);
+        let pos = self.name_pos(self.peripherals[owner].node);
+        let doc = doc_text(effective.description.as_deref());
+        let items = match effective.items_from {
+            Some(from) => self.peripherals[from].items.clone().unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let mut registers = Vec::new();
+        let scope = Scope {
+            prefix: String::new(),
+            plain: String::new(),
+            offset: 0,
+            props,
+            array: None,
+        };
+        self.lower_items(&items, &scope, &name, &mut registers);
+        let extent = registers
+            .iter()
+            .map(|register: &BlockRegister| {
+                let bytes = self
+                    .layout_widths
+                    .get(&register.layout.name)
+                    .map_or(4, |width| u64::from(width / 8));
+                let last = register.array.map_or(0, |array| {
+                    array
+                        .stride
+                        .saturating_mul(u64::from(array.count.saturating_sub(1)))
+                });
+                register.offset.saturating_add(last).saturating_add(bytes)
+            })
+            .max()
+            .unwrap_or(0);
+        let declared = self.peripherals[effective.address_blocks_from]
+            .info
+            .address_block
+            .iter()
+            .flatten()
+            .map(|address_block| u64::from(address_block.offset) + u64::from(address_block.size))
+            .max()
+            .unwrap_or(0);
+        let access_width = self.access_width(&registers);
+        Block {
+            name,
+            size: extent.max(declared),
+            access_width,
+            doc,
+            source: None,
+            pos,
+            registers,
+            lock: None,
+        }
+    }
+
+    /// The register width most registers have (the narrowest of the most common, on a tie), or
+    /// the narrowest register's when that is narrower: a block is accessed no wider than its
+    /// narrowest register. 32 for a block without registers.
+    fn access_width(&self, registers: &[BlockRegister]) -> u32 {
+        let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
+        for register in registers {
+            if let Some(&width) = self.layout_widths.get(&register.layout.name) {
+                *counts.entry(width).or_default() += 1;
+            }
+        }
+        let Some(&narrowest) = counts.keys().next() else {
+            return 32;
+        };
+        let most = counts
+            .iter()
+            .max_by_key(|(width, count)| (**count, std::cmp::Reverse(**width)))
+            .map_or(32, |(width, _)| *width);
+        most.min(narrowest)
+    }
+}

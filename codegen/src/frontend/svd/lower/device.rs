@@ -1,0 +1,145 @@
+//! The device: one block per distinct register map, and an instance for every peripheral (and
+//! every element of a peripheral array).
+use std::collections::BTreeMap;
+
+use super::effective::EffectivePeripheral;
+use super::license::{license_text, spdx_identifier};
+use super::names::{indexes, substitute};
+use super::properties::Properties;
+use super::text::doc_text;
+use super::{Lower, RULE_ALTERNATES};
+use crate::ir::{Device, Instance, Interrupt, NameRef};
+
+impl Lower<'_, '_> {
+    pub(super) fn device(&mut self) -> Device {
+        let svd_device = self.svd_device;
+        let device_props = self.props(&svd_device.default_register_properties, 0);
+        let mut device = Device {
+            name: svd_device.name.clone(),
+            doc: doc_text(Some(&svd_device.description)),
+            source: Some(
+                [
+                    "CMSIS-SVD",
+                    svd_device.vendor.as_deref().unwrap_or(""),
+                    &svd_device.name,
+                    &svd_device.version,
+                ]
+                .iter()
+                .filter(|part| !part.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" "),
+            ),
+            license: svd_device.license_text.as_deref().and_then(spdx_identifier),
+            notice: svd_device.license_text.as_deref().map(|text| {
+                format!(
+                    "The register descriptions come from the CMSIS-SVD file of the {}, whose licence statement reads:\n\n{}",
+                    svd_device.name,
+                    license_text(text)
+                )
+            }),
+            pos: self.name_pos(0),
+            layouts: Vec::new(),
+            sysregs: Vec::new(),
+            blocks: Vec::new(),
+            instances: Vec::new(),
+            events: Vec::new(),
+            event_pmu: None,
+            event_type: None,
+            cores: Vec::new(),
+            amendments: Vec::new(),
+        };
+        // (the peripheral whose registers are used, props) -> block name
+        let mut blocks: BTreeMap<(usize, Properties), String> = BTreeMap::new();
+        for peripheral in 0..self.peripherals.len() {
+            let effective = self.effective_peripheral(peripheral);
+            let props = effective.props.derive(device_props);
+            let key = (effective.items_from.unwrap_or(peripheral), props);
+            let block = match blocks.get(&key) {
+                Some(name) => name.clone(),
+                None => {
+                    let block = self.block(peripheral, &effective, props);
+                    let name = block.name.clone();
+                    device.blocks.push(block);
+                    blocks.insert(key, name.clone());
+                    name
+                }
+            };
+            self.instances(peripheral, &effective, &block, &mut device.instances);
+        }
+        device.layouts = std::mem::take(&mut self.layouts);
+        device.canonicalize();
+        device
+    }
+
+    /// The instances of peripheral `peripheral` (one per element of an array) of `block`.
+    fn instances(
+        &mut self,
+        peripheral: usize,
+        effective: &EffectivePeripheral,
+        block: &str,
+        out: &mut Vec<Instance>,
+    ) {
+        let located = &self.peripherals[peripheral];
+        let (info, node, dim) = (located.info, located.node, located.dim);
+        let interrupts: Vec<Interrupt> = self.peripherals[effective.interrupts_from]
+            .interrupts
+            .iter()
+            .map(|(interrupt, interrupt_node)| Interrupt {
+                name: interrupt.name.clone(),
+                value: interrupt.value,
+                doc: doc_text(interrupt.description.as_deref()),
+                pos: self.name_pos(*interrupt_node),
+            })
+            .collect();
+        let alias_of = info.alternate_peripheral.as_ref().and_then(|alternate| {
+            let pos = self.child_pos(node, "alternatePeripheral");
+            if self.peripheral_by_name(alternate).is_some() {
+                Some(NameRef {
+                    name: alternate.clone(),
+                    pos,
+                })
+            } else {
+                self.warn_once(
+                    node,
+                    RULE_ALTERNATES,
+                    pos,
+                    format!(
+                        "alternatePeripheral `{alternate}` names no peripheral of this device; ignored it"
+                    ),
+                );
+                None
+            }
+        });
+        let pos = self.name_pos(node);
+        let elements: Vec<(String, u64)> = match dim {
+            None => vec![(info.name.clone(), info.base_address)],
+            Some(dim) => indexes(dim)
+                .iter()
+                .enumerate()
+                .map(|(i, index)| {
+                    (
+                        substitute(&info.name, index),
+                        info.base_address
+                            .saturating_add(i as u64 * u64::from(dim.dim_increment)),
+                    )
+                })
+                .collect(),
+        };
+        for (name, base) in elements {
+            out.push(Instance {
+                name,
+                block: NameRef {
+                    name: block.to_string(),
+                    pos: pos.clone(),
+                },
+                base,
+                alias_of: alias_of.clone(),
+                interrupts: interrupts.clone(),
+                doc: doc_text(effective.description.as_deref()),
+                source: None,
+                pos: pos.clone(),
+            });
+        }
+    }
+}
