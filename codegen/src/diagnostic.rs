@@ -5,6 +5,7 @@ use std::fmt;
 use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 
 use crate::ir::Pos;
+use crate::rules::{Rule, RuleSeverity};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -16,8 +17,9 @@ pub enum Severity {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// The rule's name: the pass (`no_overlapping_fields`) or the frontend check (`toml_syntax`).
-    pub rule: &'static str,
+    /// The rule broken: a pass's (`no_overlapping_fields`) or a frontend's (`toml_syntax`), from
+    /// the registry ([`crate::rules`]).
+    pub rule: &'static Rule,
     pub message: String,
     pub pos: Pos,
     /// Other positions worth showing (the earlier definition of a duplicate, ...).
@@ -25,7 +27,7 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(rule: &'static str, pos: &Pos, message: impl Into<String>) -> Self {
+    pub fn error(rule: &'static Rule, pos: &Pos, message: impl Into<String>) -> Self {
         Self {
             severity: Severity::Error,
             rule,
@@ -36,7 +38,12 @@ impl Diagnostic {
     }
 
     /// A vendor-file defect the frontend repaired, saying what it did.
-    pub fn warning(rule: &'static str, pos: &Pos, message: impl Into<String>) -> Self {
+    pub fn warning(rule: &'static Rule, pos: &Pos, message: impl Into<String>) -> Self {
+        debug_assert_eq!(
+            rule.severity,
+            RuleSeverity::Defect,
+            "{rule} is never repaired, so it is never a warning"
+        );
         Self {
             severity: Severity::Warning,
             ..Self::error(rule, pos, message)
@@ -91,7 +98,7 @@ impl Diagnostic {
         }
         let report = &[level
             .primary_title(self.message.as_str())
-            .id(self.rule)
+            .id(self.rule.name)
             .element(snippet)];
         let mut out = Renderer::plain().render(report).to_string();
         for (pos, note) in &self.notes {

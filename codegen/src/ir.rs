@@ -247,7 +247,7 @@ pub struct Layout {
     pub reset_mask: Option<u64>,
     pub pos: Pos,
     pub fields: Vec<Field>,
-    /// Set while the layout still has to be derived from another one (see `passes::derive_layouts`);
+    /// Set while the layout still has to be derived from another one (see `passes::derived_layouts_resolve`);
     /// after that pass it names the base, for documentation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derive: Option<Derive>,

@@ -3,6 +3,7 @@
 //! - [`frontend`]: parse an input format into the IR, keeping every element's position;
 //! - [`ir`]: the one representation every format becomes;
 //! - [`passes`]: derive layouts and check one rule each, reporting diagnostics with positions;
+//! - [`rules`]: the registry of every rule a diagnostic names;
 //! - [`backend`]: emit Rust crates from the validated IR;
 //! - [`output`]: write them atomically, or check them for drift;
 //! - [`build`]: the same from a build script, into `OUT_DIR`.
@@ -18,4 +19,5 @@ pub mod output;
 pub mod passes;
 pub mod paths;
 pub mod pipeline;
+pub mod rules;
 pub mod runtime_crates;

@@ -10,7 +10,7 @@ use codegen::backend::site;
 use codegen::frontend::Format;
 use codegen::output::{self, Ownership, Written};
 use codegen::pipeline::{self, Input, Options, Report};
-use codegen::runtime_crates;
+use codegen::{rules, runtime_crates};
 
 /// mimalloc: generation allocates many small strings on two threads, where glibc's per-thread
 /// arenas spent a tenth of a large run growing and trimming their heaps.
@@ -25,7 +25,7 @@ mod allocator;
     version,
     about = "Generate typed, zero-cost Rust register crates (and C headers) from register descriptions: CMSIS-SVD, TI XML, Linux sysreg, perf JSON, Arm PMU data and the native TOML format",
     long_about = "Generate typed, zero-cost Rust register crates (and C headers) from register descriptions: CMSIS-SVD, TI XML, Linux sysreg, perf JSON, Arm PMU data and the native TOML format.\n\nWith no subcommand, regenerates every crate that descriptions/manifest.toml lists into generated/, in the repository found from the current directory upwards (or at --root); with --check, writes nothing and fails naming every file that differs. To make one crate from any description file, anywhere, use `generate`.",
-    after_help = "Examples:\n  armreg-codegen                      regenerate generated/ from descriptions/manifest.toml\n  armreg-codegen --check              fail if generated/ differs from the descriptions\n  armreg-codegen generate rp2040.svd -o rp2040-pac\n  armreg-codegen dump-ir descriptions/arm-pmuv3.toml\n  armreg-codegen doc -o site"
+    after_help = "Examples:\n  armreg-codegen                      regenerate generated/ from descriptions/manifest.toml\n  armreg-codegen --check              fail if generated/ differs from the descriptions\n  armreg-codegen generate rp2040.svd -o rp2040-pac\n  armreg-codegen dump-ir descriptions/arm-pmuv3.toml\n  armreg-codegen doc -o site\n  armreg-codegen explain no_overlapping_fields"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -110,6 +110,15 @@ enum Command {
         #[arg(long)]
         timings: bool,
     },
+    /// Explain a rule a diagnostic names (`error[<rule>]`): what it checks, how it is treated, the
+    /// inputs it applies to and an input that breaks it. With no rule, list every rule.
+    #[command(
+        after_help = "Examples:\n  armreg-codegen explain no_overlapping_fields\n  armreg-codegen explain"
+    )]
+    Explain {
+        /// The rule's name.
+        rule: Option<String>,
+    },
     /// Write the register-map site (static HTML) for every crate of the manifest.
     #[command(after_help = "Example:\n  armreg-codegen doc -o site && xdg-open site/index.html")]
     Doc {
@@ -125,6 +134,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => regenerate(cli.root, cli.check, cli.strict),
         Some(Command::Doc { out }) => site(cli.root, out, cli.strict),
+        Some(Command::Explain { rule }) => explain(rule.as_deref()),
         Some(Command::DumpIr { inputs, format }) => dump_ir(
             &inputs,
             Options {
@@ -187,6 +197,29 @@ fn main() -> ExitCode {
     }
 }
 
+/// `codegen explain [rule]`: one rule explained, or every rule listed. A name that is no rule's
+/// fails, with the rules it may have meant.
+fn explain(name: Option<&str>) -> ExitCode {
+    let Some(name) = name else {
+        print!("{}", rules::text::list());
+        return ExitCode::SUCCESS;
+    };
+    if let Some(rule) = rules::find(name) {
+        print!("{}", rules::text::explain(rule));
+        return ExitCode::SUCCESS;
+    }
+    let close: Vec<&str> = rules::similar(name).iter().map(|rule| rule.name).collect();
+    if close.is_empty() {
+        eprintln!("error: no rule is named `{name}`; `armreg-codegen explain` lists every rule");
+    } else {
+        eprintln!(
+            "error: no rule is named `{name}`; did you mean one of these?\n  {}",
+            close.join("\n  ")
+        );
+    }
+    ExitCode::FAILURE
+}
+
 fn inputs_of(paths: &[PathBuf]) -> Vec<Input> {
     paths
         .iter()
@@ -199,8 +232,10 @@ fn inputs_of(paths: &[PathBuf]) -> Vec<Input> {
 
 fn fail(report: &Report) -> ExitCode {
     eprintln!("{}", report.render());
-    let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
-    eprintln!("error: {errors} error(s); nothing was written");
+    eprintln!(
+        "error: {} error(s); nothing was written",
+        report.error_count()
+    );
     ExitCode::FAILURE
 }
 

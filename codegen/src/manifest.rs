@@ -5,6 +5,7 @@ use toml::Spanned;
 use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::frontend::Format;
 use crate::ir::Pos;
+use crate::rules::{self, RuleSeverity, MANIFEST_SYNTAX};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -81,7 +82,7 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
     let raw: RawManifest = toml::from_str(text).map_err(|e| {
         let span = e.span().unwrap_or(0..0);
         vec![Diagnostic::error(
-            "manifest_syntax",
+            MANIFEST_SYNTAX,
             &lines.pos(span.start, span.end),
             e.message().trim().to_string(),
         )]
@@ -95,7 +96,7 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
                 .any(|c| c.is_whitespace() || c.is_control());
         if !valid {
             errors.push(Diagnostic::error(
-                "manifest_syntax",
+                MANIFEST_SYNTAX,
                 &lines.pos(url.span().start, url.span().end),
                 format!("`repository` {:?} is not an https:// URL", url.get_ref()),
             ));
@@ -112,13 +113,13 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
             && name.starts_with(|c: char| c.is_ascii_lowercase());
         if !valid {
             errors.push(Diagnostic::error(
-                "manifest_syntax",
+                MANIFEST_SYNTAX,
                 &pos,
                 format!("crate name `{name}` must be lowercase letters, digits, `-` and `_`, starting with a letter"),
             ));
         } else if entries.iter().any(|x| &x.name == name) {
             errors.push(Diagnostic::error(
-                "manifest_syntax",
+                MANIFEST_SYNTAX,
                 &pos,
                 format!("crate `{name}` is listed twice"),
             ));
@@ -127,7 +128,7 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
             let known = entries.iter().any(|x| &x.name == d.get_ref());
             if !known {
                 errors.push(Diagnostic::error(
-                    "manifest_syntax",
+                    MANIFEST_SYNTAX,
                     &lines.pos(d.span().start, d.span().end),
                     format!(
                         "`depends`: no crate listed before this one is named `{}`",
@@ -138,10 +139,19 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
         }
         if e.inputs.is_empty() {
             errors.push(Diagnostic::error(
-                "manifest_syntax",
+                MANIFEST_SYNTAX,
                 &pos,
                 format!("crate `{name}` lists no inputs"),
             ));
+        }
+        for allowed in &e.allow {
+            if let Some(message) = unallowable(allowed.get_ref()) {
+                errors.push(Diagnostic::error(
+                    MANIFEST_SYNTAX,
+                    &lines.pos(allowed.span().start, allowed.span().end),
+                    message,
+                ));
+            }
         }
         entries.push(Entry {
             name: name.clone(),
@@ -168,6 +178,30 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
         })
     } else {
         Err(errors)
+    }
+}
+
+/// Why `allow` cannot name `rule`: it is no rule of the registry (with the names it may have
+/// meant), or one that is never a warning, so there is nothing to allow.
+fn unallowable(rule: &str) -> Option<String> {
+    match rules::find(rule) {
+        Some(found) if found.severity == RuleSeverity::Error => Some(format!(
+            "`allow`: rule `{rule}` is always an error, never a warning to allow"
+        )),
+        Some(_) => None,
+        None => {
+            let close: Vec<String> = rules::similar(rule)
+                .iter()
+                .take(3)
+                .map(|r| format!("`{r}`"))
+                .collect();
+            let hint = if close.is_empty() {
+                " (`armreg-codegen explain` lists them)".to_string()
+            } else {
+                format!("; did you mean {}?", close.join(" or "))
+            };
+            Some(format!("`allow`: no rule is named `{rule}`{hint}"))
+        }
     }
 }
 
@@ -251,5 +285,19 @@ mod tests {
             .unwrap_err()
             .contains("matches no file"));
         assert_eq!(expand_input(dir.path(), "x.toml").unwrap(), ["x.toml"]);
+    }
+
+    #[test]
+    fn allow_names_rules_that_warn() {
+        assert_eq!(unallowable("events_complete"), None);
+        let error_rule = unallowable("toml_syntax").unwrap();
+        assert!(error_rule.contains("always an error"), "{error_rule}");
+        let typo = unallowable("events_compete").unwrap();
+        assert!(typo.ends_with("did you mean `events_complete`?"), "{typo}");
+        let unknown = unallowable("zzzz").unwrap();
+        assert!(
+            unknown.contains("`armreg-codegen explain` lists them"),
+            "{unknown}"
+        );
     }
 }

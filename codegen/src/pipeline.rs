@@ -11,6 +11,7 @@ use crate::ir::{Device, Pos};
 use crate::manifest::{self, Entry};
 use crate::output::CrateOutput;
 use crate::passes::Mode;
+use crate::rules::{INPUT_READABLE, MANIFEST_SYNTAX};
 
 /// What a run reports: every diagnostic, the sources to render them with, and how long each
 /// phase took.
@@ -21,6 +22,10 @@ pub struct Report {
     pub timings: Timings,
     /// Warnings of rules a manifest entry allows: counted per crate and rule, not shown.
     pub allowed: Vec<(String, &'static str, usize)>,
+    /// Failures that are no finding about an input, so they name no rule and no position: a
+    /// crate name from the command line that Cargo would refuse, or a backend that failed (a bug
+    /// of the generator, which no input should reach).
+    pub failures: Vec<String>,
 }
 
 /// Wall time per phase (`read`, `parse`, `validate`, `emit`, ...), summed over inputs and crates,
@@ -69,15 +74,21 @@ fn peak_memory_kb() -> Option<u64> {
 
 impl Report {
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(Diagnostic::is_error)
+        self.error_count() > 0
     }
 
-    /// Every diagnostic rendered with its snippet, then a line per crate and rule whose warnings
-    /// the manifest allows.
+    /// The errors: diagnostics and failures.
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count() + self.failures.len()
+    }
+
+    /// Every diagnostic rendered with its snippet, every failure, then a line per crate and rule
+    /// whose warnings the manifest allows.
     pub fn render(&self) -> String {
         self.diagnostics
             .iter()
             .map(|d| d.render(&self.sources))
+            .chain(self.failures.iter().map(|failure| format!("error: {failure}")))
             .chain(self.allowed.iter().map(|(krate, rule, n)| {
                 format!("note: {krate}: {n} warning(s) of rule `{rule}` not shown (the manifest allows them)")
             }))
@@ -94,10 +105,10 @@ impl Report {
         let mut counts: Vec<(&'static str, usize)> = Vec::new();
         let mut kept = Vec::new();
         for d in self.diagnostics.drain(from..) {
-            if !d.is_error() && rules.iter().any(|r| r == d.rule) {
-                match counts.iter_mut().find(|(r, _)| *r == d.rule) {
+            if !d.is_error() && rules.iter().any(|r| r == d.rule.name) {
+                match counts.iter_mut().find(|(r, _)| *r == d.rule.name) {
                     Some((_, n)) => *n += 1,
-                    None => counts.push((d.rule, 1)),
+                    None => counts.push((d.rule.name, 1)),
                 }
             } else {
                 kept.push(d);
@@ -111,7 +122,7 @@ impl Report {
 
 fn io_error(file: &str, message: String) -> Diagnostic {
     let pos = Pos::file_start(file);
-    Diagnostic::error("input_readable", &pos, message)
+    Diagnostic::error(INPUT_READABLE, &pos, message)
 }
 
 /// A description file: where to read it and the name its positions carry.
@@ -169,6 +180,8 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
             report
                 .diagnostics
                 .push(frontend::unknown_format(&input.shown));
+            // Its first line is shown, which is what a reader would tell the format by.
+            report.sources.insert(&input.shown, text);
             continue;
         };
         strict |= format.always_strict();
@@ -244,13 +257,9 @@ pub fn generate_crate(
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
     if !valid {
-        report.diagnostics.push(Diagnostic::error(
-            "crate_name",
-            &Pos::file_start("<command line>"),
-            format!(
-                "crate name `{}` must be ASCII letters, digits, `-` and `_`, starting with a letter (name it with --name)",
-                name.escape_default()
-            ),
+        report.failures.push(format!(
+            "crate name `{}` must be ASCII letters, digits, `-` and `_`, starting with a letter (name it with --name)",
+            name.escape_default()
         ));
         return None;
     }
@@ -315,14 +324,15 @@ fn emit_crate(
     report.timings.add("emit", started);
     let mut files = Vec::new();
     let mut failed = false;
-    for (rule, result) in results {
+    // A backend's failure is the generator's bug, not a rule an input breaks: a plain error.
+    for (backend, result) in results {
         match result {
             Ok(f) => files.extend(f),
             Err(message) => {
                 failed = true;
                 report
-                    .diagnostics
-                    .push(Diagnostic::error(rule, &device.pos, message));
+                    .failures
+                    .push(format!("the `{backend}` backend failed: {message}"));
             }
         }
     }
@@ -425,7 +435,7 @@ pub fn load_manifest(
                 Err(message) => {
                     report
                         .diagnostics
-                        .push(Diagnostic::error("manifest_syntax", pos, message))
+                        .push(Diagnostic::error(MANIFEST_SYNTAX, pos, message))
                 }
             }
         }

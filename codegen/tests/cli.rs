@@ -459,3 +459,48 @@ fn generate_never_replaces_a_file_it_did_not_write() {
     assert!(!krate.join("src/stale.rs").exists());
     assert!(krate.join("notes.txt").exists());
 }
+
+#[test]
+fn explain_tells_what_a_rule_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    // One rule: every part of its entry, and nothing on standard error.
+    let run = codegen(dir.path(), &["explain", "no_overlapping_fields"]);
+    assert_eq!(run.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    for part in [
+        "rule:       no_overlapping_fields\n",
+        "severity:   defect: an error in strict mode",
+        "checks:     no bit belongs to two fields of a layout",
+        "applies to: native TOML, CMSIS-SVD, TI XML, Linux sysreg\n",
+        "An input that breaks it:\n\n    fields = [",
+    ] {
+        assert!(stdout.contains(part), "no {part:?} in:\n{stdout}");
+    }
+    assert!(run.stderr.is_empty());
+    // No rule: every rule of the registry, one a line.
+    let run = codegen(dir.path(), &["explain"]);
+    assert_eq!(run.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.starts_with(&format!("{} rules", codegen::rules::ALL.len())));
+    for rule in codegen::rules::ALL {
+        assert!(
+            stdout.contains(&format!("\n  {} ", rule.name)),
+            "{} is not listed",
+            rule.name
+        );
+    }
+    // A name that is no rule's: an error naming the close ones, and a failure.
+    let run = codegen(dir.path(), &["explain", "no_overlaping_field"]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(run.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.starts_with("error: no rule is named `no_overlaping_field`; did you mean one of these?\n  no_overlapping_fields\n"),
+        "{stderr}"
+    );
+    let run = codegen(dir.path(), &["explain", "zzzz"]);
+    assert_eq!(run.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("`armreg-codegen explain` lists every rule")
+    );
+}

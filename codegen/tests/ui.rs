@@ -1,7 +1,13 @@
-//! Golden diagnostics. Every file `tests/ui/<rule>[__<what>].<ext>` is an input (any format) that
-//! breaks `<rule>`; `codegen dump-ir` on it (with the extra arguments in `<case>.args`, if that file
-//! exists) must give exactly the exit status and diagnostics in `<case>.stderr`: rule, file, line,
-//! column and snippet. A failing case must also leave an existing output crate untouched.
+//! Golden diagnostics. Every entry `tests/ui/<rule>[__<what>][.<ext>]` breaks `<rule>`, a rule of
+//! the registry (`codegen::rules::ALL`), and every rule has at least one. An entry is
+//! - an input (any format, a perf core folder included): `codegen dump-ir` on it (with the extra
+//!   arguments in `<case>.args`, if that file exists) must give exactly the exit status and
+//!   diagnostics in `<case>.stderr`: rule, file, line, column and snippet. A failing case must also
+//!   leave an existing output crate untouched;
+//! - a folder holding `descriptions/manifest.toml`: a repository root, checked with
+//!   `codegen --check --root <case>`, whose diagnostics name `descriptions/manifest.toml`;
+//!   regenerating a copy of it must write nothing.
+//!
 //! `BLESS=1 cargo test -p codegen --test ui` rewrites the expected files after a deliberate change.
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -31,6 +37,11 @@ fn args_of(case: &Path) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// A case that is a repository root, for the rules of the manifest.
+fn is_repository(case: &Path) -> bool {
+    case.join("descriptions/manifest.toml").is_file()
+}
+
 #[test]
 fn every_case_gets_its_exact_diagnostics() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -46,12 +57,15 @@ fn every_case_gets_its_exact_diagnostics() {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let shown = format!("tests/ui/{name}");
         let args = args_of(case);
-        let out = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"))
-            .current_dir(dir)
-            .args(["dump-ir", &shown])
-            .args(&args)
-            .output()
-            .expect("codegen runs");
+        let repository = is_repository(case);
+        let mut command = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"));
+        command.current_dir(dir);
+        if repository {
+            command.args(["--check", "--root", &shown]);
+        } else {
+            command.args(["dump-ir", &shown]);
+        }
+        let out = command.args(&args).output().expect("codegen runs");
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         let code = out.status.code();
         let rule = rule_of(case);
@@ -63,15 +77,25 @@ fn every_case_gets_its_exact_diagnostics() {
                 "{name}: expected rule `{rule}` first, got:\n{stderr}"
             ));
         }
-        if !stderr.contains(&format!("--> {shown}:")) {
-            failures.push(format!("{name}: no `--> {shown}:line:col` in:\n{stderr}"));
+        let position = if repository {
+            "--> descriptions/manifest.toml:".to_string()
+        } else {
+            format!("--> {shown}:")
+        };
+        if !stderr.contains(&position) {
+            failures.push(format!("{name}: no `{position}line:col` in:\n{stderr}"));
         }
         match code {
             Some(1) => {
                 if !out.stdout.is_empty() {
-                    failures.push(format!("{name}: failed but printed IR"));
+                    failures.push(format!("{name}: failed but printed to standard output"));
                 }
-                if let Err(e) = generate_writes_nothing(case, &args) {
+                let written = if repository {
+                    regenerate_writes_nothing(case)
+                } else {
+                    generate_writes_nothing(case, &args)
+                };
+                if let Err(e) = written {
                     failures.push(format!("{name}: {e}"));
                 }
             }
@@ -103,13 +127,29 @@ fn every_case_gets_its_exact_diagnostics() {
 }
 
 #[test]
-fn every_pass_has_a_case() {
+fn every_rule_has_a_case() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
     let covered: Vec<String> = cases(&dir).iter().map(|c| rule_of(c)).collect();
-    for rule in codegen::passes::PASSES.iter().map(|c| c.name) {
+    let missing: Vec<&str> = codegen::rules::ALL
+        .iter()
+        .map(|rule| rule.name)
+        .filter(|rule| !covered.iter().any(|c| c == rule))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "no tests/ui case breaks these rules of the registry: {missing:?}"
+    );
+}
+
+#[test]
+fn every_case_breaks_a_rule_of_the_registry() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
+    for case in cases(&dir) {
+        let rule = rule_of(&case);
         assert!(
-            covered.iter().any(|c| c == rule),
-            "no tests/ui case breaks rule `{rule}`"
+            codegen::rules::find(&rule).is_some(),
+            "{}: `{rule}` is no rule of the registry",
+            case.display()
         );
     }
 }
@@ -152,6 +192,38 @@ fn generate_writes_nothing(case: &Path, args: &[String]) -> Result<(), String> {
     for (path, text) in before {
         if std::fs::read_to_string(out.join(path)).unwrap() != text {
             return Err(format!("`generate` rewrote {path}"));
+        }
+    }
+    Ok(())
+}
+
+/// Regenerating a copy of the failing repository `case` fails and writes no `generated/`.
+fn regenerate_writes_nothing(case: &Path) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    copy_folder(case, dir.path()).map_err(|e| e.to_string())?;
+    let run = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"))
+        .arg("--root")
+        .arg(dir.path())
+        .output()
+        .expect("codegen runs");
+    if run.status.code() != Some(1) {
+        return Err(format!("regenerating exited with {:?}", run.status.code()));
+    }
+    if dir.path().join("generated").exists() {
+        return Err("regenerating wrote generated/".to_string());
+    }
+    Ok(())
+}
+
+fn copy_folder(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_folder(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
         }
     }
     Ok(())

@@ -9,11 +9,7 @@ use std::path::Path;
 use super::Parsed;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Core, Device, Event, EventPmu, Pos};
-
-/// The rule for text that is not Arm PMU data as its schema describes it.
-pub const RULE_SYNTAX: &str = "arm_pmu_data_syntax";
-/// The rule for events the data leaves incomplete (no name, no code): repaired with a warning.
-pub const RULE_INCOMPLETE: &str = "events_complete";
+use crate::rules::{ARM_PMU_DATA_SYNTAX, EVENTS_COMPLETE, INPUT_READABLE};
 
 /// The licence of Arm's PMU data (its repository's `LICENSE`).
 const LICENSE: &str = "Apache-2.0";
@@ -25,14 +21,14 @@ pub fn parse(file: &str, path: &Path, text: &str) -> Parsed {
             .position()
             .map_or_else(|| Pos::file_start(file), |at| position(file, at));
         let rule = match error.kind() {
-            pmu_events::ErrorKind::Io(_) => "input_readable",
-            _ => RULE_SYNTAX,
+            pmu_events::ErrorKind::Io(_) => INPUT_READABLE,
+            _ => ARM_PMU_DATA_SYNTAX,
         };
         vec![Diagnostic::error(rule, &pos, error.message())]
     })?;
     let Some(pmu) = data.pmu() else {
         return Err(vec![Diagnostic::error(
-            RULE_SYNTAX,
+            ARM_PMU_DATA_SYNTAX,
             &position(file, &data.position),
             format!(
                 "no PMU architecture this generator knows (`pmu_architecture` {:?}, `architecture` {:?}): the width of the event numbers is unknown",
@@ -46,7 +42,7 @@ pub fn parse(file: &str, path: &Path, text: &str) -> Parsed {
         .iter()
         .map(|repair| {
             Diagnostic::warning(
-                RULE_INCOMPLETE,
+                EVENTS_COMPLETE,
                 &position(file, &repair.position),
                 &repair.message,
             )
@@ -161,7 +157,11 @@ pub fn parse_cpus(file: &str, path: &Path, text: &str) -> Parsed {
         let pos = error
             .position()
             .map_or_else(|| Pos::file_start(file), |at| position(file, at));
-        vec![Diagnostic::error(RULE_SYNTAX, &pos, error.message())]
+        vec![Diagnostic::error(
+            ARM_PMU_DATA_SYNTAX,
+            &pos,
+            error.message(),
+        )]
     })?;
     let name = path
         .file_stem()

@@ -17,6 +17,7 @@ use crate::ir::{
     Device, EnumUsage, EnumValue, Field, FieldAccess, Layout, NameRef, Pos, RegAccess, SysReg,
     SysRegPath,
 };
+use crate::rules::{Rule, BITS_COVERED_ONCE, SYSREG_SYNTAX};
 
 const SOURCE: &str = "Linux arch/arm64/tools/sysreg";
 
@@ -97,7 +98,7 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     if parser.block.is_some() || parser.in_enum.is_some() {
         let pos = parser.lines.pos(text.len(), text.len());
         parser.errors.push(Diagnostic::error(
-            RULE_SYNTAX,
+            SYSREG_SYNTAX,
             &pos,
             "the file ends inside a block: `EndSysreg`, `EndSysregFields` or `EndEnum` is missing",
         ));
@@ -105,7 +106,7 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     if parser.device.layouts.is_empty() && parser.errors.is_empty() {
         let pos = parser.lines.pos(0, 0);
         parser.errors.push(Diagnostic::error(
-            RULE_SYNTAX,
+            SYSREG_SYNTAX,
             &pos,
             "no `Sysreg` or `SysregFields` block in the file",
         ));
@@ -118,15 +119,12 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     }
 }
 
-const RULE_SYNTAX: &str = "sysreg_syntax";
-const RULE_COVERAGE: &str = "bits_covered_once";
-
 impl Parser<'_> {
     fn pos(&self, word: &Word) -> Pos {
         self.lines.pos(word.start, word.start + word.text.len())
     }
 
-    fn error(&mut self, rule: &'static str, word: &Word, message: impl Into<String>) {
+    fn error(&mut self, rule: &'static Rule, word: &Word, message: impl Into<String>) {
         let pos = self.pos(word);
         self.errors.push(Diagnostic::error(rule, &pos, message));
         if let Some(Block { damaged, .. }) = &mut self.block {
@@ -150,12 +148,12 @@ impl Parser<'_> {
             "Fields" => self.fields_ref(words),
             "EndEnum" => match self.in_enum.take() {
                 Some(_) => {}
-                None => self.error(RULE_SYNTAX, &words[0], "`EndEnum` without an enum"),
+                None => self.error(SYSREG_SYNTAX, &words[0], "`EndEnum` without an enum"),
             },
             other => {
                 let other = other.to_string();
                 self.error(
-                    RULE_SYNTAX,
+                    SYSREG_SYNTAX,
                     &words[0],
                     format!("unknown directive `{other}`"),
                 );
@@ -168,14 +166,14 @@ impl Parser<'_> {
             return true;
         }
         let at = words.get(count).unwrap_or(&words[words.len() - 1]);
-        self.error(RULE_SYNTAX, at, format!("expected `{usage}`"));
+        self.error(SYSREG_SYNTAX, at, format!("expected `{usage}`"));
         false
     }
 
     fn open(&mut self, words: &[Word], is_sysreg: bool) {
         if self.block.is_some() {
             self.error(
-                RULE_SYNTAX,
+                SYSREG_SYNTAX,
                 &words[0],
                 format!("`{}` inside another block", words[0].text),
             );
@@ -200,7 +198,7 @@ impl Parser<'_> {
                             "{what} `{}` is not a number from 0 to {max}",
                             words[2 + index].text
                         );
-                        self.error(RULE_SYNTAX, &words[2 + index], message);
+                        self.error(SYSREG_SYNTAX, &words[2 + index], message);
                         return;
                     }
                 }
@@ -248,7 +246,7 @@ impl Parser<'_> {
         }) = self.block.take()
         else {
             self.error(
-                RULE_SYNTAX,
+                SYSREG_SYNTAX,
                 &words[0],
                 format!("`{}` without a block", words[0].text),
             );
@@ -261,7 +259,7 @@ impl Parser<'_> {
         };
         if words[0].text != expected {
             self.error(
-                RULE_SYNTAX,
+                SYSREG_SYNTAX,
                 &words[0],
                 format!("expected `{expected}` to close `{}`", layout.name),
             );
@@ -278,7 +276,7 @@ impl Parser<'_> {
                     layout.name
                 )
             };
-            self.error(RULE_COVERAGE, &words[0], message);
+            self.error(BITS_COVERED_ONCE, &words[0], message);
         }
         let layout_ref = match fields_ref {
             Some(layout_ref) => layout_ref,
@@ -324,7 +322,7 @@ impl Parser<'_> {
         }) = &mut self.block
         else {
             self.error(
-                RULE_SYNTAX,
+                SYSREG_SYNTAX,
                 &words[0],
                 "`Fields` belongs inside a `Sysreg` block",
             );
@@ -332,7 +330,7 @@ impl Parser<'_> {
         };
         if *next_bit != Some(63) || fields_ref.is_some() {
             self.error(
-                RULE_COVERAGE,
+                BITS_COVERED_ONCE,
                 &words[0],
                 "`Fields` must be the only description of a register's bits",
             );
@@ -359,7 +357,7 @@ impl Parser<'_> {
                     "`{}` is not a bit range `<msb>[:<lsb>]` within 63..0",
                     word.text
                 );
-                self.error(RULE_SYNTAX, word, message);
+                self.error(SYSREG_SYNTAX, word, message);
                 None
             }
         }
@@ -393,7 +391,7 @@ impl Parser<'_> {
         }) = &mut self.block
         else {
             self.error(
-                RULE_SYNTAX,
+                SYSREG_SYNTAX,
                 &words[0],
                 format!("`{directive}` outside a block"),
             );
@@ -401,7 +399,7 @@ impl Parser<'_> {
         };
         if fields_ref.is_some() {
             self.error(
-                RULE_COVERAGE,
+                BITS_COVERED_ONCE,
                 &words[0],
                 "a register described by `Fields` has no fields of its own",
             );
@@ -425,11 +423,15 @@ impl Parser<'_> {
                     .lines
                     .pos(words[1].start, words[1].start + words[1].text.len());
                 self.errors
-                    .push(Diagnostic::error(RULE_COVERAGE, &pos, message));
+                    .push(Diagnostic::error(BITS_COVERED_ONCE, &pos, message));
                 return;
             }
             None => {
-                self.error(RULE_COVERAGE, &words[1], "every bit is already described");
+                self.error(
+                    BITS_COVERED_ONCE,
+                    &words[1],
+                    "every bit is already described",
+                );
                 return;
             }
         }
@@ -478,7 +480,7 @@ impl Parser<'_> {
         };
         let Some(value) = value else {
             self.error(
-                RULE_SYNTAX,
+                SYSREG_SYNTAX,
                 &words[0],
                 format!("`{text}` is not a number (0b…, 0x… or decimal)"),
             );
@@ -555,7 +557,7 @@ EndSysreg
     fn gaps_and_overlaps_are_errors() {
         let gap = "Sysreg A 3 0 1 0 0\nField 63:8 X\nField 3:0 Y\nEndSysreg\n";
         let errors = parse("f", gap).unwrap_err();
-        assert_eq!(errors[0].rule, RULE_COVERAGE);
+        assert_eq!(errors[0].rule, BITS_COVERED_ONCE);
         assert_eq!((errors[0].pos.line, errors[0].pos.col), (3, 7));
         let short = "Sysreg A 3 0 1 0 0\nField 63:8 X\nEndSysreg\n";
         let errors = parse("f", short).unwrap_err();
@@ -565,6 +567,6 @@ EndSysreg
             errors[0].message
         );
         let unclosed = "Sysreg A 3 0 1 0 0\nField 63:0 X\n";
-        assert_eq!(parse("f", unclosed).unwrap_err()[0].rule, RULE_SYNTAX);
+        assert_eq!(parse("f", unclosed).unwrap_err()[0].rule, SYSREG_SYNTAX);
     }
 }

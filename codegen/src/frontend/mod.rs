@@ -10,6 +10,7 @@ use std::path::Path;
 
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::ir::{Device, Pos};
+use crate::rules::INPUT_FORMAT;
 
 /// The input formats the toolchain reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
@@ -140,7 +141,7 @@ pub fn parse(format: Format, file: &str, path: &Path, text: &str, sources: &mut 
 pub fn unknown_format(file: &str) -> Diagnostic {
     let pos = Pos::file_start(file);
     Diagnostic::error(
-        "input_format",
+        INPUT_FORMAT,
         &pos,
         "cannot tell the input format from the file's content; name it with --format",
     )

@@ -13,6 +13,7 @@ use crate::ir::{
     EventPmu, Field, FieldAccess, Instance, Layout, Lock, NameRef, Pos, ReadAction, RegAccess,
     RegisterAmendment, SysReg, SysRegPath,
 };
+use crate::rules::{DESCRIPTION_SYNTAX, TOML_SYNTAX};
 
 type S<T> = Spanned<T>;
 
@@ -191,7 +192,7 @@ pub fn parse(file: &str, text: &str) -> Result<Device, Vec<Diagnostic>> {
         let span = error.span().unwrap_or(0..0);
         let message = error.message().trim().to_string();
         vec![Diagnostic::error(
-            "toml_syntax",
+            TOML_SYNTAX,
             &lines.pos(span.start, span.end),
             message,
         )]
@@ -229,7 +230,7 @@ impl Lower<'_> {
     fn error<T>(&mut self, at: &S<T>, message: String) {
         let pos = self.pos(at);
         self.errors
-            .push(Diagnostic::error("description_syntax", &pos, message));
+            .push(Diagnostic::error(DESCRIPTION_SYNTAX, &pos, message));
     }
 
     /// A non-negative integer no larger than `max`.
@@ -878,7 +879,7 @@ mod tests {
     #[test]
     fn syntax_error_has_position() {
         let errors = parse("x.toml", "[device]\nname = \"a\"\n[[layout]]\nname = 3\n").unwrap_err();
-        assert_eq!(errors[0].rule, "toml_syntax");
+        assert_eq!(errors[0].rule, TOML_SYNTAX);
         assert_eq!((errors[0].pos.line, errors[0].pos.col), (4, 8));
     }
 }

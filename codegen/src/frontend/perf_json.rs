@@ -7,6 +7,7 @@ use std::path::Path;
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::ir::{Device, Event, EventPmu, Pos};
+use crate::rules::{ARCH_STD_EVENTS_RESOLVE, INPUT_READABLE, PERF_JSON_SYNTAX};
 
 /// Parses the events at `path` (a file or a core folder), shown as `file`. Every file read is
 /// added to `sources`.
@@ -114,9 +115,11 @@ fn diagnostic(
         sources.insert(&shown, text);
     }
     let rule = match error.kind() {
-        pmu_events::ErrorKind::UnknownArchStdEvent(_) => "arch_std_events_resolve",
-        pmu_events::ErrorKind::Io(_) => "input_readable",
-        _ => "perf_json_syntax",
+        // A reference with no architectural tables to look it up in is as unresolved.
+        pmu_events::ErrorKind::UnknownArchStdEvent(_)
+        | pmu_events::ErrorKind::NoArchRoot { .. } => ARCH_STD_EVENTS_RESOLVE,
+        pmu_events::ErrorKind::Io(_) => INPUT_READABLE,
+        _ => PERF_JSON_SYNTAX,
     };
     Diagnostic::error(rule, &pos, error.message())
 }

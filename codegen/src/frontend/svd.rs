@@ -25,10 +25,7 @@ mod xml;
 
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, LineIndex};
-
-/// The rule for SVD structure svd-parser rejects (a missing required element, an element where
-/// another is expected, ...).
-pub const RULE_SVD: &str = "svd_elements_valid";
+use crate::rules::SVD_ELEMENTS_VALID;
 
 /// Parses CMSIS-SVD text; `file` is the name positions carry.
 pub fn parse(file: &str, text: &str) -> Parsed {
@@ -100,7 +97,7 @@ pub fn parse(file: &str, text: &str) -> Parsed {
         }
         Err(_) => {
             let mut errors = vec![Diagnostic::error(
-                RULE_SVD,
+                SVD_ELEMENTS_VALID,
                 &lines.pos(0, 0),
                 "svd-parser failed on this file (a defect svd-parser does not report)",
             )];
@@ -112,7 +109,7 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     drop(tree);
     let lowered = lower::lower(&doc, &lines, &svd);
     warnings.extend(lowered.warnings);
-    warnings.sort_by(|a, b| (&a.pos, a.rule).cmp(&(&b.pos, b.rule)));
+    warnings.sort_by(|a, b| (&a.pos, a.rule.name).cmp(&(&b.pos, b.rule.name)));
     if lowered.errors.is_empty() {
         Ok((lowered.device, warnings))
     } else {
@@ -153,7 +150,7 @@ fn parser_error(lines: &LineIndex<'_>, text: &str, messages: &[String]) -> Diagn
     let end = text[at..].find(['>', '\n']).map_or(at, |found| {
         at + found + usize::from(text[at + found..].starts_with('>'))
     });
-    Diagnostic::error(RULE_SVD, &lines.pos(at, end), message)
+    Diagnostic::error(SVD_ELEMENTS_VALID, &lines.pos(at, end), message)
 }
 
 /// `("Parsing x", 3, 5)` from `"Parsing x at 3:5"`.

@@ -23,17 +23,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::Parsed;
-use crate::diagnostic::{Diagnostic, LineIndex, Severity, Sources};
+use crate::diagnostic::{Diagnostic, LineIndex, Sources};
 use crate::ir::{
     Block, BlockRegister, Device, EnumUsage, EnumValue, Field, FieldAccess, Instance, Layout,
     NameRef, Pos, RegAccess,
 };
+use crate::rules::{Rule, DESCRIPTION_SYNTAX, INPUT_READABLE};
 use xml::{Attr, Element};
-
-/// Attribute values: numbers, bit ranges, widths, access names, required attributes.
-const SYNTAX: &str = "description_syntax";
-/// A module file named by `href` that cannot be read.
-const READABLE: &str = "input_readable";
 
 /// The highest bit number a field may name (as in the native format).
 const MAX_BIT: u64 = 1023;
@@ -73,7 +69,7 @@ pub fn parse(file: &str, path: &Path, text: &str, sources: &mut Sources) -> Pars
         "device" => Some(device(&mut ctx, &root, file, &dir, sources)),
         other => {
             ctx.error(
-                SYNTAX,
+                DESCRIPTION_SYNTAX,
                 root.name_span,
                 format!("expected a TI module file (`<module>`) or device file (`<device>`), found `<{other}>`"),
             );
@@ -106,21 +102,16 @@ impl<'a> Ctx<'a> {
         self.lines.pos(span.0, span.1)
     }
 
-    fn error(&mut self, rule: &'static str, span: (usize, usize), message: String) {
+    fn error(&mut self, rule: &'static Rule, span: (usize, usize), message: String) {
         let pos = self.pos(span);
         self.diagnostics
             .push(Diagnostic::error(rule, &pos, message));
     }
 
-    fn warning(&mut self, rule: &'static str, span: (usize, usize), message: String) {
+    fn warning(&mut self, rule: &'static Rule, span: (usize, usize), message: String) {
         let pos = self.pos(span);
-        self.diagnostics.push(Diagnostic {
-            severity: Severity::Warning,
-            rule,
-            message,
-            pos,
-            notes: Vec::new(),
-        });
+        self.diagnostics
+            .push(Diagnostic::warning(rule, &pos, message));
     }
 
     /// The attribute `name` of `element`, or an error at the element's name.
@@ -132,7 +123,7 @@ impl<'a> Ctx<'a> {
                 .map(|id| format!(" `{}`", id.value))
                 .unwrap_or_default();
             self.error(
-                SYNTAX,
+                DESCRIPTION_SYNTAX,
                 element.name_span,
                 format!("`<{}>`{what} needs the attribute `{name}`", element.name),
             );
@@ -146,7 +137,7 @@ impl<'a> Ctx<'a> {
             Some(number) if number <= max => Some(number),
             Some(number) => {
                 self.error(
-                    SYNTAX,
+                    DESCRIPTION_SYNTAX,
                     attr.span,
                     format!("`{}` {number} is out of range: at most {max}", attr.name),
                 );
@@ -154,7 +145,7 @@ impl<'a> Ctx<'a> {
             }
             None => {
                 self.error(
-                    SYNTAX,
+                    DESCRIPTION_SYNTAX,
                     attr.span,
                     format!(
                         "`{}` value `{}` is not a number (decimal, or hexadecimal with `0x`)",
@@ -276,7 +267,7 @@ fn register(ctx: &mut Ctx<'_>, element: &Element) -> Option<Register> {
         });
     let Some(name_attr) = name_attr else {
         ctx.error(
-            SYNTAX,
+            DESCRIPTION_SYNTAX,
             element.name_span,
             "`<register>` needs an `id` (or `acronym`) attribute".to_string(),
         );
@@ -290,7 +281,7 @@ fn register(ctx: &mut Ctx<'_>, element: &Element) -> Option<Register> {
             Some(value as u32)
         } else {
             ctx.error(
-                SYNTAX,
+                DESCRIPTION_SYNTAX,
                 width_attr.span,
                 format!(
                     "register `{name}` is {value} bits wide; a register is 8, 16, 32 or 64 bits"
@@ -334,7 +325,7 @@ fn bitfield(ctx: &mut Ctx<'_>, element: &Element) -> Option<Field> {
     let (msb, lsb) = (begin? as u32, end? as u32);
     if msb < lsb {
         ctx.error(
-            SYNTAX,
+            DESCRIPTION_SYNTAX,
             begin_attr.span,
             format!(
                 "bitfield `{name}`: begin {msb} is below end {lsb}; `begin` is the most significant bit"
@@ -347,7 +338,7 @@ fn bitfield(ctx: &mut Ctx<'_>, element: &Element) -> Option<Field> {
         if given != u64::from(width) {
             let span = element.attr("width").map_or(element.name_span, |a| a.span);
             ctx.warning(
-                SYNTAX,
+                DESCRIPTION_SYNTAX,
                 span,
                 format!(
                     "bitfield `{name}`: width {given} disagrees with begin {msb} and end {lsb} ({width} bit(s)); used begin and end"
@@ -382,7 +373,7 @@ fn bitenum(ctx: &mut Ctx<'_>, element: &Element) -> Option<EnumValue> {
         .or_else(|| element.attr("token").filter(|a| !a.value.trim().is_empty()));
     let Some(name_attr) = name_attr else {
         ctx.error(
-            SYNTAX,
+            DESCRIPTION_SYNTAX,
             element.name_span,
             "`<bitenum>` needs an `id` (or `token`) attribute".to_string(),
         );
@@ -413,7 +404,7 @@ fn field_access(ctx: &mut Ctx<'_>, attr: &Attr) -> Option<FieldAccess> {
         .to_ascii_uppercase();
     if let Some((spelling, access)) = ACCESS_NAMES.iter().find(|(n, _)| *n == normal) {
         ctx.warning(
-            SYNTAX,
+            DESCRIPTION_SYNTAX,
             attr.span,
             format!("rwaccess `{text}` is not a TI access name; read it as `{spelling}`"),
         );
@@ -421,7 +412,7 @@ fn field_access(ctx: &mut Ctx<'_>, attr: &Attr) -> Option<FieldAccess> {
     }
     let known: Vec<&str> = ACCESS_NAMES.iter().map(|(n, _)| *n).collect();
     ctx.error(
-        SYNTAX,
+        DESCRIPTION_SYNTAX,
         attr.span,
         format!(
             "unknown rwaccess `{text}`; expected one of: {}",
@@ -682,7 +673,7 @@ fn load_module(
         Ok(text) => text,
         Err(error) => {
             ctx.error(
-                READABLE,
+                INPUT_READABLE,
                 href.span,
                 format!("cannot read module file `{shown}`: {error}"),
             );
@@ -699,7 +690,7 @@ fn load_module(
     };
     if root.name != "module" {
         ctx.warning(
-            SYNTAX,
+            DESCRIPTION_SYNTAX,
             href.span,
             format!(
                 "`{shown}` is not a TI module file (its root element is `<{}>`); skipped this instance",

@@ -4,8 +4,7 @@
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
-
-pub const NAME: &str = "amendments_apply";
+use crate::rules::AMENDMENTS_APPLY;
 
 /// Runs first: it reads only the amendments and the blocks they name.
 pub const ASSUMES: &[Property] = &[];
@@ -20,7 +19,7 @@ pub fn run(device: &mut Device) -> Vec<Diagnostic> {
             .find(|b| b.name == amendment.block.name)
         else {
             out.push(Diagnostic::error(
-                NAME,
+                AMENDMENTS_APPLY,
                 &amendment.block.pos,
                 format!("no block is named `{}`", amendment.block.name),
             ));
@@ -30,7 +29,7 @@ pub fn run(device: &mut Device) -> Vec<Diagnostic> {
             match &block.lock {
                 Some(old) => out.push(
                     Diagnostic::error(
-                        NAME,
+                        AMENDMENTS_APPLY,
                         &lock.pos,
                         format!("block `{}` already has a lock", block.name),
                     )
@@ -47,7 +46,7 @@ pub fn run(device: &mut Device) -> Vec<Diagnostic> {
             {
                 Some(reg) => reg.access = r.access,
                 None => out.push(Diagnostic::error(
-                    NAME,
+                    AMENDMENTS_APPLY,
                     &r.name.pos,
                     format!(
                         "block `{}` has no register named `{}`",

@@ -4,8 +4,7 @@
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, PathExt, Pos};
-
-pub const NAME: &str = "arrays_in_range";
+use crate::rules::ARRAYS_IN_RANGE;
 
 /// An element's size is its layout's width, a derived layout's only once derived.
 pub const ASSUMES: &[Property] = &[Property::LayoutsDerived];
@@ -24,7 +23,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
                     .find(|&n| reg.path.element(n).is_none())
                     .unwrap_or(0);
                 out.push(Diagnostic::error(
-                    NAME,
+                    ARRAYS_IN_RANGE,
                     &reg.pos,
                     format!(
                         "element {first_bad} of `{}` (count {count}, base {}) has no encoding: the index carries out of CRm",
@@ -45,7 +44,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
                 .map_or(0, |l| u64::from(l.width / 8));
             if array.stride < size {
                 out.push(Diagnostic::error(
-                    NAME,
+                    ARRAYS_IN_RANGE,
                     &reg.pos,
                     format!(
                         "stride {:#x} of `{}` is smaller than its {size}-byte elements",
@@ -56,7 +55,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
             let last = reg.offset + array.stride * u64::from(array.count - 1);
             if last + size > block.size {
                 out.push(Diagnostic::error(
-                    NAME,
+                    ARRAYS_IN_RANGE,
                     &reg.pos,
                     format!(
                         "element {} of `{}` at offset {last:#x} lies outside block `{}` (size {:#x})",
@@ -76,22 +75,22 @@ fn shape(name: &str, pos: &Pos, count: Option<u32>, out: &mut Vec<Diagnostic>) {
     let indexed = name.contains("<n>");
     match count {
         Some(0) => out.push(Diagnostic::error(
-            NAME,
+            ARRAYS_IN_RANGE,
             pos,
             format!("array `{name}` has count 0"),
         )),
         Some(c) if c > MAX_COUNT => out.push(Diagnostic::error(
-            NAME,
+            ARRAYS_IN_RANGE,
             pos,
             format!("array `{name}` has {c} elements; the limit is {MAX_COUNT}"),
         )),
         Some(_) if !indexed => out.push(Diagnostic::error(
-            NAME,
+            ARRAYS_IN_RANGE,
             pos,
             format!("array `{name}` needs `<n>` in its name where the index goes"),
         )),
         None if indexed => out.push(Diagnostic::error(
-            NAME,
+            ARRAYS_IN_RANGE,
             pos,
             format!("`{name}` has `<n>` in its name but no `count`"),
         )),

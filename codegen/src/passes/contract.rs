@@ -112,12 +112,12 @@ pub fn check(passes: &[Pass]) -> Result<(), Violation> {
         return Ok(());
     };
     Err(Violation {
-        pass: passes[i].name,
+        pass: passes[i].rule.name,
         position: i + 1,
         missing,
         established_later_by: passes[i..]
             .iter()
             .find(|p| p.establishes.contains(&missing))
-            .map(|p| p.name),
+            .map(|p| p.rule.name),
     })
 }

@@ -4,8 +4,7 @@ use super::contract::Property;
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{bit_range_mask, Device, EnumValue};
-
-pub const NAME: &str = "enum_values_fit";
+use crate::rules::ENUM_VALUES_FIT;
 
 /// Reads each field alone: a derived layout's copies carry their base's checked values.
 pub const ASSUMES: &[Property] = &[];
@@ -20,7 +19,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                 if e.value & !bit_range_mask(0, field.width) != 0 {
                     out.push(defect(
                         mode,
-                        NAME,
+                        ENUM_VALUES_FIT,
                         &e.pos,
                         format!(
                             "value {:#x} of `{}` does not fit in field `{}` ({} bit(s))",
@@ -40,7 +39,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                     out.push(
                         defect(
                             mode,
-                            NAME,
+                            ENUM_VALUES_FIT,
                             &e.pos,
                             format!(
                                 "`{}` and `{}` both have the value {:#x}",

@@ -3,8 +3,7 @@ use super::contract::Property;
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
-
-pub const NAME: &str = "fields_within_width";
+use crate::rules::FIELDS_WITHIN_WIDTH;
 
 /// A derived layout has its width and its inherited fields (which this pass tells apart) only
 /// once derived.
@@ -28,7 +27,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
             };
             out.push(defect(
                 mode,
-                NAME,
+                FIELDS_WITHIN_WIDTH,
                 pos,
                 format!(
                     "field `{}` (bits {}:{}) lies outside the {width}-bit layout `{layout_name}`{extra}",

@@ -3,8 +3,7 @@
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, PathExt};
-
-pub const NAME: &str = "layouts_fit_paths";
+use crate::rules::LAYOUTS_FIT_PATHS;
 
 /// A derived layout's width is its base's until derived. An unknown layout is skipped.
 pub const ASSUMES: &[Property] = &[Property::LayoutsDerived];
@@ -18,7 +17,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
         };
         if layout.width > reg.path.width() {
             out.push(Diagnostic::error(
-                NAME,
+                LAYOUTS_FIT_PATHS,
                 &reg.layout.pos,
                 format!(
                     "layout `{}` is {} bits wide but `{}` ({}) transfers {} bits",
@@ -38,7 +37,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
             };
             if layout.width < block.access_width {
                 out.push(Diagnostic::error(
-                    NAME,
+                    LAYOUTS_FIT_PATHS,
                     &reg.layout.pos,
                     format!(
                         "layout `{}` is {} bits wide, narrower than block `{}`'s {}-bit accesses",

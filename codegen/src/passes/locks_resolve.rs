@@ -4,8 +4,7 @@
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{bit_range_mask, Block, BlockRegister, Device, NameRef, RegAccess};
-
-pub const NAME: &str = "locks_resolve";
+use crate::rules::LOCKS_RESOLVE;
 
 /// A lock may come from an amendment, names its registers (one each only when names are
 /// unique) and a field, possibly inherited by a derived layout.
@@ -21,7 +20,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
     for block in &device.blocks {
         let Some(lock) = &block.lock else { continue };
         let mut error = |at: &NameRef, message: String| {
-            out.push(Diagnostic::error(NAME, &at.pos, message));
+            out.push(Diagnostic::error(LOCKS_RESOLVE, &at.pos, message));
         };
         if let Some(access) = register(block, &lock.access, &mut error) {
             if matches!(access.access, RegAccess::Ro) {

@@ -1,6 +1,6 @@
 //! Passes over the IR: one rule each, named after what they ensure.
 //!
-//! `amendments_apply` and `derive_layouts` transform (they fold amendments into their blocks and
+//! `amendments_apply` and `derived_layouts_resolve` transform (they fold amendments into their blocks and
 //! materialise derived layouts); the others check one rule each and return diagnostics carrying
 //! the input position. Each pass declares what it assumes and what it establishes (`contract`),
 //! and the order of `PASSES` keeps those declarations. A defect with one safe local repair (a field
@@ -10,7 +10,7 @@
 mod amendments_apply;
 mod arrays_in_range;
 pub mod contract;
-mod derive_layouts;
+mod derived_layouts_resolve;
 mod enum_values_fit;
 mod fields_within_width;
 mod layouts_fit_paths;
@@ -34,6 +34,7 @@ pub use contract::Property;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ir::{Device, Pos};
+use crate::rules::{self, Rule};
 
 /// Whether defects with a safe repair are repaired (with a warning) or are errors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,21 +47,21 @@ pub enum Mode {
 /// `contract`), and how to run it.
 #[derive(Clone, Copy)]
 pub struct Pass {
-    pub name: &'static str,
+    pub rule: &'static Rule,
     pub assumes: &'static [Property],
     pub establishes: &'static [Property],
     pub run: fn(&mut Device, Mode) -> Vec<Diagnostic>,
 }
 
-/// The pass of module `$m`, with its declarations; `$run` adapts a `run` without a mode or
+/// The pass of module `$m` checking `$rule`, with its declarations; `$run` adapts a `run` without a mode or
 /// without `&mut`.
 macro_rules! pass {
-    ($m:ident) => {
-        pass!($m, $m::run)
+    ($m:ident, $rule:expr) => {
+        pass!($m, $rule, $m::run)
     };
-    ($m:ident, $run:expr) => {
+    ($m:ident, $rule:expr, $run:expr) => {
         Pass {
-            name: $m::NAME,
+            rule: $rule,
             assumes: $m::ASSUMES,
             establishes: $m::ESTABLISHES,
             run: $run,
@@ -72,26 +73,46 @@ macro_rules! pass {
 /// derived layouts materialised), then the checks, repairs first, so that the checks after them
 /// see the repaired device. Each pass's `assumes` must be established by a pass before it.
 pub const PASSES: &[Pass] = &[
-    pass!(amendments_apply, |d, _| amendments_apply::run(d)),
-    pass!(derive_layouts, |d, _| derive_layouts::run(d)),
-    pass!(no_duplicate_names),
-    pass!(names_are_identifiers),
-    pass!(references_resolve, |d, _| references_resolve::run(d)),
-    pass!(fields_within_width),
-    pass!(no_overlapping_fields),
-    pass!(reset_values_fit),
-    pass!(enum_values_fit),
-    pass!(layouts_fit_paths, |d, _| layouts_fit_paths::run(d)),
-    pass!(arrays_in_range, |d, _| arrays_in_range::run(d)),
-    pass!(no_duplicate_encodings, |d, _| no_duplicate_encodings::run(
-        d
-    )),
-    pass!(registers_within_block, |d, _| registers_within_block::run(
-        d
-    )),
-    pass!(no_overlapping_registers),
-    pass!(shared_states_agree, |d, _| shared_states_agree::run(d)),
-    pass!(locks_resolve, |d, _| locks_resolve::run(d)),
+    pass!(amendments_apply, rules::AMENDMENTS_APPLY, |d, _| {
+        amendments_apply::run(d)
+    }),
+    pass!(
+        derived_layouts_resolve,
+        rules::DERIVED_LAYOUTS_RESOLVE,
+        |d, _| derived_layouts_resolve::run(d)
+    ),
+    pass!(no_duplicate_names, rules::NO_DUPLICATE_NAMES),
+    pass!(names_are_identifiers, rules::NAMES_ARE_IDENTIFIERS),
+    pass!(references_resolve, rules::REFERENCES_RESOLVE, |d, _| {
+        references_resolve::run(d)
+    }),
+    pass!(fields_within_width, rules::FIELDS_WITHIN_WIDTH),
+    pass!(no_overlapping_fields, rules::NO_OVERLAPPING_FIELDS),
+    pass!(reset_values_fit, rules::RESET_VALUES_FIT),
+    pass!(enum_values_fit, rules::ENUM_VALUES_FIT),
+    pass!(layouts_fit_paths, rules::LAYOUTS_FIT_PATHS, |d, _| {
+        layouts_fit_paths::run(d)
+    }),
+    pass!(arrays_in_range, rules::ARRAYS_IN_RANGE, |d, _| {
+        arrays_in_range::run(d)
+    }),
+    pass!(
+        no_duplicate_encodings,
+        rules::NO_DUPLICATE_ENCODINGS,
+        |d, _| no_duplicate_encodings::run(d)
+    ),
+    pass!(
+        registers_within_block,
+        rules::REGISTERS_WITHIN_BLOCK,
+        |d, _| registers_within_block::run(d)
+    ),
+    pass!(no_overlapping_registers, rules::NO_OVERLAPPING_REGISTERS),
+    pass!(shared_states_agree, rules::SHARED_STATES_AGREE, |d, _| {
+        shared_states_agree::run(d)
+    }),
+    pass!(locks_resolve, rules::LOCKS_RESOLVE, |d, _| {
+        locks_resolve::run(d)
+    }),
 ];
 
 /// The contract is checked twice, each where it costs nothing and cannot be forgotten:
@@ -102,7 +123,7 @@ pub const PASSES: &[Pass] = &[
 ///   names the pass and the missing property. Even in a release build the runner never runs a
 ///   pass whose assumption is not established: it skips it.
 const _: () = if let Some((at, _)) = contract::first_unmet(PASSES) {
-    panic!("{}", PASSES[at].name); // assumes what no earlier pass establishes
+    panic!("{}", PASSES[at].rule.name); // assumes what no earlier pass establishes
 };
 
 /// Runs every pass on `device`; returns the diagnostics, errors and warnings alike, sorted by
@@ -140,7 +161,7 @@ fn run_list(passes: &[Pass], device: &mut Device, mode: Mode) -> Vec<Diagnostic>
             d.severity = Severity::Error;
         }
     }
-    diagnostics.sort_by(|a, b| (&a.pos, a.rule).cmp(&(&b.pos, b.rule)));
+    diagnostics.sort_by(|a, b| (&a.pos, a.rule.name).cmp(&(&b.pos, b.rule.name)));
     diagnostics
 }
 
@@ -148,19 +169,13 @@ fn run_list(passes: &[Pass], device: &mut Device, mode: Mode) -> Vec<Diagnostic>
 /// what `repair` was done (the caller does it).
 pub fn defect(
     mode: Mode,
-    rule: &'static str,
+    rule: &'static Rule,
     pos: &Pos,
     message: String,
     repair: impl Into<String>,
 ) -> Diagnostic {
     match mode {
         Mode::Strict => Diagnostic::error(rule, pos, message),
-        Mode::Lenient => Diagnostic {
-            severity: Severity::Warning,
-            rule,
-            message: format!("{message}; {}", repair.into()),
-            pos: pos.clone(),
-            notes: Vec::new(),
-        },
+        Mode::Lenient => Diagnostic::warning(rule, pos, format!("{message}; {}", repair.into())),
     }
 }

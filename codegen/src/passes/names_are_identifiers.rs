@@ -9,8 +9,7 @@ use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
 use crate::names::ident;
-
-pub const NAME: &str = "names_are_identifiers";
+use crate::rules::NAMES_ARE_IDENTIFIERS;
 
 /// Renames, so it runs after what names elements as written (as `no_duplicate_names`); and it
 /// leaves a name repeated exactly to that pass, so only distinct names may collide here.
@@ -34,7 +33,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                 Ok(id) => id,
                 Err(why) => {
                     out.push(Diagnostic::error(
-                        NAME,
+                        NAMES_ARE_IDENTIFIERS,
                         pos,
                         format!("{} name is not an identifier: {why}", Namespace::kind(ns)),
                     ));
@@ -56,7 +55,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
             out.push(
                 defect(
                     mode,
-                    NAME,
+                    NAMES_ARE_IDENTIFIERS,
                     pos,
                     format!(
                         "{} `{name}` and `{first_name}` both become the identifier `{id}`",

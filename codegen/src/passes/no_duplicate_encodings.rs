@@ -3,11 +3,10 @@ use std::collections::BTreeMap;
 
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, PathExt, SysRegPath};
+use crate::rules::NO_DUPLICATE_ENCODINGS;
 
 use super::arrays_in_range::MAX_COUNT;
 use super::contract::Property;
-
-pub const NAME: &str = "no_duplicate_encodings";
 
 /// Reads system registers' encodings alone, bounding arrays itself.
 pub const ASSUMES: &[Property] = &[];
@@ -29,7 +28,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
             if let Some((first, first_pos)) = seen.get(&path) {
                 out.push(
                     Diagnostic::error(
-                        NAME,
+                        NO_DUPLICATE_ENCODINGS,
                         &reg.pos,
                         format!("`{name}` has the same encoding ({path}) as `{first}`"),
                     )

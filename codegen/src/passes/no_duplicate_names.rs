@@ -7,8 +7,7 @@ use super::namespaces::{self, Namespace};
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
-
-pub const NAME: &str = "no_duplicate_names";
+use crate::rules::NO_DUPLICATE_NAMES;
 
 /// Amendments and derived layouts name blocks, registers and fields as written, so they are
 /// folded before anything is renamed; and a derived layout's fields are skipped as copies of its
@@ -36,7 +35,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
             let new = namespaces::unique(name, |c| taken.contains(c) || all.contains(c));
             let mut d = defect(
                 mode,
-                NAME,
+                NO_DUPLICATE_NAMES,
                 pos,
                 format!("{} `{name}` is defined twice", Namespace::kind(ns)),
                 format!("renamed it `{new}`"),

@@ -4,8 +4,7 @@ use super::contract::Property;
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, Field};
-
-pub const NAME: &str = "no_overlapping_fields";
+use crate::rules::NO_OVERLAPPING_FIELDS;
 
 /// A derived layout's own fields meet its inherited ones only once derived.
 pub const ASSUMES: &[Property] = &[Property::LayoutsDerived];
@@ -22,7 +21,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                     out.push(
                         defect(
                             mode,
-                            NAME,
+                            NO_OVERLAPPING_FIELDS,
                             &field.pos,
                             format!(
                                 "field `{}` (bits {}:{}) overlaps field `{}` (bits {}:{}) in layout `{}`",

@@ -5,8 +5,7 @@ use super::contract::Property;
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{BlockRegister, Device, NameRef};
-
-pub const NAME: &str = "no_overlapping_registers";
+use crate::rules::NO_OVERLAPPING_REGISTERS;
 
 /// Sizes are layout widths; the repair makes a register an alias of another by name, which
 /// designates one register only when names are unique.
@@ -52,7 +51,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                 out.push(
                     defect(
                         mode,
-                        NAME,
+                        NO_OVERLAPPING_REGISTERS,
                         &lr.pos,
                         format!(
                             "`{}` ({:#x}..{:#x}) overlaps `{}` ({:#x}..{:#x}) in block `{}`; declare `alias_of` if they are one register",

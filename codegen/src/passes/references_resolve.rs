@@ -3,8 +3,7 @@
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, NameRef};
-
-pub const NAME: &str = "references_resolve";
+use crate::rules::REFERENCES_RESOLVE;
 
 /// A name designates one layout or register only when names are unique.
 pub const ASSUMES: &[Property] = &[Property::NamesUnique];
@@ -43,5 +42,9 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
 }
 
 fn unknown(kind: &str, r: &NameRef) -> Diagnostic {
-    Diagnostic::error(NAME, &r.pos, format!("no {kind} is named `{}`", r.name))
+    Diagnostic::error(
+        REFERENCES_RESOLVE,
+        &r.pos,
+        format!("no {kind} is named `{}`", r.name),
+    )
 }

@@ -2,8 +2,7 @@
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
-
-pub const NAME: &str = "registers_within_block";
+use crate::rules::REGISTERS_WITHIN_BLOCK;
 
 /// A register's size is its layout's width, a derived layout's only once derived.
 pub const ASSUMES: &[Property] = &[Property::LayoutsDerived];
@@ -20,7 +19,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
             let access = u64::from(block.access_width.min(layout.width) / 8);
             if reg.offset + size > block.size {
                 out.push(Diagnostic::error(
-                    NAME,
+                    REGISTERS_WITHIN_BLOCK,
                     &reg.pos,
                     format!(
                         "`{}` at offset {:#x} ({size} bytes) lies outside block `{}` (size {:#x})",
@@ -30,7 +29,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
             }
             if access > 0 && reg.offset % access != 0 {
                 out.push(Diagnostic::error(
-                    NAME,
+                    REGISTERS_WITHIN_BLOCK,
                     &reg.pos,
                     format!(
                         "`{}` at offset {:#x} is not aligned to its {access}-byte accesses",

@@ -5,8 +5,7 @@ use super::contract::Property;
 use super::{defect, Mode};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{bit_range_mask, Device};
-
-pub const NAME: &str = "reset_values_fit";
+use crate::rules::RESET_VALUES_FIT;
 
 /// A derived layout inherits its reset; and a field's share of the layout's reset is shifted by
 /// the field's lsb, a sound shift only for a field inside its (at most 64-bit) layout.
@@ -21,7 +20,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
             if reset & !fits != 0 {
                 out.push(defect(
                     mode,
-                    NAME,
+                    RESET_VALUES_FIT,
                     &layout.pos,
                     format!(
                         "reset value {reset:#x} of layout `{}` does not fit in {} bits",
@@ -40,7 +39,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
             if reset & !fits != 0 {
                 out.push(defect(
                     mode,
-                    NAME,
+                    RESET_VALUES_FIT,
                     &field.pos,
                     format!(
                         "reset value {reset:#x} of field `{}` does not fit in its {} bit(s)",
@@ -54,7 +53,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                 if from_layout != reset {
                     out.push(defect(
                         mode,
-                        NAME,
+                        RESET_VALUES_FIT,
                         &field.pos,
                         format!(
                             "field `{}` resets to {reset:#x} but layout `{layout_name}`'s reset {whole:#x} gives it {from_layout:#x}",

@@ -8,8 +8,7 @@ use std::collections::BTreeMap;
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, Layout, NameRef, Pos, RegAccess};
-
-pub const NAME: &str = "shared_states_agree";
+use crate::rules::SHARED_STATES_AGREE;
 
 /// Set and clear views may come from an amendment; views compare their layouts' fields.
 pub const ASSUMES: &[Property] = &[Property::AmendmentsFolded, Property::LayoutsDerived];
@@ -35,7 +34,7 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
         match first.get(state.as_str()) {
             Some((l, p, n)) if !same_bits(device, &l.name, &layout.name) => out.push(
                 Diagnostic::error(
-                    NAME,
+                    SHARED_STATES_AGREE,
                     &layout.pos,
                     format!(
                         "`{name}` views state `{state}` through layout `{}` but `{n}` uses `{}`, whose bits differ",

@@ -9,7 +9,7 @@ use crate::frontend::{self, Format};
 use crate::ir::Device;
 
 fn position(list: &[Pass], name: &str) -> usize {
-    list.iter().position(|p| p.name == name).unwrap()
+    list.iter().position(|p| p.rule.name == name).unwrap()
 }
 
 #[test]
@@ -20,20 +20,20 @@ fn the_list_keeps_its_contract() {
         let by: Vec<&str> = PASSES
             .iter()
             .filter(|pass| pass.establishes.iter().any(|&e| e as usize == p))
-            .map(|pass| pass.name)
+            .map(|pass| pass.rule.name)
             .collect();
         assert_eq!(by.len(), 1, "property #{p} is established by {by:?}");
     }
 }
 
-/// `derive_layouts` moved last: the first pass that needs derived layouts is caught.
+/// `derived_layouts_resolve` moved last: the first pass that needs derived layouts is caught.
 #[test]
 fn derive_layouts_last_breaks_the_contract() {
     let mut list = PASSES.to_vec();
-    let derive = list.remove(position(&list, super::derive_layouts::NAME));
+    let derive = list.remove(position(&list, crate::rules::DERIVED_LAYOUTS_RESOLVE.name));
     list.push(derive);
     let violation = contract::check(&list).unwrap_err();
-    println!("derive_layouts moved last: {violation}");
+    println!("derived_layouts_resolve moved last: {violation}");
     assert_eq!(
         violation.to_string(),
         "pass `no_duplicate_names` (#2) assumes `LayoutsDerived`, which no earlier pass establishes (`derived_layouts_resolve` establishes it, later in the list)"
@@ -46,8 +46,8 @@ fn derive_layouts_last_breaks_the_contract() {
 fn swapped_checks_break_the_contract() {
     let mut list = PASSES.to_vec();
     let (a, b) = (
-        position(&list, super::fields_within_width::NAME),
-        position(&list, super::reset_values_fit::NAME),
+        position(&list, crate::rules::FIELDS_WITHIN_WIDTH.name),
+        position(&list, crate::rules::RESET_VALUES_FIT.name),
     );
     list.swap(a, b);
     let violation = contract::check(&list).unwrap_err();
@@ -66,8 +66,8 @@ fn swapped_checks_break_the_contract() {
 fn the_runner_refuses_a_broken_list() {
     let mut list = PASSES.to_vec();
     let (a, b) = (
-        position(&list, super::fields_within_width::NAME),
-        position(&list, super::reset_values_fit::NAME),
+        position(&list, crate::rules::FIELDS_WITHIN_WIDTH.name),
+        position(&list, crate::rules::RESET_VALUES_FIT.name),
     );
     list.swap(a, b);
     let mut device = Device::new("d", crate::ir::Pos::default());
@@ -108,7 +108,7 @@ fields = [
 "#;
     let rules = |mode| {
         let mut device = native(text);
-        let mut rules: Vec<&str> = run(&mut device, mode).iter().map(|d| d.rule).collect();
+        let mut rules: Vec<&str> = run(&mut device, mode).iter().map(|d| d.rule.name).collect();
         rules.sort_unstable();
         rules.dedup();
         rules

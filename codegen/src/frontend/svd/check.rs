@@ -9,16 +9,12 @@
 use std::borrow::Cow;
 
 use super::xml::Doc;
-use super::RULE_SVD;
-use crate::diagnostic::{Diagnostic, LineIndex, Severity};
+use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::passes::MAX_COUNT;
-
-pub const RULE_NUMBERS: &str = "numbers_parse";
-pub const RULE_BITS: &str = "bit_ranges_ordered";
-pub const RULE_DIM: &str = "dim_index_matches_dim";
-pub const RULE_KEYWORDS: &str = "keywords_are_known";
-/// The array rule of the passes, for `dim` beyond what the generator accepts.
-pub const RULE_ARRAYS: &str = "arrays_in_range";
+use crate::rules::{
+    Rule, ARRAYS_IN_RANGE, BIT_RANGES_ORDERED, DIM_INDEX_MATCHES_DIM, KEYWORDS_ARE_KNOWN,
+    NUMBERS_PARSE, SVD_ELEMENTS_VALID,
+};
 
 /// The largest bit position accepted in a bit range; larger ones cannot describe a register.
 pub const MAX_BIT: u64 = 0xFFFF;
@@ -270,7 +266,7 @@ pub fn run<'a>(doc: &Doc<'a>, lines: &LineIndex<'_>) -> Checked<'a> {
     if doc.name(0) != "device" {
         let (start, end) = doc.elements[0].name;
         checker.errors.push(Diagnostic::error(
-            RULE_SVD,
+            SVD_ELEMENTS_VALID,
             &lines.pos(start, end),
             format!(
                 "the root element is `<{}>`; a CMSIS-SVD file's is `<device>`",
@@ -315,7 +311,7 @@ struct Checker<'d, 'a> {
 }
 
 impl Checker<'_, '_> {
-    fn error(&mut self, rule: &'static str, span: (usize, usize), message: String) {
+    fn error(&mut self, rule: &'static Rule, span: (usize, usize), message: String) {
         self.errors.push(Diagnostic::error(
             rule,
             &self.lines.pos(span.0, span.1),
@@ -323,14 +319,12 @@ impl Checker<'_, '_> {
         ));
     }
 
-    fn warn(&mut self, rule: &'static str, span: (usize, usize), message: String) {
-        self.warnings.push(Diagnostic {
-            severity: Severity::Warning,
+    fn warn(&mut self, rule: &'static Rule, span: (usize, usize), message: String) {
+        self.warnings.push(Diagnostic::warning(
             rule,
+            &self.lines.pos(span.0, span.1),
             message,
-            pos: self.lines.pos(span.0, span.1),
-            notes: Vec::new(),
-        });
+        ));
     }
 
     fn walk(&mut self, element: usize) {
@@ -373,7 +367,7 @@ impl Checker<'_, '_> {
         let span = self.doc.text_span(element);
         if text.is_empty() {
             self.error(
-                RULE_NUMBERS,
+                NUMBERS_PARSE,
                 span,
                 format!("`<{tag}>` is empty; it needs a number"),
             );
@@ -383,7 +377,7 @@ impl Checker<'_, '_> {
             Some(value) if bits == 64 || value <= u64::from(u32::MAX) => Some(value),
             Some(_) => {
                 self.error(
-                    RULE_NUMBERS,
+                    NUMBERS_PARSE,
                     span,
                     format!("`<{tag}>` value `{text}` does not fit in 32 bits"),
                 );
@@ -391,7 +385,7 @@ impl Checker<'_, '_> {
             }
             None => {
                 self.error(
-                    RULE_NUMBERS,
+                    NUMBERS_PARSE,
                     span,
                     format!("`<{tag}>` value `{text}` is not a number (decimal, `0x` hexadecimal, or `#`/`0b` binary)"),
                 );
@@ -456,11 +450,11 @@ impl Checker<'_, '_> {
                 } else {
                     format!("{what} `{text}` is not one of {list}")
                 };
-                self.error(RULE_KEYWORDS, span, message);
+                self.error(KEYWORDS_ARE_KNOWN, span, message);
                 return;
             }
         };
-        self.warn(RULE_KEYWORDS, span, message);
+        self.warn(KEYWORDS_ARE_KNOWN, span, message);
         if let Some(text_node) = &self.doc.elements[element].text {
             self.replacements.push((text_node.span, word.to_string()));
         }
@@ -471,7 +465,7 @@ impl Checker<'_, '_> {
         let range = |checker: &mut Self, msb: u64, lsb: u64, span: (usize, usize), what: String| {
             if msb > MAX_BIT || lsb > MAX_BIT {
                 checker.error(
-                    RULE_NUMBERS,
+                    NUMBERS_PARSE,
                     span,
                     format!(
                         "{what}: bit {} is beyond any register (the limit is {MAX_BIT})",
@@ -480,7 +474,7 @@ impl Checker<'_, '_> {
                 );
             } else if msb < lsb {
                 checker.error(
-                    RULE_BITS,
+                    BIT_RANGES_ORDERED,
                     span,
                     format!("{what} has its msb ({msb}) below its lsb ({lsb})"),
                 );
@@ -507,7 +501,7 @@ impl Checker<'_, '_> {
                     format!("bitRange `{text}`"),
                 ),
                 _ => self.error(
-                    RULE_NUMBERS,
+                    NUMBERS_PARSE,
                     span,
                     format!(
                         "bitRange `{text}` is not of the form `[msb:lsb]` with decimal bit numbers"
@@ -536,7 +530,7 @@ impl Checker<'_, '_> {
             (Some(alone), None) | (None, Some(alone)) => {
                 let (start, end) = doc.elements[alone].name;
                 self.error(
-                    RULE_SVD,
+                    SVD_ELEMENTS_VALID,
                     (start, end),
                     "`<lsb>` and `<msb>` must be given together".to_string(),
                 );
@@ -554,7 +548,7 @@ impl Checker<'_, '_> {
                 ) {
                     if width == 0 {
                         self.error(
-                            RULE_BITS,
+                            BIT_RANGES_ORDERED,
                             doc.text_span(width_element),
                             "`<bitWidth>` 0 gives the field no bits".to_string(),
                         );
@@ -574,7 +568,7 @@ impl Checker<'_, '_> {
                     .child(element, "name")
                     .map_or(doc.elements[element].name, |n| doc.text_span(n));
                 self.error(
-                    RULE_SVD,
+                    SVD_ELEMENTS_VALID,
                     span,
                     "the field has no bit range: give `<bitRange>`, `<lsb>` and `<msb>`, or `<bitOffset>` and `<bitWidth>`".to_string(),
                 );
@@ -596,7 +590,7 @@ impl Checker<'_, '_> {
                 .or(children.first())
                 .map_or(doc.elements[element].name, |&k| doc.elements[k].name);
             self.error(
-                RULE_SVD,
+                SVD_ELEMENTS_VALID,
                 span,
                 "`<writeConstraint>` holds exactly one of `<writeAsRead>`, `<useEnumeratedValues>` or `<range>`".to_string(),
             );
@@ -612,7 +606,7 @@ impl Checker<'_, '_> {
             if let Some(stray) = increment.or(index) {
                 let stray_tag = doc.name(stray);
                 self.error(
-                    RULE_DIM,
+                    DIM_INDEX_MATCHES_DIM,
                     doc.elements[stray].name,
                     format!("`<{stray_tag}>` without `<dim>`: the {tag} is no array"),
                 );
@@ -625,7 +619,7 @@ impl Checker<'_, '_> {
         let dim_span = doc.text_span(dim);
         if increment.is_none() {
             self.error(
-                RULE_DIM,
+                DIM_INDEX_MATCHES_DIM,
                 dim_span,
                 format!("`<dim>` without `<dimIncrement>`: the distance between the {tag}'s elements is not given"),
             );
@@ -633,7 +627,7 @@ impl Checker<'_, '_> {
         }
         if count == 0 {
             self.error(
-                RULE_DIM,
+                DIM_INDEX_MATCHES_DIM,
                 dim_span,
                 "`<dim>` is 0: an array needs at least one element".to_string(),
             );
@@ -641,7 +635,7 @@ impl Checker<'_, '_> {
         }
         if count > u64::from(MAX_COUNT) {
             self.error(
-                RULE_ARRAYS,
+                ARRAYS_IN_RANGE,
                 dim_span,
                 format!(
                     "`<dim>` {count} is more elements than the generator accepts ({MAX_COUNT})"
@@ -653,7 +647,7 @@ impl Checker<'_, '_> {
             let text = doc.text_of(name).unwrap_or("");
             if !text.contains("%s") {
                 self.error(
-                    RULE_DIM,
+                    DIM_INDEX_MATCHES_DIM,
                     doc.text_span(name),
                     format!(
                         "the {tag} has a `<dim>` but its name `{text}` has no `%s` for the index"
@@ -669,7 +663,7 @@ impl Checker<'_, '_> {
             Ok(given) if given == count => {}
             Ok(given) => {
                 let diagnostic = Diagnostic::error(
-                    RULE_DIM,
+                    DIM_INDEX_MATCHES_DIM,
                     &self.lines.pos(span.0, span.1),
                     format!("`<dimIndex>` `{text}` gives {given} index(es) but `<dim>` is {count}"),
                 )
@@ -679,7 +673,7 @@ impl Checker<'_, '_> {
                 );
                 self.errors.push(diagnostic);
             }
-            Err(why) => self.error(RULE_DIM, span, format!("`<dimIndex>`: {why}")),
+            Err(why) => self.error(DIM_INDEX_MATCHES_DIM, span, format!("`<dimIndex>`: {why}")),
         }
     }
 }

@@ -64,12 +64,6 @@ use locate::{
     LocatedCluster, LocatedEnumeratedValues, LocatedField, LocatedPeripheral, LocatedRegister,
 };
 
-pub const RULE_DERIVED: &str = "derived_from_resolves";
-pub const RULE_SIZES: &str = "register_sizes_supported";
-pub const RULE_ENUM_VALUES: &str = "enum_values_have_values";
-pub const RULE_ALTERNATES: &str = "alternates_resolve";
-pub const RULE_ALIGNED: &str = "registers_aligned";
-
 pub struct Lowered {
     pub device: Device,
     pub errors: Vec<Diagnostic>,

@@ -9,8 +9,7 @@
 use std::borrow::Cow;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
-
-pub const RULE: &str = "xml_well_formed";
+use crate::rules::XML_WELL_FORMED;
 
 /// Elements nested deeper than this are refused (real SVD files nest about ten deep).
 pub const MAX_DEPTH: usize = 256;
@@ -297,7 +296,7 @@ struct Reader<'a, 'l> {
 
 impl<'a> Reader<'a, '_> {
     fn error(&self, span: (usize, usize), message: impl Into<String>) -> Diagnostic {
-        Diagnostic::error(RULE, &self.lines.pos(span.0, span.1), message)
+        Diagnostic::error(XML_WELL_FORMED, &self.lines.pos(span.0, span.1), message)
     }
 
     fn note_open(&self, diagnostic: Diagnostic, element: usize) -> Diagnostic {

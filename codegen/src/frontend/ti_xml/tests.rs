@@ -1,4 +1,5 @@
 use super::*;
+use crate::diagnostic::Severity;
 
 /// Parses `text` as if read from `file` (relative to the current directory).
 fn parse_text(file: &str, text: &str) -> Parsed {
@@ -135,7 +136,7 @@ fn device_file_reports_module_errors_in_the_module_file() {
     let module_file = dir.path().join("timer.xml").display().to_string();
     let found: Vec<(&str, &str, u32)> = errors
         .iter()
-        .map(|e| (e.rule, e.pos.file.as_str(), e.pos.line))
+        .map(|e| (e.rule.name, e.pos.file.as_str(), e.pos.line))
         .collect();
     assert!(
         found.contains(&("description_syntax", module_file.as_str(), 8)),
@@ -170,7 +171,7 @@ fn access_names_and_repairs() {
     assert_eq!(w[0].severity, Severity::Warning);
     assert_eq!((w[0].pos.line, w[0].pos.col), (3, 46));
     let e = parse_text("m.xml", &text("RX")).unwrap_err();
-    assert_eq!(e[0].rule, SYNTAX);
+    assert_eq!(e[0].rule, DESCRIPTION_SYNTAX);
     assert!(e[0].is_error());
 }
 

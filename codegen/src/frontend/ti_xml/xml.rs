@@ -6,9 +6,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
-
-/// The rule of every well-formedness error.
-pub const XML_SYNTAX: &str = "xml_syntax";
+use crate::rules::XML_SYNTAX;
 
 /// How deep elements may nest (TI files use three or four levels); deeper input is refused rather
 /// than walked recursively.

@@ -4,8 +4,8 @@ use super::locate::Item;
 use super::names::{array_name, indexes, join, plain_name, substitute, zero_based};
 use super::properties::Properties;
 use super::Lower;
-use crate::frontend::svd::check::RULE_ARRAYS;
 use crate::ir::{BlockArray, BlockRegister, NameRef};
+use crate::rules::ARRAYS_IN_RANGE;
 
 /// The most registers one block may expand to (cluster arrays multiply).
 const MAX_REGISTERS: usize = 1 << 16;
@@ -74,7 +74,7 @@ impl<'a> Lower<'_, 'a> {
                 let pos = self.name_pos(node);
                 self.error_once(
                     node,
-                    RULE_ARRAYS,
+                    ARRAYS_IN_RANGE,
                     pos,
                     format!("block `{block}` expands to more than {MAX_REGISTERS} registers"),
                 );

@@ -10,7 +10,8 @@ use super::effective::{
 };
 use super::locate::Item;
 use super::lookup::Target;
-use super::{Lower, RULE_DERIVED};
+use super::Lower;
+use crate::rules::DERIVED_FROM_RESOLVES;
 
 /// The longest `derivedFrom` chain followed.
 const MAX_CHAIN: usize = 64;
@@ -26,7 +27,7 @@ impl<'a> Lower<'_, 'a> {
             } else {
                 format!("{what}: `derivedFrom` chain longer than {MAX_CHAIN}")
             };
-            self.error_once(node, RULE_DERIVED, pos, message);
+            self.error_once(node, DERIVED_FROM_RESOLVES, pos, message);
             return false;
         }
         self.stack.push(node);
@@ -42,7 +43,7 @@ impl<'a> Lower<'_, 'a> {
         };
         self.error_once(
             node,
-            RULE_DERIVED,
+            DERIVED_FROM_RESOLVES,
             pos,
             format!("{what} derives from `{name}`, which is no {kind} {where_}"),
         );

@@ -7,8 +7,9 @@ use super::license::{license_text, spdx_identifier};
 use super::names::{indexes, substitute};
 use super::properties::Properties;
 use super::text::doc_text;
-use super::{Lower, RULE_ALTERNATES};
+use super::Lower;
 use crate::ir::{Device, Instance, Interrupt, NameRef};
+use crate::rules::ALTERNATES_RESOLVE;
 
 impl Lower<'_, '_> {
     pub(super) fn device(&mut self) -> Device {
@@ -102,7 +103,7 @@ impl Lower<'_, '_> {
             } else {
                 self.warn_once(
                     node,
-                    RULE_ALTERNATES,
+                    ALTERNATES_RESOLVE,
                     pos,
                     format!(
                         "alternatePeripheral `{alternate}` names no peripheral of this device; ignored it"

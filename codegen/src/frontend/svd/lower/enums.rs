@@ -2,8 +2,9 @@
 use svd_rs::Usage;
 
 use super::text::doc_text;
-use super::{Lower, RULE_ENUM_VALUES};
+use super::Lower;
 use crate::ir::{EnumUsage, EnumValue};
+use crate::rules::ENUM_VALUES_HAVE_VALUES;
 
 impl Lower<'_, '_> {
     /// The enumerated values of field `field` (`derivedFrom` applied), and the name of the
@@ -27,7 +28,7 @@ impl Lower<'_, '_> {
                     if value.is_default != Some(true) {
                         self.warn_once(
                             node,
-                            RULE_ENUM_VALUES,
+                            ENUM_VALUES_HAVE_VALUES,
                             pos,
                             format!("enumeratedValue `{}` has neither `<value>` nor `<isDefault>`; dropped it", value.name),
                         );

@@ -8,8 +8,9 @@ use super::names::{indexes, substitute};
 use super::properties::Properties;
 use super::text::doc_text;
 use super::Lower;
-use crate::frontend::svd::check::{MAX_BIT, RULE_NUMBERS};
+use crate::frontend::svd::check::MAX_BIT;
 use crate::ir::{self, Field, WriteConstraint};
+use crate::rules::NUMBERS_PARSE;
 
 impl<'a> Lower<'_, 'a> {
     /// Lowers field `field` of a register of `size` bits into `out`; `register_access` is the
@@ -63,7 +64,7 @@ impl<'a> Lower<'_, 'a> {
             if lsb > MAX_BIT {
                 self.error_once(
                     node,
-                    RULE_NUMBERS,
+                    NUMBERS_PARSE,
                     pos.clone(),
                     format!("field `{name}` starts at bit {lsb}, beyond any register (the limit is {MAX_BIT})"),
                 );

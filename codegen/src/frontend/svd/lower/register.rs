@@ -5,8 +5,9 @@ use super::clusters::Scope;
 use super::locate::Item;
 use super::names::{array_name, indexes, join, plain_name, substitute, zero_based};
 use super::text::doc_text;
-use super::{Lower, RULE_ALIGNED, RULE_ALTERNATES, RULE_SIZES};
+use super::Lower;
 use crate::ir::{BlockArray, BlockRegister, NameRef};
+use crate::rules::{ALTERNATES_RESOLVE, REGISTERS_ALIGNED, REGISTER_SIZES_SUPPORTED};
 
 impl Lower<'_, '_> {
     pub(super) fn lower_register(
@@ -25,7 +26,7 @@ impl Lower<'_, '_> {
             let pos = self.pos(self.doc.text_span(size_node));
             self.error_once(
                 size_node,
-                RULE_SIZES,
+                REGISTER_SIZES_SUPPORTED,
                 pos,
                 format!("register size {size} is not 8, 16, 32 or 64 bits"),
             );
@@ -48,7 +49,7 @@ impl Lower<'_, '_> {
             let pos = self.name_pos(node);
             self.warn_once(
                 node,
-                RULE_ALIGNED,
+                REGISTERS_ALIGNED,
                 pos,
                 format!(
                     "register `{flat}` at offset {offset:#x}{} is not aligned to its {size}-bit size; read it as a {narrowed}-bit register",
@@ -85,7 +86,7 @@ impl Lower<'_, '_> {
             } else {
                 self.warn_once(
                     node,
-                    RULE_ALTERNATES,
+                    ALTERNATES_RESOLVE,
                     alternate_pos,
                     format!(
                         "alternateRegister `{alternate}` names no single register beside `{}`; ignored it",

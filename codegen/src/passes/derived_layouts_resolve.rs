@@ -3,8 +3,7 @@
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, FieldAccess};
-
-pub const NAME: &str = "derived_layouts_resolve";
+use crate::rules::DERIVED_LAYOUTS_RESOLVE;
 
 /// Finds each base by name, and reports a missing base or a cycle itself.
 pub const ASSUMES: &[Property] = &[];
@@ -25,7 +24,7 @@ pub fn run(device: &mut Device) -> Vec<Diagnostic> {
             }
             let Some(base) = device.layouts.iter().find(|l| l.name == derive.base.name) else {
                 diagnostics.push(Diagnostic::error(
-                    NAME,
+                    DERIVED_LAYOUTS_RESOLVE,
                     &derive.base.pos,
                     format!("base layout `{}` is not defined", derive.base.name),
                 ));
@@ -44,7 +43,7 @@ pub fn run(device: &mut Device) -> Vec<Diagnostic> {
                         fields.remove(at);
                     }
                     None => diagnostics.push(Diagnostic::error(
-                        NAME,
+                        DERIVED_LAYOUTS_RESOLVE,
                         &name.pos,
                         format!(
                             "`remove`: layout `{}` has no field `{}`",
@@ -60,7 +59,7 @@ pub fn run(device: &mut Device) -> Vec<Diagnostic> {
                         field.reset = Some(0);
                     }
                     None => diagnostics.push(Diagnostic::error(
-                        NAME,
+                        DERIVED_LAYOUTS_RESOLVE,
                         &name.pos,
                         format!(
                             "`raz_wi`: layout `{}` has no field `{}` (or it was removed)",
@@ -95,7 +94,7 @@ pub fn run(device: &mut Device) -> Vec<Diagnostic> {
         if let Some(derive) = &device.layouts[i].derive {
             if !derive.resolved {
                 diagnostics.push(Diagnostic::error(
-                    NAME,
+                    DERIVED_LAYOUTS_RESOLVE,
                     &derive.base.pos,
                     format!(
                         "layout `{}` derives from itself through `base`",
