@@ -477,24 +477,19 @@ impl ElementAsm {
                 let write = format!("msr S{op0}_{op1}_C{crn}_C{{crm}}_{{op2}}, {{raw}}");
                 let [op0, op1, crn] = [op0, op1, crn].map(|v| unsuffixed(v.into()));
                 let index = quote!(crm = const (#key + N) >> 3, op2 = const (#key + N) & 7);
-                ElementAsm {
-                    path: quote! {
-                        armreg_rt::SysRegPath::A64 {
-                            op0: #op0, op1: #op1, crn: #crn,
-                            crm: ((#key + n) >> 3) as u8, op2: ((#key + n) & 7) as u8,
-                        }
-                    },
-                    read: quote! {{
-                        let raw: u64;
-                        #safety_read
-                        unsafe { core::arch::asm!(#read, raw = out(reg) raw, #index, #opts); }
-                        raw
-                    }},
-                    write: quote! {
-                        #safety_write
-                        unsafe { core::arch::asm!(#write, raw = in(reg) raw, #index, #opts); }
-                    },
-                }
+                let path = quote! {
+                    armreg_rt::SysRegPath::A64 {
+                        op0: #op0, op1: #op1, crn: #crn,
+                        crm: ((#key + n) >> 3) as u8, op2: ((#key + n) & 7) as u8,
+                    }
+                };
+                one_word(
+                    path,
+                    [&read, &write],
+                    &index,
+                    quote!(u64),
+                    [safety_read, safety_write],
+                )
             }
             SysRegPath::A32 {
                 coproc,
@@ -508,24 +503,19 @@ impl ElementAsm {
                 let write = format!("mcr p{coproc}, {opc1}, {{raw}}, c{crn}, c{{crm}}, {{opc2}}");
                 let [coproc, opc1, crn] = [coproc, opc1, crn].map(|v| unsuffixed(v.into()));
                 let index = quote!(crm = const (#key + N) >> 3, opc2 = const (#key + N) & 7);
-                ElementAsm {
-                    path: quote! {
-                        armreg_rt::SysRegPath::A32 {
-                            coproc: #coproc, opc1: #opc1, crn: #crn,
-                            crm: ((#key + n) >> 3) as u8, opc2: ((#key + n) & 7) as u8,
-                        }
-                    },
-                    read: quote! {{
-                        let raw: u32;
-                        #safety_read
-                        unsafe { core::arch::asm!(#read, raw = out(reg) raw, #index, #opts); }
-                        u64::from(raw)
-                    }},
-                    write: quote! {
-                        #safety_write
-                        unsafe { core::arch::asm!(#write, raw = in(reg) raw as u32, #index, #opts); }
-                    },
-                }
+                let path = quote! {
+                    armreg_rt::SysRegPath::A32 {
+                        coproc: #coproc, opc1: #opc1, crn: #crn,
+                        crm: ((#key + n) >> 3) as u8, opc2: ((#key + n) & 7) as u8,
+                    }
+                };
+                one_word(
+                    path,
+                    [&read, &write],
+                    &index,
+                    quote!(u32),
+                    [safety_read, safety_write],
+                )
             }
             SysRegPath::A32Wide { coproc, opc1, crm } => {
                 let read = format!("mrrc p{coproc}, {opc1}, {{lo}}, {{hi}}, c{{crm}}");
@@ -553,5 +543,37 @@ impl ElementAsm {
                 }
             }
         }
+    }
+}
+
+/// An element accessed through one register operand (`mrs`/`msr`, `mrc`/`mcr`) of type `word`:
+/// its instructions with the index operands, the read widened to `u64`, the write narrowed.
+fn one_word(
+    path: TokenStream,
+    [read, write]: [&String; 2],
+    index: &TokenStream,
+    word: TokenStream,
+    [safety_read, safety_write]: [TokenStream; 2],
+) -> ElementAsm {
+    let opts = quote!(options(nostack, preserves_flags));
+    // A 32-bit transfer widens and narrows; a 64-bit one is the value itself (clippy would call
+    // `u64::from(u64)` useless).
+    let (widened, narrowed) = if word.to_string() == "u64" {
+        (quote!(raw), quote!(raw))
+    } else {
+        (quote!(u64::from(raw)), quote!(raw as #word))
+    };
+    ElementAsm {
+        path,
+        read: quote! {{
+            let raw: #word;
+            #safety_read
+            unsafe { core::arch::asm!(#read, raw = out(reg) raw, #index, #opts); }
+            #widened
+        }},
+        write: quote! {
+            #safety_write
+            unsafe { core::arch::asm!(#write, raw = in(reg) #narrowed, #index, #opts); }
+        },
     }
 }
