@@ -518,11 +518,24 @@ pub struct SysReg {
     /// encoding.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub count: Option<u32>,
+    /// A second view of another register's encoding, with the layout that applies under a
+    /// condition (`when`): TCR_EL2 with HCR_EL2.E2H set has TCR_EL1's fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<View>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     pub pos: Pos,
+}
+
+/// What a conditional view of a system register is a view of, and when its layout applies.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// The register whose encoding this one shares.
+    pub of: NameRef,
+    /// When this layout, not the other's, describes the register (prose: `HCR_EL2.E2H == 1`).
+    pub when: String,
 }
 
 /// The operands of the instruction that reaches a system register: the runtime's own type, so

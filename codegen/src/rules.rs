@@ -448,7 +448,7 @@ count = 40   # element 32 carries out of CRm"#,
 pub const NO_DUPLICATE_ENCODINGS: &Rule = &Rule {
     name: "no_duplicate_encodings",
     severity: Error,
-    summary: "no two system registers, array elements included, share an encoding",
+    summary: "no two system registers, array elements included, share an encoding, unless one is a `view_of` the other (which must have its encoding)",
     formats: SYSREGS,
     example: r#"[[sysreg]]
 name = "PMEVTYPER<n>_EL0"

@@ -301,6 +301,7 @@ impl Parser<'_> {
                     RegAccess::Rw
                 },
                 count: None,
+                view: None,
                 doc: read_only
                     .then(|| "An ID-space register (op0 = 3, CRn = 0): read-only.".to_string()),
                 source: Some(SOURCE.to_string()),

@@ -11,7 +11,7 @@ use crate::diagnostic::{Diagnostic, LineIndex};
 use crate::ir::{
     Amendment, Block, BlockArray, BlockRegister, Derive, Device, EnumUsage, EnumValue, Event,
     EventPmu, Field, FieldAccess, Instance, Layout, Lock, NameRef, Pos, ReadAction, RegAccess,
-    RegisterAmendment, SysReg, SysRegPath,
+    RegisterAmendment, SysReg, SysRegPath, View,
 };
 use crate::rules::{DESCRIPTION_SYNTAX, TOML_SYNTAX};
 
@@ -152,6 +152,8 @@ struct RawSysReg {
     access: Option<S<String>>,
     state: Option<S<String>>,
     count: Option<S<i64>>,
+    view_of: Option<S<String>>,
+    when: Option<S<String>>,
     doc: Option<String>,
     source: Option<String>,
 }
@@ -622,12 +624,28 @@ impl Lower<'_> {
             Some(count) => Some(self.unsigned(count, "count", u64::from(u32::MAX))? as u32),
             None => None,
         };
+        let view = match (&raw.view_of, &raw.when) {
+            (Some(of), Some(when)) => Some(View {
+                of: self.name_ref(of),
+                when: when.get_ref().clone(),
+            }),
+            (None, None) => None,
+            (Some(of), None) => {
+                self.error(of, "`view_of` needs `when`: the condition under which this layout applies".to_string());
+                return None;
+            }
+            (None, Some(when)) => {
+                self.error(when, "`when` needs `view_of`: the register whose encoding this view shares".to_string());
+                return None;
+            }
+        };
         Some(SysReg {
             name: raw.name.get_ref().clone(),
             layout: self.name_ref(&raw.layout),
             path,
             access,
             count,
+            view,
             doc: raw.doc.clone(),
             source: raw.source.clone(),
             pos: self.pos(&raw.name),

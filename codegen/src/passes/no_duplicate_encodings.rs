@@ -15,7 +15,34 @@ pub const ESTABLISHES: &[Property] = &[Property::EncodingsUnique];
 pub fn run(device: &Device) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut seen: BTreeMap<SysRegPath, (String, &crate::ir::Pos)> = BTreeMap::new();
-    for reg in &device.sysregs {
+    // A view shares the encoding of the register it is a view of, and nothing else's.
+    for reg in device.sysregs.iter().filter(|r| r.view.is_some()) {
+        let Some(view) = &reg.view else { continue };
+        let of = device.sysregs.iter().find(|r| r.name == view.of.name && r.view.is_none());
+        match of {
+            Some(of) if of.path == reg.path && of.count == reg.count => {}
+            Some(of) => out.push(
+                Diagnostic::error(
+                    NO_DUPLICATE_ENCODINGS,
+                    &view.of.pos,
+                    format!(
+                        "`{}` is a view of `{}`, so it must have its encoding ({}), not {}",
+                        reg.name, of.name, of.path, reg.path
+                    ),
+                )
+                .with_note(&of.pos, format!("`{}` defined here", of.name)),
+            ),
+            None => out.push(Diagnostic::error(
+                NO_DUPLICATE_ENCODINGS,
+                &view.of.pos,
+                format!(
+                    "`{}` is a view of `{}`, which is not a system register of this description",
+                    reg.name, view.of.name
+                ),
+            )),
+        }
+    }
+    for reg in device.sysregs.iter().filter(|r| r.view.is_none()) {
         let count = reg.count.unwrap_or(1).min(MAX_COUNT);
         for n in 0..count {
             let Some(path) = reg.path.element(n) else {

@@ -191,6 +191,17 @@ fn register_doc(reg: &SysReg, layout: &Layout) -> String {
             type_name(layout)
         )),
         array,
+        reg.view.as_ref().map(|view| {
+            let module = match state_of(reg.path) {
+                State::AArch64 => "aarch64",
+                State::AArch32 => "aarch32",
+            };
+            let of = ident(&view.of.name, Case::Verbatim);
+            format!(
+                "A view of [`{of}`](crate::{module}::{of}): the same encoding, with the layout that applies when {}.",
+                doc::escape(&view.when)
+            )
+        }),
         reg.source
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),
