@@ -631,11 +631,19 @@ impl Lower<'_> {
             }),
             (None, None) => None,
             (Some(of), None) => {
-                self.error(of, "`view_of` needs `when`: the condition under which this layout applies".to_string());
+                self.error(
+                    of,
+                    "`view_of` needs `when`: the condition under which this layout applies"
+                        .to_string(),
+                );
                 return None;
             }
             (None, Some(when)) => {
-                self.error(when, "`when` needs `view_of`: the register whose encoding this view shares".to_string());
+                self.error(
+                    when,
+                    "`when` needs `view_of`: the register whose encoding this view shares"
+                        .to_string(),
+                );
                 return None;
             }
         };

@@ -18,7 +18,10 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
     // A view shares the encoding of the register it is a view of, and nothing else's.
     for reg in device.sysregs.iter().filter(|r| r.view.is_some()) {
         let Some(view) = &reg.view else { continue };
-        let of = device.sysregs.iter().find(|r| r.name == view.of.name && r.view.is_none());
+        let of = device
+            .sysregs
+            .iter()
+            .find(|r| r.name == view.of.name && r.view.is_none());
         match of {
             Some(of) if of.path == reg.path && of.count == reg.count => {}
             Some(of) => out.push(

@@ -191,14 +191,12 @@ fn register_doc(reg: &SysReg, layout: &Layout) -> String {
             type_name(layout)
         )),
         array,
+        // The register it is a view of is in the same module (the same encoding, so the same
+        // state): a plain intra-doc link.
         reg.view.as_ref().map(|view| {
-            let module = match state_of(reg.path) {
-                State::AArch64 => "aarch64",
-                State::AArch32 => "aarch32",
-            };
-            let of = ident(&view.of.name, Case::Verbatim);
             format!(
-                "A view of [`{of}`](crate::{module}::{of}): the same encoding, with the layout that applies when {}.",
+                "A view of [`{}`]: the same encoding, with the layout that applies when {}.",
+                ident(&view.of.name, Case::Verbatim),
                 doc::escape(&view.when)
             )
         }),

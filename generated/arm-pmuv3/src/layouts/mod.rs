@@ -34,7 +34,7 @@
 mod pmu_ext32_layouts;
 #[cfg(feature = "pmu_ext32")]
 pub use self::pmu_ext32_layouts::*;
-/// AArch64 Debug Feature Register 0: only the PMU version field is described here; the other fields identify other debug features
+/// AArch64 Debug Feature Register 0: the debug features, the PMU version (PMUVer) among them
 ///
 /// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64dfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
 ///
@@ -46,7 +46,7 @@ pub use self::pmu_ext32_layouts::*;
 ///
 /// Width: 64 bits.
 ///
-/// Source: Arm ARM DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg (ID_AA64DFR0_EL1: PMUVer 11:8)
+/// Source: Arm ARM DDI0487, ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
 <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of ID_AA64DFR0" font-family="monospace" style="max-width:100%;height:auto">
@@ -55,39 +55,675 @@ pub use self::pmu_ext32_layouts::*;
 <text x="10" y="21" font-size="13" font-weight="bold" fill="#111">ID_AA64DFR0 · 64 bits · reset not described</text>
 <text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
 <g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>HPMN0 [63:60] read-only: Whether MDCR_EL2.HPMN may be zero</title><rect x="10" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="54" y="58" dominant-baseline="central">HPMN0</text><text x="54" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>ExtTrcBuff [59:56] read-only: Trace buffer external mode</title><rect x="98" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="142" y="58" dominant-baseline="central">ExtTrcBuff</text><text x="142" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>BRBE [55:52] read-only: Branch Record Buffer Extension</title><rect x="186" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="230" y="58" dominant-baseline="central">BRBE</text><text x="230" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>MTPMU [51:48] read-only: Multi-threaded PMU extension</title><rect x="274" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="318" y="58" dominant-baseline="central">MTPMU</text><text x="318" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>TraceBuffer [47:44] read-only: Trace Buffer Extension</title><rect x="362" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="406" y="58" dominant-baseline="central">TraceBuffer</text><text x="406" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>TraceFilt [43:40] read-only: Self-hosted trace filtering (TRFCR_ELx)</title><rect x="450" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="494" y="58" dominant-baseline="central">TraceFilt</text><text x="494" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>DoubleLock [39:36] read-only: OS Double Lock (signed field)</title><rect x="538" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="582" y="58" dominant-baseline="central">DoubleLock</text><text x="582" y="72" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>PMSVer [35:32] read-only: Statistical Profiling Extension version</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="670" y="58" dominant-baseline="central">PMSVer</text><text x="670" y="72" font-size="9" dominant-baseline="central">ro</text></g>
 </g>
 <text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
 <g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:12] not described</title><rect x="10" y="104" width="440" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>PMUVer [11:8] read-only: Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED</title><rect x="450" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="494" y="116" dominant-baseline="central">PMUVer</text><text x="494" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[7:0] not described</title><rect x="538" y="104" width="176" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>CTX_CMPs [31:28] read-only: Number of context-aware breakpoints, minus 1</title><rect x="10" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="54" y="116" dominant-baseline="central">CTX_CMPs</text><text x="54" y="130" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>RES0_27_24 [27:24] reserved, 0</title><rect x="98" y="104" width="88" height="36" fill="#a8a8a8" stroke="#333"/><text x="142" y="122" fill="#fff" dominant-baseline="central">RES0</text></g>
+<g><title>WRPs [23:20] read-only: Number of watchpoints, minus 1</title><rect x="186" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="230" y="116" dominant-baseline="central">WRPs</text><text x="230" y="130" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>RES0_19_16 [19:16] reserved, 0</title><rect x="274" y="104" width="88" height="36" fill="#a8a8a8" stroke="#333"/><text x="318" y="122" fill="#fff" dominant-baseline="central">RES0</text></g>
+<g><title>BRPs [15:12] read-only: Number of breakpoints, minus 1</title><rect x="362" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="406" y="116" dominant-baseline="central">BRPs</text><text x="406" y="130" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>PMUVer [11:8] read-only: Performance Monitors Extension version</title><rect x="450" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="494" y="116" dominant-baseline="central">PMUVer</text><text x="494" y="130" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>TraceVer [7:4] read-only: System register interface to the trace unit</title><rect x="538" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="582" y="116" dominant-baseline="central">TraceVer</text><text x="582" y="130" font-size="9" dominant-baseline="central">ro</text></g>
+<g><title>DebugVer [3:0] read-only: Debug architecture version</title><rect x="626" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="670" y="116" dominant-baseline="central">DebugVer</text><text x="670" y="130" font-size="9" dominant-baseline="central">ro</text></g>
 </g>
 <rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="150" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="156" font-size="9" fill="#333" dominant-baseline="central">not described</text>
+<rect x="111.2" y="150" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="128.2" y="156" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
 </svg>
 </div>"##)]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[11:8\] | `PMUVer` | read-only | - | Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED |
+/// | \[63:60\] | `HPMN0` | read-only | - | Whether MDCR_EL2.HPMN may be zero |
+/// | \[59:56\] | `ExtTrcBuff` | read-only | - | Trace buffer external mode |
+/// | \[55:52\] | `BRBE` | read-only | - | Branch Record Buffer Extension |
+/// | \[51:48\] | `MTPMU` | read-only | - | Multi-threaded PMU extension |
+/// | \[47:44\] | `TraceBuffer` | read-only | - | Trace Buffer Extension |
+/// | \[43:40\] | `TraceFilt` | read-only | - | Self-hosted trace filtering (TRFCR_ELx) |
+/// | \[39:36\] | `DoubleLock` | read-only | - | OS Double Lock (signed field) |
+/// | \[35:32\] | `PMSVer` | read-only | - | Statistical Profiling Extension version |
+/// | \[31:28\] | `CTX_CMPs` | read-only | - | Number of context-aware breakpoints, minus 1 |
+/// | \[27:24\] | - | reserved, 0 | - |  |
+/// | \[23:20\] | `WRPs` | read-only | - | Number of watchpoints, minus 1 |
+/// | \[19:16\] | - | reserved, 0 | - |  |
+/// | \[15:12\] | `BRPs` | read-only | - | Number of breakpoints, minus 1 |
+/// | \[11:8\] | `PMUVer` | read-only | - | Performance Monitors Extension version |
+/// | \[7:4\] | `TraceVer` | read-only | - | System register interface to the trace unit |
+/// | \[3:0\] | `DebugVer` | read-only | - | Debug architecture version |
 pub enum IdAa64dfr0 {}
 impl IdAa64dfr0 {
     /// Every field zero, reserved-one bits set.
     pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// `PMUVer`: Performance Monitors Extension version: 0b0000 none, 0b0001 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b0111 PMUv3p7, 0b1000 PMUv3p8, 0b1111 IMPLEMENTATION DEFINED
+    /// `DebugVer`: Debug architecture version
+    ///
+    /// Bits \[3:0\], read-only. Reset: not described.
+    pub const DEBUGVER: armreg_rt::Field<Self, id_aa64dfr0::Debugver, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
+    /// `TraceVer`: System register interface to the trace unit
+    ///
+    /// Bits \[7:4\], read-only. Reset: not described.
+    pub const TRACEVER: armreg_rt::Field<Self, id_aa64dfr0::Tracever, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
+    /// `PMUVer`: Performance Monitors Extension version
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    pub const PMUVER: armreg_rt::Field<Self, id_aa64dfr0::Pmuver, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
+    /// `BRPs`: Number of breakpoints, minus 1
     ///
-    /// Source: Arm ARM DDI0487 ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg
-    pub const PMUVER: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
+    /// Bits \[15:12\], read-only. Reset: not described.
+    pub const BRPS: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
+    /// `WRPs`: Number of watchpoints, minus 1
+    ///
+    /// Bits \[23:20\], read-only. Reset: not described.
+    pub const WRPS: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
+    /// `CTX_CMPs`: Number of context-aware breakpoints, minus 1
+    ///
+    /// Bits \[31:28\], read-only. Reset: not described.
+    pub const CTX_CMPS: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
+    /// `PMSVer`: Statistical Profiling Extension version
+    ///
+    /// Bits \[35:32\], read-only. Reset: not described.
+    pub const PMSVER: armreg_rt::Field<Self, id_aa64dfr0::Pmsver, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
+    /// `DoubleLock`: OS Double Lock (signed field)
+    ///
+    /// Bits \[39:36\], read-only. Reset: not described.
+    pub const DOUBLELOCK: armreg_rt::Field<Self, id_aa64dfr0::Doublelock, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
+    /// `TraceFilt`: Self-hosted trace filtering (TRFCR_ELx)
+    ///
+    /// Bits \[43:40\], read-only. Reset: not described.
+    pub const TRACEFILT: armreg_rt::Field<Self, id_aa64dfr0::Tracefilt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
+    /// `TraceBuffer`: Trace Buffer Extension
+    ///
+    /// Bits \[47:44\], read-only. Reset: not described.
+    pub const TRACEBUFFER: armreg_rt::Field<Self, id_aa64dfr0::Tracebuffer, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
+    /// `MTPMU`: Multi-threaded PMU extension
+    ///
+    /// Bits \[51:48\], read-only. Reset: not described.
+    pub const MTPMU: armreg_rt::Field<Self, id_aa64dfr0::Mtpmu, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
+    /// `BRBE`: Branch Record Buffer Extension
+    ///
+    /// Bits \[55:52\], read-only. Reset: not described.
+    pub const BRBE: armreg_rt::Field<Self, id_aa64dfr0::Brbe, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
+    /// `ExtTrcBuff`: Trace buffer external mode
+    ///
+    /// Bits \[59:56\], read-only. Reset: not described.
+    pub const EXTTRCBUFF: armreg_rt::Field<Self, id_aa64dfr0::Exttrcbuff, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
+    /// `HPMN0`: Whether MDCR_EL2.HPMN may be zero
+    ///
+    /// Bits \[63:60\], read-only. Reset: not described.
+    pub const HPMN0: armreg_rt::Field<Self, id_aa64dfr0::Hpmn0, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64dfr0 {
     type Raw = u64;
-    const RES0: u64 = 0x0;
+    const RES0: u64 = 0xf0f_0000;
     const RES1: u64 = 0x0;
     const NAME: &'static str = "IdAa64dfr0";
-    const FIELDS: &'static str = "pmuver 8 4";
+    const FIELDS: &'static str = "debugver 0 4 6=Imp 7=Vhe 8=V8p2 9=V8p4 10=V8p8 11=V8p9;tracever 4 4 0=Ni 1=Imp;pmuver 8 4 0=Ni 1=Imp 4=V3p1 5=V3p4 6=V3p5 7=V3p7 8=V3p8 9=V3p9 15=ImpDef;brps 12 4;wrps 20 4;ctx_cmps 28 4;pmsver 32 4 0=Ni 1=Imp 2=V1p1 3=V1p2 4=V1p3 5=V1p4;doublelock 36 4 0=Imp 15=Ni;tracefilt 40 4 0=Ni 1=Imp;tracebuffer 44 4 0=Ni 1=Imp;mtpmu 48 4 0=NiImpdef 1=Imp 15=Ni;brbe 52 4 0=Ni 1=Imp 2=BrbeV1p1;exttrcbuff 56 4 0=Ni 1=Imp;hpmn0 60 4 0=Unpredictable 1=Def";
+}
+/// Enumerated field values of `ID_AA64DFR0`.
+pub mod id_aa64dfr0 {
+    /// Values of `DebugVer` (bits \[3:0\] of `ID_AA64DFR0`).
+    #[repr(u8)]
+    pub enum Debugver {
+        /// Armv8.0 debug
+        Imp = 0x6,
+        /// Armv8.0 debug with VHE
+        Vhe = 0x7,
+        /// Armv8.2 debug
+        V8p2 = 0x8,
+        /// Armv8.4 debug
+        V8p4 = 0x9,
+        /// Armv8.8 debug
+        V8p8 = 0xa,
+        /// Armv8.9 debug
+        V8p9 = 0xb,
+    }
+    impl Clone for Debugver {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Debugver {}
+    impl PartialEq for Debugver {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Debugver {}
+    impl Debugver {
+        /// The value for `bits`, or the bits themselves if no value has them.
+        #[inline(always)]
+        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
+            match bits {
+                0x6 => Ok(Self::Imp),
+                0x7 => Ok(Self::Vhe),
+                0x8 => Ok(Self::V8p2),
+                0x9 => Ok(Self::V8p4),
+                0xa => Ok(Self::V8p8),
+                0xb => Ok(Self::V8p9),
+                other => Err(other),
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Debugver {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Debugver {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Debugver {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(match self {
+                Self::Imp => "Imp",
+                Self::Vhe => "Vhe",
+                Self::V8p2 => "V8p2",
+                Self::V8p4 => "V8p4",
+                Self::V8p8 => "V8p8",
+                Self::V8p9 => "V8p9",
+            })
+        }
+    }
+    /// Values of `TraceVer` (bits \[7:4\] of `ID_AA64DFR0`).
+    #[repr(u8)]
+    pub enum Tracever {
+        /// Not implemented
+        Ni = 0x0,
+        /// Implemented
+        Imp = 0x1,
+    }
+    impl Clone for Tracever {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Tracever {}
+    impl PartialEq for Tracever {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Tracever {}
+    impl Tracever {
+        /// The value for `bits`, or the bits themselves if no value has them.
+        #[inline(always)]
+        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
+            match bits {
+                0x0 => Ok(Self::Ni),
+                0x1 => Ok(Self::Imp),
+                other => Err(other),
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Tracever {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Tracever {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Tracever {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(match self {
+                Self::Ni => "Ni",
+                Self::Imp => "Imp",
+            })
+        }
+    }
+    /// Values of `PMUVer` (bits \[11:8\] of `ID_AA64DFR0`).
+    #[repr(u8)]
+    pub enum Pmuver {
+        /// Not implemented
+        Ni = 0x0,
+        /// PMUv3
+        Imp = 0x1,
+        /// PMUv3 for Armv8.1
+        V3p1 = 0x4,
+        /// PMUv3 for Armv8.4
+        V3p4 = 0x5,
+        /// PMUv3 for Armv8.5
+        V3p5 = 0x6,
+        /// PMUv3 for Armv8.7
+        V3p7 = 0x7,
+        /// PMUv3 for Armv8.8
+        V3p8 = 0x8,
+        /// PMUv3 for Armv8.9
+        V3p9 = 0x9,
+        /// IMPLEMENTATION DEFINED PMU, not PMUv3
+        ImpDef = 0xf,
+    }
+    impl Clone for Pmuver {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Pmuver {}
+    impl PartialEq for Pmuver {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Pmuver {}
+    impl Pmuver {
+        /// The value for `bits`, or the bits themselves if no value has them.
+        #[inline(always)]
+        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
+            match bits {
+                0x0 => Ok(Self::Ni),
+                0x1 => Ok(Self::Imp),
+                0x4 => Ok(Self::V3p1),
+                0x5 => Ok(Self::V3p4),
+                0x6 => Ok(Self::V3p5),
+                0x7 => Ok(Self::V3p7),
+                0x8 => Ok(Self::V3p8),
+                0x9 => Ok(Self::V3p9),
+                0xf => Ok(Self::ImpDef),
+                other => Err(other),
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Pmuver {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Pmuver {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Pmuver {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(match self {
+                Self::Ni => "Ni",
+                Self::Imp => "Imp",
+                Self::V3p1 => "V3p1",
+                Self::V3p4 => "V3p4",
+                Self::V3p5 => "V3p5",
+                Self::V3p7 => "V3p7",
+                Self::V3p8 => "V3p8",
+                Self::V3p9 => "V3p9",
+                Self::ImpDef => "ImpDef",
+            })
+        }
+    }
+    /// Values of `PMSVer` (bits \[35:32\] of `ID_AA64DFR0`).
+    #[repr(u8)]
+    pub enum Pmsver {
+        /// Not implemented
+        Ni = 0x0,
+        /// SPE
+        Imp = 0x1,
+        /// SPEv1p1
+        V1p1 = 0x2,
+        /// SPEv1p2
+        V1p2 = 0x3,
+        /// SPEv1p3
+        V1p3 = 0x4,
+        /// SPEv1p4
+        V1p4 = 0x5,
+    }
+    impl Clone for Pmsver {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Pmsver {}
+    impl PartialEq for Pmsver {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Pmsver {}
+    impl Pmsver {
+        /// The value for `bits`, or the bits themselves if no value has them.
+        #[inline(always)]
+        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
+            match bits {
+                0x0 => Ok(Self::Ni),
+                0x1 => Ok(Self::Imp),
+                0x2 => Ok(Self::V1p1),
+                0x3 => Ok(Self::V1p2),
+                0x4 => Ok(Self::V1p3),
+                0x5 => Ok(Self::V1p4),
+                other => Err(other),
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Pmsver {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Pmsver {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Pmsver {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(match self {
+                Self::Ni => "Ni",
+                Self::Imp => "Imp",
+                Self::V1p1 => "V1p1",
+                Self::V1p2 => "V1p2",
+                Self::V1p3 => "V1p3",
+                Self::V1p4 => "V1p4",
+            })
+        }
+    }
+    /// Values of `DoubleLock` (bits \[39:36\] of `ID_AA64DFR0`).
+    #[repr(u8)]
+    pub enum Doublelock {
+        /// Implemented
+        Imp = 0x0,
+        /// Not implemented
+        Ni = 0xf,
+    }
+    impl Clone for Doublelock {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Doublelock {}
+    impl PartialEq for Doublelock {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Doublelock {}
+    impl Doublelock {
+        /// The value for `bits`, or the bits themselves if no value has them.
+        #[inline(always)]
+        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
+            match bits {
+                0x0 => Ok(Self::Imp),
+                0xf => Ok(Self::Ni),
+                other => Err(other),
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Doublelock {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Doublelock {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Doublelock {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(match self {
+                Self::Imp => "Imp",
+                Self::Ni => "Ni",
+            })
+        }
+    }
+    /// Values of `TraceFilt` (bits \[43:40\] of `ID_AA64DFR0`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::id_aa64dfr0::Tracever as Tracefilt;
+    /// Values of `TraceBuffer` (bits \[47:44\] of `ID_AA64DFR0`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::id_aa64dfr0::Tracever as Tracebuffer;
+    /// Values of `MTPMU` (bits \[51:48\] of `ID_AA64DFR0`).
+    #[repr(u8)]
+    pub enum Mtpmu {
+        /// Not implemented, or IMPLEMENTATION DEFINED
+        NiImpdef = 0x0,
+        /// Implemented
+        Imp = 0x1,
+        /// Not implemented
+        Ni = 0xf,
+    }
+    impl Clone for Mtpmu {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Mtpmu {}
+    impl PartialEq for Mtpmu {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Mtpmu {}
+    impl Mtpmu {
+        /// The value for `bits`, or the bits themselves if no value has them.
+        #[inline(always)]
+        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
+            match bits {
+                0x0 => Ok(Self::NiImpdef),
+                0x1 => Ok(Self::Imp),
+                0xf => Ok(Self::Ni),
+                other => Err(other),
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Mtpmu {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Mtpmu {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Mtpmu {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(match self {
+                Self::NiImpdef => "NiImpdef",
+                Self::Imp => "Imp",
+                Self::Ni => "Ni",
+            })
+        }
+    }
+    /// Values of `BRBE` (bits \[55:52\] of `ID_AA64DFR0`).
+    #[repr(u8)]
+    pub enum Brbe {
+        /// Not implemented
+        Ni = 0x0,
+        /// Implemented
+        Imp = 0x1,
+        BrbeV1p1 = 0x2,
+    }
+    impl Clone for Brbe {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Brbe {}
+    impl PartialEq for Brbe {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Brbe {}
+    impl Brbe {
+        /// The value for `bits`, or the bits themselves if no value has them.
+        #[inline(always)]
+        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
+            match bits {
+                0x0 => Ok(Self::Ni),
+                0x1 => Ok(Self::Imp),
+                0x2 => Ok(Self::BrbeV1p1),
+                other => Err(other),
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Brbe {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Brbe {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Brbe {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(match self {
+                Self::Ni => "Ni",
+                Self::Imp => "Imp",
+                Self::BrbeV1p1 => "BrbeV1p1",
+            })
+        }
+    }
+    /// Values of `ExtTrcBuff` (bits \[59:56\] of `ID_AA64DFR0`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::id_aa64dfr0::Tracever as Exttrcbuff;
+    /// Values of `HPMN0` (bits \[63:60\] of `ID_AA64DFR0`).
+    #[repr(u8)]
+    pub enum Hpmn0 {
+        /// HPMN of zero is CONSTRAINED UNPREDICTABLE
+        Unpredictable = 0x0,
+        /// HPMN of zero has defined behaviour
+        Def = 0x1,
+    }
+    impl Clone for Hpmn0 {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Hpmn0 {}
+    impl PartialEq for Hpmn0 {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Hpmn0 {}
+    impl Hpmn0 {
+        /// The value for `bits`, or the bits themselves if no value has them.
+        #[inline(always)]
+        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
+            match bits {
+                0x0 => Ok(Self::Unpredictable),
+                0x1 => Ok(Self::Def),
+                other => Err(other),
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Hpmn0 {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Hpmn0 {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Hpmn0 {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            f.write_str(match self {
+                Self::Unpredictable => "Unpredictable",
+                Self::Def => "Def",
+            })
+        }
+    }
 }
 /// AArch32 Debug Feature Register 0: only the PMU version field is described here
 ///
