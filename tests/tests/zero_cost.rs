@@ -85,6 +85,23 @@ const AARCH64_CASES: &[Case] = &[
         name: "pmevcntr30_read",
         expect: &[&["mrs x0, PMEVCNTR30_EL0|S3_3_C14_C11_6", "ret"]],
     },
+    // aarch64_sysregs::aarch64::SCTLR_EL1::modify(|v| v.with(M).with(C).with(I)): mrs, the or
+    // of 0x1005 (not one logical immediate: a mov and an orr), msr.
+    Case {
+        name: "sctlr_el1_mmu_on",
+        expect: &[&[
+            "mrs *, SCTLR_EL1|S3_0_C1_C0_0",
+            "mov *, #0x1005|#4101",
+            "orr *, *, *",
+            "msr SCTLR_EL1|S3_0_C1_C0_0, *",
+            "ret",
+        ]],
+    },
+    // aarch64_sysregs::aarch64::ICH_LR_EL2.at::<13>().read().bits(): one mrs.
+    Case {
+        name: "ich_lr13_read",
+        expect: &[&["mrs x0, ICH_LR13_EL2|S3_4_C12_C13_5", "ret"]],
+    },
     // PmuExt32::new(base).pmcntenset().set(mask): one 32-bit store at base + 0xC00.
     Case {
         name: "mmio_pmcntenset_set",

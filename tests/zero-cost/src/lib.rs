@@ -19,6 +19,7 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 /// Cases for AArch64 (`MRS`/`MSR` system registers, MMIO through `PmuExt32`).
 #[cfg(target_arch = "aarch64")]
 pub mod a64 {
+    use aarch64_sysregs::Sctlr;
     use arm_generic_timer_regs::aarch64::CNTVCT_EL0;
     use arm_pmuv3::aarch64::{PMCCNTR_EL0, PMCR_EL0, PMEVCNTR_EL0, PMEVTYPER_EL0};
     use arm_pmuv3::mmio::PmuExt32;
@@ -78,7 +79,9 @@ pub mod a64 {
 
     #[no_mangle]
     pub extern "C" fn gen_pmevtyper3_write(x: u32) {
-        PMEVTYPER_EL0.at::<3>().write(Pmevtyper::from_bits_retain(x));
+        PMEVTYPER_EL0
+            .at::<3>()
+            .write(Pmevtyper::from_bits_retain(x));
     }
 
     #[no_mangle]
@@ -104,6 +107,46 @@ pub mod a64 {
         raw
     }
 
+    // aarch64-sysregs: SCTLR_EL1 with M, C and I set (the MMU and caches on), one mrs, the
+    // or, one msr.
+
+    #[no_mangle]
+    pub extern "C" fn gen_sctlr_el1_mmu_on() {
+        aarch64_sysregs::aarch64::SCTLR_EL1::modify(|v| {
+            v.with(Sctlr::M, true)
+                .with(Sctlr::C, true)
+                .with(Sctlr::I, true)
+        });
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_sctlr_el1_mmu_on() {
+        let raw: u64;
+        unsafe {
+            asm!("mrs {}, S3_0_C1_C0_0", out(reg) raw, options(nostack, preserves_flags));
+            asm!("msr S3_0_C1_C0_0, {}", in(reg) raw | 0x1005, options(nostack, preserves_flags));
+        }
+    }
+
+    // aarch64-sysregs: a GICv3 list register by index, ICH_LR13_EL2 = S3_4_C12_C13_5.
+
+    #[no_mangle]
+    pub extern "C" fn gen_ich_lr13_read() -> u64 {
+        aarch64_sysregs::aarch64::ICH_LR_EL2
+            .at::<13>()
+            .read()
+            .bits()
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_ich_lr13_read() -> u64 {
+        let raw: u64;
+        unsafe {
+            asm!("mrs {}, S3_4_C12_C13_5", out(reg) raw, options(nostack, preserves_flags));
+        }
+        raw
+    }
+
     // MMIO write-1-to-set view: PMCNTENSET at base + 0xC00.
 
     #[no_mangle]
@@ -122,7 +165,9 @@ pub mod a64 {
     #[no_mangle]
     pub extern "C" fn gen_mmio_pmevtyper3_write(base: usize, x: u32) {
         let pmu = unsafe { PmuExt32::new(base) };
-        pmu.pmevtyper().at::<3>().write(Pmevtyper::from_bits_retain(x));
+        pmu.pmevtyper()
+            .at::<3>()
+            .write(Pmevtyper::from_bits_retain(x));
     }
 
     #[no_mangle]
@@ -250,7 +295,9 @@ pub mod a32 {
     #[no_mangle]
     pub extern "C" fn gen_mmio_pmevtyper3_write(base: usize, x: u32) {
         let pmu = unsafe { PmuExt32::new(base) };
-        pmu.pmevtyper().at::<3>().write(Pmevtyper::from_bits_retain(x));
+        pmu.pmevtyper()
+            .at::<3>()
+            .write(Pmevtyper::from_bits_retain(x));
     }
 
     #[no_mangle]
