@@ -14,6 +14,11 @@
 //!
 //! `pmu_sequence` (AArch64 models) is the differential check of the generated behavioural model
 //! of the external PMU view against QEMU's PMU: see `qemu/differential.rs`.
+//!
+//! `bringup` (its own test, `bringup_under_qemu`) is a kernel's first steps on the AArch64 models
+//! through the generated `aarch64-sysregs` accessors: the drop from EL3 or EL2, a `brk` through
+//! VBAR_EL1 decoded from ESR_EL1, the MMU and caches over an identity map, the virtual timer's
+//! interrupt through the GICv3 CPU interface, and the ID registers' feature fields.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -202,6 +207,27 @@ fn runs() -> Vec<Run> {
                 add("boot", "virt,secure=on,virtualization=on");
             }
             Arch::A32 => add("mrrc_trap", "virt"),
+        }
+    }
+    runs
+}
+
+/// The bring-up runs (`bringup_under_qemu`): the AArch64 models, started at EL3 (with and without
+/// EL2) and at EL2, on a GICv3 so the timer interrupt goes through the system-register CPU
+/// interface.
+fn bringup_runs() -> Vec<Run> {
+    let mut runs = Vec::new();
+    for cpu in CPUS.into_iter().filter(|cpu| cpu.arch == Arch::A64) {
+        for machine in [
+            "virt,secure=on,virtualization=on,gic-version=3",
+            "virt,secure=on,gic-version=3",
+            "virt,virtualization=on,gic-version=3",
+        ] {
+            runs.push(Run {
+                test: "bringup",
+                cpu,
+                machine,
+            });
         }
     }
     runs
@@ -406,6 +432,7 @@ fn check(run: &Run, v: &mut Values) {
             v.expect("p1_instructions", 0);
         }
         "pmu_sequence" => differential::check(&cpu, v),
+        "bringup" => check_bringup(run, v),
         "detect" => check_detect(cpu, v),
         "mux" => check_mux(cpu, v),
         "mux_timer" => check_mux_timer(cpu, v),
@@ -426,6 +453,87 @@ fn check(run: &Run, v: &mut Values) {
         }
         other => v.problems.push(format!("no expectations for test {other}")),
     }
+}
+
+/// ID_AA64 fields `bringup` decodes through the generated enums (their raw values), as QEMU 7.2
+/// presents each AArch64 model (measured on Debian's 7.2.22).
+struct IdFields {
+    /// ID_AA64DFR0_EL1.PMUVer: 1 = PMUv3, 6 = FEAT_PMUv3p5.
+    pmuver: u64,
+    /// ID_AA64PFR0_EL1.FP and AdvSIMD: 0 = implemented, 1 = with half precision.
+    fp: u64,
+    /// ID_AA64MMFR0_EL1.PARange: 2 = 40 bits, 4 = 44 bits, 6 = 52 bits (FEAT_LPA).
+    parange: u64,
+    /// ID_AA64MMFR0_EL1.TGran4: 0 = 4 KiB granule, 1 = with 52-bit addresses (FEAT_LPA2).
+    tgran4: u64,
+}
+
+fn id_fields(cpu: Cpu) -> IdFields {
+    match cpu.name {
+        "cortex-a53" => IdFields {
+            pmuver: 1,
+            fp: 0,
+            parange: 2,
+            tgran4: 0,
+        },
+        "cortex-a72" => IdFields {
+            pmuver: 1,
+            fp: 0,
+            parange: 4,
+            tgran4: 0,
+        },
+        "max" => IdFields {
+            pmuver: 6,
+            fp: 1,
+            parange: 6,
+            tgran4: 1,
+        },
+        other => panic!("no ID fields for {other}"),
+    }
+}
+
+fn check_bringup(run: &Run, v: &mut Values) {
+    let cpu = run.cpu;
+    let secure = run.machine.contains("secure=on");
+    let el2 = run.machine.contains("virtualization=on");
+    v.expect("boot_el", if secure { 3 } else { 2 });
+    v.expect("current_el", 1);
+    v.expect("midr_implementer", cpu.midr >> 24);
+    // 0xD03 (Cortex-A53), 0xD08 (Cortex-A72), 0x051 (`max`).
+    v.expect("midr_part", cpu.midr >> 4 & 0xFFF);
+    // One CPU: affinity 0.0.0.0.
+    v.expect("mpidr_aff", 0);
+    let ids = id_fields(cpu);
+    // `max` must have FEAT_PMUv3p5 or later; the exact value is QEMU 7.2's.
+    if cpu.name == "max" {
+        v.check(ids.pmuver >= 6, || "max: PMUVer below 6".into());
+    }
+    v.expect("pmuver", ids.pmuver);
+    // QEMU hides EL2 and EL3 when the machine does not enable them; where present, all three
+    // models have them in both states (2).
+    v.expect("el2", if el2 { 2 } else { 0 });
+    v.expect("el3", if secure { 2 } else { 0 });
+    v.expect("fp", ids.fp);
+    v.expect("advsimd", ids.fp);
+    // The GICv3 system-register interface (gic-version=3).
+    v.expect("gic", 1);
+    v.expect("gic_version", 3);
+    v.expect("parange", ids.parange);
+    v.expect("tgran4", ids.tgran4);
+    // `brk #0x42`: EC BRK64, the immediate in the ISS, a 32-bit instruction, ELR at the `brk`.
+    v.expect("vbar_ok", 1);
+    v.expect("esr_ec", 0x3C);
+    v.expect("esr_iss", 0x42);
+    v.expect("esr_il", 1);
+    v.expect("brk_elr_ok", 1);
+    v.expect("sctlr_m", 1);
+    v.expect("sctlr_c", 1);
+    v.expect("sctlr_i", 1);
+    v.expect("mmu_readback_ok", 1);
+    // One virtual timer interrupt (PPI 11), not before its compare value.
+    v.expect("timer_irqs", 1);
+    v.expect("timer_intid", 27);
+    v.expect("timer_not_early", 1);
 }
 
 /// The cores whose events the firmware is built with (`tests/qemu/harness/Cargo.toml`).
@@ -880,18 +988,29 @@ fn judge(run: &Run, outcome: &Outcome) -> Result<(), Vec<String>> {
 
 #[test]
 fn pmu_driver_under_qemu() {
+    run_all(&[Arch::A64, Arch::A32], &runs());
+}
+
+/// `bringup` alone (`cargo test --test qemu -- bringup`): the AArch64 image's bring-up through
+/// the generated `aarch64-sysregs` accessors.
+#[test]
+fn bringup_under_qemu() {
+    run_all(&[Arch::A64], &bringup_runs());
+}
+
+/// Builds the images of `arches`, boots every run and checks what it reported.
+fn run_all(arches: &[Arch], runs: &[Run]) {
     let started = Instant::now();
-    for arch in [Arch::A64, Arch::A32] {
+    for &arch in arches {
         require_qemu(arch);
     }
-    let images: BTreeMap<&str, PathBuf> = [Arch::A64, Arch::A32]
-        .into_iter()
-        .map(|arch| (arch.name(), build(arch)))
+    let images: BTreeMap<&str, PathBuf> = arches
+        .iter()
+        .map(|&arch| (arch.name(), build(arch)))
         .collect();
     let built = started.elapsed();
 
     // Boot the runs on as many threads as there are cores.
-    let runs = runs();
     let next = AtomicUsize::new(0);
     let results = Mutex::new(Vec::new());
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -914,14 +1033,14 @@ fn pmu_driver_under_qemu() {
 
     println!();
     println!(
-        "{:<8} {:<13} {:<11} {:<33} {:<6} {:>6}",
+        "{:<8} {:<13} {:<11} {:<46} {:<6} {:>6}",
         "state", "test", "cpu", "machine", "result", "ms"
     );
     let mut failures = Vec::new();
     for (i, outcome, verdict) in &results {
         let run = &runs[*i];
         println!(
-            "{:<8} {:<13} {:<11} {:<33} {:<6} {:>6}",
+            "{:<8} {:<13} {:<11} {:<46} {:<6} {:>6}",
             run.cpu.arch.name(),
             run.test,
             run.cpu.name,

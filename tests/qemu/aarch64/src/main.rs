@@ -5,6 +5,7 @@
 #![no_main]
 
 mod boot;
+mod bringup;
 mod el0;
 mod platform;
 mod sequence;
@@ -25,6 +26,11 @@ fn own_tests(name: &str) -> bool {
         // The differential check: the state of QEMU's PMU after each write of the sequence.
         "pmu_sequence" => {
             sequence::run();
+            true
+        }
+        // A kernel's first steps through the generated system-register accessors.
+        "bringup" => {
+            bringup::run();
             true
         }
         _ => false,

@@ -1,6 +1,13 @@
 //! The AArch64 parts the shared tests need.
 use core::arch::asm;
 
+use aarch64_sysregs::aarch64::{
+    CurrentEL, ICC_EOIR1_EL1, ICC_IAR1_EL1, ICC_IGRPEN1_EL1, ICC_PMR_EL1, ICC_SRE_EL1,
+    ID_AA64PFR0_EL1,
+};
+use aarch64_sysregs::id_aa64pfr0::Gic;
+use aarch64_sysregs::{Currentel, IccEoir, IccIar, IccIgrpen, IccPmr, IccSre, IdAa64pfr0};
+
 use pmu_driver::timer::Aarch64Timer;
 use pmu_driver::{Aarch64, Pmu, SampleRing};
 use qemu_harness::gic::CpuInterfaceV3;
@@ -17,30 +24,24 @@ struct IccSysregs;
 
 impl CpuInterfaceV3 for IccSysregs {
     fn enable(&self, priority_mask: u32) {
-        // SAFETY: GICv3 CPU-interface registers at EL1: SRE on, priority mask, group 1 enabled.
-        unsafe {
-            asm!(
-                "msr icc_sre_el1, {sre}",
-                "isb",
-                "msr icc_pmr_el1, {pmr}",
-                "msr icc_igrpen1_el1, {one}",
-                "isb",
-                sre = in(reg) 0x7u64,
-                pmr = in(reg) u64::from(priority_mask),
-                one = in(reg) 1u64,
-                options(nostack),
-            )
-        };
+        // The system-register interface on (with IRQ and FIQ bypass disabled), then the priority
+        // mask and group 1.
+        ICC_SRE_EL1::write(
+            IccSre::DEFAULT
+                .with(IccSre::SRE, true)
+                .with(IccSre::DFB, true)
+                .with(IccSre::DIB, true),
+        );
+        qemu_harness::isb();
+        ICC_PMR_EL1::write(IccPmr::DEFAULT.with(IccPmr::PRIORITY, priority_mask as u8));
+        ICC_IGRPEN1_EL1::write(IccIgrpen::DEFAULT.with(IccIgrpen::ENABLE, true));
+        qemu_harness::isb();
     }
     fn acknowledge(&self) -> u32 {
-        let v: u64;
-        // SAFETY: reading ICC_IAR1_EL1 acknowledges the interrupt being handled.
-        unsafe { asm!("mrs {}, icc_iar1_el1", out(reg) v, options(nostack)) };
-        v as u32
+        ICC_IAR1_EL1::read().get(IccIar::INTID)
     }
     fn end(&self, intid: u32) {
-        // SAFETY: ends the interrupt acknowledged above.
-        unsafe { asm!("msr icc_eoir1_el1, {}", in(reg) u64::from(intid), options(nostack)) };
+        ICC_EOIR1_EL1::write(IccEoir::DEFAULT.with(IccEoir::INTID, intid));
     }
 }
 
@@ -127,12 +128,9 @@ impl Platform for A64 {
         }
     }
     fn gic_version() -> u32 {
-        let pfr0: u64;
-        // SAFETY: an ID register read.
-        unsafe { asm!("mrs {}, id_aa64pfr0_el1", out(reg) pfr0, options(nomem, nostack)) };
         // ID_AA64PFR0_EL1.GIC: the system-register interface of GICv3 (QEMU reports it when
         // the machine has a GICv3; GICv2 code on a GICv3 takes a data abort).
-        if (pfr0 >> 24) & 0xF != 0 {
+        if ID_AA64PFR0_EL1::read().get(IdAa64pfr0::GIC) != Ok(Gic::Ni) {
             3
         } else {
             2
@@ -142,10 +140,7 @@ impl Platform for A64 {
         &IccSysregs
     }
     fn current_el() -> u32 {
-        let el: u64;
-        // SAFETY: reading CurrentEL.
-        unsafe { asm!("mrs {}, CurrentEL", out(reg) el, options(nomem, nostack)) };
-        (el >> 2) as u32
+        CurrentEL::read().get(Currentel::EL).bits().into()
     }
     fn boot_el() -> u32 {
         crate::boot::BOOT_EL.load(core::sync::atomic::Ordering::SeqCst)

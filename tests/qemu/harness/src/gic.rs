@@ -83,6 +83,14 @@ pub fn init(version: u32, cpu: &dyn CpuInterfaceV3) {
     ACTIVE.store(version as u8, Ordering::SeqCst);
 }
 
+/// From EL3 on a GICv3 with two Security states (`secure=on`): sets GICD_CTLR.DS, so the GIC has
+/// one Security state and the Non-secure EL1 that [`init`] runs at configures it as it does on a
+/// machine without EL3 (otherwise every interrupt stays Secure Group 0, out of its reach).
+pub fn disable_security() {
+    write32(GICD, 1 << 6);
+    while read32(GICD) & (1 << 31) != 0 {}
+}
+
 /// Acknowledges the pending interrupt: its INTID (1020-1023: none).
 pub fn acknowledge(cpu: &dyn CpuInterfaceV3) -> u32 {
     match ACTIVE.load(Ordering::SeqCst) {
