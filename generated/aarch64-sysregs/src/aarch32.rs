@@ -110,6 +110,339 @@ impl CNTFRQ {
         Self::write(value);
     }
 }
+/// `CNTHCTL`: Counter-timer Hypervisor Control (AArch32 MRC/MCR)
+///
+/// `MRC`/`MCR` `p15, 4, c14, c1, 0`, read/write, layout [`CnthctlA32`](crate::CnthctlA32).
+///
+/// Source: Arm ARM DDI0487, CNTHCTL (AArch32)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTHCTL;
+impl CNTHCTL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 4,
+        crn: 14,
+        crm: 1,
+        opc2: 0,
+    };
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 4, {}, c14, c1, 0", out(reg) raw, options(nostack,
+                    preserves_flags)
+                );
+            }
+            u64::from(raw)
+        }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("CNTHCTL", Self::PATH) }
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_raw(raw: u64) {
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
+            unsafe {
+                core::arch::asm!(
+                    "mcr p15, 4, {}, c14, c1, 0", in (reg) raw as u32, options(nostack,
+                    preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "arm"))]
+        {
+            armreg_rt::host::write("CNTHCTL", Self::PATH, raw);
+        }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CnthctlA32> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::CnthctlA32>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: armreg_rt::Value<crate::CnthctlA32>) {
+        Self::write_raw(u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CnthctlA32>,
+        ) -> armreg_rt::Value<crate::CnthctlA32>,
+    ) {
+        let value = f(Self::read());
+        Self::write(value);
+    }
+}
+/// `CNTHP_CTL`: Hyp mode physical timer control (AArch32 MRC/MCR)
+///
+/// `MRC`/`MCR` `p15, 4, c14, c2, 1`, read/write, layout [`CntpCtlA32`](crate::CntpCtlA32).
+///
+/// Source: Arm ARM DDI0487, CNTHP_CTL (AArch32)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTHP_CTL;
+impl CNTHP_CTL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 4,
+        crn: 14,
+        crm: 2,
+        opc2: 1,
+    };
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 4, {}, c14, c2, 1", out(reg) raw, options(nostack,
+                    preserves_flags)
+                );
+            }
+            u64::from(raw)
+        }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CNTHP_CTL", Self::PATH) }
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_raw(raw: u64) {
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
+            unsafe {
+                core::arch::asm!(
+                    "mcr p15, 4, {}, c14, c2, 1", in (reg) raw as u32, options(nostack,
+                    preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "arm"))]
+        {
+            armreg_rt::host::write("CNTHP_CTL", Self::PATH, raw);
+        }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CntpCtlA32> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::CntpCtlA32>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: armreg_rt::Value<crate::CntpCtlA32>) {
+        Self::write_raw(u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CntpCtlA32>,
+        ) -> armreg_rt::Value<crate::CntpCtlA32>,
+    ) {
+        let value = f(Self::read());
+        Self::write(value);
+    }
+}
+/// `CNTHP_CVAL`: Hyp mode physical timer CompareValue (AArch32 64-bit MRRC/MCRR)
+///
+/// `MRRC`/`MCRR` `p15, 6, c14`, read/write, layout [`CntpCval`](crate::CntpCval).
+///
+/// Source: Arm ARM DDI0487, CNTHP_CVAL (AArch32)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTHP_CVAL;
+impl CNTHP_CVAL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
+        coproc: 15,
+        opc1: 6,
+        crm: 14,
+    };
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let (lo, hi): (u32, u32);
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrrc p15, 6, {}, {}, c14", out(reg) lo, out(reg) hi,
+                    options(nostack, preserves_flags)
+                );
+            }
+            (u64::from(hi) << 32) | u64::from(lo)
+        }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CNTHP_CVAL", Self::PATH) }
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_raw(raw: u64) {
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
+            unsafe {
+                core::arch::asm!(
+                    "mcrr p15, 6, {}, {}, c14", in (reg) raw as u32, in (reg) (raw >> 32)
+                    as u32, options(nostack, preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "arm"))]
+        {
+            armreg_rt::host::write("CNTHP_CVAL", Self::PATH, raw);
+        }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CntpCval> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
+    }
+    /// Writes the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
+        Self::write_raw(value.bits());
+    }
+    /// Reads the register, changes the value with `f` and writes it back.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CntpCval>,
+        ) -> armreg_rt::Value<crate::CntpCval>,
+    ) {
+        let value = f(Self::read());
+        Self::write(value);
+    }
+}
+/// `CNTHP_TVAL`: Hyp mode physical timer TimerValue (AArch32 MRC/MCR)
+///
+/// `MRC`/`MCR` `p15, 4, c14, c2, 0`, read/write, layout [`CntpTvalA32`](crate::CntpTvalA32).
+///
+/// Source: Arm ARM DDI0487, CNTHP_TVAL (AArch32)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTHP_TVAL;
+impl CNTHP_TVAL {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 4,
+        crn: 14,
+        crm: 2,
+        opc2: 0,
+    };
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 4, {}, c14, c2, 0", out(reg) raw, options(nostack,
+                    preserves_flags)
+                );
+            }
+            u64::from(raw)
+        }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CNTHP_TVAL", Self::PATH) }
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_raw(raw: u64) {
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
+            unsafe {
+                core::arch::asm!(
+                    "mcr p15, 4, {}, c14, c2, 0", in (reg) raw as u32, options(nostack,
+                    preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "arm"))]
+        {
+            armreg_rt::host::write("CNTHP_TVAL", Self::PATH, raw);
+        }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::CntpTvalA32> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::CntpTvalA32>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: armreg_rt::Value<crate::CntpTvalA32>) {
+        Self::write_raw(u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::CntpTvalA32>,
+        ) -> armreg_rt::Value<crate::CntpTvalA32>,
+    ) {
+        let value = f(Self::read());
+        Self::write(value);
+    }
+}
 /// `CNTKCTL`: Counter-timer Kernel Control (AArch32 MRC/MCR)
 ///
 /// `MRC`/`MCR` `p15, 0, c14, c1, 0`, read/write, layout [`CntkctlA32`](crate::CntkctlA32).
@@ -228,6 +561,51 @@ impl CNTPCT {
             (u64::from(hi) << 32) | u64::from(lo)
         }
         #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("CNTPCT", Self::PATH) }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::Cntpct> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::Cntpct>::from_bits_retain(raw)
+    }
+}
+/// `CNTPCTSS`: Self-synchronised physical count, FEAT_ECV (AArch32 64-bit MRRC)
+///
+/// `MRRC`/`MCRR` `p15, 8, c14`, read-only, layout [`Cntpct`](crate::Cntpct).
+///
+/// Source: Arm ARM DDI0487, CNTPCTSS (AArch32)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTPCTSS;
+impl CNTPCTSS {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
+        coproc: 15,
+        opc1: 8,
+        crm: 14,
+    };
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let (lo, hi): (u32, u32);
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrrc p15, 8, {}, {}, c14", out(reg) lo, out(reg) hi,
+                    options(nostack, preserves_flags)
+                );
+            }
+            (u64::from(hi) << 32) | u64::from(lo)
+        }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CNTPCTSS", Self::PATH) }
     }
     /// Reads the register.
     #[inline(always)]
@@ -529,6 +907,132 @@ impl CNTVCT {
     pub fn read() -> armreg_rt::Value<crate::Cntvct> {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
+    }
+}
+/// `CNTVCTSS`: Self-synchronised virtual count, FEAT_ECV (AArch32 64-bit MRRC)
+///
+/// `MRRC`/`MCRR` `p15, 9, c14`, read-only, layout [`Cntvct`](crate::Cntvct).
+///
+/// Source: Arm ARM DDI0487, CNTVCTSS (AArch32)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTVCTSS;
+impl CNTVCTSS {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
+        coproc: 15,
+        opc1: 9,
+        crm: 14,
+    };
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let (lo, hi): (u32, u32);
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrrc p15, 9, {}, {}, c14", out(reg) lo, out(reg) hi,
+                    options(nostack, preserves_flags)
+                );
+            }
+            (u64::from(hi) << 32) | u64::from(lo)
+        }
+        #[cfg(not(target_arch = "arm"))]
+        { armreg_rt::host::read("CNTVCTSS", Self::PATH) }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::Cntvct> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::Cntvct>::from_bits_retain(raw)
+    }
+}
+/// `CNTVOFF`: Virtual offset: the physical count minus this is the virtual count (AArch32 64-bit MRRC/MCRR)
+///
+/// `MRRC`/`MCRR` `p15, 4, c14`, read/write, layout [`Cntvoff`](crate::Cntvoff).
+///
+/// Source: Arm ARM DDI0487, CNTVOFF (AArch32)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CNTVOFF;
+impl CNTVOFF {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32Wide {
+        coproc: 15,
+        opc1: 4,
+        crm: 14,
+    };
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let (lo, hi): (u32, u32);
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrrc p15, 4, {}, {}, c14", out(reg) lo, out(reg) hi,
+                    options(nostack, preserves_flags)
+                );
+            }
+            (u64::from(hi) << 32) | u64::from(lo)
+        }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("CNTVOFF", Self::PATH) }
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_raw(raw: u64) {
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
+            unsafe {
+                core::arch::asm!(
+                    "mcrr p15, 4, {}, {}, c14", in (reg) raw as u32, in (reg) (raw >> 32)
+                    as u32, options(nostack, preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "arm"))]
+        {
+            armreg_rt::host::write("CNTVOFF", Self::PATH, raw);
+        }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::Cntvoff> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::Cntvoff>::from_bits_retain(raw)
+    }
+    /// Writes the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: armreg_rt::Value<crate::Cntvoff>) {
+        Self::write_raw(value.bits());
+    }
+    /// Reads the register, changes the value with `f` and writes it back.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::Cntvoff>,
+        ) -> armreg_rt::Value<crate::Cntvoff>,
+    ) {
+        let value = f(Self::read());
+        Self::write(value);
     }
 }
 /// `CNTV_CTL`: Counter-timer Virtual Timer Control (AArch32 MRC/MCR)
@@ -2717,6 +3221,89 @@ impl PMXEVTYPER {
         f: impl FnOnce(
             armreg_rt::Value<crate::Pmevtyper>,
         ) -> armreg_rt::Value<crate::Pmevtyper>,
+    ) {
+        let value = f(Self::read());
+        Self::write(value);
+    }
+}
+/// `SCTLR`: System Control Register (AArch32 MRC/MCR)
+///
+/// `MRC`/`MCR` `p15, 0, c1, c0, 0`, read/write, layout [`SctlrA32`](crate::SctlrA32).
+///
+/// Source: Arm ARM DDI0487, SCTLR (AArch32)
+#[allow(non_camel_case_types)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SCTLR;
+impl SCTLR {
+    /// The register's encoding.
+    pub const PATH: armreg_rt::SysRegPath = armreg_rt::SysRegPath::A32 {
+        coproc: 15,
+        opc1: 0,
+        crn: 1,
+        crm: 0,
+        opc2: 0,
+    };
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn read_raw() -> u64 {
+        #[cfg(target_arch = "arm")]
+        {
+            let raw: u32;
+            // SAFETY: this reads one system register into a register operand: it touches no memory and no
+            // stack (`nostack`) and leaves the flags alone (`preserves_flags`); the instruction is only
+            // compiled for the target state that has it, and the description says the register exists
+            // wherever this crate applies (a register the current exception level may not read traps,
+            // which is not undefined behaviour).
+            unsafe {
+                core::arch::asm!(
+                    "mrc p15, 0, {}, c1, c0, 0", out(reg) raw, options(nostack,
+                    preserves_flags)
+                );
+            }
+            u64::from(raw)
+        }
+        #[cfg(not(target_arch = "arm"))] { armreg_rt::host::read("SCTLR", Self::PATH) }
+    }
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    fn write_raw(raw: u64) {
+        #[cfg(target_arch = "arm")]
+        {
+            // SAFETY: this writes one system register from a register operand: it touches no memory and no
+            // stack and leaves the flags alone; its effects are the architectural ones this register's
+            // documentation states, none of which change memory the compiler knows about.
+            unsafe {
+                core::arch::asm!(
+                    "mcr p15, 0, {}, c1, c0, 0", in (reg) raw as u32, options(nostack,
+                    preserves_flags)
+                );
+            }
+        }
+        #[cfg(not(target_arch = "arm"))]
+        {
+            armreg_rt::host::write("SCTLR", Self::PATH, raw);
+        }
+    }
+    /// Reads the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn read() -> armreg_rt::Value<crate::SctlrA32> {
+        let raw = Self::read_raw();
+        armreg_rt::Value::<crate::SctlrA32>::from_bits_retain(raw as u32)
+    }
+    /// Writes the register.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn write(value: armreg_rt::Value<crate::SctlrA32>) {
+        Self::write_raw(u64::from(value.bits()));
+    }
+    /// Reads the register, changes the value with `f` and writes it back.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn modify(
+        f: impl FnOnce(
+            armreg_rt::Value<crate::SctlrA32>,
+        ) -> armreg_rt::Value<crate::SctlrA32>,
     ) {
         let value = f(Self::read());
         Self::write(value);

@@ -780,6 +780,78 @@ impl armreg_rt::Layout for Cnthctl {
     const NAME: &'static str = "Cnthctl";
     const FIELDS: &'static str = "el1pcten 0 1;el1pcen 1 1;evnten 2 1;evntdir 3 1;evnti 4 4;ecv 12 1;el1tvt 13 1;el1tvct 14 1;el1nvpct 15 1;el1nvvct 16 1;evntis 17 1;cntvmask 18 1;cntpmask 19 1";
 }
+/// Counter-timer Hypervisor Control (AArch32): PL1 access to the physical counter and timer, and the event stream; the later trap bits (8 and up) are not described here
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CnthctlA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTHCTL`](crate::aarch32::CNTHCTL).
+///
+/// ```
+/// # use aarch64_sysregs::CnthctlA32;
+/// let value = CnthctlA32::DEFAULT.with(CnthctlA32::PL1PCTEN, true);
+/// assert!(value.get(CnthctlA32::PL1PCTEN));
+/// ```
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, CNTHCTL (AArch32)
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="142.8" viewBox="0 0 724 142.8" role="img" aria-label="Bit fields of CNTHCTL_A32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of CNTHCTL_A32</title>
+<rect width="724" height="142.8" fill="#fff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTHCTL_A32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>[31:8] not described</title><rect x="10" y="46" width="528" height="64.8" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>EVNTI [7:4] read/write: Which counter bit (0 to 15) drives the event stream</title><rect x="538" y="46" width="88" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="582" y="72.4" dominant-baseline="central">EVNTI</text><text x="582" y="86.4" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>EVNTDIR [3] read/write: Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0</title><rect x="626" y="46" width="22" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="637" y="78.4" transform="rotate(-90 637 78.4)" dominant-baseline="central">EVNTDIR</text></g>
+<g><title>EVNTEN [2] read/write: 1: an event stream is generated from the physical counter</title><rect x="648" y="46" width="22" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="659" y="78.4" transform="rotate(-90 659 78.4)" dominant-baseline="central">EVNTEN</text></g>
+<g><title>PL1PCEN [1] read/write: 1: PL0/PL1 accesses to the physical timer registers are not trapped to Hyp mode</title><rect x="670" y="46" width="22" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="681" y="78.4" transform="rotate(-90 681 78.4)" dominant-baseline="central">PL1PCEN</text></g>
+<g><title>PL1PCTEN [0] read/write: 1: PL0/PL1 reads of the physical counter are not trapped to Hyp mode</title><rect x="692" y="46" width="22" height="64.8" fill="#cfe3ff" stroke="#333"/><text x="703" y="78.4" transform="rotate(-90 703 78.4)" dominant-baseline="central">PL1PCTEN</text></g>
+</g>
+<rect x="10" y="120.8" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="126.8" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="120.8" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="126.8" font-size="9" fill="#333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[7:4\] | `EVNTI` | read/write | - | Which counter bit (0 to 15) drives the event stream |
+/// | \[3\] | `EVNTDIR` | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
+/// | \[2\] | `EVNTEN` | read/write | - | 1: an event stream is generated from the physical counter |
+/// | \[1\] | `PL1PCEN` | read/write | - | 1: PL0/PL1 accesses to the physical timer registers are not trapped to Hyp mode |
+/// | \[0\] | `PL1PCTEN` | read/write | - | 1: PL0/PL1 reads of the physical counter are not trapped to Hyp mode |
+pub enum CnthctlA32 {}
+impl CnthctlA32 {
+    /// Every field zero, reserved-one bits set.
+    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
+    /// `PL1PCTEN`: 1: PL0/PL1 reads of the physical counter are not trapped to Hyp mode
+    ///
+    /// Bits \[0\], read/write. Reset: not described.
+    pub const PL1PCTEN: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `PL1PCEN`: 1: PL0/PL1 accesses to the physical timer registers are not trapped to Hyp mode
+    ///
+    /// Bits \[1\], read/write. Reset: not described.
+    pub const PL1PCEN: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
+    /// `EVNTEN`: 1: an event stream is generated from the physical counter
+    ///
+    /// Bits \[2\], read/write. Reset: not described.
+    pub const EVNTEN: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
+    /// `EVNTDIR`: Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0
+    ///
+    /// Bits \[3\], read/write. Reset: not described.
+    pub const EVNTDIR: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
+    /// `EVNTI`: Which counter bit (0 to 15) drives the event stream
+    ///
+    /// Bits \[7:4\], read/write. Reset: not described.
+    pub const EVNTI: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(4, 4);
+}
+impl armreg_rt::Layout for CnthctlA32 {
+    type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
+    const NAME: &'static str = "CnthctlA32";
+    const FIELDS: &'static str = "pl1pcten 0 1;pl1pcen 1 1;evnten 2 1;evntdir 3 1;evnti 4 4";
+}
 /// Counter-timer Hypervisor Control, as laid out while HCR_EL2.E2H is 1 (bits 0, 1 and 8 to 11 differ from CNTHCTL)
 ///
 /// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CnthctlE2h>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTHCTL_EL2_E2H`](crate::aarch64::CNTHCTL_EL2_E2H).
@@ -1121,7 +1193,7 @@ impl armreg_rt::Layout for CntkctlA32 {
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpct>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch64::CNTPCTSS_EL0`](crate::aarch64::CNTPCTSS_EL0), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpct>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch32::CNTPCTSS`](crate::aarch32::CNTPCTSS), [`aarch64::CNTPCTSS_EL0`](crate::aarch64::CNTPCTSS_EL0), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::Cntpct;
@@ -1289,7 +1361,7 @@ impl armreg_rt::Layout for CntpCtl {
 }
 /// Physical timer control, AArch32 CNTP_CTL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCtlA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTP_CTL`](crate::aarch32::CNTP_CTL), [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCtlA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTHP_CTL`](crate::aarch32::CNTHP_CTL), [`aarch32::CNTP_CTL`](crate::aarch32::CNTP_CTL), [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
 ///
 /// ```
 /// # use aarch64_sysregs::CntpCtlA32;
@@ -1351,7 +1423,7 @@ impl armreg_rt::Layout for CntpCtlA32 {
 }
 /// Physical timer CompareValue: the timer condition is met once the physical count reaches it
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCval>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1), [`aarch32::CNTP_CVAL`](crate::aarch32::CNTP_CVAL), [`aarch64::CNTP_CVAL_EL0`](crate::aarch64::CNTP_CVAL_EL0), [`aarch64::CNTHV_CVAL_EL2`](crate::aarch64::CNTHV_CVAL_EL2), [`aarch32::CNTV_CVAL`](crate::aarch32::CNTV_CVAL), [`aarch64::CNTV_CVAL_EL0`](crate::aarch64::CNTV_CVAL_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCval>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL), [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1), [`aarch32::CNTP_CVAL`](crate::aarch32::CNTP_CVAL), [`aarch64::CNTP_CVAL_EL0`](crate::aarch64::CNTP_CVAL_EL0), [`aarch64::CNTHV_CVAL_EL2`](crate::aarch64::CNTHV_CVAL_EL2), [`aarch32::CNTV_CVAL`](crate::aarch32::CNTV_CVAL), [`aarch64::CNTV_CVAL_EL0`](crate::aarch64::CNTV_CVAL_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::CntpCval;
@@ -1453,7 +1525,7 @@ impl armreg_rt::Layout for CntpTval {
 }
 /// Physical timer TimerValue, AArch32 CNTP_TVAL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpTvalA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTP_TVAL`](crate::aarch32::CNTP_TVAL), [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpTvalA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTHP_TVAL`](crate::aarch32::CNTHP_TVAL), [`aarch32::CNTP_TVAL`](crate::aarch32::CNTP_TVAL), [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
 ///
 /// ```
 /// # use aarch64_sysregs::CntpTvalA32;
@@ -1499,7 +1571,7 @@ impl armreg_rt::Layout for CntpTvalA32 {
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvct>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch64::CNTVCTSS_EL0`](crate::aarch64::CNTVCTSS_EL0), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvct>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch32::CNTVCTSS`](crate::aarch32::CNTVCTSS), [`aarch64::CNTVCTSS_EL0`](crate::aarch64::CNTVCTSS_EL0), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::Cntvct;
@@ -1551,7 +1623,7 @@ impl armreg_rt::Layout for Cntvct {
 }
 /// Counter-timer Virtual Offset: the physical count minus this value is the virtual count
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvoff>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTVOFF_EL2`](crate::aarch64::CNTVOFF_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvoff>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTVOFF`](crate::aarch32::CNTVOFF), [`aarch64::CNTVOFF_EL2`](crate::aarch64::CNTVOFF_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::Cntvoff;
@@ -28759,6 +28831,162 @@ pub mod sctlr {
     /// Values of `TCF` (bits \[41:40\] of `SCTLR`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::sctlr::Tcf0 as Tcf;
+}
+/// System Control Register (AArch32): the MMU, caches, alignment checking, endianness and the exception vector base
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<SctlrA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::SCTLR`](crate::aarch32::SCTLR).
+///
+/// ```
+/// # use aarch64_sysregs::SctlrA32;
+/// let value = SctlrA32::DEFAULT.with(SctlrA32::M, true);
+/// assert!(value.get(SctlrA32::M));
+/// ```
+///
+/// Width: 32 bits.
+///
+/// Source: Arm ARM DDI0487, SCTLR (AArch32)
+///
+#[cfg_attr(doc, doc = r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="136.2" viewBox="0 0 724 136.2" role="img" aria-label="Bit fields of SCTLR_A32" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of SCTLR_A32</title>
+<rect width="724" height="136.2" fill="#fff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">SCTLR_A32 · 32 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>[31] not described</title><rect x="10" y="46" width="22" height="58.2" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>TE [30] read/write: Take exceptions in T32 state</title><rect x="32" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="43" y="69.1" dominant-baseline="central">TE</text><text x="43" y="83.1" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>AFE [29] read/write: Access flag enable (short-descriptor format)</title><rect x="54" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="65" y="75.1" transform="rotate(-90 65 75.1)" dominant-baseline="central">AFE</text></g>
+<g><title>TRE [28] read/write: TEX remap enable (short-descriptor format)</title><rect x="76" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="87" y="75.1" transform="rotate(-90 87 75.1)" dominant-baseline="central">TRE</text></g>
+<g><title>[27:26] not described</title><rect x="98" y="46" width="44" height="58.2" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>EE [25] read/write: Big-endian data accesses and translation table walks at PL1 and on exception entry</title><rect x="142" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="153" y="69.1" dominant-baseline="central">EE</text><text x="153" y="83.1" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>[24:21] not described</title><rect x="164" y="46" width="88" height="58.2" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>UWXN [20] read/write: Memory writable at PL0 is execute-never at PL1</title><rect x="252" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="263" y="75.1" transform="rotate(-90 263 75.1)" dominant-baseline="central">UWXN</text></g>
+<g><title>WXN [19] read/write: Writable memory is execute-never</title><rect x="274" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="285" y="75.1" transform="rotate(-90 285 75.1)" dominant-baseline="central">WXN</text></g>
+<g><title>nTWE [18] read/write: No trap of WFE at PL0</title><rect x="296" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="307" y="75.1" transform="rotate(-90 307 75.1)" dominant-baseline="central">nTWE</text></g>
+<g><title>[17] not described</title><rect x="318" y="46" width="22" height="58.2" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>nTWI [16] read/write: No trap of WFI at PL0</title><rect x="340" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="351" y="75.1" transform="rotate(-90 351 75.1)" dominant-baseline="central">nTWI</text></g>
+<g><title>[15:14] not described</title><rect x="362" y="46" width="44" height="58.2" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>V [13] read/write: High exception vectors (0xFFFF0000) instead of VBAR</title><rect x="406" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="417" y="69.1" dominant-baseline="central">V</text><text x="417" y="83.1" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>I [12] read/write: Instruction cacheability</title><rect x="428" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="439" y="69.1" dominant-baseline="central">I</text><text x="439" y="83.1" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>[11:9] not described</title><rect x="450" y="46" width="66" height="58.2" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>SED [8] read/write: Disable SETEND</title><rect x="516" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="527" y="75.1" transform="rotate(-90 527 75.1)" dominant-baseline="central">SED</text></g>
+<g><title>ITD [7] read/write: Disable some IT instruction uses</title><rect x="538" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="549" y="75.1" transform="rotate(-90 549 75.1)" dominant-baseline="central">ITD</text></g>
+<g><title>[6] not described</title><rect x="560" y="46" width="22" height="58.2" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
+<g><title>CP15BEN [5] read/write: Enable the CP15 barrier operations at PL0</title><rect x="582" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="593" y="75.1" transform="rotate(-90 593 75.1)" dominant-baseline="central">CP15BEN</text></g>
+<g><title>LSMAOE [4] read/write: Load/store multiple atomicity and ordering at PL0</title><rect x="604" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="615" y="75.1" transform="rotate(-90 615 75.1)" dominant-baseline="central">LSMAOE</text></g>
+<g><title>nTLSMD [3] read/write: No trap of load/store multiple to Device memory at PL0</title><rect x="626" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="637" y="75.1" transform="rotate(-90 637 75.1)" dominant-baseline="central">nTLSMD</text></g>
+<g><title>C [2] read/write: Data and unified cacheability</title><rect x="648" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="659" y="69.1" dominant-baseline="central">C</text><text x="659" y="83.1" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>A [1] read/write: Alignment checking enable</title><rect x="670" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="681" y="69.1" dominant-baseline="central">A</text><text x="681" y="83.1" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>M [0] read/write: MMU enable for the PL1&amp;0 translation regime</title><rect x="692" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="703" y="69.1" dominant-baseline="central">M</text><text x="703" y="83.1" font-size="9" dominant-baseline="central">rw</text></g>
+</g>
+<rect x="10" y="114.2" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="120.2" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
+<rect x="116.6" y="114.2" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="120.2" font-size="9" fill="#333" dominant-baseline="central">not described</text>
+</svg>
+</div>"##)]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[30\] | `TE` | read/write | - | Take exceptions in T32 state |
+/// | \[29\] | `AFE` | read/write | - | Access flag enable (short-descriptor format) |
+/// | \[28\] | `TRE` | read/write | - | TEX remap enable (short-descriptor format) |
+/// | \[25\] | `EE` | read/write | - | Big-endian data accesses and translation table walks at PL1 and on exception entry |
+/// | \[20\] | `UWXN` | read/write | - | Memory writable at PL0 is execute-never at PL1 |
+/// | \[19\] | `WXN` | read/write | - | Writable memory is execute-never |
+/// | \[18\] | `nTWE` | read/write | - | No trap of WFE at PL0 |
+/// | \[16\] | `nTWI` | read/write | - | No trap of WFI at PL0 |
+/// | \[13\] | `V` | read/write | - | High exception vectors (0xFFFF0000) instead of VBAR |
+/// | \[12\] | `I` | read/write | - | Instruction cacheability |
+/// | \[8\] | `SED` | read/write | - | Disable SETEND |
+/// | \[7\] | `ITD` | read/write | - | Disable some IT instruction uses |
+/// | \[5\] | `CP15BEN` | read/write | - | Enable the CP15 barrier operations at PL0 |
+/// | \[4\] | `LSMAOE` | read/write | - | Load/store multiple atomicity and ordering at PL0 |
+/// | \[3\] | `nTLSMD` | read/write | - | No trap of load/store multiple to Device memory at PL0 |
+/// | \[2\] | `C` | read/write | - | Data and unified cacheability |
+/// | \[1\] | `A` | read/write | - | Alignment checking enable |
+/// | \[0\] | `M` | read/write | - | MMU enable for the PL1&0 translation regime |
+pub enum SctlrA32 {}
+impl SctlrA32 {
+    /// Every field zero, reserved-one bits set.
+    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
+    /// `M`: MMU enable for the PL1&0 translation regime
+    ///
+    /// Bits \[0\], read/write. Reset: not described.
+    pub const M: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    /// `A`: Alignment checking enable
+    ///
+    /// Bits \[1\], read/write. Reset: not described.
+    pub const A: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
+    /// `C`: Data and unified cacheability
+    ///
+    /// Bits \[2\], read/write. Reset: not described.
+    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
+    /// `nTLSMD`: No trap of load/store multiple to Device memory at PL0
+    ///
+    /// Bits \[3\], read/write. Reset: not described.
+    pub const NTLSMD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
+    /// `LSMAOE`: Load/store multiple atomicity and ordering at PL0
+    ///
+    /// Bits \[4\], read/write. Reset: not described.
+    pub const LSMAOE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
+    /// `CP15BEN`: Enable the CP15 barrier operations at PL0
+    ///
+    /// Bits \[5\], read/write. Reset: not described.
+    pub const CP15BEN: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
+    /// `ITD`: Disable some IT instruction uses
+    ///
+    /// Bits \[7\], read/write. Reset: not described.
+    pub const ITD: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
+    /// `SED`: Disable SETEND
+    ///
+    /// Bits \[8\], read/write. Reset: not described.
+    pub const SED: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(8, 1);
+    /// `I`: Instruction cacheability
+    ///
+    /// Bits \[12\], read/write. Reset: not described.
+    pub const I: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(12, 1);
+    /// `V`: High exception vectors (0xFFFF0000) instead of VBAR
+    ///
+    /// Bits \[13\], read/write. Reset: not described.
+    pub const V: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(13, 1);
+    /// `nTWI`: No trap of WFI at PL0
+    ///
+    /// Bits \[16\], read/write. Reset: not described.
+    pub const NTWI: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(16, 1);
+    /// `nTWE`: No trap of WFE at PL0
+    ///
+    /// Bits \[18\], read/write. Reset: not described.
+    pub const NTWE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(18, 1);
+    /// `WXN`: Writable memory is execute-never
+    ///
+    /// Bits \[19\], read/write. Reset: not described.
+    pub const WXN: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(19, 1);
+    /// `UWXN`: Memory writable at PL0 is execute-never at PL1
+    ///
+    /// Bits \[20\], read/write. Reset: not described.
+    pub const UWXN: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(20, 1);
+    /// `EE`: Big-endian data accesses and translation table walks at PL1 and on exception entry
+    ///
+    /// Bits \[25\], read/write. Reset: not described.
+    pub const EE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(25, 1);
+    /// `TRE`: TEX remap enable (short-descriptor format)
+    ///
+    /// Bits \[28\], read/write. Reset: not described.
+    pub const TRE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(28, 1);
+    /// `AFE`: Access flag enable (short-descriptor format)
+    ///
+    /// Bits \[29\], read/write. Reset: not described.
+    pub const AFE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(29, 1);
+    /// `TE`: Take exceptions in T32 state
+    ///
+    /// Bits \[30\], read/write. Reset: not described.
+    pub const TE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(30, 1);
+}
+impl armreg_rt::Layout for SctlrA32 {
+    type Raw = u32;
+    const RES0: u32 = 0x0;
+    const RES1: u32 = 0x0;
+    const NAME: &'static str = "SctlrA32";
+    const FIELDS: &'static str = "m 0 1;a 1 1;c 2 1;ntlsmd 3 1;lsmaoe 4 1;cp15ben 5 1;itd 7 1;sed 8 1;i 12 1;v 13 1;ntwi 16 1;ntwe 18 1;wxn 19 1;uwxn 20 1;ee 25 1;tre 28 1;afe 29 1;te 30 1";
 }
 /// System Control Register for EL3
 ///
