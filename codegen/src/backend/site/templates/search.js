@@ -1,6 +1,7 @@
 // Client-side search over the inline index: every query term must appear in an entry's name,
 // kind, device or detail; entries whose name matches exactly come first, then by prefix, then the
-// rest. The query can come from the page address (`index.html?q=PMCR`), which is how the other
+// rest, and within each a register, block or layout before a field of the same name (a
+// fine-grained trap register has fields named after the registers it traps). The query can come from the page address (`index.html?q=PMCR`), which is how the other
 // pages' search boxes and the browser test reach it.
 (function () {
   "use strict";
@@ -18,6 +19,10 @@
     return 3;
   }
 
+  function fieldLast(entry) {
+    return entry[1] === "field" ? 1 : 0;
+  }
+
   function search(text) {
     var query = text.trim().toLowerCase();
     var terms = query.split(/\s+/).filter(function (t) { return t.length > 0; });
@@ -27,7 +32,8 @@
       return terms.every(function (t) { return hay.indexOf(t) >= 0; });
     });
     hits.sort(function (a, b) {
-      return rank(a, query) - rank(b, query) || a[0].localeCompare(b[0]) || a[2].localeCompare(b[2]);
+      return rank(a, query) - rank(b, query) || fieldLast(a) - fieldLast(b) ||
+        a[0].localeCompare(b[0]) || a[2].localeCompare(b[2]);
     });
     return hits;
   }
