@@ -3392,7 +3392,7 @@ impl TTBCR {
 }
 /// `TTBCR_EAE`: Translation Table Base Control Register (AArch32) seen with TTBCR.EAE = 1 (long-descriptor format)
 ///
-/// `MRC`/`MCR` `p15, 0, c2, c0, 2`, read/write, layout [`TtbcrEae`](crate::TtbcrEae).
+/// `MRC`/`MCR` `p15, 0, c2, c0, 2`, read/write, layout [`TtbcrLong`](crate::TtbcrLong).
 ///
 /// A view of [`TTBCR`]: the same encoding, with the layout that applies when TTBCR.EAE == 1.
 ///
@@ -3454,14 +3454,14 @@ impl TTBCR_EAE {
     /// Reads the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn read() -> armreg_rt::Value<crate::TtbcrEae> {
+    pub fn read() -> armreg_rt::Value<crate::TtbcrLong> {
         let raw = Self::read_raw();
-        armreg_rt::Value::<crate::TtbcrEae>::from_bits_retain(raw as u32)
+        armreg_rt::Value::<crate::TtbcrLong>::from_bits_retain(raw as u32)
     }
     /// Writes the register.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::TtbcrEae>) {
+    pub fn write(value: armreg_rt::Value<crate::TtbcrLong>) {
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back.
@@ -3469,8 +3469,8 @@ impl TTBCR_EAE {
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(
-            armreg_rt::Value<crate::TtbcrEae>,
-        ) -> armreg_rt::Value<crate::TtbcrEae>,
+            armreg_rt::Value<crate::TtbcrLong>,
+        ) -> armreg_rt::Value<crate::TtbcrLong>,
     ) {
         let value = f(Self::read());
         Self::write(value);

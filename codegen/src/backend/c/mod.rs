@@ -28,11 +28,39 @@ pub fn include_dir(crate_name: &str) -> String {
 
 /// The C backend's entry in `backend::BACKENDS`: the headers, when the crate asks for them.
 pub fn emit(input: &Input<'_>) -> Result<Vec<File>, String> {
-    Ok(if input.outputs.c_headers {
-        generate(input.device, input.inputs)
-    } else {
-        Vec::new()
-    })
+    if !input.outputs.c_headers {
+        return Ok(Vec::new());
+    }
+    let files = generate(input.device, input.inputs);
+    match clashing_macro(&files) {
+        None => Ok(files),
+        Some((name, first, second)) => Err(format!(
+            "two C macros are named `{name}` ({first} and {second}): a layout's name followed by \
+             `_WIDTH` (or a field's macros) spells another's; rename one of them in the description"
+        )),
+    }
+}
+
+/// The first macro two `#define`s of the headers give: C names join a layout's and a field's
+/// with `_` (`TTBCR` + `EAE_WIDTH`, `TTBCR_EAE` + `WIDTH`), which Rust's paths keep apart. A
+/// compiler would only warn about the redefinition, and take the later value.
+fn clashing_macro(files: &[File]) -> Option<(String, String, String)> {
+    let mut seen: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
+    for file in files {
+        for (n, line) in file.content.lines().enumerate() {
+            let Some(name) = line
+                .strip_prefix("#define ")
+                .and_then(|rest| rest.split([' ', '(']).next())
+            else {
+                continue;
+            };
+            let here = format!("{}:{}", file.path, n + 1);
+            if let Some(first) = seen.insert(name, here.clone()) {
+                return Some((name.to_string(), first, here));
+            }
+        }
+    }
+    None
 }
 
 /// The headers of `device` (none for a device without layouts, such as an event set).
@@ -227,5 +255,26 @@ mod tests {
         d.layouts.clear();
         d.blocks.clear();
         assert!(generate(&d, &[]).is_empty());
+    }
+
+    #[test]
+    fn macros_that_two_names_spell_alike_are_refused() {
+        let mut device = device();
+        // `CTRL_EN` + `_WIDTH` (the layout's) is `CTRL` + `EN_WIDTH` (its field's).
+        let mut other = device.layouts[0].clone();
+        other.name = "CTRL_EN".to_string();
+        other.fields.clear();
+        device.layouts.push(other);
+        let files = generate(&device, &[]);
+        let (name, first, second) = clashing_macro(&files).expect("the clash is found");
+        assert_eq!(
+            name,
+            "BAD_CTRL_EN_WIDTH".replace("BAD", &names::prefix(&device.name))
+        );
+        assert_ne!(first, second);
+        assert_eq!(
+            clashing_macro(&generate(&super::tests::device(), &[])),
+            None
+        );
     }
 }

@@ -31928,12 +31928,12 @@ impl armreg_rt::Layout for Ttbcr {
 }
 /// Translation Table Base Control Register (AArch32), long-descriptor format (EAE = 1)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbcrEae>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::TTBCR_EAE`](crate::aarch32::TTBCR_EAE).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbcrLong>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::TTBCR_EAE`](crate::aarch32::TTBCR_EAE).
 ///
 /// ```
-/// # use aarch64_sysregs::TtbcrEae;
-/// let value = TtbcrEae::DEFAULT.with(TtbcrEae::T0SZ, 1);
-/// assert_eq!(value.get(TtbcrEae::T0SZ), 1);
+/// # use aarch64_sysregs::TtbcrLong;
+/// let value = TtbcrLong::DEFAULT.with(TtbcrLong::T0SZ, 1);
+/// assert_eq!(value.get(TtbcrLong::T0SZ), 1);
 /// ```
 ///
 /// Width: 32 bits.
@@ -31941,10 +31941,10 @@ impl armreg_rt::Layout for Ttbcr {
 /// Source: Arm ARM DDI0487, TTBCR (AArch32)
 ///
 #[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="129.6" viewBox="0 0 724 129.6" role="img" aria-label="Bit fields of TTBCR_EAE" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of TTBCR_EAE</title>
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="129.6" viewBox="0 0 724 129.6" role="img" aria-label="Bit fields of TTBCR_LONG" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of TTBCR_LONG</title>
 <rect width="724" height="129.6" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">TTBCR_EAE · 32 bits · reset not described</text>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">TTBCR_LONG · 32 bits · reset not described</text>
 <text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
 <g font-size="11" text-anchor="middle" fill="#111">
 <g><title>EAE [31] read/write: Extended address enable: 1 selects the long-descriptor (LPAE) format</title><rect x="10" y="46" width="22" height="51.6" fill="#cfe3ff" stroke="#333"/><text x="21" y="71.8" transform="rotate(-90 21 71.8)" dominant-baseline="central">EAE</text></g>
@@ -31987,8 +31987,8 @@ impl armreg_rt::Layout for Ttbcr {
 /// | \[7\] | `EPD0` | read/write | - | Disable table walks for TTBR0 |
 /// | \[6:3\] | - | reserved, 0 | - | Reserved, RES0 |
 /// | \[2:0\] | `T0SZ` | read/write | - | Size offset of the TTBR0 region |
-pub enum TtbcrEae {}
-impl TtbcrEae {
+pub enum TtbcrLong {}
+impl TtbcrLong {
     /// Every field zero, reserved-one bits set.
     pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `T0SZ`: Size offset of the TTBR0 region
@@ -32002,15 +32002,15 @@ impl TtbcrEae {
     /// `IRGN0`: Inner cacheability of TTBR0 table walks
     ///
     /// Bits \[9:8\], read/write. Reset: not described.
-    pub const IRGN0: armreg_rt::Field<Self, ttbcr_eae::Irgn0, ttbcr_eae::Irgn0> = armreg_rt::Field::new(8, 2);
+    pub const IRGN0: armreg_rt::Field<Self, ttbcr_long::Irgn0, ttbcr_long::Irgn0> = armreg_rt::Field::new(8, 2);
     /// `ORGN0`: Outer cacheability of TTBR0 table walks
     ///
     /// Bits \[11:10\], read/write. Reset: not described.
-    pub const ORGN0: armreg_rt::Field<Self, ttbcr_eae::Orgn0, ttbcr_eae::Orgn0> = armreg_rt::Field::new(10, 2);
+    pub const ORGN0: armreg_rt::Field<Self, ttbcr_long::Orgn0, ttbcr_long::Orgn0> = armreg_rt::Field::new(10, 2);
     /// `SH0`: Shareability of TTBR0 table walks
     ///
     /// Bits \[13:12\], read/write. Reset: not described.
-    pub const SH0: armreg_rt::Field<Self, ttbcr_eae::Sh0, ttbcr_eae::Sh0> = armreg_rt::Field::new(12, 2);
+    pub const SH0: armreg_rt::Field<Self, ttbcr_long::Sh0, ttbcr_long::Sh0> = armreg_rt::Field::new(12, 2);
     /// `T1SZ`: Size offset of the TTBR1 region
     ///
     /// Bits \[18:16\], read/write. Reset: not described.
@@ -32026,15 +32026,15 @@ impl TtbcrEae {
     /// `IRGN1`: Inner cacheability of TTBR1 table walks
     ///
     /// Bits \[25:24\], read/write. Reset: not described.
-    pub const IRGN1: armreg_rt::Field<Self, ttbcr_eae::Irgn1, ttbcr_eae::Irgn1> = armreg_rt::Field::new(24, 2);
+    pub const IRGN1: armreg_rt::Field<Self, ttbcr_long::Irgn1, ttbcr_long::Irgn1> = armreg_rt::Field::new(24, 2);
     /// `ORGN1`: Outer cacheability of TTBR1 table walks
     ///
     /// Bits \[27:26\], read/write. Reset: not described.
-    pub const ORGN1: armreg_rt::Field<Self, ttbcr_eae::Orgn1, ttbcr_eae::Orgn1> = armreg_rt::Field::new(26, 2);
+    pub const ORGN1: armreg_rt::Field<Self, ttbcr_long::Orgn1, ttbcr_long::Orgn1> = armreg_rt::Field::new(26, 2);
     /// `SH1`: Shareability of TTBR1 table walks
     ///
     /// Bits \[29:28\], read/write. Reset: not described.
-    pub const SH1: armreg_rt::Field<Self, ttbcr_eae::Sh1, ttbcr_eae::Sh1> = armreg_rt::Field::new(28, 2);
+    pub const SH1: armreg_rt::Field<Self, ttbcr_long::Sh1, ttbcr_long::Sh1> = armreg_rt::Field::new(28, 2);
     /// `IMPDEF`: Implementation defined
     ///
     /// Bits \[30\], read/write. Reset: not described.
@@ -32044,31 +32044,31 @@ impl TtbcrEae {
     /// Bits \[31\], read/write. Reset: not described.
     pub const EAE: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
 }
-impl armreg_rt::Layout for TtbcrEae {
+impl armreg_rt::Layout for TtbcrLong {
     type Raw = u32;
     const RES0: u32 = 0x38_c078;
     const RES1: u32 = 0x0;
-    const NAME: &'static str = "TtbcrEae";
+    const NAME: &'static str = "TtbcrLong";
     const FIELDS: &'static str = "t0sz 0 3;epd0 7 1;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;t1sz 16 3;a1 22 1;epd1 23 1;irgn1 24 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn1 26 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh1 28 2 0=None 2=Outer 3=Inner;impdef 30 1;eae 31 1";
 }
-/// Enumerated field values of `TTBCR_EAE`.
-pub mod ttbcr_eae {
-    /// Values of `IRGN0` (bits \[9:8\] of `TTBCR_EAE`): the same values as another field's, one type.
+/// Enumerated field values of `TTBCR_LONG`.
+pub mod ttbcr_long {
+    /// Values of `IRGN0` (bits \[9:8\] of `TTBCR_LONG`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::tcr_el1::Irgn0 as Irgn0;
-    /// Values of `ORGN0` (bits \[11:10\] of `TTBCR_EAE`): the same values as another field's, one type.
+    /// Values of `ORGN0` (bits \[11:10\] of `TTBCR_LONG`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::tcr_el1::Irgn0 as Orgn0;
-    /// Values of `SH0` (bits \[13:12\] of `TTBCR_EAE`): the same values as another field's, one type.
+    /// Values of `SH0` (bits \[13:12\] of `TTBCR_LONG`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::tcr_el1::Sh0 as Sh0;
-    /// Values of `IRGN1` (bits \[25:24\] of `TTBCR_EAE`): the same values as another field's, one type.
+    /// Values of `IRGN1` (bits \[25:24\] of `TTBCR_LONG`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::tcr_el1::Irgn0 as Irgn1;
-    /// Values of `ORGN1` (bits \[27:26\] of `TTBCR_EAE`): the same values as another field's, one type.
+    /// Values of `ORGN1` (bits \[27:26\] of `TTBCR_LONG`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::tcr_el1::Irgn0 as Orgn1;
-    /// Values of `SH1` (bits \[29:28\] of `TTBCR_EAE`): the same values as another field's, one type.
+    /// Values of `SH1` (bits \[29:28\] of `TTBCR_LONG`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::tcr_el1::Sh0 as Sh1;
 }
