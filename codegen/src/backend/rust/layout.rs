@@ -69,10 +69,7 @@ impl<'l> Plan<'l> {
             .collect();
         for reg in &device.sysregs {
             if let Some(&i) = index.get(reg.layout.name.as_str()) {
-                let module = match super::sysreg::state_of(reg.path) {
-                    super::sysreg::State::AArch64 => "aarch64",
-                    super::sysreg::State::AArch32 => "aarch32",
-                };
+                let module = super::sysreg::state_of(reg.path).module();
                 let name = name(&reg.name, Case::Verbatim);
                 self.users[i].push(format!("[`{module}::{name}`](crate::{module}::{name})"));
             }

@@ -309,11 +309,7 @@ fn root_items(
     // and the other is `armreg_rt`'s); the whole runtime is `rt`, for the rarer names.
     let layouts = (!device.layouts.is_empty()).then(|| {
         let taken = |n: &str| device.layouts.iter().any(|l| layout::type_text(l) == n);
-        let arrays = device.sysregs.iter().any(|r| r.count.is_some())
-            || device
-                .blocks
-                .iter()
-                .any(|b| b.registers.iter().any(|r| r.array.is_some()));
+        let arrays = has_arrays(device);
         let runtime: Vec<syn::Ident> = ["IndexOutOfRange", "Layout", "Value"]
             .into_iter()
             .filter(|n| *n != "IndexOutOfRange" || arrays)
@@ -466,6 +462,15 @@ fn rest_of_crate(
     Ok(())
 }
 
+/// Whether any register of `device`, system or memory-mapped, is an array.
+fn has_arrays(device: &Device) -> bool {
+    device.sysregs.iter().any(|r| r.count.is_some())
+        || device
+            .blocks
+            .iter()
+            .any(|b| b.registers.iter().any(|r| r.array.is_some()))
+}
+
 /// What the crate holds, for its documentation: only the parts it has.
 fn contents_doc(device: &Device, models: bool) -> String {
     let mut parts = Vec::new();
@@ -506,12 +511,7 @@ fn contents_doc(device: &Device, models: bool) -> String {
             "Memory-mapped blocks are in `mmio`, each behind a feature of its name (all on by default).".to_string()
         });
     }
-    if device.sysregs.iter().any(|r| r.count.is_some())
-        || device
-            .blocks
-            .iter()
-            .any(|b| b.registers.iter().any(|r| r.array.is_some()))
-    {
+    if has_arrays(device) {
         parts.push("An array's `at::<N>()` is element N, checked when the program is compiled; its `try_at(n)` is element n, or an `IndexOutOfRange` error.".to_string());
     }
     if !device.events.is_empty() {

@@ -18,6 +18,16 @@ pub enum State {
     AArch32,
 }
 
+impl State {
+    /// The crate module that holds the state's registers.
+    pub fn module(self) -> &'static str {
+        match self {
+            State::AArch64 => "aarch64",
+            State::AArch32 => "aarch32",
+        }
+    }
+}
+
 pub fn state_of(path: SysRegPath) -> State {
     match path {
         SysRegPath::A64 { .. } => State::AArch64,
