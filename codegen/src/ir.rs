@@ -84,10 +84,31 @@ pub struct Device {
     /// list of cores (Arm's `cpus.json`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cores: Vec<Core>,
+    /// The processor the description is for (SVD `<cpu>`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<Cpu>,
     /// Statements about blocks that another input of the crate defines (a native overlay on a
     /// vendor file); `passes::amendments_apply` folds them into the blocks and empties this.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub amendments: Vec<Amendment>,
+}
+
+/// The processor of a microcontroller, as its SVD file's `<cpu>` describes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cpu {
+    /// The core (`CM4`, `CM33`).
+    pub name: String,
+    /// Its revision (`r0p1`).
+    pub revision: String,
+    /// `little`, `big`, `selectable` or `other`.
+    pub endian: String,
+    pub mpu_present: bool,
+    pub fpu_present: bool,
+    /// The bits of interrupt priority the NVIC implements.
+    pub nvic_prio_bits: u32,
+    /// Whether the vendor provides its own SysTick configuration.
+    pub vendor_systick_config: bool,
+    pub pos: Pos,
 }
 
 /// What one input says about a block another input defines: what the other input's format
@@ -463,6 +484,11 @@ impl FieldAccess {
 pub struct EnumValue {
     pub name: String,
     pub value: u64,
+    /// The bits a read is matched on, where the description leaves others "don't care" (SVD
+    /// `0b01xx`: value 0b0100, mask 0b1100); every bit when absent. A value with a mask names
+    /// several values, so it is only read: a write needs one value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mask: Option<u64>,
     /// Whether the value is one read, written, or both.
     #[serde(default, skip_serializing_if = "EnumUsage::is_read_write")]
     pub usage: EnumUsage,
@@ -471,6 +497,23 @@ pub struct EnumValue {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     pub pos: Pos,
+}
+
+impl EnumValue {
+    /// A value with don't-care bits as binary digits over `width` bits, the don't-cares as `x`
+    /// (`0b01xx`); `None` for a value without a mask.
+    pub fn pattern(&self, width: u32) -> Option<String> {
+        let mask = self.mask?;
+        let digits: String = (0..width.min(64))
+            .rev()
+            .map(|bit| match (mask >> bit & 1, self.value >> bit & 1) {
+                (0, _) => 'x',
+                (_, 1) => '1',
+                _ => '0',
+            })
+            .collect();
+        Some(format!("0b{digits}"))
+    }
 }
 
 /// Which direction an enumerated value applies to (SVD `usage`).
@@ -641,11 +684,50 @@ pub struct BlockRegister {
     /// A side effect of reading the register.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_action: Option<ReadAction>,
+    /// Names of an array's elements (SVD `dimArrayIndex`): `RED` is element 0.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub index_names: Vec<IndexName>,
+    /// Which bus accesses the register answers (SVD `protection`), where the description says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protection: Option<Protection>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     pub pos: Pos,
+}
+
+/// The name of one element of an array.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IndexName {
+    pub name: String,
+    pub index: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+}
+
+/// The bus accesses a register answers (CMSIS-SVD `protection`, from the Armv8-M security and
+/// privilege attributes of the access).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Protection {
+    /// Secure accesses only.
+    Secure,
+    /// Secure and non-secure accesses.
+    NonSecure,
+    /// Privileged accesses only.
+    Privileged,
+}
+
+impl Protection {
+    /// The sentence documentation gives.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Secure => "Answers secure accesses only.",
+            Self::NonSecure => "Answers secure and non-secure accesses.",
+            Self::Privileged => "Answers privileged accesses only.",
+        }
+    }
 }
 
 /// The shape of a register array in a block.
@@ -673,6 +755,7 @@ impl Device {
             event_pmu: None,
             event_type: None,
             cores: Vec::new(),
+            cpu: None,
             amendments: Vec::new(),
         }
     }

@@ -218,6 +218,7 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
                         all.events.extend(d.events);
                         all.cores.extend(d.cores);
                         all.amendments.extend(d.amendments);
+                        all.cpu = all.cpu.take().or(d.cpu);
                     }
                 }
             }

@@ -287,11 +287,11 @@ pub const DERIVED_FROM_RESOLVES: &Rule = &Rule {
 
 pub const REGISTER_SIZES_SUPPORTED: &Rule = &Rule {
     name: "register_sizes_supported",
-    severity: Error,
-    summary: "every SVD register is 8, 16, 32 or 64 bits wide",
+    severity: Defect,
+    summary: "every SVD register is 8, 16, 32 or 64 bits wide (vendor files: one of 1 to 63 bits is read at the next of these widths; 0 or more than 64 bits is an error)",
     formats: &[Svd],
     example:
-        "<register><name>CTRL</name><addressOffset>0</addressOffset><size>24</size></register>",
+        "<register><name>CTRL</name><addressOffset>0</addressOffset><size>96</size></register>",
     sealed: Sealed,
 };
 
@@ -435,7 +435,7 @@ a32 = "p15, 0, c9, c13, 0""#,
 pub const ARRAYS_IN_RANGE: &Rule = &Rule {
     name: "arrays_in_range",
     severity: Error,
-    summary: "an array's name holds `<n>` exactly when it has a count; it has 1 to 4096 elements, no element's encoding carries out of CRm and none lies outside its block",
+    summary: "an array's name holds `<n>` exactly when it has a count; it has 1 to 65536 elements, a block at most 2^20 registers with elements counted, no element's encoding carries out of CRm and none lies outside its block",
     formats: &[Native, Svd],
     example: r#"[[sysreg]]
 name = "CNT<n>_EL0"

@@ -321,9 +321,20 @@ fn laughs() -> String {
 fn limits_refuse_what_would_exhaust_the_machine() {
     // An array of a billion elements, in each format that has arrays.
     let billion = "[device]\nname = \"b\"\n[[layout]]\nname = \"R\"\nwidth = 32\nfields = [ { name = \"A\", bits = \"0\", access = \"rw\" } ]\n[[sysreg]]\nname = \"R<n>_EL1\"\nlayout = \"R\"\na64 = \"S3_0_C9_C0_0\"\ncount = 1000000000\n";
-    refused("billion.toml", billion.as_bytes(), &[], "the limit is 4096");
+    refused(
+        "billion.toml",
+        billion.as_bytes(),
+        &[],
+        "the limit is 65536",
+    );
     let svd = "<?xml version=\"1.0\"?>\n<device schemaVersion=\"1.3\"><name>X</name><width>32</width><size>32</size><peripherals><peripheral><name>P</name><baseAddress>0x1000</baseAddress><registers><register><dim>1000000000</dim><dimIncrement>4</dimIncrement><name>R%s</name><addressOffset>0</addressOffset></register></registers></peripheral></peripherals></device>";
     refused("billion.svd", svd.as_bytes(), &[], "arrays_in_range");
+    // Arrays each within the limit whose elements together are too many to check one by one.
+    let mut many = "[device]\nname = \"m\"\n[[layout]]\nname = \"R\"\nwidth = 32\nfields = [ { name = \"A\", bits = \"0\", access = \"rw\" } ]\n[[block]]\nname = \"B\"\nsize = 0x10000000\naccess_width = 32\n".to_string();
+    for i in 0..17 {
+        many.push_str(&format!("[[block.register]]\nname = \"R{i}_<n>\"\nlayout = \"R\"\noffset = {:#x}\naccess = \"rw\"\ncount = 65536\nstride = 4\n", i * 0x40000));
+    }
+    refused("many.toml", many.as_bytes(), &[], "the limit is 1048576");
     // Nesting thousands deep.
     let deep = format!(
         "[device]\nname = \"d\"\nx = {}{}\n",

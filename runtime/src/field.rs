@@ -196,7 +196,8 @@ pub enum WriteOnly {}
 pub enum ReadOnly {}
 
 /// `Debug` for a layout's values: `name { field: value, .. }` for the fields of `raw` that `table`
-/// lists, `;`-separated, each as `name lsb width`, then for an enumerated field `bits=Name` per
+/// lists, `;`-separated, each as `name lsb width`, then for an enumerated field `bits=Name` (or
+/// `bits/mask=Name` for a value with don't-care bits) per
 /// value: `"e 0 1;n 11 5;mode 4 2 0=Off 1=Fast"`. A 1-bit field without names shows as a `bool`,
 /// a wider one or a value without a name as hex.
 ///
@@ -248,11 +249,22 @@ pub(crate) fn shown_fields<'a>(
         } else {
             names
                 .filter_map(|n| n.split_once('='))
-                .find(|(value, _)| value.parse::<u64>() == Ok(bits))
+                .find(|(value, _)| matches_value(value, bits))
                 .map_or(Shows::Number(bits), |(_, name)| Shows::Named(name))
         };
         Some((field, shown))
     })
+}
+
+/// Whether a table's value `v` (or `v/mask`, a value with don't-care bits) matches `bits`.
+fn matches_value(value: &str, bits: u64) -> bool {
+    match value.split_once('/') {
+        Some((value, mask)) => match (value.parse::<u64>(), mask.parse::<u64>()) {
+            (Ok(value), Ok(mask)) => bits & mask == value,
+            _ => false,
+        },
+        None => value.parse::<u64>() == Ok(bits),
+    }
 }
 
 impl FieldRead for bool {
@@ -366,6 +378,27 @@ mod tests {
             std::format!("{v:?}"),
             "Ctrl { en: false, div: 0x7, raw: 0x7 }"
         );
+    }
+
+    enum Mode {}
+    impl Layout for Mode {
+        type Raw = u8;
+        const RES0: u8 = 0;
+        const RES1: u8 = 0;
+        const NAME: &'static str = "Mode";
+        // 0b10xx is `High` unless it is exactly 0b1010; a malformed mask names nothing.
+        const FIELDS: &'static str = "m 0 4 10=Ten 8/12=High 1/x=Bad";
+    }
+
+    #[test]
+    fn debug_matches_values_with_dont_care_bits() {
+        extern crate std;
+        let shown = |bits| std::format!("{:?}", Mode::from_bits_retain(bits));
+        assert_eq!(shown(0b1000), "Mode { m: High }");
+        assert_eq!(shown(0b1011), "Mode { m: High }");
+        assert_eq!(shown(0b1010), "Mode { m: Ten }");
+        assert_eq!(shown(0b1100), "Mode { m: 0xc }");
+        assert_eq!(shown(0b0001), "Mode { m: 0x1 }");
     }
 
     #[test]

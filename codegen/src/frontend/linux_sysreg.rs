@@ -494,6 +494,7 @@ impl Parser<'_> {
         if let Some(Block { layout, .. }) = &mut self.block {
             if let Some(field) = layout.fields.get_mut(index) {
                 field.enums.push(EnumValue {
+                    mask: None,
                     name: words[1].text.to_string(),
                     value,
                     usage: EnumUsage::ReadWrite,

@@ -442,6 +442,7 @@ impl Lower<'_> {
             .enums
             .iter()
             .map(|e| EnumValue {
+                mask: None,
                 name: e.name.get_ref().clone(),
                 value: *e.value.get_ref() as u64,
                 usage: EnumUsage::ReadWrite,
@@ -753,6 +754,8 @@ impl Lower<'_> {
             }
         };
         Some(BlockRegister {
+            protection: None,
+            index_names: Vec::new(),
             name: raw.name.get_ref().clone(),
             layout: self.name_ref(&raw.layout),
             offset,

@@ -381,6 +381,7 @@ fn bitenum(ctx: &mut Ctx<'_>, element: &Element) -> Option<EnumValue> {
     };
     let value = ctx.required_number(element, "value", u64::MAX)?;
     Some(EnumValue {
+        mask: None,
         name: name_attr.value.trim().to_string(),
         value,
         usage: EnumUsage::ReadWrite,
@@ -468,6 +469,7 @@ fn module_device(ctx: &mut Ctx<'_>, root: &Element, file: &str) -> Device {
         event_pmu: None,
         event_type: None,
         cores: Vec::new(),
+        cpu: None,
         amendments: Vec::new(),
     };
     device.canonicalize();
@@ -530,6 +532,8 @@ fn lower_modules(modules: Vec<Module>, sizes: &BTreeMap<usize, u64>) -> (Vec<Blo
             };
             taken.insert(layout_name.clone());
             registers.push(BlockRegister {
+                protection: None,
+                index_names: Vec::new(),
                 name: register.name.clone(),
                 layout: NameRef {
                     name: layout_name.clone(),
@@ -652,6 +656,7 @@ fn device(
         event_pmu: None,
         event_type: None,
         cores: Vec::new(),
+        cpu: None,
         amendments: Vec::new(),
     };
     device.canonicalize();

@@ -1,6 +1,7 @@
 //! A register array is well-formed: its name holds `<n>` exactly when it has a count, the count is
-//! at least 1, and every element's encoding or offset stays in range (a system-register index must
-//! not carry out of CRm; a block element must lie inside the block).
+//! at least 1 and at most [`MAX_COUNT`], every element's encoding or offset stays in range (a
+//! system-register index must not carry out of CRm; a block element must lie inside the block),
+//! and no block has more than [`MAX_ELEMENTS`] registers, elements counted.
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, PathExt, Pos};
@@ -10,8 +11,13 @@ use crate::rules::ARRAYS_IN_RANGE;
 pub const ASSUMES: &[Property] = &[Property::LayoutsDerived];
 pub const ESTABLISHES: &[Property] = &[Property::ArraysInRange];
 
-/// The largest array the generator accepts, so a typo cannot ask for billions of accessors.
-pub const MAX_COUNT: u32 = 4096;
+/// The largest array the generator accepts, so a typo cannot ask for billions of accessors (real
+/// SVD files have arrays of 5552 registers).
+pub const MAX_COUNT: u32 = 1 << 16;
+
+/// The most registers, array elements counted, one block may have: what bounds the passes that
+/// look at every element (overlaps), whatever the counts.
+pub const MAX_ELEMENTS: u64 = 1 << 20;
 
 pub fn run(device: &Device) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -34,6 +40,21 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
         }
     }
     for block in &device.blocks {
+        let elements: u64 = block
+            .registers
+            .iter()
+            .map(|reg| reg.array.map_or(1, |a| u64::from(a.count)))
+            .sum();
+        if elements > MAX_ELEMENTS {
+            out.push(Diagnostic::error(
+                ARRAYS_IN_RANGE,
+                &block.pos,
+                format!(
+                    "block `{}` has {elements} registers, array elements counted; the limit is {MAX_ELEMENTS}",
+                    block.name
+                ),
+            ));
+        }
         for reg in &block.registers {
             shape(&reg.name, &reg.pos, reg.array.map(|a| a.count), &mut out);
             let Some(array) = reg.array.filter(|a| (1..=MAX_COUNT).contains(&a.count)) else {

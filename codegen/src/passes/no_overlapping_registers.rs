@@ -8,8 +8,13 @@ use crate::ir::{BlockRegister, Device, NameRef};
 use crate::rules::NO_OVERLAPPING_REGISTERS;
 
 /// Sizes are layout widths; the repair makes a register an alias of another by name, which
-/// designates one register only when names are unique.
-pub const ASSUMES: &[Property] = &[Property::LayoutsDerived, Property::NamesUnique];
+/// designates one register only when names are unique; every element is looked at, which the
+/// bound on elements keeps affordable.
+pub const ASSUMES: &[Property] = &[
+    Property::LayoutsDerived,
+    Property::NamesUnique,
+    Property::ArraysInRange,
+];
 pub const ESTABLISHES: &[Property] = &[Property::RegistersDisjoint];
 
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
@@ -17,6 +22,11 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     for b in 0..device.blocks.len() {
         let mut aliases: Vec<(usize, NameRef)> = Vec::new();
         let block = &device.blocks[b];
+        let by_name: std::collections::BTreeMap<&str, &BlockRegister> = block
+            .registers
+            .iter()
+            .map(|reg| (reg.name.as_str(), reg))
+            .collect();
         // (start, end, register index, element)
         let mut spans: Vec<(u64, u64, usize, Option<u32>)> = Vec::new();
         for (r, reg) in block.registers.iter().enumerate() {
@@ -40,7 +50,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
         for (i, a) in spans.iter().enumerate() {
             for s in spans[i + 1..].iter().take_while(|s| s.0 < a.1) {
                 let (ra, rb) = (&block.registers[a.2], &block.registers[s.2]);
-                if a.2 == s.2 || aliased(ra, rb) {
+                if a.2 == s.2 || root(&by_name, ra) == root(&by_name, rb) {
                     continue;
                 }
                 let (later, earlier) = if ra.pos > rb.pos { (a, s) } else { (s, a) };
@@ -83,9 +93,25 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     out
 }
 
-fn aliased(a: &BlockRegister, b: &BlockRegister) -> bool {
-    a.alias_of.as_ref().is_some_and(|r| r.name == b.name)
-        || b.alias_of.as_ref().is_some_and(|r| r.name == a.name)
+/// The register `reg` is, following `alias_of` (a bounded number of steps, so a cycle ends):
+/// two registers with one root are one storage under several names (SVD `alternateGroup`,
+/// `alternateRegister` and `alternateCluster` declare such), and may overlap.
+fn root<'r>(
+    by_name: &std::collections::BTreeMap<&str, &'r BlockRegister>,
+    reg: &'r BlockRegister,
+) -> &'r str {
+    let mut at = reg;
+    for _ in 0..by_name.len().min(64) {
+        match at
+            .alias_of
+            .as_ref()
+            .and_then(|a| by_name.get(a.name.as_str()))
+        {
+            Some(next) => at = next,
+            None => break,
+        }
+    }
+    at.alias_of.as_ref().map_or(&at.name, |a| &a.name)
 }
 
 fn element(reg: &BlockRegister, n: Option<u32>) -> String {

@@ -166,6 +166,8 @@ mod tests {
             derive: None,
         };
         let reg = BlockRegister {
+            protection: None,
+            index_names: Vec::new(),
             name: "CTRL".to_string(),
             layout: NameRef {
                 name: "CTRL".to_string(),
@@ -204,6 +206,7 @@ mod tests {
             event_pmu: None,
             event_type: None,
             cores: Vec::new(),
+            cpu: None,
             amendments: Vec::new(),
         }
     }

@@ -104,7 +104,17 @@ pub fn layout(prefix: &str, l: &Layout) -> CLayout {
                     .map(|e| CValue {
                         name: format!("{field}_{}", value(&e.name)),
                         value: constant(f.width, e.value),
-                        comment: comment(&sourced(e.doc.as_deref(), e.source.as_deref())),
+                        comment: comment(&match e.pattern(f.width) {
+                            // A don't-care value: what it matches, since the constant is one of
+                            // the values.
+                            Some(pattern) => format!(
+                                "Matches {pattern} (x: either bit). {}",
+                                sourced(e.doc.as_deref(), e.source.as_deref())
+                            )
+                            .trim_end()
+                            .to_string(),
+                            None => sourced(e.doc.as_deref(), e.source.as_deref()),
+                        }),
                     })
                     .collect(),
                 name: field,
@@ -402,7 +412,7 @@ fn block_register(block: &str, b: &Block, r: &BlockRegister, l: &Layout) -> CAcc
     }
     CAccessor {
         comment: comment(&format!(
-            "{}: {where_}, {}, layout {}.{}{} {}",
+            "{}: {where_}, {}, layout {}.{}{}{} {}",
             r.name,
             access_text(&r.access),
             l.name,
@@ -415,6 +425,9 @@ fn block_register(block: &str, b: &Block, r: &BlockRegister, l: &Layout) -> CAcc
                     " Reading has a side effect: {}.",
                     crate::backend::doc::read_action(a)
                 ))
+                .unwrap_or_default(),
+            r.protection
+                .map(|p| format!(" {}", p.describe()))
                 .unwrap_or_default(),
             sourced(r.doc.as_deref(), r.source.as_deref())
         )),

@@ -210,6 +210,22 @@ fn register_consts(c: &mut Code, reg: &BlockRegister) {
             "pub const {upper}_COUNT: usize = {};",
             array.count
         ));
+        for element in &reg.index_names {
+            c.doc(&doc::paragraphs(&[
+                Some(format!(
+                    "The index of element {} of {}: `.at::<{{ Self::{upper}_{} }}>()`.",
+                    doc::code(&element.name),
+                    doc::code(&reg.name),
+                    const_prefix(&element.name)
+                )),
+                element.doc.as_deref().map(doc::escape),
+            ]));
+            c.fmt(format_args!(
+                "pub const {upper}_{}: usize = {};",
+                const_prefix(&element.name),
+                element.index
+            ));
+        }
     }
 }
 
@@ -250,6 +266,7 @@ fn register_methods(c: &mut Code, block: &Block, reg: &BlockRegister, layout: &c
             .map(|a| format!("The same register as {}.", doc::code(&a.name))),
         reg.read_action
             .map(|a| format!("Reading has a side effect: {}.", doc::read_action(a))),
+        reg.protection.map(|p| p.describe().to_string()),
         reg.source
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),

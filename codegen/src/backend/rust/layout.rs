@@ -257,7 +257,7 @@ fn structure_key(l: &Layout) -> String {
             let enums: Vec<_> = f
                 .enums
                 .iter()
-                .map(|e| (&e.name, e.value, e.usage))
+                .map(|e| (&e.name, e.value, e.mask, e.usage))
                 .collect();
             (
                 (&f.name, f.lsb, f.width, f.access, f.reset),
@@ -329,15 +329,22 @@ fn diagram(c: &mut Code, layout: &Layout) {
 struct EnumKey {
     repr: &'static str,
     total_mask: Option<u64>,
-    values: Vec<(String, u64, String)>,
+    values: Vec<(String, u64, Option<u64>, String)>,
 }
 
 impl EnumKey {
     fn of(f: &Field) -> EnumKey {
-        let mut values: Vec<(String, u64, String)> = enum_values(f)
+        let mut values: Vec<(String, u64, Option<u64>, String)> = enum_values(f)
             .0
             .iter()
-            .map(|e| (name(&e.name, Case::Camel), e.value, variant_doc(e)))
+            .map(|e| {
+                (
+                    name(&e.name, Case::Camel),
+                    e.value,
+                    e.mask,
+                    variant_doc(f, e),
+                )
+            })
             .collect();
         values.sort_by_key(|v| v.1);
         EnumKey {
@@ -397,9 +404,12 @@ fn has_enum(f: &Field) -> bool {
     !f.enums.is_empty() && (f.access.readable() || f.access.writable())
 }
 
-fn variant_doc(e: &EnumValue) -> String {
+fn variant_doc(f: &Field, e: &EnumValue) -> String {
     doc::paragraphs(&[
         e.doc.as_deref().map(doc::escape),
+        e.pattern(f.width).map(|pattern| {
+            format!("Read for every value matching `{pattern}` (`x`: either bit); writes take a number.")
+        }),
         e.source
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),
@@ -574,7 +584,8 @@ fn field_doc(f: &Field) -> String {
 
 /// The values a field's enum is made of, and whether the getter and the setter use it: values
 /// that are only read, or only written (SVD `usage`), cannot serve both directions, and the other
-/// direction then takes the plain integer.
+/// direction then takes the plain integer. A value with don't-care bits (a mask) names several
+/// values, so it is only read; a write-only one is left out.
 fn enum_values(f: &Field) -> (Vec<&EnumValue>, bool, bool) {
     let read: Vec<&EnumValue> = f
         .enums
@@ -582,9 +593,14 @@ fn enum_values(f: &Field) -> (Vec<&EnumValue>, bool, bool) {
         .filter(|e| e.usage != EnumUsage::Write)
         .collect();
     if read.is_empty() {
-        return (f.enums.iter().collect(), false, !f.enums.is_empty());
+        let written: Vec<&EnumValue> = f.enums.iter().filter(|e| e.mask.is_none()).collect();
+        let enum_write = !written.is_empty();
+        return (written, false, enum_write);
     }
-    let both = f.enums.iter().all(|e| e.usage == EnumUsage::ReadWrite);
+    let both = f
+        .enums
+        .iter()
+        .all(|e| e.usage == EnumUsage::ReadWrite && e.mask.is_none());
     (read, true, both)
 }
 
@@ -602,7 +618,10 @@ fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> String {
 }
 
 fn exhaustive(f: &Field) -> bool {
-    f.width < 16 && enum_values(f).0.len() as u64 == 1u64 << f.width
+    let (values, _, _) = enum_values(f);
+    f.width < 16
+        && values.iter().all(|e| e.mask.is_none())
+        && values.len() as u64 == 1u64 << f.width
 }
 
 /// The associated constant naming a field: its name in upper case, with `_FIELD` appended where
@@ -659,8 +678,14 @@ fn debug_table(layout: &Layout) -> String {
         table.push_str(&format!("{shown} {} {}", f.lsb, f.width));
         let (variants, enum_read, _) = enum_values(f);
         if enum_read {
-            for e in variants {
+            // Exact values first: the first entry that matches names the bits.
+            for e in variants.iter().filter(|e| e.mask.is_none()) {
                 table.push_str(&format!(" {}={}", e.value, name(&e.name, Case::Camel)));
+            }
+            for e in variants.iter().filter(|e| e.mask.is_some()) {
+                let mask = e.mask.unwrap_or(u64::MAX);
+                let shown = name(&e.name, Case::Camel);
+                table.push_str(&format!(" {}/{mask}={shown}", e.value));
             }
         }
     }
@@ -724,6 +749,11 @@ fn field_enum(c: &mut Code, layout: &Layout, f: &Field) {
     let ty = name(&f.name, Case::Camel);
     let repr = uint(f.width.max(2));
     let mut variants = enum_values(f).0;
+    let masked: Vec<&EnumValue> = variants
+        .iter()
+        .copied()
+        .filter(|e| e.mask.is_some())
+        .collect();
     variants.sort_by_key(|e| e.value);
     c.doc(&format!(
         "Values of {} (bits {} of {}).",
@@ -734,7 +764,7 @@ fn field_enum(c: &mut Code, layout: &Layout, f: &Field) {
     c.fmt(format_args!("#[repr({repr})]"));
     c.open(&format!("pub enum {ty}"));
     for e in &variants {
-        c.doc(&variant_doc(e));
+        c.doc(&variant_doc(f, e));
         c.fmt(format_args!(
             "{} = {},",
             name(&e.name, Case::Camel),
@@ -772,9 +802,18 @@ fn field_enum(c: &mut Code, layout: &Layout, f: &Field) {
                 "pub const fn try_from_bits(bits: {repr}) -> Result<Self, {repr}>"
             ));
             c.open("match bits");
-            for e in &variants {
+            // Exact values first, then those with don't-care bits, in the description's order.
+            for e in variants.iter().filter(|e| e.mask.is_none()) {
                 c.fmt(format_args!(
                     "{} => Ok(Self::{}),",
+                    hex(e.value),
+                    name(&e.name, Case::Camel)
+                ));
+            }
+            for e in masked {
+                c.fmt(format_args!(
+                    "bits if bits & {} == {} => Ok(Self::{}),",
+                    hex(e.mask.unwrap_or(u64::MAX)),
                     hex(e.value),
                     name(&e.name, Case::Camel)
                 ));

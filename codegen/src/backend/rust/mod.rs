@@ -20,6 +20,7 @@
 mod block;
 mod catalogue;
 mod code;
+mod device;
 mod doc;
 mod doc_lines;
 mod events;
@@ -429,6 +430,20 @@ fn rest_of_crate(
         });
         modules.push(("events", "PMU events."));
     }
+    if device::has_items(device) {
+        files.push(File {
+            path: "src/device.rs".to_string(),
+            content: format!(
+                "{banner}{}{}",
+                header(
+                    "The processor and the interrupts of the device, as its description gives them.",
+                    Holds::Device
+                ),
+                device::device_items(device)
+            ),
+        });
+        modules.push(("device", "The processor and the interrupts."));
+    }
     if !device.blocks.is_empty() {
         split_module(
             files,
@@ -567,6 +582,8 @@ enum Holds {
     Modules,
     /// PMU event sets.
     Events,
+    /// Processor constants and interrupt numbers.
+    Device,
 }
 
 /// The inner doc and the lint attributes a module file starts with: only the lints its own

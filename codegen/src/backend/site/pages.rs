@@ -397,7 +397,7 @@ pub fn register(s: &Source<'_>, l: &Layout) -> RegisterPage {
                 .enums
                 .iter()
                 .map(|e| ValueRow {
-                    value: hex(e.value),
+                    value: e.pattern(f.width).unwrap_or_else(|| hex(e.value)),
                     name: e.name.clone(),
                     usage: match e.usage {
                         EnumUsage::ReadWrite => String::new(),

@@ -184,6 +184,9 @@ pub fn block_register(device: &Device, b: &Block, r: &BlockRegister) -> PathRow 
             crate::backend::doc::read_action(a)
         ));
     }
+    if let Some(p) = r.protection {
+        notes.push(p.describe().to_string());
+    }
     if let Some(d) = &r.doc {
         notes.push(d.clone());
     }

@@ -180,6 +180,15 @@ pub fn case_repaired(text: &str) -> Option<String> {
     let mut out: Option<String> = None;
     let mut tags: Vec<&str> = KEYWORDS.iter().map(|k| k.tag).collect();
     tags.dedup();
+    // `0b01XX`: svd-parser reads `x` don't-care digits after `0b`, not `X`.
+    for (at, _) in text.match_indices("<value>0b") {
+        let start = at + "<value>".len();
+        let length = text[start..].find('<').unwrap_or(0);
+        if let Some(lower) = binary_dont_care_lowered(&text[start..start + length]) {
+            out.get_or_insert_with(|| text.to_string())
+                .replace_range(start..start + length, &lower);
+        }
+    }
     for tag in tags {
         let open = format!("<{tag}>");
         let close = format!("</{tag}>");
@@ -209,8 +218,42 @@ pub fn case_repaired(text: &str) -> Option<String> {
     out
 }
 
-/// Parses an SVD number the way svd-parser does: `0x` hex, `#` or `0b` binary (an `x` bit, "don't
-/// care", reads as 0), or decimal.
+/// `0b01xx` for `0b01XX`: the spelling of don't-care digits svd-parser reads (it lower-cases
+/// only `#` numbers); `None` when there is no `X` to lower.
+fn binary_dont_care_lowered(text: &str) -> Option<String> {
+    let digits = text.strip_prefix("0b")?;
+    (digits.contains('X') && digits.chars().all(|c| matches!(c, '0' | '1' | 'x' | 'X')))
+        .then(|| format!("0b{}", digits.to_ascii_lowercase()))
+}
+
+/// An enumerated value with don't-care digits (`#1x0`, `0b01XX`): the value (those digits 0)
+/// and the mask of the digits that count; `None` for any other number.
+pub fn dont_care_value(text: &str) -> Option<(u64, u64)> {
+    let text = text.trim();
+    let digits = text.strip_prefix('#').or(text.strip_prefix("0b"))?;
+    if !digits.contains(['x', 'X']) || digits.len() > 64 {
+        return None;
+    }
+    let mut value = 0u64;
+    let mut mask = 0u64;
+    for digit in digits.chars() {
+        value <<= 1;
+        mask <<= 1;
+        match digit {
+            '0' => mask |= 1,
+            '1' => {
+                value |= 1;
+                mask |= 1;
+            }
+            'x' | 'X' => {}
+            _ => return None,
+        }
+    }
+    Some((value, mask))
+}
+
+/// Parses an SVD number the way svd-parser does: `0x` hex, `#` or `0b` binary (an `x` or `X` bit,
+/// "don't care", reads as 0: [`dont_care_value`] keeps which), or decimal.
 pub fn parse_number(text: &str) -> Option<u64> {
     let text = text.trim();
     let (digits, radix) = if let Some(hex) = text.strip_prefix("0x").or(text.strip_prefix("0X")) {
@@ -218,7 +261,7 @@ pub fn parse_number(text: &str) -> Option<u64> {
     } else if let Some(binary) = text.strip_prefix('#') {
         (binary.to_lowercase().replace('x', "0"), 2)
     } else if let Some(binary) = text.strip_prefix("0b") {
-        (binary.replace('x', "0"), 2)
+        (binary.to_lowercase().replace('x', "0"), 2)
     } else {
         (text.to_string(), 10)
     };
@@ -372,6 +415,9 @@ impl Checker<'_, '_> {
                 format!("`<{tag}>` is empty; it needs a number"),
             );
             return None;
+        }
+        if let Some(lower) = binary_dont_care_lowered(text) {
+            self.replacements.push((span, lower));
         }
         match parse_number(text) {
             Some(value) if bits == 64 || value <= u64::from(u32::MAX) => Some(value),

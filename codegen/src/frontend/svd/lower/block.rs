@@ -9,6 +9,7 @@ use super::text::doc_text;
 use super::Lower;
 use crate::ir::{Block, BlockRegister};
 use crate::names::Case;
+use svd_rs::Protection;
 
 impl Lower<'_, '_> {
     /// The block of peripheral `peripheral`, whose registers take `props` where they give none.
@@ -30,7 +31,10 @@ impl Lower<'_, '_> {
         };
         let name = unique(&mut self.block_idents, &base_name, Case::Camel);
         let pos = self.name_pos(self.peripherals[owner].node);
-        let doc = doc_text(effective.description.as_deref());
+        let doc = join_paragraphs(
+            doc_text(effective.description.as_deref()),
+            self.address_blocks_text(effective.address_blocks_from),
+        );
         let items = match effective.items_from {
             Some(from) => self.peripherals[from].items.clone().unwrap_or_default(),
             None => Vec::new(),
@@ -81,6 +85,30 @@ impl Lower<'_, '_> {
         }
     }
 
+    /// The address blocks of peripheral `peripheral`, for the block's documentation: what each
+    /// range holds (`usage`) and which accesses it answers (`protection`).
+    fn address_blocks_text(&self, peripheral: usize) -> Option<String> {
+        let blocks = self.peripherals[peripheral].info.address_block.as_ref()?;
+        let described: Vec<String> = blocks
+            .iter()
+            .map(|block| {
+                let protection = match block.protection {
+                    Some(Protection::Secure) => ", secure accesses only",
+                    Some(Protection::NonSecure) => ", secure and non-secure accesses",
+                    Some(Protection::Privileged) => ", privileged accesses only",
+                    None => "",
+                };
+                format!(
+                    "{:#x}..{:#x}: {}{protection}",
+                    block.offset,
+                    u64::from(block.offset) + u64::from(block.size),
+                    block.usage.as_str()
+                )
+            })
+            .collect();
+        (!described.is_empty()).then(|| format!("Address blocks: {}.", described.join("; ")))
+    }
+
     /// The register width most registers have (the narrowest of the most common, on a tie), or
     /// the narrowest register's when that is narrower: a block is accessed no wider than its
     /// narrowest register. 32 for a block without registers.
@@ -99,5 +127,13 @@ impl Lower<'_, '_> {
             .max_by_key(|(width, count)| (**count, std::cmp::Reverse(**width)))
             .map_or(32, |(width, _)| *width);
         most.min(narrowest)
+    }
+}
+
+/// Two optional paragraphs as one text.
+fn join_paragraphs(first: Option<String>, second: Option<String>) -> Option<String> {
+    match (first, second) {
+        (Some(first), Some(second)) => Some(format!("{first}\n\n{second}")),
+        (first, second) => first.or(second),
     }
 }

@@ -1,5 +1,6 @@
 //! Registers and clusters flattened into a block's registers: a cluster's registers are placed
-//! at its offset under its name, a cluster array as register arrays where it can be.
+//! at its offset under its name, a cluster array as register arrays where it can be, and the
+//! registers of an `alternateCluster` as aliases of those they share their offsets with.
 use super::locate::Item;
 use super::names::{array_name, indexes, join, plain_name, substitute, zero_based};
 use super::properties::Properties;
@@ -21,6 +22,30 @@ pub(super) struct Scope {
     pub(super) props: Properties,
     /// The array an enclosing cluster array makes of every register in it.
     pub(super) array: Option<BlockArray>,
+}
+
+/// Makes each register from `first` on an alias of the register before `first` at its offset
+/// (one with the same name after the cluster prefix if there is one): the registers of an
+/// `alternateCluster`, which describes the storage of the cluster it names another way.
+fn alias_alternates(out: &mut [BlockRegister], first: usize) {
+    let (before, alternates) = out.split_at_mut(first);
+    for reg in alternates.iter_mut().filter(|r| r.alias_of.is_none()) {
+        let suffix = |name: &str| name.rsplit('_').next().unwrap_or(name).to_string();
+        let at_offset = || {
+            before
+                .iter()
+                .filter(|b| b.offset == reg.offset && b.alias_of.is_none())
+        };
+        let base = at_offset()
+            .find(|b| suffix(&b.name) == suffix(&reg.name) && b.array == reg.array)
+            .or_else(|| at_offset().find(|b| b.array == reg.array));
+        if let Some(base) = base {
+            reg.alias_of = Some(NameRef {
+                name: base.name.clone(),
+                pos: reg.pos.clone(),
+            });
+        }
+    }
 }
 
 impl<'a> Lower<'_, 'a> {
@@ -45,7 +70,14 @@ impl<'a> Lower<'_, 'a> {
                     let group = self.registers[register].info.alternate_group.as_deref();
                     grouped.extend((first..out.len()).map(|i| (i, group)));
                 }
-                Item::Cluster(cluster) => self.lower_cluster(cluster, scope, block, out),
+                Item::Cluster(cluster) => {
+                    let first = out.len();
+                    self.lower_cluster(cluster, scope, block, out);
+                    // An `alternateCluster` is another view of the same storage.
+                    if self.clusters[cluster].info.alternate_cluster.is_some() {
+                        alias_alternates(out, first);
+                    }
+                }
             }
         }
         // A register of an alternate group is the same storage as the register outside the

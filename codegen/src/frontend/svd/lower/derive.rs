@@ -2,7 +2,8 @@
 //! derives from, and `fields`, `registers`, cluster children and enumerated values are taken whole
 //! from the base when the deriving element has none. A name without a dot is looked up beside the
 //! element (for enumerated values: in the field, the register, the peripheral, then anywhere); a
-//! dotted one from the device (`PERIPH.REG.FIELD`), else from the element's peripheral. An
+//! dotted one from the device (`PERIPH.REG.FIELD`), else from the scopes around the element,
+//! innermost first (`CLUSTER.REG.FIELD` inside that cluster's parent). An
 //! unresolvable or cyclic `derivedFrom` is an error at the attribute.
 use super::effective::{
     EffectiveCluster, EffectiveEnumeratedValues, EffectiveField, EffectivePeripheral,
@@ -10,6 +11,7 @@ use super::effective::{
 };
 use super::locate::Item;
 use super::lookup::Target;
+use super::names::names_element;
 use super::Lower;
 use crate::rules::DERIVED_FROM_RESOLVES;
 
@@ -122,8 +124,7 @@ impl<'a> Lower<'_, 'a> {
                 let what = format!("register `{}`", info.name);
                 let name = name.trim();
                 let target = if name.contains('.') {
-                    let peripheral = self.peripheral_of(parent);
-                    match self.resolve_path(name, peripheral) {
+                    match self.resolve_path(name, parent) {
                         Some(Target::Item(Item::Register(base))) => Some(base),
                         _ => None,
                     }
@@ -131,9 +132,7 @@ impl<'a> Lower<'_, 'a> {
                     self.siblings(parent)
                         .into_iter()
                         .find_map(|sibling| match sibling {
-                            Item::Register(base) if self.registers[base].info.name == name => {
-                                Some(base)
-                            }
+                            Item::Register(base) if self.item_named(sibling, name) => Some(base),
                             _ => None,
                         })
                 };
@@ -190,8 +189,7 @@ impl<'a> Lower<'_, 'a> {
                 let what = format!("cluster `{}`", info.name);
                 let name = name.trim();
                 let target = if name.contains('.') {
-                    let peripheral = self.peripheral_of(parent);
-                    match self.resolve_path(name, peripheral) {
+                    match self.resolve_path(name, parent) {
                         Some(Target::Item(Item::Cluster(base))) => Some(base),
                         _ => None,
                     }
@@ -199,9 +197,7 @@ impl<'a> Lower<'_, 'a> {
                     self.siblings(parent)
                         .into_iter()
                         .find_map(|sibling| match sibling {
-                            Item::Cluster(base) if self.clusters[base].info.name == name => {
-                                Some(base)
-                            }
+                            Item::Cluster(base) if self.item_named(sibling, name) => Some(base),
                             _ => None,
                         })
                 };
@@ -256,8 +252,7 @@ impl<'a> Lower<'_, 'a> {
                 let what = format!("field `{}`", info.name);
                 let name = name.trim();
                 let target = if name.contains('.') {
-                    let peripheral = self.peripheral_of(self.registers[register].parent);
-                    match self.resolve_path(name, peripheral) {
+                    match self.resolve_path(name, self.registers[register].parent) {
                         Some(Target::Field(base)) => Some(base),
                         _ => None,
                     }
@@ -267,7 +262,10 @@ impl<'a> Lower<'_, 'a> {
                         .clone()
                         .unwrap_or_default()
                         .into_iter()
-                        .find(|&sibling| self.fields[sibling].info.name == name)
+                        .find(|&sibling| {
+                            let located = &self.fields[sibling];
+                            names_element(&located.info.name, located.dim, name)
+                        })
                 };
                 match target {
                     None => {
@@ -328,8 +326,7 @@ impl<'a> Lower<'_, 'a> {
                 );
                 let target = if name.contains('.') {
                     let register = self.fields[field].register;
-                    let peripheral = self.peripheral_of(self.registers[register].parent);
-                    match self.resolve_path(name, peripheral) {
+                    match self.resolve_path(name, self.registers[register].parent) {
                         Some(Target::EnumeratedValues(base)) => Some(base),
                         _ => None,
                     }

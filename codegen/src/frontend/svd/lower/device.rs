@@ -8,7 +8,7 @@ use super::names::{indexes, substitute};
 use super::properties::Properties;
 use super::text::doc_text;
 use super::Lower;
-use crate::ir::{Device, Instance, Interrupt, NameRef};
+use crate::ir::{Cpu, Device, Instance, Interrupt, NameRef};
 use crate::rules::ALTERNATES_RESOLVE;
 
 impl Lower<'_, '_> {
@@ -48,6 +48,16 @@ impl Lower<'_, '_> {
             event_pmu: None,
             event_type: None,
             cores: Vec::new(),
+            cpu: svd_device.cpu.as_ref().map(|cpu| Cpu {
+                name: cpu.name.clone(),
+                revision: cpu.revision.clone(),
+                endian: cpu.endian.as_str().to_string(),
+                mpu_present: cpu.mpu_present,
+                fpu_present: cpu.fpu_present,
+                nvic_prio_bits: cpu.nvic_priority_bits,
+                vendor_systick_config: cpu.has_vendor_systick,
+                pos: self.name_pos(self.doc.child(0, "cpu").unwrap_or(0)),
+            }),
             amendments: Vec::new(),
         };
         // (the peripheral whose registers are used, props) -> block name

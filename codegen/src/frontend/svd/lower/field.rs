@@ -47,8 +47,13 @@ impl<'a> Lower<'_, 'a> {
             }),
             _ => None,
         };
-        let elements: Vec<(String, u64)> = match effective.dim {
-            None => vec![(info.name.clone(), u64::from(info.bit_range.offset))],
+        // (name, lsb, what `%s` in the description stands for)
+        let elements: Vec<(String, u64, String)> = match effective.dim {
+            None => vec![(
+                info.name.clone(),
+                u64::from(info.bit_range.offset),
+                "n".to_string(),
+            )],
             Some(dim) => indexes(dim)
                 .iter()
                 .enumerate()
@@ -56,11 +61,12 @@ impl<'a> Lower<'_, 'a> {
                     (
                         substitute(&info.name, index),
                         u64::from(info.bit_range.offset) + i as u64 * u64::from(dim.dim_increment),
+                        index.clone(),
                     )
                 })
                 .collect(),
         };
-        for (name, lsb) in elements {
+        for (name, lsb, index) in elements {
             if lsb > MAX_BIT {
                 self.error_once(
                     node,
@@ -85,7 +91,7 @@ impl<'a> Lower<'_, 'a> {
                 width,
                 access,
                 reset,
-                doc: doc_text(effective.description),
+                doc: doc_text(effective.description).map(|text| substitute(&text, &index)),
                 source: None,
                 pos: pos.clone(),
                 enums: enums.clone(),

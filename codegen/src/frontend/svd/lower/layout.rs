@@ -11,8 +11,8 @@ use crate::ir::Layout;
 use crate::names::Case;
 
 /// What layouts are keyed on: two registers with the same key share one. (The register whose
-/// fields are used, the width, the properties without the size, `modifiedWriteValues`, the
-/// description.)
+/// fields are used, the width, the properties without the size and protection (which are the
+/// register's), `modifiedWriteValues`, the description.)
 pub(super) type LayoutKey = (usize, u32, Properties, Option<u8>, Option<String>);
 
 impl<'a> Lower<'_, 'a> {
@@ -30,6 +30,7 @@ impl<'a> Lower<'_, 'a> {
             size,
             Properties {
                 size: None,
+                protection: None,
                 ..props
             },
             effective.modified_write_values.map(|values| values as u8),

@@ -1,6 +1,9 @@
-//! Finding the element a `derivedFrom` names: a sibling, a dotted path from the device or the
-//! element's peripheral, or for enumerated values the nearest set of that name.
+//! Finding the element a `derivedFrom` names: a sibling, a dotted path from the device or from
+//! any scope around the element (its cluster, the clusters around that, its peripheral), or for
+//! enumerated values the nearest set of that name. An array is named with or without its `%s`,
+//! or by one of its elements as expanded (`P100PFS` of `P10%sPFS`).
 use super::locate::{Item, Parent};
+use super::names::names_element;
 use super::Lower;
 
 /// What a step of a dotted `derivedFrom` path reaches, by index.
@@ -16,7 +19,7 @@ impl<'a> Lower<'_, 'a> {
     pub(super) fn peripheral_by_name(&self, name: &str) -> Option<usize> {
         self.peripherals
             .iter()
-            .position(|peripheral| peripheral.info.name == name)
+            .position(|peripheral| names_element(&peripheral.info.name, peripheral.dim, name))
     }
 
     /// The peripheral an item is defined in.
@@ -40,10 +43,17 @@ impl<'a> Lower<'_, 'a> {
         }
     }
 
-    fn item_name(&self, item: Item) -> &'a str {
+    /// Whether `name` names `item` (see [`names_element`]).
+    pub(super) fn item_named(&self, item: Item, name: &str) -> bool {
         match item {
-            Item::Register(register) => &self.registers[register].info.name,
-            Item::Cluster(cluster) => &self.clusters[cluster].info.name,
+            Item::Register(register) => {
+                let located = &self.registers[register];
+                names_element(&located.info.name, located.dim, name)
+            }
+            Item::Cluster(cluster) => {
+                let located = &self.clusters[cluster];
+                names_element(&located.info.name, located.dim, name)
+            }
         }
     }
 
@@ -64,14 +74,14 @@ impl<'a> Lower<'_, 'a> {
                 let items = self.peripheral_items(peripheral);
                 items
                     .into_iter()
-                    .find(|&item| self.item_name(item) == *first)
+                    .find(|&item| self.item_named(item, first))
                     .map(Target::Item)
             }
             Target::Item(Item::Cluster(cluster)) => {
                 let items = self.clusters[cluster].items.clone();
                 items
                     .into_iter()
-                    .find(|&item| self.item_name(item) == *first)
+                    .find(|&item| self.item_named(item, first))
                     .map(Target::Item)
             }
             Target::Item(Item::Register(register)) => {
@@ -81,7 +91,9 @@ impl<'a> Lower<'_, 'a> {
                     .clone()
                     .unwrap_or_default()
                     .into_iter()
-                    .find(|&field| self.fields[field].info.name == *first)
+                    .find(|&field| {
+                        names_element(&self.fields[field].info.name, self.fields[field].dim, first)
+                    })
                     .map(Target::Field)
             }
             Target::Field(field) => self.fields[field]
@@ -98,15 +110,30 @@ impl<'a> Lower<'_, 'a> {
     }
 
     /// Resolves a dotted `derivedFrom` path: from the device (`PERIPH.REG...`), else from the
-    /// peripheral the element is in (`CLUSTER.REG...`).
-    pub(super) fn resolve_path(&mut self, path: &str, peripheral: usize) -> Option<Target> {
+    /// scopes around the element, innermost first: the cluster `scope` names, the clusters
+    /// around it, then its peripheral (`CLUSTER.REG...`, `REG.FIELD`).
+    pub(super) fn resolve_path(&mut self, path: &str, scope: Parent) -> Option<Target> {
         let components: Vec<&str> = path.split('.').map(str::trim).collect();
         if let Some(named) = self.peripheral_by_name(components[0]) {
             if let Some(target) = self.walk(Target::Peripheral(named), &components[1..]) {
                 return Some(target);
             }
         }
-        self.walk(Target::Peripheral(peripheral), &components)
+        let mut scope = scope;
+        loop {
+            match scope {
+                Parent::Peripheral(peripheral) => {
+                    return self.walk(Target::Peripheral(peripheral), &components);
+                }
+                Parent::Cluster(cluster) => {
+                    let from = Target::Item(Item::Cluster(cluster));
+                    if let Some(target) = self.walk(from, &components) {
+                        return Some(target);
+                    }
+                    scope = self.clusters[cluster].parent;
+                }
+            }
+        }
     }
 
     /// The enumerated values called `name` nearest to `enumerated`: in its field, its register,

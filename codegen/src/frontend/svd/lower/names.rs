@@ -22,6 +22,29 @@ pub(super) fn zero_based(dim: &DimElement) -> bool {
         .all(|(i, index)| *index == i.to_string())
 }
 
+/// Whether `wanted` names the element `name` (with its array dimensions `dim`): the name itself,
+/// the array's name without its `%s` (`ctl[%s]` is `ctl`), or one element as expanded
+/// (`P100PFS` of `P10%sPFS` indexed 0-7), as `derivedFrom` paths name them.
+pub(super) fn names_element(name: &str, dim: Option<&DimElement>, wanted: &str) -> bool {
+    if name == wanted {
+        return true;
+    }
+    let Some(dim) = dim else {
+        return false;
+    };
+    let pattern = name.replace("[%s]", "%s");
+    let Some((before, after)) = pattern.split_once("%s") else {
+        return false;
+    };
+    if format!("{before}{after}") == wanted {
+        return true;
+    }
+    wanted
+        .strip_prefix(before)
+        .and_then(|rest| rest.strip_suffix(after))
+        .is_some_and(|index| dim.indexes().any(|listed| listed == index))
+}
+
 /// `name` with its `%s` (or `[%s]`) replaced by `index`.
 pub(super) fn substitute(name: &str, index: &str) -> String {
     name.replace("[%s]", index).replace("%s", index)

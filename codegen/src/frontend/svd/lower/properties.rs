@@ -1,6 +1,8 @@
-//! Register properties (size, access, reset value and mask) as an element gives them, and as it
+//! Register properties (size, access, reset value and mask, protection) as an element gives them, and as it
 //! inherits them from the elements around it or the one it derives from.
-use svd_rs::{Access, RegisterProperties};
+use svd_rs::{Access, Protection, RegisterProperties};
+
+use crate::ir;
 
 use super::Lower;
 
@@ -12,6 +14,8 @@ pub(super) struct Properties {
     pub(super) access: Option<u8>,
     pub(super) reset: Option<u64>,
     pub(super) mask: Option<u64>,
+    /// `protection`, as a code (svd-rs's `Protection` is not `Ord`).
+    pub(super) protection: Option<u8>,
 }
 
 impl Properties {
@@ -22,11 +26,20 @@ impl Properties {
             access: self.access.or(base.access),
             reset: self.reset.or(base.reset),
             mask: self.mask.or(base.mask),
+            protection: self.protection.or(base.protection),
         }
     }
 
     pub(super) fn access(self) -> Option<Access> {
         self.access.map(access_of)
+    }
+
+    pub(super) fn protection(self) -> Option<ir::Protection> {
+        match self.protection? {
+            0 => Some(ir::Protection::Secure),
+            1 => Some(ir::Protection::NonSecure),
+            _ => Some(ir::Protection::Privileged),
+        }
     }
 }
 
@@ -62,6 +75,11 @@ impl Lower<'_, '_> {
             access: properties.access.map(access_code),
             reset: properties.reset_value,
             mask: properties.reset_mask,
+            protection: properties.protection.map(|protection| match protection {
+                Protection::Secure => 0,
+                Protection::NonSecure => 1,
+                Protection::Privileged => 2,
+            }),
         }
     }
 }

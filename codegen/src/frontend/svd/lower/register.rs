@@ -6,7 +6,7 @@ use super::locate::Item;
 use super::names::{array_name, indexes, join, plain_name, substitute, zero_based};
 use super::text::doc_text;
 use super::Lower;
-use crate::ir::{BlockArray, BlockRegister, NameRef};
+use crate::ir::{BlockArray, BlockRegister, IndexName, NameRef};
 use crate::rules::{ALTERNATES_RESOLVE, REGISTERS_ALIGNED, REGISTER_SIZES_SUPPORTED};
 
 impl Lower<'_, '_> {
@@ -22,16 +22,37 @@ impl Lower<'_, '_> {
         let (info, node, parent) = (located.info, located.node, located.parent);
         let props = effective.props.derive(scope.props);
         let (size, size_node) = props.size.unwrap_or((32, node));
-        if ![8, 16, 32, 64].contains(&size) {
-            let pos = self.pos(self.doc.text_span(size_node));
-            self.error_once(
-                size_node,
-                REGISTER_SIZES_SUPPORTED,
-                pos,
-                format!("register size {size} is not 8, 16, 32 or 64 bits"),
-            );
-            return;
-        }
+        let size = match size {
+            8 | 16 | 32 | 64 => size,
+            // A register of a width no bus access has (1-bit status registers at byte offsets,
+            // 24- or 48-bit ones) is reached with the next access wide enough: its fields fit.
+            1..=63 => {
+                let widened = size.next_power_of_two().max(8);
+                let pos = self.pos(self.doc.text_span(size_node));
+                self.warn_once(
+                    size_node,
+                    REGISTER_SIZES_SUPPORTED,
+                    pos,
+                    format!(
+                        "register `{}` is {size} bit{} wide, and no access is; read it as a{} {widened}-bit register",
+                        info.name,
+                        if size == 1 { "" } else { "s" },
+                        if widened == 8 { "n" } else { "" }
+                    ),
+                );
+                widened
+            }
+            _ => {
+                let pos = self.pos(self.doc.text_span(size_node));
+                self.error_once(
+                    size_node,
+                    REGISTER_SIZES_SUPPORTED,
+                    pos,
+                    format!("register size {size} is not 1 to 64 bits: no access reaches it"),
+                );
+                return;
+            }
+        };
         let name = match &info.alternate_group {
             Some(group) => format!("{}_{group}", info.name),
             None => info.name.clone(),
@@ -97,8 +118,19 @@ impl Lower<'_, '_> {
             }
         });
         let pos = self.name_pos(node);
-        let doc = doc_text(effective.description);
-        let make = |name: String, offset: u64, array: Option<BlockArray>| BlockRegister {
+        // The C type a header would give the register (`dataType`) is told, not used: the
+        // Rust type is the layout's.
+        let doc = match (doc_text(effective.description), info.datatype) {
+            (doc, None) => doc,
+            (doc, Some(data_type)) => Some(format!(
+                "{}Its C type is `{}`.",
+                doc.map(|text| format!("{text}\n\n")).unwrap_or_default(),
+                data_type.as_str()
+            )),
+        };
+        // `%s` in a description is the element's index, or `n` in an array kept whole.
+        let doc_of = |index: &str| doc.as_deref().map(|text| substitute(text, index));
+        let make = |name: String, offset: u64, array: Option<BlockArray>, doc| BlockRegister {
             name,
             layout: NameRef {
                 name: layout.clone(),
@@ -109,20 +141,26 @@ impl Lower<'_, '_> {
             array,
             alias_of: alias_of.clone(),
             read_action: effective.read_action.map(read_action),
-            doc: doc.clone(),
+            protection: props.protection(),
+            index_names: Vec::new(),
+            doc,
             source: None,
             pos: pos.clone(),
         };
         match (effective.dim, scope.array) {
-            (None, array) => out.push(make(flat, offset, array)),
-            (Some(dim), None) if zero_based(dim) => out.push(make(
-                join(&scope.prefix, &array_name(&name)),
-                offset,
-                Some(BlockArray {
-                    count: dim.dim,
-                    stride: u64::from(dim.dim_increment),
-                }),
-            )),
+            (None, array) => out.push(make(flat, offset, array, doc_of("n"))),
+            (Some(dim), None) if zero_based(dim) => out.push(BlockRegister {
+                index_names: index_names(dim),
+                ..make(
+                    join(&scope.prefix, &array_name(&name)),
+                    offset,
+                    Some(BlockArray {
+                        count: dim.dim,
+                        stride: u64::from(dim.dim_increment),
+                    }),
+                    doc_of("n"),
+                )
+            }),
             (Some(dim), array) => {
                 for (i, index) in indexes(dim).iter().enumerate() {
                     out.push(make(
@@ -131,9 +169,30 @@ impl Lower<'_, '_> {
                             (i as u64).saturating_mul(u64::from(dim.dim_increment)),
                         ),
                         array,
+                        doc_of(index),
                     ));
                 }
             }
         }
     }
+}
+
+/// The names `dimArrayIndex` gives an array's elements (values past the array are left out:
+/// they name no element).
+fn index_names(dim: &svd_rs::DimElement) -> Vec<IndexName> {
+    let Some(names) = &dim.dim_array_index else {
+        return Vec::new();
+    };
+    names
+        .values
+        .iter()
+        .filter_map(|value| {
+            let index = u32::try_from(value.value?).ok().filter(|&i| i < dim.dim)?;
+            Some(IndexName {
+                name: value.name.clone(),
+                index,
+                doc: doc_text(value.description.as_deref()),
+            })
+        })
+        .collect()
 }

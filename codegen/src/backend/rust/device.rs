@@ -1,0 +1,203 @@
+//! The `device` module: the processor a microcontroller's description names (SVD `<cpu>`) as
+//! constants, and its interrupts, as numbers and, where the processor is known, as the
+//! `Interrupt` enum a vector table or an NVIC driver takes.
+//!
+//! Written as formatted text (`code::Code`), like the blocks.
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::block::const_prefix;
+use super::code::{name, string, Code};
+use super::doc;
+use crate::ir::{Device, Interrupt};
+use crate::names::Case;
+
+/// Whether `device` has anything for the module: a processor or an interrupt.
+pub fn has_items(device: &Device) -> bool {
+    device.cpu.is_some() || device.instances.iter().any(|i| !i.interrupts.is_empty())
+}
+
+/// One interrupt line: its number, the name it goes by, the other names it has and the
+/// peripherals that raise it.
+struct Line<'d> {
+    number: u32,
+    name: String,
+    other_names: Vec<&'d str>,
+    raised_by: Vec<&'d str>,
+    doc: Option<&'d str>,
+}
+
+/// The device's interrupt lines by number. A line several peripherals share (derived
+/// peripherals repeat their base's `<interrupt>`) is one line, named by its first name.
+fn lines(device: &Device) -> Vec<Line<'_>> {
+    let mut by_number: BTreeMap<u32, Line<'_>> = BTreeMap::new();
+    for instance in &device.instances {
+        for Interrupt {
+            name, value, doc, ..
+        } in &instance.interrupts
+        {
+            let line = by_number.entry(*value).or_insert_with(|| Line {
+                number: *value,
+                name: name.clone(),
+                other_names: Vec::new(),
+                raised_by: Vec::new(),
+                doc: doc.as_deref(),
+            });
+            if line.name != *name && !line.other_names.contains(&name.as_str()) {
+                line.other_names.push(name);
+            }
+            if !line.raised_by.contains(&instance.name.as_str()) {
+                line.raised_by.push(&instance.name);
+            }
+            line.doc = line.doc.or(doc.as_deref());
+        }
+    }
+    let mut lines: Vec<Line<'_>> = by_number.into_values().collect();
+    // Two numbers under one name (a vendor slip) keep apart as `NAME`, `NAME_2`.
+    let (mut constants, mut variants) = (BTreeSet::new(), BTreeSet::new());
+    for line in &mut lines {
+        let base = const_prefix(&line.name);
+        let mut unique = base.clone();
+        let mut suffix = 2;
+        while constants.contains(&unique) || variants.contains(&name(&unique, Case::Camel)) {
+            unique = format!("{base}_{suffix}");
+            suffix += 1;
+        }
+        constants.insert(unique.clone());
+        variants.insert(name(&unique, Case::Camel));
+        line.name = unique;
+    }
+    lines
+}
+
+/// The module's items.
+pub fn device_items(device: &Device) -> String {
+    let mut c = Code::with_capacity(4096);
+    if let Some(cpu) = &device.cpu {
+        c.doc(&format!(
+            "The processor: {} revision {}.",
+            doc::code(&cpu.name),
+            doc::code(&cpu.revision)
+        ));
+        c.fmt(format_args!("pub const CPU: &str = {};", string(&cpu.name)));
+        c.line("/// The processor's revision.");
+        c.fmt(format_args!(
+            "pub const CPU_REVISION: &str = {};",
+            string(&cpu.revision)
+        ));
+        c.line("/// The processor's byte order: `little`, `big`, `selectable` or `other`.");
+        c.fmt(format_args!(
+            "pub const ENDIAN: &str = {};",
+            string(&cpu.endian)
+        ));
+        c.line("/// Whether the processor has a memory protection unit.");
+        c.fmt(format_args!(
+            "pub const MPU_PRESENT: bool = {};",
+            cpu.mpu_present
+        ));
+        c.line("/// Whether the processor has a floating-point unit.");
+        c.fmt(format_args!(
+            "pub const FPU_PRESENT: bool = {};",
+            cpu.fpu_present
+        ));
+        c.line("/// The bits of interrupt priority the NVIC implements.");
+        c.fmt(format_args!(
+            "pub const NVIC_PRIO_BITS: u8 = {};",
+            cpu.nvic_prio_bits.min(8)
+        ));
+        c.line("/// Whether the vendor provides its own SysTick configuration.");
+        c.fmt(format_args!(
+            "pub const VENDOR_SYSTICK_CONFIG: bool = {};",
+            cpu.vendor_systick_config
+        ));
+    }
+    let lines = lines(device);
+    let Some(last) = lines.last() else {
+        return c.finish();
+    };
+    // The NVIC numbers interrupts below 496; a wider number keeps its width.
+    let ty = if last.number <= u32::from(u16::MAX) {
+        "u16"
+    } else {
+        "u32"
+    };
+    c.line("/// The interrupt numbers, one constant per line.");
+    c.open("pub mod interrupt");
+    for line in &lines {
+        c.doc(&line_doc(line));
+        c.fmt(format_args!(
+            "pub const {}: {ty} = {};",
+            line.name, line.number
+        ));
+    }
+    c.close("");
+    if device.cpu.is_some() {
+        interrupt_enum(&mut c, &lines, ty);
+    }
+    c.finish()
+}
+
+fn line_doc(line: &Line<'_>) -> String {
+    doc::paragraphs(&[
+        Some(match line.doc {
+            Some(text) => format!("Interrupt {}: {}", line.number, doc::escape(text)),
+            None => format!("Interrupt {}.", line.number),
+        }),
+        Some(format!(
+            "Raised by {}.",
+            line.raised_by
+                .iter()
+                .map(|p| doc::code(p))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+        (!line.other_names.is_empty()).then(|| {
+            format!(
+                "Also called {}.",
+                line.other_names
+                    .iter()
+                    .map(|n| doc::code(n))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }),
+    ])
+}
+
+/// `Interrupt`: one variant per line, numbered as the NVIC numbers them.
+fn interrupt_enum(c: &mut Code, lines: &[Line<'_>], ty: &str) {
+    c.line("/// The device's interrupts, numbered as the NVIC numbers them.");
+    c.line("#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]");
+    c.fmt(format_args!("#[repr({ty})]"));
+    c.open("pub enum Interrupt");
+    for line in lines {
+        c.doc(&line_doc(line));
+        c.fmt(format_args!(
+            "{} = {},",
+            name(&line.name, Case::Camel),
+            line.number
+        ));
+    }
+    c.close("");
+    c.open("impl Interrupt");
+    c.line("/// The interrupt's number.");
+    c.line("#[inline]");
+    c.open(&format!("pub const fn number(self) -> {ty}"));
+    c.fmt(format_args!("self as {ty}"));
+    c.close("");
+    c.line("/// The interrupt numbered `number`, if the device has one.");
+    c.open(&format!(
+        "pub const fn from_number(number: {ty}) -> Option<Self>"
+    ));
+    c.open("match number");
+    for line in lines {
+        c.fmt(format_args!(
+            "{} => Some(Self::{}),",
+            line.number,
+            name(&line.name, Case::Camel)
+        ));
+    }
+    c.line("_ => None,");
+    c.close("");
+    c.close("");
+    c.close("");
+}
