@@ -364,7 +364,7 @@ pub const NO_DUPLICATE_NAMES: &Rule = &Rule {
 pub const NAMES_ARE_IDENTIFIERS: &Rule = &Rule {
     name: "names_are_identifiers",
     severity: Defect,
-    summary: "every name is a Rust identifier after sanitising, and no two names of one scope become the same one (vendor files: renamed with a `_<k>` suffix)",
+    summary: "every name is a Rust identifier after sanitising, and no two names of one scope become the same one (vendor files: characters no identifier holds become `_`, and a collision is renamed with a `_<k>` suffix)",
     formats: DESCRIPTIONS,
     example: r#"fields = [ { name = "MODE$", bits = "1:0" } ]"#,
     sealed: Sealed,

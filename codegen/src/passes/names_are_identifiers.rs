@@ -1,6 +1,7 @@
 //! Every name becomes a Rust identifier after sanitising (see `names`), and no two names of one
 //! namespace become the same identifier. A collision in a vendor file is repaired by a `_<k>`
-//! suffix (a warning); a name with characters no identifier can hold is an error in every mode.
+//! suffix (a warning), and so is a name with characters no identifier can hold (`11_CLOCKS_/_10`
+//! becomes `11_CLOCKS_10`); a name with no letter or digit at all is an error in every mode.
 use std::collections::BTreeMap;
 
 use super::contract::Property;
@@ -29,17 +30,34 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let mut renames = Vec::new();
         for (k, (i, name, pos)) in items.iter().enumerate() {
-            let id = match ident(name, case) {
-                Ok(id) => id,
+            let (name, id) = match ident(name, case) {
+                Ok(id) => (name.clone(), id),
                 Err(why) => {
-                    out.push(Diagnostic::error(
+                    let kind = Namespace::kind(ns);
+                    // Prose where a name should be (`11_CLOCKS_/_10_BITS`, `is_toggle.`):
+                    // the characters no identifier holds become `_`.
+                    let Some((new, id)) =
+                        sanitized(name).and_then(|new| ident(&new, case).ok().map(|id| (new, id)))
+                    else {
+                        out.push(Diagnostic::error(
+                            NAMES_ARE_IDENTIFIERS,
+                            pos,
+                            format!("{kind} name is not an identifier: {why}"),
+                        ));
+                        continue;
+                    };
+                    out.push(defect(
+                        mode,
                         NAMES_ARE_IDENTIFIERS,
                         pos,
-                        format!("{} name is not an identifier: {why}", Namespace::kind(ns)),
+                        format!("{kind} name is not an identifier: {why}"),
+                        format!("renamed it `{new}`"),
                     ));
-                    continue;
+                    renames.push((*i, new.clone()));
+                    (new, id)
                 }
             };
+            let name = &name;
             let Some(&first) = seen.get(&id) else {
                 seen.insert(id, k);
                 continue;
@@ -68,6 +86,8 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
             if let Ok(new_id) = ident(&new, case) {
                 seen.insert(new_id, k);
             }
+            // A name already repaired above is renamed once, to its final name.
+            renames.retain(|(renamed, _)| renamed != i);
             renames.push((*i, new));
         }
         if mode == Mode::Lenient {
@@ -77,4 +97,28 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// `name` with every run of characters an identifier cannot hold made one `_` (the `<n>` of an
+/// array kept), or `None` if no letter or digit is left.
+fn sanitized(name: &str) -> Option<String> {
+    let parts: Vec<String> = name
+        .split("<n>")
+        .map(|part| {
+            let mut out = String::new();
+            for c in part.chars() {
+                let c = if c.is_ascii_alphanumeric() { c } else { '_' };
+                if !(c == '_' && out.ends_with('_')) {
+                    out.push(c);
+                }
+            }
+            out
+        })
+        .collect();
+    let joined = parts.join("<n>");
+    let trimmed = joined.trim_matches('_').to_string();
+    trimmed
+        .chars()
+        .any(|c| c.is_ascii_alphanumeric())
+        .then_some(trimmed)
 }
