@@ -108,6 +108,17 @@ pub struct Cpu {
     pub nvic_prio_bits: u32,
     /// Whether the vendor provides its own SysTick configuration.
     pub vendor_systick_config: bool,
+    /// What the description says of the processor's optional parts, where it says it
+    /// (`fpuDP`, `dspPresent`, `icachePresent`, `dcachePresent`, `itcmPresent`, `dtcmPresent`,
+    /// `vtorPresent`), by their SVD names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub features: Vec<(String, bool)>,
+    /// The number of interrupts the NVIC has (`deviceNumInterrupts`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interrupts: Option<u32>,
+    /// The number of regions of the security attribution unit (`sauNumRegions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sau_regions: Option<u32>,
     pub pos: Pos,
 }
 

@@ -33,6 +33,8 @@ fn the_processor_and_its_interrupts_are_constants() {
     assert_eq!(device::CPU_REVISION, "r0p4");
     assert!(device::MPU_PRESENT && !device::FPU_PRESENT && device::VENDOR_SYSTICK_CONFIG);
     assert_eq!(device::NVIC_PRIO_BITS, 4);
+    assert!(device::DSP_PRESENT && !device::ICACHE_PRESENT);
+    assert_eq!(device::DEVICE_NUM_INTERRUPTS, 64);
     assert_eq!((interrupt::UART0, interrupt::UART1_2), (2, 3));
     assert_eq!(Interrupt::Uart12.number(), 3);
     assert_eq!(Interrupt::from_number(2), Some(Interrupt::Uart0));

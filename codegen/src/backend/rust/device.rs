@@ -69,6 +69,35 @@ fn lines(device: &Device) -> Vec<Line<'_>> {
     lines
 }
 
+/// The constant for an optional part of the processor: `dspPresent` → `DSP_PRESENT`.
+fn feature_constant(feature: &str) -> String {
+    match feature {
+        "fpuDP" => "FPU_DP".to_string(),
+        _ => {
+            let mut out = String::new();
+            for c in feature.chars() {
+                if c.is_ascii_uppercase() {
+                    out.push('_');
+                }
+                out.push(c.to_ascii_uppercase());
+            }
+            out
+        }
+    }
+}
+
+fn feature_meaning(feature: &str) -> &'static str {
+    match feature {
+        "fpuDP" => "a double-precision floating-point unit",
+        "dspPresent" => "the DSP extension",
+        "icachePresent" => "an instruction cache",
+        "dcachePresent" => "a data cache",
+        "itcmPresent" => "an instruction tightly coupled memory",
+        "dtcmPresent" => "a data tightly coupled memory",
+        _ => "a vector table offset register",
+    }
+}
+
 /// The module's items.
 pub fn device_items(device: &Device) -> String {
     let mut c = Code::with_capacity(4096);
@@ -109,6 +138,26 @@ pub fn device_items(device: &Device) -> String {
             "pub const VENDOR_SYSTICK_CONFIG: bool = {};",
             cpu.vendor_systick_config
         ));
+        for (feature, present) in &cpu.features {
+            c.doc(&format!(
+                "Whether the processor has {} (`{feature}`).",
+                feature_meaning(feature)
+            ));
+            c.fmt(format_args!(
+                "pub const {}: bool = {present};",
+                feature_constant(feature)
+            ));
+        }
+        if let Some(count) = cpu.interrupts {
+            c.line("/// The number of interrupts the NVIC has.");
+            c.fmt(format_args!(
+                "pub const DEVICE_NUM_INTERRUPTS: u32 = {count};"
+            ));
+        }
+        if let Some(count) = cpu.sau_regions {
+            c.line("/// The number of regions of the security attribution unit.");
+            c.fmt(format_args!("pub const SAU_NUM_REGIONS: u32 = {count};"));
+        }
     }
     let lines = lines(device);
     let Some(last) = lines.last() else {

@@ -35,6 +35,14 @@ impl Lower<'_, '_> {
             doc_text(effective.description.as_deref()),
             self.address_blocks_text(effective.address_blocks_from),
         );
+        // `disableCondition` is a C expression a debugger evaluates (svd-rs does not read it):
+        // it is told, not used.
+        let disabled = self
+            .doc
+            .child(self.peripherals[owner].node, "disableCondition")
+            .and_then(|element| self.doc.text_of(element))
+            .map(|condition| format!("Not accessible while `{}`.", condition.trim()));
+        let doc = join_paragraphs(doc, disabled);
         let items = match effective.items_from {
             Some(from) => self.peripherals[from].items.clone().unwrap_or_default(),
             None => Vec::new(),

@@ -56,6 +56,20 @@ impl Lower<'_, '_> {
                 fpu_present: cpu.fpu_present,
                 nvic_prio_bits: cpu.nvic_priority_bits,
                 vendor_systick_config: cpu.has_vendor_systick,
+                features: [
+                    ("fpuDP", cpu.fpu_double_precision),
+                    ("dspPresent", cpu.dsp_present),
+                    ("icachePresent", cpu.icache_present),
+                    ("dcachePresent", cpu.dcache_present),
+                    ("itcmPresent", cpu.itcm_present),
+                    ("dtcmPresent", cpu.dtcm_present),
+                    ("vtorPresent", cpu.vtor_present),
+                ]
+                .into_iter()
+                .filter_map(|(name, given)| Some((name.to_string(), given?)))
+                .collect(),
+                interrupts: cpu.device_num_interrupts,
+                sau_regions: cpu.sau_num_regions,
                 pos: self.name_pos(self.doc.child(0, "cpu").unwrap_or(0)),
             }),
             amendments: Vec::new(),
