@@ -673,9 +673,40 @@ pub struct Block {
     pub source: Option<String>,
     pub pos: Pos,
     pub registers: Vec<BlockRegister>,
+    /// Groups of registers placed in this block, each a block of its own (SVD clusters).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clusters: Vec<Cluster>,
     /// The block's software lock, where the description states one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lock: Option<Lock>,
+}
+
+/// The most registers a flattened block holds (the SVD frontend bounds a peripheral's registers
+/// and clusters to 65536; expanding cluster arrays multiplies them).
+pub const FLAT_LIMIT: usize = 1 << 20;
+
+/// A block placed inside another at an offset, once or as an array (an SVD cluster): its
+/// registers are the other block's, reached through it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cluster {
+    /// The name; an array's name holds `<n>`.
+    pub name: String,
+    /// The block placed.
+    pub block: NameRef,
+    pub offset: u64,
+    /// For an array: the number of elements and the bytes between them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub array: Option<BlockArray>,
+    /// Names of an array's elements (SVD `dimArrayIndex`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub index_names: Vec<IndexName>,
+    /// Another cluster of the block this one describes the storage of another way (SVD
+    /// `alternateCluster`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alias_of: Option<NameRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    pub pos: Pos,
 }
 
 /// A register of a block: a layout bound to an offset.
@@ -781,6 +812,168 @@ impl Device {
         }
     }
 
+    /// For each block (by index), the block whose cluster places it, if one does: a block no
+    /// cluster places is reached from an instance (a top-level block).
+    pub fn block_parents(&self) -> Vec<Option<usize>> {
+        let index: std::collections::HashMap<&str, usize> = self
+            .blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.name.as_str(), i))
+            .collect();
+        let mut parents = vec![None; self.blocks.len()];
+        for (p, block) in self.blocks.iter().enumerate() {
+            for cluster in &block.clusters {
+                if let Some(&child) = index.get(cluster.block.name.as_str()) {
+                    if child != p {
+                        parents[child].get_or_insert(p);
+                    }
+                }
+            }
+        }
+        parents
+    }
+
+    /// For each block, the top-level block it is reached from (itself, for a top-level one).
+    /// A cycle of clusters (refused by validation) ends at the block where it closes.
+    pub fn block_tops(&self) -> Vec<usize> {
+        let parents = self.block_parents();
+        (0..self.blocks.len())
+            .map(|b| {
+                let mut at = b;
+                for _ in 0..parents.len() {
+                    match parents[at] {
+                        Some(p) if p != b => at = p,
+                        _ => break,
+                    }
+                }
+                at
+            })
+            .collect()
+    }
+
+    /// The registers of block `b` and of every block its clusters place, as one list: names
+    /// joined with `_` (`CH<n>_CR`), offsets from the block's base. A cluster array becomes
+    /// register arrays when its block holds no array and no cluster of its own; otherwise it is
+    /// expanded element by element (`CH0_SLOT<n>_SRC`). For what reads a block as a flat map (C
+    /// headers, behavioural models, the register site); at most `limit` registers are made.
+    pub fn flat_registers(&self, b: usize, limit: usize) -> Vec<BlockRegister> {
+        let mut out = Vec::new();
+        self.flatten_into(b, "", 0, None, &mut out, limit, 0);
+        out
+    }
+
+    /// This device with every cluster flattened: each top-level block holds its
+    /// [`flat_registers`](Self::flat_registers) and no cluster, and the blocks clusters place
+    /// are gone. For what reads blocks as flat maps; borrowed when there is no cluster.
+    pub fn flattened(&self) -> std::borrow::Cow<'_, Device> {
+        if self.blocks.iter().all(|b| b.clusters.is_empty()) {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let parents = self.block_parents();
+        let blocks = (0..self.blocks.len())
+            .filter(|&b| parents[b].is_none())
+            .map(|b| Block {
+                registers: self.flat_registers(b, FLAT_LIMIT),
+                clusters: Vec::new(),
+                ..self.blocks[b].clone()
+            })
+            .collect();
+        std::borrow::Cow::Owned(Device {
+            blocks,
+            ..self.clone()
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn flatten_into(
+        &self,
+        b: usize,
+        prefix: &str,
+        offset: u64,
+        array: Option<BlockArray>,
+        out: &mut Vec<BlockRegister>,
+        limit: usize,
+        depth: usize,
+    ) {
+        let Some(block) = self.blocks.get(b) else {
+            return;
+        };
+        let joined = |name: &str| {
+            if prefix.is_empty() {
+                name.to_string()
+            } else {
+                format!("{prefix}_{name}")
+            }
+        };
+        for reg in &block.registers {
+            if out.len() >= limit {
+                return;
+            }
+            out.push(BlockRegister {
+                name: joined(&reg.name),
+                offset: offset.saturating_add(reg.offset),
+                array: reg.array.or(array),
+                alias_of: reg.alias_of.as_ref().map(|a| NameRef {
+                    name: joined(&a.name),
+                    pos: a.pos.clone(),
+                }),
+                ..reg.clone()
+            });
+        }
+        if depth > 16 {
+            return;
+        }
+        for cluster in &block.clusters {
+            let Some(child) = self
+                .blocks
+                .iter()
+                .position(|c| c.name == cluster.block.name)
+            else {
+                continue;
+            };
+            let inner = &self.blocks[child];
+            let plain = inner.clusters.is_empty()
+                && inner.registers.iter().all(|r| r.array.is_none())
+                && array.is_none();
+            let at = offset.saturating_add(cluster.offset);
+            match cluster.array {
+                Some(a) if plain => {
+                    self.flatten_into(
+                        child,
+                        &joined(&cluster.name),
+                        at,
+                        Some(a),
+                        out,
+                        limit,
+                        depth + 1,
+                    );
+                }
+                Some(a) => {
+                    for n in 0..a.count {
+                        if out.len() >= limit {
+                            return;
+                        }
+                        let name = joined(&cluster.name.replace("<n>", &n.to_string()));
+                        let element = at.saturating_add(a.stride.saturating_mul(u64::from(n)));
+                        self.flatten_into(child, &name, element, array, out, limit, depth + 1);
+                    }
+                }
+                None => {
+                    self.flatten_into(
+                        child,
+                        &joined(&cluster.name),
+                        at,
+                        array,
+                        out,
+                        limit,
+                        depth + 1,
+                    );
+                }
+            }
+        }
+    }
+
     /// Puts every list into its canonical order (stable, so duplicates keep their input order).
     pub fn canonicalize(&mut self) {
         self.layouts.sort_by(|a, b| a.name.cmp(&b.name));
@@ -801,6 +994,9 @@ impl Device {
         for block in &mut self.blocks {
             block
                 .registers
+                .sort_by(|a, b| (a.offset, &a.name).cmp(&(b.offset, &b.name)));
+            block
+                .clusters
                 .sort_by(|a, b| (a.offset, &a.name).cmp(&(b.offset, &b.name)));
         }
         self.amendments

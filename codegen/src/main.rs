@@ -424,12 +424,15 @@ fn site(root: Option<PathBuf>, out: Option<PathBuf>, strict: bool) -> ExitCode {
     if !report.diagnostics.is_empty() || !report.allowed.is_empty() {
         eprintln!("{}", report.render());
     }
+    // The site shows each block as one map: clusters are flattened into it.
+    let flat: Vec<_> = loaded.iter().map(|l| l.device.flattened()).collect();
     let sources: Vec<site::Source<'_>> = loaded
         .iter()
-        .map(|l| site::Source {
+        .zip(&flat)
+        .map(|(l, device)| site::Source {
             crate_name: &l.entry.name,
             inputs: &l.shown,
-            device: &l.device,
+            device,
         })
         .collect();
     let files = match site::generate(&sources) {

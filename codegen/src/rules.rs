@@ -373,7 +373,7 @@ pub const NAMES_ARE_IDENTIFIERS: &Rule = &Rule {
 pub const REFERENCES_RESOLVE: &Rule = &Rule {
     name: "references_resolve",
     severity: Error,
-    summary: "every `layout` a register names, every `alias_of` and every instance's block exists",
+    summary: "every `layout` a register names, every `alias_of` and every instance's block exists; every cluster places an existing block that nothing else places (not itself, not an instance)",
     formats: REGISTERS,
     example: r#"[[sysreg]]
 name = "CTRL_EL1"
@@ -464,7 +464,7 @@ a64 = "S3_3_C14_C15_6""#,
 pub const REGISTERS_WITHIN_BLOCK: &Rule = &Rule {
     name: "registers_within_block",
     severity: Error,
-    summary: "every block register lies inside its block, at an offset aligned to its size",
+    summary: "every block register lies inside its block, at an offset aligned to its size, and every element of a cluster inside the block that places it",
     formats: BLOCKS,
     example: r#"[[block]]
 name = "REGS"

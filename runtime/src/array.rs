@@ -1,4 +1,5 @@
-//! Arrays of registers, in one vocabulary for every array a generated crate has:
+//! Arrays of registers and of blocks (SVD cluster arrays), in one vocabulary for every array a
+//! generated crate has:
 //!
 //! - `array.at::<N>()` is element `N`, checked when the program is compiled;
 //! - `array.try_at(n)` is element `n`, checked when the program runs
@@ -301,6 +302,95 @@ impl<L: Layout, A, const COUNT: usize, B: Bus> RegArray<L, A, COUNT, B> {
 impl<L, A, const COUNT: usize, B> core::fmt::Debug for RegArray<L, A, COUNT, B> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("RegArray")
+            .field("base", &format_args!("{:#x}", self.base))
+            .field("stride", &self.stride)
+            .field("count", &COUNT)
+            .finish()
+    }
+}
+
+/// A generated block that can be placed at an address on a bus: what a cluster array's elements
+/// are made with (implemented by generated crates for the blocks their clusters place).
+pub trait OnBus<B>: Sized {
+    /// The block at `base` on `bus`.
+    ///
+    /// # Safety
+    /// As the block's own `on_bus`: the bus's contract must hold for every register of the
+    /// block at `base`.
+    unsafe fn on_bus_at(bus: B, base: usize) -> Self;
+}
+
+/// An array of `COUNT` blocks of type `T` (an SVD cluster array), `stride` bytes apart:
+/// `at::<N>()` and `try_at(n)` give the block, whose accessors give its registers.
+pub struct BlockArray<T, const COUNT: usize, B = Mmio> {
+    bus: B,
+    base: usize,
+    stride: usize,
+    _marker: PhantomData<fn() -> T>,
+}
+
+impl<T, const COUNT: usize, B: Bus> Clone for BlockArray<T, COUNT, B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, const COUNT: usize, B: Bus> Copy for BlockArray<T, COUNT, B> {}
+
+impl<T: OnBus<B>, const COUNT: usize, B: Bus> BlockArray<T, COUNT, B> {
+    /// The number of blocks.
+    pub const COUNT: usize = COUNT;
+
+    /// The array whose element 0 is at `base` on `bus`, each next one `stride` bytes on.
+    ///
+    /// # Safety
+    /// As [`OnBus::on_bus_at`], for each of the `COUNT` blocks.
+    #[inline(always)]
+    pub const unsafe fn on(bus: B, base: usize, stride: usize) -> Self {
+        Self {
+            bus,
+            base,
+            stride,
+            _marker: PhantomData,
+        }
+    }
+
+    /// Block `N`; an index past the end does not compile.
+    #[inline(always)]
+    pub fn at<const N: usize>(&self) -> T {
+        const { assert!(N < COUNT, "register array index out of range") };
+        // SAFETY: element N < COUNT is covered by the constructor's contract.
+        unsafe { T::on_bus_at(self.bus, self.base + N * self.stride) }
+    }
+
+    /// Block `n`, or an error past the end.
+    #[inline(always)]
+    pub fn try_at(&self, n: usize) -> Result<T, IndexOutOfRange> {
+        if n >= COUNT {
+            return Err(IndexOutOfRange {
+                index: n,
+                count: COUNT,
+            });
+        }
+        // SAFETY: element n < COUNT is covered by the constructor's contract.
+        Ok(unsafe { T::on_bus_at(self.bus, self.base + n * self.stride) })
+    }
+
+    /// The number of blocks.
+    #[inline(always)]
+    pub const fn len(&self) -> usize {
+        COUNT
+    }
+
+    /// Whether the array is empty (never, for a generated one).
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        COUNT == 0
+    }
+}
+
+impl<T, const COUNT: usize, B> core::fmt::Debug for BlockArray<T, COUNT, B> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("BlockArray")
             .field("base", &format_args!("{:#x}", self.base))
             .field("stride", &self.stride)
             .field("count", &COUNT)

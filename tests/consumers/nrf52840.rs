@@ -7,11 +7,13 @@
 
 use nrf52840_pac::mmio;
 
-/// Sets an output, enables the UARTE and returns the timer's mode.
+/// Sets an output, routes and enables the UARTE (its `PSEL` cluster) and returns the timer's
+/// mode.
 pub fn touch() -> u32 {
     // SAFETY: the blocks are at their addresses on an nRF52840, and nothing else uses them here.
     let (p0, uarte, timer) = unsafe { (mmio::p0(), mmio::uarte0(), mmio::timer0()) };
     p0.out().write(p0.out().read());
+    uarte.psel().txd().write(uarte.psel().txd().read());
     uarte.enable().write(uarte.enable().read());
     timer.mode().read().bits() ^ p0.out().read().bits()
 }

@@ -5,6 +5,7 @@
 use arrays::mmio::P as Leds;
 use enum_dont_care::{p_mode::Speed, PMode, Value};
 use metadata::device::{self, interrupt, Interrupt};
+use nested_clusters::mmio::{Channel, P as Dma};
 
 /// `0b01XX` reads as `Slow` whatever its low bits, `#1x00` as `Fast` at 0b1000 and 0b1100 only;
 /// a write takes a number, since a value with don't-care bits is not one value.
@@ -49,4 +50,17 @@ fn array_elements_have_their_names() {
     let leds = unsafe { Leds::new(0x4000_0000) };
     assert_eq!(leds.led().at::<{ Leds::LED_BLUE }>().addr(), 0x4000_0008);
     assert_eq!(leds.led().try_at(Leds::LED_GREEN).unwrap().addr(), 0x4000_0004);
+}
+
+/// A cluster is a block of its own, reached through the block that places it: cluster arrays
+/// nest, each with `at`/`try_at`, and the address adds up every level's offset and stride.
+#[test]
+fn clusters_are_blocks_reached_through_their_parent() {
+    // SAFETY: only addresses are computed; nothing is accessed.
+    let dma = unsafe { Dma::new(0x4000_0000) };
+    let slot = dma.ch().at::<1>().slot().try_at(2).unwrap();
+    assert_eq!(slot.dst().addr(), 0x4000_0000 + 0x100 + 0x100 + 0x10 + 2 * 0x10 + 4);
+    assert_eq!(dma.ch().at::<0>().cr().addr(), 0x4000_0100);
+    assert_eq!((Dma::CH_COUNT, Dma::CH_STRIDE, Channel::SLOT_COUNT), (2, 0x100, 4));
+    assert!(dma.ch().try_at(2).is_err());
 }

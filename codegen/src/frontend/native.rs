@@ -693,6 +693,7 @@ impl Lower<'_> {
             source: raw.source.clone(),
             pos: self.pos(&raw.name),
             registers,
+            clusters: Vec::new(),
             lock,
         })
     }

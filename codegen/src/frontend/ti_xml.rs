@@ -568,6 +568,7 @@ fn lower_modules(modules: Vec<Module>, sizes: &BTreeMap<usize, u64>) -> (Vec<Blo
             source: None,
             pos: module.pos,
             registers,
+            clusters: Vec::new(),
             lock: None,
         });
     }

@@ -91,7 +91,18 @@ pub fn names(device: &Device, ns: Namespace) -> Vec<(usize, String, Pos)> {
         Namespace::Enums(l, f) => {
             collect(&device.layouts[l].fields[f].enums, |e| (&e.name, &e.pos))
         }
-        Namespace::Registers(b) => collect(&device.blocks[b].registers, |r| (&r.name, &r.pos)),
+        // A block's accessors: its registers, then its clusters.
+        Namespace::Registers(b) => {
+            let block = &device.blocks[b];
+            let mut v = collect(&block.registers, |r| (&r.name, &r.pos));
+            let first = v.len();
+            v.extend(
+                collect(&block.clusters, |c| (&c.name, &c.pos))
+                    .into_iter()
+                    .map(|(i, n, p)| (first + i, n, p)),
+            );
+            v
+        }
     }
 }
 
@@ -105,7 +116,13 @@ pub fn rename(device: &mut Device, ns: Namespace, i: usize, name: String) {
         Namespace::Events => &mut device.events[i].name,
         Namespace::Fields(l) => &mut device.layouts[l].fields[i].name,
         Namespace::Enums(l, f) => &mut device.layouts[l].fields[f].enums[i].name,
-        Namespace::Registers(b) => &mut device.blocks[b].registers[i].name,
+        Namespace::Registers(b) => {
+            let block = &mut device.blocks[b];
+            match i.checked_sub(block.registers.len()) {
+                Some(c) => &mut block.clusters[c].name,
+                None => &mut block.registers[i].name,
+            }
+        }
     };
     *slot = name;
 }

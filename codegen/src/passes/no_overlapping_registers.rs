@@ -89,6 +89,87 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                 device.blocks[b].registers[r].alias_of = Some(alias);
             }
         }
+        out.extend(cluster_overlaps(device, b, mode));
+    }
+    out
+}
+
+/// A cluster's elements against the block's registers and other clusters: the storage of one
+/// byte reached two ways, which only an `alternateCluster` declares. Both are kept (a cluster
+/// cannot be an alias of a register).
+fn cluster_overlaps(device: &Device, b: usize, mode: Mode) -> Vec<Diagnostic> {
+    let block = &device.blocks[b];
+    if block.clusters.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    // (start, end, name, position, alias group) of every cluster element and register
+    let mut spans: Vec<(u64, u64, String, &crate::ir::Pos, Option<&str>)> = Vec::new();
+    for cluster in &block.clusters {
+        let Some(placed) = device.blocks.iter().find(|p| p.name == cluster.block.name) else {
+            continue;
+        };
+        let (count, stride) = cluster.array.map_or((1, 0), |a| (a.count, a.stride));
+        let group = cluster
+            .alias_of
+            .as_ref()
+            .map_or(cluster.name.as_str(), |a| a.name.as_str());
+        for n in 0..count.min(MAX_COUNT) {
+            let start = cluster
+                .offset
+                .saturating_add(stride.saturating_mul(u64::from(n)));
+            let name = cluster.name.replace("<n>", &n.to_string());
+            spans.push((
+                start,
+                start.saturating_add(placed.size),
+                name,
+                &cluster.pos,
+                Some(group),
+            ));
+        }
+    }
+    for reg in &block.registers {
+        let size = device
+            .layout(&reg.layout.name)
+            .map_or(0, |l| u64::from(l.width / 8));
+        let (count, stride) = reg.array.map_or((1, 0), |a| (a.count, a.stride));
+        for n in 0..count.min(MAX_COUNT) {
+            let start = reg
+                .offset
+                .saturating_add(stride.saturating_mul(u64::from(n)));
+            let name = element(reg, reg.array.map(|_| n));
+            spans.push((start, start.saturating_add(size), name, &reg.pos, None));
+        }
+    }
+    // Sorted by start, each span meets only those that start before it ends.
+    spans.sort_by_key(|a| (a.0, a.1));
+    let mut reported = std::collections::BTreeSet::new();
+    for (i, a) in spans.iter().enumerate() {
+        for s in spans[i + 1..].iter().take_while(|s| s.0 < a.1) {
+            // Two registers are the other loop's; two views of one storage may overlap.
+            let both_registers = a.4.is_none() && s.4.is_none();
+            if both_registers || (a.4.is_some() && a.4 == s.4) {
+                continue;
+            }
+            // The cluster is the one reported.
+            let (c, o) = if a.4.is_some() { (a, s) } else { (s, a) };
+            if !reported.insert((c.3.clone(), o.3.clone())) {
+                continue;
+            }
+            out.push(
+                defect(
+                    mode,
+                    NO_OVERLAPPING_REGISTERS,
+                    c.3,
+                    format!(
+                        "cluster `{}` ({:#x}..{:#x}) overlaps `{}` ({:#x}..{:#x}) in block `{}`; declare `alternateCluster` if they are one storage",
+                        c.2, c.0, c.1, o.2, o.0, o.1, block.name
+                    ),
+                    "kept both".to_string(),
+                )
+                .with_note(o.3, "overlapped"),
+            );
+        }
     }
     out
 }

@@ -1,5 +1,5 @@
-//! Every `layout` a register names is defined, and every `alias_of` names a register of the same
-//! block.
+//! Every `layout` a register names is defined, every `alias_of` names a register (or cluster) of
+//! the same block, and every cluster places an existing block that nothing else places.
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Device, NameRef};
@@ -35,6 +35,70 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
                         alias,
                     ));
                 }
+            }
+        }
+    }
+    out.extend(clusters_resolve(device));
+    out
+}
+
+/// Every cluster places a block that exists, and a block is placed by one parent block only,
+/// never by itself or a block it places, and is no instance's: each block's registers are
+/// reached one way, which is what gives them one feature and one address.
+fn clusters_resolve(device: &Device) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut placed_by: std::collections::BTreeMap<&str, &str> = std::collections::BTreeMap::new();
+    for block in &device.blocks {
+        for cluster in &block.clusters {
+            let target = cluster.block.name.as_str();
+            if !device.blocks.iter().any(|b| b.name == target) {
+                out.push(unknown("block", &cluster.block));
+                continue;
+            }
+            match placed_by.insert(target, &block.name) {
+                Some(other) if other != block.name => out.push(Diagnostic::error(
+                    REFERENCES_RESOLVE,
+                    &cluster.block.pos,
+                    format!("block `{target}` is placed by clusters of both `{other}` and `{}`; a block is placed by one block", block.name),
+                )),
+                _ => {}
+            }
+            if device.instances.iter().any(|i| i.block.name == target) {
+                out.push(Diagnostic::error(
+                    REFERENCES_RESOLVE,
+                    &cluster.block.pos,
+                    format!("block `{target}` is placed by cluster `{}` and by an instance; a block is reached one way", cluster.name),
+                ));
+            }
+            if let Some(alias) = &cluster.alias_of {
+                if !block
+                    .clusters
+                    .iter()
+                    .any(|c| c.name == alias.name && c.name != cluster.name)
+                {
+                    out.push(unknown(
+                        &format!("cluster of block `{}`", block.name),
+                        alias,
+                    ));
+                }
+            }
+        }
+    }
+    // A block among its own ancestors: follow the parents from each block.
+    for (b, block) in device.blocks.iter().enumerate() {
+        let mut at = block.name.as_str();
+        for _ in 0..device.blocks.len() {
+            match placed_by.get(at) {
+                Some(&parent) if parent == block.name => {
+                    out.push(Diagnostic::error(
+                        REFERENCES_RESOLVE,
+                        &device.blocks[b].pos,
+                        format!("block `{}` places itself through its clusters", block.name),
+                    ));
+                    break;
+                }
+                Some(&parent) => at = parent,
+                None => break,
             }
         }
     }

@@ -1,4 +1,5 @@
-//! Every block register lies inside its block and is aligned to its own size.
+//! Every block register lies inside its block and is aligned to its own size, and every element
+//! of a cluster lies inside the block that places it.
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
 use crate::ir::Device;
@@ -34,6 +35,27 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
                     format!(
                         "`{}` at offset {:#x} is not aligned to its {access}-byte accesses",
                         reg.name, reg.offset
+                    ),
+                ));
+            }
+        }
+    }
+    for block in &device.blocks {
+        for cluster in &block.clusters {
+            let Some(placed) = device.blocks.iter().find(|b| b.name == cluster.block.name) else {
+                continue;
+            };
+            let (count, stride) = cluster.array.map_or((1, 0), |a| (a.count, a.stride));
+            let last = cluster
+                .offset
+                .saturating_add(stride.saturating_mul(u64::from(count.saturating_sub(1))));
+            if last.saturating_add(placed.size) > block.size {
+                out.push(Diagnostic::error(
+                    REGISTERS_WITHIN_BLOCK,
+                    &cluster.pos,
+                    format!(
+                        "cluster `{}` at offset {last:#x} ({:#x} bytes, block `{}`) lies outside block `{}` (size {:#x})",
+                        cluster.name, placed.size, placed.name, block.name, block.size
                     ),
                 ));
             }

@@ -68,6 +68,9 @@ pub fn generate(device: &Device, inputs: &[String]) -> Vec<File> {
     if device.layouts.is_empty() {
         return Vec::new();
     }
+    // A C header describes each peripheral as one flat map: clusters are flattened into it.
+    let flat = device.flattened();
+    let device = &*flat;
     let prefix = names::prefix(&device.name);
     let dir = include_dir(&device.name);
     let banner = super::banner(inputs);
@@ -199,6 +202,7 @@ mod tests {
                 source: None,
                 pos: Pos::default(),
                 registers: vec![reg],
+                clusters: Vec::new(),
                 lock: None,
             }],
             instances: Vec::new(),

@@ -10,17 +10,126 @@
 use super::code::{hex, name, Code};
 use super::doc;
 use super::layout::type_text;
-use crate::ir::{Block, BlockRegister, Device, Instance, RegAccess};
+use crate::ir::{Block, BlockRegister, Cluster, Device, IndexName, Instance, RegAccess};
 use crate::names::Case;
 
-/// The items of one block's file: the block, and its instances with their addresses.
+/// The items of one block's file: the block, the blocks its clusters place (at any depth), and
+/// its instances with their addresses.
 pub fn block_items(device: &Device, b: &Block) -> String {
     let mut c = Code::with_capacity(b.registers.len() * 1000 + 2000);
     block(&mut c, device, b);
+    let tops = device.block_tops();
+    let top = device.blocks.iter().position(|other| other.name == b.name);
+    for (n, nested) in device.blocks.iter().enumerate() {
+        if Some(tops[n]) == top && Some(n) != top {
+            block(&mut c, device, nested);
+            let in_array = device
+                .blocks
+                .iter()
+                .flat_map(|parent| &parent.clusters)
+                .any(|cl| cl.block.name == nested.name && cl.array.is_some());
+            if in_array {
+                on_bus(&mut c, nested);
+            }
+        }
+    }
     for i in device.instances.iter().filter(|i| i.block.name == b.name) {
         instance(&mut c, i);
     }
     c.finish()
+}
+
+/// `OnBus` for a block a cluster array places: how the array makes its elements.
+fn on_bus(c: &mut Code, block: &Block) {
+    let ty = name(&block.name, Case::Camel);
+    c.open(&format!(
+        "impl<B: armreg_rt::mmio::Bus> armreg_rt::array::OnBus<B> for {ty}<B>"
+    ));
+    c.line("#[inline(always)]");
+    c.open("unsafe fn on_bus_at(bus: B, base: usize) -> Self");
+    c.safety("the caller upholds `on_bus`'s contract, which `on_bus_at` restates.");
+    c.line("unsafe { Self::on_bus(bus, base) }");
+    c.close("");
+    c.close("");
+}
+
+/// A cluster's constants, for the `Mmio` block: an array's stride, count and element names.
+fn cluster_consts(c: &mut Code, cluster: &Cluster) {
+    let Some(array) = cluster.array else {
+        return;
+    };
+    let upper = const_prefix(&cluster.name);
+    c.line("/// Bytes between two elements.");
+    c.fmt(format_args!(
+        "pub const {upper}_STRIDE: usize = {};",
+        hex(array.stride)
+    ));
+    c.line("/// The number of elements.");
+    c.fmt(format_args!(
+        "pub const {upper}_COUNT: usize = {};",
+        array.count
+    ));
+    index_consts(c, &upper, &cluster.name, &cluster.index_names);
+}
+
+/// The accessor of a cluster: the block it places, or the array of them.
+fn cluster_method(c: &mut Code, block: &Block, cluster: &Cluster) {
+    let block_ty = name(&block.name, Case::Camel);
+    let method = name(&cluster.name, Case::Snake);
+    let upper = const_prefix(&cluster.name);
+    let placed = name(&cluster.block.name, Case::Camel);
+    let at = if cluster.offset == 0 {
+        "self.base".to_string()
+    } else {
+        format!("self.base + {}", hex(cluster.offset))
+    };
+    let place = match cluster.array {
+        Some(a) => format!(
+            "Offset {:#x} + n × {:#x}, n < {}: block [`{placed}`].",
+            cluster.offset, a.stride, a.count
+        ),
+        None => format!("Offset {:#x}: block [`{placed}`].", cluster.offset),
+    };
+    let text = doc::paragraphs(&[
+        Some(format!(
+            "{}: {}",
+            doc::code(&cluster.name),
+            cluster.doc.as_deref().map(doc::escape).unwrap_or_default()
+        )),
+        Some(place),
+        cluster.alias_of.as_ref().map(|a| {
+            format!(
+                "The same storage as {}, described another way.",
+                doc::code(&a.name)
+            )
+        }),
+    ]);
+    match cluster.array {
+        None => {
+            c.doc(&text);
+            c.line("#[inline(always)]");
+            c.open(&format!("pub fn {method}(&self) -> {placed}<B>"));
+            c.safety("the constructor's contract covers every register inside the block, and\nthe generator checked that the cluster lies inside it.");
+            c.fmt(format_args!(
+                "unsafe {{ {placed}::on_bus(self.bus, {at}) }}"
+            ));
+            c.close("");
+        }
+        Some(_) => {
+            c.doc(&format!(
+                "{text}\n\nAn array: `.at::<N>()` is block N, checked when the program is compiled; `.try_at(n)` is block n, or an error past the end."
+            ));
+            c.line("#[inline(always)]");
+            c.open(&format!(
+                "pub fn {method}(&self) -> armreg_rt::array::BlockArray<{placed}<B>, {{ {block_ty}::{upper}_COUNT }}, B>"
+            ));
+            c.safety("the constructor's contract covers every register inside the block, and\nthe generator checked that all COUNT elements lie inside it.");
+            c.fmt(format_args!(
+                "unsafe {{ armreg_rt::array::BlockArray::on(self.bus, {at}, {block_ty}::{upper}_STRIDE) }}"
+            ));
+            c.close("");
+        }
+    }
 }
 
 /// A block at its address: the base as a constant and an `unsafe` constructor. A base above
@@ -128,7 +237,7 @@ fn block(c: &mut Code, device: &Device, block: &Block) {
     c.line("#[derive(Debug)]");
     c.open(&format!("pub struct {ty}<B = armreg_rt::mmio::Mmio>"));
     // A block without registers (an SVD peripheral that describes none) never reads its bus.
-    if registers.is_empty() {
+    if registers.is_empty() && block.clusters.is_empty() {
         c.line("#[allow(dead_code)]");
     }
     c.line("bus: B,");
@@ -141,6 +250,9 @@ fn block(c: &mut Code, device: &Device, block: &Block) {
     for (r, _) in &registers {
         register_consts(c, r);
     }
+    for cluster in &block.clusters {
+        cluster_consts(c, cluster);
+    }
     c.raw(NEW);
     c.close("");
 
@@ -148,6 +260,9 @@ fn block(c: &mut Code, device: &Device, block: &Block) {
     c.raw(BUS_METHODS);
     for (r, l) in &registers {
         register_methods(c, block, r, l);
+    }
+    for cluster in &block.clusters {
+        cluster_method(c, block, cluster);
     }
     c.close("");
 }
@@ -210,22 +325,27 @@ fn register_consts(c: &mut Code, reg: &BlockRegister) {
             "pub const {upper}_COUNT: usize = {};",
             array.count
         ));
-        for element in &reg.index_names {
-            c.doc(&doc::paragraphs(&[
-                Some(format!(
-                    "The index of element {} of {}: `.at::<{{ Self::{upper}_{} }}>()`.",
-                    doc::code(&element.name),
-                    doc::code(&reg.name),
-                    const_prefix(&element.name)
-                )),
-                element.doc.as_deref().map(doc::escape),
-            ]));
-            c.fmt(format_args!(
-                "pub const {upper}_{}: usize = {};",
-                const_prefix(&element.name),
-                element.index
-            ));
-        }
+        index_consts(c, &upper, &reg.name, &reg.index_names);
+    }
+}
+
+/// The names of an array's elements as index constants (SVD `dimArrayIndex`).
+fn index_consts(c: &mut Code, upper: &str, array: &str, names: &[IndexName]) {
+    for element in names {
+        c.doc(&doc::paragraphs(&[
+            Some(format!(
+                "The index of element {} of {}: `.at::<{{ Self::{upper}_{} }}>()`.",
+                doc::code(&element.name),
+                doc::code(array),
+                const_prefix(&element.name)
+            )),
+            element.doc.as_deref().map(doc::escape),
+        ]));
+        c.fmt(format_args!(
+            "pub const {upper}_{}: usize = {};",
+            const_prefix(&element.name),
+            element.index
+        ));
     }
 }
 

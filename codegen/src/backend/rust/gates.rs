@@ -33,8 +33,11 @@ const RESERVED: [&str; 3] = ["default", "all", "model"];
 /// Who needs what: the feature of every block and the groups its layouts fall into.
 pub(super) struct Gates {
     pub gating: Gating,
-    /// Per block, in the device's order: its feature, which also names its module files.
+    /// Per block, in the device's order: its feature, which also names its module files (a
+    /// block a cluster places has the feature of the top-level block it is reached from).
     pub features: Vec<String>,
+    /// Per block: the top-level block it is reached from (itself for a top-level one).
+    pub tops: Vec<usize>,
     /// The layouts, grouped by the blocks that use them, in order of their first layout.
     pub groups: Vec<Group>,
 }
@@ -52,7 +55,9 @@ pub(super) struct Group {
 
 impl Gates {
     pub(super) fn of(device: &Device, plan: &Plan<'_>, gating: Gating) -> Gates {
-        let features = block_features(device);
+        let tops = device.block_tops();
+        let own = block_features(device);
+        let features: Vec<String> = tops.iter().map(|&t| own[t].clone()).collect();
         let index: HashMap<&str, usize> = device
             .layouts
             .iter()
@@ -66,10 +71,11 @@ impl Gates {
                 users[i] = None;
             }
         }
+        // A block a cluster places is compiled with the top-level block it is reached from.
         for (b, block) in device.blocks.iter().enumerate() {
             for r in &block.registers {
                 if let Some(Some(set)) = index.get(r.layout.name.as_str()).map(|&i| &mut users[i]) {
-                    set.insert(b);
+                    set.insert(tops[b]);
                 }
             }
         }
@@ -95,8 +101,14 @@ impl Gates {
         Gates {
             gating,
             features,
+            tops,
             groups,
         }
+    }
+
+    /// The top-level blocks, by index: those with a feature of their own.
+    pub(super) fn top_blocks(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.tops.len()).filter(|&b| self.tops[b] == b)
     }
 
     /// The attribute that compiles an item used by `blocks` only when one of them is selected,

@@ -229,7 +229,10 @@ fn module_files(
     Ok(ModuleFiles {
         files,
         public,
-        features: gates.features,
+        features: gates
+            .top_blocks()
+            .map(|b| gates.features[b].clone())
+            .collect(),
     })
 }
 
@@ -480,10 +483,10 @@ fn rest_of_crate(
 /// Whether any register of `device`, system or memory-mapped, is an array.
 fn has_arrays(device: &Device) -> bool {
     device.sysregs.iter().any(|r| r.count.is_some())
-        || device
-            .blocks
-            .iter()
-            .any(|b| b.registers.iter().any(|r| r.array.is_some()))
+        || device.blocks.iter().any(|b| {
+            b.registers.iter().any(|r| r.array.is_some())
+                || b.clusters.iter().any(|c| c.array.is_some())
+        })
 }
 
 /// What the crate holds, for its documentation: only the parts it has.
@@ -546,7 +549,9 @@ fn split_module(
     (items, holds): (fn(&Device, &crate::ir::Block) -> String, Holds),
 ) {
     let mut root = format!("{banner}{}", header(doc, Holds::Modules));
-    for (b, block) in device.blocks.iter().enumerate() {
+    // A block a cluster places is in the file of the top-level block it is reached from.
+    for b in gates.top_blocks() {
+        let block = &device.blocks[b];
         let feature = &gates.features[b];
         let cfg = gates.cfg(&[b]);
         root.push_str(&format!(

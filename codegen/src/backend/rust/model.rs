@@ -16,6 +16,22 @@ use crate::names::Case;
 
 /// The model of one block, as the items of its file.
 pub fn model_items(device: &Device, block: &Block) -> String {
+    // The model holds the registers of the blocks the block's clusters place too, at their
+    // offsets from its base: the bus sees one map.
+    let flat;
+    let block = if block.clusters.is_empty() {
+        block
+    } else {
+        let index = device.blocks.iter().position(|b| b.name == block.name);
+        flat = Block {
+            registers: index.map_or_else(Vec::new, |b| {
+                device.flat_registers(b, crate::ir::FLAT_LIMIT)
+            }),
+            clusters: Vec::new(),
+            ..block.clone()
+        };
+        &flat
+    };
     let mut c = Code::with_capacity(block.registers.len() * 1000 + 2000);
     block_model(&mut c, device, block);
     c.finish()

@@ -363,9 +363,13 @@ fn readme(
 
 /// Per block, its feature, its name and its instances, for the README's table.
 fn selection(device: &Device, extra: &Extra) -> Vec<(String, String, String)> {
+    let parents = device.block_parents();
     device
         .blocks
         .iter()
+        .zip(&parents)
+        .filter(|(_, parent)| parent.is_none())
+        .map(|(b, _)| b)
         .zip(&extra.blocks)
         .map(|(b, feature)| {
             let instances: Vec<String> = device
@@ -430,7 +434,11 @@ fn contents(device: &Device, crate_name: &str, extra: &Extra) -> Vec<String> {
         let mut line = format!(
             "`mmio`: {}",
             count(
-                device.blocks.len(),
+                device
+                    .block_parents()
+                    .iter()
+                    .filter(|p| p.is_none())
+                    .count(),
                 "memory-mapped block",
                 "memory-mapped blocks"
             )

@@ -12,10 +12,9 @@
 //!   derived without registers of their own share the block; `alternatePeripheral` and
 //!   `alternateRegister` become `alias_of`, and a register of an `alternateGroup` is named
 //!   `<name>_<group>` and aliases the register outside the group at its offset;
-//! - clusters are flattened: a register `R` of cluster `C` becomes the block register `C_R` at the
-//!   cluster's offset plus its own. A cluster array indexed 0..n-1 whose registers are not arrays
-//!   themselves becomes register arrays `C<n>_R` (stride = the cluster's `dimIncrement`); any
-//!   other cluster array is expanded element by element (`C0_R`, `C1_R`, ...);
+//! - a cluster becomes a block of its own (named after its `headerStructName`, else `dimName`,
+//!   else `<block>_<cluster>`), placed in its parent by a `Cluster` at its offset: once, as an IR
+//!   array when indexed 0..n-1, or once per element otherwise; clusters nest to any depth;
 //! - a register array indexed 0..n-1 (`%s` or `[%s]`, no `dimIndex` or one that lists 0..n-1)
 //!   becomes an IR array `R<n>`; one with other indexes (`A,B,C`, `1-4`) is expanded into
 //!   individually named registers; field arrays are always expanded;
@@ -54,7 +53,7 @@ mod text;
 
 use super::xml::Doc;
 use crate::diagnostic::{Diagnostic, LineIndex};
-use crate::ir::{Device, Layout};
+use crate::ir::{Block, Device, Layout};
 use effective::{
     EffectiveCluster, EffectiveEnumeratedValues, EffectiveField, EffectivePeripheral,
     EffectiveRegister,
@@ -94,6 +93,8 @@ pub fn lower(doc: &Doc<'_>, lines: &LineIndex<'_>, svd_device: &svd::Device) -> 
         layout_widths: BTreeMap::new(),
         layout_idents: BTreeSet::new(),
         block_idents: BTreeSet::new(),
+        nested_blocks: Vec::new(),
+        expanded: 0,
     };
     lowering.locate();
     let device = lowering.device();
@@ -132,4 +133,8 @@ struct Lower<'d, 'a> {
     layout_widths: BTreeMap<String, u32>,
     layout_idents: BTreeSet<String>,
     block_idents: BTreeSet<String>,
+    /// The blocks clusters made, placed by their parents' `Cluster`s.
+    nested_blocks: Vec<Block>,
+    /// Registers and clusters made so far in the current peripheral, nested ones included.
+    expanded: usize,
 }

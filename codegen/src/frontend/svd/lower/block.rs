@@ -1,13 +1,13 @@
 //! A peripheral's register map as an IR block: its registers, size and bus access width.
 use std::collections::BTreeMap;
 
-use super::clusters::Scope;
+use super::clusters::{Items, Scope};
 use super::effective::EffectivePeripheral;
 use super::names::{plain_name, unique};
 use super::properties::Properties;
 use super::text::doc_text;
 use super::Lower;
-use crate::ir::{Block, BlockRegister};
+use crate::ir::{Block, BlockArray, BlockRegister, Cluster};
 use crate::names::Case;
 use svd_rs::Protection;
 
@@ -47,31 +47,18 @@ impl Lower<'_, '_> {
             Some(from) => self.peripherals[from].items.clone().unwrap_or_default(),
             None => Vec::new(),
         };
-        let mut registers = Vec::new();
+        self.expanded = 0;
+        let mut items_out = Items::default();
         let scope = Scope {
-            prefix: String::new(),
-            plain: String::new(),
-            offset: 0,
             props,
-            array: None,
+            base_steps: 0,
         };
-        self.lower_items(&items, &scope, &name, &mut registers);
-        let extent = registers
-            .iter()
-            .map(|register: &BlockRegister| {
-                let bytes = self
-                    .layout_widths
-                    .get(&register.layout.name)
-                    .map_or(4, |width| u64::from(width / 8));
-                let last = register.array.map_or(0, |array| {
-                    array
-                        .stride
-                        .saturating_mul(u64::from(array.count.saturating_sub(1)))
-                });
-                register.offset.saturating_add(last).saturating_add(bytes)
-            })
-            .max()
-            .unwrap_or(0);
+        self.lower_items(&items, scope, &name, &mut items_out);
+        let Items {
+            registers,
+            clusters,
+        } = items_out;
+        let extent = self.extent(&registers, &clusters);
         let declared = self.peripherals[effective.address_blocks_from]
             .info
             .address_block
@@ -89,8 +76,42 @@ impl Lower<'_, '_> {
             source: None,
             pos,
             registers,
+            clusters,
             lock: None,
         }
+    }
+
+    /// The bytes from a block's base to the end of its last register or placed cluster.
+    pub(super) fn extent(&self, registers: &[BlockRegister], clusters: &[Cluster]) -> u64 {
+        let last = |array: Option<BlockArray>| {
+            array.map_or(0, |array| {
+                array
+                    .stride
+                    .saturating_mul(u64::from(array.count.saturating_sub(1)))
+            })
+        };
+        let of_registers = registers.iter().map(|register| {
+            let bytes = self
+                .layout_widths
+                .get(&register.layout.name)
+                .map_or(4, |width| u64::from(width / 8));
+            register
+                .offset
+                .saturating_add(last(register.array))
+                .saturating_add(bytes)
+        });
+        let of_clusters = clusters.iter().map(|cluster| {
+            let bytes = self
+                .nested_blocks
+                .iter()
+                .find(|nested| nested.name == cluster.block.name)
+                .map_or(0, |nested| nested.size);
+            cluster
+                .offset
+                .saturating_add(last(cluster.array))
+                .saturating_add(bytes)
+        });
+        of_registers.chain(of_clusters).max().unwrap_or(0)
     }
 
     /// The address blocks of peripheral `peripheral`, for the block's documentation: what each
@@ -120,7 +141,7 @@ impl Lower<'_, '_> {
     /// The register width most registers have (the narrowest of the most common, on a tie), or
     /// the narrowest register's when that is narrower: a block is accessed no wider than its
     /// narrowest register. 32 for a block without registers.
-    fn access_width(&self, registers: &[BlockRegister]) -> u32 {
+    pub(super) fn access_width(&self, registers: &[BlockRegister]) -> u32 {
         let mut counts: BTreeMap<u32, usize> = BTreeMap::new();
         for register in registers {
             if let Some(&width) = self.layout_widths.get(&register.layout.name) {

@@ -1,181 +1,198 @@
-//! Registers and clusters flattened into a block's registers: a cluster's registers are placed
-//! at its offset under its name, a cluster array as register arrays where it can be, and the
-//! registers of an `alternateCluster` as aliases of those they share their offsets with.
+//! A peripheral's or cluster's registers and clusters: registers become the block's, and each
+//! cluster a block of its own placed in it (`Cluster`), once or as an array, its registers reached
+//! through it (`uarte.psel().txd()`, `dma.ch().at::<3>().cr()`), nested to any depth.
+//!
+//! A cluster array indexed 0..n-1 is one IR cluster array; one with other indexes (`A,B`) is one
+//! cluster per element, all placing the same block. The block is named after the cluster's
+//! `headerStructName` (else its `dimName`, else `<block>_<cluster>`), and its layouts after it.
+//! The registers of an `alternateCluster` are another view of the storage of the cluster it names.
 use super::locate::Item;
-use super::names::{array_name, indexes, join, plain_name, substitute, zero_based};
+use super::names::{array_name, indexes, join, plain_name, substitute, unique, zero_based};
 use super::properties::Properties;
+use super::text::doc_text;
 use super::Lower;
-use crate::ir::{BlockArray, BlockRegister, NameRef};
+use crate::ir::{Block, BlockArray, BlockRegister, Cluster, IndexName, NameRef};
+use crate::names::Case;
 use crate::rules::ARRAYS_IN_RANGE;
 
-/// The most registers one block may expand to (cluster arrays multiply).
+/// The most registers and clusters one peripheral may expand to, nested blocks included.
 const MAX_REGISTERS: usize = 1 << 16;
 
-/// Where registers are being placed while clusters are flattened.
-#[derive(Clone)]
+/// Where registers are being placed.
+#[derive(Clone, Copy)]
 pub(super) struct Scope {
-    /// The names of the enclosing clusters, joined by `_`, as the registers' names start.
-    pub(super) prefix: String,
-    /// The same without array indexes, as layout names start.
-    pub(super) plain: String,
-    pub(super) offset: u64,
     pub(super) props: Properties,
-    /// The array an enclosing cluster array makes of every register in it.
-    pub(super) array: Option<BlockArray>,
+    /// The offsets and strides of the clusters around, or-ed: what the alignment of a register
+    /// inside is relative to.
+    pub(super) base_steps: u64,
 }
 
-/// Makes each register from `first` on an alias of the register before `first` at its offset
-/// (one with the same name after the cluster prefix if there is one): the registers of an
-/// `alternateCluster`, which describes the storage of the cluster it names another way.
-fn alias_alternates(out: &mut [BlockRegister], first: usize) {
-    let (before, alternates) = out.split_at_mut(first);
-    for reg in alternates.iter_mut().filter(|r| r.alias_of.is_none()) {
-        let suffix = |name: &str| name.rsplit('_').next().unwrap_or(name).to_string();
-        let at_offset = || {
-            before
-                .iter()
-                .filter(|b| b.offset == reg.offset && b.alias_of.is_none())
-        };
-        let base = at_offset()
-            .find(|b| suffix(&b.name) == suffix(&reg.name) && b.array == reg.array)
-            .or_else(|| at_offset().find(|b| b.array == reg.array));
-        if let Some(base) = base {
-            reg.alias_of = Some(NameRef {
-                name: base.name.clone(),
-                pos: reg.pos.clone(),
-            });
-        }
-    }
+/// What a block's items become.
+#[derive(Default)]
+pub(super) struct Items {
+    pub(super) registers: Vec<BlockRegister>,
+    pub(super) clusters: Vec<Cluster>,
 }
 
 impl<'a> Lower<'_, 'a> {
-    /// Lowers `items` into `out`, stopping once the block has more than `MAX_REGISTERS`.
+    /// Lowers `items` of the block `block` into `out`.
     pub(super) fn lower_items(
         &mut self,
         items: &[Item],
-        scope: &Scope,
+        scope: Scope,
         block: &str,
-        out: &mut Vec<BlockRegister>,
+        out: &mut Items,
     ) {
-        // (index in `out`, alternate group) of the registers of this scope
+        // (index in `out.registers`, alternate group) of the registers of this scope
         let mut grouped: Vec<(usize, Option<&'a str>)> = Vec::new();
         for &item in items {
-            if out.len() > MAX_REGISTERS {
+            if self.expanded > MAX_REGISTERS {
+                if let Some(&first) = items.first() {
+                    self.too_many(first, block);
+                }
                 return;
             }
             match item {
                 Item::Register(register) => {
-                    let first = out.len();
-                    self.lower_register(register, scope, block, out);
+                    let first = out.registers.len();
+                    self.lower_register(register, scope, block, &mut out.registers);
+                    self.expanded += out.registers.len() - first;
                     let group = self.registers[register].info.alternate_group.as_deref();
-                    grouped.extend((first..out.len()).map(|i| (i, group)));
+                    grouped.extend((first..out.registers.len()).map(|i| (i, group)));
                 }
                 Item::Cluster(cluster) => {
-                    let first = out.len();
-                    self.lower_cluster(cluster, scope, block, out);
-                    // An `alternateCluster` is another view of the same storage.
-                    if self.clusters[cluster].info.alternate_cluster.is_some() {
-                        alias_alternates(out, first);
-                    }
+                    let first = out.clusters.len();
+                    self.lower_cluster(cluster, scope, block, &mut out.clusters);
+                    self.expanded += out.clusters.len() - first;
                 }
             }
         }
         // A register of an alternate group is the same storage as the register outside the
         // group at its offset.
+        let registers = &mut out.registers;
         for &(member, group) in &grouped {
-            if group.is_none() || out[member].alias_of.is_some() {
+            if group.is_none() || registers[member].alias_of.is_some() {
                 continue;
             }
             let base = grouped
                 .iter()
                 .find(|&&(other, other_group)| {
-                    other_group.is_none() && out[other].offset == out[member].offset
+                    other_group.is_none() && registers[other].offset == registers[member].offset
                 })
-                .map(|&(other, _)| out[other].name.clone());
+                .map(|&(other, _)| registers[other].name.clone());
             if let Some(name) = base {
-                let pos = out[member].pos.clone();
-                out[member].alias_of = Some(NameRef { name, pos });
-            }
-        }
-        if out.len() > MAX_REGISTERS {
-            if let Some(&item) = items.first() {
-                let node = match item {
-                    Item::Register(register) => self.registers[register].node,
-                    Item::Cluster(cluster) => self.clusters[cluster].node,
-                };
-                let pos = self.name_pos(node);
-                self.error_once(
-                    node,
-                    ARRAYS_IN_RANGE,
-                    pos,
-                    format!("block `{block}` expands to more than {MAX_REGISTERS} registers"),
-                );
+                let pos = registers[member].pos.clone();
+                registers[member].alias_of = Some(NameRef { name, pos });
             }
         }
     }
 
-    /// Whether any register or cluster under `items` is an array.
-    fn has_arrays(&mut self, items: &[Item]) -> bool {
-        items.iter().any(|&item| match item {
-            Item::Register(register) => self.effective_register(register).dim.is_some(),
-            Item::Cluster(cluster) => {
-                let effective = self.effective_cluster(cluster);
-                let inner = self.clusters[effective.items_from].items.clone();
-                effective.dim.is_some() || self.has_arrays(&inner)
-            }
-        })
-    }
-
-    fn lower_cluster(
-        &mut self,
-        cluster: usize,
-        scope: &Scope,
-        block: &str,
-        out: &mut Vec<BlockRegister>,
-    ) {
-        let effective = self.effective_cluster(cluster);
-        let info = self.clusters[cluster].info;
-        let props = effective.props.derive(scope.props);
-        let offset = scope.offset.saturating_add(u64::from(info.address_offset));
-        let items = self.clusters[effective.items_from].items.clone();
-        let Some(dim) = effective.dim else {
-            let inner = Scope {
-                prefix: join(&scope.prefix, &info.name),
-                plain: join(&scope.plain, &info.name),
-                offset,
-                props,
-                array: scope.array,
-            };
-            self.lower_items(&items, &inner, block, out);
-            return;
+    fn too_many(&mut self, item: Item, block: &str) {
+        let node = match item {
+            Item::Register(register) => self.registers[register].node,
+            Item::Cluster(cluster) => self.clusters[cluster].node,
         };
-        if scope.array.is_none() && zero_based(dim) && !self.has_arrays(&items) {
-            let inner = Scope {
-                prefix: join(&scope.prefix, &array_name(&info.name)),
-                plain: join(&scope.plain, &plain_name(&info.name)),
+        let pos = self.name_pos(node);
+        self.error_once(
+            node,
+            ARRAYS_IN_RANGE,
+            pos,
+            format!("block `{block}` expands to more than {MAX_REGISTERS} registers and clusters"),
+        );
+    }
+
+    /// Cluster `cluster` of block `block`: a block of its own (made here, kept in
+    /// `self.nested_blocks`), placed once, as an array, or once per element of an array with
+    /// other indexes.
+    fn lower_cluster(&mut self, cluster: usize, scope: Scope, block: &str, out: &mut Vec<Cluster>) {
+        let effective = self.effective_cluster(cluster);
+        let located = &self.clusters[cluster];
+        let (info, node, parent) = (located.info, located.node, located.parent);
+        let props = effective.props.derive(scope.props);
+        let offset = u64::from(info.address_offset);
+        let dim = effective.dim;
+        let stride = dim.map_or(0, |dim| u64::from(dim.dim_increment));
+        let base_name = info
+            .header_struct_name
+            .clone()
+            .or_else(|| dim.and_then(|dim| dim.dim_name.clone()))
+            .unwrap_or_else(|| join(block, &plain_name(&info.name)));
+        let nested = unique(&mut self.block_idents, &base_name, Case::Camel);
+        let items = self.clusters[effective.items_from].items.clone();
+        let mut inner = Items::default();
+        let inner_scope = Scope {
+            props,
+            base_steps: scope.base_steps | offset | stride,
+        };
+        self.lower_items(&items, inner_scope, &nested, &mut inner);
+        let pos = self.name_pos(node);
+        let doc = doc_text(info.description.as_deref());
+        let size = self.extent(&inner.registers, &inner.clusters);
+        let access_width = self.access_width(&inner.registers);
+        self.nested_blocks.push(Block {
+            name: nested.clone(),
+            size,
+            access_width,
+            doc: doc.as_deref().map(|text| substitute(text, "n")),
+            source: None,
+            pos: pos.clone(),
+            registers: inner.registers,
+            clusters: inner.clusters,
+            lock: None,
+        });
+        let alias_of = info.alternate_cluster.as_ref().and_then(|alternate| {
+            let found = self.siblings(parent).into_iter().any(|sibling| {
+                matches!(sibling, Item::Cluster(_)) && self.item_named(sibling, alternate)
+            });
+            found.then(|| NameRef {
+                name: array_name(alternate),
+                pos: self.child_pos(node, "alternateCluster"),
+            })
+        });
+        let make =
+            |name: String, offset: u64, array: Option<BlockArray>, doc: Option<String>| Cluster {
+                name,
+                block: NameRef {
+                    name: nested.clone(),
+                    pos: pos.clone(),
+                },
                 offset,
-                props,
-                array: Some(BlockArray {
-                    count: dim.dim,
-                    stride: u64::from(dim.dim_increment),
-                }),
+                array,
+                index_names: Vec::new(),
+                alias_of: alias_of.clone(),
+                doc,
+                pos: pos.clone(),
             };
-            self.lower_items(&items, &inner, block, out);
-            return;
-        }
-        for (i, index) in indexes(dim).iter().enumerate() {
-            let inner = Scope {
-                prefix: join(&scope.prefix, &substitute(&info.name, index)),
-                plain: join(&scope.plain, &plain_name(&info.name)),
-                offset: offset
-                    .saturating_add((i as u64).saturating_mul(u64::from(dim.dim_increment))),
-                props,
-                array: scope.array,
-            };
-            self.lower_items(&items, &inner, block, out);
-            if out.len() > MAX_REGISTERS {
-                return;
+        let doc_of = |index: &str| doc.as_deref().map(|text| substitute(text, index));
+        match dim {
+            None => out.push(make(info.name.clone(), offset, None, doc_of("n"))),
+            Some(dim) if zero_based(dim) => out.push(Cluster {
+                index_names: cluster_index_names(dim),
+                ..make(
+                    array_name(&info.name),
+                    offset,
+                    Some(BlockArray {
+                        count: dim.dim,
+                        stride,
+                    }),
+                    doc_of("n"),
+                )
+            }),
+            Some(dim) => {
+                for (i, index) in indexes(dim).iter().enumerate() {
+                    out.push(make(
+                        substitute(&info.name, index),
+                        offset.saturating_add((i as u64).saturating_mul(stride)),
+                        None,
+                        doc_of(index),
+                    ));
+                }
             }
         }
     }
+}
+
+/// The names `dimArrayIndex` gives a cluster array's elements.
+fn cluster_index_names(dim: &svd_rs::DimElement) -> Vec<IndexName> {
+    super::register::index_names(dim)
 }

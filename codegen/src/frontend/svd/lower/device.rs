@@ -92,6 +92,7 @@ impl Lower<'_, '_> {
             };
             self.instances(peripheral, &effective, &block, &mut device.instances);
         }
+        device.blocks.append(&mut self.nested_blocks);
         device.layouts = std::mem::take(&mut self.layouts);
         device.canonicalize();
         device

@@ -13,7 +13,7 @@ impl Lower<'_, '_> {
     pub(super) fn lower_register(
         &mut self,
         register: usize,
-        scope: &Scope,
+        scope: Scope,
         block: &str,
         out: &mut Vec<BlockRegister>,
     ) {
@@ -57,13 +57,12 @@ impl Lower<'_, '_> {
             Some(group) => format!("{}_{group}", info.name),
             None => info.name.clone(),
         };
-        let flat = join(&scope.prefix, &name);
-        let offset = scope.offset.saturating_add(u64::from(info.address_offset));
+        let flat = name.clone();
+        let offset = u64::from(info.address_offset);
         // A register is reached with accesses of its size (64-bit ones in 32-bit halves), so
         // its offset (and its arrays' strides) must be multiples of that.
-        let steps = offset
-            | effective.dim.map_or(0, |dim| u64::from(dim.dim_increment))
-            | scope.array.map_or(0, |array| array.stride);
+        let steps =
+            offset | effective.dim.map_or(0, |dim| u64::from(dim.dim_increment)) | scope.base_steps;
         let align = 1u64 << steps.trailing_zeros().min(3);
         let size = if align < u64::from(size.min(32) / 8) {
             let narrowed = (align * 8) as u32;
@@ -74,14 +73,14 @@ impl Lower<'_, '_> {
                 pos,
                 format!(
                     "register `{flat}` at offset {offset:#x}{} is not aligned to its {size}-bit size; read it as a {narrowed}-bit register",
-                    if steps == offset { String::new() } else { " (with its array stride)".to_string() }
+                    if steps == offset { String::new() } else { " (with its array stride or its cluster's placement)".to_string() }
                 ),
             );
             narrowed
         } else {
             size
         };
-        let layout_name = join(block, &join(&scope.plain, &plain_name(&name)));
+        let layout_name = join(block, &plain_name(&name));
         let layout = self.layout(register, &effective, props, size, &layout_name);
         let access = register_access(props.access());
         let alias_of = info.alternate_register.as_ref().and_then(|alternate| {
@@ -101,7 +100,7 @@ impl Lower<'_, '_> {
                     None => alternate.clone(),
                 };
                 Some(NameRef {
-                    name: join(&scope.prefix, &name),
+                    name,
                     pos: alternate_pos,
                 })
             } else {
@@ -147,12 +146,12 @@ impl Lower<'_, '_> {
             source: None,
             pos: pos.clone(),
         };
-        match (effective.dim, scope.array) {
-            (None, array) => out.push(make(flat, offset, array, doc_of("n"))),
-            (Some(dim), None) if zero_based(dim) => out.push(BlockRegister {
+        match effective.dim {
+            None => out.push(make(flat, offset, None, doc_of("n"))),
+            Some(dim) if zero_based(dim) => out.push(BlockRegister {
                 index_names: index_names(dim),
                 ..make(
-                    join(&scope.prefix, &array_name(&name)),
+                    array_name(&name),
                     offset,
                     Some(BlockArray {
                         count: dim.dim,
@@ -161,14 +160,14 @@ impl Lower<'_, '_> {
                     doc_of("n"),
                 )
             }),
-            (Some(dim), array) => {
+            Some(dim) => {
                 for (i, index) in indexes(dim).iter().enumerate() {
                     out.push(make(
-                        join(&scope.prefix, &substitute(&name, index)),
+                        substitute(&name, index),
                         offset.saturating_add(
                             (i as u64).saturating_mul(u64::from(dim.dim_increment)),
                         ),
-                        array,
+                        None,
                         doc_of(index),
                     ));
                 }
@@ -179,7 +178,7 @@ impl Lower<'_, '_> {
 
 /// The names `dimArrayIndex` gives an array's elements (values past the array are left out:
 /// they name no element).
-fn index_names(dim: &svd_rs::DimElement) -> Vec<IndexName> {
+pub(super) fn index_names(dim: &svd_rs::DimElement) -> Vec<IndexName> {
     let Some(names) = &dim.dim_array_index else {
         return Vec::new();
     };
