@@ -2,6 +2,7 @@
 //!
 //! - [`frontend`]: parse an input format into the IR, keeping every element's position;
 //! - [`ir`]: the one representation every format becomes;
+//! - [`patch`]: patch files, which fix vendor descriptions on the IR before the passes;
 //! - [`passes`]: derive layouts and check one rule each, reporting diagnostics with positions;
 //! - [`rules`]: the registry of every rule a diagnostic names;
 //! - [`backend`]: emit Rust crates from the validated IR;
@@ -17,6 +18,7 @@ pub mod manifest;
 pub mod names;
 pub mod output;
 pub mod passes;
+pub mod patch;
 pub mod paths;
 pub mod pipeline;
 pub mod rules;

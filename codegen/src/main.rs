@@ -40,6 +40,10 @@ struct Cli {
     /// directory upwards by default.
     #[arg(long)]
     root: Option<PathBuf>,
+    /// List every change the patch files made (file:line:col of the operation, the element,
+    /// old → new) on standard error.
+    #[arg(long, global = true)]
+    explain_patches: bool,
 }
 
 #[derive(Subcommand)]
@@ -55,6 +59,10 @@ enum Command {
         /// The inputs' format (detected from the file name when omitted).
         #[arg(long, value_enum)]
         format: Option<Format>,
+        /// A patch file to apply to the inputs before they are checked (repeatable: applied in
+        /// order). See descriptions/FORMAT.md, "Patch files".
+        #[arg(long = "patch", value_name = "FILE")]
+        patches: Vec<PathBuf>,
     },
     /// Generate one crate from description files, without a manifest entry, into any folder.
     ///
@@ -78,6 +86,10 @@ enum Command {
         /// The inputs' format (detected from the file name when omitted).
         #[arg(long, value_enum)]
         format: Option<Format>,
+        /// A patch file to apply to the inputs before they are checked (repeatable: applied in
+        /// order). See descriptions/FORMAT.md, "Patch files".
+        #[arg(long = "patch", value_name = "FILE")]
+        patches: Vec<PathBuf>,
         /// The crate's licence, an SPDX expression (default: the licence the inputs state).
         #[arg(long)]
         license: Option<String>,
@@ -132,22 +144,29 @@ fn main() -> ExitCode {
     allocator::keep_freed_memory();
     let cli = Cli::parse();
     match cli.command {
-        None => regenerate(cli.root, cli.check, cli.strict),
+        None => regenerate(cli.root, cli.check, cli.strict, cli.explain_patches),
         Some(Command::Doc { out }) => site(cli.root, out, cli.strict),
         Some(Command::Explain { rule }) => explain(rule.as_deref()),
-        Some(Command::DumpIr { inputs, format }) => dump_ir(
+        Some(Command::DumpIr {
+            inputs,
+            format,
+            patches,
+        }) => dump_ir(
             &inputs,
             Options {
                 format,
                 strict: cli.strict,
+                patches: inputs_of(&patches),
                 ..Options::default()
             },
+            cli.explain_patches,
         ),
         Some(Command::Generate {
             inputs,
             out,
             name,
             format,
+            patches,
             license,
             runtime_path,
             runtime_version,
@@ -188,10 +207,12 @@ fn main() -> ExitCode {
                     license,
                     packaging,
                     outputs: codegen::backend::Outputs { c_headers, models },
+                    patches: inputs_of(&patches),
                     ..Options::default()
                 },
                 force,
                 timings,
+                cli.explain_patches,
             )
         }
     }
@@ -239,9 +260,19 @@ fn fail(report: &Report) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn dump_ir(paths: &[PathBuf], options: Options) -> ExitCode {
+/// Prints what the patches changed, when asked to (`--explain-patches`).
+fn explain_patches(report: &Report, wanted: bool) {
+    if wanted {
+        for line in &report.patch_log {
+            eprintln!("patch: {line}");
+        }
+    }
+}
+
+fn dump_ir(paths: &[PathBuf], options: Options, explain: bool) -> ExitCode {
     let mut report = Report::default();
     let loaded = pipeline::load(&inputs_of(paths), &options, &mut report);
+    explain_patches(&report, explain && loaded.is_some());
     if !report.diagnostics.is_empty() && loaded.is_some() {
         eprintln!("{}", report.render());
     }
@@ -267,6 +298,7 @@ fn generate_one(
     options: Options,
     force: bool,
     timings: bool,
+    explain: bool,
 ) -> ExitCode {
     // `-o .` names the crate after the folder it resolves to.
     let name = name.unwrap_or_else(|| {
@@ -287,6 +319,7 @@ fn generate_one(
     let Some(krate) = krate else {
         return fail(&report);
     };
+    explain_patches(&report, explain);
     if !report.diagnostics.is_empty() {
         eprintln!("{}", report.render());
     }
@@ -336,7 +369,7 @@ fn print_written(done: &[Written]) {
     }
 }
 
-fn regenerate(root: Option<PathBuf>, check: bool, strict: bool) -> ExitCode {
+fn regenerate(root: Option<PathBuf>, check: bool, strict: bool, explain: bool) -> ExitCode {
     let started = Instant::now();
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let Some(root) = root.or_else(|| find_root(&cwd)) else {
@@ -353,6 +386,7 @@ fn regenerate(root: Option<PathBuf>, check: bool, strict: bool) -> ExitCode {
     else {
         return fail(&report);
     };
+    explain_patches(&report, explain);
     if !report.diagnostics.is_empty() || !report.allowed.is_empty() {
         eprintln!("{}", report.render());
     }

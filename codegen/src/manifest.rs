@@ -43,6 +43,8 @@ struct RawEntry {
     c_headers: bool,
     #[serde(default)]
     models: bool,
+    #[serde(default)]
+    patches: Vec<Spanned<String>>,
 }
 
 /// One crate to generate.
@@ -74,6 +76,10 @@ pub struct Entry {
     pub c_headers: bool,
     /// Write behavioural models of the memory-mapped blocks (feature `model`).
     pub models: bool,
+    /// Patch files (relative to the manifest's directory), applied in order to the merged
+    /// inputs before the passes run. They are a key of their own, not inputs: a patch is no
+    /// description and acts on all the inputs together, after they are merged.
+    pub patches: Vec<String>,
 }
 
 /// Parses the manifest text; `file` is the name positions carry.
@@ -144,6 +150,15 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
                 format!("crate `{name}` lists no inputs"),
             ));
         }
+        if e.catalogue {
+            if let Some(first) = e.patches.first() {
+                errors.push(Diagnostic::error(
+                    MANIFEST_SYNTAX,
+                    &lines.pos(first.span().start, first.span().end),
+                    format!("crate `{name}` is a catalogue, whose inputs are each a device of their own: it takes no `patches`"),
+                ));
+            }
+        }
         for allowed in &e.allow {
             if let Some(message) = unallowable(allowed.get_ref()) {
                 errors.push(Diagnostic::error(
@@ -169,6 +184,7 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
             event_type: e.event_type,
             c_headers: e.c_headers,
             models: e.models,
+            patches: e.patches.iter().map(|p| p.get_ref().clone()).collect(),
         });
     }
     if errors.is_empty() {

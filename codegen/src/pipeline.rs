@@ -22,6 +22,8 @@ pub struct Report {
     pub timings: Timings,
     /// Warnings of rules a manifest entry allows: counted per crate and rule, not shown.
     pub allowed: Vec<(String, &'static str, usize)>,
+    /// What each patch changed, a line per change (`--explain-patches`), in the order applied.
+    pub patch_log: Vec<String>,
     /// Failures that are no finding about an input, so they name no rule and no position: a
     /// crate name from the command line that Cargo would refuse, or a backend that failed (a bug
     /// of the generator, which no input should reach).
@@ -147,6 +149,8 @@ pub struct Options {
     pub license: Option<String>,
     /// The optional outputs: C headers, behavioural models.
     pub outputs: Outputs,
+    /// Patch files, applied in order to the merged inputs before the passes run.
+    pub patches: Vec<Input>,
 }
 
 /// Reads, parses and validates `inputs` into one device. Returns `None` when any error was
@@ -236,12 +240,53 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
     let mut device = device?;
     let started = Instant::now();
     device.canonicalize();
+    if !options.patches.is_empty() {
+        apply_patches(&mut device, &options.patches, report);
+        report.timings.add("patch", started);
+        if report.has_errors() {
+            return None;
+        }
+    }
+    let started = Instant::now();
     let mode = if strict { Mode::Strict } else { Mode::Lenient };
     report
         .diagnostics
         .extend(crate::passes::run(&mut device, mode));
     report.timings.add("validate", started);
     (!report.has_errors()).then_some(device)
+}
+
+/// Reads each patch file and applies it to `device`, one after the other: a later file acts on
+/// what an earlier one made. Stops at the first file with errors.
+fn apply_patches(device: &mut Device, patches: &[Input], report: &mut Report) {
+    for patch in patches {
+        report.sources.note_read(&patch.path);
+        let text = match frontend::read_input(&patch.path) {
+            Ok(t) => t,
+            Err(e) => {
+                report.diagnostics.push(io_error(
+                    &patch.shown,
+                    format!("cannot read {}: {e}", patch.path.display()),
+                ));
+                return;
+            }
+        };
+        let parsed = crate::patch::parse(&patch.shown, &text);
+        report.sources.insert(&patch.shown, text);
+        let file = match parsed {
+            Ok(file) => file,
+            Err(errors) => {
+                report.diagnostics.extend(errors);
+                return;
+            }
+        };
+        let (errors, log) = crate::patch::apply(device, &file);
+        if !errors.is_empty() {
+            report.diagnostics.extend(errors);
+            return;
+        }
+        report.patch_log.extend(log);
+    }
 }
 
 /// Generates the crate `name` from `inputs` into the directory `out`.
@@ -450,6 +495,14 @@ pub fn load_manifest(
                 c_headers: entry.c_headers,
                 models: entry.models,
             },
+            patches: entry
+                .patches
+                .iter()
+                .map(|p| Input {
+                    path: dir.join(p),
+                    shown: crate::paths::normalize(Path::new(&format!("{dir_name}{p}"))),
+                })
+                .collect(),
         };
         let first_diagnostic = report.diagnostics.len();
         let shown = if entry.catalogue {

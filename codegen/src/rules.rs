@@ -40,6 +40,8 @@ pub enum InputFormat {
     PerfJson,
     ArmPmuData,
     Manifest,
+    /// A patch file (`--patch`, a manifest entry's `patches`).
+    Patch,
 }
 
 impl InputFormat {
@@ -52,6 +54,7 @@ impl InputFormat {
             InputFormat::PerfJson => "perf JSON",
             InputFormat::ArmPmuData => "Arm PMU data",
             InputFormat::Manifest => "manifest",
+            InputFormat::Patch => "patch file",
         }
     }
 }
@@ -81,7 +84,7 @@ impl fmt::Display for Rule {
     }
 }
 
-use InputFormat::{ArmPmuData, LinuxSysreg, Manifest, Native, PerfJson, Svd, TiXml};
+use InputFormat::{ArmPmuData, LinuxSysreg, Manifest, Native, Patch, PerfJson, Svd, TiXml};
 use RuleSeverity::{Defect, Error};
 
 /// Every input: the descriptions and the manifest.
@@ -93,6 +96,7 @@ const EVERY_INPUT: &[InputFormat] = &[
     PerfJson,
     ArmPmuData,
     Manifest,
+    Patch,
 ];
 /// Every description format.
 const DESCRIPTIONS: &[InputFormat] = &[Native, Svd, TiXml, LinuxSysreg, PerfJson, ArmPmuData];
@@ -323,6 +327,59 @@ pub const REGISTERS_ALIGNED: &Rule = &Rule {
     sealed: Sealed,
 };
 
+// ----- patch files, applied to the IR before the passes run
+
+pub const PATCH_SYNTAX: &Rule = &Rule {
+    name: "patch_syntax",
+    severity: Error,
+    summary: "a patch file is TOML whose operations have the keys their kind takes, a selector whose levels nest (`register` under `block`, `value` under `field`), attributes of the level selected and well-formed values",
+    formats: &[Patch],
+    example: r#"[[modify]]
+block = "PWM"
+register = "CH0_CSR"
+set = { bits = "3:7" }   # msb first: "7:3""#,
+    sealed: Sealed,
+};
+
+pub const PATCH_SELECTORS_MATCH: &Rule = &Rule {
+    name: "patch_selectors_match",
+    severity: Error,
+    summary: "every level of every patch selector matches an element (a patch that no longer matches after a vendor update is an error, never silently skipped), and names a patch refers to exist",
+    formats: &[Patch],
+    example: r#"[[delete]]
+block = "PWM"
+register = "CH9_*"   # PWM has CH0..CH7"#,
+    sealed: Sealed,
+};
+
+pub const PATCHES_DO_NOT_CONFLICT: &Rule = &Rule {
+    name: "patches_do_not_conflict",
+    severity: Error,
+    summary: "no two patch operations set one attribute of an element to different values, change an element another deletes, give one element two names or two elements one name, or put a register into two arrays",
+    formats: &[Patch],
+    example: r#"[[modify]]
+block = "PWM"
+register = "CH0_CSR"
+set = { access = "ro" }
+
+[[modify]]
+block = "PWM"
+register = "CH?_CSR"
+set = { access = "rw" }   # CH0_CSR: ro or rw?"#,
+    sealed: Sealed,
+};
+
+pub const PATCH_OPERATIONS_APPLY: &Rule = &Rule {
+    name: "patch_operations_apply",
+    severity: Error,
+    summary: "each patch operation can do what it says: an array's registers are numbered from 0 without gaps, evenly spaced and alike; merged enums have fields with the same values",
+    formats: &[Patch],
+    example: r#"[[array]]
+block = "PWM"
+register = "CH<n>_CTR"   # CH0_CTR has field CH0_CTR, CH1_CTR has CH1_CTR: rename them first"#,
+    sealed: Sealed,
+};
+
 // ----- the passes over the IR, in the order they run
 
 pub const AMENDMENTS_APPLY: &Rule = &Rule {
@@ -546,6 +603,10 @@ pub const ALL: &[&Rule] = &[
     ENUM_VALUES_HAVE_VALUES,
     ALTERNATES_RESOLVE,
     REGISTERS_ALIGNED,
+    PATCH_SYNTAX,
+    PATCH_SELECTORS_MATCH,
+    PATCHES_DO_NOT_CONFLICT,
+    PATCH_OPERATIONS_APPLY,
     AMENDMENTS_APPLY,
     DERIVED_LAYOUTS_RESOLVE,
     NO_DUPLICATE_NAMES,

@@ -1,0 +1,1701 @@
+//! Applying one patch file to a device: select, check, then change.
+//!
+//! 1. Every operation's selector is resolved against the device as the file finds it. A level
+//!    that matches nothing is an error at its key (`patch_selectors_match`).
+//! 2. What each operation would do to each element it selected is listed, and the list is
+//!    checked: two values for one attribute, a change to an element another operation deletes,
+//!    two names for one element, one name for two, a register in two arrays
+//!    (`patches_do_not_conflict`, naming both operations).
+//! 3. The operations are applied in a fixed order: modify, rename, derive, merge_enums, copy,
+//!    delete, add, array. Until the end elements are only appended or marked for removal, so what
+//!    step 1 selected stays where it was.
+//!
+//! A register's fields live in its layout, which other registers may share: before a field of
+//! it changes, a register whose layout is shared gets a copy of its own (`<BLOCK>_<REGISTER>`),
+//! so the patch changes exactly the registers it selects. Layouts the patch leaves unused (the
+//! other elements of a new array, deleted registers) are removed.
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use super::glob::{self, Glob};
+use super::{
+    read_action_str, reg_access_str, short, usage_str, Attr, Kind, Level, New, NewField,
+    NewRegister, Op, PatchFile,
+};
+use crate::diagnostic::Diagnostic;
+use crate::ir::{
+    Block, BlockArray, BlockRegister, Device, EnumValue, Field, Instance, Interrupt, Layout,
+    NameRef, Pos,
+};
+use crate::rules::{PATCHES_DO_NOT_CONFLICT, PATCH_OPERATIONS_APPLY, PATCH_SELECTORS_MATCH};
+
+/// A register: of a block (block, register) or a system register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Reg {
+    Block(usize, usize),
+    Sys(usize),
+}
+
+/// An element of the device, by its indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Elem {
+    Device,
+    Block(usize),
+    Instance(usize),
+    Reg(Reg),
+    Field(Reg, usize),
+    Value(Reg, usize, usize),
+}
+
+impl Elem {
+    fn parent(self) -> Option<Elem> {
+        match self {
+            Elem::Device => None,
+            Elem::Block(_) | Elem::Instance(_) | Elem::Reg(Reg::Sys(_)) => Some(Elem::Device),
+            Elem::Reg(Reg::Block(b, _)) => Some(Elem::Block(b)),
+            Elem::Field(r, _) => Some(Elem::Reg(r)),
+            Elem::Value(r, f, _) => Some(Elem::Field(r, f)),
+        }
+    }
+
+    /// Whether `self` is `other` or inside it.
+    fn within(self, other: Elem) -> bool {
+        let mut e = Some(self);
+        while let Some(x) = e {
+            if x == other {
+                return true;
+            }
+            e = x.parent();
+        }
+        false
+    }
+
+    /// The names its siblings of the same kind must not share: its parent and kind.
+    fn namespace(self) -> (u8, Option<Elem>) {
+        let kind = match self {
+            Elem::Device => 0,
+            Elem::Block(_) => 1,
+            Elem::Instance(_) => 2,
+            Elem::Reg(Reg::Sys(_)) => 3,
+            Elem::Reg(Reg::Block(..)) => 4,
+            Elem::Field(..) => 5,
+            Elem::Value(..) => 6,
+        };
+        (kind, self.parent())
+    }
+}
+
+/// What an operation does to one element, for the conflict check.
+#[derive(Clone, Debug)]
+enum What {
+    Set(&'static str, String),
+    Delete,
+    Rename(String),
+    Member,
+    Other,
+}
+
+struct Effect {
+    elem: Elem,
+    what: What,
+    /// The operation, and the position to point at.
+    op: usize,
+    pos: Pos,
+}
+
+/// The device's layouts by name, kept up to date as layouts are added.
+struct Layouts(HashMap<String, usize>);
+
+impl Layouts {
+    fn of(device: &Device) -> Layouts {
+        let mut map = HashMap::new();
+        for (i, l) in device.layouts.iter().enumerate() {
+            map.entry(l.name.clone()).or_insert(i);
+        }
+        Layouts(map)
+    }
+
+    fn of_reg(&self, device: &Device, reg: Reg) -> Option<usize> {
+        let name = match reg {
+            Reg::Block(b, r) => &device.blocks[b].registers[r].layout.name,
+            Reg::Sys(s) => &device.sysregs[s].layout.name,
+        };
+        self.0.get(name).copied()
+    }
+
+    fn push(&mut self, device: &mut Device, layout: Layout) -> usize {
+        let i = device.layouts.len();
+        self.0.insert(layout.name.clone(), i);
+        device.layouts.push(layout);
+        i
+    }
+
+    /// `wanted`, or `wanted_2`, `wanted_3` ... : the first name no layout has.
+    fn free_name(&self, wanted: &str) -> String {
+        if !self.0.contains_key(wanted) {
+            return wanted.to_string();
+        }
+        (2..)
+            .map(|k| format!("{wanted}_{k}"))
+            .find(|n| !self.0.contains_key(n))
+            .unwrap_or_default()
+    }
+}
+
+/// The result of resolving one operation's selector.
+struct Selected {
+    targets: Vec<(Elem, Vec<String>)>,
+}
+
+/// Applies `file` to `device`. Returns the errors (nothing is applied when the selectors or the
+/// checks fail) and, for `--explain-patches`, a line per change.
+pub fn apply(device: &mut Device, file: &PatchFile) -> (Vec<Diagnostic>, Vec<String>) {
+    let mut errors = Vec::new();
+    let layouts = Layouts::of(device);
+    let mut selected = Vec::new();
+    for op in &file.ops {
+        match select(device, &layouts, op) {
+            Ok(s) => selected.push(s),
+            Err(e) => {
+                errors.push(e);
+                selected.push(Selected {
+                    targets: Vec::new(),
+                });
+            }
+        }
+    }
+    if errors.is_empty() {
+        errors.extend(references(device, file));
+    }
+    if !errors.is_empty() {
+        return (errors, Vec::new());
+    }
+    let effects = effects(device, &layouts, file, &selected);
+    errors.extend(conflicts(device, &layouts, file, &effects));
+    if !errors.is_empty() {
+        return (errors, Vec::new());
+    }
+    let mut run = Run {
+        device,
+        layouts,
+        log: Vec::new(),
+        errors: Vec::new(),
+        dead: HashSet::new(),
+        used_before: HashSet::new(),
+    };
+    run.used_before = run.used_layouts();
+    run.split(file, &selected);
+    let order = [
+        "modify",
+        "rename",
+        "derive",
+        "merge_enums",
+        "copy",
+        "delete",
+        "add",
+        "array",
+    ];
+    for phase in order {
+        for (op, sel) in file.ops.iter().zip(&selected) {
+            if op.kind.as_str() == phase {
+                run.op(op, sel);
+            }
+        }
+    }
+    if run.errors.is_empty() {
+        run.sweep();
+    }
+    (run.errors, run.log)
+}
+
+/// Every element the selector names; an error at the first level that matches nothing.
+fn select(device: &Device, layouts: &Layouts, op: &Op) -> Result<Selected, Diagnostic> {
+    let s = &op.select;
+    let none = |glob: &Glob, what: &str, within: String| {
+        Diagnostic::error(
+            PATCH_SELECTORS_MATCH,
+            &glob.pos,
+            format!("`{}` matches no {what}{within}", glob.text),
+        )
+    };
+    let mut targets: Vec<(Elem, Vec<String>)> = Vec::new();
+    match s.level() {
+        Level::Device => {
+            return Ok(Selected {
+                targets: vec![(Elem::Device, Vec::new())],
+            })
+        }
+        Level::Instance => {
+            let g = s.instance.as_ref().expect("the level says so");
+            for (i, inst) in device.instances.iter().enumerate() {
+                if let Some(c) = g.captures(&inst.name) {
+                    targets.push((Elem::Instance(i), c));
+                }
+            }
+            if targets.is_empty() {
+                return Err(none(g, "instance", String::new()));
+            }
+            return Ok(Selected { targets });
+        }
+        _ => {}
+    }
+    // Registers (or blocks), then fields, then values.
+    let mut regs: Vec<(Reg, Vec<String>)> = Vec::new();
+    if let Some(g) = &s.sysreg {
+        for (i, r) in device.sysregs.iter().enumerate() {
+            if let Some(c) = g.captures(&r.name) {
+                regs.push((Reg::Sys(i), c));
+            }
+        }
+        if regs.is_empty() {
+            return Err(none(g, "system register", String::new()));
+        }
+    } else if let Some(g) = &s.block {
+        let blocks: Vec<(usize, Vec<String>)> = device
+            .blocks
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| g.captures(&b.name).map(|c| (i, c)))
+            .collect();
+        if blocks.is_empty() {
+            return Err(none(g, "block", String::new()));
+        }
+        let Some(rg) = &s.register else {
+            return Ok(Selected {
+                targets: blocks
+                    .into_iter()
+                    .map(|(b, c)| (Elem::Block(b), c))
+                    .collect(),
+            });
+        };
+        for (b, _) in &blocks {
+            for (r, reg) in device.blocks[*b].registers.iter().enumerate() {
+                if let Some(c) = rg.captures(&reg.name) {
+                    regs.push((Reg::Block(*b, r), c));
+                }
+            }
+        }
+        if regs.is_empty() {
+            return Err(none(rg, "register", of_blocks(device, &blocks)));
+        }
+    }
+    let Some(fg) = &s.field else {
+        return Ok(Selected {
+            targets: regs.into_iter().map(|(r, c)| (Elem::Reg(r), c)).collect(),
+        });
+    };
+    let mut fields: Vec<(Reg, usize, Vec<String>)> = Vec::new();
+    for (reg, _) in &regs {
+        let Some(l) = layouts.of_reg(device, *reg) else {
+            continue;
+        };
+        for (f, field) in device.layouts[l].fields.iter().enumerate() {
+            if field.name.is_empty() {
+                continue;
+            }
+            if let Some(c) = fg.captures(&field.name) {
+                fields.push((*reg, f, c));
+            }
+        }
+    }
+    if fields.is_empty() {
+        let names: Vec<String> = regs.iter().map(|(r, _)| reg_name(device, *r)).collect();
+        return Err(none(fg, "field", of_names("register", &names)));
+    }
+    let Some(vg) = &s.value else {
+        return Ok(Selected {
+            targets: fields
+                .into_iter()
+                .map(|(r, f, c)| (Elem::Field(r, f), c))
+                .collect(),
+        });
+    };
+    for (reg, f, _) in &fields {
+        let Some(l) = layouts.of_reg(device, *reg) else {
+            continue;
+        };
+        for (v, value) in device.layouts[l].fields[*f].enums.iter().enumerate() {
+            if let Some(c) = vg.captures(&value.name) {
+                targets.push((Elem::Value(*reg, *f, v), c));
+            }
+        }
+    }
+    if targets.is_empty() {
+        let names: Vec<String> = fields
+            .iter()
+            .map(|(r, f, _)| path(device, layouts, Elem::Field(*r, *f)))
+            .collect();
+        return Err(none(vg, "enumerated value", of_names("field", &names)));
+    }
+    Ok(Selected { targets })
+}
+
+fn of_blocks(device: &Device, blocks: &[(usize, Vec<String>)]) -> String {
+    let names: Vec<String> = blocks
+        .iter()
+        .map(|(b, _)| device.blocks[*b].name.clone())
+        .collect();
+    of_names("block", &names)
+}
+
+/// ` of block PWM` / ` of the 3 blocks A, B, C` (the first few named).
+fn of_names(what: &str, names: &[String]) -> String {
+    match names {
+        [one] => format!(" of {what} `{one}`"),
+        _ => {
+            let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
+            let more = if names.len() > 4 { ", ..." } else { "" };
+            format!(
+                " of the {} {what}s selected ({}{more})",
+                names.len(),
+                shown.join(", ")
+            )
+        }
+    }
+}
+
+/// Names an operation refers to besides its selector: `[[derive]]`'s `from`, a new instance's
+/// block.
+fn references(device: &Device, file: &PatchFile) -> Vec<Diagnostic> {
+    let new_blocks: Vec<&str> = file
+        .ops
+        .iter()
+        .filter_map(|op| match &op.kind {
+            Kind::Add(New::Block(b)) => Some(b.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let known =
+        |name: &str| device.blocks.iter().any(|b| b.name == name) || new_blocks.contains(&name);
+    let mut out = Vec::new();
+    for op in &file.ops {
+        let (name, pos) = match &op.kind {
+            Kind::Derive { from, from_pos } => (from, from_pos),
+            Kind::Add(New::Instance(i)) => (&i.block, &i.block_pos),
+            _ => continue,
+        };
+        if !known(name) {
+            out.push(Diagnostic::error(
+                PATCH_SELECTORS_MATCH,
+                pos,
+                format!("no block is named `{name}`"),
+            ));
+        }
+    }
+    out
+}
+
+fn reg_name(device: &Device, reg: Reg) -> String {
+    match reg {
+        Reg::Block(b, r) => format!(
+            "{}.{}",
+            device.blocks[b].name, device.blocks[b].registers[r].name
+        ),
+        Reg::Sys(s) => device.sysregs[s].name.clone(),
+    }
+}
+
+/// The element's name.
+fn name_of(device: &Device, layouts: &Layouts, e: Elem) -> String {
+    match e {
+        Elem::Device => device.name.clone(),
+        Elem::Block(b) => device.blocks[b].name.clone(),
+        Elem::Instance(i) => device.instances[i].name.clone(),
+        Elem::Reg(Reg::Block(b, r)) => device.blocks[b].registers[r].name.clone(),
+        Elem::Reg(Reg::Sys(s)) => device.sysregs[s].name.clone(),
+        Elem::Field(r, f) => layouts
+            .of_reg(device, r)
+            .map(|l| device.layouts[l].fields[f].name.clone())
+            .unwrap_or_default(),
+        Elem::Value(r, f, v) => layouts
+            .of_reg(device, r)
+            .map(|l| device.layouts[l].fields[f].enums[v].name.clone())
+            .unwrap_or_default(),
+    }
+}
+
+/// `PWM.CH0_CSR.EN`, `instance UART1`, `the device`.
+fn path(device: &Device, layouts: &Layouts, e: Elem) -> String {
+    match e {
+        Elem::Device => "the device".to_string(),
+        Elem::Instance(i) => format!("instance {}", device.instances[i].name),
+        Elem::Block(b) => device.blocks[b].name.clone(),
+        Elem::Reg(r) => reg_name(device, r),
+        Elem::Field(r, _) | Elem::Value(r, _, _) => {
+            let parent = path(device, layouts, e.parent().unwrap_or(Elem::Reg(r)));
+            format!("{parent}.{}", name_of(device, layouts, e))
+        }
+    }
+}
+
+/// The position of the element in its input.
+fn pos_of(device: &Device, layouts: &Layouts, e: Elem) -> Pos {
+    match e {
+        Elem::Device => device.pos.clone(),
+        Elem::Block(b) => device.blocks[b].pos.clone(),
+        Elem::Instance(i) => device.instances[i].pos.clone(),
+        Elem::Reg(Reg::Block(b, r)) => device.blocks[b].registers[r].pos.clone(),
+        Elem::Reg(Reg::Sys(s)) => device.sysregs[s].pos.clone(),
+        Elem::Field(r, f) => layouts
+            .of_reg(device, r)
+            .map(|l| device.layouts[l].fields[f].pos.clone())
+            .unwrap_or_default(),
+        Elem::Value(r, f, v) => layouts
+            .of_reg(device, r)
+            .map(|l| device.layouts[l].fields[f].enums[v].pos.clone())
+            .unwrap_or_default(),
+    }
+}
+
+fn effects(
+    device: &Device,
+    layouts: &Layouts,
+    file: &PatchFile,
+    selected: &[Selected],
+) -> Vec<Effect> {
+    let mut out = Vec::new();
+    for (i, (op, sel)) in file.ops.iter().zip(selected).enumerate() {
+        for (elem, captures) in &sel.targets {
+            let mut push = |what: What, pos: &Pos| {
+                out.push(Effect {
+                    elem: *elem,
+                    what,
+                    op: i,
+                    pos: pos.clone(),
+                })
+            };
+            match &op.kind {
+                Kind::Modify(sets) => {
+                    for set in sets {
+                        push(What::Set(set.attr.key(), set.attr.shown()), &set.pos);
+                    }
+                }
+                Kind::Delete => push(What::Delete, &op.pos),
+                Kind::Rename { to, to_pos } => {
+                    let new = glob::expand(to, captures).unwrap_or_else(|_| to.clone());
+                    push(What::Rename(new), to_pos);
+                }
+                Kind::Array { .. } => push(What::Member, &op.pos),
+                Kind::Add(_) | Kind::Copy { .. } | Kind::Derive { .. } | Kind::MergeEnums => {
+                    push(What::Other, &op.pos)
+                }
+            }
+        }
+    }
+    let _ = (device, layouts);
+    out
+}
+
+/// One diagnostic per pair of operations that conflict, at the later one.
+fn conflicts(
+    device: &Device,
+    layouts: &Layouts,
+    file: &PatchFile,
+    effects: &[Effect],
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let mut reported: HashSet<(usize, usize)> = HashSet::new();
+    let mut report = |a: &Effect, b: &Effect, message: String, note: String| {
+        let (first, second) = if a.pos <= b.pos { (a, b) } else { (b, a) };
+        if reported.insert((first.op.min(second.op), first.op.max(second.op))) {
+            out.push(
+                Diagnostic::error(PATCHES_DO_NOT_CONFLICT, &second.pos, message)
+                    .with_note(&first.pos, note),
+            );
+        }
+    };
+    let by_elem: BTreeMap<Elem, Vec<&Effect>> = effects.iter().fold(BTreeMap::new(), |mut m, e| {
+        m.entry(e.elem).or_default().push(e);
+        m
+    });
+    // One element: two values of an attribute, two names, two arrays.
+    for (elem, list) in &by_elem {
+        let at = path(device, layouts, *elem);
+        for (i, a) in list.iter().enumerate() {
+            for b in &list[i + 1..] {
+                if a.op == b.op {
+                    continue;
+                }
+                match (&a.what, &b.what) {
+                    (What::Set(ka, va), What::Set(kb, vb)) if ka == kb && va != vb => report(
+                        a,
+                        b,
+                        format!("`{at}`: `{kb}` is set to {vb} here and to {va} by another operation"),
+                        format!("`{ka}` set to {va} here"),
+                    ),
+                    (What::Rename(na), What::Rename(nb)) if na != nb => report(
+                        a,
+                        b,
+                        format!("`{at}` is renamed `{nb}` here and `{na}` by another operation"),
+                        format!("renamed `{na}` here"),
+                    ),
+                    (What::Member, What::Member) => report(
+                        a,
+                        b,
+                        format!("`{at}` is made an element of two arrays"),
+                        "the other array".to_string(),
+                    ),
+                    (What::Member, What::Rename(_)) | (What::Rename(_), What::Member) => report(
+                        a,
+                        b,
+                        format!("`{at}` is renamed and made an element of an array, whose name is the array's"),
+                        "the other operation".to_string(),
+                    ),
+                    _ => {}
+                }
+            }
+        }
+    }
+    // Deleted elements: nothing else may act on them or inside them.
+    for d in effects.iter().filter(|e| matches!(e.what, What::Delete)) {
+        for e in effects {
+            if e.op != d.op && !matches!(e.what, What::Delete) && e.elem.within(d.elem) {
+                let at = path(device, layouts, d.elem);
+                let what = file.ops[e.op].kind.as_str();
+                report(
+                    d,
+                    e,
+                    format!(
+                        "`{at}` is deleted by one operation and changed ([[{what}]]) by another"
+                    ),
+                    "the other operation".to_string(),
+                );
+            }
+        }
+    }
+    // Names: after the patch, no two elements of one parent share a name because of it.
+    let deleted: HashSet<Elem> = effects
+        .iter()
+        .filter(|e| matches!(e.what, What::Delete))
+        .map(|e| e.elem)
+        .collect();
+    let renamed: HashMap<Elem, &Effect> = effects
+        .iter()
+        .filter(|e| matches!(e.what, What::Rename(_)))
+        .map(|e| (e.elem, e))
+        .collect();
+    let mut taken: HashMap<((u8, Option<Elem>), String), &Effect> = HashMap::new();
+    let mut collisions = Vec::new();
+    for e in effects {
+        let What::Rename(new) = &e.what else { continue };
+        let key = (e.elem.namespace(), new.clone());
+        if let Some(other) = taken.get(&key) {
+            if other.elem != e.elem {
+                report(
+                    other,
+                    e,
+                    format!(
+                        "`{}` and `{}` are both renamed `{new}`",
+                        path(device, layouts, other.elem),
+                        path(device, layouts, e.elem)
+                    ),
+                    format!("`{new}` given here"),
+                );
+            }
+            continue;
+        }
+        taken.insert(key, e);
+        // An element that keeps the name.
+        let Some(parent) = e.elem.parent() else {
+            continue;
+        };
+        for sibling in siblings(device, layouts, parent, e.elem) {
+            if sibling != e.elem
+                && !deleted.contains(&sibling)
+                && !renamed.contains_key(&sibling)
+                && name_of(device, layouts, sibling) == *new
+            {
+                let pos = pos_of(device, layouts, sibling);
+                collisions.push(
+                    Diagnostic::error(
+                        PATCHES_DO_NOT_CONFLICT,
+                        &e.pos,
+                        format!(
+                            "`{}` is renamed `{new}`, the name of another element it would sit beside",
+                            path(device, layouts, e.elem)
+                        ),
+                    )
+                    .with_note(&pos, format!("`{new}` is defined here")),
+                );
+                break;
+            }
+        }
+    }
+    out.extend(collisions);
+    out
+}
+
+/// The elements of the same kind as `like` under `parent`.
+fn siblings(device: &Device, layouts: &Layouts, parent: Elem, like: Elem) -> Vec<Elem> {
+    match (parent, like) {
+        (Elem::Device, Elem::Block(_)) => (0..device.blocks.len()).map(Elem::Block).collect(),
+        (Elem::Device, Elem::Instance(_)) => {
+            (0..device.instances.len()).map(Elem::Instance).collect()
+        }
+        (Elem::Device, Elem::Reg(Reg::Sys(_))) => (0..device.sysregs.len())
+            .map(|s| Elem::Reg(Reg::Sys(s)))
+            .collect(),
+        (Elem::Block(b), _) => (0..device.blocks[b].registers.len())
+            .map(|r| Elem::Reg(Reg::Block(b, r)))
+            .collect(),
+        (Elem::Reg(r), _) => layouts
+            .of_reg(device, r)
+            .map(|l| {
+                (0..device.layouts[l].fields.len())
+                    .map(|f| Elem::Field(r, f))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        (Elem::Field(r, f), _) => layouts
+            .of_reg(device, r)
+            .map(|l| {
+                (0..device.layouts[l].fields[f].enums.len())
+                    .map(|v| Elem::Value(r, f, v))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
+}
+
+/// Everything about a layout its registers' API is made of: not its name, prose or positions
+/// (the backend's own test of two layouts being one type).
+fn structure(l: &Layout) -> String {
+    let fields: Vec<_> = l
+        .fields
+        .iter()
+        .map(|f| {
+            let enums: Vec<_> = f
+                .enums
+                .iter()
+                .map(|e| (&e.name, e.value, e.usage))
+                .collect();
+            (
+                (&f.name, f.lsb, f.width, f.access, f.reset),
+                (enums, &f.enum_default),
+                (f.read_action, f.write_constraint),
+            )
+        })
+        .collect();
+    format!("{:?}", (l.width, l.reset, l.reset_mask, fields))
+}
+
+/// Why layout `b` is not `a` (its first difference), in words.
+fn difference(a: &Layout, b: &Layout) -> String {
+    if a.width != b.width {
+        return format!("width {} where the first has {}", b.width, a.width);
+    }
+    if a.reset != b.reset || a.reset_mask != b.reset_mask {
+        return format!(
+            "reset {} where the first has {}",
+            b.reset.map_or("none".into(), |r| format!("{r:#x}")),
+            a.reset.map_or("none".into(), |r| format!("{r:#x}"))
+        );
+    }
+    if a.fields.len() != b.fields.len() {
+        return format!(
+            "{} fields where the first has {}",
+            b.fields.len(),
+            a.fields.len()
+        );
+    }
+    for (fa, fb) in a.fields.iter().zip(&b.fields) {
+        if fa.name != fb.name {
+            return format!("field `{}` where the first has `{}`", fb.name, fa.name);
+        }
+        let la = Layout {
+            fields: vec![fa.clone()],
+            ..a.clone()
+        };
+        let lb = Layout {
+            fields: vec![fb.clone()],
+            ..a.clone()
+        };
+        if structure(&la) != structure(&lb) {
+            let what = if (fa.lsb, fa.width) != (fb.lsb, fb.width) {
+                "bits"
+            } else if fa.access != fb.access {
+                "access"
+            } else if fa.reset != fb.reset {
+                "reset"
+            } else if fa.enums.len() != fb.enums.len()
+                || fa
+                    .enums
+                    .iter()
+                    .zip(&fb.enums)
+                    .any(|(x, y)| (&x.name, x.value, x.usage) != (&y.name, y.value, y.usage))
+            {
+                "enumerated values"
+            } else {
+                "read or write semantics"
+            };
+            return format!("field `{}` differs in its {what}", fb.name);
+        }
+    }
+    "a different layout".to_string()
+}
+
+struct Run<'a> {
+    device: &'a mut Device,
+    layouts: Layouts,
+    log: Vec<String>,
+    errors: Vec<Diagnostic>,
+    /// Elements to remove at the end (their indices stay valid until then).
+    dead: HashSet<Elem>,
+    /// The layouts registers used before the patch: those it leaves unused are removed.
+    used_before: HashSet<String>,
+}
+
+impl Run<'_> {
+    fn note(&mut self, op: &Op, what: String) {
+        self.log
+            .push(format!("{}: [[{}]] {what}", op.pos, op.kind.as_str()));
+    }
+
+    fn path(&self, e: Elem) -> String {
+        path(self.device, &self.layouts, e)
+    }
+
+    fn used_layouts(&self) -> HashSet<String> {
+        let mut used: HashSet<String> = self
+            .device
+            .blocks
+            .iter()
+            .flat_map(|b| &b.registers)
+            .map(|r| r.layout.name.clone())
+            .collect();
+        used.extend(self.device.sysregs.iter().map(|s| s.layout.name.clone()));
+        used
+    }
+
+    /// Gives each register a field-level operation (or a register-level change of its layout)
+    /// selects a layout of its own, when it shares one.
+    fn split(&mut self, file: &PatchFile, selected: &[Selected]) {
+        let mut users: HashMap<String, usize> = HashMap::new();
+        for name in self
+            .device
+            .blocks
+            .iter()
+            .flat_map(|b| &b.registers)
+            .map(|r| &r.layout.name)
+            .chain(self.device.sysregs.iter().map(|s| &s.layout.name))
+        {
+            *users.entry(name.clone()).or_default() += 1;
+        }
+        let mut regs: Vec<(Reg, usize)> = Vec::new();
+        for (i, (op, sel)) in file.ops.iter().zip(selected).enumerate() {
+            let layout_attr = match &op.kind {
+                Kind::Modify(sets) => sets
+                    .iter()
+                    .any(|s| matches!(s.attr, Attr::Reset(_) | Attr::Width(_))),
+                Kind::Add(New::Field(_)) => true,
+                _ => false,
+            };
+            for (elem, _) in &sel.targets {
+                match elem {
+                    Elem::Field(r, _) | Elem::Value(r, _, _) => regs.push((*r, i)),
+                    Elem::Reg(r) if layout_attr => regs.push((*r, i)),
+                    _ => {}
+                }
+            }
+        }
+        regs.sort();
+        regs.dedup_by_key(|(r, _)| *r);
+        for (reg, op) in regs {
+            let Some(l) = self.layouts.of_reg(self.device, reg) else {
+                continue;
+            };
+            let old = self.device.layouts[l].name.clone();
+            if users.get(&old).copied().unwrap_or(0) < 2 {
+                continue;
+            }
+            *users.entry(old.clone()).or_default() -= 1;
+            let wanted = match reg {
+                Reg::Block(b, r) => format!(
+                    "{}_{}",
+                    self.device.blocks[b].name, self.device.blocks[b].registers[r].name
+                ),
+                Reg::Sys(s) => self.device.sysregs[s].name.clone(),
+            };
+            let name = self.layouts.free_name(&wanted);
+            let copy = Layout {
+                name: name.clone(),
+                ..self.device.layouts[l].clone()
+            };
+            self.layouts.push(self.device, copy);
+            match reg {
+                Reg::Block(b, r) => self.device.blocks[b].registers[r].layout.name = name.clone(),
+                Reg::Sys(s) => self.device.sysregs[s].layout.name = name.clone(),
+            }
+            let at = reg_name(self.device, reg);
+            self.note(
+                &file.ops[op],
+                format!("{at}: layout `{old}` is shared, so {at} gets a copy of its own, `{name}`"),
+            );
+        }
+    }
+
+    fn layout_of(&self, reg: Reg) -> Option<usize> {
+        self.layouts.of_reg(self.device, reg)
+    }
+
+    fn op(&mut self, op: &Op, sel: &Selected) {
+        match &op.kind {
+            Kind::Modify(sets) => {
+                for (elem, _) in &sel.targets {
+                    for set in sets {
+                        self.modify(op, *elem, &set.attr);
+                    }
+                }
+            }
+            Kind::Rename { to, .. } => {
+                for (elem, captures) in &sel.targets {
+                    let new = glob::expand(to, captures).unwrap_or_else(|_| to.clone());
+                    self.rename(op, *elem, new);
+                }
+            }
+            Kind::Derive { from, from_pos } => {
+                for (elem, _) in &sel.targets {
+                    let Elem::Instance(i) = *elem else { continue };
+                    let inst = &mut self.device.instances[i];
+                    let old = std::mem::replace(
+                        &mut inst.block,
+                        NameRef {
+                            name: from.clone(),
+                            pos: from_pos.clone(),
+                        },
+                    );
+                    let name = inst.name.clone();
+                    self.note(op, format!("instance {name}: block {} → {from}", old.name));
+                }
+            }
+            Kind::MergeEnums => self.merge_enums(op, sel),
+            Kind::Add(new) => {
+                for (elem, _) in &sel.targets {
+                    self.add(op, *elem, new);
+                }
+            }
+            Kind::Copy { to, base, .. } => {
+                for (elem, _) in &sel.targets {
+                    self.copy(op, *elem, to, *base);
+                }
+            }
+            Kind::Array { name, layout } => self.array(op, sel, name, layout),
+            Kind::Delete => {
+                for (elem, _) in &sel.targets {
+                    let at = self.path(*elem);
+                    self.dead.insert(*elem);
+                    if let Elem::Block(b) = *elem {
+                        let block = self.device.blocks[b].name.clone();
+                        for i in 0..self.device.instances.len() {
+                            if self.device.instances[i].block.name == block {
+                                self.dead.insert(Elem::Instance(i));
+                                let inst = self.device.instances[i].name.clone();
+                                self.note(
+                                    op,
+                                    format!("instance {inst} (of block {block}) deleted"),
+                                );
+                            }
+                        }
+                    }
+                    self.note(op, format!("{at} deleted"));
+                }
+            }
+        }
+    }
+
+    fn modify(&mut self, op: &Op, elem: Elem, attr: &Attr) {
+        let at = self.path(elem);
+        let old = match (elem, attr) {
+            (Elem::Block(b), _) => {
+                let block = &mut self.device.blocks[b];
+                match attr {
+                    Attr::Doc(v) => shown_doc(block.doc.replace(v.clone())),
+                    Attr::Source(v) => shown_doc(block.source.replace(v.clone())),
+                    Attr::Size(v) => format!("{:#x}", std::mem::replace(&mut block.size, *v)),
+                    Attr::AccessWidth(v) => {
+                        std::mem::replace(&mut block.access_width, *v).to_string()
+                    }
+                    _ => return,
+                }
+            }
+            (Elem::Instance(i), _) => {
+                let inst = &mut self.device.instances[i];
+                match attr {
+                    Attr::Doc(v) => shown_doc(inst.doc.replace(v.clone())),
+                    Attr::Source(v) => shown_doc(inst.source.replace(v.clone())),
+                    Attr::Base(v) => format!("{:#x}", std::mem::replace(&mut inst.base, *v)),
+                    _ => return,
+                }
+            }
+            (Elem::Reg(reg), Attr::Reset(_) | Attr::Width(_)) => {
+                let Some(l) = self.layout_of(reg) else { return };
+                let layout = &mut self.device.layouts[l];
+                match attr {
+                    Attr::Reset(v) => layout
+                        .reset
+                        .replace(*v)
+                        .map_or("none".into(), |r| format!("{r:#x}")),
+                    Attr::Width(v) => std::mem::replace(&mut layout.width, *v).to_string(),
+                    _ => return,
+                }
+            }
+            (Elem::Reg(Reg::Block(b, r)), _) => {
+                let reg = &mut self.device.blocks[b].registers[r];
+                match attr {
+                    Attr::Doc(v) => shown_doc(reg.doc.replace(v.clone())),
+                    Attr::Source(v) => shown_doc(reg.source.replace(v.clone())),
+                    Attr::RegAccess(v) => {
+                        reg_access_str(&std::mem::replace(&mut reg.access, v.clone()))
+                    }
+                    Attr::Offset(v) => format!("{:#x}", std::mem::replace(&mut reg.offset, *v)),
+                    Attr::ReadAction(v) => reg
+                        .read_action
+                        .replace(*v)
+                        .map_or("none".into(), |a| read_action_str(a).into()),
+                    _ => return,
+                }
+            }
+            (Elem::Reg(Reg::Sys(s)), _) => {
+                let reg = &mut self.device.sysregs[s];
+                match attr {
+                    Attr::Doc(v) => shown_doc(reg.doc.replace(v.clone())),
+                    Attr::Source(v) => shown_doc(reg.source.replace(v.clone())),
+                    Attr::RegAccess(v) => {
+                        reg_access_str(&std::mem::replace(&mut reg.access, v.clone()))
+                    }
+                    _ => return,
+                }
+            }
+            (Elem::Field(reg, f), _) => {
+                let Some(l) = self.layout_of(reg) else { return };
+                let field = &mut self.device.layouts[l].fields[f];
+                match attr {
+                    Attr::Doc(v) => shown_doc(field.doc.replace(v.clone())),
+                    Attr::Source(v) => shown_doc(field.source.replace(v.clone())),
+                    Attr::FieldAccess(v) => {
+                        std::mem::replace(&mut field.access, *v).as_str().into()
+                    }
+                    Attr::Reset(v) => field
+                        .reset
+                        .replace(*v)
+                        .map_or("none".into(), |r| format!("{r:#x}")),
+                    Attr::Bits(msb, lsb) => {
+                        let old = format!("{}:{}", field.msb(), field.lsb);
+                        field.lsb = *lsb;
+                        field.width = msb - lsb + 1;
+                        old
+                    }
+                    Attr::ReadAction(v) => field
+                        .read_action
+                        .replace(*v)
+                        .map_or("none".into(), |a| read_action_str(a).into()),
+                    _ => return,
+                }
+            }
+            (Elem::Value(reg, f, v), _) => {
+                let Some(l) = self.layout_of(reg) else { return };
+                let value = &mut self.device.layouts[l].fields[f].enums[v];
+                match attr {
+                    Attr::Doc(d) => shown_doc(value.doc.replace(d.clone())),
+                    Attr::Source(d) => shown_doc(value.source.replace(d.clone())),
+                    Attr::Value(x) => format!("{:#x}", std::mem::replace(&mut value.value, *x)),
+                    Attr::Usage(u) => usage_str(std::mem::replace(&mut value.usage, *u)).into(),
+                    _ => return,
+                }
+            }
+            (Elem::Device, _) => return,
+        };
+        self.note(op, format!("{at}: {} {old} → {}", attr.key(), attr.shown()));
+    }
+
+    fn rename(&mut self, op: &Op, elem: Elem, new: String) {
+        let at = self.path(elem);
+        let device = &mut *self.device;
+        let old = match elem {
+            Elem::Block(b) => {
+                let old = std::mem::replace(&mut device.blocks[b].name, new.clone());
+                for inst in device.instances.iter_mut().filter(|i| i.block.name == old) {
+                    inst.block.name = new.clone();
+                }
+                old
+            }
+            Elem::Instance(i) => std::mem::replace(&mut device.instances[i].name, new.clone()),
+            Elem::Reg(Reg::Block(b, r)) => {
+                let block = &mut device.blocks[b];
+                let old = std::mem::replace(&mut block.registers[r].name, new.clone());
+                for other in &mut block.registers {
+                    if let Some(alias) = other.alias_of.as_mut().filter(|a| a.name == old) {
+                        alias.name = new.clone();
+                    }
+                }
+                old
+            }
+            Elem::Reg(Reg::Sys(s)) => std::mem::replace(&mut device.sysregs[s].name, new.clone()),
+            Elem::Field(reg, f) => {
+                let Some(l) = self.layouts.of_reg(device, reg) else {
+                    return;
+                };
+                std::mem::replace(&mut device.layouts[l].fields[f].name, new.clone())
+            }
+            Elem::Value(reg, f, v) => {
+                let Some(l) = self.layouts.of_reg(device, reg) else {
+                    return;
+                };
+                let field = &mut device.layouts[l].fields[f];
+                if field.enum_default.as_deref() == Some(field.enums[v].name.as_str()) {
+                    field.enum_default = Some(new.clone());
+                }
+                std::mem::replace(&mut field.enums[v].name, new.clone())
+            }
+            Elem::Device => return,
+        };
+        let _ = old;
+        self.note(op, format!("{at} → {new}"));
+    }
+
+    fn merge_enums(&mut self, op: &Op, sel: &Selected) {
+        // Fields with values, grouped by what the values are (not their prose).
+        let mut groups: BTreeMap<String, Vec<(Reg, usize)>> = BTreeMap::new();
+        let mut seen: HashSet<(usize, usize)> = HashSet::new();
+        let mut order: Vec<String> = Vec::new();
+        for (elem, _) in &sel.targets {
+            let Elem::Field(reg, f) = *elem else { continue };
+            let Some(l) = self.layout_of(reg) else {
+                continue;
+            };
+            if !seen.insert((l, f)) {
+                continue;
+            }
+            let field = &self.device.layouts[l].fields[f];
+            if field.enums.is_empty() {
+                continue;
+            }
+            let mut values: Vec<_> = field
+                .enums
+                .iter()
+                .map(|e| (e.name.clone(), e.value, e.usage))
+                .collect();
+            values.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+            let key = format!("{:?}", (field.width, values, &field.enum_default));
+            if !groups.contains_key(&key) {
+                order.push(key.clone());
+            }
+            groups.entry(key).or_default().push((reg, f));
+        }
+        let mut merged = 0;
+        for key in order {
+            let members = &groups[&key];
+            if members.len() < 2 {
+                continue;
+            }
+            merged += 1;
+            let (first_reg, first_f) = members[0];
+            let Some(fl) = self.layout_of(first_reg) else {
+                continue;
+            };
+            let model: Vec<EnumValue> = self.device.layouts[fl].fields[first_f].enums.clone();
+            let mut changed = 0;
+            for &(reg, f) in &members[1..] {
+                let Some(l) = self.layout_of(reg) else {
+                    continue;
+                };
+                for value in &mut self.device.layouts[l].fields[f].enums {
+                    if let Some(m) = model.iter().find(|m| {
+                        (&m.name, m.value, m.usage) == (&value.name, value.value, value.usage)
+                    }) {
+                        if (&value.doc, &value.source) != (&m.doc, &m.source) {
+                            changed += 1;
+                        }
+                        value.doc = m.doc.clone();
+                        value.source = m.source.clone();
+                    }
+                }
+            }
+            let names: Vec<&str> = model.iter().map(|m| m.name.as_str()).collect();
+            let first = self.path(Elem::Field(first_reg, first_f));
+            self.note(
+                op,
+                format!(
+                    "{} fields share the values of {first} ({}): {changed} value description(s) made the same, so they are one type",
+                    members.len(),
+                    short(&names.join(", "))
+                ),
+            );
+        }
+        if merged == 0 {
+            let g = op.select.field.as_ref().map_or(&op.pos, |g| &g.pos);
+            self.errors.push(Diagnostic::error(
+                PATCH_OPERATIONS_APPLY,
+                g,
+                format!(
+                    "no two of the {} field(s) selected have the same enumerated values, so nothing merges",
+                    sel.targets.len()
+                ),
+            ));
+        }
+    }
+
+    fn add(&mut self, op: &Op, parent: Elem, new: &New) {
+        if let Some(pos) = self.taken(parent, new) {
+            let at = self.path(parent);
+            self.errors.push(
+                Diagnostic::error(
+                    PATCHES_DO_NOT_CONFLICT,
+                    &op.pos,
+                    format!("{at} already has a {} named `{}`", new.what(), new.name()),
+                )
+                .with_note(&pos, "defined here".to_string()),
+            );
+            return;
+        }
+        match (parent, new) {
+            (Elem::Device, New::Block(b)) => {
+                let mut registers = Vec::new();
+                for r in &b.registers {
+                    registers.push(self.new_register(&b.name, r));
+                }
+                self.device.blocks.push(Block {
+                    name: b.name.clone(),
+                    size: b.size,
+                    access_width: b.access_width,
+                    doc: b.doc.clone(),
+                    source: None,
+                    pos: b.pos.clone(),
+                    registers,
+                    lock: None,
+                });
+                self.note(
+                    op,
+                    format!("block {} added ({} registers)", b.name, b.registers.len()),
+                );
+                if let Some(base) = b.base {
+                    self.device.instances.push(Instance {
+                        name: b.name.clone(),
+                        block: NameRef {
+                            name: b.name.clone(),
+                            pos: b.pos.clone(),
+                        },
+                        base,
+                        alias_of: None,
+                        interrupts: Vec::new(),
+                        doc: b.doc.clone(),
+                        source: None,
+                        pos: b.pos.clone(),
+                    });
+                    self.note(op, format!("instance {} added at {base:#x}", b.name));
+                }
+            }
+            (Elem::Device, New::Instance(i)) => {
+                self.device.instances.push(Instance {
+                    name: i.name.clone(),
+                    block: NameRef {
+                        name: i.block.clone(),
+                        pos: i.block_pos.clone(),
+                    },
+                    base: i.base,
+                    alias_of: None,
+                    interrupts: Vec::new(),
+                    doc: i.doc.clone(),
+                    source: None,
+                    pos: i.pos.clone(),
+                });
+                self.note(
+                    op,
+                    format!(
+                        "instance {} of block {} added at {:#x}",
+                        i.name, i.block, i.base
+                    ),
+                );
+            }
+            (Elem::Block(b), New::Register(r)) => {
+                let block_name = self.device.blocks[b].name.clone();
+                let reg = self.new_register(&block_name, r);
+                self.device.blocks[b].registers.push(reg);
+                self.note(
+                    op,
+                    format!("{block_name}.{} added at offset {:#x}", r.name, r.offset),
+                );
+            }
+            (Elem::Reg(reg), New::Field(f)) => {
+                let Some(l) = self.layout_of(reg) else { return };
+                self.device.layouts[l].fields.push(field_of(f));
+                let at = reg_name(self.device, reg);
+                self.note(
+                    op,
+                    format!("{at}.{} added at bits {}:{}", f.name, f.msb, f.lsb),
+                );
+            }
+            (Elem::Field(reg, f), New::Value(v)) => {
+                let Some(l) = self.layout_of(reg) else { return };
+                self.device.layouts[l].fields[f].enums.push(value_of(v));
+                let at = self.path(parent);
+                self.note(op, format!("{at}.{} = {:#x} added", v.name, v.value));
+            }
+            (Elem::Instance(i), New::Interrupt(irq)) => {
+                self.device.instances[i].interrupts.push(Interrupt {
+                    name: irq.name.clone(),
+                    value: irq.value,
+                    doc: irq.doc.clone(),
+                    pos: irq.pos.clone(),
+                });
+                let inst = self.device.instances[i].name.clone();
+                self.note(
+                    op,
+                    format!(
+                        "instance {inst}: interrupt {} = {} added",
+                        irq.name, irq.value
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// Where an element of `parent` has the name `new` is to have (an element added earlier
+    /// counts too).
+    fn taken(&self, parent: Elem, new: &New) -> Option<Pos> {
+        let name = new.name();
+        let d = &*self.device;
+        match (parent, new) {
+            (Elem::Device, New::Block(_)) => d
+                .blocks
+                .iter()
+                .find(|b| b.name == name)
+                .map(|b| b.pos.clone()),
+            (Elem::Device, New::Instance(_)) => d
+                .instances
+                .iter()
+                .find(|i| i.name == name)
+                .map(|i| i.pos.clone()),
+            (Elem::Block(b), _) => d.blocks[b]
+                .registers
+                .iter()
+                .enumerate()
+                .find(|(i, r)| r.name == name && !self.dead.contains(&Elem::Reg(Reg::Block(b, *i))))
+                .map(|(_, r)| r.pos.clone()),
+            (Elem::Reg(r), _) => self.layout_of(r).and_then(|l| {
+                d.layouts[l]
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .find(|(i, f)| f.name == name && !self.dead.contains(&Elem::Field(r, *i)))
+                    .map(|(_, f)| f.pos.clone())
+            }),
+            (Elem::Field(r, f), _) => self.layout_of(r).and_then(|l| {
+                d.layouts[l].fields[f]
+                    .enums
+                    .iter()
+                    .enumerate()
+                    .find(|(i, v)| v.name == name && !self.dead.contains(&Elem::Value(r, f, *i)))
+                    .map(|(_, v)| v.pos.clone())
+            }),
+            (Elem::Instance(i), _) => d.instances[i]
+                .interrupts
+                .iter()
+                .find(|q| q.name == name)
+                .map(|q| q.pos.clone()),
+            _ => None,
+        }
+    }
+
+    /// A new register of block `block`, with a layout of its own (`<BLOCK>_<REGISTER>`).
+    fn new_register(&mut self, block: &str, r: &NewRegister) -> BlockRegister {
+        let name = self
+            .layouts
+            .free_name(&format!("{block}_{}", r.name.replace("<n>", "")));
+        let layout = Layout {
+            name: name.clone(),
+            width: r.width,
+            doc: r.doc.clone(),
+            source: None,
+            reset: r.reset,
+            reset_mask: None,
+            pos: r.pos.clone(),
+            fields: r.fields.iter().map(field_of).collect(),
+            derive: None,
+        };
+        self.layouts.push(self.device, layout);
+        BlockRegister {
+            name: r.name.clone(),
+            layout: NameRef {
+                name,
+                pos: r.pos.clone(),
+            },
+            offset: r.offset,
+            access: r.access.clone(),
+            array: r.array.map(|(count, stride)| BlockArray { count, stride }),
+            alias_of: None,
+            read_action: None,
+            doc: r.doc.clone(),
+            source: None,
+            pos: r.pos.clone(),
+        }
+    }
+
+    fn copy(&mut self, op: &Op, elem: Elem, to: &str, base: Option<u64>) {
+        match elem {
+            Elem::Block(b) => {
+                let block = Block {
+                    name: to.to_string(),
+                    ..self.device.blocks[b].clone()
+                };
+                let from = self.device.blocks[b].name.clone();
+                self.device.blocks.push(block);
+                self.note(
+                    op,
+                    format!("block {from} copied as {to} (its registers share {from}'s layouts)"),
+                );
+                if let Some(base) = base {
+                    let pos = self.device.blocks[b].pos.clone();
+                    self.device.instances.push(Instance {
+                        name: to.to_string(),
+                        block: NameRef {
+                            name: to.to_string(),
+                            pos: pos.clone(),
+                        },
+                        base,
+                        alias_of: None,
+                        interrupts: Vec::new(),
+                        doc: self.device.blocks[b].doc.clone(),
+                        source: None,
+                        pos,
+                    });
+                    self.note(
+                        op,
+                        format!("instance {to} of block {to} added at {base:#x}"),
+                    );
+                }
+            }
+            Elem::Instance(i) => {
+                let from = &self.device.instances[i];
+                let copy = Instance {
+                    name: to.to_string(),
+                    base: base.unwrap_or(from.base),
+                    interrupts: Vec::new(),
+                    alias_of: None,
+                    ..from.clone()
+                };
+                let line = format!(
+                    "instance {} copied as {to} at {:#x}: one block, {}, for both",
+                    from.name, copy.base, from.block.name
+                );
+                self.device.instances.push(copy);
+                self.note(op, line);
+            }
+            _ => {}
+        }
+    }
+
+    fn array(
+        &mut self,
+        op: &Op,
+        sel: &Selected,
+        name: &Option<(String, Pos)>,
+        layout: &Option<(String, Pos)>,
+    ) {
+        let glob = op
+            .select
+            .register
+            .as_ref()
+            .expect("an array selects registers");
+        let mut by_block: BTreeMap<usize, Vec<(u32, usize)>> = BTreeMap::new();
+        for (elem, _) in &sel.targets {
+            let Elem::Reg(Reg::Block(b, r)) = *elem else {
+                continue;
+            };
+            let reg_name = &self.device.blocks[b].registers[r].name;
+            if let Some(n) = glob.index(reg_name) {
+                by_block.entry(b).or_default().push((n, r));
+            }
+        }
+        for (b, mut members) in by_block {
+            members.sort();
+            let block = &self.device.blocks[b];
+            let fail = |message: String, at: Option<usize>| {
+                let d = Diagnostic::error(PATCH_OPERATIONS_APPLY, &glob.pos, message);
+                match at {
+                    Some(r) => d.with_note(&block.registers[r].pos, "this register".to_string()),
+                    None => d,
+                }
+            };
+            if members.len() < 2 {
+                self.errors.push(fail(
+                    format!(
+                        "`{}` matches one register of block `{}`: an array needs two or more",
+                        glob.text, block.name
+                    ),
+                    members.first().map(|m| m.1),
+                ));
+                continue;
+            }
+            // Numbered from 0, no gaps, no repeats.
+            if let Some((k, &(n, r))) = members
+                .iter()
+                .enumerate()
+                .find(|(k, (n, _))| *n as usize != *k)
+            {
+                let why = if n as usize > k {
+                    format!("number {k} is missing")
+                } else {
+                    format!("number {n} is there twice")
+                };
+                self.errors.push(fail(
+                    format!(
+                        "the registers `{}` matches in block `{}` are not numbered from 0 without gaps: {why}",
+                        glob.text, block.name
+                    ),
+                    Some(r),
+                ));
+                continue;
+            }
+            let regs: Vec<&BlockRegister> =
+                members.iter().map(|(_, r)| &block.registers[*r]).collect();
+            let first = regs[0];
+            let stride = regs[1].offset.wrapping_sub(first.offset);
+            if regs[1].offset <= first.offset {
+                self.errors.push(fail(
+                    format!(
+                        "{} is not above {} (offsets {:#x}, {:#x}): an array's elements rise",
+                        regs[1].name, first.name, regs[1].offset, first.offset
+                    ),
+                    Some(members[1].1),
+                ));
+                continue;
+            }
+            if let Some(k) =
+                (2..regs.len()).find(|&k| regs[k].offset != first.offset + stride * k as u64)
+            {
+                self.errors.push(fail(
+                    format!(
+                        "the registers are not evenly spaced: {} is at {:#x}, not {:#x} ({} at {:#x} and a stride of {stride:#x})",
+                        regs[k].name,
+                        regs[k].offset,
+                        first.offset + stride * k as u64,
+                        first.name,
+                        first.offset
+                    ),
+                    Some(members[k].1),
+                ));
+                continue;
+            }
+            let first_layout = self.layouts.0.get(&first.layout.name).copied();
+            let mut unlike = None;
+            for (k, reg) in regs.iter().enumerate().skip(1) {
+                let l = self.layouts.0.get(&reg.layout.name).copied();
+                let same_layout = match (first_layout, l) {
+                    (Some(a), Some(b)) => {
+                        a == b
+                            || structure(&self.device.layouts[a])
+                                == structure(&self.device.layouts[b])
+                    }
+                    _ => first.layout.name == reg.layout.name,
+                };
+                if !same_layout {
+                    let why = match (first_layout, l) {
+                        (Some(a), Some(b)) => {
+                            difference(&self.device.layouts[a], &self.device.layouts[b])
+                        }
+                        _ => "another layout".to_string(),
+                    };
+                    unlike = Some((k, format!("{} has {why} ({})", reg.name, first.name)));
+                    break;
+                }
+                if (&reg.access, &reg.read_action, &reg.alias_of, &reg.array)
+                    != (
+                        &first.access,
+                        &first.read_action,
+                        &first.alias_of,
+                        &first.array,
+                    )
+                {
+                    unlike = Some((
+                        k,
+                        format!(
+                            "{} differs from {} in its access, read action, alias or array",
+                            reg.name, first.name
+                        ),
+                    ));
+                    break;
+                }
+            }
+            if let Some((k, why)) = unlike {
+                self.errors.push(fail(
+                    format!("the registers `{}` matches in block `{}` are not alike: {why}; make them alike first (a [[modify]], [[rename]] or [[delete]] of what differs)", glob.text, block.name),
+                    Some(members[k].1),
+                ));
+                continue;
+            }
+            let array_name = name
+                .as_ref()
+                .map_or_else(|| glob.text.clone(), |(n, _)| n.clone());
+            let count = members.len() as u32;
+            let first_name = first.name.clone();
+            let last_name = regs[regs.len() - 1].name.clone();
+            let dropped: Vec<String> = regs[1..].iter().map(|r| r.layout.name.clone()).collect();
+            let block_name = block.name.clone();
+            // The layout: the first element's, renamed after the array where only it uses it.
+            let old_layout = first.layout.name.clone();
+            let wanted = match layout {
+                Some((l, _)) => Some(l.clone()),
+                None => old_layout
+                    .contains(first_name.as_str())
+                    .then(|| old_layout.replacen(&first_name, &array_name.replace("<n>", ""), 1)),
+            };
+            let users = self
+                .device
+                .blocks
+                .iter()
+                .flat_map(|b| &b.registers)
+                .filter(|r| r.layout.name == old_layout)
+                .count()
+                + self
+                    .device
+                    .sysregs
+                    .iter()
+                    .filter(|s| s.layout.name == old_layout)
+                    .count();
+            let new_layout = match (wanted, first_layout) {
+                (Some(w), Some(l))
+                    if users == 1 && w != old_layout && !self.layouts.0.contains_key(&w) =>
+                {
+                    self.device.layouts[l].name = w.clone();
+                    self.layouts.0.remove(&old_layout);
+                    self.layouts.0.insert(w.clone(), l);
+                    w
+                }
+                (Some(w), _) if layout.is_some() && w != old_layout => {
+                    let (_, at) = layout.as_ref().expect("given");
+                    self.errors.push(Diagnostic::error(
+                        PATCH_OPERATIONS_APPLY,
+                        at,
+                        format!("the layout cannot be named `{w}`: a layout has that name, or `{old_layout}` is shared with other registers"),
+                    ));
+                    continue;
+                }
+                _ => old_layout.clone(),
+            };
+            let block = &mut self.device.blocks[b];
+            let r0 = members[0].1;
+            let reg = &mut block.registers[r0];
+            reg.name = array_name.clone();
+            reg.layout.name = new_layout.clone();
+            reg.array = Some(BlockArray { count, stride });
+            for &(_, r) in &members[1..] {
+                self.dead.insert(Elem::Reg(Reg::Block(b, r)));
+            }
+            self.note(
+                op,
+                format!(
+                    "{block_name}.{first_name}..{last_name} → {block_name}.{array_name}: count {count}, stride {stride:#x}, layout {new_layout} (layouts {} dropped)",
+                    short(&dropped.join(", "))
+                ),
+            );
+        }
+    }
+
+    /// Removes what was deleted or folded into arrays, and the layouts the patch left unused;
+    /// puts the device back into its canonical order.
+    fn sweep(&mut self) {
+        let dead = std::mem::take(&mut self.dead);
+        // Values, then fields (by their layout), then registers, blocks, instances, sysregs.
+        let mut dead_values: HashSet<(usize, usize, usize)> = HashSet::new();
+        let mut dead_fields: HashSet<(usize, usize)> = HashSet::new();
+        for e in &dead {
+            match *e {
+                Elem::Value(r, f, v) => {
+                    if let Some(l) = self.layout_of(r) {
+                        dead_values.insert((l, f, v));
+                    }
+                }
+                Elem::Field(r, f) => {
+                    if let Some(l) = self.layout_of(r) {
+                        dead_fields.insert((l, f));
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (l, layout) in self.device.layouts.iter_mut().enumerate() {
+            for (f, field) in layout.fields.iter_mut().enumerate() {
+                let mut v = 0;
+                field.enums.retain(|_| {
+                    v += 1;
+                    !dead_values.contains(&(l, f, v - 1))
+                });
+            }
+            let mut f = 0;
+            layout.fields.retain(|_| {
+                f += 1;
+                !dead_fields.contains(&(l, f - 1))
+            });
+        }
+        for (b, block) in self.device.blocks.iter_mut().enumerate() {
+            let mut r = 0;
+            block.registers.retain(|_| {
+                r += 1;
+                !dead.contains(&Elem::Reg(Reg::Block(b, r - 1)))
+            });
+        }
+        let mut i = 0;
+        self.device.blocks.retain(|_| {
+            i += 1;
+            !dead.contains(&Elem::Block(i - 1))
+        });
+        let mut i = 0;
+        self.device.instances.retain(|_| {
+            i += 1;
+            !dead.contains(&Elem::Instance(i - 1))
+        });
+        let mut i = 0;
+        self.device.sysregs.retain(|_| {
+            i += 1;
+            !dead.contains(&Elem::Reg(Reg::Sys(i - 1)))
+        });
+        // Blocks a [[derive]] left without an instance, and layouts the patch left unused.
+        let used = self.used_layouts();
+        let before = self.device.layouts.len();
+        let used_before = &self.used_before;
+        self.device
+            .layouts
+            .retain(|l| used.contains(&l.name) || !used_before.contains(&l.name));
+        let removed = before - self.device.layouts.len();
+        if removed > 0 {
+            self.log.push(format!(
+                "{removed} layout(s) no register uses any more removed"
+            ));
+        }
+        self.device.canonicalize();
+    }
+}
+
+fn shown_doc(old: Option<String>) -> String {
+    old.map_or("none".into(), |d| format!("{:?}", short(&d)))
+}
+
+fn field_of(f: &NewField) -> Field {
+    Field {
+        name: f.name.clone(),
+        lsb: f.lsb,
+        width: f.msb - f.lsb + 1,
+        access: f.access,
+        reset: f.reset,
+        doc: f.doc.clone(),
+        source: None,
+        pos: f.pos.clone(),
+        enums: f.values.iter().map(value_of).collect(),
+        enum_default: None,
+        read_action: None,
+        write_constraint: None,
+    }
+}
+
+fn value_of(v: &super::NewValue) -> EnumValue {
+    EnumValue {
+        name: v.name.clone(),
+        value: v.value,
+        usage: v.usage,
+        doc: v.doc.clone(),
+        source: None,
+        pos: v.pos.clone(),
+    }
+}

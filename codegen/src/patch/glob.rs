@@ -1,0 +1,242 @@
+//! Name globs: `*` stands for any run of characters, `?` for one, `<n>` (in an `[[array]]`'s
+//! register) for a decimal index; everything else stands for itself, case and all. What each
+//! wildcard matched is captured, in order, for a rename's `{1}`, `{2}` ...
+use crate::ir::Pos;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Part {
+    Text(String),
+    /// `*`
+    Any,
+    /// `?`
+    One,
+    /// `<n>`: one or more decimal digits, no leading zero
+    Index,
+}
+
+/// A compiled glob, with the position of its text in the patch file.
+#[derive(Clone, Debug)]
+pub struct Glob {
+    pub text: String,
+    pub pos: Pos,
+    parts: Vec<Part>,
+}
+
+impl Glob {
+    /// Compiles `text`; `<n>` is allowed only where `index` says so (an array's registers).
+    pub fn new(text: &str, pos: Pos, index: bool) -> Result<Glob, String> {
+        if text.is_empty() {
+            return Err("an empty selector matches nothing; give a name or a glob".into());
+        }
+        let mut parts = Vec::new();
+        let mut literal = String::new();
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            let part = if c == '*' {
+                Some(Part::Any)
+            } else if c == '?' {
+                Some(Part::One)
+            } else if index && rest.starts_with("<n>") {
+                // Elsewhere `<n>` is text: it selects an array by its name (`CH<n>_CR`).
+                Some(Part::Index)
+            } else {
+                None
+            };
+            match part {
+                Some(part) => {
+                    if !literal.is_empty() {
+                        parts.push(Part::Text(std::mem::take(&mut literal)));
+                    }
+                    rest = &rest[if part == Part::Index { 3 } else { 1 }..];
+                    parts.push(part);
+                }
+                None => {
+                    literal.push(c);
+                    rest = &rest[c.len_utf8()..];
+                }
+            }
+        }
+        if !literal.is_empty() {
+            parts.push(Part::Text(literal));
+        }
+        let indices = parts.iter().filter(|p| **p == Part::Index).count();
+        if index && indices != 1 {
+            return Err(format!(
+                "`{text}`: the numbered registers' name holds `<n>` once, where the number is (`CH<n>_CSR`)"
+            ));
+        }
+        Ok(Glob {
+            text: text.to_string(),
+            pos,
+            parts,
+        })
+    }
+
+    /// Whether the glob holds `<n>`.
+    pub fn has_index(&self) -> bool {
+        self.parts.contains(&Part::Index)
+    }
+
+    /// How many wildcards (`*`, `?`, `<n>`) capture.
+    pub fn wildcards(&self) -> usize {
+        self.parts
+            .iter()
+            .filter(|p| !matches!(p, Part::Text(_)))
+            .count()
+    }
+
+    /// Whether `name` matches, and what each wildcard matched.
+    pub fn captures(&self, name: &str) -> Option<Vec<String>> {
+        let mut out = Vec::new();
+        matches(&self.parts, name, &mut out).then_some(out)
+    }
+
+    pub fn is_match(&self, name: &str) -> bool {
+        self.captures(name).is_some()
+    }
+
+    /// The index `<n>` matched in `name`, if it matches.
+    pub fn index(&self, name: &str) -> Option<u32> {
+        let captures = self.captures(name)?;
+        let at = self
+            .parts
+            .iter()
+            .filter(|p| !matches!(p, Part::Text(_)))
+            .position(|p| *p == Part::Index)?;
+        captures[at].parse().ok()
+    }
+}
+
+fn matches(parts: &[Part], name: &str, out: &mut Vec<String>) -> bool {
+    let Some((first, rest)) = parts.split_first() else {
+        return name.is_empty();
+    };
+    match first {
+        Part::Text(t) => name
+            .strip_prefix(t.as_str())
+            .is_some_and(|tail| matches(rest, tail, out)),
+        Part::One => {
+            let Some(c) = name.chars().next() else {
+                return false;
+            };
+            out.push(c.to_string());
+            if matches(rest, &name[c.len_utf8()..], out) {
+                return true;
+            }
+            out.pop();
+            false
+        }
+        Part::Any | Part::Index => {
+            let digits = name.bytes().take_while(u8::is_ascii_digit).count();
+            let ends: Vec<usize> = if *first == Part::Index {
+                // Shortest first is not needed: an index is all its digits, no leading zero.
+                if digits == 0 || (digits > 1 && name.starts_with('0')) {
+                    return false;
+                }
+                vec![digits]
+            } else {
+                name.char_indices()
+                    .map(|(i, _)| i)
+                    .chain([name.len()])
+                    .collect()
+            };
+            for end in ends {
+                out.push(name[..end].to_string());
+                if matches(rest, &name[end..], out) {
+                    return true;
+                }
+                out.pop();
+            }
+            false
+        }
+    }
+}
+
+/// Checks a rename's new name: `{k}` must name a wildcard of the selector (1-based), and `{`
+/// and `}` stand only in such references.
+pub fn check_template(template: &str, wildcards: usize) -> Result<(), String> {
+    expand(template, &vec![String::new(); wildcards]).map(|_| ())
+}
+
+/// The new name `template` gives an element whose glob captured `captures`.
+pub fn expand(template: &str, captures: &[String]) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = template;
+    while let Some(at) = rest.find(['{', '}']) {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let close = tail.find('}').filter(|_| tail.starts_with('{'));
+        let Some(close) = close else {
+            return Err(format!(
+                "`{template}`: `{{` and `}}` stand only in a reference to a wildcard, `{{1}}`"
+            ));
+        };
+        let k: usize = tail[1..close]
+            .parse()
+            .map_err(|_| format!("`{template}`: `{}` is no wildcard number", &tail[..=close]))?;
+        match k.checked_sub(1).and_then(|i| captures.get(i)) {
+            Some(c) => out.push_str(c),
+            None => {
+                return Err(format!(
+                    "`{template}`: `{{{k}}}` names wildcard {k}, but the selector has {}",
+                    captures.len()
+                ))
+            }
+        }
+        rest = &tail[close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glob(text: &str) -> Glob {
+        Glob::new(text, Pos::default(), false).unwrap()
+    }
+
+    #[test]
+    fn globs_match_and_capture() {
+        assert!(glob("GPIO*").is_match("GPIO"));
+        assert!(glob("GPIO*").is_match("GPIO12"));
+        assert!(!glob("GPIO*").is_match("XGPIO1"));
+        assert!(glob("PIN?").is_match("PIN3"));
+        assert!(!glob("PIN?").is_match("PIN13"));
+        assert!(glob("*_CTRL").is_match("GPIO3_CTRL"));
+        assert_eq!(
+            glob("VAL_*").captures("VAL_0x01").unwrap(),
+            vec!["0x01".to_string()]
+        );
+        assert_eq!(
+            glob("*_?_*").captures("A_B_C_D").unwrap(),
+            vec!["A", "B", "C_D"]
+        );
+        assert!(glob("CTRL").is_match("CTRL") && !glob("CTRL").is_match("ctrl"));
+    }
+
+    #[test]
+    fn index_globs_take_decimal_indices() {
+        let g = Glob::new("CH<n>_CSR", Pos::default(), true).unwrap();
+        assert_eq!(g.index("CH0_CSR"), Some(0));
+        assert_eq!(g.index("CH12_CSR"), Some(12));
+        assert_eq!(g.index("CH01_CSR"), None);
+        assert_eq!(g.index("CHx_CSR"), None);
+        // Outside an [[array]], `<n>` is text: the name of an array.
+        let named = Glob::new("CH<n>", Pos::default(), false).unwrap();
+        assert!(named.is_match("CH<n>") && !named.is_match("CH3"));
+        assert!(Glob::new("CH_CSR", Pos::default(), true).is_err());
+    }
+
+    #[test]
+    fn templates_expand_captures() {
+        let c = vec!["0x01".to_string(), "B".to_string()];
+        assert_eq!(expand("V{1}_{2}", &c).unwrap(), "V0x01_B");
+        assert!(expand("V{3}", &c).unwrap_err().contains("wildcard 3"));
+        assert!(expand("V{x}", &c).is_err());
+        assert!(expand("V}", &c).is_err());
+        assert!(check_template("ON", 0).is_ok());
+        assert!(check_template("{1}", 0).is_err());
+    }
+}

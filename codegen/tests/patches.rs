@@ -1,0 +1,165 @@
+//! The patch layer end to end: `tests/patches/demo.svd` with `demo.toml`, every operation once,
+//! gives exactly the IR in `demo.ir.json` and the explanation in `demo.explain`
+//! (`BLESS=1 cargo test -p codegen --test patches` rewrites both after a deliberate change);
+//! a manifest's `patches` and repeated `--patch` apply in order.
+use std::path::Path;
+use std::process::Command;
+
+fn codegen(dir: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"));
+    c.current_dir(dir);
+    c
+}
+
+fn golden(path: &Path, actual: &str) -> Result<(), String> {
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(path, actual).unwrap();
+        return Ok(());
+    }
+    let expected = std::fs::read_to_string(path)
+        .map_err(|_| format!("no {} (run with BLESS=1)", path.display()))?;
+    if expected == actual {
+        return Ok(());
+    }
+    let diff = similar::TextDiff::from_lines(expected.as_str(), actual)
+        .unified_diff()
+        .header("expected", "actual")
+        .to_string();
+    Err(format!("{} differs:\n{diff}", path.display()))
+}
+
+#[test]
+fn every_operation_gives_the_expected_ir_and_explanation() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = codegen(dir)
+        .args([
+            "dump-ir",
+            "tests/patches/demo.svd",
+            "--patch",
+            "tests/patches/demo.toml",
+            "--explain-patches",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let ir = golden(&dir.join("tests/patches/demo.ir.json"), &stdout);
+    let explain = golden(&dir.join("tests/patches/demo.explain"), &stderr);
+    assert!(ir.is_ok() && explain.is_ok(), "{ir:?}\n{explain:?}");
+    // Without --explain-patches nothing is said about the patches.
+    let quiet = codegen(dir)
+        .args([
+            "dump-ir",
+            "tests/patches/demo.svd",
+            "--patch",
+            "tests/patches/demo.toml",
+        ])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("patch:"));
+    assert_eq!(quiet.stdout, out.stdout);
+}
+
+#[test]
+fn patch_files_apply_in_turn() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    // The second file selects what the first made: the array `CH<n>_CR` of block `TIMER`.
+    let second = tmp.path().join("second.toml");
+    std::fs::write(
+        &second,
+        "[[rename]]\nblock = \"TIMER\"\nregister = \"CH<n>_CR\"\nto = \"CTRL<n>\"\n",
+    )
+    .unwrap();
+    let out = codegen(dir)
+        .args([
+            "dump-ir",
+            "tests/patches/demo.svd",
+            "--patch",
+            "tests/patches/demo.toml",
+            "--patch",
+        ])
+        .arg(&second)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let ir: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = ir["blocks"][0]["registers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["CTRL<n>", "STATUS"]);
+    // In the other order the second file's selector matches nothing: an error at its key.
+    let out = codegen(dir)
+        .args(["dump-ir", "tests/patches/demo.svd", "--patch"])
+        .arg(&second)
+        .args(["--patch", "tests/patches/demo.toml"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error[patch_selectors_match]: `TIMER` matches no block"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("second.toml:2:9"), "{stderr}");
+}
+
+#[test]
+fn a_manifest_entry_takes_patches() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = tempfile::tempdir().unwrap();
+    let descriptions = root.path().join("descriptions");
+    std::fs::create_dir_all(&descriptions).unwrap();
+    for f in ["demo.svd", "demo.toml"] {
+        std::fs::copy(dir.join("tests/patches").join(f), descriptions.join(f)).unwrap();
+    }
+    std::fs::write(
+        descriptions.join("manifest.toml"),
+        "[[crate]]\nname = \"demo\"\ninputs = [\"demo.svd\"]\npatches = [\"demo.toml\"]\n",
+    )
+    .unwrap();
+    let out = codegen(root.path())
+        .args(["--explain-patches", "--root"])
+        .arg(root.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "patch: descriptions/demo.toml:34:1: [[array]] TIMER.CH0_CR..CH3_CR → TIMER.CH<n>_CR"
+        ),
+        "{stderr}"
+    );
+    let timer =
+        std::fs::read_to_string(root.path().join("generated/demo/src/mmio/timer.rs")).unwrap();
+    assert!(
+        !timer.contains("ch1_cr"),
+        "the array replaces the numbered registers"
+    );
+    assert!(
+        timer.contains("pub fn ch_cr(&self)"),
+        "the array's accessor"
+    );
+    // A catalogue takes no patches.
+    std::fs::write(
+        descriptions.join("manifest.toml"),
+        "[[crate]]\nname = \"demo\"\ninputs = [\"demo.svd\"]\ncatalogue = true\npatches = [\"demo.toml\"]\n",
+    )
+    .unwrap();
+    let out = codegen(root.path())
+        .arg("--root")
+        .arg(root.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error[manifest_syntax]") && stderr.contains("takes no `patches`"),
+        "{stderr}"
+    );
+}
