@@ -33,6 +33,7 @@ pub const OUT_SUBDIR: &str = "armreg";
 #[derive(Clone, Debug, Default)]
 pub struct Build {
     inputs: Vec<PathBuf>,
+    patches: Vec<PathBuf>,
     format: Option<Format>,
     strict: bool,
     models: bool,
@@ -74,6 +75,14 @@ impl Build {
     #[must_use]
     pub fn input(mut self, path: impl Into<PathBuf>) -> Self {
         self.inputs.push(path.into());
+        self
+    }
+
+    /// A patch file (`descriptions/FORMAT.md`, "Patch files") to apply to the inputs before they
+    /// are checked; several apply in the order given.
+    #[must_use]
+    pub fn patch(mut self, path: impl Into<PathBuf>) -> Self {
+        self.patches.push(path.into());
         self
     }
 
@@ -132,6 +141,14 @@ impl Build {
         let options = Options {
             format: self.format,
             strict: self.strict,
+            patches: self
+                .patches
+                .iter()
+                .map(|p| Input {
+                    path: p.clone(),
+                    shown: p.display().to_string(),
+                })
+                .collect(),
             ..Options::default()
         };
         let mut report = Report::default();
@@ -249,5 +266,47 @@ offset = 0
             .unwrap_err();
         assert!(err.to_string().contains("demo.toml:2:"), "{err}");
         assert!(!again.exists());
+    }
+
+    #[test]
+    fn patches_apply_and_are_watched() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("demo.toml");
+        std::fs::write(
+            &input,
+            "[device]\nname = \"demo\"\n[[layout]]\nname = \"CTRL\"\nwidth = 32\n\
+             [[block]]\nname = \"REGS\"\nsize = 0x10\n\
+             [[block.register]]\nname = \"CTRL\"\nlayout = \"CTRL\"\noffset = 0\n",
+        )
+        .unwrap();
+        let patch = dir.path().join("fix.toml");
+        std::fs::write(
+            &patch,
+            "[[rename]]\nblock = \"REGS\"\nregister = \"CTRL\"\nto = \"CONTROL\"\n",
+        )
+        .unwrap();
+        let out = dir.path().join("out");
+        let generated = Build::new()
+            .input(&input)
+            .patch(&patch)
+            .out_dir(&out)
+            .generate()
+            .unwrap();
+        assert!(generated.read.contains(&patch), "{:?}", generated.read);
+        let regs = std::fs::read_to_string(out.join("mmio/regs.rs")).unwrap();
+        assert!(regs.contains("pub fn control(&self)"), "{regs}");
+        // A patch that no longer matches fails the build script, at its position.
+        std::fs::write(
+            &patch,
+            "[[delete]]\nblock = \"REGS\"\nregister = \"STATUS\"\n",
+        )
+        .unwrap();
+        let err = Build::new()
+            .input(&input)
+            .patch(&patch)
+            .out_dir(dir.path().join("again"))
+            .generate()
+            .unwrap_err();
+        assert!(err.to_string().contains("fix.toml:3:12"), "{err}");
     }
 }

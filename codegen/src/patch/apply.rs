@@ -195,6 +195,10 @@ pub fn apply(device: &mut Device, file: &PatchFile) -> (Vec<Diagnostic>, Vec<Str
         "array",
     ];
     for phase in order {
+        if phase == "array" {
+            // Arrays compare layouts: without the fields and values deleted.
+            run.sweep_layouts();
+        }
         for (op, sel) in file.ops.iter().zip(&selected) {
             if op.kind.as_str() == phase {
                 run.op(op, sel);
@@ -788,6 +792,9 @@ impl Run<'_> {
                     .iter()
                     .any(|s| matches!(s.attr, Attr::Reset(_) | Attr::Width(_))),
                 Kind::Add(New::Field(_)) => true,
+                // Merging makes value descriptions the same: a register sharing the layout
+                // has the same values, so it takes the same words too.
+                Kind::MergeEnums => continue,
                 _ => false,
             };
             for (elem, _) in &sel.targets {
@@ -1083,6 +1090,7 @@ impl Run<'_> {
             groups.entry(key).or_default().push((reg, f));
         }
         let mut merged = 0;
+        let mut same = 0;
         for key in order {
             let members = &groups[&key];
             if members.len() < 2 {
@@ -1111,6 +1119,10 @@ impl Run<'_> {
                     }
                 }
             }
+            if changed == 0 {
+                same += 1;
+                continue;
+            }
             let names: Vec<&str> = model.iter().map(|m| m.name.as_str()).collect();
             let first = self.path(Elem::Field(first_reg, first_f));
             self.note(
@@ -1120,6 +1132,12 @@ impl Run<'_> {
                     members.len(),
                     short(&names.join(", "))
                 ),
+            );
+        }
+        if same > 0 {
+            self.note(
+                op,
+                format!("{same} set(s) of values were the same already, descriptions and all"),
             );
         }
         if merged == 0 {
@@ -1497,7 +1515,10 @@ impl Run<'_> {
                         }
                         _ => "another layout".to_string(),
                     };
-                    unlike = Some((k, format!("{} has {why} ({})", reg.name, first.name)));
+                    unlike = Some((
+                        k,
+                        format!("{} differs from {}: {why}", reg.name, first.name),
+                    ));
                     break;
                 }
                 if (&reg.access, &reg.read_action, &reg.alias_of, &reg.array)
@@ -1593,14 +1614,12 @@ impl Run<'_> {
         }
     }
 
-    /// Removes what was deleted or folded into arrays, and the layouts the patch left unused;
-    /// puts the device back into its canonical order.
-    fn sweep(&mut self) {
-        let dead = std::mem::take(&mut self.dead);
-        // Values, then fields (by their layout), then registers, blocks, instances, sysregs.
+    /// Removes the fields and values deleted: what selects them has been applied, and no later
+    /// operation selects inside a layout.
+    fn sweep_layouts(&mut self) {
         let mut dead_values: HashSet<(usize, usize, usize)> = HashSet::new();
         let mut dead_fields: HashSet<(usize, usize)> = HashSet::new();
-        for e in &dead {
+        for e in &self.dead {
             match *e {
                 Elem::Value(r, f, v) => {
                     if let Some(l) = self.layout_of(r) {
@@ -1615,6 +1634,8 @@ impl Run<'_> {
                 _ => {}
             }
         }
+        self.dead
+            .retain(|e| !matches!(e, Elem::Value(..) | Elem::Field(..)));
         for (l, layout) in self.device.layouts.iter_mut().enumerate() {
             for (f, field) in layout.fields.iter_mut().enumerate() {
                 let mut v = 0;
@@ -1629,6 +1650,12 @@ impl Run<'_> {
                 !dead_fields.contains(&(l, f - 1))
             });
         }
+    }
+
+    /// Removes what was deleted or folded into arrays, and the layouts the patch left unused;
+    /// puts the device back into its canonical order.
+    fn sweep(&mut self) {
+        let dead = std::mem::take(&mut self.dead);
         for (b, block) in self.device.blocks.iter_mut().enumerate() {
             let mut r = 0;
             block.registers.retain(|_| {
