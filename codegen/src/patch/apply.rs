@@ -57,18 +57,6 @@ impl Elem {
         }
     }
 
-    /// Whether `self` is `other` or inside it.
-    fn within(self, other: Elem) -> bool {
-        let mut e = Some(self);
-        while let Some(x) = e {
-            if x == other {
-                return true;
-            }
-            e = x.parent();
-        }
-        false
-    }
-
     /// The names its siblings of the same kind must not share: its parent and kind.
     fn namespace(self) -> (u8, Option<Elem>) {
         let kind = match self {
@@ -549,21 +537,30 @@ fn conflicts(
             }
         }
     }
-    // Deleted elements: nothing else may act on them or inside them.
-    for d in effects.iter().filter(|e| matches!(e.what, What::Delete)) {
-        for e in effects {
-            if e.op != d.op && !matches!(e.what, What::Delete) && e.elem.within(d.elem) {
-                let at = path(device, layouts, d.elem);
+    // Deleted elements: nothing else may act on them or inside them (each effect looks up its
+    // element and the few above it, so this is linear in the effects).
+    let deletes: HashMap<Elem, &Effect> = effects
+        .iter()
+        .filter(|e| matches!(e.what, What::Delete))
+        .map(|e| (e.elem, e))
+        .collect();
+    for e in effects.iter().filter(|e| !matches!(e.what, What::Delete)) {
+        let mut at = Some(e.elem);
+        while let Some(x) = at {
+            if let Some(d) = deletes.get(&x).filter(|d| d.op != e.op) {
+                let shown = path(device, layouts, d.elem);
                 let what = file.ops[e.op].kind.as_str();
                 report(
                     d,
                     e,
                     format!(
-                        "`{at}` is deleted by one operation and changed ([[{what}]]) by another"
+                        "`{shown}` is deleted by one operation and changed ([[{what}]]) by another"
                     ),
                     "the other operation".to_string(),
                 );
+                break;
             }
+            at = x.parent();
         }
     }
     // Names: after the patch, no two elements of one parent share a name because of it.

@@ -88,7 +88,12 @@ impl Glob {
     /// Whether `name` matches, and what each wildcard matched.
     pub fn captures(&self, name: &str) -> Option<Vec<String>> {
         let mut out = Vec::new();
-        matches(&self.parts, name, &mut out).then_some(out)
+        let mut failed = std::collections::HashSet::new();
+        let mut m = Matcher {
+            name,
+            failed: &mut failed,
+        };
+        m.matches(&self.parts, 0, &mut out).then_some(out)
     }
 
     pub fn is_match(&self, name: &str) -> bool {
@@ -107,47 +112,68 @@ impl Glob {
     }
 }
 
-fn matches(parts: &[Part], name: &str, out: &mut Vec<String>) -> bool {
-    let Some((first, rest)) = parts.split_first() else {
-        return name.is_empty();
-    };
-    match first {
-        Part::Text(t) => name
-            .strip_prefix(t.as_str())
-            .is_some_and(|tail| matches(rest, tail, out)),
-        Part::One => {
-            let Some(c) = name.chars().next() else {
-                return false;
-            };
-            out.push(c.to_string());
-            if matches(rest, &name[c.len_utf8()..], out) {
-                return true;
-            }
-            out.pop();
-            false
+/// A backtracking match that remembers the (part, position) pairs that failed, so that no pair
+/// is tried twice: time is bounded by parts × length × length, whatever the glob (`*a*a*a*b`).
+struct Matcher<'a, 'f> {
+    name: &'a str,
+    failed: &'f mut std::collections::HashSet<(usize, usize)>,
+}
+
+impl Matcher<'_, '_> {
+    fn matches(&mut self, parts: &[Part], at: usize, out: &mut Vec<String>) -> bool {
+        let key = (parts.len(), at);
+        if self.failed.contains(&key) {
+            return false;
         }
-        Part::Any | Part::Index => {
-            let digits = name.bytes().take_while(u8::is_ascii_digit).count();
-            let ends: Vec<usize> = if *first == Part::Index {
-                // Shortest first is not needed: an index is all its digits, no leading zero.
-                if digits == 0 || (digits > 1 && name.starts_with('0')) {
+        let found = self.step(parts, at, out);
+        if !found {
+            self.failed.insert(key);
+        }
+        found
+    }
+
+    fn step(&mut self, parts: &[Part], at: usize, out: &mut Vec<String>) -> bool {
+        let name = &self.name[at..];
+        let Some((first, rest)) = parts.split_first() else {
+            return name.is_empty();
+        };
+        match first {
+            Part::Text(t) => name.starts_with(t.as_str()) && self.matches(rest, at + t.len(), out),
+            Part::One => {
+                let Some(c) = name.chars().next() else {
                     return false;
-                }
-                vec![digits]
-            } else {
-                name.char_indices()
-                    .map(|(i, _)| i)
-                    .chain([name.len()])
-                    .collect()
-            };
-            for end in ends {
-                out.push(name[..end].to_string());
-                if matches(rest, &name[end..], out) {
+                };
+                let slot = out.len();
+                if self.matches(rest, at + c.len_utf8(), out) {
+                    out.insert(slot, c.to_string());
                     return true;
                 }
-                out.pop();
+                false
             }
-            false
+            Part::Any | Part::Index => {
+                let ends: Vec<usize> = if *first == Part::Index {
+                    // An index is all its digits, with no leading zero.
+                    let digits = name.bytes().take_while(u8::is_ascii_digit).count();
+                    if digits == 0 || (digits > 1 && name.starts_with('0')) {
+                        return false;
+                    }
+                    vec![digits]
+                } else {
+                    name.char_indices()
+                        .map(|(i, _)| i)
+                        .chain([name.len()])
+                        .collect()
+                };
+                // What the wildcard matched goes before what the rest captured, once it matched.
+                let slot = out.len();
+                for end in ends {
+                    if self.matches(rest, at + end, out) {
+                        out.insert(slot, name[..end].to_string());
+                        return true;
+                    }
+                }
+                false
+            }
         }
     }
 }
@@ -214,6 +240,20 @@ mod tests {
             vec!["A", "B", "C_D"]
         );
         assert!(glob("CTRL").is_match("CTRL") && !glob("CTRL").is_match("ctrl"));
+    }
+
+    #[test]
+    fn hostile_globs_take_bounded_time() {
+        let started = std::time::Instant::now();
+        // Backtracking alone would try about 300^60 splits.
+        let name = "a".repeat(300);
+        assert!(!glob(&format!("{}b", "*a".repeat(60))).is_match(&name));
+        assert!(glob(&"*a?".repeat(50)).is_match(&name));
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]
