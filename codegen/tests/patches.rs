@@ -163,3 +163,39 @@ fn a_manifest_entry_takes_patches() {
         "{stderr}"
     );
 }
+
+/// Every example of FORMAT.md's "Patch files" is a patch that applies to the vendored rp2040 SVD.
+#[test]
+fn the_format_examples_apply_to_rp2040() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let format = std::fs::read_to_string(dir.join("../descriptions/FORMAT.md")).unwrap();
+    let section = &format[format.find("## Patch files").expect("the section exists")..];
+    let examples: Vec<&str> = section
+        .split("```toml\n")
+        .skip(1)
+        .map(|rest| &rest[..rest.find("```").unwrap()])
+        .collect();
+    assert!(examples.len() >= 7, "{} examples", examples.len());
+    let tmp = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for (i, example) in examples.iter().enumerate() {
+        let patch = tmp.path().join(format!("example{i}.toml"));
+        std::fs::write(&patch, example).unwrap();
+        let out = codegen(dir)
+            .args([
+                "dump-ir",
+                "../descriptions/third-party/cmsis-svd-data/RaspberryPi/rp2040.svd",
+                "--patch",
+            ])
+            .arg(&patch)
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            failures.push(format!(
+                "{example}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}

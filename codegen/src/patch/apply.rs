@@ -1157,7 +1157,16 @@ impl Run<'_> {
                 Diagnostic::error(
                     PATCHES_DO_NOT_CONFLICT,
                     &op.pos,
-                    format!("{at} already has a {} named `{}`", new.what(), new.name()),
+                    format!(
+                        "{at} already has {} {} named `{}`",
+                        if new.what().starts_with(['a', 'e', 'i']) {
+                            "an"
+                        } else {
+                            "a"
+                        },
+                        new.what(),
+                        new.name()
+                    ),
                 )
                 .with_note(&pos, "defined here".to_string()),
             );
