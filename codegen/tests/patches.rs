@@ -59,6 +59,28 @@ fn every_operation_gives_the_expected_ir_and_explanation() {
         .unwrap();
     assert!(!String::from_utf8_lossy(&quiet.stderr).contains("patch:"));
     assert_eq!(quiet.stdout, out.stdout);
+    // `generate` explains the same changes.
+    let tmp = tempfile::tempdir().unwrap();
+    let generated = codegen(dir)
+        .args([
+            "generate",
+            "tests/patches/demo.svd",
+            "--patch",
+            "tests/patches/demo.toml",
+            "--explain-patches",
+            "-o",
+        ])
+        .arg(tmp.path().join("demo"))
+        .output()
+        .unwrap();
+    assert!(generated.status.success());
+    let explained: Vec<&str> = stderr.lines().filter(|l| l.starts_with("patch:")).collect();
+    let generate_stderr = String::from_utf8_lossy(&generated.stderr);
+    let again: Vec<&str> = generate_stderr
+        .lines()
+        .filter(|l| l.starts_with("patch:"))
+        .collect();
+    assert_eq!(again, explained);
 }
 
 #[test]
