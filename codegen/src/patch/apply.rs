@@ -1021,6 +1021,15 @@ impl Run<'_> {
                 for inst in device.instances.iter_mut().filter(|i| i.block.name == old) {
                     inst.block.name = new.clone();
                 }
+                // A block a cluster places follows its new name too.
+                for cluster in device
+                    .blocks
+                    .iter_mut()
+                    .flat_map(|parent| &mut parent.clusters)
+                    .filter(|c| c.block.name == old)
+                {
+                    cluster.block.name = new.clone();
+                }
                 old
             }
             Elem::Instance(i) => std::mem::replace(&mut device.instances[i].name, new.clone()),
@@ -1186,6 +1195,7 @@ impl Run<'_> {
                     source: None,
                     pos: b.pos.clone(),
                     registers,
+                    clusters: Vec::new(),
                     lock: None,
                 });
                 self.note(
@@ -1350,6 +1360,8 @@ impl Run<'_> {
             array: r.array.map(|(count, stride)| BlockArray { count, stride }),
             alias_of: None,
             read_action: None,
+            protection: None,
+            index_names: Vec::new(),
             doc: r.doc.clone(),
             source: None,
             pos: r.pos.clone(),
@@ -1358,6 +1370,18 @@ impl Run<'_> {
 
     fn copy(&mut self, op: &Op, elem: Elem, to: &str, base: Option<u64>) {
         match elem {
+            // The blocks its clusters place are placed by one block each: a copy would place
+            // them twice.
+            Elem::Block(b) if !self.device.blocks[b].clusters.is_empty() => {
+                self.errors.push(Diagnostic::error(
+                    PATCH_OPERATIONS_APPLY,
+                    &op.pos,
+                    format!(
+                        "block `{}` has clusters, and the blocks they place cannot be shared by a copy; copy the instance instead (another instance of the same block)",
+                        self.device.blocks[b].name
+                    ),
+                ));
+            }
             Elem::Block(b) => {
                 let block = Block {
                     name: to.to_string(),
@@ -1669,11 +1693,25 @@ impl Run<'_> {
                 !dead.contains(&Elem::Reg(Reg::Block(b, r - 1)))
             });
         }
-        let mut i = 0;
-        self.device.blocks.retain(|_| {
-            i += 1;
-            !dead.contains(&Elem::Block(i - 1))
-        });
+        // A deleted block takes the blocks its clusters place with it, at any depth.
+        let mut gone: Vec<String> = (0..self.device.blocks.len())
+            .filter(|&b| dead.contains(&Elem::Block(b)))
+            .map(|b| self.device.blocks[b].name.clone())
+            .collect();
+        let mut at = 0;
+        while at < gone.len() {
+            let placed: Vec<String> = self
+                .device
+                .blocks
+                .iter()
+                .filter(|b| b.name == gone[at])
+                .flat_map(|b| b.clusters.iter().map(|c| c.block.name.clone()))
+                .filter(|name| !gone.contains(name))
+                .collect();
+            gone.extend(placed);
+            at += 1;
+        }
+        self.device.blocks.retain(|b| !gone.contains(&b.name));
         let mut i = 0;
         self.device.instances.retain(|_| {
             i += 1;
@@ -1726,6 +1764,7 @@ fn value_of(v: &super::NewValue) -> EnumValue {
     EnumValue {
         name: v.name.clone(),
         value: v.value,
+        mask: None,
         usage: v.usage,
         doc: v.doc.clone(),
         source: None,

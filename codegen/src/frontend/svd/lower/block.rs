@@ -115,9 +115,17 @@ impl Lower<'_, '_> {
     }
 
     /// The address blocks of peripheral `peripheral`, for the block's documentation: what each
-    /// range holds (`usage`) and which accesses it answers (`protection`).
+    /// range holds (`usage`) and which accesses it answers (`protection`), when there is more to
+    /// say than one range of registers.
     fn address_blocks_text(&self, peripheral: usize) -> Option<String> {
         let blocks = self.peripherals[peripheral].info.address_block.as_ref()?;
+        // One range of registers with no protection says nothing the size does not.
+        let plain = |block: &svd_rs::AddressBlock| {
+            block.usage == svd_rs::AddressBlockUsage::Registers && block.protection.is_none()
+        };
+        if blocks.len() == 1 && blocks.iter().all(plain) {
+            return None;
+        }
         let described: Vec<String> = blocks
             .iter()
             .map(|block| {
