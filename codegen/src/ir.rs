@@ -279,10 +279,60 @@ pub struct Layout {
     pub reset_mask: Option<u64>,
     pub pos: Pos,
     pub fields: Vec<Field>,
+    /// Fields that are elements of one array (SVD `dim` on a field, `PIN%s`): each is also a
+    /// field of `fields`, which every reader but the Rust layout sees; that gives them one
+    /// constant (`Layout::PIN.at::<3>()`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub field_arrays: Vec<FieldArray>,
     /// Set while the layout still has to be derived from another one (see `passes::derived_layouts_resolve`);
     /// after that pass it names the base, for documentation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub derive: Option<Derive>,
+}
+
+/// Fields of a layout that are one array: element `n` is the field named `members[n]`, at
+/// `lsb + n * stride`, all of one width, access and set of values.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldArray {
+    /// The name, `<n>` where the index goes (`PIN<n>`).
+    pub name: String,
+    /// The fields that are its elements, in index order.
+    pub members: Vec<String>,
+    /// Bits between two elements.
+    pub stride: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<String>,
+    pub pos: Pos,
+}
+
+impl Layout {
+    /// The field arrays whose members are still the layout's fields as the array says (each
+    /// there, `stride` bits after the one before, with the first's width, access, reset and
+    /// values): those a pass left intact. The others are read as separate fields.
+    pub fn intact_field_arrays(&self) -> Vec<(&FieldArray, Vec<&Field>)> {
+        self.field_arrays
+            .iter()
+            .filter_map(|array| {
+                let members: Vec<&Field> = array
+                    .members
+                    .iter()
+                    .map(|name| self.fields.iter().find(|f| f.name == *name))
+                    .collect::<Option<_>>()?;
+                let first = members.first()?;
+                let uniform = members.iter().enumerate().all(|(n, f)| {
+                    u64::from(f.lsb) == u64::from(first.lsb) + n as u64 * u64::from(array.stride)
+                        && f.width == first.width
+                        && f.access == first.access
+                        && f.enums == first.enums
+                        && f.enum_default == first.enum_default
+                        && f.write_constraint == first.write_constraint
+                        && f.read_action == first.read_action
+                });
+                (uniform && members.len() >= 2 && array.stride >= first.width)
+                    .then_some((array, members))
+            })
+            .collect()
+    }
 }
 
 /// How a layout is derived from a base layout.

@@ -148,6 +148,96 @@ const fn ones(width: u32) -> u64 {
     u64::MAX >> (64 - width)
 }
 
+/// `COUNT` fields of layout `L` of one width, `stride` bits apart (an SVD field array,
+/// `PIN%s`): `at::<N>()` is field `N`, checked when the program is compiled, `try_at(n)` field
+/// `n`, or an error past the end; each is a [`Field`] like any other.
+pub struct FieldArray<L, R, W, const COUNT: usize> {
+    lsb: u8,
+    width: u8,
+    stride: u8,
+    _types: Types<L, R, W>,
+}
+
+impl<L, R, W, const COUNT: usize> FieldArray<L, R, W, COUNT> {
+    /// The array whose field 0 is `width` bits at `lsb`, each next one `stride` bits on.
+    ///
+    /// # Panics
+    /// If a field would not fit in 64 bits (at compile time in a constant).
+    #[inline(always)]
+    pub const fn new(lsb: u32, width: u32, stride: u32) -> Self {
+        assert!(
+            COUNT >= 1
+                && width >= 1
+                && stride >= width
+                && lsb as u64 + (COUNT as u64 - 1) * stride as u64 + width as u64 <= 64,
+            "a field array's fields are 1..=64 bits within 64, none overlapping"
+        );
+        Self {
+            lsb: lsb as u8,
+            width: width as u8,
+            stride: stride as u8,
+            _types: PhantomData,
+        }
+    }
+
+    /// The number of fields.
+    pub const COUNT: usize = COUNT;
+
+    /// Field `N`; an index past the end does not compile.
+    #[inline(always)]
+    pub const fn at<const N: usize>(self) -> Field<L, R, W> {
+        const { assert!(N < COUNT, "field array index out of range") };
+        Field::new(
+            self.lsb as u32 + N as u32 * self.stride as u32,
+            self.width as u32,
+        )
+    }
+
+    /// Field `n`, or an error past the end.
+    #[inline(always)]
+    pub const fn try_at(self, n: usize) -> Result<Field<L, R, W>, crate::IndexOutOfRange> {
+        if n >= COUNT {
+            return Err(crate::IndexOutOfRange {
+                index: n,
+                count: COUNT,
+            });
+        }
+        Ok(Field::new(
+            self.lsb as u32 + n as u32 * self.stride as u32,
+            self.width as u32,
+        ))
+    }
+
+    /// The number of fields.
+    #[inline(always)]
+    pub const fn len(self) -> usize {
+        COUNT
+    }
+
+    /// Whether the array is empty (never, for a generated one).
+    #[inline(always)]
+    pub const fn is_empty(self) -> bool {
+        COUNT == 0
+    }
+}
+
+impl<L, R, W, const COUNT: usize> Clone for FieldArray<L, R, W, COUNT> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<L, R, W, const COUNT: usize> Copy for FieldArray<L, R, W, COUNT> {}
+
+impl<L, R, W, const COUNT: usize> fmt::Debug for FieldArray<L, R, W, COUNT> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "FieldArray[{} x {} bits from {}, {} apart]",
+            COUNT, self.width, self.lsb, self.stride
+        )
+    }
+}
+
 impl<L, R, W> Clone for Field<L, R, W> {
     #[inline(always)]
     fn clone(&self) -> Self {
@@ -388,6 +478,18 @@ mod tests {
         const NAME: &'static str = "Mode";
         // 0b10xx is `High` unless it is exactly 0b1010; a malformed mask names nothing.
         const FIELDS: &'static str = "m 0 4 10=Ten 8/12=High 1/x=Bad";
+    }
+
+    #[test]
+    fn field_arrays_give_fields() {
+        const PINS: FieldArray<Ctrl, u8, u8, 4> = FieldArray::new(8, 2, 2);
+        let pin = PINS.at::<3>();
+        assert_eq!((pin.lsb(), pin.width()), (14, 2));
+        assert_eq!(PINS.try_at(1).map(|f| f.lsb()), Ok(10));
+        assert!(PINS.try_at(4).is_err());
+        let v = Ctrl::from_bits_retain(0).with(PINS.at::<2>(), 3u8);
+        assert_eq!(v.bits(), 0b11 << 12);
+        assert_eq!(v.get(PINS.try_at(2).unwrap()), 3);
     }
 
     #[test]

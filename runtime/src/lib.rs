@@ -35,6 +35,6 @@ pub mod model;
 mod path;
 mod value;
 
-pub use field::Field;
+pub use field::{Field, FieldArray};
 pub use path::SysRegPath;
 pub use value::{IndexOutOfRange, Layout, Reset, Value, Word};

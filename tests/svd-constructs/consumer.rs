@@ -3,6 +3,7 @@
 #![cfg(test)]
 
 use arrays::mmio::P as Leds;
+use arrays::PLed;
 use enum_dont_care::{p_mode::Speed, PMode, Value};
 use metadata::device::{self, interrupt, Interrupt};
 use nested_clusters::mmio::{Channel, P as Dma};
@@ -40,6 +41,16 @@ fn the_processor_and_its_interrupts_are_constants() {
     assert_eq!(Interrupt::Uart12.number(), 3);
     assert_eq!(Interrupt::from_number(2), Some(Interrupt::Uart0));
     assert_eq!(Interrupt::from_number(4), None);
+}
+
+/// A field array (`PIN%s`) is one constant whose elements are fields, in the same vocabulary.
+#[test]
+fn field_arrays_are_one_constant() {
+    let v = Value::<PLed>::default().with(PLed::PIN.at::<3>(), 2u8);
+    assert_eq!(v.bits(), 2 << 6);
+    assert_eq!(v.get(PLed::PIN.try_at(3).unwrap()), 2);
+    assert!(PLed::PIN.try_at(4).is_err());
+    assert_eq!(PLed::PIN.len(), 4);
 }
 
 /// `dimArrayIndex` names elements: the constant is the index `at` and `try_at` take.

@@ -227,6 +227,7 @@ impl Parser<'_> {
                 reset_mask: None,
                 pos: self.pos(&words[1]),
                 fields: Vec::new(),
+                field_arrays: Vec::new(),
                 derive: None,
             },
             sysreg,

@@ -414,6 +414,7 @@ impl Lower<'_> {
             reset_mask: None,
             pos: self.pos(&raw.name),
             fields,
+            field_arrays: Vec::new(),
             derive,
         })
     }

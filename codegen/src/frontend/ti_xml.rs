@@ -557,6 +557,7 @@ fn lower_modules(modules: Vec<Module>, sizes: &BTreeMap<usize, u64>) -> (Vec<Blo
                 reset_mask: None,
                 pos: register.pos,
                 fields: register.fields,
+                field_arrays: Vec::new(),
                 derive: None,
             });
         }

@@ -1346,6 +1346,7 @@ impl Run<'_> {
             reset_mask: None,
             pos: r.pos.clone(),
             fields: r.fields.iter().map(field_of).collect(),
+            field_arrays: Vec::new(),
             derive: None,
         };
         self.layouts.push(self.device, layout);

@@ -166,6 +166,7 @@ mod tests {
             reset_mask: None,
             pos: Pos::default(),
             fields: vec![field],
+            field_arrays: Vec::new(),
             derive: None,
         };
         let reg = BlockRegister {

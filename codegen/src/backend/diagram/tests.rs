@@ -28,6 +28,7 @@ fn layout(width: u32, fields: Vec<Field>) -> Layout {
         reset_mask: None,
         pos: Pos::default(),
         fields,
+        field_arrays: Vec::new(),
         derive: None,
     }
 }

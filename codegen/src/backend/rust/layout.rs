@@ -9,7 +9,7 @@ use super::code::{self, hex, name, uint, Code};
 use super::doc;
 use super::tokens::ident;
 use crate::ir::{
-    bit_range_mask, EnumUsage, EnumValue, Field, FieldAccess, Layout, WriteConstraint,
+    bit_range_mask, EnumUsage, EnumValue, Field, FieldAccess, FieldArray, Layout, WriteConstraint,
 };
 use crate::names::Case;
 
@@ -181,9 +181,15 @@ fn example(layout: &Layout, ty: &str, krate: Option<&str>) -> String {
         .fields
         .iter()
         .find(|f| !f.is_reserved() && f.enums.is_empty() && f.access == FieldAccess::Rw);
+    let arrays = usable_field_arrays(layout);
     let body = match field {
         Some(f) => {
-            let field = field_const(f);
+            // A member of a field array is reached through the array's constant.
+            let in_array = arrays.iter().find_map(|(array, members)| {
+                let n = members.iter().position(|m| m.name == f.name)?;
+                Some(format!("{}.at::<{n}>()", field_array_const(array)))
+            });
+            let field = in_array.unwrap_or_else(|| field_const(f));
             let (value, check) = if f.width == 1 {
                 ("true", format!("assert!(value.get({ty}::{field}));"))
             } else {
@@ -266,7 +272,12 @@ fn structure_key(l: &Layout) -> String {
             )
         })
         .collect();
-    format!("{:?}", (l.width, l.reset, l.reset_mask, fields))
+    let arrays: Vec<_> = l
+        .intact_field_arrays()
+        .iter()
+        .map(|(a, _)| (&a.name, &a.members, a.stride))
+        .collect();
+    format!("{:?}", (l.width, l.reset, l.reset_mask, fields, arrays))
 }
 
 /// A layout the same as an earlier one: a type alias with its own description, whose diagram
@@ -452,8 +463,20 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &str) {
             hex(value)
         ));
     }
+    // A field array is one constant; its members get none of their own.
+    let arrays = usable_field_arrays(layout);
+    let in_array = |f: &Field| {
+        arrays
+            .iter()
+            .any(|(_, members)| members.iter().any(|m| m.name == f.name))
+    };
     for f in &layout.fields {
-        field_constant(c, layout, f);
+        if !in_array(f) {
+            field_constant(c, layout, f);
+        }
+    }
+    for (array, members) in &arrays {
+        field_array_constant(c, layout, array, members);
     }
     c.close("");
 
@@ -622,6 +645,85 @@ fn exhaustive(f: &Field) -> bool {
     f.width < 16
         && values.iter().all(|e| e.mask.is_none())
         && values.len() as u64 == 1u64 << f.width
+}
+
+/// The field arrays that become one constant: those still intact (`Layout::intact_field_arrays`)
+/// whose constant name no field or other array of the layout has, and whose members are
+/// accessible.
+fn usable_field_arrays(layout: &Layout) -> Vec<(&FieldArray, Vec<&Field>)> {
+    let intact = layout.intact_field_arrays();
+    let mut taken: Vec<String> = layout
+        .fields
+        .iter()
+        .filter(|f| {
+            !intact
+                .iter()
+                .any(|(_, m)| m.iter().any(|x| x.name == f.name))
+        })
+        .map(field_const)
+        .collect();
+    taken.extend(OWN_CONSTS.iter().map(|c| c.to_string()));
+    let mut out = Vec::new();
+    for (array, members) in intact {
+        let constant = field_array_const(array);
+        let accessible = members[0].access.readable() || members[0].access.writable();
+        if accessible && !taken.contains(&constant) {
+            taken.push(constant);
+            out.push((array, members));
+        }
+    }
+    out
+}
+
+/// The constant of a field array: its name without `<n>`, in upper case.
+fn field_array_const(array: &FieldArray) -> String {
+    name(&array.name, Case::Upper)
+}
+
+/// A field array as one constant, `FieldArray<Self, R, W, COUNT>`: `at::<N>()`/`try_at(n)` give
+/// element N's `Field`, typed as its first member's.
+fn field_array_constant(c: &mut Code, layout: &Layout, array: &FieldArray, members: &[&Field]) {
+    let first = members[0];
+    let (_, enum_read, enum_write) = enum_values(first);
+    let read = if first.access.readable() {
+        field_type(layout, first, enum_read)
+    } else {
+        "armreg_rt::field::WriteOnly".to_string()
+    };
+    let write = if first.access.writable() {
+        field_type(layout, first, enum_write)
+    } else {
+        "armreg_rt::field::ReadOnly".to_string()
+    };
+    let names: Vec<String> = members.iter().map(|m| doc::code(&m.name)).collect();
+    c.doc(&doc::paragraphs(&[
+        Some(format!(
+            "{}: {}",
+            doc::code(&array.name),
+            array.doc.as_deref().map(doc::escape).unwrap_or_default()
+        )),
+        Some(format!(
+            "{} fields of {} bits, {} bits apart from bit {}: {}. `.at::<N>()` is field N, checked when the program is compiled; `.try_at(n)` is field n, or an error past the end. {}.",
+            members.len(),
+            first.width,
+            array.stride,
+            first.lsb,
+            names.join(", "),
+            doc::access(first.access)
+        )),
+        first
+            .reset
+            .filter(|r| members.iter().all(|m| m.reset == Some(*r)))
+            .map(|r| format!("Reset: {r:#x} each.")),
+    ]));
+    c.fmt(format_args!(
+        "pub const {}: armreg_rt::FieldArray<Self, {read}, {write}, {}> = armreg_rt::FieldArray::new({}, {}, {});",
+        field_array_const(array),
+        members.len(),
+        first.lsb,
+        first.width,
+        array.stride
+    ));
 }
 
 /// The associated constant naming a field: its name in upper case, with `_FIELD` appended where

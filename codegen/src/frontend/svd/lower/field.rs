@@ -1,15 +1,16 @@
-//! A register's fields (field arrays expanded), with their access, reset and write constraint.
+//! A register's fields, with their access, reset and write constraint. A field array (`dim` on a
+//! field) gives a field per element and an IR field array grouping them.
 use svd_rs as svd;
 use svd_rs::Access;
 
 use super::access::{field_access, read_action};
 use super::effective::EffectiveRegister;
-use super::names::{indexes, substitute};
+use super::names::{array_name, indexes, substitute};
 use super::properties::Properties;
 use super::text::doc_text;
 use super::Lower;
 use crate::frontend::svd::check::MAX_BIT;
-use crate::ir::{self, Field, WriteConstraint};
+use crate::ir::{self, Field, FieldArray, WriteConstraint};
 use crate::rules::NUMBERS_PARSE;
 
 impl<'a> Lower<'_, 'a> {
@@ -23,7 +24,7 @@ impl<'a> Lower<'_, 'a> {
         size: u32,
         props: Properties,
         out: &mut Vec<Field>,
-    ) {
+    ) -> Option<FieldArray> {
         let effective = self.effective_field(field);
         let located = &self.fields[field];
         let (info, node) = (located.info, located.node);
@@ -66,6 +67,17 @@ impl<'a> Lower<'_, 'a> {
                 })
                 .collect(),
         };
+        // An array's elements are fields, and one array of them for the Rust layout.
+        let array = effective
+            .dim
+            .filter(|dim| dim.dim >= 2)
+            .map(|dim| FieldArray {
+                name: array_name(&info.name),
+                members: elements.iter().map(|(name, _, _)| name.clone()).collect(),
+                stride: dim.dim_increment,
+                doc: doc_text(effective.description).map(|text| substitute(&text, "n")),
+                pos: pos.clone(),
+            });
         for (name, lsb, index) in elements {
             if lsb > MAX_BIT {
                 self.error_once(
@@ -100,5 +112,6 @@ impl<'a> Lower<'_, 'a> {
                 write_constraint,
             });
         }
+        array
     }
 }

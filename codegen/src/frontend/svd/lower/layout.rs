@@ -42,12 +42,20 @@ impl<'a> Lower<'_, 'a> {
         let node = self.registers[register].node;
         let register_access: Option<Access> = props.access();
         let mut fields = Vec::new();
+        let mut field_arrays = Vec::new();
         for field in self.registers[effective.fields_from]
             .fields
             .clone()
             .unwrap_or_default()
         {
-            self.lower_field(field, effective, register_access, size, props, &mut fields);
+            field_arrays.extend(self.lower_field(
+                field,
+                effective,
+                register_access,
+                size,
+                props,
+                &mut fields,
+            ));
         }
         let name = unique(&mut self.layout_idents, &plain_name(name), Case::Camel);
         self.layout_widths.insert(name.clone(), size);
@@ -60,6 +68,7 @@ impl<'a> Lower<'_, 'a> {
             reset_mask: props.mask,
             pos: self.name_pos(node),
             fields,
+            field_arrays,
             derive: None,
         });
         self.layout_memo.insert(key, name.clone());
