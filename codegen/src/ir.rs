@@ -731,9 +731,9 @@ pub struct Block {
     pub lock: Option<Lock>,
 }
 
-/// The most registers a flattened block holds (the SVD frontend bounds a peripheral's registers
-/// and clusters to 65536; expanding cluster arrays multiplies them).
-pub const FLAT_LIMIT: usize = 1 << 20;
+/// The most registers a flattened block holds: expanding cluster arrays multiplies them, and
+/// `passes::arrays_in_range` refuses a block that flattens to more.
+pub const FLAT_LIMIT: usize = 1 << 16;
 
 /// A block placed inside another at an offset, once or as an array (an SVD cluster): its
 /// registers are the other block's, reached through it.
@@ -971,7 +971,8 @@ impl Device {
                 ..reg.clone()
             });
         }
-        if depth > 16 {
+        // Deeper than any XML the frontends read (a cycle, which validation refuses).
+        if depth > 256 {
             return;
         }
         for cluster in &block.clusters {

@@ -492,7 +492,7 @@ a32 = "p15, 0, c9, c13, 0""#,
 pub const ARRAYS_IN_RANGE: &Rule = &Rule {
     name: "arrays_in_range",
     severity: Error,
-    summary: "an array's name holds `<n>` exactly when it has a count; it has 1 to 65536 elements, a block at most 2^20 registers with elements counted, no element's encoding carries out of CRm and none lies outside its block",
+    summary: "an array's name holds `<n>` exactly when it has a count; it has 1 to 65536 elements, a block at most 2^20 registers with elements counted (and at most 65536 once its clusters are flattened), no element's encoding carries out of CRm and none lies outside its block",
     formats: &[Native, Svd],
     example: r#"[[sysreg]]
 name = "CNT<n>_EL0"

@@ -335,6 +335,15 @@ fn limits_refuse_what_would_exhaust_the_machine() {
         many.push_str(&format!("[[block.register]]\nname = \"R{i}_<n>\"\nlayout = \"R\"\noffset = {:#x}\naccess = \"rw\"\ncount = 65536\nstride = 4\n", i * 0x40000));
     }
     refused("many.toml", many.as_bytes(), &[], "the limit is 1048576");
+    // Cluster arrays inside cluster arrays: one register each, but C headers and models would
+    // see 300 x 300 of them.
+    let nested = "<?xml version=\"1.0\"?>\n<device schemaVersion=\"1.3\"><name>X</name><width>32</width><size>32</size><peripherals><peripheral><name>P</name><baseAddress>0x10000000</baseAddress><registers><cluster><dim>300</dim><dimIncrement>0x10000</dimIncrement><name>A%s</name><addressOffset>0</addressOffset><cluster><dim>300</dim><dimIncrement>0x100</dimIncrement><name>B%s</name><addressOffset>0</addressOffset><register><dim>2</dim><dimIncrement>4</dimIncrement><name>R%s</name><addressOffset>0</addressOffset></register></cluster></cluster></registers></peripheral></peripherals></device>";
+    refused(
+        "nested.svd",
+        nested.as_bytes(),
+        &[],
+        "flattens to more than 65536 registers",
+    );
     // Nesting thousands deep.
     let deep = format!(
         "[device]\nname = \"d\"\nx = {}{}\n",

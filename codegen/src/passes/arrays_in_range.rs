@@ -4,7 +4,7 @@
 //! and no block has more than [`MAX_ELEMENTS`] registers, elements counted.
 use super::contract::Property;
 use crate::diagnostic::Diagnostic;
-use crate::ir::{Device, PathExt, Pos};
+use crate::ir::{Device, PathExt, Pos, FLAT_LIMIT};
 use crate::rules::ARRAYS_IN_RANGE;
 
 /// An element's size is its layout's width, a derived layout's only once derived.
@@ -55,6 +55,14 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
                 ),
             ));
         }
+        for cluster in &block.clusters {
+            shape(
+                &cluster.name,
+                &cluster.pos,
+                cluster.array.map(|a| a.count),
+                &mut out,
+            );
+        }
         for reg in &block.registers {
             shape(&reg.name, &reg.pos, reg.array.map(|a| a.count), &mut out);
             let Some(array) = reg.array.filter(|a| (1..=MAX_COUNT).contains(&a.count)) else {
@@ -87,6 +95,24 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
                     ),
                 ));
             }
+        }
+    }
+    // What reads a block as a flat map (C headers, models, the site) expands cluster arrays
+    // that hold arrays: that is bounded too.
+    let parents = device.block_parents();
+    for (b, block) in device.blocks.iter().enumerate() {
+        if parents[b].is_some() || block.clusters.is_empty() {
+            continue;
+        }
+        if device.flat_registers(b, FLAT_LIMIT + 1).len() > FLAT_LIMIT {
+            out.push(Diagnostic::error(
+                ARRAYS_IN_RANGE,
+                &block.pos,
+                format!(
+                    "block `{}` flattens to more than {FLAT_LIMIT} registers (its clusters' arrays multiplied)",
+                    block.name
+                ),
+            ));
         }
     }
     out
