@@ -306,6 +306,37 @@ pub struct FieldArray {
 }
 
 impl Layout {
+    /// Everything about the layout its type's API is made from: not its name, prose, sources
+    /// or positions. Two layouts with one key are one Rust type (the backend), and alike enough
+    /// to be one array's elements (the patch layer).
+    pub fn structure_key(&self) -> String {
+        let fields: Vec<_> = self
+            .fields
+            .iter()
+            .map(|f| {
+                let enums: Vec<_> = f
+                    .enums
+                    .iter()
+                    .map(|e| (&e.name, e.value, e.mask, e.usage))
+                    .collect();
+                (
+                    (&f.name, f.lsb, f.width, f.access, f.reset),
+                    (enums, &f.enum_default),
+                    (f.read_action, f.write_constraint),
+                )
+            })
+            .collect();
+        let arrays: Vec<_> = self
+            .intact_field_arrays()
+            .iter()
+            .map(|(a, _)| (&a.name, &a.members, a.stride))
+            .collect();
+        format!(
+            "{:?}",
+            (self.width, self.reset, self.reset_mask, fields, arrays)
+        )
+    }
+
     /// The field arrays whose members are still the layout's fields as the array says (each
     /// there, `stride` bits after the one before, with the first's width, access, reset and
     /// values): those a pass left intact. The others are read as separate fields.
@@ -516,6 +547,20 @@ impl FieldAccess {
             Self::Res0 => "res0",
             Self::Res1 => "res1",
         }
+    }
+
+    /// The access spelt `text`, or the message saying which spellings there are.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        Self::ALL
+            .into_iter()
+            .find(|a| a.as_str() == text)
+            .ok_or_else(|| {
+                let all: Vec<_> = Self::ALL.iter().map(|a| a.as_str()).collect();
+                format!(
+                    "unknown field access `{text}`; expected one of: {}",
+                    all.join(", ")
+                )
+            })
     }
 
     /// Every access kind, for parsing and documentation.

@@ -3,6 +3,7 @@ pub mod arm_pmu_data;
 pub mod linux_sysreg;
 pub mod native;
 pub mod perf_json;
+pub mod spanned;
 pub mod svd;
 pub mod ti_xml;
 

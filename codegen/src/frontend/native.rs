@@ -8,10 +8,11 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::frontend::spanned::Reader;
 use crate::ir::{
     Amendment, Block, BlockArray, BlockRegister, Derive, Device, EnumUsage, EnumValue, Event,
-    EventPmu, Field, FieldAccess, Instance, Layout, Lock, NameRef, Pos, ReadAction, RegAccess,
-    RegisterAmendment, SysReg, SysRegPath, View,
+    EventPmu, Field, FieldAccess, Instance, Layout, Lock, NameRef, ReadAction, RegisterAmendment,
+    SysReg, SysRegPath, View,
 };
 use crate::rules::{DESCRIPTION_SYNTAX, TOML_SYNTAX};
 
@@ -199,10 +200,7 @@ pub fn parse(file: &str, text: &str) -> Result<Device, Vec<Diagnostic>> {
             message,
         )]
     })?;
-    let mut lower = Lower {
-        lines: &lines,
-        errors: Vec::new(),
-    };
+    let mut lower = Lower::new(&lines, DESCRIPTION_SYNTAX);
     let device = lower.device(raw);
     if lower.errors.is_empty() {
         Ok(device)
@@ -211,42 +209,14 @@ pub fn parse(file: &str, text: &str) -> Result<Device, Vec<Diagnostic>> {
     }
 }
 
-struct Lower<'a> {
-    lines: &'a LineIndex<'a>,
-    errors: Vec<Diagnostic>,
-}
+/// The native format's reader: the shared checks of `spanned`, and the methods below.
+type Lower<'a> = Reader<'a>;
 
 impl Lower<'_> {
-    fn pos<T>(&self, spanned: &S<T>) -> Pos {
-        let span = spanned.span();
-        self.lines.pos(span.start, span.end)
-    }
-
     fn name_ref(&self, spanned: &S<String>) -> NameRef {
         NameRef {
             name: spanned.get_ref().clone(),
             pos: self.pos(spanned),
-        }
-    }
-
-    fn error<T>(&mut self, at: &S<T>, message: String) {
-        let pos = self.pos(at);
-        self.errors
-            .push(Diagnostic::error(DESCRIPTION_SYNTAX, &pos, message));
-    }
-
-    /// A non-negative integer no larger than `max`.
-    fn unsigned(&mut self, spanned: &S<i64>, what: &str, max: u64) -> Option<u64> {
-        let value = *spanned.get_ref();
-        match u64::try_from(value) {
-            Ok(unsigned) if unsigned <= max => Some(unsigned),
-            _ => {
-                self.error(
-                    spanned,
-                    format!("{what} must be between 0 and {max}, got {value}"),
-                );
-                None
-            }
         }
     }
 
@@ -420,7 +390,7 @@ impl Lower<'_> {
     }
 
     fn field(&mut self, raw: &RawField) -> Option<Field> {
-        let (msb, lsb) = self.bits(&raw.bits)?;
+        let (msb, lsb) = self.bits(&raw.bits, 1024)?;
         let access = match &raw.access {
             Some(access) => self.field_access(access)?,
             None => FieldAccess::Rw,
@@ -499,92 +469,6 @@ impl Lower<'_> {
     }
 
     /// `"msb:lsb"` or `"bit"`.
-    fn bits(&mut self, raw: &S<String>) -> Option<(u32, u32)> {
-        let text = raw.get_ref().trim();
-        let parse = |text: &str| text.trim().parse::<u32>().ok().filter(|&bit| bit < 1024);
-        let parsed = match text.split_once(':') {
-            Some((msb, lsb)) => parse(msb).zip(parse(lsb)),
-            None => parse(text).map(|bit| (bit, bit)),
-        };
-        match parsed {
-            Some((msb, lsb)) if msb >= lsb => Some((msb, lsb)),
-            Some(_) => {
-                self.error(
-                    raw,
-                    format!("bits `{text}`: write the most significant bit first (msb:lsb)"),
-                );
-                None
-            }
-            None => {
-                self.error(
-                    raw,
-                    format!("bits `{text}` is not `msb:lsb` or a single bit number"),
-                );
-                None
-            }
-        }
-    }
-
-    fn field_access(&mut self, raw: &S<String>) -> Option<FieldAccess> {
-        let text = raw.get_ref().as_str();
-        let found = FieldAccess::ALL.into_iter().find(|a| a.as_str() == text);
-        if found.is_none() {
-            let all: Vec<_> = FieldAccess::ALL.iter().map(|a| a.as_str()).collect();
-            self.error(
-                raw,
-                format!(
-                    "unknown field access `{text}`; expected one of: {}",
-                    all.join(", ")
-                ),
-            );
-        }
-        found
-    }
-
-    fn reg_access(
-        &mut self,
-        access: &Option<S<String>>,
-        state: &Option<S<String>>,
-        name: &S<String>,
-    ) -> Option<RegAccess> {
-        let text = access.as_ref().map_or("rw", |a| a.get_ref().as_str());
-        let needs_state = matches!(text, "set" | "clear");
-        match (needs_state, state) {
-            (true, None) => {
-                let at = access.as_ref().unwrap_or(name);
-                self.error(
-                    at,
-                    format!("access `{text}` needs `state`, the name of the shared state"),
-                );
-                return None;
-            }
-            (false, Some(state)) => {
-                self.error(
-                    state,
-                    "`state` only applies to access `set` or `clear`".to_string(),
-                );
-                return None;
-            }
-            _ => {}
-        }
-        let state = state.as_ref().map(|state| state.get_ref().clone());
-        Some(match text {
-            "rw" => RegAccess::Rw,
-            "ro" => RegAccess::Ro,
-            "wo" => RegAccess::Wo,
-            "set" => RegAccess::Set { state: state? },
-            "clear" => RegAccess::Clear { state: state? },
-            other => {
-                let at = access.as_ref().unwrap_or(name);
-                self.error(
-                    at,
-                    format!("unknown register access `{other}`; expected rw, ro, wo, set or clear"),
-                );
-                return None;
-            }
-        })
-    }
-
     fn sysreg(&mut self, raw: &RawSysReg) -> Option<SysReg> {
         let paths: Vec<(&S<String>, PathParser)> = [
             (raw.a64.as_ref(), parse_a64 as PathParser),
@@ -621,7 +505,7 @@ impl Lower<'_> {
                 return None;
             }
         };
-        let access = self.reg_access(&raw.access, &raw.state, &raw.name)?;
+        let access = self.reg_access(raw.access.as_ref(), &raw.state, &raw.name)?;
         let count = match &raw.count {
             Some(count) => Some(self.unsigned(count, "count", u64::from(u32::MAX))? as u32),
             None => None,
@@ -718,11 +602,8 @@ impl Lower<'_> {
         };
         let mut registers = Vec::new();
         for register in &raw.register {
-            let access = self.reg_access(
-                &Some(register.access.clone()),
-                &register.state,
-                &register.name,
-            )?;
+            let access =
+                self.reg_access(Some(&register.access), &register.state, &register.name)?;
             registers.push(RegisterAmendment {
                 name: self.name_ref(&register.name),
                 access,
@@ -739,7 +620,7 @@ impl Lower<'_> {
 
     fn block_register(&mut self, raw: &RawBlockRegister) -> Option<BlockRegister> {
         let offset = self.unsigned(&raw.offset, "offset", u64::from(u32::MAX))?;
-        let access = self.reg_access(&raw.access, &raw.state, &raw.name)?;
+        let access = self.reg_access(raw.access.as_ref(), &raw.state, &raw.name)?;
         let array = match (&raw.count, &raw.stride) {
             (Some(count), Some(stride)) => Some(BlockArray {
                 count: self.unsigned(count, "count", u64::from(u32::MAX))? as u32,

@@ -658,28 +658,6 @@ fn siblings(device: &Device, layouts: &Layouts, parent: Elem, like: Elem) -> Vec
     }
 }
 
-/// Everything about a layout its registers' API is made of: not its name, prose or positions
-/// (the backend's own test of two layouts being one type).
-fn structure(l: &Layout) -> String {
-    let fields: Vec<_> = l
-        .fields
-        .iter()
-        .map(|f| {
-            let enums: Vec<_> = f
-                .enums
-                .iter()
-                .map(|e| (&e.name, e.value, e.usage))
-                .collect();
-            (
-                (&f.name, f.lsb, f.width, f.access, f.reset),
-                (enums, &f.enum_default),
-                (f.read_action, f.write_constraint),
-            )
-        })
-        .collect();
-    format!("{:?}", (l.width, l.reset, l.reset_mask, fields))
-}
-
 /// Why layout `b` is not `a` (its first difference), in words.
 fn difference(a: &Layout, b: &Layout) -> String {
     if a.width != b.width {
@@ -711,7 +689,7 @@ fn difference(a: &Layout, b: &Layout) -> String {
             fields: vec![fb.clone()],
             ..a.clone()
         };
-        if structure(&la) != structure(&lb) {
+        if la.structure_key() != lb.structure_key() {
             let what = if (fa.lsb, fa.width) != (fb.lsb, fb.width) {
                 "bits"
             } else if fa.access != fb.access {
@@ -1534,8 +1512,8 @@ impl Run<'_> {
                 let same_layout = match (first_layout, l) {
                     (Some(a), Some(b)) => {
                         a == b
-                            || structure(&self.device.layouts[a])
-                                == structure(&self.device.layouts[b])
+                            || self.device.layouts[a].structure_key()
+                                == self.device.layouts[b].structure_key()
                     }
                     _ => first.layout.name == reg.layout.name,
                 };

@@ -27,6 +27,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::diagnostic::{Diagnostic, LineIndex};
+use crate::frontend::spanned::Reader;
 use crate::ir::{EnumUsage, FieldAccess, Pos, ReadAction, RegAccess};
 use crate::rules::PATCH_SYNTAX;
 
@@ -541,10 +542,7 @@ pub fn parse(file: &str, text: &str) -> Result<PatchFile, Vec<Diagnostic>> {
             error.message().trim().to_string(),
         )]
     })?;
-    let mut lower = Lower {
-        lines: &lines,
-        errors: Vec::new(),
-    };
+    let mut lower = Lower::new(&lines, PATCH_SYNTAX);
     let mut ops = Vec::new();
     let kinds: [(&str, &Vec<S<RawOp>>); 8] = [
         ("modify", &raw.modify),
@@ -578,41 +576,14 @@ pub fn parse(file: &str, text: &str) -> Result<PatchFile, Vec<Diagnostic>> {
     }
 }
 
-struct Lower<'a> {
-    lines: &'a LineIndex<'a>,
-    errors: Vec<Diagnostic>,
-}
+/// The patch file's reader: the shared checks of `frontend::spanned`, and the methods below.
+type Lower<'a> = Reader<'a>;
 
 impl Lower<'_> {
-    fn pos<T>(&self, spanned: &S<T>) -> Pos {
-        let span = spanned.span();
-        self.lines.pos(span.start, span.end)
-    }
-
     /// The position of an operation: its `[[kind]]` header (the span `toml` gives a table of
     /// an array of tables).
     fn op_pos(&self, raw: &S<RawOp>) -> Pos {
         self.pos(raw)
-    }
-
-    fn error<T>(&mut self, at: &S<T>, message: String) {
-        let pos = self.pos(at);
-        self.errors
-            .push(Diagnostic::error(PATCH_SYNTAX, &pos, message));
-    }
-
-    fn unsigned(&mut self, spanned: &S<i64>, what: &str, max: u64) -> Option<u64> {
-        let value = *spanned.get_ref();
-        match u64::try_from(value) {
-            Ok(unsigned) if unsigned <= max => Some(unsigned),
-            _ => {
-                self.error(
-                    spanned,
-                    format!("{what} must be between 0 and {max}, got {value}"),
-                );
-                None
-            }
-        }
     }
 
     fn glob(&mut self, raw: &Option<S<String>>, array: bool) -> Option<Option<Glob>> {
@@ -891,7 +862,7 @@ impl Lower<'_> {
         let mut ok = true;
         if let Some(v) = &s.access {
             let attr = if matches!(level, Level::Register | Level::SysReg) {
-                self.reg_access(v, &s.state).map(Attr::RegAccess)
+                self.reg_access(Some(v), &s.state, v).map(Attr::RegAccess)
             } else {
                 self.field_access(v).map(Attr::FieldAccess)
             };
@@ -908,7 +879,7 @@ impl Lower<'_> {
             given.push((attr, self.pos(v)));
         }
         if let Some(v) = &s.bits {
-            let attr = self.bits(v).map(|(m, l)| Attr::Bits(m, l));
+            let attr = self.bits(v, 64).map(|(m, l)| Attr::Bits(m, l));
             given.push((attr, self.pos(v)));
         }
         if let Some(v) = &s.offset {
@@ -944,7 +915,7 @@ impl Lower<'_> {
             given.push((attr, self.pos(v)));
         }
         if let Some(v) = &s.read_action {
-            let attr = self.read_action(v).map(Attr::ReadAction);
+            let attr = self.read_action_of(v).map(Attr::ReadAction);
             given.push((attr, self.pos(v)));
         }
         let mut out = Vec::new();
@@ -987,75 +958,6 @@ impl Lower<'_> {
         }
     }
 
-    fn bits(&mut self, raw: &S<String>) -> Option<(u32, u32)> {
-        let text = raw.get_ref().trim();
-        let parse = |t: &str| t.trim().parse::<u32>().ok().filter(|&b| b < 64);
-        let parsed = match text.split_once(':') {
-            Some((msb, lsb)) => parse(msb).zip(parse(lsb)),
-            None => parse(text).map(|b| (b, b)),
-        };
-        match parsed {
-            Some((msb, lsb)) if msb >= lsb => Some((msb, lsb)),
-            _ => {
-                self.error(
-                    raw,
-                    format!("bits `{text}` is not `msb:lsb` (msb first, below 64) or a single bit number"),
-                );
-                None
-            }
-        }
-    }
-
-    fn field_access(&mut self, raw: &S<String>) -> Option<FieldAccess> {
-        let text = raw.get_ref().as_str();
-        let found = FieldAccess::ALL.into_iter().find(|a| a.as_str() == text);
-        if found.is_none() {
-            let all: Vec<_> = FieldAccess::ALL.iter().map(|a| a.as_str()).collect();
-            self.error(
-                raw,
-                format!(
-                    "unknown field access `{text}`; expected one of: {}",
-                    all.join(", ")
-                ),
-            );
-        }
-        found
-    }
-
-    fn reg_access(&mut self, raw: &S<String>, state: &Option<S<String>>) -> Option<RegAccess> {
-        let text = raw.get_ref().as_str();
-        let state_name = state.as_ref().map(|s| s.get_ref().clone());
-        let access = match (text, state_name) {
-            ("rw", None) => RegAccess::Rw,
-            ("ro", None) => RegAccess::Ro,
-            ("wo", None) => RegAccess::Wo,
-            ("set", Some(state)) => RegAccess::Set { state },
-            ("clear", Some(state)) => RegAccess::Clear { state },
-            ("set" | "clear", None) => {
-                self.error(
-                    raw,
-                    format!("access `{text}` needs `state`, the name of the shared state"),
-                );
-                return None;
-            }
-            ("rw" | "ro" | "wo", Some(_)) => {
-                self.error(
-                    raw,
-                    "`state` only applies to access `set` or `clear`".into(),
-                );
-                return None;
-            }
-            _ => {
-                self.error(
-                    raw,
-                    format!("unknown register access `{text}`; expected rw, ro, wo, set or clear"),
-                );
-                return None;
-            }
-        };
-        Some(access)
-    }
-
     fn usage(&mut self, raw: &S<String>) -> Option<EnumUsage> {
         match raw.get_ref().as_str() {
             "read-write" => Some(EnumUsage::ReadWrite),
@@ -1071,7 +973,7 @@ impl Lower<'_> {
         }
     }
 
-    fn read_action(&mut self, raw: &S<String>) -> Option<ReadAction> {
+    fn read_action_of(&mut self, raw: &S<String>) -> Option<ReadAction> {
         match raw.get_ref().as_str() {
             "clear" => Some(ReadAction::Clear),
             "set" => Some(ReadAction::Set),
@@ -1177,7 +1079,7 @@ impl Lower<'_> {
     fn new_register(&mut self, raw: &S<RawNewRegister>) -> Option<NewRegister> {
         let r = raw.get_ref();
         let access = match &r.access {
-            Some(a) => self.reg_access(a, &r.state)?,
+            Some(a) => self.reg_access(Some(a), &r.state, a)?,
             None => RegAccess::Rw,
         };
         let array = match (&r.count, &r.stride) {
@@ -1220,7 +1122,7 @@ impl Lower<'_> {
 
     fn new_field(&mut self, raw: &S<RawNewField>) -> Option<NewField> {
         let f = raw.get_ref();
-        let (msb, lsb) = self.bits(&f.bits)?;
+        let (msb, lsb) = self.bits(&f.bits, 64)?;
         let mut values = Vec::new();
         for v in &f.values {
             values.push(self.new_value(v)?);

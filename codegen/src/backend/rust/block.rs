@@ -10,7 +10,9 @@
 use super::code::{hex, name, Code};
 use super::doc;
 use super::layout::type_text;
-use crate::ir::{Block, BlockRegister, Cluster, Device, IndexName, Instance, RegAccess};
+use crate::ir::{
+    Block, BlockArray, BlockRegister, Cluster, Device, IndexName, Instance, RegAccess,
+};
 use crate::names::Case;
 
 /// The items of one block's file: the block, the blocks its clusters place (at any depth), and
@@ -51,25 +53,6 @@ fn on_bus(c: &mut Code, block: &Block) {
     c.line("unsafe { Self::on_bus(bus, base) }");
     c.close("");
     c.close("");
-}
-
-/// A cluster's constants, for the `Mmio` block: an array's stride, count and element names.
-fn cluster_consts(c: &mut Code, cluster: &Cluster) {
-    let Some(array) = cluster.array else {
-        return;
-    };
-    let upper = const_prefix(&cluster.name);
-    c.line("/// Bytes between two elements.");
-    c.fmt(format_args!(
-        "pub const {upper}_STRIDE: usize = {};",
-        hex(array.stride)
-    ));
-    c.line("/// The number of elements.");
-    c.fmt(format_args!(
-        "pub const {upper}_COUNT: usize = {};",
-        array.count
-    ));
-    index_consts(c, &upper, &cluster.name, &cluster.index_names);
 }
 
 /// The accessor of a cluster: the block it places, or the array of them.
@@ -248,10 +231,10 @@ fn block(c: &mut Code, device: &Device, block: &Block) {
     c.line("/// The block's size in bytes.");
     c.fmt(format_args!("pub const SIZE: usize = {};", hex(block.size)));
     for (r, _) in &registers {
-        register_consts(c, r);
+        array_consts(c, &r.name, r.array, &r.index_names);
     }
     for cluster in &block.clusters {
-        cluster_consts(c, cluster);
+        array_consts(c, &cluster.name, cluster.array, &cluster.index_names);
     }
     c.raw(NEW);
     c.close("");
@@ -309,24 +292,26 @@ const BUS_METHODS: &str = r"    /// The block at `base` on `bus`.
     }
 ";
 
-/// A register array's constants, for the `Mmio` block. No per-register offset constant: the
-/// accessor's documentation and the handle's `addr()` give it, and a thousand constants were a
-/// twentieth of a large crate's build memory.
-fn register_consts(c: &mut Code, reg: &BlockRegister) {
-    let upper = const_prefix(&reg.name);
-    if let Some(array) = reg.array {
-        c.line("/// Bytes between two elements.");
-        c.fmt(format_args!(
-            "pub const {upper}_STRIDE: usize = {};",
-            hex(array.stride)
-        ));
-        c.line("/// The number of elements.");
-        c.fmt(format_args!(
-            "pub const {upper}_COUNT: usize = {};",
-            array.count
-        ));
-        index_consts(c, &upper, &reg.name, &reg.index_names);
-    }
+/// An array's constants, for the `Mmio` block: stride, count and element names, for register
+/// arrays and cluster arrays alike. No per-register offset constant: the accessor's
+/// documentation and the handle's `addr()` give it, and a thousand constants were a twentieth of
+/// a large crate's build memory.
+fn array_consts(c: &mut Code, name: &str, array: Option<BlockArray>, index_names: &[IndexName]) {
+    let Some(array) = array else {
+        return;
+    };
+    let upper = const_prefix(name);
+    c.line("/// Bytes between two elements.");
+    c.fmt(format_args!(
+        "pub const {upper}_STRIDE: usize = {};",
+        hex(array.stride)
+    ));
+    c.line("/// The number of elements.");
+    c.fmt(format_args!(
+        "pub const {upper}_COUNT: usize = {};",
+        array.count
+    ));
+    index_consts(c, &upper, name, index_names);
 }
 
 /// The names of an array's elements as index constants (SVD `dimArrayIndex`).

@@ -241,7 +241,7 @@ fn same_as(layouts: &[Layout]) -> Vec<Option<usize>> {
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            let key = structure_key(l);
+            let key = l.structure_key();
             match first.get(&key) {
                 Some(&j) => Some(j),
                 None => {
@@ -251,33 +251,6 @@ fn same_as(layouts: &[Layout]) -> Vec<Option<usize>> {
             }
         })
         .collect()
-}
-
-/// Everything about a layout its type's API is made from: not its name, prose, sources or
-/// positions.
-fn structure_key(l: &Layout) -> String {
-    let fields: Vec<_> = l
-        .fields
-        .iter()
-        .map(|f| {
-            let enums: Vec<_> = f
-                .enums
-                .iter()
-                .map(|e| (&e.name, e.value, e.mask, e.usage))
-                .collect();
-            (
-                (&f.name, f.lsb, f.width, f.access, f.reset),
-                (enums, &f.enum_default),
-                (f.read_action, f.write_constraint),
-            )
-        })
-        .collect();
-    let arrays: Vec<_> = l
-        .intact_field_arrays()
-        .iter()
-        .map(|(a, _)| (&a.name, &a.members, a.stride))
-        .collect();
-    format!("{:?}", (l.width, l.reset, l.reset_mask, fields, arrays))
 }
 
 /// A layout the same as an earlier one: a type alias with its own description, whose diagram
