@@ -4,10 +4,10 @@
 //!    that matches nothing is an error at its key (`patch_selectors_match`).
 //! 2. What each operation would do to each element it selected is listed, and the list is
 //!    checked: two values for one attribute, a change to an element another operation deletes,
-//!    two names for one element, one name for two, a register in two arrays
+//!    two names for one element, one name for two, a register in two arrays or clusters
 //!    (`patches_do_not_conflict`, naming both operations).
 //! 3. The operations are applied in a fixed order: modify, rename, derive, merge_enums, copy,
-//!    delete, add, array. Until the end elements are only appended or marked for removal, so what
+//!    delete, add, array, cluster. Until the end elements are only appended or marked for removal, so what
 //!    step 1 selected stays where it was.
 //!
 //! A register's fields live in its layout, which other registers may share: before a field of
@@ -23,8 +23,8 @@ use super::{
 };
 use crate::diagnostic::Diagnostic;
 use crate::ir::{
-    Block, BlockArray, BlockRegister, Device, EnumValue, Field, Instance, Interrupt, Layout,
-    NameRef, Pos,
+    Block, BlockArray, BlockRegister, Cluster, Device, EnumValue, Field, Instance, Interrupt,
+    Layout, NameRef, Pos,
 };
 use crate::rules::{PATCHES_DO_NOT_CONFLICT, PATCH_OPERATIONS_APPLY, PATCH_SELECTORS_MATCH};
 
@@ -78,7 +78,8 @@ enum What {
     Set(&'static str, String),
     Delete,
     Rename(String),
-    Member,
+    /// Made part of an array or a cluster (which, said in words).
+    Member(&'static str),
     Other,
 }
 
@@ -154,6 +155,11 @@ pub fn apply(device: &mut Device, file: &PatchFile) -> (Vec<Diagnostic>, Vec<Str
     if errors.is_empty() {
         errors.extend(references(device, file));
     }
+    for (op, sel) in file.ops.iter().zip(&mut selected) {
+        if let Err(e) = cluster_members(device, op, sel) {
+            errors.push(e);
+        }
+    }
     if !errors.is_empty() {
         return (errors, Vec::new());
     }
@@ -181,6 +187,7 @@ pub fn apply(device: &mut Device, file: &PatchFile) -> (Vec<Diagnostic>, Vec<Str
         "delete",
         "add",
         "array",
+        "cluster",
     ];
     for phase in order {
         if phase == "array" {
@@ -466,7 +473,8 @@ fn effects(
                     let new = glob::expand(to, captures).unwrap_or_else(|_| to.clone());
                     push(What::Rename(new), to_pos);
                 }
-                Kind::Array { .. } => push(What::Member, &op.pos),
+                Kind::Array { .. } => push(What::Member("array"), &op.pos),
+                Kind::Cluster { .. } => push(What::Member("cluster"), &op.pos),
                 Kind::Add(_) | Kind::Copy { .. } | Kind::Derive { .. } | Kind::MergeEnums => {
                     push(What::Other, &op.pos)
                 }
@@ -511,7 +519,9 @@ fn conflicts(
                     (What::Set(ka, va), What::Set(kb, vb)) if ka == kb && va != vb => report(
                         a,
                         b,
-                        format!("`{at}`: `{kb}` is set to {vb} here and to {va} by another operation"),
+                        format!(
+                            "`{at}`: `{kb}` is set to {vb} here and to {va} by another operation"
+                        ),
                         format!("`{ka}` set to {va} here"),
                     ),
                     (What::Rename(na), What::Rename(nb)) if na != nb => report(
@@ -520,18 +530,27 @@ fn conflicts(
                         format!("`{at}` is renamed `{nb}` here and `{na}` by another operation"),
                         format!("renamed `{na}` here"),
                     ),
-                    (What::Member, What::Member) => report(
+                    (What::Member(ka), What::Member(kb)) => report(
                         a,
                         b,
-                        format!("`{at}` is made an element of two arrays"),
-                        "the other array".to_string(),
-                    ),
-                    (What::Member, What::Rename(_)) | (What::Rename(_), What::Member) => report(
-                        a,
-                        b,
-                        format!("`{at}` is renamed and made an element of an array, whose name is the array's"),
+                        if ka == kb {
+                            format!("`{at}` is made part of two {kb}s")
+                        } else {
+                            format!("`{at}` is made part of {} and of {}", a_an(ka), a_an(kb))
+                        },
                         "the other operation".to_string(),
                     ),
+                    (What::Member(k), What::Rename(_)) | (What::Rename(_), What::Member(k)) => {
+                        report(
+                            a,
+                            b,
+                            format!(
+                                "`{at}` is renamed and made part of {}, which names it",
+                                a_an(k)
+                            ),
+                            "the other operation".to_string(),
+                        )
+                    }
                     _ => {}
                 }
             }
@@ -763,9 +782,9 @@ impl Run<'_> {
         let mut regs: Vec<(Reg, usize)> = Vec::new();
         for (i, (op, sel)) in file.ops.iter().zip(selected).enumerate() {
             let layout_attr = match &op.kind {
-                Kind::Modify(sets) => sets
-                    .iter()
-                    .any(|s| matches!(s.attr, Attr::Reset(_) | Attr::Width(_))),
+                Kind::Modify(sets) => sets.iter().any(|s| {
+                    matches!(s.attr, Attr::Reset(_) | Attr::ResetMask(_) | Attr::Width(_))
+                }),
                 Kind::Add(New::Field(_)) => true,
                 // Merging makes value descriptions the same: a register sharing the layout
                 // has the same values, so it takes the same words too.
@@ -862,6 +881,9 @@ impl Run<'_> {
                 }
             }
             Kind::Array { name, layout } => self.array(op, sel, name, layout),
+            Kind::Cluster {
+                name, block_name, ..
+            } => self.cluster(op, sel, name, block_name),
             Kind::Delete => {
                 for (elem, _) in &sel.targets {
                     let at = self.path(*elem);
@@ -909,7 +931,7 @@ impl Run<'_> {
                     _ => return,
                 }
             }
-            (Elem::Reg(reg), Attr::Reset(_) | Attr::Width(_)) => {
+            (Elem::Reg(reg), Attr::Reset(_) | Attr::ResetMask(_) | Attr::Width(_)) => {
                 let Some(l) = self.layout_of(reg) else { return };
                 let layout = &mut self.device.layouts[l];
                 match attr {
@@ -918,6 +940,27 @@ impl Run<'_> {
                         .replace(*v)
                         .map_or("none".into(), |r| format!("{r:#x}")),
                     Attr::Width(v) => std::mem::replace(&mut layout.width, *v).to_string(),
+                    Attr::ResetMask(v) => {
+                        // Bits outside the mask have no reset: nor have the fields in them.
+                        let mut cleared = Vec::new();
+                        for f in layout.fields.iter_mut() {
+                            if f.mask() & !*v != 0 && f.reset.take().is_some() {
+                                cleared.push(f.name.clone());
+                            }
+                        }
+                        let old = layout
+                            .reset_mask
+                            .replace(*v)
+                            .map_or("none".into(), |m| format!("{m:#x}"));
+                        if !cleared.is_empty() {
+                            let line = format!(
+                                "{at}: fields outside the reset mask have no reset: {}",
+                                cleared.join(", ")
+                            );
+                            self.note(op, line);
+                        }
+                        old
+                    }
                     _ => return,
                 }
             }
@@ -1623,6 +1666,441 @@ impl Run<'_> {
         }
     }
 
+    /// Makes a cluster of each selected block's groups of registers (see `Kind::Cluster`).
+    fn cluster(
+        &mut self,
+        op: &Op,
+        sel: &Selected,
+        name: &(String, Pos),
+        block_name: &Option<(String, Pos)>,
+    ) {
+        let glob = op
+            .select
+            .register
+            .as_ref()
+            .expect("a cluster selects registers");
+        let array = glob.has_index();
+        // Block → group number → (member name, register index).
+        let mut by_block: BTreeMap<usize, BTreeMap<u32, Vec<(String, usize)>>> = BTreeMap::new();
+        for (elem, _) in &sel.targets {
+            let Elem::Reg(Reg::Block(b, r)) = *elem else {
+                continue;
+            };
+            if let Some((n, member)) = glob.member(&self.device.blocks[b].registers[r].name) {
+                by_block
+                    .entry(b)
+                    .or_default()
+                    .entry(n.unwrap_or(0))
+                    .or_default()
+                    .push((member, r));
+            }
+        }
+        for (b, groups) in by_block {
+            if let Err(e) = self.cluster_block(op, glob, array, b, groups, name, block_name) {
+                self.errors.push(e);
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn cluster_block(
+        &mut self,
+        op: &Op,
+        glob: &Glob,
+        array: bool,
+        b: usize,
+        groups: BTreeMap<u32, Vec<(String, usize)>>,
+        (name, name_pos): &(String, Pos),
+        block_name: &Option<(String, Pos)>,
+    ) -> Result<(), Diagnostic> {
+        let parent = &self.device.blocks[b];
+        let fail = |message: String, at: Option<usize>| {
+            let d = Diagnostic::error(PATCH_OPERATIONS_APPLY, &glob.pos, message);
+            match at {
+                Some(r) => d.with_note(&parent.registers[r].pos, "this register".to_string()),
+                None => d,
+            }
+        };
+        let reg = |r: usize| &parent.registers[r];
+        let groups: Vec<(u32, Vec<(String, usize)>)> = groups
+            .into_iter()
+            .map(|(n, mut members)| {
+                members.sort_by_key(|(m, r)| (reg(*r).offset, m.clone()));
+                (n, members)
+            })
+            .collect();
+        let first_reg = |k: usize| groups[k].1[0].1;
+        // Numbered from 0 without gaps; two or more for an array.
+        if let Some((k, (n, members))) = groups
+            .iter()
+            .enumerate()
+            .find(|(k, (n, _))| *n as usize != *k)
+        {
+            return Err(fail(
+                format!(
+                    "the groups `{}` matches in block `{}` are not numbered from 0 without gaps: number {k} is missing (the next is {n})",
+                    glob.text, parent.name
+                ),
+                Some(members[0].1),
+            ));
+        }
+        if array && groups.len() < 2 {
+            return Err(fail(
+                format!(
+                    "`{}` matches one group of block `{}`: a cluster array needs two or more (leave `<n>` out of both names for one cluster)",
+                    glob.text, parent.name
+                ),
+                Some(first_reg(0)),
+            ));
+        }
+        // Members: named, once each per group.
+        for (_, members) in &groups {
+            for (i, (m, r)) in members.iter().enumerate() {
+                if m.is_empty() {
+                    return Err(fail(
+                        format!(
+                            "`{}` leaves nothing of `{}` to name its member: put `*` where the member's name is (`CH<n>_*`)",
+                            glob.text,
+                            reg(*r).name
+                        ),
+                        Some(*r),
+                    ));
+                }
+                if let Some((_, other)) = members[..i].iter().find(|(o, _)| o == m) {
+                    return Err(fail(
+                        format!(
+                            "`{}` and `{}` are both member `{m}` of one group",
+                            reg(*other).name,
+                            reg(*r).name
+                        ),
+                        Some(*r),
+                    ));
+                }
+            }
+        }
+        // Alike: the same members at the same places, with the same layouts and accesses.
+        let model = &groups[0].1;
+        let base = |k: usize| reg(first_reg(k)).offset;
+        let base0 = base(0);
+        for (k, (n, members)) in groups.iter().enumerate().skip(1) {
+            let unlike = |why: String, r: usize| {
+                fail(
+                    format!(
+                        "the groups `{}` matches in block `{}` are not alike: {why}; make them alike first (a [[modify]], [[rename]] or [[delete]] of what differs)",
+                        glob.text, parent.name
+                    ),
+                    Some(r),
+                )
+            };
+            for (m, r0) in model {
+                let Some((_, r)) = members.iter().find(|(o, _)| o == m) else {
+                    return Err(unlike(
+                        format!(
+                            "group {n} has no member `{m}` (group 0's is {})",
+                            reg(*r0).name
+                        ),
+                        first_reg(k),
+                    ));
+                };
+                let (a, x) = (reg(*r0), reg(*r));
+                let (rel0, rel) = (a.offset - base0, x.offset - base(k));
+                if rel0 != rel {
+                    return Err(unlike(
+                        format!(
+                            "{} is at {rel:#x} in its group, {} at {rel0:#x} in group 0",
+                            x.name, a.name
+                        ),
+                        *r,
+                    ));
+                }
+                let la = self.layouts.0.get(&a.layout.name).copied();
+                let lx = self.layouts.0.get(&x.layout.name).copied();
+                let why = match (la, lx) {
+                    (Some(p), Some(q))
+                        if p != q
+                            && self.device.layouts[p].structure_key()
+                                != self.device.layouts[q].structure_key() =>
+                    {
+                        Some(difference(&self.device.layouts[p], &self.device.layouts[q]))
+                    }
+                    (Some(_), Some(_)) => None,
+                    _ if a.layout.name != x.layout.name => Some("another layout".to_string()),
+                    _ => None,
+                };
+                if let Some(why) = why {
+                    return Err(unlike(
+                        format!("{} differs from {}: {why}", x.name, a.name),
+                        *r,
+                    ));
+                }
+                let alias = |g: &[(String, usize)], reg: &BlockRegister| {
+                    reg.alias_of.as_ref().map(|t| {
+                        g.iter()
+                            .find(|(_, o)| parent.registers[*o].name == t.name)
+                            .map_or_else(|| "(not a member)".to_string(), |(m, _)| m.clone())
+                    })
+                };
+                if (&a.access, &a.read_action, &a.array, alias(model, a))
+                    != (&x.access, &x.read_action, &x.array, alias(members, x))
+                {
+                    return Err(unlike(
+                        format!(
+                            "{} differs from {} in its access, read action, array or alias",
+                            x.name, a.name
+                        ),
+                        *r,
+                    ));
+                }
+            }
+            if let Some((m, r)) = members
+                .iter()
+                .find(|(m, _)| !model.iter().any(|(o, _)| o == m))
+            {
+                return Err(unlike(
+                    format!(
+                        "{} is member `{m}`, which group 0 does not have",
+                        reg(*r).name
+                    ),
+                    *r,
+                ));
+            }
+        }
+        // An alias leads to a member.
+        for (m, r) in model {
+            if let Some(t) = &reg(*r).alias_of {
+                if !model.iter().any(|(_, o)| reg(*o).name == t.name) {
+                    return Err(fail(
+                        format!(
+                            "{} (member `{m}`) is an alias of {}, which is not in the cluster: take both or neither",
+                            reg(*r).name,
+                            t.name
+                        ),
+                        Some(*r),
+                    ));
+                }
+            }
+        }
+        // Evenly spaced, each group within one stride, nothing else in between.
+        let width = |r: usize| {
+            let x = reg(r);
+            let bytes = self
+                .device
+                .layout(&x.layout.name)
+                .map_or(0, |l| u64::from(l.width / 8));
+            let extent = x
+                .array
+                .map_or(0, |a| a.stride * u64::from(a.count.saturating_sub(1)));
+            x.offset - base0 + extent + bytes
+        };
+        let size = model.iter().map(|(_, r)| width(*r)).max().unwrap_or(0);
+        let stride = if array {
+            base(1).wrapping_sub(base0)
+        } else {
+            0
+        };
+        if array {
+            if base(1) <= base0 {
+                return Err(fail(
+                    format!(
+                        "group 1 ({} at {:#x}) is not above group 0 ({} at {base0:#x}): a cluster array's elements rise",
+                        reg(first_reg(1)).name,
+                        base(1),
+                        reg(first_reg(0)).name
+                    ),
+                    Some(first_reg(1)),
+                ));
+            }
+            if let Some(k) = (2..groups.len()).find(|&k| base(k) != base0 + stride * k as u64) {
+                return Err(fail(
+                    format!(
+                        "the groups are not evenly spaced: group {k} starts at {:#x} ({}), not {:#x} (group 0 at {base0:#x} and a stride of {stride:#x})",
+                        base(k),
+                        reg(first_reg(k)).name,
+                        base0 + stride * k as u64
+                    ),
+                    Some(first_reg(k)),
+                ));
+            }
+            if size > stride {
+                return Err(fail(
+                    format!(
+                        "a group spans {size:#x} bytes ({}..), more than the stride of {stride:#x}: the elements would overlap",
+                        reg(first_reg(0)).name
+                    ),
+                    Some(model.iter().map(|(_, r)| *r).max_by_key(|r| width(*r)).unwrap_or(first_reg(0))),
+                ));
+            }
+        }
+        let count = groups.len() as u32;
+        let taken: HashSet<usize> = groups
+            .iter()
+            .flat_map(|(_, g)| g.iter().map(|(_, r)| *r))
+            .collect();
+        let end = base0 + stride * u64::from(count.saturating_sub(1)) + size;
+        if let Some((r, other)) = parent.registers.iter().enumerate().find(|(r, o)| {
+            !taken.contains(r)
+                && !self.dead.contains(&Elem::Reg(Reg::Block(b, *r)))
+                && o.offset >= base0
+                && o.offset < end
+                && (!array || (o.offset - base0) % stride < size)
+        }) {
+            return Err(fail(
+                format!(
+                    "{} (offset {:#x}) lies inside the cluster's span but is not one of its members: take it (`members`, or a wider `register`) or move it first",
+                    other.name, other.offset
+                ),
+                Some(r),
+            ));
+        }
+        // Names: the cluster's in its parent, the new block's in the device.
+        let plain = name.replace("<n>", "");
+        let taken_by = parent
+            .registers
+            .iter()
+            .enumerate()
+            .find(|(r, x)| {
+                x.name == *name
+                    && !taken.contains(r)
+                    && !self.dead.contains(&Elem::Reg(Reg::Block(b, *r)))
+            })
+            .map(|(_, x)| x.pos.clone())
+            .or_else(|| {
+                parent
+                    .clusters
+                    .iter()
+                    .find(|c| c.name == *name)
+                    .map(|c| c.pos.clone())
+            });
+        if let Some(pos) = taken_by {
+            return Err(Diagnostic::error(
+                PATCHES_DO_NOT_CONFLICT,
+                name_pos,
+                format!(
+                    "block `{}` already has a register or cluster named `{name}`",
+                    parent.name
+                ),
+            )
+            .with_note(&pos, "defined here".to_string()));
+        }
+        let (new_block, new_pos) = match block_name {
+            Some((n, at)) => (n.clone(), at.clone()),
+            None => (format!("{}_{plain}", parent.name), name_pos.clone()),
+        };
+        if let Some(other) = self.device.blocks.iter().find(|x| x.name == new_block) {
+            return Err(Diagnostic::error(
+                PATCHES_DO_NOT_CONFLICT,
+                &new_pos,
+                format!(
+                    "the cluster's block would be `{new_block}`, the name of a block there is{}",
+                    if block_name.is_some() {
+                        ""
+                    } else {
+                        "; name it with `block_name`"
+                    }
+                ),
+            )
+            .with_note(&other.pos, "defined here".to_string()));
+        }
+        // The new block: group 0's registers, named after their members, at offsets from the
+        // group's start; each layout renamed after the member where only it uses the layout.
+        let parent_name = parent.name.clone();
+        let access_width = parent.access_width;
+        let first_name = reg(first_reg(0)).name.clone();
+        let last_name = reg(first_reg(groups.len() - 1)).name.clone();
+        let model: Vec<(String, usize)> = model.clone();
+        let mut registers = Vec::new();
+        let mut renamed = 0;
+        for (m, r) in &model {
+            let mut x = self.device.blocks[b].registers[*r].clone();
+            let old_layout = x.layout.name.clone();
+            let wanted = old_layout.replacen(&x.name, &format!("{plain}_{m}"), 1);
+            let users = self
+                .device
+                .blocks
+                .iter()
+                .flat_map(|y| &y.registers)
+                .filter(|y| y.layout.name == old_layout)
+                .count()
+                + self
+                    .device
+                    .sysregs
+                    .iter()
+                    .filter(|y| y.layout.name == old_layout)
+                    .count();
+            if let Some(l) = self.layouts.0.get(&old_layout).copied() {
+                if users == 1 && wanted != old_layout && !self.layouts.0.contains_key(&wanted) {
+                    self.device.layouts[l].name = wanted.clone();
+                    self.layouts.0.remove(&old_layout);
+                    self.layouts.0.insert(wanted.clone(), l);
+                    x.layout.name = wanted;
+                    renamed += 1;
+                }
+            }
+            if let Some(t) = x.alias_of.as_mut() {
+                if let Some((tm, _)) = model
+                    .iter()
+                    .find(|(_, o)| self.device.blocks[b].registers[*o].name == t.name)
+                {
+                    t.name = tm.clone();
+                }
+            }
+            x.offset -= base0;
+            x.name = m.clone();
+            registers.push(x);
+        }
+        for r in &taken {
+            self.dead.insert(Elem::Reg(Reg::Block(b, *r)));
+        }
+        let doc = if array {
+            format!(
+                "{parent_name}'s registers `{}`, one group of them per element",
+                glob.text
+            )
+        } else {
+            format!("{parent_name}'s registers `{}`", glob.text)
+        };
+        self.device.blocks[b].clusters.push(Cluster {
+            name: name.clone(),
+            block: NameRef {
+                name: new_block.clone(),
+                pos: new_pos.clone(),
+            },
+            offset: base0,
+            array: array.then_some(BlockArray { count, stride }),
+            index_names: Vec::new(),
+            alias_of: None,
+            doc: Some(doc.clone()),
+            pos: name_pos.clone(),
+        });
+        let members: Vec<&str> = registers.iter().map(|x| x.name.as_str()).collect();
+        let line = format!(
+            "{parent_name}: {} of `{}` → cluster {parent_name}.{name} of block {new_block} ({} members: {}){}, offset {base0:#x}, {size:#x} bytes; {} registers removed, {renamed} layouts renamed after their members",
+            if count == 1 {
+                "the group".to_string()
+            } else {
+                format!("{count} groups ({first_name} .. {last_name})")
+            },
+            glob.text,
+            members.len(),
+            short(&members.join(", ")),
+            if array { format!(", count {count}, stride {stride:#x}") } else { String::new() },
+            taken.len(),
+        );
+        self.device.blocks.push(Block {
+            name: new_block,
+            size,
+            access_width,
+            doc: Some(doc),
+            source: None,
+            pos: new_pos,
+            registers,
+            clusters: Vec::new(),
+            lock: None,
+        });
+        self.note(op, line);
+        Ok(())
+    }
+
     /// Removes the fields and values deleted: what selects them has been applied, and no later
     /// operation selects inside a layout.
     fn sweep_layouts(&mut self) {
@@ -1716,6 +2194,64 @@ impl Run<'_> {
         }
         self.device.canonicalize();
     }
+}
+
+/// `an array`, `a cluster`.
+fn a_an(word: &str) -> String {
+    if word.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        format!("an {word}")
+    } else {
+        format!("a {word}")
+    }
+}
+
+/// A `[[cluster]]`'s `members`: keeps the registers whose member name one of them matches; each
+/// must match one (`patch_selectors_match`).
+fn cluster_members(device: &Device, op: &Op, sel: &mut Selected) -> Result<(), Diagnostic> {
+    let Kind::Cluster { members, .. } = &op.kind else {
+        return Ok(());
+    };
+    let Some(glob) = &op.select.register else {
+        return Ok(());
+    };
+    if members.is_empty() {
+        return Ok(());
+    }
+    let member = |e: &Elem| match *e {
+        Elem::Reg(Reg::Block(b, r)) => glob
+            .member(&device.blocks[b].registers[r].name)
+            .map(|(_, m)| m),
+        _ => None,
+    };
+    for m in members {
+        if !sel
+            .targets
+            .iter()
+            .any(|(e, _)| member(e).is_some_and(|name| m.is_match(&name)))
+        {
+            let found: Vec<String> = sel.targets.iter().filter_map(|(e, _)| member(e)).collect();
+            let mut found: Vec<String> = found
+                .into_iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            found.truncate(6);
+            return Err(Diagnostic::error(
+                PATCH_SELECTORS_MATCH,
+                &m.pos,
+                format!(
+                    "`{}` matches no member of the groups `{}` selects (members: {}{})",
+                    m.text,
+                    glob.text,
+                    found.join(", "),
+                    if found.len() == 6 { ", ..." } else { "" }
+                ),
+            ));
+        }
+    }
+    sel.targets
+        .retain(|(e, _)| member(e).is_some_and(|name| members.iter().any(|m| m.is_match(&name))));
+    Ok(())
 }
 
 fn shown_doc(old: Option<String>) -> String {

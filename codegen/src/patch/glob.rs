@@ -1,5 +1,5 @@
-//! Name globs: `*` stands for any run of characters, `?` for one, `<n>` (in an `[[array]]`'s
-//! register) for a decimal index; everything else stands for itself, case and all. What each
+//! Name globs: `*` stands for any run of characters, `?` for one, `<n>` (in an `[[array]]`'s or a
+//! `[[cluster]]`'s register) for a decimal index; everything else stands for itself, case and all. What each
 //! wildcard matched is captured, in order, for a rename's `{1}`, `{2}` ...
 use crate::ir::Pos;
 
@@ -98,6 +98,54 @@ impl Glob {
 
     pub fn is_match(&self, name: &str) -> bool {
         self.captures(name).is_some()
+    }
+
+    /// For a `[[cluster]]`: `name`'s group index (what `<n>` matched; `None` without `<n>`) and
+    /// its member name, the name without its group part. The group part is `<n>` with the text
+    /// on either side of it (`CH<n>_` in `CH<n>_*`: `CH3_READ_ADDR` is member `READ_ADDR` of
+    /// group 3), or without `<n>` the glob's first text (`USB_` in `USB_*`). What is left on
+    /// either side is joined with `_`, and `_` at its ends is dropped.
+    pub fn member(&self, name: &str) -> Option<(Option<u32>, String)> {
+        let captures = self.captures(name)?;
+        let mut wildcards = captures.into_iter();
+        let pieces: Vec<(&Part, String)> = self
+            .parts
+            .iter()
+            .map(|p| match p {
+                Part::Text(t) => (p, t.clone()),
+                _ => (p, wildcards.next().unwrap_or_default()),
+            })
+            .collect();
+        let (group, index) = match pieces.iter().position(|(p, _)| **p == Part::Index) {
+            Some(at) => (at, pieces[at].1.parse().ok()),
+            None => (
+                pieces
+                    .iter()
+                    .position(|(p, _)| matches!(p, Part::Text(_)))?,
+                None,
+            ),
+        };
+        let mut start = group;
+        let mut end = group + 1;
+        if index.is_some() {
+            if start > 0 && matches!(pieces[start - 1].0, Part::Text(_)) {
+                start -= 1;
+            }
+            if end < pieces.len() && matches!(pieces[end].0, Part::Text(_)) {
+                end += 1;
+            }
+        }
+        let join = |range: &[(&Part, String)]| {
+            let text: String = range.iter().map(|(_, s)| s.as_str()).collect();
+            text.trim_matches('_').to_string()
+        };
+        let (before, after) = (join(&pieces[..start]), join(&pieces[end..]));
+        let member = match (before.is_empty(), after.is_empty()) {
+            (false, false) => format!("{before}_{after}"),
+            (true, _) => after,
+            (false, true) => before,
+        };
+        Some((index, member))
     }
 
     /// The index `<n>` matched in `name`, if it matches.
@@ -267,6 +315,26 @@ mod tests {
         let named = Glob::new("CH<n>", Pos::default(), false).unwrap();
         assert!(named.is_match("CH<n>") && !named.is_match("CH3"));
         assert!(Glob::new("CH_CSR", Pos::default(), true).is_err());
+    }
+
+    #[test]
+    fn cluster_globs_split_group_and_member() {
+        let g = Glob::new("CH<n>_*", Pos::default(), true).unwrap();
+        assert_eq!(
+            g.member("CH3_READ_ADDR"),
+            Some((Some(3), "READ_ADDR".into()))
+        );
+        assert_eq!(
+            g.member("CH11_AL1_CTRL"),
+            Some((Some(11), "AL1_CTRL".into()))
+        );
+        assert_eq!(g.member("CH3"), None);
+        let g = Glob::new("*_CH<n>_*", Pos::default(), true).unwrap();
+        assert_eq!(g.member("X_CH0_Y"), Some((Some(0), "X_Y".into())));
+        let g = Glob::new("SLOT<n>", Pos::default(), true).unwrap();
+        assert_eq!(g.member("SLOT2"), Some((Some(2), String::new())));
+        let g = Glob::new("USB_*", Pos::default(), false).unwrap();
+        assert_eq!(g.member("USB_CTRL"), Some((None, "CTRL".into())));
     }
 
     #[test]

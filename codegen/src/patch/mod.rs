@@ -3,7 +3,7 @@
 //! files").
 //!
 //! A patch file is a list of operations (`[[modify]]`, `[[delete]]`, `[[add]]`, `[[rename]]`,
-//! `[[copy]]`, `[[derive]]`, `[[array]]`, `[[merge_enums]]`), each with a selector: one key per
+//! `[[copy]]`, `[[derive]]`, `[[array]]`, `[[cluster]]`, `[[merge_enums]]`), each with a selector: one key per
 //! level (`block`, `register`, `field`, `value`; `instance`; `sysreg`), each a name or a glob
 //! (`GPIO*`, `PIN?`). A level is a key of its own, never a dotted path, so a level can be added
 //! between two others (a `cluster` between `block` and `register`) without changing what an
@@ -146,6 +146,16 @@ pub enum Kind {
     /// Gives the selected fields whose values are the same (names, values, usage) one set of
     /// values, documentation included, so the backends make one type of them.
     MergeEnums,
+    /// Makes a cluster of a repeated group of registers: the register selector's `<n>` numbers
+    /// the groups (none: one group), the rest of each name is a member of the new block.
+    Cluster {
+        /// The cluster's name (`CH<n>`).
+        name: (String, Pos),
+        /// The new block's name, when not `<BLOCK>_<name without <n>>`.
+        block_name: Option<(String, Pos)>,
+        /// Globs on the member names: only the registers whose member one matches are taken.
+        members: Vec<Glob>,
+    },
 }
 
 impl Kind {
@@ -159,6 +169,7 @@ impl Kind {
             Kind::Derive { .. } => "derive",
             Kind::Array { .. } => "array",
             Kind::MergeEnums => "merge_enums",
+            Kind::Cluster { .. } => "cluster",
         }
     }
 }
@@ -178,6 +189,8 @@ pub enum Attr {
     FieldAccess(FieldAccess),
     RegAccess(RegAccess),
     Reset(u64),
+    /// The bits of a register's reset that are defined.
+    ResetMask(u64),
     /// (msb, lsb)
     Bits(u32, u32),
     Offset(u64),
@@ -198,6 +211,7 @@ impl Attr {
             Attr::Source(_) => "source",
             Attr::FieldAccess(_) | Attr::RegAccess(_) => "access",
             Attr::Reset(_) => "reset",
+            Attr::ResetMask(_) => "reset_mask",
             Attr::Bits(..) => "bits",
             Attr::Offset(_) => "offset",
             Attr::Size(_) => "size",
@@ -216,7 +230,12 @@ impl Attr {
             Attr::Doc(s) | Attr::Source(s) => format!("{:?}", short(s)),
             Attr::FieldAccess(a) => a.as_str().to_string(),
             Attr::RegAccess(a) => reg_access_str(a),
-            Attr::Reset(v) | Attr::Offset(v) | Attr::Size(v) | Attr::Base(v) | Attr::Value(v) => {
+            Attr::Reset(v)
+            | Attr::ResetMask(v)
+            | Attr::Offset(v)
+            | Attr::Size(v)
+            | Attr::Base(v)
+            | Attr::Value(v) => {
                 format!("{v:#x}")
             }
             Attr::Bits(msb, lsb) => format!("{msb}:{lsb}"),
@@ -234,6 +253,7 @@ impl Attr {
             Attr::FieldAccess(_) => &[Field],
             Attr::RegAccess(_) => &[Register, SysReg],
             Attr::Reset(_) => &[Register, SysReg, Field],
+            Attr::ResetMask(_) => &[Register, SysReg],
             Attr::Bits(..) => &[Field],
             Attr::Offset(_) => &[Register],
             Attr::Size(_) | Attr::AccessWidth(_) => &[Block],
@@ -414,6 +434,8 @@ struct RawFile {
     array: Vec<S<RawOp>>,
     #[serde(default)]
     merge_enums: Vec<S<RawOp>>,
+    #[serde(default)]
+    cluster: Vec<S<RawOp>>,
 }
 
 /// Every key any operation takes; which of them one kind takes is checked in `lower`.
@@ -434,9 +456,13 @@ struct RawOp {
     base: Option<S<i64>>,
     /// `[[derive]]`
     from: Option<S<String>>,
-    /// `[[array]]`
+    /// `[[array]]`, `[[cluster]]`
     name: Option<S<String>>,
+    /// `[[array]]`
     layout: Option<S<String>>,
+    /// `[[cluster]]`
+    block_name: Option<S<String>>,
+    members: Option<Vec<S<String>>>,
     /// `[[add]]`
     new_block: Option<S<RawNewBlock>>,
     new_instance: Option<S<RawNewInstance>>,
@@ -454,6 +480,7 @@ struct RawSet {
     access: Option<S<String>>,
     state: Option<S<String>>,
     reset: Option<S<i64>>,
+    reset_mask: Option<S<i64>>,
     bits: Option<S<String>>,
     offset: Option<S<i64>>,
     size: Option<S<i64>>,
@@ -544,7 +571,7 @@ pub fn parse(file: &str, text: &str) -> Result<PatchFile, Vec<Diagnostic>> {
     })?;
     let mut lower = Lower::new(&lines, PATCH_SYNTAX);
     let mut ops = Vec::new();
-    let kinds: [(&str, &Vec<S<RawOp>>); 8] = [
+    let kinds: [(&str, &Vec<S<RawOp>>); 9] = [
         ("modify", &raw.modify),
         ("delete", &raw.delete),
         ("add", &raw.add),
@@ -553,6 +580,7 @@ pub fn parse(file: &str, text: &str) -> Result<PatchFile, Vec<Diagnostic>> {
         ("derive", &raw.derive),
         ("array", &raw.array),
         ("merge_enums", &raw.merge_enums),
+        ("cluster", &raw.cluster),
     ];
     for (kind, raws) in kinds {
         for raw in raws {
@@ -563,7 +591,7 @@ pub fn parse(file: &str, text: &str) -> Result<PatchFile, Vec<Diagnostic>> {
         lower.errors.push(Diagnostic::error(
             PATCH_SYNTAX,
             &Pos::file_start(file),
-            "the patch file holds no operation ([[modify]], [[delete]], [[add]], [[rename]], [[copy]], [[derive]], [[array]] or [[merge_enums]])",
+            "the patch file holds no operation ([[modify]], [[delete]], [[add]], [[rename]], [[copy]], [[derive]], [[array]], [[cluster]] or [[merge_enums]])",
         ));
     }
     // File order: the explanation lists operations as the file states them.
@@ -601,13 +629,15 @@ impl Lower<'_> {
         let pos = self.op_pos(raw);
         let r = raw.get_ref();
         // The keys each kind takes besides the selector.
-        let extra: [(&str, bool); 13] = [
+        let extra: [(&str, bool); 15] = [
             ("set", r.set.is_some()),
             ("to", r.to.is_some()),
             ("base", r.base.is_some()),
             ("from", r.from.is_some()),
             ("name", r.name.is_some()),
             ("layout", r.layout.is_some()),
+            ("block_name", r.block_name.is_some()),
+            ("members", r.members.is_some()),
             ("new_block", r.new_block.is_some()),
             ("new_instance", r.new_instance.is_some()),
             ("new_register", r.new_register.is_some()),
@@ -631,6 +661,7 @@ impl Lower<'_> {
             "copy" => &["to", "base"],
             "derive" => &["from"],
             "array" => &["name", "layout"],
+            "cluster" => &["name", "block_name", "members"],
             _ => &[],
         };
         let mut ok = true;
@@ -657,7 +688,14 @@ impl Lower<'_> {
             block: self.glob(&r.block, false)?,
             instance: self.glob(&r.instance, false)?,
             sysreg: self.glob(&r.sysreg, false)?,
-            register: self.glob(&r.register, kind == "array")?,
+            register: self.glob(
+                &r.register,
+                kind == "array"
+                    || (kind == "cluster"
+                        && r.register
+                            .as_ref()
+                            .is_some_and(|g| g.get_ref().contains("<n>"))),
+            )?,
             field: self.glob(&r.field, false)?,
             value: self.glob(&r.value, false)?,
         };
@@ -799,6 +837,7 @@ impl Lower<'_> {
                         .map(|n| (n.get_ref().clone(), self.pos(n))),
                 }
             }
+            "cluster" => self.cluster(r, &select, &pos)?,
             _ => {
                 if level != Level::Field {
                     self.errors.push(Diagnostic::error(
@@ -812,6 +851,64 @@ impl Lower<'_> {
             }
         };
         Some(Op { kind, select, pos })
+    }
+
+    /// A `[[cluster]]`'s keys: registers of blocks, `name` with `<n>` exactly when the register
+    /// selector has it, member globs.
+    fn cluster(&mut self, r: &RawOp, select: &Selector, pos: &Pos) -> Option<Kind> {
+        if select.level() != Level::Register {
+            self.errors.push(Diagnostic::error(
+                PATCH_SYNTAX,
+                pos,
+                "[[cluster]] selects the registers of a repeated group: `block = \"DMA\"`, `register = \"CH<n>_*\"`, `<n>` standing for the group's number",
+            ));
+            return None;
+        }
+        let Some(name) = &r.name else {
+            self.errors.push(Diagnostic::error(
+                PATCH_SYNTAX,
+                pos,
+                "[[cluster]] needs `name`: the cluster's name (`CH<n>` for an array of groups)",
+            ));
+            return None;
+        };
+        let text = name.get_ref();
+        let array = select.register.as_ref().is_some_and(Glob::has_index);
+        let problem = if text.replace("<n>", "").is_empty() {
+            Some(format!(
+                "`{text}` is no name: a cluster's name holds more than `<n>`"
+            ))
+        } else if array && text.matches("<n>").count() != 1 {
+            Some(format!("the registers are numbered (`<n>`), so the cluster is an array and its name holds `<n>` once, where the index goes: `{text}` does not"))
+        } else if !array && text.contains("<n>") {
+            Some(format!("`{text}` holds `<n>`, but the register selector does not: one group makes one cluster, not an array"))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            self.error(name, message);
+            return None;
+        }
+        let mut members = Vec::new();
+        for m in r.members.iter().flatten() {
+            members.push(self.glob(&Some(m.clone()), false)?.expect("given"));
+        }
+        if r.members.as_ref().is_some_and(Vec::is_empty) {
+            self.errors.push(Diagnostic::error(
+                PATCH_SYNTAX,
+                pos,
+                "`members = []` takes no register; leave `members` out to take every register the selector matches",
+            ));
+            return None;
+        }
+        Some(Kind::Cluster {
+            name: (text.clone(), self.pos(name)),
+            block_name: r
+                .block_name
+                .as_ref()
+                .map(|n| (n.get_ref().clone(), self.pos(n))),
+            members,
+        })
     }
 
     fn needs_selector(&mut self, kind: &str, pos: &Pos) -> Option<Op> {
@@ -876,6 +973,12 @@ impl Lower<'_> {
         }
         if let Some(v) = &s.reset {
             let attr = self.unsigned(v, "`reset`", u64::MAX).map(Attr::Reset);
+            given.push((attr, self.pos(v)));
+        }
+        if let Some(v) = &s.reset_mask {
+            let attr = self
+                .unsigned(v, "`reset_mask`", u64::MAX)
+                .map(Attr::ResetMask);
             given.push((attr, self.pos(v)));
         }
         if let Some(v) = &s.bits {
