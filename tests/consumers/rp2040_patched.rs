@@ -1,9 +1,10 @@
 //! A firmware of rp2040's crate as `tests/patches/rp2040.toml` patches it: the numbered registers
 //! are arrays (`pads.gpio().at::<3>()`, checked when compiled; `try_at(n)`, checked when run), the
-//! pads' drive strengths have identifiers for names, and FUNCSEL is one field for every pin.
+//! DMA channels a cluster array (`dma.ch().at::<3>().read_addr()`), the pads' drive strengths have
+//! identifiers for names, and FUNCSEL is one field for every pin.
 //! Built by `tests/tests/patched.rs`.
 //!
-//! features: pads_bank0 io_bank0 pwm pio0
+//! features: pads_bank0 io_bank0 pwm pio0 dma
 #![no_std]
 
 use rp2040_pac::mmio;
@@ -44,4 +45,30 @@ pub fn configure(pin: usize) -> (u32, bool) {
     csr.write(csr.read().with(rp2040_pac::PwmChCsr::EN, true));
     let status = io.gpio_status().at::<29>().read().bits();
     (pio.sm_addr().at::<0>().read().bits() ^ status, found)
+}
+
+/// Starts a copy of `words` words from `from` to `to` on DMA channel 3, and gives channel
+/// `channel` the same read address; returns whether `channel` exists (rp2040 has 12).
+pub fn copy(from: u32, to: u32, words: u32, channel: usize) -> bool {
+    // SAFETY: the DMA block is at its address on an RP2040, and nothing else uses it here.
+    let dma = unsafe { mmio::dma() };
+    let ch3 = dma.ch().at::<3>();
+    ch3.read_addr().write(rp2040_pac::Value::from_bits(from));
+    ch3.write_addr().write(rp2040_pac::Value::from_bits(to));
+    ch3.trans_count().write(rp2040_pac::Value::from_bits(words));
+    // CHAIN_TO has no reset in the patched crate (it is the channel's own number): say it.
+    ch3.ctrl_trig().write(
+        rp2040_pac::DmaChCtrlTrig::DEFAULT
+            .with(rp2040_pac::DmaChCtrlTrig::CHAIN_TO, 3)
+            .with(rp2040_pac::DmaChCtrlTrig::INCR_READ, true)
+            .with(rp2040_pac::DmaChCtrlTrig::INCR_WRITE, true)
+            .with(rp2040_pac::DmaChCtrlTrig::EN, true),
+    );
+    match dma.ch().try_at(channel) {
+        Ok(ch) => {
+            ch.read_addr().write(ch3.read_addr().read());
+            true
+        }
+        Err(_) => false,
+    }
 }

@@ -1,8 +1,9 @@
 //! rp2040 patched: `tests/patches/rp2040.toml` on the vendored rp2040 SVD makes register arrays of
-//! numbered registers, identifiers of value names and one type of each set of equal enums. The
-//! patched crate must be smaller than the unpatched one, build, and serve the firmware of
-//! `tests/consumers/rp2040_patched.rs` (`pads.gpio().at::<3>()`, `try_at(n)`), while an index
-//! past an array's end must not compile.
+//! numbered registers, a cluster array of the DMA channels, identifiers of value names and one
+//! type of each set of equal enums. The patched crate must be smaller than the unpatched one,
+//! build, and serve the firmware of `tests/consumers/rp2040_patched.rs` (`pads.gpio().at::<3>()`,
+//! `dma.ch().at::<3>().read_addr()`, `try_at(n)`), while an index past an array's end must not
+//! compile.
 //!
 //! The crates are generated outside the repository into `armreg-patched-<hash of the checkout's
 //! path>/` and share the target directory `target/consumers` with `consumers.rs`.
@@ -95,6 +96,14 @@ fn the_patched_crate_is_smaller_and_serves_arrays() {
     );
     let pads = std::fs::read_to_string(patched.join("src/mmio/pads_bank0.rs")).unwrap();
     assert!(pads.contains("pub fn gpio(&self)") && !pads.contains("pub fn gpio3(&self)"));
+    // The 12 DMA channels' 192 registers are one block of 16, placed 12 times.
+    let dma = std::fs::read_to_string(patched.join("src/mmio/dma.rs")).unwrap();
+    assert!(
+        dma.contains("pub fn ch(&self)")
+            && dma.contains("pub fn read_addr(&self)")
+            && !dma.contains("pub fn ch3_read_addr(&self)"),
+        "DMA's channels are not one cluster array"
+    );
 
     let source = std::fs::read_to_string(root().join("tests/consumers/rp2040_patched.rs")).unwrap();
     let features: Vec<&str> = source
@@ -118,18 +127,28 @@ fn the_patched_crate_is_smaller_and_serves_arrays() {
     if let Err(e) = cargo(&app, &["build", "--quiet", "--offline"]) {
         panic!("the firmware does not build on the patched crate:\n{e}");
     }
-    // The arrays' bounds are the patch's counts: pad 30 does not exist.
-    let past = format!(
-        "{source}\npub fn past_the_end() {{\n    // SAFETY: never called.\n    let pads = unsafe {{ mmio::pads_bank0() }};\n    pads.gpio().at::<30>().read();\n}}\n"
-    );
-    std::fs::write(app.join("src/lib.rs"), past).unwrap();
-    let error = cargo(&app, &["build", "--quiet", "--offline"])
-        .expect_err("gpio().at::<30>() compiled, but rp2040 has 30 pads");
-    std::fs::write(app.join("src/lib.rs"), &source).unwrap();
-    assert!(
-        error.contains("register array index out of range"),
-        "{error}"
-    );
+    // The arrays' bounds are the patch's counts: pad 30 and DMA channel 12 do not exist.
+    for (access, why) in [
+        (
+            "mmio::pads_bank0() }.gpio().at::<30>().read()",
+            "gpio().at::<30>() compiled, but rp2040 has 30 pads",
+        ),
+        (
+            "mmio::dma() }.ch().at::<12>().read_addr().read()",
+            "ch().at::<12>() compiled, but rp2040 has 12 DMA channels",
+        ),
+    ] {
+        let past = format!(
+            "{source}\npub fn past_the_end() {{\n    // SAFETY: never called.\n    let _ = unsafe {{ {access};\n}}\n"
+        );
+        std::fs::write(app.join("src/lib.rs"), past).unwrap();
+        let error = cargo(&app, &["build", "--quiet", "--offline"]).expect_err(why);
+        std::fs::write(app.join("src/lib.rs"), &source).unwrap();
+        assert!(
+            error.contains("register array index out of range"),
+            "{error}"
+        );
+    }
     // The whole crate builds, every block at once.
     if let Err(e) = cargo(&patched, &["build", "--quiet", "--offline"]) {
         panic!("the patched crate does not build:\n{e}");
