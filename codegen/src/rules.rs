@@ -372,7 +372,7 @@ set = { access = "rw" }   # CH0_CSR: ro or rw?"#,
 pub const PATCH_OPERATIONS_APPLY: &Rule = &Rule {
     name: "patch_operations_apply",
     severity: Error,
-    summary: "each patch operation can do what it says: an array's registers, and a cluster's groups of registers, are numbered from 0 without gaps, evenly spaced and alike; merged enums have fields with the same values",
+    summary: "each patch operation can do what it says: an array's registers, a cluster's groups of registers and a field array's fields are numbered from 0 without gaps, evenly spaced and alike; merged enums have fields with the same values",
     formats: &[Patch],
     example: r#"[[array]]
 block = "PWM"

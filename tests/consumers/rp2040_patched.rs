@@ -1,7 +1,8 @@
 //! A firmware of rp2040's crate as `tests/patches/rp2040.toml` patches it: the numbered registers
 //! are arrays (`pads.gpio().at::<3>()`, checked when compiled; `try_at(n)`, checked when run), the
 //! DMA channels a cluster array (`dma.ch().at::<3>().read_addr()`), the pads' drive strengths have
-//! identifiers for names, and FUNCSEL is one field for every pin.
+//! identifiers for names, FUNCSEL is one field for every pin, and PWM's per-slice bits are a field
+//! array (`PwmEn::CH.at::<7>()`).
 //! Built by `tests/tests/patched.rs`.
 //!
 //! features: pads_bank0 io_bank0 pwm pio0 dma
@@ -43,6 +44,12 @@ pub fn configure(pin: usize) -> (u32, bool) {
     };
     let csr = pwm.ch_csr().at::<7>();
     csr.write(csr.read().with(rp2040_pac::PwmChCsr::EN, true));
+    // EN's CH0 .. CH7 are one field array: slice 7's bit, and slice `pin`'s if there is one.
+    pwm.en()
+        .modify(|v| v.with(rp2040_pac::PwmEn::CH.at::<7>(), true));
+    if let Ok(slice) = rp2040_pac::PwmEn::CH.try_at(pin) {
+        pwm.en().modify(|v| v.with(slice, false));
+    }
     let status = io.gpio_status().at::<29>().read().bits();
     (pio.sm_addr().at::<0>().read().bits() ^ status, found)
 }

@@ -188,6 +188,7 @@ pub fn apply(device: &mut Device, file: &PatchFile) -> (Vec<Diagnostic>, Vec<Str
         "add",
         "array",
         "cluster",
+        "field_array",
     ];
     for phase in order {
         if phase == "array" {
@@ -475,6 +476,7 @@ fn effects(
                 }
                 Kind::Array { .. } => push(What::Member("array"), &op.pos),
                 Kind::Cluster { .. } => push(What::Member("cluster"), &op.pos),
+                Kind::FieldArray { .. } => push(What::Member("field array"), &op.pos),
                 Kind::Add(_) | Kind::Copy { .. } | Kind::Derive { .. } | Kind::MergeEnums => {
                     push(What::Other, &op.pos)
                 }
@@ -881,6 +883,7 @@ impl Run<'_> {
                 }
             }
             Kind::Array { name, layout } => self.array(op, sel, name, layout),
+            Kind::FieldArray { name } => self.field_array(op, sel, name),
             Kind::Cluster {
                 name, block_name, ..
             } => self.cluster(op, sel, name, block_name),
@@ -1453,6 +1456,145 @@ impl Run<'_> {
                 self.note(op, line);
             }
             _ => {}
+        }
+    }
+
+    /// Makes a field array of the numbered fields the selector's `<n>` matches, once per
+    /// layout: the fields stay (C headers, diagrams and the site show them), and the Rust layout
+    /// gives the array one constant.
+    fn field_array(&mut self, op: &Op, sel: &Selected, name: &Option<(String, Pos)>) {
+        let glob = op
+            .select
+            .field
+            .as_ref()
+            .expect("a field array selects fields");
+        let mut by_layout: BTreeMap<usize, Vec<(u32, usize)>> = BTreeMap::new();
+        for (elem, _) in &sel.targets {
+            let Elem::Field(reg, f) = *elem else {
+                continue;
+            };
+            let Some(l) = self.layouts.of_reg(self.device, reg) else {
+                continue;
+            };
+            if let Some(n) = glob.index(&self.device.layouts[l].fields[f].name) {
+                let members = by_layout.entry(l).or_default();
+                if !members.contains(&(n, f)) {
+                    members.push((n, f));
+                }
+            }
+        }
+        for (l, mut members) in by_layout {
+            members.sort();
+            let layout = &self.device.layouts[l];
+            let fail = |message: String, at: Option<usize>| {
+                let d = Diagnostic::error(PATCH_OPERATIONS_APPLY, &glob.pos, message);
+                match at {
+                    Some(f) => d.with_note(&layout.fields[f].pos, "this field".to_string()),
+                    None => d,
+                }
+            };
+            let problem = if members.len() < 2 {
+                Some((
+                    format!(
+                        "matches one field of layout `{}`: an array needs two or more",
+                        layout.name
+                    ),
+                    members.first().map(|m| m.1),
+                ))
+            } else if let Some((k, &(n, f))) = members
+                .iter()
+                .enumerate()
+                .find(|(k, (n, _))| *n as usize != *k)
+            {
+                let why = if n as usize > k {
+                    format!("number {k} is missing")
+                } else {
+                    format!("number {n} is there twice")
+                };
+                Some((
+                    format!(
+                        "its fields in layout `{}` are not numbered from 0 without gaps: {why}",
+                        layout.name
+                    ),
+                    Some(f),
+                ))
+            } else {
+                None
+            };
+            if let Some((message, at)) = problem {
+                self.errors
+                    .push(fail(format!("`{}` {message}", glob.text), at));
+                continue;
+            }
+            let fields: Vec<&Field> = members.iter().map(|&(_, f)| &layout.fields[f]).collect();
+            let first = fields[0];
+            let stride = fields[1].lsb.saturating_sub(first.lsb);
+            let unlike = fields.iter().enumerate().skip(1).find_map(|(n, f)| {
+                let why = if f.lsb != first.lsb + n as u32 * stride {
+                    format!(
+                        "starts at bit {}, not {} ({} bits apart)",
+                        f.lsb,
+                        first.lsb + n as u32 * stride,
+                        stride
+                    )
+                } else if f.width != first.width {
+                    format!("is {} bits wide, the first {}", f.width, first.width)
+                } else if f.access != first.access {
+                    format!(
+                        "is `{}`, the first `{}`",
+                        f.access.as_str(),
+                        first.access.as_str()
+                    )
+                } else if f.enums != first.enums || f.enum_default != first.enum_default {
+                    "has other enumerated values than the first".to_string()
+                } else if f.read_action != first.read_action
+                    || f.write_constraint != first.write_constraint
+                {
+                    "has another read action or write constraint than the first".to_string()
+                } else {
+                    return None;
+                };
+                Some((n, why))
+            });
+            if let Some((n, why)) = unlike {
+                self.errors.push(fail(
+                    format!(
+                        "field {n} of `{}` in layout `{}` {why}: a field array's fields are alike",
+                        glob.text, layout.name
+                    ),
+                    Some(members[n].1),
+                ));
+                continue;
+            }
+            if stride < first.width {
+                self.errors.push(fail(
+                    format!("the fields `{}` matches in layout `{}` overlap ({stride} bits apart, {} wide)", glob.text, layout.name, first.width),
+                    Some(members[1].1),
+                ));
+                continue;
+            }
+            let array_name = name
+                .as_ref()
+                .map_or_else(|| glob.text.clone(), |(text, _)| text.clone());
+            let array = crate::ir::FieldArray {
+                name: array_name.clone(),
+                members: fields.iter().map(|f| f.name.clone()).collect(),
+                stride,
+                doc: first.doc.clone(),
+                pos: glob.pos.clone(),
+            };
+            let count = array.members.len();
+            let layout_name = layout.name.clone();
+            let layout = &mut self.device.layouts[l];
+            layout.field_arrays.retain(|a| a.members != array.members);
+            layout.field_arrays.push(array);
+            self.note(
+                op,
+                format!(
+                    "layout {layout_name}: fields {array_name} made one array of {count}, {stride} bit{} apart",
+                    if stride == 1 { "" } else { "s" }
+                ),
+            );
         }
     }
 

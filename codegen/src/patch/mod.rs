@@ -156,6 +156,9 @@ pub enum Kind {
         /// Globs on the member names: only the registers whose member one matches are taken.
         members: Vec<Glob>,
     },
+    /// Makes one field array of the numbered fields the field selector's `<n>` matches, in each
+    /// selected register's layout; `name` when not the selector's text (`PIN<n>`).
+    FieldArray { name: Option<(String, Pos)> },
 }
 
 impl Kind {
@@ -170,6 +173,7 @@ impl Kind {
             Kind::Array { .. } => "array",
             Kind::MergeEnums => "merge_enums",
             Kind::Cluster { .. } => "cluster",
+            Kind::FieldArray { .. } => "field_array",
         }
     }
 }
@@ -436,6 +440,8 @@ struct RawFile {
     merge_enums: Vec<S<RawOp>>,
     #[serde(default)]
     cluster: Vec<S<RawOp>>,
+    #[serde(default)]
+    field_array: Vec<S<RawOp>>,
 }
 
 /// Every key any operation takes; which of them one kind takes is checked in `lower`.
@@ -571,7 +577,7 @@ pub fn parse(file: &str, text: &str) -> Result<PatchFile, Vec<Diagnostic>> {
     })?;
     let mut lower = Lower::new(&lines, PATCH_SYNTAX);
     let mut ops = Vec::new();
-    let kinds: [(&str, &Vec<S<RawOp>>); 9] = [
+    let kinds: [(&str, &Vec<S<RawOp>>); 10] = [
         ("modify", &raw.modify),
         ("delete", &raw.delete),
         ("add", &raw.add),
@@ -581,6 +587,7 @@ pub fn parse(file: &str, text: &str) -> Result<PatchFile, Vec<Diagnostic>> {
         ("array", &raw.array),
         ("merge_enums", &raw.merge_enums),
         ("cluster", &raw.cluster),
+        ("field_array", &raw.field_array),
     ];
     for (kind, raws) in kinds {
         for raw in raws {
@@ -591,7 +598,7 @@ pub fn parse(file: &str, text: &str) -> Result<PatchFile, Vec<Diagnostic>> {
         lower.errors.push(Diagnostic::error(
             PATCH_SYNTAX,
             &Pos::file_start(file),
-            "the patch file holds no operation ([[modify]], [[delete]], [[add]], [[rename]], [[copy]], [[derive]], [[array]], [[cluster]] or [[merge_enums]])",
+            "the patch file holds no operation ([[modify]], [[delete]], [[add]], [[rename]], [[copy]], [[derive]], [[array]], [[cluster]], [[field_array]] or [[merge_enums]])",
         ));
     }
     // File order: the explanation lists operations as the file states them.
@@ -662,6 +669,7 @@ impl Lower<'_> {
             "derive" => &["from"],
             "array" => &["name", "layout"],
             "cluster" => &["name", "block_name", "members"],
+            "field_array" => &["name"],
             _ => &[],
         };
         let mut ok = true;
@@ -696,7 +704,7 @@ impl Lower<'_> {
                             .as_ref()
                             .is_some_and(|g| g.get_ref().contains("<n>"))),
             )?,
-            field: self.glob(&r.field, false)?,
+            field: self.glob(&r.field, kind == "field_array")?,
             value: self.glob(&r.value, false)?,
         };
         ok &= self.selector_shape(&select, &pos);
@@ -838,6 +846,29 @@ impl Lower<'_> {
                 }
             }
             "cluster" => self.cluster(r, &select, &pos)?,
+            "field_array" => {
+                let is_array = select.field.as_ref().is_some_and(Glob::has_index);
+                if level != Level::Field || !is_array {
+                    self.errors.push(Diagnostic::error(
+                        PATCH_SYNTAX,
+                        &pos,
+                        "[[field_array]] selects numbered fields of registers: `register = \"OUT\"`, `field = \"PIN<n>\"`, `<n>` standing for the number",
+                    ));
+                    return None;
+                }
+                let name = r.name.as_ref().map(|n| (n.get_ref().clone(), self.pos(n)));
+                if let Some((text, at)) = &name {
+                    if text.matches("<n>").count() != 1 {
+                        self.errors.push(Diagnostic::error(
+                            PATCH_SYNTAX,
+                            at,
+                            format!("a field array's name holds `<n>` once, where the index goes: `{text}` does not"),
+                        ));
+                        return None;
+                    }
+                }
+                Kind::FieldArray { name }
+            }
             _ => {
                 if level != Level::Field {
                     self.errors.push(Diagnostic::error(
