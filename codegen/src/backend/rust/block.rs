@@ -19,12 +19,12 @@ use crate::names::Case;
 /// its instances with their addresses.
 pub fn block_items(device: &Device, b: &Block) -> String {
     let mut c = Code::with_capacity(b.registers.len() * 1000 + 2000);
-    block(&mut c, device, b);
+    block(&mut c, device, b, false);
     let tops = device.block_tops();
     let top = device.blocks.iter().position(|other| other.name == b.name);
     for (n, nested) in device.blocks.iter().enumerate() {
         if Some(tops[n]) == top && Some(n) != top {
-            block(&mut c, device, nested);
+            block(&mut c, device, nested, true);
             let in_array = device
                 .blocks
                 .iter()
@@ -192,7 +192,9 @@ fn access_marker(access: &RegAccess) -> &'static str {
     }
 }
 
-fn block(c: &mut Code, device: &Device, block: &Block) {
+/// A block's type, its constants and its accessors. A block a cluster places (`nested`) is built
+/// by its parent's accessor, so it has `on_bus` and `base` but no constructor of its own.
+fn block(c: &mut Code, device: &Device, block: &Block, nested: bool) {
     let ty = name(&block.name, Case::Camel);
     c.doc(&doc::paragraphs(&[
         Some(format!(
@@ -236,11 +238,17 @@ fn block(c: &mut Code, device: &Device, block: &Block) {
     for cluster in &block.clusters {
         array_consts(c, &cluster.name, cluster.array, &cluster.index_names);
     }
-    c.raw(NEW);
+    if !nested {
+        c.raw(NEW);
+    }
     c.close("");
 
     c.open(&format!("impl<B: armreg_rt::mmio::Bus> {ty}<B>"));
-    c.raw(BUS_METHODS);
+    if nested {
+        c.raw(NESTED_BUS_METHODS);
+    } else {
+        c.raw(BUS_METHODS);
+    }
     for (r, l) in &registers {
         register_methods(c, block, r, l);
     }
@@ -283,6 +291,25 @@ const BUS_METHODS: &str = r"    /// The block at `base` on `bus`.
     where
         B: armreg_rt::mmio::SafeBus,
     {
+        Self { bus, base }
+    }
+    /// The block's base address.
+    #[inline(always)]
+    pub const fn base(&self) -> usize {
+        self.base
+    }
+";
+
+/// The bus methods of a block a cluster places: made by its parent's accessor (or an array's
+/// `OnBus`), on the parent's bus.
+const NESTED_BUS_METHODS: &str = r"    /// The block at `base` on `bus`.
+    ///
+    /// # Safety
+    /// The bus's contract must hold for every register of the block at `base`, for as
+    /// long as the value and the register handles it gives are used: the parent block's
+    /// accessor, which places it inside the parent, is the way to get one.
+    #[inline(always)]
+    pub const unsafe fn on_bus(bus: B, base: usize) -> Self {
         Self { bus, base }
     }
     /// The block's base address.
