@@ -74,6 +74,9 @@ fn peak_memory_kb() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// How many warnings of one rule a report shows; the rest are counted.
+const WARNINGS_SHOWN_PER_RULE: usize = 20;
+
 impl Report {
     pub fn has_errors(&self) -> bool {
         self.error_count() > 0
@@ -87,9 +90,32 @@ impl Report {
     /// Every diagnostic rendered with its snippet, every failure, then a line per crate and rule
     /// whose warnings the manifest allows.
     pub fn render(&self) -> String {
-        self.diagnostics
+        // A vendor file can repeat one defect thousands of times: each rule's first warnings
+        // are shown, the rest counted (errors are all shown; `--strict` makes every warning one).
+        let mut shown: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+        let mut rendered = Vec::new();
+        for d in &self.diagnostics {
+            let n = shown.entry(d.rule.name).or_default();
+            if !d.is_error() {
+                *n += 1;
+                if *n > WARNINGS_SHOWN_PER_RULE {
+                    continue;
+                }
+            }
+            rendered.push(d.render(&self.sources));
+        }
+        let more = shown
             .iter()
-            .map(|d| d.render(&self.sources))
+            .filter(|(_, n)| **n > WARNINGS_SHOWN_PER_RULE)
+            .map(|(rule, n)| {
+                format!(
+                    "note: {} more warning(s) of rule `{rule}` not shown (the first {WARNINGS_SHOWN_PER_RULE} are; `--strict` reports every one as an error)",
+                    n - WARNINGS_SHOWN_PER_RULE
+                )
+            });
+        rendered
+            .into_iter()
+            .chain(more)
             .chain(self.failures.iter().map(|failure| format!("error: {failure}")))
             .chain(self.allowed.iter().map(|(krate, rule, n)| {
                 format!("note: {krate}: {n} warning(s) of rule `{rule}` not shown (the manifest allows them)")

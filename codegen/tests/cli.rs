@@ -504,3 +504,31 @@ fn explain_tells_what_a_rule_checks() {
         String::from_utf8_lossy(&run.stderr).contains("`armreg-codegen explain` lists every rule")
     );
 }
+
+/// A vendor file that repeats one defect many times: the first warnings of the rule are shown,
+/// the rest counted in one note, and the run succeeds.
+#[test]
+fn repeated_warnings_are_counted_after_the_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let registers: String = (0..25)
+        .map(|i| format!("<register><name>R{i}</name><addressOffset>0</addressOffset></register>"))
+        .collect();
+    let svd = format!(
+        "<?xml version=\"1.0\"?>\n<device schemaVersion=\"1.3\"><name>X</name><width>32</width><size>32</size><peripherals><peripheral><name>P</name><baseAddress>0x1000</baseAddress><registers>{registers}</registers></peripheral></peripherals></device>\n"
+    );
+    fs::write(dir.join("x.svd"), svd).unwrap();
+    let out = codegen(dir, &["dump-ir", "x.svd"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let shown = stderr
+        .lines()
+        .filter(|l| l.starts_with("warning[no_overlapping_registers]"))
+        .count();
+    assert_eq!(shown, 20, "{stderr}");
+    assert!(
+        // 25 registers at one offset: each after the first is reported once.
+        stderr.contains("note: 4 more warning(s) of rule `no_overlapping_registers` not shown"),
+        "{stderr}"
+    );
+}

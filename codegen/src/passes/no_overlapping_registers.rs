@@ -55,7 +55,8 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                 }
                 let (later, earlier) = if ra.pos > rb.pos { (a, s) } else { (s, a) };
                 let (lr, er) = (&block.registers[later.2], &block.registers[earlier.2]);
-                if !reported.insert((later.2, earlier.2)) {
+                // One warning per register, naming the first it overlaps.
+                if !reported.insert(later.2) {
                     continue;
                 }
                 out.push(

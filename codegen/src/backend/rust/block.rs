@@ -35,8 +35,9 @@ pub fn block_items(device: &Device, b: &Block) -> String {
             }
         }
     }
+    let irq_type = super::device::interrupt_type(device);
     for i in device.instances.iter().filter(|i| i.block.name == b.name) {
-        instance(&mut c, i);
+        instance(&mut c, i, irq_type);
     }
     c.finish()
 }
@@ -117,7 +118,7 @@ fn cluster_method(c: &mut Code, block: &Block, cluster: &Cluster) {
 
 /// A block at its address: the base as a constant and an `unsafe` constructor. A base above
 /// 4 GiB exists only where pointers are 64 bits wide.
-fn instance(c: &mut Code, inst: &Instance) {
+fn instance(c: &mut Code, inst: &Instance, irq_type: &str) {
     let block = name(&inst.block.name, Case::Camel);
     let upper = const_prefix(&inst.name);
     let ctor = name(&inst.name, Case::Snake);
@@ -154,8 +155,14 @@ fn instance(c: &mut Code, inst: &Instance) {
     c.safety("the caller upholds `new`'s contract for this address.");
     c.fmt(format_args!("unsafe {{ {block}::new({upper}_BASE) }}"));
     c.close("");
+    // One constant per name: a description that lists an interrupt twice (which the SVD
+    // frontend reports) must not make two.
+    let mut seen = std::collections::BTreeSet::new();
     for irq in &inst.interrupts {
         let irq_name = name(&irq.name, Case::Verbatim).to_ascii_uppercase();
+        if !seen.insert(irq_name.clone()) {
+            continue;
+        }
         c.doc(&format!(
             "Interrupt {} of {}. {}",
             doc::code(&irq.name),
@@ -163,7 +170,7 @@ fn instance(c: &mut Code, inst: &Instance) {
             irq.doc.as_deref().map(doc::escape).unwrap_or_default()
         ));
         c.fmt(format_args!(
-            "pub const {upper}_IRQ_{}: u32 = {};",
+            "pub const {upper}_IRQ_{}: {irq_type} = {};",
             irq_name.trim_start_matches('_'),
             irq.value
         ));

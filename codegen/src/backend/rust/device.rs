@@ -98,6 +98,23 @@ fn feature_meaning(feature: &str) -> &'static str {
     }
 }
 
+/// The type of every interrupt number of the crate (here and on each instance): `u16`, as the
+/// NVIC numbers interrupts (below 496), unless a number needs more.
+pub fn interrupt_type(device: &Device) -> &'static str {
+    let widest = device
+        .instances
+        .iter()
+        .flat_map(|i| &i.interrupts)
+        .map(|irq| irq.value)
+        .max()
+        .unwrap_or(0);
+    if widest <= u32::from(u16::MAX) {
+        "u16"
+    } else {
+        "u32"
+    }
+}
+
 /// The module's items.
 pub fn device_items(device: &Device) -> String {
     let mut c = Code::with_capacity(4096);
@@ -163,12 +180,8 @@ pub fn device_items(device: &Device) -> String {
     let Some(last) = lines.last() else {
         return c.finish();
     };
-    // The NVIC numbers interrupts below 496; a wider number keeps its width.
-    let ty = if last.number <= u32::from(u16::MAX) {
-        "u16"
-    } else {
-        "u32"
-    };
+    let ty = interrupt_type(device);
+    debug_assert!(ty == "u32" || last.number <= u32::from(u16::MAX));
     c.line("/// The interrupt numbers, one constant per line.");
     c.open("pub mod interrupt");
     for line in &lines {

@@ -8,8 +8,9 @@ use super::names::{indexes, substitute};
 use super::properties::Properties;
 use super::text::doc_text;
 use super::Lower;
+use crate::diagnostic::Diagnostic;
 use crate::ir::{Cpu, Device, Instance, Interrupt, NameRef};
-use crate::rules::ALTERNATES_RESOLVE;
+use crate::rules::{ALTERNATES_RESOLVE, NO_DUPLICATE_NAMES};
 
 impl Lower<'_, '_> {
     pub(super) fn device(&mut self) -> Device {
@@ -108,16 +109,48 @@ impl Lower<'_, '_> {
     ) {
         let located = &self.peripherals[peripheral];
         let (info, node, dim) = (located.info, located.node, located.dim);
-        let interrupts: Vec<Interrupt> = self.peripherals[effective.interrupts_from]
+        let mut interrupts: Vec<Interrupt> = Vec::new();
+        for (interrupt, interrupt_node) in self.peripherals[effective.interrupts_from]
             .interrupts
-            .iter()
-            .map(|(interrupt, interrupt_node)| Interrupt {
+            .clone()
+        {
+            let pos = self.name_pos(interrupt_node);
+            // ST lists the interrupt of a shared vector once per peripheral that raises it,
+            // sometimes several times in one peripheral: one line is one interrupt.
+            let same_name = interrupts.iter().find(|kept| kept.name == interrupt.name);
+            if let Some(kept) = same_name {
+                let message = if kept.value == interrupt.value {
+                    format!(
+                        "interrupt `{}` ({}) is listed again in peripheral `{}`; kept one",
+                        interrupt.name, interrupt.value, info.name
+                    )
+                } else {
+                    format!(
+                        "interrupt `{}` is {} and {} in peripheral `{}`; kept {}",
+                        interrupt.name, kept.value, interrupt.value, info.name, kept.value
+                    )
+                };
+                let first = kept.pos.clone();
+                // A derived peripheral repeats its base's list: one warning per element.
+                if !self
+                    .reported
+                    .insert((interrupt_node, NO_DUPLICATE_NAMES.name))
+                {
+                    continue;
+                }
+                self.warnings.push(
+                    Diagnostic::warning(NO_DUPLICATE_NAMES, &pos, message)
+                        .with_note(&first, "the one kept"),
+                );
+                continue;
+            }
+            interrupts.push(Interrupt {
                 name: interrupt.name.clone(),
                 value: interrupt.value,
                 doc: doc_text(interrupt.description.as_deref()),
-                pos: self.name_pos(*interrupt_node),
-            })
-            .collect();
+                pos,
+            });
+        }
         let alias_of = info.alternate_peripheral.as_ref().and_then(|alternate| {
             let pos = self.child_pos(node, "alternatePeripheral");
             if self.peripheral_by_name(alternate).is_some() {

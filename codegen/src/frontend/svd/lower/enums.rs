@@ -1,6 +1,6 @@
 //! A field's enumerated values, `derivedFrom` applied, and the name of the default one. A value
 //! with don't-care digits (`#1x0`, `0b01XX`) keeps which bits count as its mask; one whose name
-//! has no letter (`_`, `0`) is named after its value, with a warning.
+//! has no letter or digit (`_`) is named after its value, with a warning.
 use svd_rs::Usage;
 
 use super::text::doc_text;
@@ -71,9 +71,11 @@ impl Lower<'_, '_> {
 impl Lower<'_, '_> {
     /// The name of the enumerated value `node`: `name`, or `VALUE_<label>` (its value in
     /// decimal, or its binary digits with don't-cares: `VALUE_14`, `VALUE_01XX`) when `name` has
-    /// no letter to make an identifier of.
+    /// no letter or digit to make an identifier of.
     fn enum_value_name(&mut self, node: usize, name: &str, label: &str) -> String {
-        if name.chars().any(char::is_alphabetic) {
+        // Digits make an identifier (`16` is `_16`, as written); only a name without any is
+        // named after its value.
+        if name.chars().any(char::is_alphanumeric) {
             return name.to_string();
         }
         let renamed = format!("VALUE_{label}");
@@ -82,7 +84,7 @@ impl Lower<'_, '_> {
             node,
             NAMES_ARE_IDENTIFIERS,
             pos,
-            format!("enumeratedValue `{name}` has no letter to name it by; named it `{renamed}` after its value"),
+            format!("enumeratedValue `{name}` has no letter or digit to name it by; named it `{renamed}` after its value"),
         );
         renamed
     }
