@@ -327,6 +327,15 @@ pub const REGISTERS_ALIGNED: &Rule = &Rule {
     sealed: Sealed,
 };
 
+pub const REGISTER_ACCESS_FITS_FIELDS: &Rule = &Rule {
+    name: "register_access_fits_fields",
+    severity: Defect,
+    summary: "an SVD register's access lets its fields be used (a read-only register with write-only fields is read as read-write, as its fields say it is written)",
+    formats: &[Svd],
+    example: "<access>read-only</access> ... <field><name>GO</name><access>write-only</access>",
+    sealed: Sealed,
+};
+
 // ----- patch files, applied to the IR before the passes run
 
 pub const PATCH_SYNTAX: &Rule = &Rule {
@@ -603,6 +612,7 @@ pub const ALL: &[&Rule] = &[
     ENUM_VALUES_HAVE_VALUES,
     ALTERNATES_RESOLVE,
     REGISTERS_ALIGNED,
+    REGISTER_ACCESS_FITS_FIELDS,
     PATCH_SYNTAX,
     PATCH_SELECTORS_MATCH,
     PATCHES_DO_NOT_CONFLICT,

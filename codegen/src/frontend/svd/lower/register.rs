@@ -6,8 +6,10 @@ use super::locate::Item;
 use super::names::{array_name, indexes, join, plain_name, substitute, zero_based};
 use super::text::doc_text;
 use super::Lower;
-use crate::ir::{BlockArray, BlockRegister, IndexName, NameRef};
-use crate::rules::{ALTERNATES_RESOLVE, REGISTERS_ALIGNED, REGISTER_SIZES_SUPPORTED};
+use crate::ir::{BlockArray, BlockRegister, IndexName, NameRef, RegAccess};
+use crate::rules::{
+    ALTERNATES_RESOLVE, REGISTERS_ALIGNED, REGISTER_ACCESS_FITS_FIELDS, REGISTER_SIZES_SUPPORTED,
+};
 
 impl Lower<'_, '_> {
     pub(super) fn lower_register(
@@ -82,7 +84,8 @@ impl Lower<'_, '_> {
         };
         let layout_name = join(block, &plain_name(&name));
         let layout = self.layout(register, &effective, props, size, &layout_name);
-        let access = register_access(props.access());
+        let access =
+            self.access_fitting_fields(register_access(props.access()), &layout, node, &info.name);
         let alias_of = info.alternate_register.as_ref().and_then(|alternate| {
             let alternate_pos = self.child_pos(node, "alternateRegister");
             let target = self
@@ -173,6 +176,44 @@ impl Lower<'_, '_> {
                 }
             }
         }
+    }
+}
+
+impl Lower<'_, '_> {
+    /// A read-only register whose fields include write-only ones (Fujitsu's `CANFD.FDESCR`) could
+    /// be neither read nor written as described: the fields say it is written, so it is read
+    /// as read-write, with a warning.
+    fn access_fitting_fields(
+        &mut self,
+        access: RegAccess,
+        layout: &str,
+        node: usize,
+        register: &str,
+    ) -> RegAccess {
+        if access != RegAccess::Ro {
+            return access;
+        }
+        let write_only = self
+            .layouts
+            .iter()
+            .find(|l| l.name == layout)
+            .and_then(|l| {
+                l.fields
+                    .iter()
+                    .find(|f| f.access.writable() && !f.access.readable())
+            })
+            .map(|f| f.name.clone());
+        let Some(field) = write_only else {
+            return access;
+        };
+        let pos = self.name_pos(node);
+        self.warn_once(
+            node,
+            REGISTER_ACCESS_FITS_FIELDS,
+            pos,
+            format!("register `{register}` is read-only but its field `{field}` is write-only; read it as read-write"),
+        );
+        RegAccess::Rw
     }
 }
 
