@@ -15,6 +15,24 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// A folder in the system's temporary folder, outside any workspace as a user's crate would be,
+/// named `armreg-<what>-<hash of the checkout's path>` so that two checkouts do not share it and a
+/// second run of one reuses what the first generated.
+pub fn scratch(what: &str) -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    root().hash(&mut h);
+    std::env::temp_dir().join(format!("armreg-{what}-{:016x}", h.finish()))
+}
+
+/// `target/<name>` of the checkout (or of `CARGO_TARGET_DIR`): a target folder the crates a test
+/// generates share, so the runtime is built once.
+pub fn target_subdir(name: &str) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| root().join("target"), PathBuf::from)
+        .join(name)
+}
+
 /// `cargo` run in `dir` with none of the outer build's settings (flags, target, target folder,
 /// profile overrides), as a user would run it there.
 pub fn cargo_in(dir: &Path) -> Command {

@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use integration_tests::{cargo_in, codegen_binary, root};
+use integration_tests::{cargo_in, codegen_binary, root, scratch, target_subdir};
 
 /// (SVD under the repository, generated crate's name, consumer source under `tests/consumers/`)
 const SOCS: &[(&str, &str, &str)] = &[
@@ -30,16 +30,11 @@ const SOCS: &[(&str, &str, &str)] = &[
 ];
 
 fn tree() -> PathBuf {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    root().hash(&mut h);
-    std::env::temp_dir().join(format!("armreg-consumers-{:016x}", h.finish()))
+    scratch("consumers")
 }
 
 fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root().join("target"), PathBuf::from)
-        .join("consumers")
+    target_subdir("consumers")
 }
 
 /// Runs cargo in `dir` with `args` and warnings denied; the error text when it fails.

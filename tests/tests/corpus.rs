@@ -140,16 +140,9 @@ fn corpus_generates_crates_that_build_warning_free() {
          run tests/linux/extract.sh. This test proves the toolchain on these files and fails \
          rather than pass without them."
     );
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root.join("target"), PathBuf::from)
-        .join("corpus");
+    let target_dir = integration_tests::target_subdir("corpus");
     let codegen = integration_tests::codegen_binary();
-    let tree = std::env::temp_dir().join(format!("armreg-corpus-{:016x}", {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        root.hash(&mut h);
-        h.finish()
-    }));
+    let tree = integration_tests::scratch("corpus");
     std::fs::create_dir_all(&tree).expect("the temporary folder is writable");
     let mut failures = Vec::new();
     let mut rows = Vec::new();

@@ -10,23 +10,18 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use integration_tests::{cargo_in, codegen_binary, root};
+use integration_tests::{cargo_in, codegen_binary, root, scratch, target_subdir};
 
 const SVD: &str = "descriptions/third-party/cmsis-svd-data/RaspberryPi/rp2040.svd";
 const PATCH: &str = "tests/patches/rp2040.toml";
 const NAME: &str = "rp2040-pac";
 
 fn tree() -> PathBuf {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    root().hash(&mut h);
-    std::env::temp_dir().join(format!("armreg-patched-{:016x}", h.finish()))
+    scratch("patched")
 }
 
 fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root().join("target"), PathBuf::from)
-        .join("consumers")
+    target_subdir("consumers")
 }
 
 /// Generates rp2040's crate into `<tree>/<folder>/`, with the patch or without.

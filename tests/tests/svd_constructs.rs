@@ -6,16 +6,13 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use integration_tests::{cargo_in, codegen_binary, root};
+use integration_tests::{cargo_in, codegen_binary, root, scratch, target_subdir};
 
 /// The constructs the consumer uses, each its own crate (named after the file).
 const CONSTRUCTS: &[&str] = &["enum_dont_care", "metadata", "arrays", "nested_clusters"];
 
 fn tree() -> PathBuf {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    root().hash(&mut h);
-    std::env::temp_dir().join(format!("armreg-svd-constructs-{:016x}", h.finish()))
+    scratch("svd-constructs")
 }
 
 #[test]
@@ -56,9 +53,7 @@ fn generated_crates_behave_as_the_constructs_say() {
         app.join("src/lib.rs"),
     )
     .unwrap();
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| root().join("target"), PathBuf::from)
-        .join("svd-constructs");
+    let target = target_subdir("svd-constructs");
     let out = cargo_in(&app)
         .args(["test", "--quiet", "--offline"])
         .env("CARGO_TARGET_DIR", target)
