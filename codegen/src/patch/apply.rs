@@ -259,6 +259,33 @@ fn select(device: &Device, layouts: &Layouts, op: &Op) -> Result<Selected, Diagn
         if blocks.is_empty() {
             return Err(none(g, "block", String::new()));
         }
+        // A cluster level: the blocks the selected blocks' clusters place.
+        let blocks = match &s.cluster {
+            None => blocks,
+            Some(cg) => {
+                let placed: Vec<(usize, Vec<String>)> = blocks
+                    .iter()
+                    .flat_map(|(b, _)| &device.blocks[*b].clusters)
+                    .filter_map(|cluster| {
+                        let c = cg.captures(&cluster.name)?;
+                        let nested = device
+                            .blocks
+                            .iter()
+                            .position(|n| n.name == cluster.block.name)?;
+                        Some((nested, c))
+                    })
+                    .collect();
+                if placed.is_empty() {
+                    return Err(none(cg, "cluster", of_blocks(device, &blocks)));
+                }
+                // Clusters expanded element by element place one block.
+                let mut seen = std::collections::BTreeSet::new();
+                placed
+                    .into_iter()
+                    .filter(|(b, _)| seen.insert(*b))
+                    .collect()
+            }
+        };
         let Some(rg) = &s.register else {
             return Ok(Selected {
                 targets: blocks

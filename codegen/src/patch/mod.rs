@@ -54,6 +54,8 @@ pub struct Op {
 #[derive(Clone, Debug, Default)]
 pub struct Selector {
     pub block: Option<Glob>,
+    /// Clusters of the selected blocks, whose blocks' registers `register` then selects.
+    pub cluster: Option<Glob>,
     pub instance: Option<Glob>,
     pub sysreg: Option<Glob>,
     pub register: Option<Glob>,
@@ -449,6 +451,7 @@ struct RawFile {
 #[serde(deny_unknown_fields)]
 struct RawOp {
     block: Option<S<String>>,
+    cluster: Option<S<String>>,
     instance: Option<S<String>>,
     sysreg: Option<S<String>>,
     register: Option<S<String>>,
@@ -694,6 +697,7 @@ impl Lower<'_> {
         }
         let select = Selector {
             block: self.glob(&r.block, false)?,
+            cluster: self.glob(&r.cluster, false)?,
             instance: self.glob(&r.instance, false)?,
             sysreg: self.glob(&r.sysreg, false)?,
             register: self.glob(
@@ -953,7 +957,9 @@ impl Lower<'_> {
 
     /// Which levels may be combined: each level below the top needs the one above it.
     fn selector_shape(&mut self, s: &Selector, pos: &Pos) -> bool {
-        let problem = if s.register.is_some() && s.block.is_none() {
+        let problem = if s.cluster.is_some() && (s.block.is_none() || s.register.is_none()) {
+            Some("`cluster` needs `block` and `register`: it selects the registers of the blocks the block's clusters place (a cluster itself is not an operation's target)")
+        } else if s.register.is_some() && s.block.is_none() {
             Some("`register` needs `block`: the block whose registers it selects (system registers are selected with `sysreg`)")
         } else if s.field.is_some() && s.register.is_none() && s.sysreg.is_none() {
             Some("`field` needs `register` (and `block`) or `sysreg`: the register whose fields it selects")

@@ -675,3 +675,49 @@ fn syntax_errors_point_at_keys() {
     .unwrap_err();
     assert!(e[0].message.contains("takes no `to`"), "{}", e[0].message);
 }
+
+#[test]
+fn the_cluster_level_reaches_the_registers_of_a_clusters_block() {
+    let text = include_str!("../../tests/svd/nested_clusters.svd");
+    let mut d = device(Format::Svd, "nested_clusters.svd", text);
+    patched(
+        &mut d,
+        r#"
+[[modify]]
+block = "P"
+cluster = "CH<n>"
+register = "CR"
+set = { doc = "Channel control" }
+
+[[rename]]
+block = "Channel"
+cluster = "SLOT*"
+register = "DST"
+to = "DEST"
+"#,
+    );
+    assert_eq!(
+        register(&d, "Channel", "CR").doc.as_deref(),
+        Some("Channel control")
+    );
+    register(&d, "Channel_SLOT", "DEST");
+    // A cluster the block does not have is an error at its glob, as any level's.
+    let e = errors(
+        &mut d,
+        "[[delete]]\nblock = \"P\"\ncluster = \"DMA*\"\nregister = \"CR\"\n",
+    );
+    assert_eq!(e[0].rule.name, PATCH_SELECTORS_MATCH.name);
+    assert!(
+        e[0].message.contains("matches no cluster of block `P`"),
+        "{}",
+        e[0].message
+    );
+    // The cluster itself is not a target.
+    let e = errors(&mut d, "[[delete]]\nblock = \"P\"\ncluster = \"CH<n>\"\n");
+    assert!(
+        e[0].message
+            .contains("`cluster` needs `block` and `register`"),
+        "{}",
+        e[0].message
+    );
+}
