@@ -706,6 +706,21 @@ fn siblings(device: &Device, layouts: &Layouts, parent: Elem, like: Elem) -> Vec
     }
 }
 
+/// Where numbered elements (sorted by number) are not numbered 0, 1, 2, ...: the element at the
+/// first break and why (a number missing, or one there twice).
+fn numbering_gap<T: Copy>(members: &[(u32, T)]) -> Option<(T, String)> {
+    let (k, &(n, at)) = members
+        .iter()
+        .enumerate()
+        .find(|(k, (n, _))| *n as usize != *k)?;
+    let why = if n as usize > k {
+        format!("number {k} is missing")
+    } else {
+        format!("number {n} is there twice")
+    };
+    Some((at, why))
+}
+
 /// Why layout `b` is not `a` (its first difference), in words.
 fn difference(a: &Layout, b: &Layout) -> String {
     if a.width != b.width {
@@ -1528,16 +1543,7 @@ impl Run<'_> {
                     ),
                     members.first().map(|m| m.1),
                 ))
-            } else if let Some((k, &(n, f))) = members
-                .iter()
-                .enumerate()
-                .find(|(k, (n, _))| *n as usize != *k)
-            {
-                let why = if n as usize > k {
-                    format!("number {k} is missing")
-                } else {
-                    format!("number {n} is there twice")
-                };
+            } else if let Some((f, why)) = numbering_gap(&members) {
                 Some((
                     format!(
                         "its fields in layout `{}` are not numbered from 0 without gaps: {why}",
@@ -1668,16 +1674,7 @@ impl Run<'_> {
                 continue;
             }
             // Numbered from 0, no gaps, no repeats.
-            if let Some((k, &(n, r))) = members
-                .iter()
-                .enumerate()
-                .find(|(k, (n, _))| *n as usize != *k)
-            {
-                let why = if n as usize > k {
-                    format!("number {k} is missing")
-                } else {
-                    format!("number {n} is there twice")
-                };
+            if let Some((r, why)) = numbering_gap(&members) {
                 self.errors.push(fail(
                     format!(
                         "the registers `{}` matches in block `{}` are not numbered from 0 without gaps: {why}",

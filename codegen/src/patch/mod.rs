@@ -830,17 +830,7 @@ impl Lower<'_> {
                     ));
                     return None;
                 }
-                let name = r.name.as_ref().map(|n| (n.get_ref().clone(), self.pos(n)));
-                if let Some((text, at)) = &name {
-                    if text.matches("<n>").count() != 1 {
-                        self.errors.push(Diagnostic::error(
-                            PATCH_SYNTAX,
-                            at,
-                            format!("an array's name holds `<n>` once, where the index goes: `{text}` does not"),
-                        ));
-                        return None;
-                    }
-                }
+                let name = self.array_name(r, "an array")?;
                 Kind::Array {
                     name,
                     layout: r
@@ -860,18 +850,9 @@ impl Lower<'_> {
                     ));
                     return None;
                 }
-                let name = r.name.as_ref().map(|n| (n.get_ref().clone(), self.pos(n)));
-                if let Some((text, at)) = &name {
-                    if text.matches("<n>").count() != 1 {
-                        self.errors.push(Diagnostic::error(
-                            PATCH_SYNTAX,
-                            at,
-                            format!("a field array's name holds `<n>` once, where the index goes: `{text}` does not"),
-                        ));
-                        return None;
-                    }
+                Kind::FieldArray {
+                    name: self.array_name(r, "a field array")?,
                 }
-                Kind::FieldArray { name }
             }
             _ => {
                 if level != Level::Field {
@@ -944,6 +925,23 @@ impl Lower<'_> {
                 .map(|n| (n.get_ref().clone(), self.pos(n))),
             members,
         })
+    }
+
+    /// The optional `name` of an array operation (`what`: "an array"), which must hold `<n>`
+    /// once; `None` (with an error) when it does not.
+    fn array_name(&mut self, r: &RawOp, what: &str) -> Option<Option<(String, Pos)>> {
+        let Some(raw) = &r.name else {
+            return Some(None);
+        };
+        let text = raw.get_ref();
+        if text.matches("<n>").count() != 1 {
+            self.error(
+                raw,
+                format!("{what}'s name holds `<n>` once, where the index goes: `{text}` does not"),
+            );
+            return None;
+        }
+        Some(Some((text.clone(), self.pos(raw))))
     }
 
     fn needs_selector(&mut self, kind: &str, pos: &Pos) -> Option<Op> {
