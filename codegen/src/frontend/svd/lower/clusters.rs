@@ -9,9 +9,10 @@
 use super::locate::Item;
 use super::names::{array_name, indexes, join, plain_name, substitute, unique, zero_based};
 use super::properties::Properties;
+use super::register::index_names;
 use super::text::doc_text;
 use super::Lower;
-use crate::ir::{Block, BlockArray, BlockRegister, Cluster, IndexName, NameRef};
+use crate::ir::{Block, BlockArray, BlockRegister, Cluster, NameRef};
 use crate::names::Case;
 use crate::rules::ARRAYS_IN_RANGE;
 
@@ -167,7 +168,7 @@ impl<'a> Lower<'_, 'a> {
         match dim {
             None => out.push(make(info.name.clone(), offset, None, doc_of("n"))),
             Some(dim) if zero_based(dim) => out.push(Cluster {
-                index_names: cluster_index_names(dim),
+                index_names: index_names(dim),
                 ..make(
                     array_name(&info.name),
                     offset,
@@ -190,9 +191,4 @@ impl<'a> Lower<'_, 'a> {
             }
         }
     }
-}
-
-/// The names `dimArrayIndex` gives a cluster array's elements.
-fn cluster_index_names(dim: &svd_rs::DimElement) -> Vec<IndexName> {
-    super::register::index_names(dim)
 }
