@@ -486,6 +486,19 @@ pub const ENUM_VALUES_FIT: &Rule = &Rule {
     sealed: Sealed,
 };
 
+pub const FIELD_ARRAYS_UNIFORM: &Rule = &Rule {
+    name: "field_arrays_uniform",
+    severity: Defect,
+    summary: "a field array's members are fields of its layout, `stride` bits apart, with one width, access, set of values and write rules, once the repairs before it are done (vendor files: a broken array is read as its separate fields)",
+    formats: &[Svd, Patch],
+    example: r#"<register><name>CTRL</name><size>32</size>
+  <fields><field><dim>5</dim><dimIncrement>8</dimIncrement>
+    <name>PIN%s</name><bitOffset>0</bitOffset><bitWidth>8</bitWidth>
+  </field></fields>   <!-- PIN4 lies beyond the register, and is dropped -->
+</register>"#,
+    sealed: Sealed,
+};
+
 pub const LAYOUTS_FIT_PATHS: &Rule = &Rule {
     name: "layouts_fit_paths",
     severity: Error,
@@ -626,6 +639,7 @@ pub const ALL: &[&Rule] = &[
     NO_OVERLAPPING_FIELDS,
     RESET_VALUES_FIT,
     ENUM_VALUES_FIT,
+    FIELD_ARRAYS_UNIFORM,
     LAYOUTS_FIT_PATHS,
     ARRAYS_IN_RANGE,
     NO_DUPLICATE_ENCODINGS,

@@ -30,6 +30,8 @@ pub enum Property {
     ResetsFit,
     /// Enumerated values fit their fields, one name per value.
     EnumValuesFit,
+    /// Every field array's members are fields of its layout, evenly spaced and alike.
+    FieldArraysUniform,
     /// A layout is no wider than its system-register transfer and a whole number of bus accesses.
     LayoutsFitPaths,
     /// Register arrays are well-formed and every element has an encoding or lies in its block.

@@ -12,6 +12,7 @@ mod arrays_in_range;
 pub mod contract;
 mod derived_layouts_resolve;
 mod enum_values_fit;
+mod field_arrays_uniform;
 mod fields_within_width;
 mod layouts_fit_paths;
 mod locks_resolve;
@@ -90,6 +91,7 @@ pub const PASSES: &[Pass] = &[
     pass!(no_overlapping_fields, rules::NO_OVERLAPPING_FIELDS),
     pass!(reset_values_fit, rules::RESET_VALUES_FIT),
     pass!(enum_values_fit, rules::ENUM_VALUES_FIT),
+    pass!(field_arrays_uniform, rules::FIELD_ARRAYS_UNIFORM),
     pass!(layouts_fit_paths, rules::LAYOUTS_FIT_PATHS, |d, _| {
         layouts_fit_paths::run(d)
     }),
