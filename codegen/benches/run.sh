@@ -65,6 +65,8 @@ name_of() { basename "$1" .svd | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-'; }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 mb() { awk -v k="$1" 'BEGIN {printf "%.0f", k/1024}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "-"}'; }
+# `above <ours> <theirs> <floor>`: (ours - floor) / (theirs - floor), "-" when a figure is missing.
+above() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN {if (a == "-" || b == "-" || f == "-" || b - f <= 0) print "-"; else printf "%.2f", (a-f)/(b-f)}'; }
 # `lines_in <glob> <dir>`: the lines of every matching file under <dir>.
 lines_in() { [ -d "$2" ] || { echo 0; return; }; find "$2" -type f -name "$1" -print0 | xargs -0 -r cat | wc -l; }
 
@@ -158,6 +160,19 @@ doc_crate() {
     echo "$(cut -d' ' -f1 "$work/doc-time" | median) $(cut -d' ' -f2 "$work/doc-time" | median) $size"
 }
 
+# `floor`: what rustc and rustdoc cost before any crate content, an empty `#![no_std]` library
+# without dependencies built and documented as the PACs are. rustdoc loads every trait impl of
+# `core` for any crate, so no PAC's `cargo doc` peaks below this one's. Prints "build_s build_kb
+# doc_s doc_kb".
+floor() {
+    local dir="$work/floor"
+    mkdir -p "$dir/src"
+    printf '[package]\nname = "floor"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n' >"$dir/Cargo.toml"
+    printf '#![no_std]\n//! An empty crate.\n' >"$dir/src/lib.rs"
+    echo "$(build_crate "$dir" floor "$work/target-floor" "$build_runs") $(doc_crate "$dir" floor "$work/doc-floor" "$build_runs")" |
+        awk '{print $1, $2, $3, $4}'
+}
+
 # Ours: crates outside the repository, as a user generates them; each depends on the runtime of
 # this checkout by the relative path the generator writes.
 mkdir -p "$work/tree/generated"
@@ -241,6 +256,11 @@ EOF
     fi
 done
 
+floors="- - - -"
+if [ $build = 1 ]; then
+    echo "the floor: an empty no_std crate, built and documented..." >&2
+    floors=$(floor)
+fi
 for input in "${inputs[@]}"; do
     name=$(name_of "$input")
     out="$work/tree/generated/$name"
@@ -318,15 +338,19 @@ done
         echo
         echo "## Against svd2rust (ratios ours/theirs; targets: gen ≤ 0.33, gen vs svd2rust+form+rustfmt ≤ 0.2, build time ≤ 0.25, build memory ≤ 0.4)"
         echo
-        echo "| input | svd2rust s | form+rustfmt s | svd2rust lines | svd2rust build s | build peak MB | gen ratio | gen / (svd2rust+form+rustfmt) | build time ratio | build memory ratio |"
-        echo "|---|---|---|---|---|---|---|---|---|---|"
+        read -r fbt fbkb _ _ <<<"$floors"
+        echo "The floor, the release build of an empty \`#![no_std]\` crate without dependencies: $fbt s, $(mb "$fbkb") MB peak."
+        echo
+        echo "| input | svd2rust s | form+rustfmt s | svd2rust lines | svd2rust build s | build peak MB | gen ratio | gen / (svd2rust+form+rustfmt) | build time ratio | build memory ratio | build memory above the floor |"
+        echo "|---|---|---|---|---|---|---|---|---|---|---|"
         for input in "${inputs[@]}"; do
             name=$(name_of "$input")
             read -r size gen gen_kb rl cl bt bkb sg sf sl sbt sbkb <<<"${row[$name]}"
-            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$sg" "$sf" "$sl" "$sbt" \
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$sg" "$sf" "$sl" "$sbt" \
                 "$([ "$sbkb" = - ] && echo - || mb "$sbkb")" "$(ratio "$gen" "$sg")" \
                 "$(ratio "$gen" "$(awk -v a="$sg" -v b="$sf" 'BEGIN {print a+b}')")" \
-                "$([ "$bt" = - ] && echo - || ratio "$bt" "$sbt")" "$([ "$bkb" = - ] && echo - || ratio "$bkb" "$sbkb")"
+                "$([ "$bt" = - ] && echo - || ratio "$bt" "$sbt")" "$([ "$bkb" = - ] && echo - || ratio "$bkb" "$sbkb")" \
+                "$([ "$bkb" = - ] && echo - || above "$bkb" "$sbkb" "$fbkb")"
         done
     fi
     if [ $build = 1 ]; then
@@ -351,16 +375,22 @@ done
         echo
         echo "## \`cargo doc --no-deps\` (targets: time and peak memory ≤ 0.33× svd2rust's, output ≤ 0.5×)"
         echo
-        echo "| input | ours s | ours peak MB | ours output MB | svd2rust s | its peak MB | its output MB | time ratio | memory ratio | size ratio |"
-        echo "|---|---|---|---|---|---|---|---|---|---|"
+        read -r _ _ fdt fdkb <<<"$floors"
+        echo "The floor, \`cargo doc\` of an empty \`#![no_std]\` crate without dependencies: $fdt s, $(mb "$fdkb") MB"
+        echo "peak (rustdoc loads every trait impl of \`core\` for any crate). \"Above the floor\" ratios compare what"
+        echo "each crate adds to it: (ours - floor) / (svd2rust's - floor)."
+        echo
+        echo "| input | ours s | ours peak MB | ours output MB | svd2rust s | its peak MB | its output MB | time ratio | memory ratio | size ratio | time above the floor | memory above the floor |"
+        echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
         for input in "${inputs[@]}"; do
             name=$(name_of "$input")
             read -r ot okb osz tt tkb tsz <<<"${docs[$name]}"
             [ "$ot" = - ] && continue
-            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$ot" "$(mb "$okb")" "$(mb "$osz")" \
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$ot" "$(mb "$okb")" "$(mb "$osz")" \
                 "$tt" "$([ "$tkb" = - ] && echo - || mb "$tkb")" "$([ "$tsz" = - ] && echo - || mb "$tsz")" \
                 "$(ratio "$ot" "$tt")" "$([ "$tkb" = - ] && echo - || ratio "$okb" "$tkb")" \
-                "$([ "$tsz" = - ] && echo - || ratio "$osz" "$tsz")"
+                "$([ "$tsz" = - ] && echo - || ratio "$osz" "$tsz")" \
+                "$(above "$ot" "$tt" "$fdt")" "$(above "$okb" "$tkb" "$fdkb")"
         done
     fi
     echo
