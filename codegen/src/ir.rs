@@ -337,32 +337,82 @@ impl Layout {
         )
     }
 
-    /// The field arrays whose members are still the layout's fields as the array says (each
-    /// there, `stride` bits after the one before, with the first's width, access, reset and
-    /// values): those a pass left intact. The others are read as separate fields.
+    /// The field arrays whose members are still the layout's fields as the array says, with
+    /// those fields: the ones [`Layout::field_array_break`] finds nothing wrong with. After the
+    /// passes that is all of them (`field_arrays_uniform` reads a broken one as its fields).
     pub fn intact_field_arrays(&self) -> Vec<(&FieldArray, Vec<&Field>)> {
         self.field_arrays
             .iter()
+            .filter(|array| self.field_array_break(array).is_none())
             .filter_map(|array| {
-                let members: Vec<&Field> = array
+                let members = array
                     .members
                     .iter()
                     .map(|name| self.fields.iter().find(|f| f.name == *name))
-                    .collect::<Option<_>>()?;
-                let first = members.first()?;
-                let uniform = members.iter().enumerate().all(|(n, f)| {
-                    u64::from(f.lsb) == u64::from(first.lsb) + n as u64 * u64::from(array.stride)
-                        && f.width == first.width
-                        && f.access == first.access
-                        && f.enums == first.enums
-                        && f.enum_default == first.enum_default
-                        && f.write_constraint == first.write_constraint
-                        && f.read_action == first.read_action
-                });
-                (uniform && members.len() >= 2 && array.stride >= first.width)
-                    .then_some((array, members))
+                    .collect::<Option<Vec<_>>>()?;
+                Some((array, members))
             })
             .collect()
+    }
+
+    /// What makes `array` no longer one array of this layout's fields, if anything: fewer than
+    /// two members, a member that is not a field, a stride narrower than the members, a member
+    /// not `stride` bits after the one before, or one unlike the first (width, access, values,
+    /// write constraint, read action).
+    pub fn field_array_break(&self, array: &FieldArray) -> Option<String> {
+        if array.members.len() < 2 {
+            return Some(format!(
+                "it has {} member(s), and an array needs 2",
+                array.members.len()
+            ));
+        }
+        let mut members: Vec<&Field> = Vec::new();
+        for name in &array.members {
+            match self.fields.iter().find(|f| f.name == *name) {
+                Some(field) => members.push(field),
+                None => {
+                    return Some(format!(
+                        "member `{name}` is no longer a field of the layout"
+                    ))
+                }
+            }
+        }
+        let first = members[0];
+        if array.stride < first.width {
+            return Some(format!(
+                "its stride of {} bit(s) is narrower than its members' {} bit(s)",
+                array.stride, first.width
+            ));
+        }
+        for (n, field) in members.iter().enumerate().skip(1) {
+            let lsb = u64::from(first.lsb) + n as u64 * u64::from(array.stride);
+            if u64::from(field.lsb) != lsb {
+                return Some(format!(
+                    "member `{}` is at bit {}, not {lsb}",
+                    field.name, field.lsb
+                ));
+            }
+            let differs = [
+                (field.width != first.width, "width"),
+                (field.access != first.access, "access"),
+                (
+                    field.enums != first.enums || field.enum_default != first.enum_default,
+                    "enumerated values",
+                ),
+                (
+                    field.write_constraint != first.write_constraint,
+                    "write constraint",
+                ),
+                (field.read_action != first.read_action, "read action"),
+            ];
+            if let Some((_, what)) = differs.iter().find(|(d, _)| *d) {
+                return Some(format!(
+                    "member `{}` differs from `{}` in its {what}",
+                    field.name, first.name
+                ));
+            }
+        }
+        None
     }
 }
 
