@@ -60,6 +60,27 @@ pub fn cargo_in(dir: &Path) -> Command {
     cmd
 }
 
+/// Runs `cargo <args>` in `dir` as [`cargo_in`] does, with `target` as its target folder and
+/// warnings denied; the command, folder and cargo's error text when it fails.
+pub fn cargo_denying_warnings(dir: &Path, target: &Path, args: &[&str]) -> Result<(), String> {
+    let out = cargo_in(dir)
+        .args(args)
+        .env("CARGO_TARGET_DIR", target)
+        .env("RUSTFLAGS", "-D warnings")
+        .output()
+        .expect("cargo runs");
+    if out.status.success() {
+        Ok(())
+    } else {
+        Err(format!(
+            "`cargo {}` in {} failed:\n{}",
+            args.join(" "),
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ))
+    }
+}
+
 /// Builds the generator's binary (`cargo test --workspace` has built it already, so this is
 /// usually a no-op) and returns its path.
 pub fn codegen_binary() -> PathBuf {

@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use integration_tests::{cargo_in, codegen_binary, root, scratch, target_subdir};
+use integration_tests::{codegen_binary, root, scratch, target_subdir};
 
 /// (SVD under the repository, generated crate's name, consumer source under `tests/consumers/`)
 const SOCS: &[(&str, &str, &str)] = &[
@@ -37,24 +37,9 @@ fn target_dir() -> PathBuf {
     target_subdir("consumers")
 }
 
-/// Runs cargo in `dir` with `args` and warnings denied; the error text when it fails.
+/// Runs cargo in `dir` with `args`, warnings denied, in this test's target folder.
 fn cargo(dir: &Path, args: &[&str]) -> Result<(), String> {
-    let out = cargo_in(dir)
-        .args(args)
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("RUSTFLAGS", "-D warnings")
-        .output()
-        .expect("cargo runs");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(format!(
-            "`cargo {}` in {} failed:\n{}",
-            args.join(" "),
-            dir.display(),
-            String::from_utf8_lossy(&out.stderr)
-        ))
-    }
+    integration_tests::cargo_denying_warnings(dir, &target_dir(), args)
 }
 
 /// Generates the crate `name` from `svd` into the tree once (both tests use it); returns its

@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use integration_tests::{cargo_in, codegen_binary, root, scratch, target_subdir};
+use integration_tests::{codegen_binary, root, scratch, target_subdir};
 
 const SVD: &str = "descriptions/third-party/cmsis-svd-data/RaspberryPi/rp2040.svd";
 const PATCH: &str = "tests/patches/rp2040.toml";
@@ -63,18 +63,9 @@ fn size(dir: &Path) -> (usize, usize) {
     (files, lines)
 }
 
+/// Runs cargo in `dir` with `args`, warnings denied, in this test's target folder.
 fn cargo(dir: &Path, args: &[&str]) -> Result<(), String> {
-    let out = cargo_in(dir)
-        .args(args)
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env("RUSTFLAGS", "-D warnings")
-        .output()
-        .expect("cargo runs");
-    if out.status.success() {
-        Ok(())
-    } else {
-        Err(String::from_utf8_lossy(&out.stderr).into_owned())
-    }
+    integration_tests::cargo_denying_warnings(dir, &target_dir(), args)
 }
 
 #[test]
