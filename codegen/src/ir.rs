@@ -355,41 +355,49 @@ impl Layout {
             .collect()
     }
 
-    /// What makes `array` no longer one array of this layout's fields, if anything: fewer than
-    /// two members, a member that is not a field, a stride narrower than the members, a member
-    /// not `stride` bits after the one before, or one unlike the first (width, access, values,
-    /// write constraint, read action).
-    pub fn field_array_break(&self, array: &FieldArray) -> Option<String> {
+    /// What makes `array` no longer one array of this layout's fields, if anything, and the
+    /// field at fault when one is (its index in `fields`): fewer than two members, a member that
+    /// is not a field, a stride narrower than the members, a member not `stride` bits after the
+    /// one before, or one unlike the first (width, access, values, write constraint, read
+    /// action). The `field_arrays_uniform` pass and the patch layer's `[[field_array]]` ask it.
+    pub fn field_array_break(&self, array: &FieldArray) -> Option<(Option<usize>, String)> {
         if array.members.len() < 2 {
-            return Some(format!(
-                "it has {} member(s), and an array needs 2",
-                array.members.len()
+            return Some((
+                None,
+                format!(
+                    "it has {} member(s), and an array needs 2",
+                    array.members.len()
+                ),
             ));
         }
-        let mut members: Vec<&Field> = Vec::new();
+        let mut members: Vec<(usize, &Field)> = Vec::new();
         for name in &array.members {
-            match self.fields.iter().find(|f| f.name == *name) {
-                Some(field) => members.push(field),
+            match self.fields.iter().position(|f| f.name == *name) {
+                Some(at) => members.push((at, &self.fields[at])),
                 None => {
-                    return Some(format!(
-                        "member `{name}` is no longer a field of the layout"
+                    return Some((
+                        None,
+                        format!("member `{name}` is no longer a field of the layout"),
                     ))
                 }
             }
         }
-        let first = members[0];
+        let first = members[0].1;
         if array.stride < first.width {
-            return Some(format!(
-                "its stride of {} bit(s) is narrower than its members' {} bit(s)",
-                array.stride, first.width
+            return Some((
+                Some(members[1].0),
+                format!(
+                    "its stride of {} bit(s) is narrower than its members' {} bit(s)",
+                    array.stride, first.width
+                ),
             ));
         }
-        for (n, field) in members.iter().enumerate().skip(1) {
+        for (n, &(at, field)) in members.iter().enumerate().skip(1) {
             let lsb = u64::from(first.lsb) + n as u64 * u64::from(array.stride);
             if u64::from(field.lsb) != lsb {
-                return Some(format!(
-                    "member `{}` is at bit {}, not {lsb}",
-                    field.name, field.lsb
+                return Some((
+                    Some(at),
+                    format!("member `{}` is at bit {}, not {lsb}", field.name, field.lsb),
                 ));
             }
             let differs = [
@@ -406,9 +414,12 @@ impl Layout {
                 (field.read_action != first.read_action, "read action"),
             ];
             if let Some((_, what)) = differs.iter().find(|(d, _)| *d) {
-                return Some(format!(
-                    "member `{}` differs from `{}` in its {what}",
-                    field.name, first.name
+                return Some((
+                    Some(at),
+                    format!(
+                        "member `{}` differs from `{}` in its {what}",
+                        field.name, first.name
+                    ),
                 ));
             }
         }

@@ -24,7 +24,7 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
         for array in std::mem::take(&mut layout.field_arrays) {
             match layout.field_array_break(&array) {
                 None => kept.push(array),
-                Some(why) => out.push(defect(
+                Some((_, why)) => out.push(defect(
                     mode,
                     FIELD_ARRAYS_UNIFORM,
                     &array.pos,

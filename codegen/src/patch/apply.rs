@@ -1562,50 +1562,6 @@ impl Run<'_> {
             let fields: Vec<&Field> = members.iter().map(|&(_, f)| &layout.fields[f]).collect();
             let first = fields[0];
             let stride = fields[1].lsb.saturating_sub(first.lsb);
-            let unlike = fields.iter().enumerate().skip(1).find_map(|(n, f)| {
-                let why = if f.lsb != first.lsb + n as u32 * stride {
-                    format!(
-                        "starts at bit {}, not {} ({} bits apart)",
-                        f.lsb,
-                        first.lsb + n as u32 * stride,
-                        stride
-                    )
-                } else if f.width != first.width {
-                    format!("is {} bits wide, the first {}", f.width, first.width)
-                } else if f.access != first.access {
-                    format!(
-                        "is `{}`, the first `{}`",
-                        f.access.as_str(),
-                        first.access.as_str()
-                    )
-                } else if f.enums != first.enums || f.enum_default != first.enum_default {
-                    "has other enumerated values than the first".to_string()
-                } else if f.read_action != first.read_action
-                    || f.write_constraint != first.write_constraint
-                {
-                    "has another read action or write constraint than the first".to_string()
-                } else {
-                    return None;
-                };
-                Some((n, why))
-            });
-            if let Some((n, why)) = unlike {
-                self.errors.push(fail(
-                    format!(
-                        "field {n} of `{}` in layout `{}` {why}: a field array's fields are alike",
-                        glob.text, layout.name
-                    ),
-                    Some(members[n].1),
-                ));
-                continue;
-            }
-            if stride < first.width {
-                self.errors.push(fail(
-                    format!("the fields `{}` matches in layout `{}` overlap ({stride} bits apart, {} wide)", glob.text, layout.name, first.width),
-                    Some(members[1].1),
-                ));
-                continue;
-            }
             let array_name = name
                 .as_ref()
                 .map_or_else(|| glob.text.clone(), |(text, _)| text.clone());
@@ -1616,6 +1572,17 @@ impl Run<'_> {
                 doc: first.doc.clone(),
                 pos: glob.pos.clone(),
             };
+            // One definition of a whole array, the one the `field_arrays_uniform` pass keeps.
+            if let Some((at, why)) = layout.field_array_break(&array) {
+                self.errors.push(fail(
+                    format!(
+                        "the fields `{}` matches in layout `{}` cannot be one field array ({stride} bits apart): {why}",
+                        glob.text, layout.name
+                    ),
+                    at,
+                ));
+                continue;
+            }
             let count = array.members.len();
             let layout_name = layout.name.clone();
             let layout = &mut self.device.layouts[l];
