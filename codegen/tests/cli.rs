@@ -102,6 +102,7 @@ fn regenerate_check_and_drift() {
             "generated/demo/include/demo/layouts.h",
             "generated/demo/include/demo/regs.h",
             "generated/demo/src/aarch64.rs",
+            "generated/demo/src/diagrams.rs",
             "generated/demo/src/layouts/mod.rs",
             "generated/demo/src/lib.rs",
             "generated/demo/src/mmio/mod.rs",

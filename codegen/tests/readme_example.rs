@@ -85,6 +85,7 @@ fn adding_a_soc_description_end_to_end() {
     for file in [
         "Cargo.toml",
         "src/lib.rs",
+        "src/diagrams.rs",
         "src/layouts/mod.rs",
         "src/layouts/pl011_layouts.rs",
         "src/mmio/pl011.rs",
@@ -94,7 +95,9 @@ fn adding_a_soc_description_end_to_end() {
         assert!(krate.join(file).is_file(), "the crate has no {file}");
     }
     let layouts = fs::read_to_string(krate.join("src/layouts/pl011_layouts.rs")).unwrap();
-    assert!(layouts.contains("aria-label=\"Bit fields of UARTCR\""));
+    assert!(layouts.contains("#[cfg_attr(doc, doc = diagram_Uartcr!())]"));
+    let diagrams = fs::read_to_string(krate.join("src/diagrams.rs")).unwrap();
+    assert!(diagrams.contains("aria-label=\"Bit fields of UARTCR\""));
     let header = fs::read_to_string(krate.join("include/qemu_virt_pl011/pl011.h")).unwrap();
     assert!(header.contains("#define QEMU_VIRT_PL011_UART0_BASE UINT32_C(0x9000000)"));
 

@@ -6,8 +6,8 @@ use crate::{IndexOutOfRange, Layout, SysRegPath, Value, Word};
 
 impl<L: Layout> defmt::Format for Value<L> {
     fn format(&self, f: defmt::Formatter<'_>) {
-        defmt::write!(f, "{=str} {{", L::NAME);
-        for (i, (field, shown)) in shown_fields(self.bits().to_u64(), L::FIELDS).enumerate() {
+        defmt::write!(f, "{=str} {{", L::INFO.name);
+        for (i, (field, shown)) in shown_fields(self.bits().to_u64(), L::INFO.fields).enumerate() {
             let sep = if i == 0 { " " } else { ", " };
             match shown {
                 Shows::Flag(on) => defmt::write!(f, "{=str}{=str}: {=bool}", sep, field, on),

@@ -428,10 +428,13 @@ mod tests {
     }
     impl Layout for Ctrl {
         type Raw = u16;
-        const RES0: u16 = 0x0F00;
-        const RES1: u16 = 0x0080;
-        const NAME: &'static str = "Ctrl";
-        const FIELDS: &'static str = "en 0 1;div 4 3 0=Off 5=Fast;raw 4 3;bad 4;worse x 1";
+        const INFO: crate::LayoutInfo<u16> = crate::LayoutInfo {
+            res0: 0x0F00,
+            res1: 0x0080,
+            reset: None,
+            name: "Ctrl",
+            fields: "en 0 1;div 4 3 0=Off 5=Fast;raw 4 3;bad 4;worse x 1",
+        };
     }
 
     #[test]
@@ -473,11 +476,14 @@ mod tests {
     enum Mode {}
     impl Layout for Mode {
         type Raw = u8;
-        const RES0: u8 = 0;
-        const RES1: u8 = 0;
-        const NAME: &'static str = "Mode";
-        // 0b10xx is `High` unless it is exactly 0b1010; a malformed mask names nothing.
-        const FIELDS: &'static str = "m 0 4 10=Ten 8/12=High 1/x=Bad";
+        const INFO: crate::LayoutInfo<u8> = crate::LayoutInfo {
+            res0: 0,
+            res1: 0,
+            reset: None,
+            name: "Mode",
+            // 0b10xx is `High` unless it is exactly 0b1010; a malformed mask names nothing.
+            fields: "m 0 4 10=Ten 8/12=High 1/x=Bad",
+        };
     }
 
     #[test]

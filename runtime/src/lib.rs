@@ -37,4 +37,4 @@ mod value;
 
 pub use field::{Field, FieldArray};
 pub use path::SysRegPath;
-pub use value::{IndexOutOfRange, Layout, Reset, Value, Word};
+pub use value::{IndexOutOfRange, Layout, LayoutInfo, Reset, Value, Word};

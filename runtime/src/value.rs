@@ -41,10 +41,12 @@ word!(u8, u16, u32, u64);
 /// `DEFAULT`/`RESET` values; everything a value does (conversions, field access, `Clone`,
 /// `PartialEq`, `Debug`, ...) is implemented once here, generically. A crate with a thousand
 /// layouts then declares a thousand small trait impls rather than seven thousand, which were a
-/// fifth of a large crate's build:
+/// fifth of a large crate's build. The impl holds one constant, [`INFO`](Layout::INFO): each
+/// constant is a body the compiler checks, and four of them per layout cost an eighth of a large
+/// crate's build time.
 ///
 /// ```
-/// # use armreg_rt::{Field, Layout, Value};
+/// # use armreg_rt::{Field, Layout, LayoutInfo, Value};
 /// enum Ctrl {}
 /// impl Ctrl {
 ///     const EN: Field<Self, bool, bool> = Field::new(0, 1);
@@ -52,10 +54,13 @@ word!(u8, u16, u32, u64);
 /// }
 /// impl Layout for Ctrl {
 ///     type Raw = u32;
-///     const RES0: u32 = 0xFFFF_FF00;
-///     const RES1: u32 = 0;
-///     const NAME: &'static str = "Ctrl";
-///     const FIELDS: &'static str = "en 0 1;div 4 3";
+///     const INFO: LayoutInfo<u32> = LayoutInfo {
+///         res0: 0xFFFF_FF00,
+///         res1: 0,
+///         reset: None,
+///         name: "Ctrl",
+///         fields: "en 0 1;div 4 3",
+///     };
 /// }
 /// let v = Ctrl::from_bits(0).with(Ctrl::EN, true).with(Ctrl::DIV, 5);
 /// assert_eq!(v.bits(), 0x51);
@@ -65,15 +70,9 @@ word!(u8, u16, u32, u64);
 pub trait Layout: Sized + 'static {
     /// The integer the register is made of.
     type Raw: Word;
-    /// Bits reserved as zero: [`from_bits`](Value::from_bits) keeps them clear.
-    const RES0: Self::Raw;
-    /// Bits reserved as one: [`from_bits`](Value::from_bits) keeps them set.
-    const RES1: Self::Raw;
-    /// The name `Debug` shows.
-    const NAME: &'static str;
-    /// The fields `Debug` shows, in the format [`debug_fields`](crate::field::debug_fields)
-    /// reads.
-    const FIELDS: &'static str;
+    /// What the layout's values need to know of it: reserved bits, reset, and what `Debug`
+    /// shows.
+    const INFO: LayoutInfo<Self::Raw>;
     /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     fn from_bits(bits: Self::Raw) -> Value<Self> {
@@ -92,9 +91,31 @@ pub trait Layout: Sized + 'static {
     message = "`{Self}` has no reset value in its description, so nothing to start from",
     note = "write a whole value instead: `write({Self}::DEFAULT.with(..))` starts from zeros and the RES1 bits"
 )]
+///
+/// The impl is empty: the value is [`LayoutInfo::reset`], which the layout's
+/// [`INFO`](Layout::INFO) must give.
 pub trait Reset: Layout {
     /// The value at reset.
-    const RESET: Value<Self>;
+    const RESET: Value<Self> = match Self::INFO.reset {
+        Some(bits) => Value::from_bits_retain(bits),
+        None => panic!("a layout implementing `Reset` gives its reset in `Layout::INFO`"),
+    };
+}
+
+/// The facts of a layout its values read, one constant per layout ([`Layout::INFO`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayoutInfo<R> {
+    /// Bits reserved as zero: [`from_bits`](Value::from_bits) keeps them clear.
+    pub res0: R,
+    /// Bits reserved as one: [`from_bits`](Value::from_bits) keeps them set.
+    pub res1: R,
+    /// The value at reset, when the description gives every bit of it.
+    pub reset: Option<R>,
+    /// The name `Debug` shows.
+    pub name: &'static str,
+    /// The fields `Debug` shows, in the format [`debug_fields`](crate::field::debug_fields)
+    /// reads.
+    pub fields: &'static str,
 }
 
 /// A value of a register of layout `L`: its raw bits, read and written field by field through the
@@ -111,7 +132,7 @@ impl<L: Layout> Value<L> {
     /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     pub fn from_bits(bits: L::Raw) -> Self {
-        let (bits, res0, res1) = (bits.to_u64(), L::RES0.to_u64(), L::RES1.to_u64());
+        let (bits, res0, res1) = (bits.to_u64(), L::INFO.res0.to_u64(), L::INFO.res1.to_u64());
         Self::from_bits_retain(L::Raw::from_u64((bits & !res0) | res1))
     }
     /// The raw bits.
@@ -176,7 +197,7 @@ impl<L: Layout> Hash for Value<L> {
 impl<L: Layout> Default for Value<L> {
     #[inline(always)]
     fn default() -> Self {
-        Self::from_bits_retain(L::RES1)
+        Self::from_bits_retain(L::INFO.res1)
     }
 }
 
@@ -184,7 +205,7 @@ impl<L: Layout> Default for Value<L> {
 /// [`debug_fields`](crate::field::debug_fields)).
 impl<L: Layout> fmt::Debug for Value<L> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::field::debug_fields(f, L::NAME, self.0.to_u64(), L::FIELDS)
+        crate::field::debug_fields(f, L::INFO.name, self.0.to_u64(), L::INFO.fields)
     }
 }
 

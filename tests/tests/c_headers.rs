@@ -180,8 +180,8 @@ fn rust_checks(c: &mut Checks) {
     get!("ARM_PMUV3_PM_COUNTER_MASK_P30", PmCounterMask, u32, P30);
     get!("ARM_PMUV3_PMUSERENR_EN", Pmuserenr, u32, EN);
     get!("ARM_PMUV3_PMSELR_SEL", Pmselr, u32, SEL);
-    c.num("ARM_PMUV3_PMCR_RES0", Pmcr::RES0);
-    c.num("ARM_PMUV3_PMCR_RES1", Pmcr::RES1);
+    c.num("ARM_PMUV3_PMCR_RES0", Pmcr::INFO.res0);
+    c.num("ARM_PMUV3_PMCR_RES1", Pmcr::INFO.res1);
     c.num("ARM_PMUV3_PMDEVTYPE_RESET", Pmdevtype::RESET.bits().into());
     c.num(
         "ARM_PMUV3_PMDEVARCH_RESET",
@@ -233,7 +233,7 @@ fn rust_checks(c: &mut Checks) {
     );
     c.num(
         "ARM_GENERIC_TIMER_REGS_CNTFRQ_RES0",
-        arm_generic_timer_regs::Cntfrq::RES0,
+        arm_generic_timer_regs::Cntfrq::INFO.res0,
     );
     c.text(
         "ARM_GENERIC_TIMER_REGS_CNTVCT_ENCODING",

@@ -148,16 +148,18 @@ fn every_layout_has_a_well_formed_diagram_in_its_value_type_doc() {
                 .collect();
             (dir, source)
         };
-        // Each diagram is a raw string in a `#[cfg_attr(doc, doc = r#"..."#)]` attribute, which
-        // rustdoc reads as it is written.
-        let doc: String = source
+        // Each diagram is a raw string in a macro of `src/diagrams.rs`, which the layout's
+        // `#[cfg_attr(doc, doc = diagram_<Layout>!())]` expands and rustdoc reads as it is written.
+        let diagrams_path = krate.join("diagrams.rs");
+        let doc: String = fs::read_to_string(&diagrams_path)
+            .unwrap_or_else(|e| panic!("{}: {e}", diagrams_path.display()))
             .lines()
             .filter(|line| !line.trim_start().starts_with("//"))
             .map(|line| format!("{line}\n"))
             .collect();
         let found: Vec<Diagram> = svgs(&doc)
             .into_iter()
-            .map(|s| parse(s, &path.display().to_string()))
+            .map(|s| parse(s, &diagrams_path.display().to_string()))
             .collect();
         let labels: BTreeSet<&str> = found.iter().map(|d| d.label.as_str()).collect();
         assert_eq!(
@@ -182,7 +184,20 @@ fn every_layout_has_a_well_formed_diagram_in_its_value_type_doc() {
                         .find(|o| camel(&o.name) == other)
                         .unwrap_or_else(|| panic!("{context}: alias of unknown {other}"))
                 }
-                None => layout,
+                None => {
+                    let ty = camel(&layout.name);
+                    assert!(
+                        source.contains(&format!("#[cfg_attr(doc, doc = diagram_{ty}!())]")),
+                        "{context}: the type's doc does not expand its diagram in {}",
+                        path.display()
+                    );
+                    assert!(
+                        doc.contains(&format!("macro_rules! diagram_{ty} {{")),
+                        "{context}: no diagram macro in {}",
+                        diagrams_path.display()
+                    );
+                    layout
+                }
             };
             let d = found
                 .iter()

@@ -1502,10 +1502,10 @@ impl<L: Layout> ViewCheck for View<L> {
         }
         if let Some(res0) = res0 {
             assert_eq!(
-                L::RES0.to_u64(),
+                L::INFO.res0.to_u64(),
                 res0,
                 "{reg}: generated RES0 {:#x} but {TABLE} says {res0:#x}",
-                L::RES0.to_u64()
+                L::INFO.res0.to_u64()
             );
         }
         let res0 = res0.unwrap_or(0);

@@ -44,22 +44,7 @@
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CLUSTERPMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CLUSTERPMCCNTR</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CLUSTERPMCCNTR · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>CCNT [63:0] read/write: Cluster cycle count</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>CCNT [63:0] read/write: Cluster cycle count</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Clusterpmccntr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -77,10 +62,13 @@ impl Clusterpmccntr {
 }
 impl armreg_rt::Layout for Clusterpmccntr {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Clusterpmccntr";
-    const FIELDS: &'static str = "ccnt 0 64";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Clusterpmccntr",
+        fields: "ccnt 0 64",
+    };
 }
 /// Cluster Cycle Count Register as transferred by the AArch32 MRC/MCR form (32 bits)
 ///
@@ -96,18 +84,7 @@ impl armreg_rt::Layout for Clusterpmccntr {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMCCNTR32" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CLUSTERPMCCNTR32</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CLUSTERPMCCNTR32 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>CCNT [31:0] read/write: Cluster cycle count, the 32 bits an MRC/MCR transfers</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Clusterpmccntr32!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -125,10 +102,13 @@ impl Clusterpmccntr32 {
 }
 impl armreg_rt::Layout for Clusterpmccntr32 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Clusterpmccntr32";
-    const FIELDS: &'static str = "ccnt 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Clusterpmccntr32",
+        fields: "ccnt 0 32",
+    };
 }
 /// Cluster Common Event Identification Register (event support bitmap). The field layout is not described here
 ///
@@ -144,18 +124,7 @@ impl armreg_rt::Layout for Clusterpmccntr32 {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h (no field layout is described here)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMCEID" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CLUSTERPMCEID</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CLUSTERPMCEID · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Clusterpmceid!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -173,10 +142,13 @@ impl Clusterpmceid {
 }
 impl armreg_rt::Layout for Clusterpmceid {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Clusterpmceid";
-    const FIELDS: &'static str = "value 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Clusterpmceid",
+        fields: "value 0 32",
+    };
 }
 /// Cluster Performance Monitors Control Register
 ///
@@ -192,27 +164,7 @@ impl armreg_rt::Layout for Clusterpmceid {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMCR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CLUSTERPMCR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CLUSTERPMCR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>IMP [31:24] read-only: Implementer code</title><rect x="10" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="98" y="58" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>IDCODE [23:16] read-only: Identification code</title><rect x="186" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="274" y="58" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>N [15:11] read-only: Number of event counters implemented</title><rect x="362" y="46" width="110" height="36" fill="#d3f2d3" stroke="#333"/><text x="417" y="58" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[10:3] not described</title><rect x="472" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets CLUSTERPMCCNTR; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333"/><text x="659" y="64" dominant-baseline="central">C</text></g>
-<g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the cluster event counters; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333"/><text x="681" y="64" dominant-baseline="central">P</text></g>
-<g><title>E [0] read/write: Enable: global enable of the cluster counters</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="58" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="217.8" y="92" width="12" height="12" fill="#fff39a" stroke="#333"/><text x="234.8" y="98" font-size="9" fill="#333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
-<rect x="448.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="465.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Clusterpmcr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -265,10 +217,13 @@ impl Clusterpmcr {
 }
 impl armreg_rt::Layout for Clusterpmcr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Clusterpmcr";
-    const FIELDS: &'static str = "e 0 1;n 11 5;idcode 16 8;imp 24 8";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Clusterpmcr",
+        fields: "e 0 1;n 11 5;idcode 16 8;imp 24 8",
+    };
 }
 /// Cluster Monitor Debug Configuration Register (TF-A names it CLUSTERPMMDCR_EL3 and uses its SPME bit to prohibit Secure counting). The field layout is not described here
 ///
@@ -284,18 +239,7 @@ impl armreg_rt::Layout for Clusterpmcr {
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h (no field layout is described here)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMMDCR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CLUSTERPMMDCR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CLUSTERPMMDCR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Clusterpmmdcr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -313,10 +257,13 @@ impl Clusterpmmdcr {
 }
 impl armreg_rt::Layout for Clusterpmmdcr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Clusterpmmdcr";
-    const FIELDS: &'static str = "value 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Clusterpmmdcr",
+        fields: "value 0 32",
+    };
 }
 /// Cluster Event Counter Selection Register: selects the counter that CLUSTERPMXEVTYPER/CLUSTERPMXEVCNTR reach (Linux writes the counter index). The field layout is not described here
 ///
@@ -340,18 +287,7 @@ pub type Clusterpmselr = crate::Clusterpmmdcr;
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPMXEVCNTR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CLUSTERPMXEVCNTR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CLUSTERPMXEVCNTR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [31:0] read/write: Event count of the selected counter</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Clusterpmxevcntr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -369,10 +305,13 @@ impl Clusterpmxevcntr {
 }
 impl armreg_rt::Layout for Clusterpmxevcntr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Clusterpmxevcntr";
-    const FIELDS: &'static str = "evcnt 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Clusterpmxevcntr",
+        fields: "evcnt 0 32",
+    };
 }
 /// Cluster Selected Event Type Register (event number of the counter selected by CLUSTERPMSELR). The field layout is not described here
 ///
@@ -396,49 +335,7 @@ pub type Clusterpmxevtyper = crate::Clusterpmmdcr;
 ///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CLUSTERPM_COUNTER_MASK" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CLUSTERPM_COUNTER_MASK</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CLUSTERPM_COUNTER_MASK · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>C [31] read/write: Cycle counter (CLUSTERPMCCNTR, counter index 31)</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="21" y="58" dominant-baseline="central">C</text><text x="21" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P30 [30] read/write: Event counter 30</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="43" y="64" transform="rotate(-90 43 64)" dominant-baseline="central">P30</text></g>
-<g><title>P29 [29] read/write: Event counter 29</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="65" y="64" transform="rotate(-90 65 64)" dominant-baseline="central">P29</text></g>
-<g><title>P28 [28] read/write: Event counter 28</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="87" y="64" transform="rotate(-90 87 64)" dominant-baseline="central">P28</text></g>
-<g><title>P27 [27] read/write: Event counter 27</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="109" y="64" transform="rotate(-90 109 64)" dominant-baseline="central">P27</text></g>
-<g><title>P26 [26] read/write: Event counter 26</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="131" y="64" transform="rotate(-90 131 64)" dominant-baseline="central">P26</text></g>
-<g><title>P25 [25] read/write: Event counter 25</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="153" y="64" transform="rotate(-90 153 64)" dominant-baseline="central">P25</text></g>
-<g><title>P24 [24] read/write: Event counter 24</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="175" y="64" transform="rotate(-90 175 64)" dominant-baseline="central">P24</text></g>
-<g><title>P23 [23] read/write: Event counter 23</title><rect x="186" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="197" y="64" transform="rotate(-90 197 64)" dominant-baseline="central">P23</text></g>
-<g><title>P22 [22] read/write: Event counter 22</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="219" y="64" transform="rotate(-90 219 64)" dominant-baseline="central">P22</text></g>
-<g><title>P21 [21] read/write: Event counter 21</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">P21</text></g>
-<g><title>P20 [20] read/write: Event counter 20</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="263" y="64" transform="rotate(-90 263 64)" dominant-baseline="central">P20</text></g>
-<g><title>P19 [19] read/write: Event counter 19</title><rect x="274" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="285" y="64" transform="rotate(-90 285 64)" dominant-baseline="central">P19</text></g>
-<g><title>P18 [18] read/write: Event counter 18</title><rect x="296" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="307" y="64" transform="rotate(-90 307 64)" dominant-baseline="central">P18</text></g>
-<g><title>P17 [17] read/write: Event counter 17</title><rect x="318" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="329" y="64" transform="rotate(-90 329 64)" dominant-baseline="central">P17</text></g>
-<g><title>P16 [16] read/write: Event counter 16</title><rect x="340" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="351" y="64" transform="rotate(-90 351 64)" dominant-baseline="central">P16</text></g>
-<g><title>P15 [15] read/write: Event counter 15</title><rect x="362" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="373" y="64" transform="rotate(-90 373 64)" dominant-baseline="central">P15</text></g>
-<g><title>P14 [14] read/write: Event counter 14</title><rect x="384" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="395" y="64" transform="rotate(-90 395 64)" dominant-baseline="central">P14</text></g>
-<g><title>P13 [13] read/write: Event counter 13</title><rect x="406" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="417" y="64" transform="rotate(-90 417 64)" dominant-baseline="central">P13</text></g>
-<g><title>P12 [12] read/write: Event counter 12</title><rect x="428" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="439" y="64" transform="rotate(-90 439 64)" dominant-baseline="central">P12</text></g>
-<g><title>P11 [11] read/write: Event counter 11</title><rect x="450" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="461" y="64" transform="rotate(-90 461 64)" dominant-baseline="central">P11</text></g>
-<g><title>P10 [10] read/write: Event counter 10</title><rect x="472" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="483" y="64" transform="rotate(-90 483 64)" dominant-baseline="central">P10</text></g>
-<g><title>P9 [9] read/write: Event counter 9</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="505" y="58" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P8 [8] read/write: Event counter 8</title><rect x="516" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="527" y="58" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P7 [7] read/write: Event counter 7</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="549" y="58" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P6 [6] read/write: Event counter 6</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="571" y="58" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P5 [5] read/write: Event counter 5</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="593" y="58" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P4 [4] read/write: Event counter 4</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="615" y="58" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P3 [3] read/write: Event counter 3</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="637" y="58" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P2 [2] read/write: Event counter 2</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="659" y="58" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P1 [1] read/write: Event counter 1</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="681" y="58" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P0 [0] read/write: Event counter 0</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="58" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_ClusterpmCounterMask!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -673,8 +570,11 @@ impl ClusterpmCounterMask {
 }
 impl armreg_rt::Layout for ClusterpmCounterMask {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "ClusterpmCounterMask";
-    const FIELDS: &'static str = "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "ClusterpmCounterMask",
+        fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1",
+    };
 }

@@ -44,23 +44,7 @@
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTFRQ_EL0
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTFRQ" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CNTFRQ</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTFRQ · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>RES0_63_32 [63:32] reserved, 0: Reserved, RES0</title><rect x="10" y="46" width="704" height="36" fill="#a8a8a8" stroke="#333"/><text x="362" y="64" fill="#fff" dominant-baseline="central">RES0</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ClockFreq [31:0] read/write: System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others)</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">ClockFreq</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="150" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="133.6" y="156" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Cntfrq!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -79,10 +63,13 @@ impl Cntfrq {
 }
 impl armreg_rt::Layout for Cntfrq {
     type Raw = u64;
-    const RES0: u64 = 0xffff_ffff_0000_0000;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Cntfrq";
-    const FIELDS: &'static str = "clockfreq 0 32";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0xffff_ffff_0000_0000,
+        res1: 0x0,
+        reset: None,
+        name: "Cntfrq",
+        fields: "clockfreq 0 32",
+    };
 }
 /// Counter-timer Frequency Register, AArch32 CNTFRQ (32 bits)
 ///
@@ -98,18 +85,7 @@ impl armreg_rt::Layout for Cntfrq {
 ///
 /// Source: Arm ARM DDI0487 CNTFRQ (AArch32)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CNTFRQ_A32" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CNTFRQ_A32</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTFRQ_A32 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ClockFreq [31:0] read/write: System counter clock frequency in Hz</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">ClockFreq</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_CntfrqA32!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -127,10 +103,13 @@ impl CntfrqA32 {
 }
 impl armreg_rt::Layout for CntfrqA32 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "CntfrqA32";
-    const FIELDS: &'static str = "clockfreq 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "CntfrqA32",
+        fields: "clockfreq 0 32",
+    };
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
 ///
@@ -146,22 +125,7 @@ impl armreg_rt::Layout for CntfrqA32 {
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTPCT_EL0
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTPCT" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CNTPCT</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTPCT · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>PhysicalCount [63:0] read-only: Physical count value</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">PhysicalCount</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>PhysicalCount [63:0] read-only: Physical count value</title><rect x="10" y="104" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="116" dominant-baseline="central">PhysicalCount</text><text x="362" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Cntpct!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -179,10 +143,13 @@ impl Cntpct {
 }
 impl armreg_rt::Layout for Cntpct {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Cntpct";
-    const FIELDS: &'static str = "physicalcount 0 64";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Cntpct",
+        fields: "physicalcount 0 64",
+    };
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
 ///
@@ -198,22 +165,7 @@ impl armreg_rt::Layout for Cntpct {
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTVCT_EL0
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTVCT" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CNTVCT</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTVCT · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VirtualCount [63:0] read-only: Virtual count value</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VirtualCount</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VirtualCount [63:0] read-only: Virtual count value</title><rect x="10" y="104" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="116" dominant-baseline="central">VirtualCount</text><text x="362" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Cntvct!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -231,10 +183,13 @@ impl Cntvct {
 }
 impl armreg_rt::Layout for Cntvct {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Cntvct";
-    const FIELDS: &'static str = "virtualcount 0 64";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Cntvct",
+        fields: "virtualcount 0 64",
+    };
 }
 /// Counter-timer Virtual Timer Control: enable, interrupt mask, and whether the timer condition is met
 ///
@@ -250,27 +205,7 @@ impl armreg_rt::Layout for Cntvct {
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTV_CTL_EL0
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="194.2" viewBox="0 0 724 194.2" role="img" aria-label="Bit fields of CNTV_CTL" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CNTV_CTL</title>
-<rect width="724" height="194.2" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTV_CTL · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>RES0_63_3 [63:3] reserved, 0: Reserved, RES0</title><rect x="10" y="46" width="704" height="36" fill="#a8a8a8" stroke="#333"/><text x="362" y="64" fill="#fff" dominant-baseline="central">RES0</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>RES0_63_3 [63:3] reserved, 0: Reserved, RES0</title><rect x="10" y="104" width="638" height="58.2" fill="#a8a8a8" stroke="#333"/><text x="329" y="133.1" fill="#fff" dominant-baseline="central">RES0</text></g>
-<g><title>ISTATUS [2] read-only: 1: the timer condition is met (with ENABLE set)</title><rect x="648" y="104" width="22" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="659" y="133.1" transform="rotate(-90 659 133.1)" dominant-baseline="central">ISTATUS</text></g>
-<g><title>IMASK [1] read/write: 1: the timer&#39;s interrupt is masked (ISTATUS still says whether the condition is met)</title><rect x="670" y="104" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="681" y="133.1" transform="rotate(-90 681 133.1)" dominant-baseline="central">IMASK</text></g>
-<g><title>ENABLE [0] read/write: 1: the timer is enabled (the condition is CNTVCT - CNTV_CVAL &gt;= 0)</title><rect x="692" y="104" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="703" y="133.1" transform="rotate(-90 703 133.1)" dominant-baseline="central">ENABLE</text></g>
-</g>
-<rect x="10" y="172.2" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="178.2" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="172.2" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="133.6" y="178.2" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="217.8" y="172.2" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="234.8" y="178.2" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_CntvCtl!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -303,10 +238,13 @@ impl CntvCtl {
 }
 impl armreg_rt::Layout for CntvCtl {
     type Raw = u64;
-    const RES0: u64 = 0xffff_ffff_ffff_fff8;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "CntvCtl";
-    const FIELDS: &'static str = "enable 0 1;imask 1 1;istatus 2 1";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0xffff_ffff_ffff_fff8,
+        res1: 0x0,
+        reset: None,
+        name: "CntvCtl",
+        fields: "enable 0 1;imask 1 1;istatus 2 1",
+    };
 }
 /// Counter-timer Virtual Timer Control, AArch32 CNTV_CTL (32 bits)
 ///
@@ -322,23 +260,7 @@ impl armreg_rt::Layout for CntvCtl {
 ///
 /// Source: Arm ARM DDI0487 CNTV_CTL (AArch32)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="136.2" viewBox="0 0 724 136.2" role="img" aria-label="Bit fields of CNTV_CTL_A32" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CNTV_CTL_A32</title>
-<rect width="724" height="136.2" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTV_CTL_A32 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>RES0_31_3 [31:3] reserved, 0: Reserved, RES0</title><rect x="10" y="46" width="638" height="58.2" fill="#a8a8a8" stroke="#333"/><text x="329" y="75.1" fill="#fff" dominant-baseline="central">RES0</text></g>
-<g><title>ISTATUS [2] read-only: 1: the timer condition is met (with ENABLE set)</title><rect x="648" y="46" width="22" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="659" y="75.1" transform="rotate(-90 659 75.1)" dominant-baseline="central">ISTATUS</text></g>
-<g><title>IMASK [1] read/write: 1: the timer&#39;s interrupt is masked</title><rect x="670" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="681" y="75.1" transform="rotate(-90 681 75.1)" dominant-baseline="central">IMASK</text></g>
-<g><title>ENABLE [0] read/write: 1: the timer is enabled</title><rect x="692" y="46" width="22" height="58.2" fill="#cfe3ff" stroke="#333"/><text x="703" y="75.1" transform="rotate(-90 703 75.1)" dominant-baseline="central">ENABLE</text></g>
-</g>
-<rect x="10" y="114.2" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="120.2" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="114.2" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="133.6" y="120.2" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="217.8" y="114.2" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="234.8" y="120.2" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_CntvCtlA32!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -371,10 +293,13 @@ impl CntvCtlA32 {
 }
 impl armreg_rt::Layout for CntvCtlA32 {
     type Raw = u32;
-    const RES0: u32 = 0xffff_fff8;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "CntvCtlA32";
-    const FIELDS: &'static str = "enable 0 1;imask 1 1;istatus 2 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0xffff_fff8,
+        res1: 0x0,
+        reset: None,
+        name: "CntvCtlA32",
+        fields: "enable 0 1;imask 1 1;istatus 2 1",
+    };
 }
 /// Counter-timer Virtual Timer TimerValue: a write sets CNTV_CVAL to CNTVCT plus the sign-extended value, so the timer fires that many ticks from now
 ///
@@ -390,23 +315,7 @@ impl armreg_rt::Layout for CntvCtlA32 {
 ///
 /// Source: Arm ARM DDI0487 §D24.10 CNTV_TVAL_EL0
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of CNTV_TVAL" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CNTV_TVAL</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTV_TVAL · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>RES0_63_32 [63:32] reserved, 0: Reserved, RES0</title><rect x="10" y="46" width="704" height="36" fill="#a8a8a8" stroke="#333"/><text x="362" y="64" fill="#fff" dominant-baseline="central">RES0</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>TimerValue [31:0] read/write: Ticks until the condition is met (signed: reads go negative once it is)</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">TimerValue</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="150" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="133.6" y="156" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_CntvTval!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -425,10 +334,13 @@ impl CntvTval {
 }
 impl armreg_rt::Layout for CntvTval {
     type Raw = u64;
-    const RES0: u64 = 0xffff_ffff_0000_0000;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "CntvTval";
-    const FIELDS: &'static str = "timervalue 0 32";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0xffff_ffff_0000_0000,
+        res1: 0x0,
+        reset: None,
+        name: "CntvTval",
+        fields: "timervalue 0 32",
+    };
 }
 /// Counter-timer Virtual Timer TimerValue, AArch32 CNTV_TVAL (32 bits)
 ///
@@ -444,18 +356,7 @@ impl armreg_rt::Layout for CntvTval {
 ///
 /// Source: Arm ARM DDI0487 CNTV_TVAL (AArch32)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of CNTV_TVAL_A32" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of CNTV_TVAL_A32</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">CNTV_TVAL_A32 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>TimerValue [31:0] read/write: Ticks until the condition is met (signed)</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">TimerValue</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_CntvTvalA32!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -473,8 +374,11 @@ impl CntvTvalA32 {
 }
 impl armreg_rt::Layout for CntvTvalA32 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "CntvTvalA32";
-    const FIELDS: &'static str = "timervalue 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "CntvTvalA32",
+        fields: "timervalue 0 32",
+    };
 }

@@ -151,19 +151,25 @@ fn unlocked() -> Model {
 enum V64 {}
 impl Layout for V64 {
     type Raw = u64;
-    const RES0: u64 = 0;
-    const RES1: u64 = 0;
-    const NAME: &'static str = "V64";
-    const FIELDS: &'static str = "";
+    const INFO: crate::LayoutInfo<u64> = crate::LayoutInfo {
+        res0: 0,
+        res1: 0,
+        reset: None,
+        name: "V64",
+        fields: "",
+    };
 }
 
 enum V32 {}
 impl Layout for V32 {
     type Raw = u32;
-    const RES0: u32 = 0;
-    const RES1: u32 = 0;
-    const NAME: &'static str = "V32";
-    const FIELDS: &'static str = "";
+    const INFO: crate::LayoutInfo<u32> = crate::LayoutInfo {
+        res0: 0,
+        res1: 0,
+        reset: None,
+        name: "V32",
+        fields: "",
+    };
 }
 
 #[test]
@@ -377,14 +383,15 @@ fn overlapping_blocks_are_refused() {
 enum Ctrl {}
 impl Layout for Ctrl {
     type Raw = u32;
-    const RES0: u32 = 0;
-    const RES1: u32 = 0x100;
-    const NAME: &'static str = "Ctrl";
-    const FIELDS: &'static str = "e 0 1";
+    const INFO: crate::LayoutInfo<u32> = crate::LayoutInfo {
+        res0: 0,
+        res1: 0x100,
+        reset: Some(0x0000_0d50),
+        name: "Ctrl",
+        fields: "e 0 1",
+    };
 }
-impl crate::Reset for Ctrl {
-    const RESET: crate::Value<Self> = crate::Value::from_bits_retain(0x0000_0d50);
-}
+impl crate::Reset for Ctrl {}
 
 #[test]
 fn write_from_reset_starts_from_the_reset_value_and_write_from_the_value_given() {

@@ -142,6 +142,32 @@ impl<'l> Plan<'l> {
         texts.extend(rest.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
         texts
     }
+    /// The diagrams file after `head`: a macro per distinct layout giving its bitfield diagram as
+    /// raw HTML, where a `<div>` at the start of a line opens an HTML block that markdown passes
+    /// through untouched up to the next blank line, and the SVG has none. The crate root loads the
+    /// file under `cfg(doc)` only, so a build neither reads nor keeps the diagrams, a third of the
+    /// source (8 of rp2040's 232 MB build peak when they were attributes).
+    pub(super) fn diagrams(&self, head: &str) -> String {
+        let mut c = Code::with_capacity(head.len() + self.layouts.len() * 4000);
+        c.raw(head);
+        for (layout, same) in self.layouts.iter().zip(&self.same) {
+            if same.is_some() {
+                continue;
+            }
+            c.open(&format!("macro_rules! {}", diagram_macro(layout)));
+            c.raw_string_attr(
+                "() => { ",
+                &[
+                    "<div class=\"register-diagram\">\n",
+                    &crate::backend::diagram::svg(layout),
+                    "\n</div>",
+                ],
+                " };",
+            );
+            c.close("");
+        }
+        c.finish()
+    }
     /// The paragraphs a layout's page opens with after its summary: what its values are, the
     /// registers that have it (its aliases' too), and a two-line example.
     fn page(&self, i: usize) -> String {
@@ -292,19 +318,18 @@ fn alias(c: &mut Code, layout: &Layout, same: &Layout) {
     }
 }
 
-/// The bitfield diagram, for rustdoc only: raw HTML, where a `<div>` at the start of a line opens
-/// an HTML block that markdown passes through untouched up to the next blank line, and the SVG has
-/// none. Under `cfg(doc)`, a build does not carry it.
+/// The bitfield diagram, for rustdoc only: the layout's macro in `src/diagrams.rs` (see
+/// [`Plan::diagrams`]), expanded under `cfg(doc)`.
 fn diagram(c: &mut Code, layout: &Layout) {
-    c.raw_string_attr(
-        "#[cfg_attr(doc, doc = ",
-        &[
-            "<div class=\"register-diagram\">\n",
-            &crate::backend::diagram::svg(layout),
-            "\n</div>",
-        ],
-        ")]",
-    );
+    c.fmt(format_args!(
+        "#[cfg_attr(doc, doc = {}!())]",
+        diagram_macro(layout)
+    ));
+}
+
+/// The name of the macro holding a layout's diagram: the type's, which is unique in the crate.
+fn diagram_macro(layout: &Layout) -> String {
+    format!("diagram_{}", type_text(layout))
 }
 
 /// What makes two fields' enums the same type: their representation, whether the conversion is
@@ -453,36 +478,38 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &str) {
     }
     c.close("");
 
-    // The `Debug` of values reads `NAME` and `FIELDS` in one shared function: a string literal
-    // per layout, rather than a chain of calls per type (or a table of typed constants, which
-    // cost as much).
+    // One constant for everything values read of the layout (`Debug` reads the name and the
+    // field table in one shared function: a string literal per layout, rather than a chain of
+    // calls per type). Four constants cost an eighth of rp2040's build time.
+    let reset = reset_value(layout);
     c.open(&format!("impl armreg_rt::Layout for {ty}"));
     c.fmt(format_args!("type Raw = {raw};"));
+    c.open(&format!(
+        "const INFO: armreg_rt::LayoutInfo<{raw}> = armreg_rt::LayoutInfo"
+    ));
     c.fmt(format_args!(
-        "const RES0: {raw} = {};",
+        "res0: {},",
         hex(mask_of(layout, FieldAccess::Res0))
     ));
     c.fmt(format_args!(
-        "const RES1: {raw} = {};",
+        "res1: {},",
         hex(mask_of(layout, FieldAccess::Res1))
     ));
+    match reset {
+        Some(value) => c.fmt(format_args!("reset: Some({}),", hex(value))),
+        None => c.line("reset: None,"),
+    }
+    c.fmt(format_args!("name: {},", code::string(&ty)));
     c.fmt(format_args!(
-        "const NAME: &'static str = {};",
-        code::string(&ty)
-    ));
-    c.fmt(format_args!(
-        "const FIELDS: &'static str = {};",
+        "fields: {},",
         code::string(&debug_table(layout))
     ));
+    c.close(";");
     c.close("");
-    // Only a layout with a described reset has `write_from_reset`: the trait says which.
-    if let Some(value) = reset_value(layout) {
-        c.open(&format!("impl armreg_rt::Reset for {ty}"));
-        c.fmt(format_args!(
-            "const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain({});",
-            hex(value)
-        ));
-        c.close("");
+    // Only a layout with a described reset has `write_from_reset`: the trait says which. Its
+    // value is `INFO.reset`, so the impl is empty.
+    if reset.is_some() {
+        c.fmt(format_args!("impl armreg_rt::Reset for {ty} {{}}"));
     }
 
     enums(c, layout, shared);
@@ -710,7 +737,7 @@ pub(super) fn field_const(f: &Field) -> String {
     }
 }
 
-/// The constants every layout has itself (`RES0`/`RES1` through `armreg_rt::Layout`).
+/// The constants every layout has itself, and the names of its reserved masks (`LayoutInfo`).
 const OWN_CONSTS: &[&str] = &["RES0", "RES1", "DEFAULT", "RESET"];
 
 /// A field as one constant, `Field<Self, R, W>`: its read type `R` and write type `W` say how it

@@ -250,14 +250,42 @@ fn layout_files(
     }
     const DOC: &str =
         "Layouts: one per distinct register layout, shared by every path that reaches it.";
+    const DIAGRAMS_DOC: &str = "The layouts' bitfield diagrams, for rustdoc only: a macro per distinct layout, which its documentation expands. The crate root loads this file under `cfg(doc)` alone.";
+    // The diagrams are a third of the text: written on another thread meanwhile.
+    std::thread::scope(|scope| {
+        let diagrams = scope.spawn(|| File {
+            path: "src/diagrams.rs".to_string(),
+            content: plan.diagrams(&format!(
+                "{banner}{}",
+                header(DIAGRAMS_DOC, Holds::Diagrams)
+            )),
+        });
+        let mut files = layout_modules(device, plan, gates, banner, DOC);
+        files.push(
+            diagrams
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+        );
+        files
+    })
+}
+
+/// The layout modules of [`layout_files`], each after its header (the root's says `doc`).
+fn layout_modules(
+    device: &Device,
+    plan: &layout::Plan<'_>,
+    gates: &gates::Gates,
+    banner: &str,
+    doc: &str,
+) -> Vec<File> {
     if device.blocks.is_empty() {
-        let head = format!("{banner}{}", header(DOC, Holds::Layouts));
+        let head = format!("{banner}{}", header(doc, Holds::Layouts));
         return vec![File {
             path: "src/layouts.rs".to_string(),
             content: layout::layouts(&head, plan),
         }];
     }
-    let mut root_head = format!("{banner}{}", header(DOC, Holds::Layouts));
+    let mut root_head = format!("{banner}{}", header(doc, Holds::Layouts));
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     let mut paths = Vec::new();
     let mut root_layouts = Vec::new();
@@ -340,7 +368,14 @@ fn root_items(
         // With blocks, a build that selects none may leave every layout out.
         let allow = (!device.blocks.is_empty())
             .then(|| quote!(#[allow(unused_imports, reason = "empty when no block is selected")]));
+        let diagrams_path = path_attr("diagrams");
         quote! {
+            // Only rustdoc reads the diagrams: a build does not load the file.
+            #[cfg(doc)]
+            #[macro_use]
+            #[rustfmt::skip]
+            #diagrams_path
+            mod diagrams;
             #[rustfmt::skip]
             #path
             mod layouts;
@@ -589,6 +624,8 @@ enum Holds {
     Events,
     /// Processor constants and interrupt numbers.
     Device,
+    /// The layouts' diagrams, as macros for rustdoc.
+    Diagrams,
 }
 
 /// The inner doc and the lint attributes a module file starts with: only the lints its own
@@ -597,7 +634,7 @@ enum Holds {
 fn header(doc: &str, holds: Holds) -> String {
     let mut c = code::Code::default();
     c.inner_doc(doc);
-    if holds != Holds::Modules {
+    if !matches!(holds, Holds::Modules | Holds::Diagrams) {
         c.raw(LINT_NAMES);
         c.raw(LINT_DOCS);
     }
@@ -612,6 +649,9 @@ fn header(doc: &str, holds: Holds) -> String {
     }
     if holds == Holds::Layouts {
         c.raw(LINT_LAYOUTS);
+    }
+    if holds == Holds::Diagrams {
+        c.raw(LINT_DIAGRAMS);
     }
     c.finish()
 }
@@ -665,6 +705,12 @@ const LINT_LAYOUTS: &str = r#"#![allow(
 #![allow(
     clippy::expl_impl_clone_on_copy,
     reason = "an enum's `Clone` is written out: the derive expands to more, which a large crate pays for in build time"
+)]
+"#;
+
+const LINT_DIAGRAMS: &str = r#"#![allow(
+    unused_macros,
+    reason = "a build that selects some blocks documents only the layouts they use"
 )]
 "#;
 

@@ -84,10 +84,8 @@ fn emit(case: &str, device: &Device) -> String {
     if case.starts_with("layout_") {
         let krate = device.name.replace('-', "_");
         let plan = layout::Plan::new(&device.layouts).with_pages(device, Some(&krate));
-        file(
-            "src/layouts.rs",
-            &elide_diagrams(&layout::layouts("", &plan)),
-        );
+        file("src/layouts.rs", &layout::layouts("", &plan));
+        file("src/diagrams.rs", &elide_diagrams(&plan.diagrams("")));
     } else if case.starts_with("sysreg_") {
         for (state, name) in [
             (State::AArch64, "src/aarch64.rs"),

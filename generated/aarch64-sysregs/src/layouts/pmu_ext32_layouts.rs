@@ -44,29 +44,7 @@
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMAUTHSTATUS" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMAUTHSTATUS</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMAUTHSTATUS · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>RTNID [27:26] read-only: Root non-invasive debug</title><rect x="98" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="120" y="58" dominant-baseline="central">RTNID</text><text x="120" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>RTID [25:24] read-only: Root invasive debug</title><rect x="142" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="164" y="58" dominant-baseline="central">RTID</text><text x="164" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[23:16] not described</title><rect x="186" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>RLNID [15:14] read-only: Realm non-invasive debug</title><rect x="362" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="384" y="58" dominant-baseline="central">RLNID</text><text x="384" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>RLID [13:12] read-only: Realm invasive debug</title><rect x="406" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="428" y="58" dominant-baseline="central">RLID</text><text x="428" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[11:8] not described</title><rect x="450" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SNID [7:6] read-only: Secure non-invasive debug</title><rect x="538" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="560" y="58" dominant-baseline="central">SNID</text><text x="560" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>SID [5:4] read-only: Secure invasive debug</title><rect x="582" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="604" y="58" dominant-baseline="central">SID</text><text x="604" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>NSNID [3:2] read-only: Non-secure non-invasive debug</title><rect x="626" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="648" y="58" dominant-baseline="central">NSNID</text><text x="648" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>NSID [1:0] read-only: Non-secure invasive debug</title><rect x="670" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="692" y="58" dominant-baseline="central">NSID</text><text x="692" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmauthstatus!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -133,10 +111,13 @@ impl Pmauthstatus {
 }
 impl armreg_rt::Layout for Pmauthstatus {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmauthstatus";
-    const FIELDS: &'static str = "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmauthstatus",
+        fields: "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2",
+    };
 }
 /// Configuration Register (external view only): PMU features and counter count
 ///
@@ -152,31 +133,7 @@ impl armreg_rt::Layout for Pmauthstatus {
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCFGR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCFGR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>NCG [31:28] read-only: NCG, counter groups (see DDI0487 PMCFGR)</title><rect x="10" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="54" y="58" dominant-baseline="central">NCG</text><text x="54" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[27:23] not described</title><rect x="98" y="46" width="110" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SS [22] read-only: SS (see DDI0487 PMCFGR)</title><rect x="208" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="219" y="58" dominant-baseline="central">SS</text><text x="219" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>FZO [21] read-only: Freeze-on-overflow (PMCR.FZO) supported</title><rect x="230" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">FZO</text></g>
-<g><title>[20] not described</title><rect x="252" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>UEN [19] read-only: User-mode enable register (PMUSERENR) supported</title><rect x="274" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="285" y="64" transform="rotate(-90 285 64)" dominant-baseline="central">UEN</text></g>
-<g><title>WT [18] read-only: WT (see DDI0487 PMCFGR)</title><rect x="296" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="307" y="58" dominant-baseline="central">WT</text><text x="307" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>NA [17] read-only: NA (see DDI0487 PMCFGR)</title><rect x="318" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="329" y="58" dominant-baseline="central">NA</text><text x="329" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>EX [16] read-only: Export (PMCR.X) supported</title><rect x="340" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="351" y="58" dominant-baseline="central">EX</text><text x="351" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>CCD [15] read-only: Cycle counter clock divider (PMCR.D) supported</title><rect x="362" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="373" y="64" transform="rotate(-90 373 64)" dominant-baseline="central">CCD</text></g>
-<g><title>CC [14] read-only: Dedicated cycle counter (PMCCNTR) implemented</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="395" y="58" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>SIZE [13:8] read-only: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit)</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333"/><text x="472" y="58" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>N [7:0] read-only: Number of event counters implemented (use this, not PMCR.N, in the external view)</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="626" y="58" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmcfgr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -264,10 +221,13 @@ impl Pmcfgr {
 }
 impl armreg_rt::Layout for Pmcfgr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmcfgr";
-    const FIELDS: &'static str = "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmcfgr",
+        fields: "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4",
+    };
 }
 /// PMCR as seen in the external (memory-mapped) view: bits \[31:11\] (N, IDCODE, IMP) are RAZ/WI; read the counter count from PMCFGR.N
 ///
@@ -283,35 +243,7 @@ impl armreg_rt::Layout for Pmcfgr {
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCR_EXT" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCR_EXT</title>
-<rect width="724" height="128" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCR_EXT · 32 bits · reset partly described (x: not described)</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>IMP [31:24] reads as zero, writes ignored, reset 0x0: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="46" width="176" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="98" y="58" fill="#555" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>IDCODE [23:16] reads as zero, writes ignored, reset 0x0: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="46" width="176" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="274" y="58" fill="#555" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>N [15:11] reads as zero, writes ignored, reset 0x0: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="46" width="110" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="417" y="58" fill="#555" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>[10] not described</title><rect x="472" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="505" y="64" transform="rotate(-90 505 64)" dominant-baseline="central">FZO</text></g>
-<g><title>[8] not described</title><rect x="516" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="549" y="58" dominant-baseline="central">LP</text><text x="549" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="571" y="58" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="593" y="58" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="615" y="58" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="637" y="58" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333"/><text x="659" y="64" dominant-baseline="central">C</text></g>
-<g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333"/><text x="681" y="64" dominant-baseline="central">P</text></g>
-<g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="58" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text x="21 43 65 87 109 131 153 175 197 219 241 263 285 307 329 351 373 395 417 439 461 483 505 527 549 571 593 615 637 659 681 703" y="92" font-size="9" fill="#1f5fbf" text-anchor="middle">000000000000000000000xxxxxxxxxxx</text>
-<rect x="10" y="106" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="112" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="106" width="12" height="12" fill="#fff39a" stroke="#333"/><text x="133.6" y="112" font-size="9" fill="#333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
-<rect x="347.4" y="106" width="12" height="12" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="364.4" y="112" font-size="9" fill="#333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-<rect x="578.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="595.2" y="112" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_PmcrExt!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -388,10 +320,13 @@ impl PmcrExt {
 }
 impl armreg_rt::Layout for PmcrExt {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "PmcrExt";
-    const FIELDS: &'static str = "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "PmcrExt",
+        fields: "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1",
+    };
 }
 /// Device Affinity Register 0 or 1 (external view only). The finer field layout is not described here
 ///
@@ -415,23 +350,7 @@ pub type Pmdevaff = crate::Pmcidr;
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="150.2" viewBox="0 0 724 150.2" role="img" aria-label="Bit fields of PMDEVARCH" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMDEVARCH</title>
-<rect width="724" height="150.2" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMDEVARCH · 32 bits · reset 0x47702a16</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ARCHITECT [31:21] read-only, reset 0x23b: Architect: 0x23B = Arm</title><rect x="10" y="46" width="242" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="131" y="69.1" dominant-baseline="central">ARCHITECT</text><text x="131" y="83.1" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>PRESENT [20] read-only, reset 0x1: 1 = PMDEVARCH is present</title><rect x="252" y="46" width="22" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="263" y="75.1" transform="rotate(-90 263 75.1)" dominant-baseline="central">PRESENT</text></g>
-<g><title>REVISION [19:16] read-only: Architecture revision</title><rect x="274" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="318" y="69.1" dominant-baseline="central">REVISION</text><text x="318" y="83.1" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>ARCHVER [15:12] read-only, reset 0x2: Architecture version: 2</title><rect x="362" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="406" y="69.1" dominant-baseline="central">ARCHVER</text><text x="406" y="83.1" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>ARCHPART [11:0] read-only, reset 0xa16: Architecture part: 0xA16 = PMU, 32-bit external view</title><rect x="450" y="46" width="264" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="582" y="69.1" dominant-baseline="central">ARCHPART</text><text x="582" y="83.1" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text x="21 43 65 87 109 131 153 175 197 219 241 263 285 307 329 351 373 395 417 439 461 483 505 527 549 571 593 615 637 659 681 703" y="114.2" font-size="9" fill="#1f5fbf" text-anchor="middle">01000111011100000010101000010110</text>
-<rect x="10" y="128.2" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="134.2" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmdevarch!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -479,14 +398,15 @@ impl Pmdevarch {
 }
 impl armreg_rt::Layout for Pmdevarch {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmdevarch";
-    const FIELDS: &'static str = "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: Some(0x4770_2a16),
+        name: "Pmdevarch",
+        fields: "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11",
+    };
 }
-impl armreg_rt::Reset for Pmdevarch {
-    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x4770_2a16);
-}
+impl armreg_rt::Reset for Pmdevarch {}
 /// Device Configuration Register (external view only). The finer field layout is not described here
 ///
 /// Width: 32 bits.
@@ -509,22 +429,7 @@ pub type Pmdevid = crate::Pmcidr;
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMDEVTYPE" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMDEVTYPE</title>
-<rect width="724" height="128" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMDEVTYPE · 32 bits · reset 0x16</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:8] not described</title><rect x="10" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SUB [7:4] read-only, reset 0x1: Sub-type: 1</title><rect x="538" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="582" y="58" dominant-baseline="central">SUB</text><text x="582" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>MAJOR [3:0] read-only, reset 0x6: Major type: 6 = performance monitor</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="670" y="58" dominant-baseline="central">MAJOR</text><text x="670" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text x="21 43 65 87 109 131 153 175 197 219 241 263 285 307 329 351 373 395 417 439 461 483 505 527 549 571 593 615 637 659 681 703" y="92" font-size="9" fill="#1f5fbf" text-anchor="middle">00000000000000000000000000010110</text>
-<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="112" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmdevtype!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -551,14 +456,15 @@ impl Pmdevtype {
 }
 impl armreg_rt::Layout for Pmdevtype {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmdevtype";
-    const FIELDS: &'static str = "major 0 4;sub 4 4";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: Some(0x16),
+        name: "Pmdevtype",
+        fields: "major 0 4;sub 4 4",
+    };
 }
-impl armreg_rt::Reset for Pmdevtype {
-    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x16);
-}
+impl armreg_rt::Reset for Pmdevtype {}
 /// Implementation Identification Register (external view only). The finer field layout is not described here
 ///
 /// Width: 32 bits.
@@ -581,18 +487,7 @@ pub type Pmiidr = crate::Pmcidr;
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1 (no field layout is described here)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMITCTRL" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMITCTRL</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMITCTRL · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VALUE [31:0] read/write: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmitctrl!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -610,10 +505,13 @@ impl Pmitctrl {
 }
 impl armreg_rt::Layout for Pmitctrl {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmitctrl";
-    const FIELDS: &'static str = "value 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmitctrl",
+        fields: "value 0 32",
+    };
 }
 /// Lock Access Register (external view only, write-only)
 ///
@@ -629,18 +527,7 @@ impl armreg_rt::Layout for Pmitctrl {
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLAR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMLAR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMLAR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>KEY [31:0] write-only: Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them</title><rect x="10" y="46" width="704" height="36" fill="#ffe0b8" stroke="#333"/><text x="362" y="58" dominant-baseline="central">KEY</text><text x="362" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">wo: write-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmlar!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -658,10 +545,13 @@ impl Pmlar {
 }
 impl armreg_rt::Layout for Pmlar {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmlar";
-    const FIELDS: &'static str = "";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmlar",
+        fields: "",
+    };
 }
 /// Lock Status Register (external view only)
 ///
@@ -677,22 +567,7 @@ impl armreg_rt::Layout for Pmlar {
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLSR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMLSR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMLSR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>nTT [2] read-only: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses</title><rect x="648" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="659" y="64" transform="rotate(-90 659 64)" dominant-baseline="central">nTT</text></g>
-<g><title>SLK [1] read-only: Software lock status: 1 = locked (unlock by writing the key to PMLAR)</title><rect x="670" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="681" y="64" transform="rotate(-90 681 64)" dominant-baseline="central">SLK</text></g>
-<g><title>SLI [0] read-only: Software lock implemented</title><rect x="692" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="703" y="64" transform="rotate(-90 703 64)" dominant-baseline="central">SLI</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmlsr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -724,10 +599,13 @@ impl Pmlsr {
 }
 impl armreg_rt::Layout for Pmlsr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmlsr";
-    const FIELDS: &'static str = "sli 0 1;slk 1 1;ntt 2 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmlsr",
+        fields: "sli 0 1;slk 1 1;ntt 2 1",
+    };
 }
 /// Peripheral Identification Register (PMPIDR0..4; external view only). The finer field layout is not described here
 ///

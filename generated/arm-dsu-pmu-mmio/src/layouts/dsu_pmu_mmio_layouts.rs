@@ -44,26 +44,7 @@
 ///
 /// Source: The article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" §2.1-§2.2 (unconfirmed map); bit meaning as CLUSTERPM* set/clear registers, Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_COUNTER_MASK" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of DSU_COUNTER_MASK</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">DSU_COUNTER_MASK · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>C [31] read/write: Cycle counter</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="21" y="58" dominant-baseline="central">C</text><text x="21" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>[30:6] not described</title><rect x="32" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>P5 [5] read/write: Event counter 5</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="593" y="58" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P4 [4] read/write: Event counter 4</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="615" y="58" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P3 [3] read/write: Event counter 3</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="637" y="58" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P2 [2] read/write: Event counter 2</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="659" y="58" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P1 [1] read/write: Event counter 1</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="681" y="58" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P0 [0] read/write: Event counter 0</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="58" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_DsuCounterMask!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -123,10 +104,13 @@ impl DsuCounterMask {
 }
 impl armreg_rt::Layout for DsuCounterMask {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "DsuCounterMask";
-    const FIELDS: &'static str = "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "DsuCounterMask",
+        fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1",
+    };
 }
 /// Cluster PMU configuration register in the unconfirmed memory-mapped view: N, SIZE and CC as the article gives them (the same bits as the generic external PMCFGR, Arm ARM DDI0487 §I5.2); other bits not described
 ///
@@ -142,22 +126,7 @@ impl armreg_rt::Layout for DsuCounterMask {
 ///
 /// Source: The article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" §2.3 (unconfirmed); PMCFGR: Arm ARM DDI0487 §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of DSU_PMCFGR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">DSU_PMCFGR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:15] not described</title><rect x="10" y="46" width="374" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>CC [14] read-only: Dedicated cycle counter implemented</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="395" y="58" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>SIZE [13:8] read-only: Counter size minus one (0x3F = 64-bit counters)</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333"/><text x="472" y="58" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>N [7:0] read-only: Number of event counters implemented (not counting the cycle counter)</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="626" y="58" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_DsuPmcfgr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -189,10 +158,13 @@ impl DsuPmcfgr {
 }
 impl armreg_rt::Layout for DsuPmcfgr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "DsuPmcfgr";
-    const FIELDS: &'static str = "n 0 8;size 8 6;cc 14 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "DsuPmcfgr",
+        fields: "n 0 8;size 8 6;cc 14 1",
+    };
 }
 /// Cluster PMU control register in the unconfirmed memory-mapped view: E, P, C as the article gives them. The system-register CLUSTERPMCR also has N\[15:11\], IDCODE\[23:16\], IMP\[31:24\] (Linux drivers/perf/arm_dsu_pmu.c); whether this view shows them is not known, so they are not described
 ///
@@ -208,23 +180,7 @@ impl armreg_rt::Layout for DsuPmcfgr {
 ///
 /// Source: The article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" §2.3 (unconfirmed); CLUSTERPMCR: Linux drivers/perf/arm_dsu_pmu.c
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMCR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of DSU_PMCR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">DSU_PMCR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets the cycle counter; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333"/><text x="659" y="64" dominant-baseline="central">C</text></g>
-<g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333"/><text x="681" y="64" dominant-baseline="central">P</text></g>
-<g><title>E [0] read/write: Enable: global enable of the cluster counters</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="58" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#fff39a" stroke="#333"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
-<rect x="347.4" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="364.4" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_DsuPmcr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -256,10 +212,13 @@ impl DsuPmcr {
 }
 impl armreg_rt::Layout for DsuPmcr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "DsuPmcr";
-    const FIELDS: &'static str = "e 0 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "DsuPmcr",
+        fields: "e 0 1",
+    };
 }
 /// Cluster event counter n in the unverified memory-mapped view (the DSU's event counters are 32 bits, Linux drivers/perf/arm_dsu_pmu.c)
 ///
@@ -275,18 +234,7 @@ impl armreg_rt::Layout for DsuPmcr {
 ///
 /// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers; width: Linux drivers/perf/arm_dsu_pmu.c
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMEVCNTR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of DSU_PMEVCNTR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">DSU_PMEVCNTR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [31:0] read/write: Event count of counter n</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_DsuPmevcntr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -304,10 +252,13 @@ impl DsuPmevcntr {
 }
 impl armreg_rt::Layout for DsuPmevcntr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "DsuPmevcntr";
-    const FIELDS: &'static str = "evcnt 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "DsuPmevcntr",
+        fields: "evcnt 0 32",
+    };
 }
 /// Event type of cluster counter n in the unverified memory-mapped view: the article writes the event number (e.g. 0x2B L3D_CACHE) to it. Field layout not confirmed; the whole register is described
 ///
@@ -323,18 +274,7 @@ impl armreg_rt::Layout for DsuPmevcntr {
 ///
 /// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of DSU_PMEVTYPER" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of DSU_PMEVTYPER</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">DSU_PMEVTYPER · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VALUE [31:0] read/write: Whole register; the article writes the event number here</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_DsuPmevtyper!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -352,8 +292,11 @@ impl DsuPmevtyper {
 }
 impl armreg_rt::Layout for DsuPmevtyper {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "DsuPmevtyper";
-    const FIELDS: &'static str = "value 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "DsuPmevtyper",
+        fields: "value 0 32",
+    };
 }

@@ -48,37 +48,7 @@ pub use self::pmu_ext32_layouts::*;
 ///
 /// Source: Arm ARM DDI0487, ID_AA64DFR0_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of ID_AA64DFR0" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of ID_AA64DFR0</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">ID_AA64DFR0 · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>HPMN0 [63:60] read-only: Whether MDCR_EL2.HPMN may be zero</title><rect x="10" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="54" y="58" dominant-baseline="central">HPMN0</text><text x="54" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>ExtTrcBuff [59:56] read-only: Trace buffer external mode</title><rect x="98" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="142" y="58" dominant-baseline="central">ExtTrcBuff</text><text x="142" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>BRBE [55:52] read-only: Branch Record Buffer Extension</title><rect x="186" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="230" y="58" dominant-baseline="central">BRBE</text><text x="230" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>MTPMU [51:48] read-only: Multi-threaded PMU extension</title><rect x="274" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="318" y="58" dominant-baseline="central">MTPMU</text><text x="318" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>TraceBuffer [47:44] read-only: Trace Buffer Extension</title><rect x="362" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="406" y="58" dominant-baseline="central">TraceBuffer</text><text x="406" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>TraceFilt [43:40] read-only: Self-hosted trace filtering (TRFCR_ELx)</title><rect x="450" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="494" y="58" dominant-baseline="central">TraceFilt</text><text x="494" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>DoubleLock [39:36] read-only: OS Double Lock (signed field)</title><rect x="538" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="582" y="58" dominant-baseline="central">DoubleLock</text><text x="582" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>PMSVer [35:32] read-only: Statistical Profiling Extension version</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="670" y="58" dominant-baseline="central">PMSVer</text><text x="670" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>CTX_CMPs [31:28] read-only: Number of context-aware breakpoints, minus 1</title><rect x="10" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="54" y="116" dominant-baseline="central">CTX_CMPs</text><text x="54" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>RES0_27_24 [27:24] reserved, 0</title><rect x="98" y="104" width="88" height="36" fill="#a8a8a8" stroke="#333"/><text x="142" y="122" fill="#fff" dominant-baseline="central">RES0</text></g>
-<g><title>WRPs [23:20] read-only: Number of watchpoints, minus 1</title><rect x="186" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="230" y="116" dominant-baseline="central">WRPs</text><text x="230" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>RES0_19_16 [19:16] reserved, 0</title><rect x="274" y="104" width="88" height="36" fill="#a8a8a8" stroke="#333"/><text x="318" y="122" fill="#fff" dominant-baseline="central">RES0</text></g>
-<g><title>BRPs [15:12] read-only: Number of breakpoints, minus 1</title><rect x="362" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="406" y="116" dominant-baseline="central">BRPs</text><text x="406" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>PMUVer [11:8] read-only: Performance Monitors Extension version</title><rect x="450" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="494" y="116" dominant-baseline="central">PMUVer</text><text x="494" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>TraceVer [7:4] read-only: System register interface to the trace unit</title><rect x="538" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="582" y="116" dominant-baseline="central">TraceVer</text><text x="582" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>DebugVer [3:0] read-only: Debug architecture version</title><rect x="626" y="104" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="670" y="116" dominant-baseline="central">DebugVer</text><text x="670" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="150" width="12" height="12" fill="#a8a8a8" stroke="#333"/><text x="128.2" y="156" font-size="9" fill="#333" dominant-baseline="central">res0: reserved, 0</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_IdAa64dfr0!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -161,10 +131,13 @@ impl IdAa64dfr0 {
 }
 impl armreg_rt::Layout for IdAa64dfr0 {
     type Raw = u64;
-    const RES0: u64 = 0xf0f_0000;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "IdAa64dfr0";
-    const FIELDS: &'static str = "debugver 0 4 6=Imp 7=Vhe 8=V8p2 9=V8p4 10=V8p8 11=V8p9;tracever 4 4 0=Ni 1=Imp;pmuver 8 4 0=Ni 1=Imp 4=V3p1 5=V3p4 6=V3p5 7=V3p7 8=V3p8 9=V3p9 15=ImpDef;brps 12 4;wrps 20 4;ctx_cmps 28 4;pmsver 32 4 0=Ni 1=Imp 2=V1p1 3=V1p2 4=V1p3 5=V1p4;doublelock 36 4 0=Imp 15=Ni;tracefilt 40 4 0=Ni 1=Imp;tracebuffer 44 4 0=Ni 1=Imp;mtpmu 48 4 0=NiImpdef 1=Imp 15=Ni;brbe 52 4 0=Ni 1=Imp 2=BrbeV1p1;exttrcbuff 56 4 0=Ni 1=Imp;hpmn0 60 4 0=Unpredictable 1=Def";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0xf0f_0000,
+        res1: 0x0,
+        reset: None,
+        name: "IdAa64dfr0",
+        fields: "debugver 0 4 6=Imp 7=Vhe 8=V8p2 9=V8p4 10=V8p8 11=V8p9;tracever 4 4 0=Ni 1=Imp;pmuver 8 4 0=Ni 1=Imp 4=V3p1 5=V3p4 6=V3p5 7=V3p7 8=V3p8 9=V3p9 15=ImpDef;brps 12 4;wrps 20 4;ctx_cmps 28 4;pmsver 32 4 0=Ni 1=Imp 2=V1p1 3=V1p2 4=V1p3 5=V1p4;doublelock 36 4 0=Imp 15=Ni;tracefilt 40 4 0=Ni 1=Imp;tracebuffer 44 4 0=Ni 1=Imp;mtpmu 48 4 0=NiImpdef 1=Imp 15=Ni;brbe 52 4 0=Ni 1=Imp 2=BrbeV1p1;exttrcbuff 56 4 0=Ni 1=Imp;hpmn0 60 4 0=Unpredictable 1=Def",
+    };
 }
 /// Enumerated field values of `ID_AA64DFR0`.
 pub mod id_aa64dfr0 {
@@ -739,21 +712,7 @@ pub mod id_aa64dfr0 {
 ///
 /// Source: Arm ARM DDI0487 ID_DFR0; Linux arch/arm64/tools/sysreg (ID_DFR0_EL1: PerfMon 27:24)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of ID_DFR0" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of ID_DFR0</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">ID_DFR0 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>PerfMon [27:24] read-only: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED</title><rect x="98" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="142" y="58" dominant-baseline="central">PerfMon</text><text x="142" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[23:0] not described</title><rect x="186" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_IdDfr0!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -771,10 +730,13 @@ impl IdDfr0 {
 }
 impl armreg_rt::Layout for IdDfr0 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "IdDfr0";
-    const FIELDS: &'static str = "perfmon 24 4";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "IdDfr0",
+        fields: "perfmon 24 4",
+    };
 }
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
 ///
@@ -790,31 +752,7 @@ impl armreg_rt::Layout for IdDfr0 {
 ///
 /// Source: Arm ARM DDI0487, MDCR_EL2
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="181" viewBox="0 0 724 181" role="img" aria-label="Bit fields of MDCR_EL2" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of MDCR_EL2</title>
-<rect width="724" height="181" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">MDCR_EL2 · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:24] not described</title><rect x="10" y="104" width="176" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>HCCD [23] read/write: Prohibit cycle counting at EL2 (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="197" y="126.5" transform="rotate(-90 197 126.5)" dominant-baseline="central">HCCD</text></g>
-<g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>HPMD [17] read/write: Prohibit event counting at EL2 (FEAT_PMUv3p1)</title><rect x="318" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="329" y="126.5" transform="rotate(-90 329 126.5)" dominant-baseline="central">HPMD</text></g>
-<g><title>[16:8] not described</title><rect x="340" y="104" width="198" height="45" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>HPME [7] read/write: Enable the event counters reserved for EL2 (n &gt;= HPMN)</title><rect x="538" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="549" y="126.5" transform="rotate(-90 549 126.5)" dominant-baseline="central">HPME</text></g>
-<g><title>TPM [6] read/write: Trap Performance Monitors register accesses from EL0/EL1 to EL2</title><rect x="560" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="571" y="126.5" transform="rotate(-90 571 126.5)" dominant-baseline="central">TPM</text></g>
-<g><title>TPMCR [5] read/write: Trap PMCR accesses from EL0/EL1 to EL2</title><rect x="582" y="104" width="22" height="45" fill="#cfe3ff" stroke="#333"/><text x="593" y="126.5" transform="rotate(-90 593 126.5)" dominant-baseline="central">TPMCR</text></g>
-<g><title>HPMN [4:0] read/write: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2</title><rect x="604" y="104" width="110" height="45" fill="#cfe3ff" stroke="#333"/><text x="659" y="120.5" dominant-baseline="central">HPMN</text><text x="659" y="134.5" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="159" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="165" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="159" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="165" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_MdcrEl2!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -867,10 +805,13 @@ impl MdcrEl2 {
 }
 impl armreg_rt::Layout for MdcrEl2 {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "MdcrEl2";
-    const FIELDS: &'static str = "hpmn 0 5;tpmcr 5 1;tpm 6 1;hpme 7 1;hpmd 17 1;hccd 23 1";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "MdcrEl2",
+        fields: "hpmn 0 5;tpmcr 5 1;tpm 6 1;hpme 7 1;hpmd 17 1;hccd 23 1",
+    };
 }
 /// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields are described; the other bits hold other controls
 ///
@@ -886,27 +827,7 @@ impl armreg_rt::Layout for MdcrEl2 {
 ///
 /// Source: Arm ARM DDI0487, MDCR_EL3
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="174.4" viewBox="0 0 724 174.4" role="img" aria-label="Bit fields of MDCR_EL3" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of MDCR_EL3</title>
-<rect width="724" height="174.4" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">MDCR_EL3 · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[63:32] not described</title><rect x="10" y="46" width="704" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:24] not described</title><rect x="10" y="104" width="176" height="38.4" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SCCD [23] read/write: Prohibit cycle counting in Secure state (FEAT_PMUv3p5)</title><rect x="186" y="104" width="22" height="38.4" fill="#cfe3ff" stroke="#333"/><text x="197" y="123.2" transform="rotate(-90 197 123.2)" dominant-baseline="central">SCCD</text></g>
-<g><title>[22:18] not described</title><rect x="208" y="104" width="110" height="38.4" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SPME [17] read/write: Secure Performance Monitors enable: allows event counting in Secure state</title><rect x="318" y="104" width="22" height="38.4" fill="#cfe3ff" stroke="#333"/><text x="329" y="123.2" transform="rotate(-90 329 123.2)" dominant-baseline="central">SPME</text></g>
-<g><title>[16:0] not described</title><rect x="340" y="104" width="374" height="38.4" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-</g>
-<rect x="10" y="152.4" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="158.4" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="152.4" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="158.4" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_MdcrEl3!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -931,10 +852,13 @@ impl MdcrEl3 {
 }
 impl armreg_rt::Layout for MdcrEl3 {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "MdcrEl3";
-    const FIELDS: &'static str = "spme 17 1;sccd 23 1";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "MdcrEl3",
+        fields: "spme 17 1;sccd 23 1",
+    };
 }
 /// Main ID Register: who made the core and which core it is; the PMU driver looks the core's events up by implementer and part number
 ///
@@ -950,22 +874,7 @@ impl armreg_rt::Layout for MdcrEl3 {
 ///
 /// Source: Arm ARM DDI0487, MIDR_EL1 (and MIDR, its AArch32 view); Linux arch/arm64/include/asm/cputype.h (MIDR_* shifts, ARM_CPU_IMP_*)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of MIDR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of MIDR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">MIDR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>Implementer [31:24] read-only: Implementer code, assigned by Arm</title><rect x="10" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="98" y="58" dominant-baseline="central">Implementer</text><text x="98" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>Variant [23:20] read-only: Major revision (the N of rNpM)</title><rect x="186" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="230" y="58" dominant-baseline="central">Variant</text><text x="230" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>Architecture [19:16] read-only: 0b1111: the architecture is given by the ID registers (every Armv7 and later core)</title><rect x="274" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="318" y="58" dominant-baseline="central">Architecture</text><text x="318" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>PartNum [15:4] read-only: Primary part number, IMPLEMENTATION DEFINED (0xD03: Cortex-A53)</title><rect x="362" y="46" width="264" height="36" fill="#d3f2d3" stroke="#333"/><text x="494" y="58" dominant-baseline="central">PartNum</text><text x="494" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>Revision [3:0] read-only: Minor revision (the p of rNpM)</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="670" y="58" dominant-baseline="central">Revision</text><text x="670" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Midr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1011,10 +920,13 @@ impl Midr {
 }
 impl armreg_rt::Layout for Midr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Midr";
-    const FIELDS: &'static str = "revision 0 4;partnum 4 12;architecture 16 4;variant 20 4;implementer 24 8 0=Software 65=Arm 66=Broadcom 67=Cavium 70=Fujitsu 72=Hisilicon 78=Nvidia 80=Apm 81=Qualcomm 97=Apple 109=Microsoft 192=Ampere";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Midr",
+        fields: "revision 0 4;partnum 4 12;architecture 16 4;variant 20 4;implementer 24 8 0=Software 65=Arm 66=Broadcom 67=Cavium 70=Fujitsu 72=Hisilicon 78=Nvidia 80=Apm 81=Qualcomm 97=Apple 109=Microsoft 192=Ampere",
+    };
 }
 /// Enumerated field values of `MIDR`.
 pub mod midr {
@@ -1133,31 +1045,7 @@ pub mod midr {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCCFILTR_EL0
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCFILTR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCCFILTR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCCFILTR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="21" y="58" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>U [30] read/write: User filtering: 1 = do not count at EL0</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="43" y="58" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="65" y="64" transform="rotate(-90 65 64)" dominant-baseline="central">NSK</text></g>
-<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="87" y="64" transform="rotate(-90 87 64)" dominant-baseline="central">NSU</text></g>
-<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="109" y="64" transform="rotate(-90 109 64)" dominant-baseline="central">NSH</text></g>
-<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="131" y="58" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>[25] not described</title><rect x="142" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2)</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="175" y="58" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME)</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="219" y="64" transform="rotate(-90 219 64)" dominant-baseline="central">RLK</text></g>
-<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">RLU</text></g>
-<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME)</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="263" y="64" transform="rotate(-90 263 64)" dominant-baseline="central">RLH</text></g>
-<g><title>[19:0] not described</title><rect x="274" y="46" width="440" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmccfiltr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1238,10 +1126,13 @@ impl Pmccfiltr {
 }
 impl armreg_rt::Layout for Pmccfiltr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmccfiltr";
-    const FIELDS: &'static str = "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmccfiltr",
+        fields: "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
+    };
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
 ///
@@ -1257,22 +1148,7 @@ impl armreg_rt::Layout for Pmccfiltr {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCCNTR_EL0, §G8.4 PMCCNTR, §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCCNTR</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCCNTR · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>CCNT [63:0] read/write: Cycle count</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>CCNT [63:0] read/write: Cycle count</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmccntr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1290,10 +1166,13 @@ impl Pmccntr {
 }
 impl armreg_rt::Layout for Pmccntr {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmccntr";
-    const FIELDS: &'static str = "ccnt 0 64";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmccntr",
+        fields: "ccnt 0 64",
+    };
 }
 /// Cycle Count Register, low 32 bits: the AArch32 32-bit MRC/MCR form of PMCCNTR
 ///
@@ -1309,18 +1188,7 @@ impl armreg_rt::Layout for Pmccntr {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCCNTR
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCNTR32" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCCNTR32</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCCNTR32 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>CCNT [31:0] read/write: Cycle count bits [31:0]</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmccntr32!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1338,10 +1206,13 @@ impl Pmccntr32 {
 }
 impl armreg_rt::Layout for Pmccntr32 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmccntr32";
-    const FIELDS: &'static str = "ccnt 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmccntr32",
+        fields: "ccnt 0 32",
+    };
 }
 /// Common Event Identification, AArch64 64-bit form (PMCEID0_EL0 / PMCEID1_EL0). Bit n of \[31:0\] set = common event n (PMCEID0) or 0x20 + n (PMCEID1) is implemented; \[63:32\] hold the events 0x4000+ that AArch32/external PMCEID2/PMCEID3 show. The split into named fields is not described here
 ///
@@ -1357,22 +1228,7 @@ impl armreg_rt::Layout for Pmccntr32 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCEID0_EL0; Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); no field layout is described here
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCEID" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCEID</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCEID · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ID [63:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ID [63:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="104" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="116" dominant-baseline="central">ID</text><text x="362" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmceid!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1390,10 +1246,13 @@ impl Pmceid {
 }
 impl armreg_rt::Layout for Pmceid {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmceid";
-    const FIELDS: &'static str = "id 0 64";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmceid",
+        fields: "id 0 64",
+    };
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
 ///
@@ -1409,18 +1268,7 @@ impl armreg_rt::Layout for Pmceid {
 ///
 /// Source: Arm ARM DDI0487 §G8.4, §I5.2 table I5-1; Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); no field layout is described here
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID32" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCEID32</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCEID32 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ID [31:0] read-only: Event support bitmap (whole register; finer layout not described here)</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmceid32!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1438,10 +1286,13 @@ impl Pmceid32 {
 }
 impl armreg_rt::Layout for Pmceid32 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmceid32";
-    const FIELDS: &'static str = "id 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmceid32",
+        fields: "id 0 32",
+    };
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
 ///
@@ -1457,18 +1308,7 @@ impl armreg_rt::Layout for Pmceid32 {
 ///
 /// Source: Arm ARM DDI0487 §I5.2 table I5-1 (no field layout is described here)
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCIDR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCIDR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmcidr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1486,10 +1326,13 @@ impl Pmcidr {
 }
 impl armreg_rt::Layout for Pmcidr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmcidr";
-    const FIELDS: &'static str = "value 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmcidr",
+        fields: "value 0 32",
+    };
 }
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
 ///
@@ -1505,39 +1348,7 @@ impl armreg_rt::Layout for Pmcidr {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCR_EL0
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCR</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCR · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[63:33] not described</title><rect x="10" y="46" width="682" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>FZS [32] read/write: Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="64" transform="rotate(-90 703 64)" dominant-baseline="central">FZS</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>IMP [31:24] read-only: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="104" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="98" y="116" dominant-baseline="central">IMP</text><text x="98" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>IDCODE [23:16] read-only: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="104" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="274" y="116" dominant-baseline="central">IDCODE</text><text x="274" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>N [15:11] read-only: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="104" width="110" height="36" fill="#d3f2d3" stroke="#333"/><text x="417" y="116" dominant-baseline="central">N</text><text x="417" y="130" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[10] not described</title><rect x="472" y="104" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="505" y="122" transform="rotate(-90 505 122)" dominant-baseline="central">FZO</text></g>
-<g><title>[8] not described</title><rect x="516" y="104" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="549" y="116" dominant-baseline="central">LP</text><text x="549" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="571" y="116" dominant-baseline="central">LC</text><text x="571" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="593" y="116" dominant-baseline="central">DP</text><text x="593" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="615" y="116" dominant-baseline="central">X</text><text x="615" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="637" y="116" dominant-baseline="central">D</text><text x="637" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="104" width="22" height="36" fill="#fff39a" stroke="#333"/><text x="659" y="122" dominant-baseline="central">C</text></g>
-<g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="104" width="22" height="36" fill="#fff39a" stroke="#333"/><text x="681" y="122" dominant-baseline="central">P</text></g>
-<g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="104" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="116" dominant-baseline="central">E</text><text x="703" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="150" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="133.6" y="156" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="217.8" y="150" width="12" height="12" fill="#fff39a" stroke="#333"/><text x="234.8" y="156" font-size="9" fill="#333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
-<rect x="448.6" y="150" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="465.6" y="156" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmcr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1639,10 +1450,13 @@ impl Pmcr {
 }
 impl armreg_rt::Layout for Pmcr {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmcr";
-    const FIELDS: &'static str = "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm;fzs 32 1";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmcr",
+        fields: "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm;fzs 32 1",
+    };
 }
 /// Enumerated field values of `PMCR`.
 pub mod pmcr {
@@ -1717,34 +1531,7 @@ pub mod pmcr {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMCR
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCR_A32" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCR_A32</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCR_A32 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>IMP [31:24] read-only: Implementer code, same encoding as MIDR_EL1.Implementer</title><rect x="10" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="98" y="58" dominant-baseline="central">IMP</text><text x="98" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>IDCODE [23:16] read-only: Identification code, IMPLEMENTATION DEFINED</title><rect x="186" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="274" y="58" dominant-baseline="central">IDCODE</text><text x="274" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>N [15:11] read-only: Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN)</title><rect x="362" y="46" width="110" height="36" fill="#d3f2d3" stroke="#333"/><text x="417" y="58" dominant-baseline="central">N</text><text x="417" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[10] not described</title><rect x="472" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>FZO [9] read/write: Freeze-on-overflow (FEAT_PMUv3p7)</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="505" y="64" transform="rotate(-90 505 64)" dominant-baseline="central">FZO</text></g>
-<g><title>[8] not described</title><rect x="516" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>LP [7] read/write: Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="549" y="58" dominant-baseline="central">LP</text><text x="549" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="571" y="58" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="593" y="58" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>X [4] read/write: Export enable: export events to an external monitoring block</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="615" y="58" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="637" y="58" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>C [2] write 1 to act; reads as 0: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0</title><rect x="648" y="46" width="22" height="36" fill="#fff39a" stroke="#333"/><text x="659" y="64" dominant-baseline="central">C</text></g>
-<g><title>P [1] write 1 to act; reads as 0: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0</title><rect x="670" y="46" width="22" height="36" fill="#fff39a" stroke="#333"/><text x="681" y="64" dominant-baseline="central">P</text></g>
-<g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="58" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="217.8" y="92" width="12" height="12" fill="#fff39a" stroke="#333"/><text x="234.8" y="98" font-size="9" fill="#333" dominant-baseline="central">w1-action: write 1 to act; reads as 0</text>
-<rect x="448.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="465.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_PmcrA32!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1839,10 +1626,13 @@ impl PmcrA32 {
 }
 impl armreg_rt::Layout for PmcrA32 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "PmcrA32";
-    const FIELDS: &'static str = "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "PmcrA32",
+        fields: "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm",
+    };
 }
 /// Enumerated field values of `PMCR_A32`.
 pub mod pmcr_a32 {
@@ -1864,22 +1654,7 @@ pub mod pmcr_a32 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMEVCNTR&lt;n&gt;_EL0, §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMEVCNTR</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVCNTR · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter n</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter n</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmevcntr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1897,10 +1672,13 @@ impl Pmevcntr {
 }
 impl armreg_rt::Layout for Pmevcntr {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmevcntr";
-    const FIELDS: &'static str = "evcnt 0 64";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmevcntr",
+        fields: "evcnt 0 64",
+    };
 }
 /// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
 ///
@@ -1916,18 +1694,7 @@ impl armreg_rt::Layout for Pmevcntr {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMEVCNTR&lt;n&gt;
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVCNTR32" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMEVCNTR32</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVCNTR32 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [31:0] read/write: Event count bits [31:0]</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmevcntr32!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1945,10 +1712,13 @@ impl Pmevcntr32 {
 }
 impl armreg_rt::Layout for Pmevcntr32 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmevcntr32";
-    const FIELDS: &'static str = "evcnt 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmevcntr32",
+        fields: "evcnt 0 32",
+    };
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
 ///
@@ -1964,32 +1734,7 @@ impl armreg_rt::Layout for Pmevcntr32 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMEVTYPER&lt;n&gt;_EL0
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMEVTYPER</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVTYPER · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="21" y="58" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>U [30] read/write: User filtering: 1 = do not count at EL0</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="43" y="58" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="65" y="64" transform="rotate(-90 65 64)" dominant-baseline="central">NSK</text></g>
-<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="87" y="64" transform="rotate(-90 87 64)" dominant-baseline="central">NSU</text></g>
-<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="109" y="64" transform="rotate(-90 109 64)" dominant-baseline="central">NSH</text></g>
-<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="131" y="58" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="153" y="58" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2)</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="175" y="58" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME)</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="219" y="64" transform="rotate(-90 219 64)" dominant-baseline="central">RLK</text></g>
-<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME)</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">RLU</text></g>
-<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME)</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="263" y="64" transform="rotate(-90 263 64)" dominant-baseline="central">RLH</text></g>
-<g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333"/><text x="538" y="58" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmevtyper!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2084,10 +1829,13 @@ impl Pmevtyper {
 }
 impl armreg_rt::Layout for Pmevtyper {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmevtyper";
-    const FIELDS: &'static str = "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmevtyper",
+        fields: "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
+    };
 }
 /// Machine Identification Register (PMMIR_EL1). The finer field layout is not described here
 ///
@@ -2111,20 +1859,7 @@ pub type Pmmir = crate::Pmcidr;
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMSELR_EL0, §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSELR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMSELR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMSELR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:5] not described</title><rect x="10" y="46" width="594" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SEL [4:0] read/write: Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR</title><rect x="604" y="46" width="110" height="36" fill="#cfe3ff" stroke="#333"/><text x="659" y="58" dominant-baseline="central">SEL</text><text x="659" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmselr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2142,10 +1877,13 @@ impl Pmselr {
 }
 impl armreg_rt::Layout for Pmselr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmselr";
-    const FIELDS: &'static str = "sel 0 5";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmselr",
+        fields: "sel 0 5",
+    };
 }
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
 ///
@@ -2161,50 +1899,7 @@ impl armreg_rt::Layout for Pmselr {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMSWINC_EL0, §I5.2 table I5-1
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSWINC" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMSWINC</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMSWINC · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31] not described</title><rect x="10" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>P30 [30] write-only: Write 1 to increment event counter 30 (when it counts SW_INCR)</title><rect x="32" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="43" y="64" transform="rotate(-90 43 64)" dominant-baseline="central">P30</text></g>
-<g><title>P29 [29] write-only: Write 1 to increment event counter 29 (when it counts SW_INCR)</title><rect x="54" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="65" y="64" transform="rotate(-90 65 64)" dominant-baseline="central">P29</text></g>
-<g><title>P28 [28] write-only: Write 1 to increment event counter 28 (when it counts SW_INCR)</title><rect x="76" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="87" y="64" transform="rotate(-90 87 64)" dominant-baseline="central">P28</text></g>
-<g><title>P27 [27] write-only: Write 1 to increment event counter 27 (when it counts SW_INCR)</title><rect x="98" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="109" y="64" transform="rotate(-90 109 64)" dominant-baseline="central">P27</text></g>
-<g><title>P26 [26] write-only: Write 1 to increment event counter 26 (when it counts SW_INCR)</title><rect x="120" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="131" y="64" transform="rotate(-90 131 64)" dominant-baseline="central">P26</text></g>
-<g><title>P25 [25] write-only: Write 1 to increment event counter 25 (when it counts SW_INCR)</title><rect x="142" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="153" y="64" transform="rotate(-90 153 64)" dominant-baseline="central">P25</text></g>
-<g><title>P24 [24] write-only: Write 1 to increment event counter 24 (when it counts SW_INCR)</title><rect x="164" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="175" y="64" transform="rotate(-90 175 64)" dominant-baseline="central">P24</text></g>
-<g><title>P23 [23] write-only: Write 1 to increment event counter 23 (when it counts SW_INCR)</title><rect x="186" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="197" y="64" transform="rotate(-90 197 64)" dominant-baseline="central">P23</text></g>
-<g><title>P22 [22] write-only: Write 1 to increment event counter 22 (when it counts SW_INCR)</title><rect x="208" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="219" y="64" transform="rotate(-90 219 64)" dominant-baseline="central">P22</text></g>
-<g><title>P21 [21] write-only: Write 1 to increment event counter 21 (when it counts SW_INCR)</title><rect x="230" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">P21</text></g>
-<g><title>P20 [20] write-only: Write 1 to increment event counter 20 (when it counts SW_INCR)</title><rect x="252" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="263" y="64" transform="rotate(-90 263 64)" dominant-baseline="central">P20</text></g>
-<g><title>P19 [19] write-only: Write 1 to increment event counter 19 (when it counts SW_INCR)</title><rect x="274" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="285" y="64" transform="rotate(-90 285 64)" dominant-baseline="central">P19</text></g>
-<g><title>P18 [18] write-only: Write 1 to increment event counter 18 (when it counts SW_INCR)</title><rect x="296" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="307" y="64" transform="rotate(-90 307 64)" dominant-baseline="central">P18</text></g>
-<g><title>P17 [17] write-only: Write 1 to increment event counter 17 (when it counts SW_INCR)</title><rect x="318" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="329" y="64" transform="rotate(-90 329 64)" dominant-baseline="central">P17</text></g>
-<g><title>P16 [16] write-only: Write 1 to increment event counter 16 (when it counts SW_INCR)</title><rect x="340" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="351" y="64" transform="rotate(-90 351 64)" dominant-baseline="central">P16</text></g>
-<g><title>P15 [15] write-only: Write 1 to increment event counter 15 (when it counts SW_INCR)</title><rect x="362" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="373" y="64" transform="rotate(-90 373 64)" dominant-baseline="central">P15</text></g>
-<g><title>P14 [14] write-only: Write 1 to increment event counter 14 (when it counts SW_INCR)</title><rect x="384" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="395" y="64" transform="rotate(-90 395 64)" dominant-baseline="central">P14</text></g>
-<g><title>P13 [13] write-only: Write 1 to increment event counter 13 (when it counts SW_INCR)</title><rect x="406" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="417" y="64" transform="rotate(-90 417 64)" dominant-baseline="central">P13</text></g>
-<g><title>P12 [12] write-only: Write 1 to increment event counter 12 (when it counts SW_INCR)</title><rect x="428" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="439" y="64" transform="rotate(-90 439 64)" dominant-baseline="central">P12</text></g>
-<g><title>P11 [11] write-only: Write 1 to increment event counter 11 (when it counts SW_INCR)</title><rect x="450" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="461" y="64" transform="rotate(-90 461 64)" dominant-baseline="central">P11</text></g>
-<g><title>P10 [10] write-only: Write 1 to increment event counter 10 (when it counts SW_INCR)</title><rect x="472" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="483" y="64" transform="rotate(-90 483 64)" dominant-baseline="central">P10</text></g>
-<g><title>P9 [9] write-only: Write 1 to increment event counter 9 (when it counts SW_INCR)</title><rect x="494" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="505" y="58" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P8 [8] write-only: Write 1 to increment event counter 8 (when it counts SW_INCR)</title><rect x="516" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="527" y="58" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P7 [7] write-only: Write 1 to increment event counter 7 (when it counts SW_INCR)</title><rect x="538" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="549" y="58" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P6 [6] write-only: Write 1 to increment event counter 6 (when it counts SW_INCR)</title><rect x="560" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="571" y="58" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P5 [5] write-only: Write 1 to increment event counter 5 (when it counts SW_INCR)</title><rect x="582" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="593" y="58" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P4 [4] write-only: Write 1 to increment event counter 4 (when it counts SW_INCR)</title><rect x="604" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="615" y="58" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P3 [3] write-only: Write 1 to increment event counter 3 (when it counts SW_INCR)</title><rect x="626" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="637" y="58" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P2 [2] write-only: Write 1 to increment event counter 2 (when it counts SW_INCR)</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="659" y="58" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P1 [1] write-only: Write 1 to increment event counter 1 (when it counts SW_INCR)</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="681" y="58" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P0 [0] write-only: Write 1 to increment event counter 0 (when it counts SW_INCR)</title><rect x="692" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="703" y="58" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">wo: write-only</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmswinc!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2432,10 +2127,13 @@ impl Pmswinc {
 }
 impl armreg_rt::Layout for Pmswinc {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmswinc";
-    const FIELDS: &'static str = "";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmswinc",
+        fields: "",
+    };
 }
 /// User Enable Register: EL0 access to the Performance Monitors (AArch64 PMUSERENR_EL0)
 ///
@@ -2451,26 +2149,7 @@ impl armreg_rt::Layout for Pmswinc {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMUSERENR_EL0
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMUSERENR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMUSERENR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMUSERENR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:7] not described</title><rect x="10" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>TID [6] read/write: TID (see DDI0487 PMUSERENR_EL0)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="571" y="64" transform="rotate(-90 571 64)" dominant-baseline="central">TID</text></g>
-<g><title>IR [5] read/write: IR (see DDI0487 PMUSERENR_EL0). AArch64 only</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="593" y="58" dominant-baseline="central">IR</text><text x="593" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>UEN [4] read/write: UEN (see DDI0487 PMUSERENR_EL0). AArch64 only</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="615" y="64" transform="rotate(-90 615 64)" dominant-baseline="central">UEN</text></g>
-<g><title>ER [3] read/write: EL0 read access to the event counters (and PMSELR)</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="637" y="58" dominant-baseline="central">ER</text><text x="637" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>CR [2] read/write: EL0 read access to the cycle counter</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="659" y="58" dominant-baseline="central">CR</text><text x="659" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>SW [1] read/write: EL0 write access to PMSWINC</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="681" y="58" dominant-baseline="central">SW</text><text x="681" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>EN [0] read/write: EL0 access enable: 1 = EL0 may access the PMU registers</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="58" dominant-baseline="central">EN</text><text x="703" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmuserenr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2530,10 +2209,13 @@ impl Pmuserenr {
 }
 impl armreg_rt::Layout for Pmuserenr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmuserenr";
-    const FIELDS: &'static str = "en 0 1;sw 1 1;cr 2 1;er 3 1;uen 4 1;ir 5 1;tid 6 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmuserenr",
+        fields: "en 0 1;sw 1 1;cr 2 1;er 3 1;uen 4 1;ir 5 1;tid 6 1",
+    };
 }
 /// PMUSERENR as seen through AArch32 (UEN and IR are AArch64 only)
 ///
@@ -2549,25 +2231,7 @@ impl armreg_rt::Layout for Pmuserenr {
 ///
 /// Source: Arm ARM DDI0487 §G8.4 PMUSERENR
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMUSERENR_A32" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMUSERENR_A32</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMUSERENR_A32 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:7] not described</title><rect x="10" y="46" width="550" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>TID [6] read/write: TID (see DDI0487 PMUSERENR_EL0)</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="571" y="64" transform="rotate(-90 571 64)" dominant-baseline="central">TID</text></g>
-<g><title>[5:4] not described</title><rect x="582" y="46" width="44" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>ER [3] read/write: EL0 read access to the event counters (and PMSELR)</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="637" y="58" dominant-baseline="central">ER</text><text x="637" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>CR [2] read/write: EL0 read access to the cycle counter</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="659" y="58" dominant-baseline="central">CR</text><text x="659" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>SW [1] read/write: EL0 write access to PMSWINC</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="681" y="58" dominant-baseline="central">SW</text><text x="681" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>EN [0] read/write: EL0 access enable: 1 = EL0 may access the PMU registers</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="58" dominant-baseline="central">EN</text><text x="703" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_PmuserenrA32!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2613,10 +2277,13 @@ impl PmuserenrA32 {
 }
 impl armreg_rt::Layout for PmuserenrA32 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "PmuserenrA32";
-    const FIELDS: &'static str = "en 0 1;sw 1 1;cr 2 1;er 3 1;tid 6 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "PmuserenrA32",
+        fields: "en 0 1;sw 1 1;cr 2 1;er 3 1;tid 6 1",
+    };
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
 ///
@@ -2632,49 +2299,7 @@ impl armreg_rt::Layout for PmuserenrA32 {
 ///
 /// Source: Arm ARM DDI0487 §D24.5 PMCNTENSET_EL0
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PM_COUNTER_MASK" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PM_COUNTER_MASK</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PM_COUNTER_MASK · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>C [31] read/write: Cycle counter (PMCCNTR)</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="21" y="58" dominant-baseline="central">C</text><text x="21" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P30 [30] read/write: Event counter 30 (PMEVCNTR30); RAZ/WI when 30 &gt;= PMCR.N</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="43" y="64" transform="rotate(-90 43 64)" dominant-baseline="central">P30</text></g>
-<g><title>P29 [29] read/write: Event counter 29 (PMEVCNTR29); RAZ/WI when 29 &gt;= PMCR.N</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="65" y="64" transform="rotate(-90 65 64)" dominant-baseline="central">P29</text></g>
-<g><title>P28 [28] read/write: Event counter 28 (PMEVCNTR28); RAZ/WI when 28 &gt;= PMCR.N</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="87" y="64" transform="rotate(-90 87 64)" dominant-baseline="central">P28</text></g>
-<g><title>P27 [27] read/write: Event counter 27 (PMEVCNTR27); RAZ/WI when 27 &gt;= PMCR.N</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="109" y="64" transform="rotate(-90 109 64)" dominant-baseline="central">P27</text></g>
-<g><title>P26 [26] read/write: Event counter 26 (PMEVCNTR26); RAZ/WI when 26 &gt;= PMCR.N</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="131" y="64" transform="rotate(-90 131 64)" dominant-baseline="central">P26</text></g>
-<g><title>P25 [25] read/write: Event counter 25 (PMEVCNTR25); RAZ/WI when 25 &gt;= PMCR.N</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="153" y="64" transform="rotate(-90 153 64)" dominant-baseline="central">P25</text></g>
-<g><title>P24 [24] read/write: Event counter 24 (PMEVCNTR24); RAZ/WI when 24 &gt;= PMCR.N</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="175" y="64" transform="rotate(-90 175 64)" dominant-baseline="central">P24</text></g>
-<g><title>P23 [23] read/write: Event counter 23 (PMEVCNTR23); RAZ/WI when 23 &gt;= PMCR.N</title><rect x="186" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="197" y="64" transform="rotate(-90 197 64)" dominant-baseline="central">P23</text></g>
-<g><title>P22 [22] read/write: Event counter 22 (PMEVCNTR22); RAZ/WI when 22 &gt;= PMCR.N</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="219" y="64" transform="rotate(-90 219 64)" dominant-baseline="central">P22</text></g>
-<g><title>P21 [21] read/write: Event counter 21 (PMEVCNTR21); RAZ/WI when 21 &gt;= PMCR.N</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">P21</text></g>
-<g><title>P20 [20] read/write: Event counter 20 (PMEVCNTR20); RAZ/WI when 20 &gt;= PMCR.N</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="263" y="64" transform="rotate(-90 263 64)" dominant-baseline="central">P20</text></g>
-<g><title>P19 [19] read/write: Event counter 19 (PMEVCNTR19); RAZ/WI when 19 &gt;= PMCR.N</title><rect x="274" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="285" y="64" transform="rotate(-90 285 64)" dominant-baseline="central">P19</text></g>
-<g><title>P18 [18] read/write: Event counter 18 (PMEVCNTR18); RAZ/WI when 18 &gt;= PMCR.N</title><rect x="296" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="307" y="64" transform="rotate(-90 307 64)" dominant-baseline="central">P18</text></g>
-<g><title>P17 [17] read/write: Event counter 17 (PMEVCNTR17); RAZ/WI when 17 &gt;= PMCR.N</title><rect x="318" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="329" y="64" transform="rotate(-90 329 64)" dominant-baseline="central">P17</text></g>
-<g><title>P16 [16] read/write: Event counter 16 (PMEVCNTR16); RAZ/WI when 16 &gt;= PMCR.N</title><rect x="340" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="351" y="64" transform="rotate(-90 351 64)" dominant-baseline="central">P16</text></g>
-<g><title>P15 [15] read/write: Event counter 15 (PMEVCNTR15); RAZ/WI when 15 &gt;= PMCR.N</title><rect x="362" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="373" y="64" transform="rotate(-90 373 64)" dominant-baseline="central">P15</text></g>
-<g><title>P14 [14] read/write: Event counter 14 (PMEVCNTR14); RAZ/WI when 14 &gt;= PMCR.N</title><rect x="384" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="395" y="64" transform="rotate(-90 395 64)" dominant-baseline="central">P14</text></g>
-<g><title>P13 [13] read/write: Event counter 13 (PMEVCNTR13); RAZ/WI when 13 &gt;= PMCR.N</title><rect x="406" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="417" y="64" transform="rotate(-90 417 64)" dominant-baseline="central">P13</text></g>
-<g><title>P12 [12] read/write: Event counter 12 (PMEVCNTR12); RAZ/WI when 12 &gt;= PMCR.N</title><rect x="428" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="439" y="64" transform="rotate(-90 439 64)" dominant-baseline="central">P12</text></g>
-<g><title>P11 [11] read/write: Event counter 11 (PMEVCNTR11); RAZ/WI when 11 &gt;= PMCR.N</title><rect x="450" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="461" y="64" transform="rotate(-90 461 64)" dominant-baseline="central">P11</text></g>
-<g><title>P10 [10] read/write: Event counter 10 (PMEVCNTR10); RAZ/WI when 10 &gt;= PMCR.N</title><rect x="472" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="483" y="64" transform="rotate(-90 483 64)" dominant-baseline="central">P10</text></g>
-<g><title>P9 [9] read/write: Event counter 9 (PMEVCNTR9); RAZ/WI when 9 &gt;= PMCR.N</title><rect x="494" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="505" y="58" dominant-baseline="central">P9</text><text x="505" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P8 [8] read/write: Event counter 8 (PMEVCNTR8); RAZ/WI when 8 &gt;= PMCR.N</title><rect x="516" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="527" y="58" dominant-baseline="central">P8</text><text x="527" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P7 [7] read/write: Event counter 7 (PMEVCNTR7); RAZ/WI when 7 &gt;= PMCR.N</title><rect x="538" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="549" y="58" dominant-baseline="central">P7</text><text x="549" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P6 [6] read/write: Event counter 6 (PMEVCNTR6); RAZ/WI when 6 &gt;= PMCR.N</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="571" y="58" dominant-baseline="central">P6</text><text x="571" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P5 [5] read/write: Event counter 5 (PMEVCNTR5); RAZ/WI when 5 &gt;= PMCR.N</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="593" y="58" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P4 [4] read/write: Event counter 4 (PMEVCNTR4); RAZ/WI when 4 &gt;= PMCR.N</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="615" y="58" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P3 [3] read/write: Event counter 3 (PMEVCNTR3); RAZ/WI when 3 &gt;= PMCR.N</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="637" y="58" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P2 [2] read/write: Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N</title><rect x="648" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="659" y="58" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P1 [1] read/write: Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N</title><rect x="670" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="681" y="58" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>P0 [0] read/write: Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="58" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_PmCounterMask!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -2909,8 +2534,11 @@ impl PmCounterMask {
 }
 impl armreg_rt::Layout for PmCounterMask {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "PmCounterMask";
-    const FIELDS: &'static str = "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "PmCounterMask",
+        fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1",
+    };
 }

@@ -42,29 +42,7 @@
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMAUTHSTATUS" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMAUTHSTATUS</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMAUTHSTATUS · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:28] not described</title><rect x="10" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>RTNID [27:26] read-only: Root non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="98" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="120" y="58" dominant-baseline="central">RTNID</text><text x="120" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>RTID [25:24] read-only: Root invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="142" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="164" y="58" dominant-baseline="central">RTID</text><text x="164" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[23:16] not described</title><rect x="186" y="46" width="176" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>RLNID [15:14] read-only: Realm non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="362" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="384" y="58" dominant-baseline="central">RLNID</text><text x="384" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>RLID [13:12] read-only: Realm invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="406" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="428" y="58" dominant-baseline="central">RLID</text><text x="428" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[11:8] not described</title><rect x="450" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SNID [7:6] read-only: Secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="538" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="560" y="58" dominant-baseline="central">SNID</text><text x="560" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>SID [5:4] read-only: Secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="582" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="604" y="58" dominant-baseline="central">SID</text><text x="604" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>NSNID [3:2] read-only: Non-secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="626" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="648" y="58" dominant-baseline="central">NSNID</text><text x="648" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>NSID [1:0] read-only: Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="670" y="46" width="44" height="36" fill="#d3f2d3" stroke="#333"/><text x="692" y="58" dominant-baseline="central">NSID</text><text x="692" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmauthstatus!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -115,10 +93,13 @@ impl Pmauthstatus {
 }
 impl armreg_rt::Layout for Pmauthstatus {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmauthstatus";
-    const FIELDS: &'static str = "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmauthstatus",
+        fields: "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2",
+    };
 }
 /// Cycle Count Filter Register (PMCCFILTR_EL0): the PMEVTYPER filter bits P..RLH; no evtCount, no MT. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
@@ -132,31 +113,7 @@ impl armreg_rt::Layout for Pmauthstatus {
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCCFILTR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCCFILTR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCCFILTR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="21" y="58" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="43" y="58" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="65" y="64" transform="rotate(-90 65 64)" dominant-baseline="central">NSK</text></g>
-<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="87" y="64" transform="rotate(-90 87 64)" dominant-baseline="central">NSU</text></g>
-<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="109" y="64" transform="rotate(-90 109 64)" dominant-baseline="central">NSH</text></g>
-<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="131" y="58" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>[25] not described</title><rect x="142" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="175" y="58" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="219" y="64" transform="rotate(-90 219 64)" dominant-baseline="central">RLK</text></g>
-<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">RLU</text></g>
-<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="263" y="64" transform="rotate(-90 263 64)" dominant-baseline="central">RLH</text></g>
-<g><title>[19:0] not described</title><rect x="274" y="46" width="440" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmccfiltr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -217,10 +174,13 @@ impl Pmccfiltr {
 }
 impl armreg_rt::Layout for Pmccfiltr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmccfiltr";
-    const FIELDS: &'static str = "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmccfiltr",
+        fields: "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
+    };
 }
 /// Cycle Count Register (PMCCNTR_EL0), 64 bits: 0x0F8 low word, 0x0FC high word. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
@@ -234,22 +194,7 @@ impl armreg_rt::Layout for Pmccfiltr {
 ///
 /// Width: 64 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMCCNTR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCCNTR</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCCNTR · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>CCNT [63:0] read/write: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">CCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>CCNT [63:0] read/write: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">CCNT</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmccntr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -265,10 +210,13 @@ impl Pmccntr {
 }
 impl armreg_rt::Layout for Pmccntr {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmccntr";
-    const FIELDS: &'static str = "ccnt 0 64";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmccntr",
+        fields: "ccnt 0 64",
+    };
 }
 /// Common Event Identification 0: events 0x00-0x1F; bit n set = common event n implemented. Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
@@ -282,19 +230,7 @@ impl armreg_rt::Layout for Pmccntr {
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCEID0" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCEID0</title>
-<rect width="724" height="128" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCEID0 · 32 bits · reset 0x67ffbfff</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ID [31:0] read-only, reset 0x67ffbfff: Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter &quot;The Performance Monitors Extension&quot; (common event numbers); TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text x="21 43 65 87 109 131 153 175 197 219 241 263 285 307 329 351 373 395 417 439 461 483 505 527 549 571 593 615 637 659 681 703" y="92" font-size="9" fill="#1f5fbf" text-anchor="middle">01100111111111111011111111111111</text>
-<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="112" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmceid0!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -312,14 +248,15 @@ impl Pmceid0 {
 }
 impl armreg_rt::Layout for Pmceid0 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmceid0";
-    const FIELDS: &'static str = "id 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: Some(0x67ff_bfff),
+        name: "Pmceid0",
+        fields: "id 0 32",
+    };
 }
-impl armreg_rt::Reset for Pmceid0 {
-    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x67ff_bfff);
-}
+impl armreg_rt::Reset for Pmceid0 {}
 /// Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
 /// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmceid1`](crate::mmio::Pmu::pmceid1).
@@ -332,19 +269,7 @@ impl armreg_rt::Reset for Pmceid0 {
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCEID1" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCEID1</title>
-<rect width="724" height="128" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCEID1 · 32 bits · reset 0x0</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ID [31:0] read-only, reset 0x0: Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter &quot;The Performance Monitors Extension&quot; (common event numbers); TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text x="21 43 65 87 109 131 153 175 197 219 241 263 285 307 329 351 373 395 417 439 461 483 505 527 549 571 593 615 637 659 681 703" y="92" font-size="9" fill="#1f5fbf" text-anchor="middle">00000000000000000000000000000000</text>
-<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="112" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmceid1!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -362,14 +287,15 @@ impl Pmceid1 {
 }
 impl armreg_rt::Layout for Pmceid1 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmceid1";
-    const FIELDS: &'static str = "id 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: Some(0x0),
+        name: "Pmceid1",
+        fields: "id 0 32",
+    };
 }
-impl armreg_rt::Reset for Pmceid1 {
-    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-}
+impl armreg_rt::Reset for Pmceid1 {}
 /// Common Event Identification 2: events 0x4000-0x401F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
 ///
 /// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmceid2`](crate::mmio::Pmu::pmceid2), [`Pmu::pmceid3`](crate::mmio::Pmu::pmceid3).
@@ -382,18 +308,7 @@ impl armreg_rt::Reset for Pmceid1 {
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCEID2" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCEID2</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCEID2 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ID [31:0] read-only: Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter &quot;The Performance Monitors Extension&quot; (common event numbers).</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">ID</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmceid2!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -409,10 +324,13 @@ impl Pmceid2 {
 }
 impl armreg_rt::Layout for Pmceid2 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmceid2";
-    const FIELDS: &'static str = "id 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmceid2",
+        fields: "id 0 32",
+    };
 }
 /// Common Event Identification 3: events 0x4020-0x403F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
 ///
@@ -438,32 +356,7 @@ pub type Pmceid3 = crate::Pmceid2;
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMCFGR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCFGR</title>
-<rect width="724" height="128" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCFGR · 32 bits · reset partly described (x: not described)</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>NCG [31:28] read-only: NCG, counter groups (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="54" y="58" dominant-baseline="central">NCG</text><text x="54" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>[27:23] not described</title><rect x="98" y="46" width="110" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SS [22] read-only: SS (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="208" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="219" y="58" dominant-baseline="central">SS</text><text x="219" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>FZO [21] read-only: Freeze-on-overflow (PMCR.FZO) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="230" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">FZO</text></g>
-<g><title>[20] not described</title><rect x="252" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>UEN [19] read-only: User-mode enable register (PMUSERENR) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="274" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="285" y="64" transform="rotate(-90 285 64)" dominant-baseline="central">UEN</text></g>
-<g><title>WT [18] read-only: WT (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="296" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="307" y="58" dominant-baseline="central">WT</text><text x="307" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>NA [17] read-only: NA (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="318" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="329" y="58" dominant-baseline="central">NA</text><text x="329" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>EX [16] read-only: Export (PMCR.X) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="340" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="351" y="58" dominant-baseline="central">EX</text><text x="351" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>CCD [15] read-only: Cycle counter clock divider (PMCR.D) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="362" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="373" y="64" transform="rotate(-90 373 64)" dominant-baseline="central">CCD</text></g>
-<g><title>CC [14] read-only: Dedicated cycle counter (PMCCNTR) implemented. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="384" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="395" y="58" dominant-baseline="central">CC</text><text x="395" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>SIZE [13:8] read-only: Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="406" y="46" width="132" height="36" fill="#d3f2d3" stroke="#333"/><text x="472" y="58" dominant-baseline="central">SIZE</text><text x="472" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>N [7:0] read-only, reset 0x6: Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="538" y="46" width="176" height="36" fill="#d3f2d3" stroke="#333"/><text x="626" y="58" dominant-baseline="central">N</text><text x="626" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text x="21 43 65 87 109 131 153 175 197 219 241 263 285 307 329 351 373 395 417 439 461 483 505 527 549 571 593 615 637 659 681 703" y="92" font-size="9" fill="#1f5fbf" text-anchor="middle">xxxxxxxxxxxxxxxxxxxxxxxx00000110</text>
-<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="112" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmcfgr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -529,10 +422,13 @@ impl Pmcfgr {
 }
 impl armreg_rt::Layout for Pmcfgr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmcfgr";
-    const FIELDS: &'static str = "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmcfgr",
+        fields: "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4",
+    };
 }
 /// Component Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
@@ -546,18 +442,7 @@ impl armreg_rt::Layout for Pmcfgr {
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCIDR0" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCIDR0</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCIDR0 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VALUE [31:0] read-only: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="704" height="36" fill="#d3f2d3" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmcidr0!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -573,10 +458,13 @@ impl Pmcidr0 {
 }
 impl armreg_rt::Layout for Pmcidr0 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmcidr0";
-    const FIELDS: &'static str = "value 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmcidr0",
+        fields: "value 0 32",
+    };
 }
 /// Component Identification Register 1. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
@@ -608,26 +496,7 @@ pub type Pmcidr3 = crate::Pmcidr0;
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCNTENCLR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCNTENCLR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCNTENCLR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>C [31] write 1 to clear: Cycle counter (PMCCNTR): write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="10" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="21" y="64" dominant-baseline="central">C</text></g>
-<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="307" y="58" fill="#555" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>P5 [5] write 1 to clear: Event counter 5: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="582" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="593" y="64" dominant-baseline="central">P5</text></g>
-<g><title>P4 [4] write 1 to clear: Event counter 4: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="604" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="615" y="64" dominant-baseline="central">P4</text></g>
-<g><title>P3 [3] write 1 to clear: Event counter 3: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="626" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="637" y="64" dominant-baseline="central">P3</text></g>
-<g><title>P2 [2] write 1 to clear: Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="648" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="659" y="64" dominant-baseline="central">P2</text></g>
-<g><title>P1 [1] write 1 to clear: Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="670" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="681" y="64" dominant-baseline="central">P1</text></g>
-<g><title>P0 [0] write 1 to clear: Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="692" y="46" width="22" height="36" fill="#ffd0dc" stroke="#333"/><text x="703" y="64" dominant-baseline="central">P0</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#ffd0dc" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">w1c: write 1 to clear</text>
-<rect x="154.4" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="171.4" y="98" font-size="9" fill="#333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmcntenclr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -674,10 +543,13 @@ impl Pmcntenclr {
 }
 impl armreg_rt::Layout for Pmcntenclr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmcntenclr";
-    const FIELDS: &'static str = "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmcntenclr",
+        fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1",
+    };
 }
 /// Count Enable Set: write 1 to enable a counter (0 has no effect); reads the enable state. Write-1-to-set view of the state PMCNTENCLR clears. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
@@ -691,26 +563,7 @@ impl armreg_rt::Layout for Pmcntenclr {
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCNTENSET" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCNTENSET</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCNTENSET · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>C [31] write 1 to set: Cycle counter (PMCCNTR): write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="10" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="21" y="64" dominant-baseline="central">C</text></g>
-<g><title>RAZWI_30_6 [30:6] reads as zero, writes ignored: Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="32" y="46" width="550" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="307" y="58" fill="#555" dominant-baseline="central">RAZWI_30_6</text><text x="307" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>P5 [5] write 1 to set: Event counter 5: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="582" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="593" y="64" dominant-baseline="central">P5</text></g>
-<g><title>P4 [4] write 1 to set: Event counter 4: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="604" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="615" y="64" dominant-baseline="central">P4</text></g>
-<g><title>P3 [3] write 1 to set: Event counter 3: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="626" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="637" y="64" dominant-baseline="central">P3</text></g>
-<g><title>P2 [2] write 1 to set: Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="648" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="659" y="64" dominant-baseline="central">P2</text></g>
-<g><title>P1 [1] write 1 to set: Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="670" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="681" y="64" dominant-baseline="central">P1</text></g>
-<g><title>P0 [0] write 1 to set: Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.</title><rect x="692" y="46" width="22" height="36" fill="#eccfff" stroke="#333"/><text x="703" y="64" dominant-baseline="central">P0</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#eccfff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">w1s: write 1 to set</text>
-<rect x="143.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="160.6" y="98" font-size="9" fill="#333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmcntenset!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -757,10 +610,13 @@ impl Pmcntenset {
 }
 impl armreg_rt::Layout for Pmcntenset {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmcntenset";
-    const FIELDS: &'static str = "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmcntenset",
+        fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1",
+    };
 }
 /// Performance Monitors Control Register (PMCR_EL0), external view. Bits \[31:11\] (N, IDCODE, IMP in the system-register view) are RAZ/WI here: read the counter count from PMCFGR.N. Vendor-quoted: CPU1's PMCR is at 0x0007_3013_0E04. The quoting article's reset value 0 is not confirmed by a second source and is not given here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5; CPU1 address: TI AM62L register description (COMPUTE_CLUSTER0_ARM_COREPACK_0_APBADDR_PMU_CPU1_PMCR_EL0), as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
@@ -774,28 +630,7 @@ impl armreg_rt::Layout for Pmcntenset {
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMCR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMCR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMCR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>RAZWI_31_11 [31:11] reads as zero, writes ignored: RAZ/WI in the external view: N[15:11], IDCODE[23:16] and IMP[31:24] are not visible here; read PMCFGR.N instead. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="462" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="241" y="58" fill="#555" dominant-baseline="central">RAZWI_31_11</text><text x="241" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>RESERVED_10_7 [10:7] reads as zero, writes ignored: Reserved on AM62L (RES0 in the vendor register description): LP[7] needs FEAT_PMUv3p5 and FZO[9] FEAT_PMUv3p7, which the Armv8.0 Cortex-A53 does not have. Source: TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted); Arm ARM DDI0487 §D24.5.</title><rect x="472" y="46" width="88" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="516" y="58" fill="#555" dominant-baseline="central">RESERVED_10…</text><text x="516" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>LC [6] read/write: Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31). Source: Arm ARM DDI0487 §D24.5.</title><rect x="560" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="571" y="58" dominant-baseline="central">LC</text><text x="571" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>DP [5] read/write: Disable the cycle counter where event counting is prohibited. Source: Arm ARM DDI0487 §D24.5.</title><rect x="582" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="593" y="58" dominant-baseline="central">DP</text><text x="593" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>X [4] read/write: Export enable: export events to an external monitoring block. Source: Arm ARM DDI0487 §D24.5.</title><rect x="604" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="615" y="58" dominant-baseline="central">X</text><text x="615" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>D [3] read/write: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1. Source: Arm ARM DDI0487 §D24.5.</title><rect x="626" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="637" y="58" dominant-baseline="central">D</text><text x="637" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>C [2] write-only: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0. Source: Arm ARM DDI0487 §D24.5.</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="659" y="58" dominant-baseline="central">C</text><text x="659" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P [1] write-only: Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0. Does not clear the overflow flags. Source: Arm ARM DDI0487 §D24.5.</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="681" y="58" dominant-baseline="central">P</text><text x="681" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>E [0] read/write: Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5.</title><rect x="692" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="703" y="58" dominant-baseline="central">E</text><text x="703" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">wo: write-only</text>
-<rect x="223.2" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="240.2" y="98" font-size="9" fill="#333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmcr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -843,10 +678,13 @@ impl Pmcr {
 }
 impl armreg_rt::Layout for Pmcr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmcr";
-    const FIELDS: &'static str = "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmcr",
+        fields: "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1",
+    };
 }
 /// Device Affinity Register 0 (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
@@ -872,23 +710,7 @@ pub type Pmdevaff1 = crate::Pmcidr0;
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="150.2" viewBox="0 0 724 150.2" role="img" aria-label="Bit fields of PMDEVARCH" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMDEVARCH</title>
-<rect width="724" height="150.2" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMDEVARCH · 32 bits · reset 0x47702a16</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>ARCHITECT [31:21] read-only, reset 0x23b: Architect: 0x23B = Arm. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="242" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="131" y="69.1" dominant-baseline="central">ARCHITECT</text><text x="131" y="83.1" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>PRESENT [20] read-only, reset 0x1: 1 = PMDEVARCH is present. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="252" y="46" width="22" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="263" y="75.1" transform="rotate(-90 263 75.1)" dominant-baseline="central">PRESENT</text></g>
-<g><title>REVISION [19:16] read-only, reset 0x0: Architecture revision (0 in 0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="274" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="318" y="69.1" dominant-baseline="central">REVISION</text><text x="318" y="83.1" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>ARCHVER [15:12] read-only, reset 0x2: Architecture version: 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="362" y="46" width="88" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="406" y="69.1" dominant-baseline="central">ARCHVER</text><text x="406" y="83.1" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>ARCHPART [11:0] read-only, reset 0xa16: Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="450" y="46" width="264" height="58.2" fill="#d3f2d3" stroke="#333"/><text x="582" y="69.1" dominant-baseline="central">ARCHPART</text><text x="582" y="83.1" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text x="21 43 65 87 109 131 153 175 197 219 241 263 285 307 329 351 373 395 417 439 461 483 505 527 549 571 593 615 637 659 681 703" y="114.2" font-size="9" fill="#1f5fbf" text-anchor="middle">01000111011100000010101000010110</text>
-<rect x="10" y="128.2" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="134.2" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmdevarch!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -926,14 +748,15 @@ impl Pmdevarch {
 }
 impl armreg_rt::Layout for Pmdevarch {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmdevarch";
-    const FIELDS: &'static str = "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: Some(0x4770_2a16),
+        name: "Pmdevarch",
+        fields: "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11",
+    };
 }
-impl armreg_rt::Reset for Pmdevarch {
-    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x4770_2a16);
-}
+impl armreg_rt::Reset for Pmdevarch {}
 /// Device Configuration Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
 /// Width: 32 bits.
@@ -952,22 +775,7 @@ pub type Pmdevid = crate::Pmcidr0;
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMDEVTYPE" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMDEVTYPE</title>
-<rect width="724" height="128" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMDEVTYPE · 32 bits · reset 0x16</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:8] not described</title><rect x="10" y="46" width="528" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>SUB [7:4] read-only, reset 0x1: Sub-type: 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="538" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="582" y="58" dominant-baseline="central">SUB</text><text x="582" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-<g><title>MAJOR [3:0] read-only, reset 0x6: Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="626" y="46" width="88" height="36" fill="#d3f2d3" stroke="#333"/><text x="670" y="58" dominant-baseline="central">MAJOR</text><text x="670" y="72" font-size="9" dominant-baseline="central">ro</text></g>
-</g>
-<text x="21 43 65 87 109 131 153 175 197 219 241 263 285 307 329 351 373 395 417 439 461 483 505 527 549 571 593 615 637 659 681 703" y="92" font-size="9" fill="#1f5fbf" text-anchor="middle">xxxxxxxxxxxxxxxxxxxxxxxx00010110</text>
-<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="112" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmdevtype!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -990,14 +798,15 @@ impl Pmdevtype {
 }
 impl armreg_rt::Layout for Pmdevtype {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmdevtype";
-    const FIELDS: &'static str = "major 0 4;sub 4 4";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: Some(0x16),
+        name: "Pmdevtype",
+        fields: "major 0 4;sub 4 4",
+    };
 }
-impl armreg_rt::Reset for Pmdevtype {
-    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x16);
-}
+impl armreg_rt::Reset for Pmdevtype {}
 /// Event Count Register 0 (PMEVCNTR0_EL0), 64-bit view: offset 0x000 + 8n = 0x000 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
 /// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmevcntr0`](crate::mmio::Pmu::pmevcntr0), [`Pmu::pmevcntr1`](crate::mmio::Pmu::pmevcntr1), [`Pmu::pmevcntr2`](crate::mmio::Pmu::pmevcntr2), [`Pmu::pmevcntr3`](crate::mmio::Pmu::pmevcntr3), [`Pmu::pmevcntr4`](crate::mmio::Pmu::pmevcntr4), [`Pmu::pmevcntr5`](crate::mmio::Pmu::pmevcntr5).
@@ -1010,22 +819,7 @@ impl armreg_rt::Reset for Pmdevtype {
 ///
 /// Width: 64 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of PMEVCNTR0" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMEVCNTR0</title>
-<rect width="724" height="172" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVCNTR0 · 64 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">EVCNT</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>EVCNT [63:0] read/write: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="104" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="116" dominant-baseline="central">EVCNT</text><text x="362" y="130" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmevcntr0!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1041,10 +835,13 @@ impl Pmevcntr0 {
 }
 impl armreg_rt::Layout for Pmevcntr0 {
     type Raw = u64;
-    const RES0: u64 = 0x0;
-    const RES1: u64 = 0x0;
-    const NAME: &'static str = "Pmevcntr0";
-    const FIELDS: &'static str = "evcnt 0 64";
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmevcntr0",
+        fields: "evcnt 0 64",
+    };
 }
 /// Event Count Register 1 (PMEVCNTR1_EL0), 64-bit view: offset 0x000 + 8n = 0x008 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
@@ -1118,32 +915,7 @@ pub type Pmevcntr5 = crate::Pmevcntr0;
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMEVTYPER0" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMEVTYPER0</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMEVTYPER0 · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>P [31] read/write: Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5.</title><rect x="10" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="21" y="58" dominant-baseline="central">P</text><text x="21" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>U [30] read/write: User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5.</title><rect x="32" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="43" y="58" dominant-baseline="central">U</text><text x="43" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>NSK [29] read/write: Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5.</title><rect x="54" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="65" y="64" transform="rotate(-90 65 64)" dominant-baseline="central">NSK</text></g>
-<g><title>NSU [28] read/write: Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5.</title><rect x="76" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="87" y="64" transform="rotate(-90 87 64)" dominant-baseline="central">NSU</text></g>
-<g><title>NSH [27] read/write: Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5.</title><rect x="98" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="109" y="64" transform="rotate(-90 109 64)" dominant-baseline="central">NSH</text></g>
-<g><title>M [26] read/write: EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5.</title><rect x="120" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="131" y="58" dominant-baseline="central">M</text><text x="131" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>MT [25] read/write: Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5.</title><rect x="142" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="153" y="58" dominant-baseline="central">MT</text><text x="153" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>SH [24] read/write: Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5.</title><rect x="164" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="175" y="58" dominant-baseline="central">SH</text><text x="175" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-<g><title>[23] not described</title><rect x="186" y="46" width="22" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>RLK [22] read/write: Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5.</title><rect x="208" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="219" y="64" transform="rotate(-90 219 64)" dominant-baseline="central">RLK</text></g>
-<g><title>RLU [21] read/write: Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5.</title><rect x="230" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="241" y="64" transform="rotate(-90 241 64)" dominant-baseline="central">RLU</text></g>
-<g><title>RLH [20] read/write: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5.</title><rect x="252" y="46" width="22" height="36" fill="#cfe3ff" stroke="#333"/><text x="263" y="64" transform="rotate(-90 263 64)" dominant-baseline="central">RLH</text></g>
-<g><title>[19:16] not described</title><rect x="274" y="46" width="88" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>evtCount [15:0] read/write: Event number to count. Bits [15:10] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5.</title><rect x="362" y="46" width="352" height="36" fill="#cfe3ff" stroke="#333"/><text x="538" y="58" dominant-baseline="central">evtCount</text><text x="538" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmevtyper0!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1214,10 +986,13 @@ impl Pmevtyper0 {
 }
 impl armreg_rt::Layout for Pmevtyper0 {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmevtyper0";
-    const FIELDS: &'static str = "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmevtyper0",
+        fields: "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
+    };
 }
 /// Event Type Register 1 (PMEVTYPER1_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
@@ -1305,18 +1080,7 @@ pub type Pmintenset = crate::Pmcntenset;
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMITCTRL" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMITCTRL</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMITCTRL · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>VALUE [31:0] read/write: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="704" height="36" fill="#cfe3ff" stroke="#333"/><text x="362" y="58" dominant-baseline="central">VALUE</text><text x="362" y="72" font-size="9" dominant-baseline="central">rw</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmitctrl!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1332,10 +1096,13 @@ impl Pmitctrl {
 }
 impl armreg_rt::Layout for Pmitctrl {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmitctrl";
-    const FIELDS: &'static str = "value 0 32";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmitctrl",
+        fields: "value 0 32",
+    };
 }
 /// Lock Access Register (write-only): write the key 0xC5ACCE55 to unlock the PMU registers of this frame before programming them; writing any other value locks them. On AM62L the lock is implemented and set at reset (PMLSR = 0x3). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
@@ -1349,18 +1116,7 @@ impl armreg_rt::Layout for Pmitctrl {
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMLAR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMLAR</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMLAR · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>KEY [31:0] write-only: Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).</title><rect x="10" y="46" width="704" height="36" fill="#ffe0b8" stroke="#333"/><text x="362" y="58" dominant-baseline="central">KEY</text><text x="362" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">wo: write-only</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmlar!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1376,10 +1132,13 @@ impl Pmlar {
 }
 impl armreg_rt::Layout for Pmlar {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmlar";
-    const FIELDS: &'static str = "";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmlar",
+        fields: "",
+    };
 }
 /// Lock Status Register. Reset value 0x3 on AM62L: lock implemented and locked (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
@@ -1393,23 +1152,7 @@ impl armreg_rt::Layout for Pmlar {
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="128" viewBox="0 0 724 128" role="img" aria-label="Bit fields of PMLSR" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMLSR</title>
-<rect width="724" height="128" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMLSR · 32 bits · reset 0x3</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>[31:3] not described</title><rect x="10" y="46" width="638" height="36" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/></g>
-<g><title>nTT [2] read-only, reset 0x0: Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses; 0 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="648" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="659" y="64" transform="rotate(-90 659 64)" dominant-baseline="central">nTT</text></g>
-<g><title>SLK [1] read-only, reset 0x1: Software lock status: 1 = locked (unlock by writing the key to PMLAR); 1 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="670" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="681" y="64" transform="rotate(-90 681 64)" dominant-baseline="central">SLK</text></g>
-<g><title>SLI [0] read-only, reset 0x1: Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="692" y="46" width="22" height="36" fill="#d3f2d3" stroke="#333"/><text x="703" y="64" transform="rotate(-90 703 64)" dominant-baseline="central">SLI</text></g>
-</g>
-<text x="21 43 65 87 109 131 153 175 197 219 241 263 285 307 329 351 373 395 417 439 461 483 505 527 549 571 593 615 637 659 681 703" y="92" font-size="9" fill="#1f5fbf" text-anchor="middle">xxxxxxxxxxxxxxxxxxxxxxxxxxxxx011</text>
-<rect x="10" y="106" width="12" height="12" fill="#d3f2d3" stroke="#333"/><text x="27" y="112" font-size="9" fill="#333" dominant-baseline="central">ro: read-only</text>
-<rect x="111.2" y="106" width="12" height="12" fill="#f2f2f2" stroke="#333" stroke-dasharray="3 2"/><text x="128.2" y="112" font-size="9" fill="#333" dominant-baseline="central">not described</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmlsr!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1437,14 +1180,15 @@ impl Pmlsr {
 }
 impl armreg_rt::Layout for Pmlsr {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmlsr";
-    const FIELDS: &'static str = "sli 0 1;slk 1 1;ntt 2 1";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: Some(0x3),
+        name: "Pmlsr",
+        fields: "sli 0 1;slk 1 1;ntt 2 1",
+    };
 }
-impl armreg_rt::Reset for Pmlsr {
-    const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x3);
-}
+impl armreg_rt::Reset for Pmlsr {}
 /// Machine Identification Register (FEAT_PMUv3p4 and later; Arm ARM DDI0487 §I5.2 table I5-1 lists it in the map, whether AM62L's Armv8.0 Cortex-A53 implements it is not given by the sources). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
 /// Width: 32 bits.
@@ -1531,25 +1275,7 @@ pub type Pmpidr4 = crate::Pmcidr0;
 ///
 /// Width: 32 bits.
 ///
-#[cfg_attr(doc, doc = r##"<div class="register-diagram">
-<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="114" viewBox="0 0 724 114" role="img" aria-label="Bit fields of PMSWINC" font-family="monospace" style="max-width:100%;height:auto">
-<title>Bit fields of PMSWINC</title>
-<rect width="724" height="114" fill="#fff"/>
-<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">PMSWINC · 32 bits · reset not described</text>
-<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
-<g font-size="11" text-anchor="middle" fill="#111">
-<g><title>RAZWI_31_6 [31:6] reads as zero, writes ignored: No event counter 6..30 on AM62L (PMCFGR.N = 6); bit 31 is not a counter bit. Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article &quot;ARM PMU性能监控单元原理与AM62L寄存器级实战指南&quot; (vendor-quoted).</title><rect x="10" y="46" width="572" height="36" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="296" y="58" fill="#555" dominant-baseline="central">RAZWI_31_6</text><text x="296" y="72" font-size="9" fill="#555" dominant-baseline="central">raz-wi</text></g>
-<g><title>P5 [5] write-only: Write 1 to increment event counter 5 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5.</title><rect x="582" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="593" y="58" dominant-baseline="central">P5</text><text x="593" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P4 [4] write-only: Write 1 to increment event counter 4 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5.</title><rect x="604" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="615" y="58" dominant-baseline="central">P4</text><text x="615" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P3 [3] write-only: Write 1 to increment event counter 3 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5.</title><rect x="626" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="637" y="58" dominant-baseline="central">P3</text><text x="637" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P2 [2] write-only: Write 1 to increment event counter 2 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5.</title><rect x="648" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="659" y="58" dominant-baseline="central">P2</text><text x="659" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P1 [1] write-only: Write 1 to increment event counter 1 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5.</title><rect x="670" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="681" y="58" dominant-baseline="central">P1</text><text x="681" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-<g><title>P0 [0] write-only: Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5.</title><rect x="692" y="46" width="22" height="36" fill="#ffe0b8" stroke="#333"/><text x="703" y="58" dominant-baseline="central">P0</text><text x="703" y="72" font-size="9" dominant-baseline="central">wo</text></g>
-</g>
-<rect x="10" y="92" width="12" height="12" fill="#ffe0b8" stroke="#333"/><text x="27" y="98" font-size="9" fill="#333" dominant-baseline="central">wo: write-only</text>
-<rect x="116.6" y="92" width="12" height="12" fill="#e2e2e2" stroke="#333" stroke-dasharray="3 2"/><text x="133.6" y="98" font-size="9" fill="#333" dominant-baseline="central">raz-wi: reads as zero, writes ignored</text>
-</svg>
-</div>"##)]
+#[cfg_attr(doc, doc = diagram_Pmswinc!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -1591,8 +1317,11 @@ impl Pmswinc {
 }
 impl armreg_rt::Layout for Pmswinc {
     type Raw = u32;
-    const RES0: u32 = 0x0;
-    const RES1: u32 = 0x0;
-    const NAME: &'static str = "Pmswinc";
-    const FIELDS: &'static str = "";
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "Pmswinc",
+        fields: "",
+    };
 }
