@@ -67,6 +67,7 @@ pub fn cargo_denying_warnings(dir: &Path, target: &Path, args: &[&str]) -> Resul
         .args(args)
         .env("CARGO_TARGET_DIR", target)
         .env("RUSTFLAGS", "-D warnings")
+        .env("RUSTDOCFLAGS", "-D warnings")
         .output()
         .expect("cargo runs");
     if out.status.success() {

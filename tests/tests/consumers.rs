@@ -5,7 +5,9 @@
 //!   pass `cargo clippy -- -D warnings` for `thumbv7em-none-eabihf` with only those compiled.
 //! - Every block must compile alone (`cargo check --no-default-features --features <block>`, with
 //!   warnings denied), and so must the crate with no block at all: a layout a block needs but
-//!   its feature does not compile, or an item left outside every feature, fails here.
+//!   its feature does not compile, or an item left outside every feature, fails here. Each is
+//!   documented alone too (`cargo doc`, rustdoc's warnings denied): a layout's page links only the
+//!   registers of the blocks the build selects.
 //!
 //! The crates are generated outside the repository, as a user would, into
 //! `armreg-consumers-<hash of the checkout's path>/`, and share the target directory
@@ -168,24 +170,20 @@ fn every_block_compiles_alone() {
             .err(),
         );
         for feature in block_features(&krate) {
-            failures.extend(
-                cargo(
-                    &krate,
-                    &[
-                        "check",
-                        "--quiet",
-                        "--offline",
-                        "--no-default-features",
-                        "--features",
-                        &feature,
-                    ],
-                )
-                .err(),
-            );
+            let only = [
+                "--quiet",
+                "--offline",
+                "--no-default-features",
+                "--features",
+                feature.as_str(),
+            ];
+            failures.extend(cargo(&krate, &[&["check"][..], &only].concat()).err());
+            // Documented alone too: its layouts' pages link no register of a block left out.
+            failures.extend(cargo(&krate, &[&["doc", "--no-deps"][..], &only].concat()).err());
             checked += 1;
         }
     }
     assert!(checked > 60, "only {checked} blocks");
-    println!("{checked} blocks compile alone");
+    println!("{checked} blocks compile and document alone");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }

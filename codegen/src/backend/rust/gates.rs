@@ -71,6 +71,19 @@ impl Gates {
                 users[i] = None;
             }
         }
+        // The event set names the layout of its event-type register (`crate::Layout`): always
+        // compiled, as the events are.
+        if let Some(ty) = device
+            .event_type
+            .as_deref()
+            .and_then(|p| p.strip_prefix("crate::"))
+        {
+            for (i, l) in device.layouts.iter().enumerate() {
+                if super::layout::type_text(l) == ty {
+                    users[i] = None;
+                }
+            }
+        }
         // A block a cluster places is compiled with the top-level block it is reached from.
         for (b, block) in device.blocks.iter().enumerate() {
             for r in &block.registers {

@@ -31,8 +31,14 @@ pub(super) struct Plan<'l> {
     /// For each layout, the earlier one it is an alias of.
     same: Vec<Option<usize>>,
     shared: SharedEnums,
-    /// For each layout, the registers that have it, as rustdoc links.
-    users: Vec<Vec<String>>,
+    /// For each layout, the registers that have it, as rustdoc links, each with the index of its
+    /// block (`None`: a system register).
+    users: Vec<Vec<(String, Option<usize>)>>,
+    /// Per block, its cargo feature, where blocks are gated: a link to a register is written
+    /// under its block's feature unless the layout is compiled under that feature alone.
+    block_features: Option<Vec<String>>,
+    /// Per layout, the one feature it is compiled under, if one (where blocks are gated).
+    layout_feature: Vec<Option<String>>,
     /// The crate's name in Rust, for the examples' `use`; `None` (a build script's modules,
     /// compiled in a crate of the user's) leaves the examples untested.
     krate: Option<String>,
@@ -54,8 +60,26 @@ impl<'l> Plan<'l> {
             same,
             shared,
             users: vec![Vec::new(); layouts.len()],
+            block_features: None,
+            layout_feature: Vec::new(),
             krate: None,
         }
+    }
+
+    /// The plan with each block's feature, for a crate whose blocks are gated by `gates`.
+    pub(super) fn gated_by(mut self, gates: &super::gates::Gates) -> Self {
+        if gates.gating != super::gates::Gating::None {
+            self.block_features = Some(gates.features.clone());
+            self.layout_feature = vec![None; self.layouts.len()];
+            for g in &gates.groups {
+                if let Some([b]) = g.users.as_deref() {
+                    for &l in &g.layouts {
+                        self.layout_feature[l] = Some(gates.features[*b].clone());
+                    }
+                }
+            }
+        }
+        self
     }
 
     /// The plan with what each layout's page says beyond the layout: the registers that have
@@ -71,15 +95,21 @@ impl<'l> Plan<'l> {
             if let Some(&i) = index.get(reg.layout.name.as_str()) {
                 let module = super::sysreg::state_of(reg.path).module();
                 let name = name(&reg.name, Case::Verbatim);
-                self.users[i].push(format!("[`{module}::{name}`](crate::{module}::{name})"));
+                self.users[i].push((
+                    format!("[`{module}::{name}`](crate::{module}::{name})"),
+                    None,
+                ));
             }
         }
-        for block in &device.blocks {
+        for (b, block) in device.blocks.iter().enumerate() {
             let ty = name(&block.name, Case::Camel);
             for reg in &block.registers {
                 if let Some(&i) = index.get(reg.layout.name.as_str()) {
                     let method = name(&reg.name, Case::Snake);
-                    self.users[i].push(format!("[`{ty}::{method}`](crate::mmio::{ty}::{method})"));
+                    self.users[i].push((
+                        format!("[`{ty}::{method}`](crate::mmio::{ty}::{method})"),
+                        Some(b),
+                    ));
                 }
             }
         }
@@ -170,35 +200,69 @@ impl<'l> Plan<'l> {
     }
     /// The paragraphs a layout's page opens with after its summary: what its values are, the
     /// registers that have it (its aliases' too), and a two-line example.
-    fn page(&self, i: usize) -> String {
+    fn page(&self, i: usize) -> Vec<DocLine> {
         let layout = &self.layouts[i];
         let ty = type_text(layout);
-        let mut users: Vec<&String> = (0..self.layouts.len())
+        let mut users: Vec<&(String, Option<usize>)> = (0..self.layouts.len())
             .filter(|&j| j == i || self.same[j] == Some(i))
             .flat_map(|j| &self.users[j])
             .collect();
         users.dedup();
         const SHOWN: usize = 8;
         let more = users.len().saturating_sub(SHOWN);
-        let mut registers = users
-            .iter()
-            .take(SHOWN)
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
-        if more > 0 {
-            registers.push_str(&format!(" and {more} more"));
-        }
-        let used = if users.is_empty() {
-            String::new()
-        } else {
-            format!(" Registers with this layout: {registers}.")
+        let shown = &users[..users.len().min(SHOWN)];
+        let lead = format!(
+            "A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<{ty}>`](armreg_rt::Value), read and written field by field through the constants below."
+        );
+        let example = example(layout, &ty, self.krate.as_deref());
+        // The feature a register's link needs: its block's, where blocks are gated, unless the
+        // layout itself is compiled under that feature alone.
+        let feature = |user: &(String, Option<usize>)| -> Option<&str> {
+            let f = self.block_features.as_ref()?[user.1?].as_str();
+            (self.layout_feature.get(i)?.as_deref() != Some(f)).then_some(f)
         };
-        format!(
-            "A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<{ty}>`](armreg_rt::Value), read and written field by field through the constants below.{used}\n\n{}",
-            example(layout, &ty, self.krate.as_deref())
-        )
+        if users.is_empty() {
+            return vec![DocLine::Text(format!("{lead}\n\n{example}"))];
+        }
+        // Every register compiled whenever the layout is: one sentence.
+        if users.iter().all(|u| feature(u).is_none()) {
+            let mut registers = shown
+                .iter()
+                .map(|u| u.0.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            if more > 0 {
+                registers.push_str(&format!(" and {more} more"));
+            }
+            return vec![DocLine::Text(format!(
+                "{lead} Registers with this layout: {registers}.\n\n{example}"
+            ))];
+        }
+        // Registers of several blocks: a build that selects some of them documents those only,
+        // each link under its block's feature (a link to a block left out would be broken).
+        let mut lines = vec![DocLine::Text(format!(
+            "{lead} Registers with this layout (a block's only where the build selects the block):"
+        ))];
+        for user in shown {
+            let item = format!("- {}", user.0);
+            lines.push(match feature(user) {
+                Some(f) => DocLine::Gated(f.to_string(), item),
+                None => DocLine::Text(item),
+            });
+        }
+        if more > 0 {
+            lines.push(DocLine::Text(format!("- and {more} more")));
+        }
+        lines.push(DocLine::Text(String::new()));
+        lines.push(DocLine::Text(example));
+        lines
     }
+}
+
+/// A line of a layout page's documentation: text, or text only when a feature is on.
+enum DocLine {
+    Text(String),
+    Gated(String, String),
 }
 
 /// Two lines that build a value and read a field back: a doctest where the crate is known.
@@ -425,7 +489,7 @@ fn variant_doc(f: &Field, e: &EnumValue) -> String {
     ])
 }
 
-fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &str) {
+fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &[DocLine]) {
     let ty = type_text(layout);
     let raw = uint(layout.width);
     let (lead, table) = struct_doc(layout);
@@ -434,7 +498,17 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &str) {
     let (summary, rest) = lead.split_once("\n\n").unwrap_or((&lead, ""));
     c.doc(summary);
     c.line("///");
-    c.doc(page);
+    for line in page {
+        match line {
+            DocLine::Text(text) if text.is_empty() => c.line("///"),
+            DocLine::Text(text) => c.doc(text),
+            DocLine::Gated(feature, text) => c.fmt(format_args!(
+                "#[cfg_attr(feature = {}, doc = {})]",
+                code::string(feature),
+                code::string(text)
+            )),
+        }
+    }
     if !rest.is_empty() {
         c.line("///");
         c.doc(rest);

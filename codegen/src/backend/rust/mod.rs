@@ -213,6 +213,7 @@ fn module_files(
 ) -> Result<ModuleFiles, String> {
     let plan = layout::Plan::new(&device.layouts).with_pages(device, krate);
     let gates = gates::Gates::of(device, &plan, gating);
+    let plan = plan.gated_by(&gates);
     let mut files = Vec::new();
     let mut public: Vec<Module> = Vec::new();
     // The layouts are most of a large crate: written on other threads meanwhile.

@@ -21929,7 +21929,10 @@ pub mod pmbsr {
 }
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR), [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0), [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// - [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR)
+/// - [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0)
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr)")]
 ///
 /// ```
 /// # use aarch64_sysregs::Pmccfiltr;
@@ -22032,7 +22035,10 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64), [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0), [`PmuExt32::pmccntr`](crate::mmio::PmuExt32::pmccntr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// - [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64)
+/// - [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0)
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccntr`](crate::mmio::PmuExt32::pmccntr)")]
 ///
 /// ```
 /// # use aarch64_sysregs::Pmccntr;
@@ -22152,7 +22158,12 @@ impl armreg_rt::Layout for Pmceid {
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCEID0`](crate::aarch32::PMCEID0), [`aarch32::PMCEID1`](crate::aarch32::PMCEID1), [`aarch32::PMCEID2`](crate::aarch32::PMCEID2), [`aarch32::PMCEID3`](crate::aarch32::PMCEID3), [`PmuExt32::pmceid`](crate::mmio::PmuExt32::pmceid).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// - [`aarch32::PMCEID0`](crate::aarch32::PMCEID0)
+/// - [`aarch32::PMCEID1`](crate::aarch32::PMCEID1)
+/// - [`aarch32::PMCEID2`](crate::aarch32::PMCEID2)
+/// - [`aarch32::PMCEID3`](crate::aarch32::PMCEID3)
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmceid`](crate::mmio::PmuExt32::pmceid)")]
 ///
 /// ```
 /// # use aarch64_sysregs::Pmceid32;
@@ -22192,7 +22203,16 @@ impl armreg_rt::Layout for Pmceid32 {
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmcidr`](crate::mmio::PmuExt32::pmcidr), [`PmuExt32::pmdevaff0`](crate::mmio::PmuExt32::pmdevaff0), [`PmuExt32::pmdevaff1`](crate::mmio::PmuExt32::pmdevaff1), [`PmuExt32::pmdevid`](crate::mmio::PmuExt32::pmdevid), [`PmuExt32::pmiidr`](crate::mmio::PmuExt32::pmiidr), [`aarch32::PMMIR`](crate::aarch32::PMMIR), [`aarch64::PMMIR_EL1`](crate::aarch64::PMMIR_EL1), [`PmuExt32::pmmir`](crate::mmio::PmuExt32::pmmir) and 2 more.
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmcidr`](crate::mmio::PmuExt32::pmcidr)")]
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff0`](crate::mmio::PmuExt32::pmdevaff0)")]
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff1`](crate::mmio::PmuExt32::pmdevaff1)")]
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevid`](crate::mmio::PmuExt32::pmdevid)")]
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmiidr`](crate::mmio::PmuExt32::pmiidr)")]
+/// - [`aarch32::PMMIR`](crate::aarch32::PMMIR)
+/// - [`aarch64::PMMIR_EL1`](crate::aarch64::PMMIR_EL1)
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmmir`](crate::mmio::PmuExt32::pmmir)")]
+/// - and 2 more
 ///
 /// ```
 /// # use aarch64_sysregs::Pmcidr;
@@ -22538,7 +22558,9 @@ pub mod pmcr_a32 {
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0), [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// - [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0)
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr)")]
 ///
 /// ```
 /// # use aarch64_sysregs::Pmevcntr;
@@ -22618,7 +22640,12 @@ impl armreg_rt::Layout for Pmevcntr32 {
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER), [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0), [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER), [`aarch64::PMXEVTYPER_EL0`](crate::aarch64::PMXEVTYPER_EL0), [`PmuExt32::pmevtyper`](crate::mmio::PmuExt32::pmevtyper).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// - [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER)
+/// - [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0)
+/// - [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER)
+/// - [`aarch64::PMXEVTYPER_EL0`](crate::aarch64::PMXEVTYPER_EL0)
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevtyper`](crate::mmio::PmuExt32::pmevtyper)")]
 ///
 /// ```
 /// # use aarch64_sysregs::Pmevtyper;
@@ -23604,7 +23631,10 @@ impl armreg_rt::Layout for Pmslatfr {
 pub type Pmsnevfr = crate::Pmsevfr;
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMSWINC`](crate::aarch32::PMSWINC), [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0), [`PmuExt32::pmswinc`](crate::mmio::PmuExt32::pmswinc).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// - [`aarch32::PMSWINC`](crate::aarch32::PMSWINC)
+/// - [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0)
+#[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmswinc`](crate::mmio::PmuExt32::pmswinc)")]
 ///
 /// ```
 /// # use aarch64_sysregs::Pmswinc;
@@ -24004,7 +24034,16 @@ impl armreg_rt::Layout for PmuserenrA32 {
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR), [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0), [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET), [`aarch64::PMCNTENSET_EL0`](crate::aarch64::PMCNTENSET_EL0), [`aarch32::PMINTENCLR`](crate::aarch32::PMINTENCLR), [`aarch64::PMINTENCLR_EL1`](crate::aarch64::PMINTENCLR_EL1), [`aarch32::PMINTENSET`](crate::aarch32::PMINTENSET), [`aarch64::PMINTENSET_EL1`](crate::aarch64::PMINTENSET_EL1) and 10 more.
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// - [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR)
+/// - [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0)
+/// - [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET)
+/// - [`aarch64::PMCNTENSET_EL0`](crate::aarch64::PMCNTENSET_EL0)
+/// - [`aarch32::PMINTENCLR`](crate::aarch32::PMINTENCLR)
+/// - [`aarch64::PMINTENCLR_EL1`](crate::aarch64::PMINTENCLR_EL1)
+/// - [`aarch32::PMINTENSET`](crate::aarch32::PMINTENSET)
+/// - [`aarch64::PMINTENSET_EL1`](crate::aarch64::PMINTENSET_EL1)
+/// - and 10 more
 ///
 /// ```
 /// # use aarch64_sysregs::PmCounterMask;

@@ -34,3 +34,44 @@
 mod dsu_pmu_mmio_layouts;
 #[cfg(feature = "dsu_pmu_mmio")]
 pub use self::dsu_pmu_mmio_layouts::*;
+/// Event type of cluster counter n in the unverified memory-mapped view: the article writes the event number (e.g. 0x2B L3D_CACHE) to it. Field layout not confirmed; the whole register is described
+///
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmevtyper>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+#[cfg_attr(feature = "dsu_pmu_mmio", doc = "- [`DsuPmuMmio::pmevtyper`](crate::mmio::DsuPmuMmio::pmevtyper)")]
+///
+/// ```
+/// # use arm_dsu_pmu_mmio::DsuPmevtyper;
+/// let value = DsuPmevtyper::DEFAULT.with(DsuPmevtyper::VALUE, 1);
+/// assert_eq!(value.get(DsuPmevtyper::VALUE), 1);
+/// ```
+///
+/// Width: 32 bits.
+///
+/// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers
+///
+#[cfg_attr(doc, doc = diagram_DsuPmevtyper!())]
+///
+/// | Bits | Field | Access | Reset | Description |
+/// |---|---|---|---|---|
+/// | \[31:0\] | `VALUE` | read/write | - | Whole register; the article writes the event number here |
+pub enum DsuPmevtyper {}
+impl DsuPmevtyper {
+    /// Every field zero, reserved-one bits set.
+    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
+    /// `VALUE`: Whole register; the article writes the event number here
+    ///
+    /// Bits \[31:0\], read/write. Reset: not described.
+    ///
+    /// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers
+    pub const VALUE: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 32);
+}
+impl armreg_rt::Layout for DsuPmevtyper {
+    type Raw = u32;
+    const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        reset: None,
+        name: "DsuPmevtyper",
+        fields: "value 0 32",
+    };
+}
