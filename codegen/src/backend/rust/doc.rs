@@ -11,24 +11,29 @@ pub use crate::backend::doc::{access, read_action};
 /// escaped and lines lose their indentation; control characters other than line breaks and tabs
 /// are dropped. Everything else is kept as written.
 pub fn escape(text: &str) -> String {
-    let text = text
-        .split('\n')
-        .map(str::trim_start)
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '[' => out.push_str("\\["),
-            ']' => out.push_str("\\]"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\\' => out.push_str("\\\\"),
-            c if c.is_control() && c != '\n' && c != '\t' => {}
-            c => out.push(c),
+    // One pass into one string: every field, register and value has its text escaped.
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        for c in line.trim_start().chars() {
+            match c {
+                '[' => out.push_str("\\["),
+                ']' => out.push_str("\\]"),
+                '<' => out.push_str("&lt;"),
+                '>' => out.push_str("&gt;"),
+                '\\' => out.push_str("\\\\"),
+                c if c.is_control() && c != '\t' => {}
+                c => out.push(c),
+            }
         }
     }
-    out.replace("```", "\\`\\`\\`").replace("~~~", "\\~\\~\\~")
+    // A fence can also form where a dropped control character stood between its marks.
+    if out.contains("```") || out.contains("~~~") {
+        out = out.replace("```", "\\`\\`\\`").replace("~~~", "\\~\\~\\~");
+    }
+    out
 }
 
 /// Text for a name shown in code style (`` `PMEVCNTR<n>_EL0` ``); backticks inside are dropped.

@@ -398,7 +398,7 @@ fn diagram_macro(layout: &Layout) -> String {
 
 /// What makes two fields' enums the same type: their representation, whether the conversion is
 /// total (and over which mask), and every value with its name and documentation.
-#[derive(PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 struct EnumKey {
     repr: &'static str,
     total_mask: Option<u64>,
@@ -437,24 +437,40 @@ struct SharedEnums {
     /// `crate::<module>::<Type>` (layouts may sit in different modules; all are re-exported at
     /// the crate root).
     owner: std::collections::HashMap<EnumKey, (usize, String)>,
+    /// For each field of the layouts given, by address: the defining layout and path of the
+    /// enum it reuses, if another field defines it. Computed once: a key holds every value's name
+    /// and text, and the emitters ask about each field several times.
+    reuse: std::collections::HashMap<usize, Option<(usize, String)>>,
 }
 
 impl SharedEnums {
     fn of<'a>(layouts: impl Iterator<Item = (usize, &'a Layout)>) -> SharedEnums {
         let mut owner = std::collections::HashMap::new();
+        let mut keyed = Vec::new();
         for (i, l) in layouts {
             for f in l.fields.iter().filter(|f| has_enum(f)) {
-                owner
-                    .entry(EnumKey::of(f))
-                    .or_insert_with(|| (i, enum_path(l, f)));
+                let key = EnumKey::of(f);
+                let own = enum_path(l, f);
+                owner.entry(key.clone()).or_insert_with(|| (i, own.clone()));
+                keyed.push((std::ptr::from_ref(f).addr(), key, own));
             }
         }
-        SharedEnums { owner }
+        let reuse = keyed
+            .into_iter()
+            .map(|(f, key, own)| {
+                let reused = owner.get(&key).filter(|(_, path)| *path != own).cloned();
+                (f, reused)
+            })
+            .collect();
+        SharedEnums { owner, reuse }
     }
 
     /// The defining layout and path of the enum `f` of `layout` reuses, when another field
     /// defines it.
     fn reused(&self, layout: &Layout, f: &Field) -> Option<(usize, &str)> {
+        if let Some(reused) = self.reuse.get(&std::ptr::from_ref(f).addr()) {
+            return reused.as_ref().map(|(i, path)| (*i, path.as_str()));
+        }
         let own = enum_path(layout, f);
         self.owner
             .get(&EnumKey::of(f))
