@@ -167,6 +167,16 @@ pub fn write(
     crates: &[CrateOutput],
     ownership: Ownership,
 ) -> std::io::Result<Vec<Written>> {
+    if let (None, [krate]) = (root, crates) {
+        // A killed run into a new folder leaves its staging folder beside it.
+        let staging = staged_path(&krate.dir);
+        if staging.is_dir() {
+            fs::remove_dir_all(&staging)?;
+        }
+        if !krate.dir.exists() {
+            return write_new_folder(krate, &staging);
+        }
+    }
     let journal_dir = journal_dir(root, crates);
     recover(&journal_dir, root, crates)?;
     let drift = check(root, crates, ownership);
@@ -254,6 +264,43 @@ pub fn write(
         apply_journal(&journal_dir.join(JOURNAL))?;
     }
     Ok(done)
+}
+
+/// Writes a crate into a folder that does not exist yet: every file is staged in a sibling
+/// folder (`.<name>.codegen-new`), made durable, and the folder renamed into place, so the
+/// output appears whole or not at all. One rename replaces the journal and a rename per file, and
+/// their syncs (nrf52840's 120 files: three journal commits of the file system fewer).
+fn write_new_folder(krate: &CrateOutput, staging: &Path) -> std::io::Result<Vec<Written>> {
+    let jobs: Vec<(PathBuf, &[u8])> = krate
+        .files
+        .iter()
+        .map(|f| (staging.join(&f.path), f.content.as_bytes()))
+        .collect();
+    let parent = krate
+        .dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let committed = (|| -> std::io::Result<()> {
+        fs::create_dir_all(parent)?;
+        stage_all(&jobs)?;
+        failpoint();
+        fs::rename(staging, &krate.dir)?;
+        sync_dir(parent);
+        Ok(())
+    })();
+    if let Err(e) = committed {
+        let _ = fs::remove_dir_all(staging);
+        return Err(std::io::Error::new(
+            e.kind(),
+            format!("{e}; nothing was written"),
+        ));
+    }
+    Ok(krate
+        .files
+        .iter()
+        .map(|f| Written::Created(krate.dir.join(&f.path)))
+        .collect())
 }
 
 /// Where the journal of a write goes: the generated root, or the one crate's directory.

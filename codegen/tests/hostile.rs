@@ -546,6 +546,57 @@ fn killed_at_any_point_leaves_the_previous_output() {
     assert!(aborted > 10, "only {aborted} kill points");
 }
 
+/// `generate` into a folder that does not exist: killed at any step, the folder is either absent
+/// or complete (its files staged in a sibling folder renamed into place), and the next run gives
+/// the whole output and leaves no staging folder.
+#[test]
+fn killed_while_generating_a_new_folder_leaves_nothing_or_everything() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    scratch(root, 1);
+    let input = root.join("descriptions/one.toml");
+    let out = root.join("out/crate");
+    let generate = |env: &[(&str, &str)]| {
+        codegen_in(
+            root,
+            &[
+                "generate",
+                input.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            env,
+        )
+    };
+    assert!(generate(&[]).status.success());
+    let whole = snapshot(&out);
+    assert!(whole.len() > 5, "{whole:?}");
+    let mut aborted = 0;
+    for k in 1.. {
+        std::fs::remove_dir_all(&out).unwrap();
+        let o = generate(&[("CODEGEN_FAILPOINT", &k.to_string())]);
+        if o.status.success() {
+            break;
+        }
+        aborted += 1;
+        assert!(
+            !out.exists() || snapshot(&out) == whole,
+            "step {k}: a partial folder"
+        );
+        if out.exists() {
+            std::fs::remove_dir_all(&out).unwrap();
+        }
+        assert!(generate(&[]).status.success(), "step {k}: the next run");
+        assert_eq!(snapshot(&out), whole, "step {k}: recovery");
+        let siblings: Vec<_> = std::fs::read_dir(root.join("out"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(siblings, ["crate"], "step {k}: the staging folder is left");
+    }
+    assert!(aborted > 5, "only {aborted} kill points");
+}
+
 /// A full disk (a small tmpfs) fails with a clear error and leaves the previous output exactly
 /// as it was. Needs root to mount; without it the test says so and passes.
 #[test]
