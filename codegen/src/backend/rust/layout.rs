@@ -127,7 +127,7 @@ impl<'l> Plan<'l> {
                 .fields
                 .iter()
                 .filter(|f| has_enum(f))
-                .filter_map(|f| self.shared.reused(layout, f).map(|(owner, _)| owner))
+                .filter_map(|f| self.shared.reused(f).map(|(owner, _)| owner))
                 .collect(),
         }
     }
@@ -398,7 +398,7 @@ fn diagram_macro(layout: &Layout) -> String {
 
 /// What makes two fields' enums the same type: their representation, whether the conversion is
 /// total (and over which mask), and every value with its name and documentation.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(PartialEq, Eq, Hash)]
 struct EnumKey {
     repr: &'static str,
     total_mask: Option<u64>,
@@ -433,49 +433,38 @@ impl EnumKey {
 /// first field with a given set of values (in layout order, so the choice is deterministic)
 /// defines the enum; every later one names it with a `pub use`.
 struct SharedEnums {
-    /// For each key, the index of the defining layout and the path of its enum:
-    /// `crate::<module>::<Type>` (layouts may sit in different modules; all are re-exported at
-    /// the crate root).
-    owner: std::collections::HashMap<EnumKey, (usize, String)>,
-    /// For each field of the layouts given, by address: the defining layout and path of the
-    /// enum it reuses, if another field defines it. Computed once: a key holds every value's name
-    /// and text, and the emitters ask about each field several times.
+    /// For each enumerated field of the layouts given, by address: the defining layout and path
+    /// (`crate::<module>::<Type>`; layouts may sit in different modules, all re-exported at the
+    /// crate root) of the enum it reuses, if an earlier field defines it. Computed once: a key
+    /// holds every value's name and text, and the emitters ask about each field several times.
     reuse: std::collections::HashMap<usize, Option<(usize, String)>>,
 }
 
 impl SharedEnums {
     fn of<'a>(layouts: impl Iterator<Item = (usize, &'a Layout)>) -> SharedEnums {
-        let mut owner = std::collections::HashMap::new();
-        let mut keyed = Vec::new();
+        let mut owner: std::collections::HashMap<EnumKey, (usize, String)> =
+            std::collections::HashMap::new();
+        let mut reuse = std::collections::HashMap::new();
         for (i, l) in layouts {
             for f in l.fields.iter().filter(|f| has_enum(f)) {
-                let key = EnumKey::of(f);
                 let own = enum_path(l, f);
-                owner.entry(key.clone()).or_insert_with(|| (i, own.clone()));
-                keyed.push((std::ptr::from_ref(f).addr(), key, own));
+                let first = owner
+                    .entry(EnumKey::of(f))
+                    .or_insert_with(|| (i, own.clone()));
+                let reused = (first.1 != own).then(|| first.clone());
+                reuse.insert(std::ptr::from_ref(f).addr(), reused);
             }
         }
-        let reuse = keyed
-            .into_iter()
-            .map(|(f, key, own)| {
-                let reused = owner.get(&key).filter(|(_, path)| *path != own).cloned();
-                (f, reused)
-            })
-            .collect();
-        SharedEnums { owner, reuse }
+        SharedEnums { reuse }
     }
 
-    /// The defining layout and path of the enum `f` of `layout` reuses, when another field
-    /// defines it.
-    fn reused(&self, layout: &Layout, f: &Field) -> Option<(usize, &str)> {
-        if let Some(reused) = self.reuse.get(&std::ptr::from_ref(f).addr()) {
-            return reused.as_ref().map(|(i, path)| (*i, path.as_str()));
-        }
-        let own = enum_path(layout, f);
-        self.owner
-            .get(&EnumKey::of(f))
+    /// The defining layout and path of the enum field `f` (of a layout given to `of`) reuses,
+    /// when another field defines it.
+    fn reused(&self, f: &Field) -> Option<(usize, &str)> {
+        self.reuse
+            .get(&std::ptr::from_ref(f).addr())?
+            .as_ref()
             .map(|(i, path)| (*i, path.as_str()))
-            .filter(|(_, path)| *path != own)
     }
 }
 
@@ -917,7 +906,7 @@ fn enums(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
     ));
     c.open(&format!("pub mod {}", name(&layout.name, Case::Snake)));
     for f in fields {
-        match shared.reused(layout, f) {
+        match shared.reused(f) {
             Some((_, path)) => {
                 c.doc(&format!(
                     "Values of {} (bits {} of {}): the same values as another field's, one type.",

@@ -249,8 +249,6 @@ fn layout_files(
     if device.layouts.is_empty() {
         return Vec::new();
     }
-    const DOC: &str =
-        "Layouts: one per distinct register layout, shared by every path that reaches it.";
     const DIAGRAMS_DOC: &str = "The layouts' bitfield diagrams, for rustdoc only: a macro per distinct layout, which its documentation expands. The crate root loads this file under `cfg(doc)` alone.";
     // The diagrams are a third of the text: written on another thread meanwhile.
     std::thread::scope(|scope| {
@@ -261,7 +259,7 @@ fn layout_files(
                 header(DIAGRAMS_DOC, Holds::Diagrams)
             )),
         });
-        let mut files = layout_modules(device, plan, gates, banner, DOC);
+        let mut files = layout_modules(device, plan, gates, banner);
         files.push(
             diagrams
                 .join()
@@ -271,22 +269,23 @@ fn layout_files(
     })
 }
 
-/// The layout modules of [`layout_files`], each after its header (the root's says `doc`).
+/// The layout modules of [`layout_files`], each after its header.
 fn layout_modules(
     device: &Device,
     plan: &layout::Plan<'_>,
     gates: &gates::Gates,
     banner: &str,
-    doc: &str,
 ) -> Vec<File> {
+    const DOC: &str =
+        "Layouts: one per distinct register layout, shared by every path that reaches it.";
     if device.blocks.is_empty() {
-        let head = format!("{banner}{}", header(doc, Holds::Layouts));
+        let head = format!("{banner}{}", header(DOC, Holds::Layouts));
         return vec![File {
             path: "src/layouts.rs".to_string(),
             content: layout::layouts(&head, plan),
         }];
     }
-    let mut root_head = format!("{banner}{}", header(doc, Holds::Layouts));
+    let mut root_head = format!("{banner}{}", header(DOC, Holds::Layouts));
     let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
     let mut paths = Vec::new();
     let mut root_layouts = Vec::new();
