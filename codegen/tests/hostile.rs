@@ -223,7 +223,12 @@ fn injection_attempts_stay_in_comments() {
     let o = cargo_in(&gen, &["clippy", "-p", "evil", "--all-targets"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = cargo_in(&gen, &["test", "-p", "evil", "--doc"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        stderr(&o)
+    );
     let o = cargo_in(&gen, &["doc", "-p", "evil", "--no-deps"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }

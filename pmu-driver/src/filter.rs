@@ -6,7 +6,7 @@
 //! they are RES0), and M is compared with P. The constants below are the common choices, spelled
 //! out so that they hold with or without EL2 and EL3.
 use arm_pmuv3::{Pmccfiltr, Pmevtyper};
-use armreg_rt::Value;
+use armreg_rt::{Layout, Value};
 
 /// Where a counter counts.
 ///

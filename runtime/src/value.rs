@@ -37,13 +37,15 @@ word!(u8, u16, u32, u64);
 /// A register layout: the type a generated crate declares for each distinct register layout, and
 /// the parameter of its values, [`Value<L>`](Value).
 ///
-/// A generated layout is an uninhabited type carrying its fields as constants ([`Field`]) and
-/// `DEFAULT`/`RESET` values; everything a value does (conversions, field access, `Clone`,
-/// `PartialEq`, `Debug`, ...) is implemented once here, generically. A crate with a thousand
-/// layouts then declares a thousand small trait impls rather than seven thousand, which were a
-/// fifth of a large crate's build. The impl holds one constant, [`INFO`](Layout::INFO): each
-/// constant is a body the compiler checks, and four of them per layout cost an eighth of a large
-/// crate's build time.
+/// A generated layout is an uninhabited type carrying its fields as constants ([`Field`]);
+/// everything a value does (conversions, field access, `Clone`, `PartialEq`, `Debug`, ...) is
+/// implemented once here, generically. A crate with a thousand layouts then declares a thousand
+/// small trait impls rather than seven thousand, which were a fifth of a large crate's build. The
+/// impl holds one constant, [`INFO`](Layout::INFO), and the values every layout has,
+/// [`DEFAULT`](Layout::DEFAULT) and [`RESET`](Reset::RESET), are provided from it: each constant
+/// is a body the compiler checks, and two more per layout cost a sixteenth of a large crate's
+/// build memory. So `Ctrl::DEFAULT` needs this trait in scope (each generated crate re-exports
+/// it at its root), as `Ctrl::RESET` needs [`Reset`].
 ///
 /// ```
 /// # use armreg_rt::{Field, Layout, LayoutInfo, Value};
@@ -62,8 +64,9 @@ word!(u8, u16, u32, u64);
 ///         fields: "en 0 1;div 4 3",
 ///     };
 /// }
-/// let v = Ctrl::from_bits(0).with(Ctrl::EN, true).with(Ctrl::DIV, 5);
+/// let v = Ctrl::DEFAULT.with(Ctrl::EN, true).with(Ctrl::DIV, 5);
 /// assert_eq!(v.bits(), 0x51);
+/// assert_eq!(Ctrl::from_bits(0xFFFF_FFFF).bits(), 0xFF);
 /// assert_eq!(v.get(Ctrl::DIV), 5);
 /// assert_eq!(format!("{v:?}"), "Ctrl { en: true, div: 0x5 }");
 /// ```
@@ -73,6 +76,9 @@ pub trait Layout: Sized + 'static {
     /// What the layout's values need to know of it: reserved bits, reset, and what `Debug`
     /// shows.
     const INFO: LayoutInfo<Self::Raw>;
+    /// Every field zero, reserved-one bits set: the value to build a whole register from
+    /// (`Ctrl::DEFAULT.with(Ctrl::EN, true)`).
+    const DEFAULT: Value<Self> = Value::from_bits_retain(Self::INFO.res1);
     /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     fn from_bits(bits: Self::Raw) -> Value<Self> {
@@ -93,9 +99,10 @@ pub trait Layout: Sized + 'static {
 )]
 ///
 /// The impl is empty: the value is [`LayoutInfo::reset`], which the layout's
-/// [`INFO`](Layout::INFO) must give.
+/// [`INFO`](Layout::INFO) must give. `Ctrl::RESET` needs this trait in scope (each generated
+/// crate re-exports it at its root).
 pub trait Reset: Layout {
-    /// The value at reset.
+    /// The value at reset: `Ctrl::RESET.get(Ctrl::DIV)`.
     const RESET: Value<Self> = match Self::INFO.reset {
         Some(bits) => Value::from_bits_retain(bits),
         None => panic!("a layout implementing `Reset` gives its reset in `Layout::INFO`"),
@@ -197,7 +204,7 @@ impl<L: Layout> Hash for Value<L> {
 impl<L: Layout> Default for Value<L> {
     #[inline(always)]
     fn default() -> Self {
-        Self::from_bits_retain(L::INFO.res1)
+        L::DEFAULT
     }
 }
 

@@ -1,5 +1,5 @@
 // In the external view PMCR.N is RAZ/WI: read N from PMCFGR instead.
-use arm_pmuv3::PmcrExt;
+use arm_pmuv3::{Layout, PmcrExt};
 
 fn main() {
     let v = PmcrExt::DEFAULT;

@@ -1,5 +1,5 @@
 // PMCR.N is read-only in the system-register view: it has no write type.
-use arm_pmuv3::Pmcr;
+use arm_pmuv3::{Layout, Pmcr};
 
 fn main() {
     let v = Pmcr::DEFAULT;

@@ -8,7 +8,7 @@
 //! features: pads_bank0 io_bank0 pwm pio0 dma
 #![no_std]
 
-use rp2040_pac::mmio;
+use rp2040_pac::{mmio, Layout};
 
 /// Sets pad 3 to 12 mA, gives pin `pin` pad 3's settings and the SIO function, and starts PWM slice 7; returns the
 /// state machine 0 address and whether `pin` existed.

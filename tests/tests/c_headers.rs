@@ -6,7 +6,7 @@
 //! addresses the headers define against the generated Rust crates (by probing their value types)
 //! and against the IR of every description. A missing compiler fails the test with the package
 //! to install (`bash tests/docs/install.sh` installs them all).
-use armreg_rt::Layout;
+use armreg_rt::{Layout, Reset};
 use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};

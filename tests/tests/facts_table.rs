@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use armreg_rt::field::{FieldRead, FieldWrite, ReadOnly, WriteOnly};
-use armreg_rt::{Field, IndexOutOfRange, Layout, SysRegPath, Value, Word};
+use armreg_rt::{Field, IndexOutOfRange, Layout, Reset, SysRegPath, Value, Word};
 use serde::Deserialize;
 
 use arm_dsu_pmu as dsu;

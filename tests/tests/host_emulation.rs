@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 use armreg_rt::host::{self, Handler};
-use armreg_rt::{IndexOutOfRange, Layout, SysRegPath};
+use armreg_rt::{IndexOutOfRange, Layout, Reset, SysRegPath};
 
 use arm_dsu_pmu as dsu;
 use arm_generic_timer_regs as timer;

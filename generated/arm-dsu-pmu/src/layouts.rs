@@ -32,10 +32,10 @@
 )]
 /// Cluster Cycle Count Register, 64 bits
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmccntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CLUSTERPMCCNTR_EL1`](crate::aarch64::CLUSTERPMCCNTR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmccntr>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmccntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CLUSTERPMCCNTR_EL1`](crate::aarch64::CLUSTERPMCCNTR_EL1).
 ///
 /// ```
-/// # use arm_dsu_pmu::Clusterpmccntr;
+/// # use arm_dsu_pmu::{Layout, Clusterpmccntr};
 /// let value = Clusterpmccntr::DEFAULT.with(Clusterpmccntr::CCNT, 1);
 /// assert_eq!(value.get(Clusterpmccntr::CCNT), 1);
 /// ```
@@ -51,8 +51,6 @@
 /// | \[63:0\] | `CCNT` | read/write | - | Cluster cycle count |
 pub enum Clusterpmccntr {}
 impl Clusterpmccntr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CCNT`: Cluster cycle count
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -72,10 +70,10 @@ impl armreg_rt::Layout for Clusterpmccntr {
 }
 /// Cluster Cycle Count Register as transferred by the AArch32 MRC/MCR form (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmccntr32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMCCNTR`](crate::aarch32::CLUSTERPMCCNTR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmccntr32>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmccntr32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMCCNTR`](crate::aarch32::CLUSTERPMCCNTR).
 ///
 /// ```
-/// # use arm_dsu_pmu::Clusterpmccntr32;
+/// # use arm_dsu_pmu::{Layout, Clusterpmccntr32};
 /// let value = Clusterpmccntr32::DEFAULT.with(Clusterpmccntr32::CCNT, 1);
 /// assert_eq!(value.get(Clusterpmccntr32::CCNT), 1);
 /// ```
@@ -91,8 +89,6 @@ impl armreg_rt::Layout for Clusterpmccntr {
 /// | \[31:0\] | `CCNT` | read/write | - | Cluster cycle count, the 32 bits an MRC/MCR transfers |
 pub enum Clusterpmccntr32 {}
 impl Clusterpmccntr32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CCNT`: Cluster cycle count, the 32 bits an MRC/MCR transfers
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -112,10 +108,10 @@ impl armreg_rt::Layout for Clusterpmccntr32 {
 }
 /// Cluster Common Event Identification Register (event support bitmap). The field layout is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmceid>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMCEID0`](crate::aarch32::CLUSTERPMCEID0), [`aarch64::CLUSTERPMCEID0_EL1`](crate::aarch64::CLUSTERPMCEID0_EL1), [`aarch32::CLUSTERPMCEID1`](crate::aarch32::CLUSTERPMCEID1), [`aarch64::CLUSTERPMCEID1_EL1`](crate::aarch64::CLUSTERPMCEID1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmceid>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmceid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMCEID0`](crate::aarch32::CLUSTERPMCEID0), [`aarch64::CLUSTERPMCEID0_EL1`](crate::aarch64::CLUSTERPMCEID0_EL1), [`aarch32::CLUSTERPMCEID1`](crate::aarch32::CLUSTERPMCEID1), [`aarch64::CLUSTERPMCEID1_EL1`](crate::aarch64::CLUSTERPMCEID1_EL1).
 ///
 /// ```
-/// # use arm_dsu_pmu::Clusterpmceid;
+/// # use arm_dsu_pmu::{Layout, Clusterpmceid};
 /// let value = Clusterpmceid::DEFAULT;
 /// assert_eq!(value, Clusterpmceid::DEFAULT);
 /// ```
@@ -131,8 +127,6 @@ impl armreg_rt::Layout for Clusterpmccntr32 {
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
 pub enum Clusterpmceid {}
 impl Clusterpmceid {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VALUE`: Whole register; finer layout not described here
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
@@ -152,10 +146,10 @@ impl armreg_rt::Layout for Clusterpmceid {
 }
 /// Cluster Performance Monitors Control Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMCR`](crate::aarch32::CLUSTERPMCR), [`aarch64::CLUSTERPMCR_EL1`](crate::aarch64::CLUSTERPMCR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmcr>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMCR`](crate::aarch32::CLUSTERPMCR), [`aarch64::CLUSTERPMCR_EL1`](crate::aarch64::CLUSTERPMCR_EL1).
 ///
 /// ```
-/// # use arm_dsu_pmu::Clusterpmcr;
+/// # use arm_dsu_pmu::{Layout, Clusterpmcr};
 /// let value = Clusterpmcr::DEFAULT.with(Clusterpmcr::E, true);
 /// assert!(value.get(Clusterpmcr::E));
 /// ```
@@ -176,8 +170,6 @@ impl armreg_rt::Layout for Clusterpmceid {
 /// | \[0\] | `E` | read/write | - | Enable: global enable of the cluster counters |
 pub enum Clusterpmcr {}
 impl Clusterpmcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Enable: global enable of the cluster counters
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -227,10 +219,10 @@ impl armreg_rt::Layout for Clusterpmcr {
 }
 /// Cluster Monitor Debug Configuration Register (TF-A names it CLUSTERPMMDCR_EL3 and uses its SPME bit to prohibit Secure counting). The field layout is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmmdcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMMDCR`](crate::aarch32::CLUSTERPMMDCR), [`aarch64::CLUSTERPMMDCR_EL1`](crate::aarch64::CLUSTERPMMDCR_EL1), [`aarch32::CLUSTERPMSELR`](crate::aarch32::CLUSTERPMSELR), [`aarch64::CLUSTERPMSELR_EL1`](crate::aarch64::CLUSTERPMSELR_EL1), [`aarch32::CLUSTERPMXEVTYPER`](crate::aarch32::CLUSTERPMXEVTYPER), [`aarch64::CLUSTERPMXEVTYPER_EL1`](crate::aarch64::CLUSTERPMXEVTYPER_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmmdcr>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmmdcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMMDCR`](crate::aarch32::CLUSTERPMMDCR), [`aarch64::CLUSTERPMMDCR_EL1`](crate::aarch64::CLUSTERPMMDCR_EL1), [`aarch32::CLUSTERPMSELR`](crate::aarch32::CLUSTERPMSELR), [`aarch64::CLUSTERPMSELR_EL1`](crate::aarch64::CLUSTERPMSELR_EL1), [`aarch32::CLUSTERPMXEVTYPER`](crate::aarch32::CLUSTERPMXEVTYPER), [`aarch64::CLUSTERPMXEVTYPER_EL1`](crate::aarch64::CLUSTERPMXEVTYPER_EL1).
 ///
 /// ```
-/// # use arm_dsu_pmu::Clusterpmmdcr;
+/// # use arm_dsu_pmu::{Layout, Clusterpmmdcr};
 /// let value = Clusterpmmdcr::DEFAULT.with(Clusterpmmdcr::VALUE, 1);
 /// assert_eq!(value.get(Clusterpmmdcr::VALUE), 1);
 /// ```
@@ -246,8 +238,6 @@ impl armreg_rt::Layout for Clusterpmcr {
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
 pub enum Clusterpmmdcr {}
 impl Clusterpmmdcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VALUE`: Whole register; finer layout not described here
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -275,10 +265,10 @@ impl armreg_rt::Layout for Clusterpmmdcr {
 pub type Clusterpmselr = crate::Clusterpmmdcr;
 /// Cluster Selected Event Count Register: the 32-bit event counter selected by CLUSTERPMSELR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmxevcntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMXEVCNTR`](crate::aarch32::CLUSTERPMXEVCNTR), [`aarch64::CLUSTERPMXEVCNTR_EL1`](crate::aarch64::CLUSTERPMXEVCNTR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmxevcntr>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmxevcntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMXEVCNTR`](crate::aarch32::CLUSTERPMXEVCNTR), [`aarch64::CLUSTERPMXEVCNTR_EL1`](crate::aarch64::CLUSTERPMXEVCNTR_EL1).
 ///
 /// ```
-/// # use arm_dsu_pmu::Clusterpmxevcntr;
+/// # use arm_dsu_pmu::{Layout, Clusterpmxevcntr};
 /// let value = Clusterpmxevcntr::DEFAULT.with(Clusterpmxevcntr::EVCNT, 1);
 /// assert_eq!(value.get(Clusterpmxevcntr::EVCNT), 1);
 /// ```
@@ -294,8 +284,6 @@ pub type Clusterpmselr = crate::Clusterpmmdcr;
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count of the selected counter |
 pub enum Clusterpmxevcntr {}
 impl Clusterpmxevcntr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EVCNT`: Event count of the selected counter
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -323,10 +311,10 @@ impl armreg_rt::Layout for Clusterpmxevcntr {
 pub type Clusterpmxevtyper = crate::Clusterpmmdcr;
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views CLUSTERPMCNTENSET/CLR, CLUSTERPMOVSSET/CLR and CLUSTERPMINTENSET/CLR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<ClusterpmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CLUSTERPMCNTENCLR`](crate::aarch32::CLUSTERPMCNTENCLR), [`aarch64::CLUSTERPMCNTENCLR_EL1`](crate::aarch64::CLUSTERPMCNTENCLR_EL1), [`aarch32::CLUSTERPMCNTENSET`](crate::aarch32::CLUSTERPMCNTENSET), [`aarch64::CLUSTERPMCNTENSET_EL1`](crate::aarch64::CLUSTERPMCNTENSET_EL1), [`aarch32::CLUSTERPMINTENCLR`](crate::aarch32::CLUSTERPMINTENCLR), [`aarch64::CLUSTERPMINTENCLR_EL1`](crate::aarch64::CLUSTERPMINTENCLR_EL1), [`aarch32::CLUSTERPMINTENSET`](crate::aarch32::CLUSTERPMINTENSET), [`aarch64::CLUSTERPMINTENSET_EL1`](crate::aarch64::CLUSTERPMINTENSET_EL1) and 4 more.
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<ClusterpmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below; `ClusterpmCounterMask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMCNTENCLR`](crate::aarch32::CLUSTERPMCNTENCLR), [`aarch64::CLUSTERPMCNTENCLR_EL1`](crate::aarch64::CLUSTERPMCNTENCLR_EL1), [`aarch32::CLUSTERPMCNTENSET`](crate::aarch32::CLUSTERPMCNTENSET), [`aarch64::CLUSTERPMCNTENSET_EL1`](crate::aarch64::CLUSTERPMCNTENSET_EL1), [`aarch32::CLUSTERPMINTENCLR`](crate::aarch32::CLUSTERPMINTENCLR), [`aarch64::CLUSTERPMINTENCLR_EL1`](crate::aarch64::CLUSTERPMINTENCLR_EL1), [`aarch32::CLUSTERPMINTENSET`](crate::aarch32::CLUSTERPMINTENSET), [`aarch64::CLUSTERPMINTENSET_EL1`](crate::aarch64::CLUSTERPMINTENSET_EL1) and 4 more.
 ///
 /// ```
-/// # use arm_dsu_pmu::ClusterpmCounterMask;
+/// # use arm_dsu_pmu::{Layout, ClusterpmCounterMask};
 /// let value = ClusterpmCounterMask::DEFAULT.with(ClusterpmCounterMask::P0, true);
 /// assert!(value.get(ClusterpmCounterMask::P0));
 /// ```
@@ -373,8 +361,6 @@ pub type Clusterpmxevtyper = crate::Clusterpmmdcr;
 /// | \[0\] | `P0` | read/write | - | Event counter 0 |
 pub enum ClusterpmCounterMask {}
 impl ClusterpmCounterMask {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `P0`: Event counter 0
     ///
     /// Bits \[0\], read/write. Reset: not described.

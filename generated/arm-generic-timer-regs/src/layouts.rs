@@ -32,10 +32,10 @@
 )]
 /// Counter-timer Frequency Register (CNTFRQ_EL0): the system counter frequency in Hz, as programmed by firmware
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntfrq>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntfrq>`](armreg_rt::Value), read and written field by field through the constants below; `Cntfrq::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
 ///
 /// ```
-/// # use arm_generic_timer_regs::Cntfrq;
+/// # use arm_generic_timer_regs::{Layout, Cntfrq};
 /// let value = Cntfrq::DEFAULT.with(Cntfrq::CLOCKFREQ, 1);
 /// assert_eq!(value.get(Cntfrq::CLOCKFREQ), 1);
 /// ```
@@ -52,8 +52,6 @@
 /// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others) |
 pub enum Cntfrq {}
 impl Cntfrq {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ClockFreq`: System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others)
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -73,10 +71,10 @@ impl armreg_rt::Layout for Cntfrq {
 }
 /// Counter-timer Frequency Register, AArch32 CNTFRQ (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntfrqA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntfrqA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntfrqA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
 ///
 /// ```
-/// # use arm_generic_timer_regs::CntfrqA32;
+/// # use arm_generic_timer_regs::{Layout, CntfrqA32};
 /// let value = CntfrqA32::DEFAULT.with(CntfrqA32::CLOCKFREQ, 1);
 /// assert_eq!(value.get(CntfrqA32::CLOCKFREQ), 1);
 /// ```
@@ -92,8 +90,6 @@ impl armreg_rt::Layout for Cntfrq {
 /// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz |
 pub enum CntfrqA32 {}
 impl CntfrqA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ClockFreq`: System counter clock frequency in Hz
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -113,10 +109,10 @@ impl armreg_rt::Layout for CntfrqA32 {
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpct>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpct>`](armreg_rt::Value), read and written field by field through the constants below; `Cntpct::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
 ///
 /// ```
-/// # use arm_generic_timer_regs::Cntpct;
+/// # use arm_generic_timer_regs::{Layout, Cntpct};
 /// let value = Cntpct::DEFAULT;
 /// assert_eq!(value, Cntpct::DEFAULT);
 /// ```
@@ -132,8 +128,6 @@ impl armreg_rt::Layout for CntfrqA32 {
 /// | \[63:0\] | `PhysicalCount` | read-only | - | Physical count value |
 pub enum Cntpct {}
 impl Cntpct {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PhysicalCount`: Physical count value
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
@@ -153,10 +147,10 @@ impl armreg_rt::Layout for Cntpct {
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvct>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvct>`](armreg_rt::Value), read and written field by field through the constants below; `Cntvct::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
 ///
 /// ```
-/// # use arm_generic_timer_regs::Cntvct;
+/// # use arm_generic_timer_regs::{Layout, Cntvct};
 /// let value = Cntvct::DEFAULT;
 /// assert_eq!(value, Cntvct::DEFAULT);
 /// ```
@@ -172,8 +166,6 @@ impl armreg_rt::Layout for Cntpct {
 /// | \[63:0\] | `VirtualCount` | read-only | - | Virtual count value |
 pub enum Cntvct {}
 impl Cntvct {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VirtualCount`: Virtual count value
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
@@ -193,10 +185,10 @@ impl armreg_rt::Layout for Cntvct {
 }
 /// Counter-timer Virtual Timer Control: enable, interrupt mask, and whether the timer condition is met
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvCtl>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvCtl>`](armreg_rt::Value), read and written field by field through the constants below; `CntvCtl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
 ///
 /// ```
-/// # use arm_generic_timer_regs::CntvCtl;
+/// # use arm_generic_timer_regs::{Layout, CntvCtl};
 /// let value = CntvCtl::DEFAULT.with(CntvCtl::ENABLE, true);
 /// assert!(value.get(CntvCtl::ENABLE));
 /// ```
@@ -215,8 +207,6 @@ impl armreg_rt::Layout for Cntvct {
 /// | \[0\] | `ENABLE` | read/write | - | 1: the timer is enabled (the condition is CNTVCT - CNTV_CVAL &gt;= 0) |
 pub enum CntvCtl {}
 impl CntvCtl {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ENABLE`: 1: the timer is enabled (the condition is CNTVCT - CNTV_CVAL &gt;= 0)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -248,10 +238,10 @@ impl armreg_rt::Layout for CntvCtl {
 }
 /// Counter-timer Virtual Timer Control, AArch32 CNTV_CTL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvCtlA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvCtlA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntvCtlA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
 ///
 /// ```
-/// # use arm_generic_timer_regs::CntvCtlA32;
+/// # use arm_generic_timer_regs::{Layout, CntvCtlA32};
 /// let value = CntvCtlA32::DEFAULT.with(CntvCtlA32::ENABLE, true);
 /// assert!(value.get(CntvCtlA32::ENABLE));
 /// ```
@@ -270,8 +260,6 @@ impl armreg_rt::Layout for CntvCtl {
 /// | \[0\] | `ENABLE` | read/write | - | 1: the timer is enabled |
 pub enum CntvCtlA32 {}
 impl CntvCtlA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ENABLE`: 1: the timer is enabled
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -303,10 +291,10 @@ impl armreg_rt::Layout for CntvCtlA32 {
 }
 /// Counter-timer Virtual Timer TimerValue: a write sets CNTV_CVAL to CNTVCT plus the sign-extended value, so the timer fires that many ticks from now
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvTval>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvTval>`](armreg_rt::Value), read and written field by field through the constants below; `CntvTval::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
 ///
 /// ```
-/// # use arm_generic_timer_regs::CntvTval;
+/// # use arm_generic_timer_regs::{Layout, CntvTval};
 /// let value = CntvTval::DEFAULT.with(CntvTval::TIMERVALUE, 1);
 /// assert_eq!(value.get(CntvTval::TIMERVALUE), 1);
 /// ```
@@ -323,8 +311,6 @@ impl armreg_rt::Layout for CntvCtlA32 {
 /// | \[31:0\] | `TimerValue` | read/write | - | Ticks until the condition is met (signed: reads go negative once it is) |
 pub enum CntvTval {}
 impl CntvTval {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `TimerValue`: Ticks until the condition is met (signed: reads go negative once it is)
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -344,10 +330,10 @@ impl armreg_rt::Layout for CntvTval {
 }
 /// Counter-timer Virtual Timer TimerValue, AArch32 CNTV_TVAL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvTvalA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvTvalA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntvTvalA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
 ///
 /// ```
-/// # use arm_generic_timer_regs::CntvTvalA32;
+/// # use arm_generic_timer_regs::{Layout, CntvTvalA32};
 /// let value = CntvTvalA32::DEFAULT.with(CntvTvalA32::TIMERVALUE, 1);
 /// assert_eq!(value.get(CntvTvalA32::TIMERVALUE), 1);
 /// ```
@@ -363,8 +349,6 @@ impl armreg_rt::Layout for CntvTval {
 /// | \[31:0\] | `TimerValue` | read/write | - | Ticks until the condition is met (signed) |
 pub enum CntvTvalA32 {}
 impl CntvTvalA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `TimerValue`: Ticks until the condition is met (signed)
     ///
     /// Bits \[31:0\], read/write. Reset: not described.

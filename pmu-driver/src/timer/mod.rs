@@ -61,14 +61,14 @@ impl TimerRegisters for Aarch64Timer {
 
 impl VirtualTimerRegisters for Aarch64Timer {
     fn arm_virtual_timer(&self, ticks: u32) {
-        use arm_generic_timer_regs::{aarch64, CntvCtl, CntvTval};
+        use arm_generic_timer_regs::{aarch64, CntvCtl, CntvTval, Layout};
         aarch64::CNTV_TVAL_EL0::write(CntvTval::DEFAULT.with(CntvTval::TIMERVALUE, ticks));
         aarch64::CNTV_CTL_EL0::write(CntvCtl::DEFAULT.with(CntvCtl::ENABLE, true));
         // The timer's new state is in effect before the next instruction.
         isb();
     }
     fn disarm_virtual_timer(&self) {
-        use arm_generic_timer_regs::{aarch64, CntvCtl};
+        use arm_generic_timer_regs::{aarch64, CntvCtl, Layout};
         aarch64::CNTV_CTL_EL0::write(CntvCtl::DEFAULT);
         isb();
     }
@@ -108,13 +108,13 @@ impl TimerRegisters for Aarch32Timer {
 
 impl VirtualTimerRegisters for Aarch32Timer {
     fn arm_virtual_timer(&self, ticks: u32) {
-        use arm_generic_timer_regs::{aarch32, CntvCtlA32, CntvTvalA32};
+        use arm_generic_timer_regs::{aarch32, CntvCtlA32, CntvTvalA32, Layout};
         aarch32::CNTV_TVAL::write(CntvTvalA32::DEFAULT.with(CntvTvalA32::TIMERVALUE, ticks));
         aarch32::CNTV_CTL::write(CntvCtlA32::DEFAULT.with(CntvCtlA32::ENABLE, true));
         isb();
     }
     fn disarm_virtual_timer(&self) {
-        use arm_generic_timer_regs::{aarch32, CntvCtlA32};
+        use arm_generic_timer_regs::{aarch32, CntvCtlA32, Layout};
         aarch32::CNTV_CTL::write(CntvCtlA32::DEFAULT);
         isb();
     }

@@ -239,7 +239,8 @@ fn pmceid_methods(pmu: Pmu, events: &[Checked]) -> TokenStream {
 /// `From<Set>` for the values of the event-type register layout, when `evtype` names one. The
 /// value type, `Value<Layout>`, is named through the layout's own module (`a::Pmevtyper` gives
 /// `a::Value`), which every generated crate's root re-exports: the user's crate then needs no
-/// dependency of its own on the runtime.
+/// dependency of its own on the runtime. The value starts from `Value`'s `Default`, the
+/// layout's `DEFAULT`, which needs no trait in the user's scope.
 fn evtype_impl(out: &Output<'_>) -> TokenStream {
     let Some(evtype) = &out.options.evtype else {
         return quote!();
@@ -258,7 +259,7 @@ fn evtype_impl(out: &Output<'_>) -> TokenStream {
         impl ::core::convert::From<#name> for #value {
             #[inline]
             fn from(event: #name) -> Self {
-                <#evtype>::#field.with(<#evtype>::DEFAULT, ::core::convert::From::from(event.code()))
+                <#evtype>::#field.with(<#value as ::core::default::Default>::default(), ::core::convert::From::from(event.code()))
             }
         }
     }

@@ -188,7 +188,7 @@ fn dsu_sets_take_two_registers_and_the_value_field() {
         impl ::core::convert::From<Dsu> for arm_dsu_pmu::Value<arm_dsu_pmu::Clusterpmxevtyper> {
             #[inline]
             fn from(event: Dsu) -> Self {
-                <arm_dsu_pmu::Clusterpmxevtyper>::VALUE.with(<arm_dsu_pmu::Clusterpmxevtyper>::DEFAULT, ::core::convert::From::from(event.code()))
+                <arm_dsu_pmu::Clusterpmxevtyper>::VALUE.with(<arm_dsu_pmu::Value<arm_dsu_pmu::Clusterpmxevtyper> as ::core::default::Default>::default(), ::core::convert::From::from(event.code()))
             }
         }
     };

@@ -8,6 +8,7 @@ mod tests {
     use super::mmio::Pl011;
     use super::model::Pl011Model;
     use super::{uartlcr_h::Wlen, Uartcr, Uartfr, UartlcrH};
+    use armreg_rt::{Layout, Reset};
 
     #[test]
     fn the_generated_modules_are_the_crate_root() {

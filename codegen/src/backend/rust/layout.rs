@@ -1,6 +1,7 @@
-//! Layouts: one uninhabited type per distinct layout, with a constant per field, `DEFAULT` and
-//! `RESET` values and an `armreg_rt::Layout` impl (the values are `armreg_rt::Value<Layout>`,
-//! read and written through the field constants), and enums for enumerated fields.
+//! Layouts: one uninhabited type per distinct layout, with a constant per field and an
+//! `armreg_rt::Layout` impl, which provides its `DEFAULT` (and `Reset`, its `RESET`; the values
+//! are `armreg_rt::Value<Layout>`, read and written through the field constants), and enums for
+//! enumerated fields.
 //!
 //! Written as formatted text (`code::Code`): this is most of a large crate.
 use proc_macro2::Ident;
@@ -198,6 +199,17 @@ impl<'l> Plan<'l> {
         }
         c.finish()
     }
+    /// How an example imports the runtime's `Layout` trait from the crate root: as `Layout`,
+    /// unless a layout of that name takes it (`mod.rs` re-exports it then only as part of `rt`,
+    /// and the example brings it in unnamed).
+    fn layout_trait_path(&self) -> &'static str {
+        if self.layouts.iter().any(|l| type_text(l) == "Layout") {
+            "rt::Layout as _"
+        } else {
+            "Layout"
+        }
+    }
+
     /// The paragraphs a layout's page opens with after its summary: what its values are, the
     /// registers that have it (its aliases' too), and a two-line example.
     fn page(&self, i: usize) -> Vec<DocLine> {
@@ -211,10 +223,16 @@ impl<'l> Plan<'l> {
         const SHOWN: usize = 8;
         let more = users.len().saturating_sub(SHOWN);
         let shown = &users[..users.len().min(SHOWN)];
+        let reset = match reset_value(layout) {
+            Some(_) => {
+                format!(", and `{ty}::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset")
+            }
+            None => String::new(),
+        };
         let lead = format!(
-            "A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<{ty}>`](armreg_rt::Value), read and written field by field through the constants below."
+            "A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<{ty}>`](armreg_rt::Value), read and written field by field through the constants below; `{ty}::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set{reset}."
         );
-        let example = example(layout, &ty, self.krate.as_deref());
+        let example = example(layout, &ty, self.krate.as_deref(), self.layout_trait_path());
         // The feature a register's link needs: its block's, where blocks are gated, unless the
         // layout itself is compiled under that feature alone.
         let feature = |user: &(String, Option<usize>)| -> Option<&str> {
@@ -266,7 +284,8 @@ enum DocLine {
 }
 
 /// Two lines that build a value and read a field back: a doctest where the crate is known.
-fn example(layout: &Layout, ty: &str, krate: Option<&str>) -> String {
+/// `trait_path` imports `armreg_rt::Layout`, which gives `DEFAULT`, from the crate root.
+fn example(layout: &Layout, ty: &str, krate: Option<&str>, trait_path: &str) -> String {
     let field = layout
         .fields
         .iter()
@@ -290,7 +309,7 @@ fn example(layout: &Layout, ty: &str, krate: Option<&str>) -> String {
         None => format!("let value = {ty}::DEFAULT;\nassert_eq!(value, {ty}::DEFAULT);"),
     };
     match krate {
-        Some(krate) => format!("```\n# use {krate}::{ty};\n{body}\n```"),
+        Some(krate) => format!("```\n# use {krate}::{{{trait_path}, {ty}}};\n{body}\n```"),
         None => format!("```ignore\n{body}\n```"),
     }
 }
@@ -527,35 +546,26 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &[DocLine])
     // Uninhabited: a layout is a type-level name; its values are `armreg_rt::Value<Self>`, whose
     // conversions and traits are written once, generically, in the runtime.
     c.fmt(format_args!("pub enum {ty} {{}}"));
-    c.open(&format!("impl {ty}"));
-    c.line("/// Every field zero, reserved-one bits set.");
-    c.fmt(format_args!(
-        "pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain({});",
-        hex(mask_of(layout, FieldAccess::Res1))
-    ));
-    if let Some(value) = reset_value(layout) {
-        c.line("/// The value at reset.");
-        c.fmt(format_args!(
-            "pub const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain({});",
-            hex(value)
-        ));
-    }
-    // A field array is one constant; its members get none of their own.
+    // A field array is one constant; its members get none of their own. `DEFAULT` and `RESET`
+    // are the traits' (from `INFO`): as constants here they cost rp2040's crate 13 MB of its
+    // 212 MB build peak.
     let arrays = usable_field_arrays(layout);
     let in_array = |f: &Field| {
         arrays
             .iter()
             .any(|(_, members)| members.iter().any(|m| m.name == f.name))
     };
-    for f in &layout.fields {
-        if !in_array(f) {
+    let own = |f: &&Field| !in_array(f) && has_constant(f);
+    if !arrays.is_empty() || layout.fields.iter().any(|f| own(&f)) {
+        c.open(&format!("impl {ty}"));
+        for f in layout.fields.iter().filter(own) {
             field_constant(c, layout, f);
         }
+        for (array, members) in &arrays {
+            field_array_constant(c, layout, array, members);
+        }
+        c.close("");
     }
-    for (array, members) in &arrays {
-        field_array_constant(c, layout, array, members);
-    }
-    c.close("");
 
     // One constant for everything values read of the layout (`Debug` reads the name and the
     // field table in one shared function: a string literal per layout, rather than a chain of
@@ -601,6 +611,11 @@ fn mask_of(layout: &Layout, access: FieldAccess) -> u64 {
 /// The layout's reset, when every bit of it is described (see `backend::reset`).
 fn reset_value(layout: &Layout) -> Option<u64> {
     crate::backend::reset::value(layout)
+}
+
+/// Whether the layout's description gives its whole reset value (it implements `Reset`).
+pub(super) fn has_reset(layout: &Layout) -> bool {
+    reset_value(layout).is_some()
 }
 
 /// The type's documentation: the text before the diagram, and the field table after it.
@@ -816,17 +831,20 @@ pub(super) fn field_const(f: &Field) -> String {
     }
 }
 
-/// The constants every layout has itself, and the names of its reserved masks (`LayoutInfo`).
+/// The constants every layout has from its traits (a field constant of the name would hide
+/// them), and the names of its reserved masks (`LayoutInfo`).
 const OWN_CONSTS: &[&str] = &["RES0", "RES1", "DEFAULT", "RESET"];
+
+/// Whether a field has a constant: a reserved one (neither read nor written) has none.
+fn has_constant(f: &Field) -> bool {
+    f.access.readable() || f.access.writable()
+}
 
 /// A field as one constant, `Field<Self, R, W>`: its read type `R` and write type `W` say how it
 /// is accessed (`WriteOnly`/`ReadOnly` where it is not). One constant per field and three
 /// methods every value shares, rather than three methods per field: the accessors were most
 /// of a large crate's build time.
 fn field_constant(c: &mut Code, layout: &Layout, f: &Field) {
-    if !(f.access.readable() || f.access.writable()) {
-        return;
-    }
     let (_, enum_read, enum_write) = enum_values(f);
     let read = if f.access.readable() {
         field_type(layout, f, enum_read)

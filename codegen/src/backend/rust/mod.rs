@@ -336,22 +336,24 @@ fn root_items(
 ) -> TokenStream {
     let path_attr = |m: &str| path_of(m).map(|p| quote!(#[path = #p]));
     // Layouts live in a private module re-exported at the root; a crate of events alone has
-    // none. The runtime's `Layout`, `Value` and (with arrays) `IndexOutOfRange` are re-exported
-    // so that a user needs only this crate (each unless a layout has its name: the layout wins,
-    // and the other is `armreg_rt`'s); the whole runtime is `rt`, for the rarer names.
+    // none. The runtime's `Layout`, `Value`, (with a reset value) `Reset` and (with arrays)
+    // `IndexOutOfRange` are re-exported so that a user needs only this crate (each unless a
+    // layout has its name: the layout wins, and the other is `armreg_rt`'s); the whole runtime
+    // is `rt`, for the rarer names. The traits give every layout its `DEFAULT` and `RESET`.
     let layouts = (!device.layouts.is_empty()).then(|| {
-        let taken = |n: &str| device.layouts.iter().any(|l| layout::type_text(l) == n);
-        let arrays = has_arrays(device);
-        let runtime: Vec<syn::Ident> = ["IndexOutOfRange", "Layout", "Value"]
+        let runtime: Vec<syn::Ident> = runtime_reexports(device)
             .into_iter()
-            .filter(|n| *n != "IndexOutOfRange" || arrays)
-            .filter(|n| !taken(n))
             .map(|n| syn::Ident::new(n, proc_macro2::Span::call_site()))
             .collect();
+        let traits = if runtime.iter().any(|n| n == "Reset") {
+            " The traits give each layout its `DEFAULT` and `RESET`."
+        } else {
+            ""
+        };
+        let doc = format!(" The runtime's types most often named: a register's value is a `Value<Layout>` (`value.get(Layout::FIELD)`, `value.with(Layout::FIELD, x)`).{traits}");
         let runtime_use = (!runtime.is_empty()).then(|| {
             quote! {
-                /// The runtime's types most often named: a register's value is a
-                /// `Value<Layout>` (`value.get(Layout::FIELD)`, `value.with(Layout::FIELD, x)`).
+                #[doc = #doc]
                 #[doc(no_inline)]
                 pub use armreg_rt::{#(#runtime),*};
             }
@@ -515,6 +517,20 @@ fn rest_of_crate(
     Ok(())
 }
 
+/// The runtime's names the crate root re-exports: `Layout` and `Value`, `Reset` where a layout
+/// has a reset value, `IndexOutOfRange` where a register is an array; none a layout's name takes.
+fn runtime_reexports(device: &Device) -> Vec<&'static str> {
+    let taken = |n: &str| device.layouts.iter().any(|l| layout::type_text(l) == n);
+    let arrays = has_arrays(device);
+    let resets = device.layouts.iter().any(layout::has_reset);
+    ["IndexOutOfRange", "Layout", "Reset", "Value"]
+        .into_iter()
+        .filter(|n| *n != "IndexOutOfRange" || arrays)
+        .filter(|n| *n != "Reset" || resets)
+        .filter(|n| !taken(n))
+        .collect()
+}
+
 /// Whether any register of `device`, system or memory-mapped, is an array.
 fn has_arrays(device: &Device) -> bool {
     device.sysregs.iter().any(|r| r.count.is_some())
@@ -528,9 +544,25 @@ fn has_arrays(device: &Device) -> bool {
 fn contents_doc(device: &Device, models: bool) -> String {
     let mut parts = Vec::new();
     if !device.layouts.is_empty() {
-        parts.push(
-            "Layouts are at the crate root, each with a constant per field; a register's value is a `Value<Layout>`, whose fields are read and written through those constants (`value.get(Layout::FIELD)`, `value.with(Layout::FIELD, x)`).".to_string(),
-        );
+        let root = runtime_reexports(device);
+        let at = |name: &str| match root.contains(&name) {
+            true => format!("`{name}`"),
+            false => format!("`rt::{name}`"),
+        };
+        let traits = match device.layouts.iter().any(layout::has_reset) {
+            true => format!(
+                "`DEFAULT`, every field zero and the reserved-one bits set, comes from the trait {}, and `RESET`, the value at reset where the description gives it, from {}",
+                at("Layout"),
+                at("Reset")
+            ),
+            false => format!(
+                "`DEFAULT`, every field zero and the reserved-one bits set, comes from the trait {}",
+                at("Layout")
+            ),
+        };
+        parts.push(format!(
+            "Layouts are at the crate root, each with a constant per field; a register's value is a `Value<Layout>`, whose fields are read and written through those constants (`Layout::DEFAULT.with(Layout::FIELD, x)`, `value.get(Layout::FIELD)`; {traits})."
+        ));
     }
     let states: Vec<&str> = [
         (

@@ -36,10 +36,10 @@ mod pmu_ext32_layouts;
 pub use self::pmu_ext32_layouts::*;
 /// Auxiliary Control Register: contents defined by the implementation
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Actlr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ACTLR_EL1`](crate::aarch64::ACTLR_EL1), [`aarch64::ACTLR_EL2`](crate::aarch64::ACTLR_EL2), [`aarch64::ACTLR_EL3`](crate::aarch64::ACTLR_EL3), [`aarch64::AFSR0_EL1`](crate::aarch64::AFSR0_EL1), [`aarch64::AFSR0_EL2`](crate::aarch64::AFSR0_EL2), [`aarch64::AFSR0_EL3`](crate::aarch64::AFSR0_EL3), [`aarch64::AFSR1_EL1`](crate::aarch64::AFSR1_EL1), [`aarch64::AFSR1_EL2`](crate::aarch64::AFSR1_EL2) and 4 more.
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Actlr>`](armreg_rt::Value), read and written field by field through the constants below; `Actlr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ACTLR_EL1`](crate::aarch64::ACTLR_EL1), [`aarch64::ACTLR_EL2`](crate::aarch64::ACTLR_EL2), [`aarch64::ACTLR_EL3`](crate::aarch64::ACTLR_EL3), [`aarch64::AFSR0_EL1`](crate::aarch64::AFSR0_EL1), [`aarch64::AFSR0_EL2`](crate::aarch64::AFSR0_EL2), [`aarch64::AFSR0_EL3`](crate::aarch64::AFSR0_EL3), [`aarch64::AFSR1_EL1`](crate::aarch64::AFSR1_EL1), [`aarch64::AFSR1_EL2`](crate::aarch64::AFSR1_EL2) and 4 more.
 ///
 /// ```
-/// # use aarch64_sysregs::Actlr;
+/// # use aarch64_sysregs::{Layout, Actlr};
 /// let value = Actlr::DEFAULT.with(Actlr::IMPDEF, 1);
 /// assert_eq!(value.get(Actlr::IMPDEF), 1);
 /// ```
@@ -55,8 +55,6 @@ pub use self::pmu_ext32_layouts::*;
 /// | \[63:0\] | `IMPDEF` | read/write | - | IMPLEMENTATION DEFINED control bits |
 pub enum Actlr {}
 impl Actlr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `IMPDEF`: IMPLEMENTATION DEFINED control bits
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -88,10 +86,10 @@ impl armreg_rt::Layout for Actlr {
 pub type Afsr = crate::Actlr;
 /// Auxiliary ID Register: IMPLEMENTATION DEFINED identification
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Aidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::AIDR_EL1`](crate::aarch64::AIDR_EL1), [`aarch64::REVIDR_EL1`](crate::aarch64::REVIDR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Aidr>`](armreg_rt::Value), read and written field by field through the constants below; `Aidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::AIDR_EL1`](crate::aarch64::AIDR_EL1), [`aarch64::REVIDR_EL1`](crate::aarch64::REVIDR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Aidr;
+/// # use aarch64_sysregs::{Layout, Aidr};
 /// let value = Aidr::DEFAULT;
 /// assert_eq!(value, Aidr::DEFAULT);
 /// ```
@@ -107,8 +105,6 @@ pub type Afsr = crate::Actlr;
 /// | \[63:0\] | `IMPDEF` | read-only | - | IMPLEMENTATION DEFINED identification information |
 pub enum Aidr {}
 impl Aidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `IMPDEF`: IMPLEMENTATION DEFINED identification information
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
@@ -126,10 +122,10 @@ impl armreg_rt::Layout for Aidr {
 }
 /// All Interrupt Mask Bit (FEAT_NMI): masks interrupts including those with superpriority
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Allint>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ALLINT`](crate::aarch64::ALLINT).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Allint>`](armreg_rt::Value), read and written field by field through the constants below; `Allint::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ALLINT`](crate::aarch64::ALLINT).
 ///
 /// ```
-/// # use aarch64_sysregs::Allint;
+/// # use aarch64_sysregs::{Layout, Allint};
 /// let value = Allint::DEFAULT.with(Allint::ALLINT, true);
 /// assert!(value.get(Allint::ALLINT));
 /// ```
@@ -147,8 +143,6 @@ impl armreg_rt::Layout for Aidr {
 /// | \[12:0\] | - | reserved, 0 | - |  |
 pub enum Allint {}
 impl Allint {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ALLINT`: Mask all interrupts
     ///
     /// Bits \[13\], read/write. Reset: not described.
@@ -180,10 +174,10 @@ impl armreg_rt::Layout for Allint {
 pub type Amair = crate::Actlr;
 /// Extended Auxiliary Memory Attribute Indirection Register, IMPLEMENTATION DEFINED
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Amair2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::AMAIR2_EL1`](crate::aarch64::AMAIR2_EL1), [`aarch64::AMAIR2_EL2`](crate::aarch64::AMAIR2_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Amair2>`](armreg_rt::Value), read and written field by field through the constants below; `Amair2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::AMAIR2_EL1`](crate::aarch64::AMAIR2_EL1), [`aarch64::AMAIR2_EL2`](crate::aarch64::AMAIR2_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Amair2;
+/// # use aarch64_sysregs::{Layout, Amair2};
 /// let value = Amair2::DEFAULT.with(Amair2::IMPDEF, 1);
 /// assert_eq!(value.get(Amair2::IMPDEF), 1);
 /// ```
@@ -199,8 +193,6 @@ pub type Amair = crate::Actlr;
 /// | \[63:0\] | `ImpDef` | read/write | - | IMPLEMENTATION DEFINED attributes |
 pub enum Amair2 {}
 impl Amair2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ImpDef`: IMPLEMENTATION DEFINED attributes
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -218,10 +210,10 @@ impl armreg_rt::Layout for Amair2 {
 }
 /// One 64-bit half of a 128-bit pointer authentication key
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Apkey>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::APDAKEYHI_EL1`](crate::aarch64::APDAKEYHI_EL1), [`aarch64::APDAKEYLO_EL1`](crate::aarch64::APDAKEYLO_EL1), [`aarch64::APDBKEYHI_EL1`](crate::aarch64::APDBKEYHI_EL1), [`aarch64::APDBKEYLO_EL1`](crate::aarch64::APDBKEYLO_EL1), [`aarch64::APGAKEYHI_EL1`](crate::aarch64::APGAKEYHI_EL1), [`aarch64::APGAKEYLO_EL1`](crate::aarch64::APGAKEYLO_EL1), [`aarch64::APIAKEYHI_EL1`](crate::aarch64::APIAKEYHI_EL1), [`aarch64::APIAKEYLO_EL1`](crate::aarch64::APIAKEYLO_EL1) and 5 more.
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Apkey>`](armreg_rt::Value), read and written field by field through the constants below; `Apkey::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::APDAKEYHI_EL1`](crate::aarch64::APDAKEYHI_EL1), [`aarch64::APDAKEYLO_EL1`](crate::aarch64::APDAKEYLO_EL1), [`aarch64::APDBKEYHI_EL1`](crate::aarch64::APDBKEYHI_EL1), [`aarch64::APDBKEYLO_EL1`](crate::aarch64::APDBKEYLO_EL1), [`aarch64::APGAKEYHI_EL1`](crate::aarch64::APGAKEYHI_EL1), [`aarch64::APGAKEYLO_EL1`](crate::aarch64::APGAKEYLO_EL1), [`aarch64::APIAKEYHI_EL1`](crate::aarch64::APIAKEYHI_EL1), [`aarch64::APIAKEYLO_EL1`](crate::aarch64::APIAKEYLO_EL1) and 5 more.
 ///
 /// ```
-/// # use aarch64_sysregs::Apkey;
+/// # use aarch64_sysregs::{Layout, Apkey};
 /// let value = Apkey::DEFAULT;
 /// assert_eq!(value, Apkey::DEFAULT);
 /// ```
@@ -232,10 +224,6 @@ impl armreg_rt::Layout for Amair2 {
 ///
 #[cfg_attr(doc, doc = diagram_Apkey!())]
 pub enum Apkey {}
-impl Apkey {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-}
 impl armreg_rt::Layout for Apkey {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
@@ -248,10 +236,10 @@ impl armreg_rt::Layout for Apkey {
 }
 /// Current Cache Size ID Register (32-bit field form, without FEAT_CCIDX)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ccsidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CCSIDR_EL1`](crate::aarch64::CCSIDR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ccsidr>`](armreg_rt::Value), read and written field by field through the constants below; `Ccsidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CCSIDR_EL1`](crate::aarch64::CCSIDR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Ccsidr;
+/// # use aarch64_sysregs::{Layout, Ccsidr};
 /// let value = Ccsidr::DEFAULT;
 /// assert_eq!(value, Ccsidr::DEFAULT);
 /// ```
@@ -271,8 +259,6 @@ impl armreg_rt::Layout for Apkey {
 /// | \[2:0\] | `LineSize` | read-only | - | Log2 of the cache line size in bytes, minus 4 |
 pub enum Ccsidr {}
 impl Ccsidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `LineSize`: Log2 of the cache line size in bytes, minus 4
     ///
     /// Bits \[2:0\], read-only. Reset: not described.
@@ -302,10 +288,10 @@ impl armreg_rt::Layout for Ccsidr {
 }
 /// Current Cache Size ID Register 2: number of sets with FEAT_CCIDX
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ccsidr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CCSIDR2_EL1`](crate::aarch64::CCSIDR2_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ccsidr2>`](armreg_rt::Value), read and written field by field through the constants below; `Ccsidr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CCSIDR2_EL1`](crate::aarch64::CCSIDR2_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Ccsidr2;
+/// # use aarch64_sysregs::{Layout, Ccsidr2};
 /// let value = Ccsidr2::DEFAULT;
 /// assert_eq!(value, Ccsidr2::DEFAULT);
 /// ```
@@ -322,8 +308,6 @@ impl armreg_rt::Layout for Ccsidr {
 /// | \[23:0\] | `NumSets` | read-only | - | Number of sets in the cache, minus 1 |
 pub enum Ccsidr2 {}
 impl Ccsidr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `NumSets`: Number of sets in the cache, minus 1
     ///
     /// Bits \[23:0\], read-only. Reset: not described.
@@ -341,10 +325,10 @@ impl armreg_rt::Layout for Ccsidr2 {
 }
 /// Cache Level ID Register: cache types and coherency levels
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CLIDR_EL1`](crate::aarch64::CLIDR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clidr>`](armreg_rt::Value), read and written field by field through the constants below; `Clidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CLIDR_EL1`](crate::aarch64::CLIDR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Clidr;
+/// # use aarch64_sysregs::{Layout, Clidr};
 /// let value = Clidr::DEFAULT;
 /// assert_eq!(value, Clidr::DEFAULT);
 /// ```
@@ -372,8 +356,6 @@ impl armreg_rt::Layout for Ccsidr2 {
 /// | \[2:0\] | `Ctype1` | read-only | - | Type of cache at level 1 |
 pub enum Clidr {}
 impl Clidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Ctype1`: Type of cache at level 1
     ///
     /// Bits \[2:0\], read-only. Reset: not described.
@@ -435,10 +417,10 @@ impl armreg_rt::Layout for Clidr {
 }
 /// Counter-timer Frequency Register (CNTFRQ_EL0): the system counter frequency in Hz, as programmed by firmware
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntfrq>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntfrq>`](armreg_rt::Value), read and written field by field through the constants below; `Cntfrq::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Cntfrq;
+/// # use aarch64_sysregs::{Layout, Cntfrq};
 /// let value = Cntfrq::DEFAULT.with(Cntfrq::CLOCKFREQ, 1);
 /// assert_eq!(value.get(Cntfrq::CLOCKFREQ), 1);
 /// ```
@@ -455,8 +437,6 @@ impl armreg_rt::Layout for Clidr {
 /// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others) |
 pub enum Cntfrq {}
 impl Cntfrq {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ClockFreq`: System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others)
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -476,10 +456,10 @@ impl armreg_rt::Layout for Cntfrq {
 }
 /// Counter-timer Frequency Register, AArch32 CNTFRQ (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntfrqA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntfrqA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntfrqA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
 ///
 /// ```
-/// # use aarch64_sysregs::CntfrqA32;
+/// # use aarch64_sysregs::{Layout, CntfrqA32};
 /// let value = CntfrqA32::DEFAULT.with(CntfrqA32::CLOCKFREQ, 1);
 /// assert_eq!(value.get(CntfrqA32::CLOCKFREQ), 1);
 /// ```
@@ -495,8 +475,6 @@ impl armreg_rt::Layout for Cntfrq {
 /// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz |
 pub enum CntfrqA32 {}
 impl CntfrqA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ClockFreq`: System counter clock frequency in Hz
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -516,10 +494,10 @@ impl armreg_rt::Layout for CntfrqA32 {
 }
 /// Counter-timer Hypervisor Control, as laid out while HCR_EL2.E2H is 0: EL1/EL0 access to the physical counter and timer, and the EL2 event stream
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cnthctl>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTHCTL_EL2`](crate::aarch64::CNTHCTL_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cnthctl>`](armreg_rt::Value), read and written field by field through the constants below; `Cnthctl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTHCTL_EL2`](crate::aarch64::CNTHCTL_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Cnthctl;
+/// # use aarch64_sysregs::{Layout, Cnthctl};
 /// let value = Cnthctl::DEFAULT.with(Cnthctl::EL1PCTEN, true);
 /// assert!(value.get(Cnthctl::EL1PCTEN));
 /// ```
@@ -549,8 +527,6 @@ impl armreg_rt::Layout for CntfrqA32 {
 /// | \[0\] | `EL1PCTEN` | read/write | - | 1: EL0/EL1 reads of the physical counter are not trapped to EL2 |
 pub enum Cnthctl {}
 impl Cnthctl {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EL1PCTEN`: 1: EL0/EL1 reads of the physical counter are not trapped to EL2
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -616,10 +592,10 @@ impl armreg_rt::Layout for Cnthctl {
 }
 /// Counter-timer Hypervisor Control (AArch32): PL1 access to the physical counter and timer, and the event stream; the later trap bits (8 and up) are not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CnthctlA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTHCTL`](crate::aarch32::CNTHCTL).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CnthctlA32>`](armreg_rt::Value), read and written field by field through the constants below; `CnthctlA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTHCTL`](crate::aarch32::CNTHCTL).
 ///
 /// ```
-/// # use aarch64_sysregs::CnthctlA32;
+/// # use aarch64_sysregs::{Layout, CnthctlA32};
 /// let value = CnthctlA32::DEFAULT.with(CnthctlA32::PL1PCTEN, true);
 /// assert!(value.get(CnthctlA32::PL1PCTEN));
 /// ```
@@ -639,8 +615,6 @@ impl armreg_rt::Layout for Cnthctl {
 /// | \[0\] | `PL1PCTEN` | read/write | - | 1: PL0/PL1 reads of the physical counter are not trapped to Hyp mode |
 pub enum CnthctlA32 {}
 impl CnthctlA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PL1PCTEN`: 1: PL0/PL1 reads of the physical counter are not trapped to Hyp mode
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -674,10 +648,10 @@ impl armreg_rt::Layout for CnthctlA32 {
 }
 /// Counter-timer Hypervisor Control, as laid out while HCR_EL2.E2H is 1 (bits 0, 1 and 8 to 11 differ from CNTHCTL)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CnthctlE2h>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTHCTL_EL2_E2H`](crate::aarch64::CNTHCTL_EL2_E2H).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CnthctlE2h>`](armreg_rt::Value), read and written field by field through the constants below; `CnthctlE2h::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTHCTL_EL2_E2H`](crate::aarch64::CNTHCTL_EL2_E2H).
 ///
 /// ```
-/// # use aarch64_sysregs::CnthctlE2h;
+/// # use aarch64_sysregs::{Layout, CnthctlE2h};
 /// let value = CnthctlE2h::DEFAULT.with(CnthctlE2h::EL0PCTEN, true);
 /// assert!(value.get(CnthctlE2h::EL0PCTEN));
 /// ```
@@ -710,8 +684,6 @@ impl armreg_rt::Layout for CnthctlA32 {
 /// | \[0\] | `EL0PCTEN` | read/write | - | 1: EL0 reads of the physical counter are not trapped |
 pub enum CnthctlE2h {}
 impl CnthctlE2h {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EL0PCTEN`: 1: EL0 reads of the physical counter are not trapped
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -793,10 +765,10 @@ impl armreg_rt::Layout for CnthctlE2h {
 }
 /// Counter-timer Kernel Control: EL0 access to the counters and timers, and the event stream
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntkctl>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTKCTL_EL1`](crate::aarch64::CNTKCTL_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntkctl>`](armreg_rt::Value), read and written field by field through the constants below; `Cntkctl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTKCTL_EL1`](crate::aarch64::CNTKCTL_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Cntkctl;
+/// # use aarch64_sysregs::{Layout, Cntkctl};
 /// let value = Cntkctl::DEFAULT.with(Cntkctl::EL0PCTEN, true);
 /// assert!(value.get(Cntkctl::EL0PCTEN));
 /// ```
@@ -821,8 +793,6 @@ impl armreg_rt::Layout for CnthctlE2h {
 /// | \[0\] | `EL0PCTEN` | read/write | - | 1: EL0 reads of the physical counter (and the frequency) are not trapped |
 pub enum Cntkctl {}
 impl Cntkctl {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EL0PCTEN`: 1: EL0 reads of the physical counter (and the frequency) are not trapped
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -868,10 +838,10 @@ impl armreg_rt::Layout for Cntkctl {
 }
 /// Counter-timer Kernel Control, AArch32 CNTKCTL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntkctlA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTKCTL`](crate::aarch32::CNTKCTL).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntkctlA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntkctlA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTKCTL`](crate::aarch32::CNTKCTL).
 ///
 /// ```
-/// # use aarch64_sysregs::CntkctlA32;
+/// # use aarch64_sysregs::{Layout, CntkctlA32};
 /// let value = CntkctlA32::DEFAULT.with(CntkctlA32::EL0PCTEN, true);
 /// assert!(value.get(CntkctlA32::EL0PCTEN));
 /// ```
@@ -896,8 +866,6 @@ impl armreg_rt::Layout for Cntkctl {
 /// | \[0\] | `EL0PCTEN` | read/write | - | 1: EL0 reads of the physical counter (and the frequency) are not trapped |
 pub enum CntkctlA32 {}
 impl CntkctlA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EL0PCTEN`: 1: EL0 reads of the physical counter (and the frequency) are not trapped
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -943,10 +911,10 @@ impl armreg_rt::Layout for CntkctlA32 {
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpct>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch32::CNTPCTSS`](crate::aarch32::CNTPCTSS), [`aarch64::CNTPCTSS_EL0`](crate::aarch64::CNTPCTSS_EL0), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpct>`](armreg_rt::Value), read and written field by field through the constants below; `Cntpct::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch32::CNTPCTSS`](crate::aarch32::CNTPCTSS), [`aarch64::CNTPCTSS_EL0`](crate::aarch64::CNTPCTSS_EL0), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Cntpct;
+/// # use aarch64_sysregs::{Layout, Cntpct};
 /// let value = Cntpct::DEFAULT;
 /// assert_eq!(value, Cntpct::DEFAULT);
 /// ```
@@ -962,8 +930,6 @@ impl armreg_rt::Layout for CntkctlA32 {
 /// | \[63:0\] | `PhysicalCount` | read-only | - | Physical count value |
 pub enum Cntpct {}
 impl Cntpct {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PhysicalCount`: Physical count value
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
@@ -983,10 +949,10 @@ impl armreg_rt::Layout for Cntpct {
 }
 /// Counter-timer Physical Offset (FEAT_ECV): subtracted from the physical count seen by EL0/EL1 when CNTHCTL_EL2.ECV is 1
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpoff>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTPOFF_EL2`](crate::aarch64::CNTPOFF_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpoff>`](armreg_rt::Value), read and written field by field through the constants below; `Cntpoff::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTPOFF_EL2`](crate::aarch64::CNTPOFF_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Cntpoff;
+/// # use aarch64_sysregs::{Layout, Cntpoff};
 /// let value = Cntpoff::DEFAULT.with(Cntpoff::PHYSICALOFFSET, 1);
 /// assert_eq!(value.get(Cntpoff::PHYSICALOFFSET), 1);
 /// ```
@@ -1002,8 +968,6 @@ impl armreg_rt::Layout for Cntpct {
 /// | \[63:0\] | `PhysicalOffset` | read/write | - | Physical offset, in counter ticks |
 pub enum Cntpoff {}
 impl Cntpoff {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PhysicalOffset`: Physical offset, in counter ticks
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -1021,10 +985,10 @@ impl armreg_rt::Layout for Cntpoff {
 }
 /// Physical timer control (EL1, EL2 and secure physical timers): enable, interrupt mask and status
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCtl>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTHP_CTL_EL2`](crate::aarch64::CNTHP_CTL_EL2), [`aarch64::CNTPS_CTL_EL1`](crate::aarch64::CNTPS_CTL_EL1), [`aarch64::CNTP_CTL_EL0`](crate::aarch64::CNTP_CTL_EL0), [`aarch64::CNTHV_CTL_EL2`](crate::aarch64::CNTHV_CTL_EL2), [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCtl>`](armreg_rt::Value), read and written field by field through the constants below; `CntpCtl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTHP_CTL_EL2`](crate::aarch64::CNTHP_CTL_EL2), [`aarch64::CNTPS_CTL_EL1`](crate::aarch64::CNTPS_CTL_EL1), [`aarch64::CNTP_CTL_EL0`](crate::aarch64::CNTP_CTL_EL0), [`aarch64::CNTHV_CTL_EL2`](crate::aarch64::CNTHV_CTL_EL2), [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::CntpCtl;
+/// # use aarch64_sysregs::{Layout, CntpCtl};
 /// let value = CntpCtl::DEFAULT.with(CntpCtl::ENABLE, true);
 /// assert!(value.get(CntpCtl::ENABLE));
 /// ```
@@ -1043,8 +1007,6 @@ impl armreg_rt::Layout for Cntpoff {
 /// | \[0\] | `ENABLE` | read/write | - | 1: the timer is enabled |
 pub enum CntpCtl {}
 impl CntpCtl {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ENABLE`: 1: the timer is enabled
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -1070,10 +1032,10 @@ impl armreg_rt::Layout for CntpCtl {
 }
 /// Physical timer control, AArch32 CNTP_CTL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCtlA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTHP_CTL`](crate::aarch32::CNTHP_CTL), [`aarch32::CNTP_CTL`](crate::aarch32::CNTP_CTL), [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCtlA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntpCtlA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTHP_CTL`](crate::aarch32::CNTHP_CTL), [`aarch32::CNTP_CTL`](crate::aarch32::CNTP_CTL), [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
 ///
 /// ```
-/// # use aarch64_sysregs::CntpCtlA32;
+/// # use aarch64_sysregs::{Layout, CntpCtlA32};
 /// let value = CntpCtlA32::DEFAULT.with(CntpCtlA32::ENABLE, true);
 /// assert!(value.get(CntpCtlA32::ENABLE));
 /// ```
@@ -1092,8 +1054,6 @@ impl armreg_rt::Layout for CntpCtl {
 /// | \[0\] | `ENABLE` | read/write | - | 1: the timer is enabled |
 pub enum CntpCtlA32 {}
 impl CntpCtlA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ENABLE`: 1: the timer is enabled
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -1119,10 +1079,10 @@ impl armreg_rt::Layout for CntpCtlA32 {
 }
 /// Physical timer CompareValue: the timer condition is met once the physical count reaches it
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCval>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL), [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1), [`aarch32::CNTP_CVAL`](crate::aarch32::CNTP_CVAL), [`aarch64::CNTP_CVAL_EL0`](crate::aarch64::CNTP_CVAL_EL0), [`aarch64::CNTHV_CVAL_EL2`](crate::aarch64::CNTHV_CVAL_EL2), [`aarch32::CNTV_CVAL`](crate::aarch32::CNTV_CVAL), [`aarch64::CNTV_CVAL_EL0`](crate::aarch64::CNTV_CVAL_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCval>`](armreg_rt::Value), read and written field by field through the constants below; `CntpCval::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL), [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1), [`aarch32::CNTP_CVAL`](crate::aarch32::CNTP_CVAL), [`aarch64::CNTP_CVAL_EL0`](crate::aarch64::CNTP_CVAL_EL0), [`aarch64::CNTHV_CVAL_EL2`](crate::aarch64::CNTHV_CVAL_EL2), [`aarch32::CNTV_CVAL`](crate::aarch32::CNTV_CVAL), [`aarch64::CNTV_CVAL_EL0`](crate::aarch64::CNTV_CVAL_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::CntpCval;
+/// # use aarch64_sysregs::{Layout, CntpCval};
 /// let value = CntpCval::DEFAULT.with(CntpCval::COMPAREVALUE, 1);
 /// assert_eq!(value.get(CntpCval::COMPAREVALUE), 1);
 /// ```
@@ -1138,8 +1098,6 @@ impl armreg_rt::Layout for CntpCtlA32 {
 /// | \[63:0\] | `CompareValue` | read/write | - | Absolute compare value, in counter ticks |
 pub enum CntpCval {}
 impl CntpCval {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CompareValue`: Absolute compare value, in counter ticks
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -1157,10 +1115,10 @@ impl armreg_rt::Layout for CntpCval {
 }
 /// Physical timer TimerValue: a write sets the compare value to the current physical count plus the sign-extended value
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpTval>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CNTHP_TVAL_EL2`](crate::aarch64::CNTHP_TVAL_EL2), [`aarch64::CNTPS_TVAL_EL1`](crate::aarch64::CNTPS_TVAL_EL1), [`aarch64::CNTP_TVAL_EL0`](crate::aarch64::CNTP_TVAL_EL0), [`aarch64::CNTHV_TVAL_EL2`](crate::aarch64::CNTHV_TVAL_EL2), [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpTval>`](armreg_rt::Value), read and written field by field through the constants below; `CntpTval::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTHP_TVAL_EL2`](crate::aarch64::CNTHP_TVAL_EL2), [`aarch64::CNTPS_TVAL_EL1`](crate::aarch64::CNTPS_TVAL_EL1), [`aarch64::CNTP_TVAL_EL0`](crate::aarch64::CNTP_TVAL_EL0), [`aarch64::CNTHV_TVAL_EL2`](crate::aarch64::CNTHV_TVAL_EL2), [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::CntpTval;
+/// # use aarch64_sysregs::{Layout, CntpTval};
 /// let value = CntpTval::DEFAULT.with(CntpTval::TIMERVALUE, 1);
 /// assert_eq!(value.get(CntpTval::TIMERVALUE), 1);
 /// ```
@@ -1177,8 +1135,6 @@ impl armreg_rt::Layout for CntpCval {
 /// | \[31:0\] | `TimerValue` | read/write | - | Signed ticks until the condition is met (negative once it is) |
 pub enum CntpTval {}
 impl CntpTval {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `TimerValue`: Signed ticks until the condition is met (negative once it is)
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -1196,10 +1152,10 @@ impl armreg_rt::Layout for CntpTval {
 }
 /// Physical timer TimerValue, AArch32 CNTP_TVAL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpTvalA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTHP_TVAL`](crate::aarch32::CNTHP_TVAL), [`aarch32::CNTP_TVAL`](crate::aarch32::CNTP_TVAL), [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpTvalA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntpTvalA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTHP_TVAL`](crate::aarch32::CNTHP_TVAL), [`aarch32::CNTP_TVAL`](crate::aarch32::CNTP_TVAL), [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
 ///
 /// ```
-/// # use aarch64_sysregs::CntpTvalA32;
+/// # use aarch64_sysregs::{Layout, CntpTvalA32};
 /// let value = CntpTvalA32::DEFAULT.with(CntpTvalA32::TIMERVALUE, 1);
 /// assert_eq!(value.get(CntpTvalA32::TIMERVALUE), 1);
 /// ```
@@ -1215,8 +1171,6 @@ impl armreg_rt::Layout for CntpTval {
 /// | \[31:0\] | `TimerValue` | read/write | - | Signed ticks until the condition is met (negative once it is) |
 pub enum CntpTvalA32 {}
 impl CntpTvalA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `TimerValue`: Signed ticks until the condition is met (negative once it is)
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -1234,10 +1188,10 @@ impl armreg_rt::Layout for CntpTvalA32 {
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvct>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch32::CNTVCTSS`](crate::aarch32::CNTVCTSS), [`aarch64::CNTVCTSS_EL0`](crate::aarch64::CNTVCTSS_EL0), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvct>`](armreg_rt::Value), read and written field by field through the constants below; `Cntvct::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch32::CNTVCTSS`](crate::aarch32::CNTVCTSS), [`aarch64::CNTVCTSS_EL0`](crate::aarch64::CNTVCTSS_EL0), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Cntvct;
+/// # use aarch64_sysregs::{Layout, Cntvct};
 /// let value = Cntvct::DEFAULT;
 /// assert_eq!(value, Cntvct::DEFAULT);
 /// ```
@@ -1253,8 +1207,6 @@ impl armreg_rt::Layout for CntpTvalA32 {
 /// | \[63:0\] | `VirtualCount` | read-only | - | Virtual count value |
 pub enum Cntvct {}
 impl Cntvct {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VirtualCount`: Virtual count value
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
@@ -1274,10 +1226,10 @@ impl armreg_rt::Layout for Cntvct {
 }
 /// Counter-timer Virtual Offset: the physical count minus this value is the virtual count
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvoff>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::CNTVOFF`](crate::aarch32::CNTVOFF), [`aarch64::CNTVOFF_EL2`](crate::aarch64::CNTVOFF_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvoff>`](armreg_rt::Value), read and written field by field through the constants below; `Cntvoff::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTVOFF`](crate::aarch32::CNTVOFF), [`aarch64::CNTVOFF_EL2`](crate::aarch64::CNTVOFF_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Cntvoff;
+/// # use aarch64_sysregs::{Layout, Cntvoff};
 /// let value = Cntvoff::DEFAULT.with(Cntvoff::VOFFSET, 1);
 /// assert_eq!(value.get(Cntvoff::VOFFSET), 1);
 /// ```
@@ -1293,8 +1245,6 @@ impl armreg_rt::Layout for Cntvct {
 /// | \[63:0\] | `VOffset` | read/write | - | Virtual offset, in counter ticks |
 pub enum Cntvoff {}
 impl Cntvoff {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VOffset`: Virtual offset, in counter ticks
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -1383,10 +1333,10 @@ pub type CntvTval = crate::CntpTval;
 pub type CntvTvalA32 = crate::CntpTvalA32;
 /// Context ID Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Contextidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CONTEXTIDR_EL1`](crate::aarch64::CONTEXTIDR_EL1), [`aarch64::CONTEXTIDR_EL12`](crate::aarch64::CONTEXTIDR_EL12), [`aarch64::CONTEXTIDR_EL2`](crate::aarch64::CONTEXTIDR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Contextidr>`](armreg_rt::Value), read and written field by field through the constants below; `Contextidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CONTEXTIDR_EL1`](crate::aarch64::CONTEXTIDR_EL1), [`aarch64::CONTEXTIDR_EL12`](crate::aarch64::CONTEXTIDR_EL12), [`aarch64::CONTEXTIDR_EL2`](crate::aarch64::CONTEXTIDR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Contextidr;
+/// # use aarch64_sysregs::{Layout, Contextidr};
 /// let value = Contextidr::DEFAULT.with(Contextidr::PROCID, 1);
 /// assert_eq!(value.get(Contextidr::PROCID), 1);
 /// ```
@@ -1403,8 +1353,6 @@ pub type CntvTvalA32 = crate::CntpTvalA32;
 /// | \[31:0\] | `PROCID` | read/write | - | Process identifier |
 pub enum Contextidr {}
 impl Contextidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PROCID`: Process identifier
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -1422,10 +1370,10 @@ impl armreg_rt::Layout for Contextidr {
 }
 /// Architectural Feature Access Control Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cpacr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CPACR_EL1`](crate::aarch64::CPACR_EL1), [`aarch64::CPACR_EL12`](crate::aarch64::CPACR_EL12).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cpacr>`](armreg_rt::Value), read and written field by field through the constants below; `Cpacr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CPACR_EL1`](crate::aarch64::CPACR_EL1), [`aarch64::CPACR_EL12`](crate::aarch64::CPACR_EL12).
 ///
 /// ```
-/// # use aarch64_sysregs::Cpacr;
+/// # use aarch64_sysregs::{Layout, Cpacr};
 /// let value = Cpacr::DEFAULT.with(Cpacr::ZEN, 1);
 /// assert_eq!(value.get(Cpacr::ZEN), 1);
 /// ```
@@ -1450,8 +1398,6 @@ impl armreg_rt::Layout for Contextidr {
 /// | \[15:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum Cpacr {}
 impl Cpacr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ZEN`: Trap SVE instructions and registers (0b11: no trap)
     ///
     /// Bits \[17:16\], read/write. Reset: not described.
@@ -1485,10 +1431,10 @@ impl armreg_rt::Layout for Cpacr {
 }
 /// Architectural Feature Trap Register (EL2), layout with HCR_EL2.E2H = 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CptrEl2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CPTR_EL2`](crate::aarch64::CPTR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CptrEl2>`](armreg_rt::Value), read and written field by field through the constants below; `CptrEl2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CPTR_EL2`](crate::aarch64::CPTR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::CptrEl2;
+/// # use aarch64_sysregs::{Layout, CptrEl2};
 /// let value = CptrEl2::DEFAULT.with(CptrEl2::TZ, true);
 /// assert!(value.get(CptrEl2::TZ));
 /// ```
@@ -1516,8 +1462,6 @@ impl armreg_rt::Layout for Cpacr {
 /// | \[7:0\] | - | reserved, 1 | - | Reserved, RES1 |
 pub enum CptrEl2 {}
 impl CptrEl2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x22ff);
     /// `TZ`: Trap SVE instructions and registers to EL2 (FEAT_SVE)
     ///
     /// Bits \[8\], read/write. Reset: not described.
@@ -1555,10 +1499,10 @@ impl armreg_rt::Layout for CptrEl2 {
 }
 /// Architectural Feature Trap Register (EL2), layout with HCR_EL2.E2H = 1: CPACR_EL1's fields plus TCPAC and TAM
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CptrEl2E2h>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CPTR_EL2_E2H`](crate::aarch64::CPTR_EL2_E2H).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CptrEl2E2h>`](armreg_rt::Value), read and written field by field through the constants below; `CptrEl2E2h::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CPTR_EL2_E2H`](crate::aarch64::CPTR_EL2_E2H).
 ///
 /// ```
-/// # use aarch64_sysregs::CptrEl2E2h;
+/// # use aarch64_sysregs::{Layout, CptrEl2E2h};
 /// let value = CptrEl2E2h::DEFAULT.with(CptrEl2E2h::ZEN, 1);
 /// assert_eq!(value.get(CptrEl2E2h::ZEN), 1);
 /// ```
@@ -1585,8 +1529,6 @@ impl armreg_rt::Layout for CptrEl2 {
 /// | \[15:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum CptrEl2E2h {}
 impl CptrEl2E2h {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ZEN`: Trap SVE instructions and registers (0b11: no trap)
     ///
     /// Bits \[17:16\], read/write. Reset: not described.
@@ -1628,10 +1570,10 @@ impl armreg_rt::Layout for CptrEl2E2h {
 }
 /// Architectural Feature Trap Register (EL3)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CptrEl3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CPTR_EL3`](crate::aarch64::CPTR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CptrEl3>`](armreg_rt::Value), read and written field by field through the constants below; `CptrEl3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CPTR_EL3`](crate::aarch64::CPTR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::CptrEl3;
+/// # use aarch64_sysregs::{Layout, CptrEl3};
 /// let value = CptrEl3::DEFAULT.with(CptrEl3::EZ, true);
 /// assert!(value.get(CptrEl3::EZ));
 /// ```
@@ -1658,8 +1600,6 @@ impl armreg_rt::Layout for CptrEl2E2h {
 /// | \[7:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum CptrEl3 {}
 impl CptrEl3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EZ`: Enable SVE instructions and registers (0: trapped to EL3) (FEAT_SVE)
     ///
     /// Bits \[8\], read/write. Reset: not described.
@@ -1697,10 +1637,10 @@ impl armreg_rt::Layout for CptrEl3 {
 }
 /// Cache Size Selection Register: selects the cache CCSIDR_EL1 describes
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Csselr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CSSELR_EL1`](crate::aarch64::CSSELR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Csselr>`](armreg_rt::Value), read and written field by field through the constants below; `Csselr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CSSELR_EL1`](crate::aarch64::CSSELR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Csselr;
+/// # use aarch64_sysregs::{Layout, Csselr};
 /// let value = Csselr::DEFAULT.with(Csselr::IND, true);
 /// assert!(value.get(Csselr::IND));
 /// ```
@@ -1719,8 +1659,6 @@ impl armreg_rt::Layout for CptrEl3 {
 /// | \[0\] | `InD` | read/write | - | Select the instruction cache rather than a data or unified cache |
 pub enum Csselr {}
 impl Csselr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `InD`: Select the instruction cache rather than a data or unified cache
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -1746,10 +1684,10 @@ impl armreg_rt::Layout for Csselr {
 }
 /// Cache Type Register: cache line sizes and policies
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ctr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CTR_EL0`](crate::aarch64::CTR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ctr>`](armreg_rt::Value), read and written field by field through the constants below; `Ctr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CTR_EL0`](crate::aarch64::CTR_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Ctr;
+/// # use aarch64_sysregs::{Layout, Ctr};
 /// let value = Ctr::DEFAULT;
 /// assert_eq!(value, Ctr::DEFAULT);
 /// ```
@@ -1776,8 +1714,6 @@ impl armreg_rt::Layout for Csselr {
 /// | \[3:0\] | `IminLine` | read-only | - | Log2 of the number of words in the smallest instruction cache line |
 pub enum Ctr {}
 impl Ctr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x8000_0000);
     /// `IminLine`: Log2 of the number of words in the smallest instruction cache line
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -1893,10 +1829,10 @@ pub mod ctr {
 }
 /// Current Exception Level
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Currentel>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::CurrentEL`](crate::aarch64::CurrentEL).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Currentel>`](armreg_rt::Value), read and written field by field through the constants below; `Currentel::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CurrentEL`](crate::aarch64::CurrentEL).
 ///
 /// ```
-/// # use aarch64_sysregs::Currentel;
+/// # use aarch64_sysregs::{Layout, Currentel};
 /// let value = Currentel::DEFAULT;
 /// assert_eq!(value, Currentel::DEFAULT);
 /// ```
@@ -1914,8 +1850,6 @@ pub mod ctr {
 /// | \[1:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum Currentel {}
 impl Currentel {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EL`: Current exception level
     ///
     /// Bits \[3:2\], read-only. Reset: not described.
@@ -2003,10 +1937,10 @@ pub mod currentel {
 }
 /// Domain Access Control Register: access permission of each of the 16 domains (short-descriptor translation)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dacr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::DACR`](crate::aarch32::DACR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dacr>`](armreg_rt::Value), read and written field by field through the constants below; `Dacr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::DACR`](crate::aarch32::DACR).
 ///
 /// ```
-/// # use aarch64_sysregs::Dacr;
+/// # use aarch64_sysregs::{Layout, Dacr};
 /// let value = Dacr::DEFAULT;
 /// assert_eq!(value, Dacr::DEFAULT);
 /// ```
@@ -2037,8 +1971,6 @@ pub mod currentel {
 /// | \[1:0\] | `D0` | read/write | - | Access to domain 0 |
 pub enum Dacr {}
 impl Dacr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `D0`: Access to domain 0
     ///
     /// Bits \[1:0\], read/write. Reset: not described.
@@ -2228,10 +2160,10 @@ pub mod dacr {
 }
 /// Domain Access Control Register: AArch32 DACR state, accessible from EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dacr32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::DACR32_EL2`](crate::aarch64::DACR32_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dacr32>`](armreg_rt::Value), read and written field by field through the constants below; `Dacr32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DACR32_EL2`](crate::aarch64::DACR32_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Dacr32;
+/// # use aarch64_sysregs::{Layout, Dacr32};
 /// let value = Dacr32::DEFAULT.with(Dacr32::D0, 1);
 /// assert_eq!(value.get(Dacr32::D0), 1);
 /// ```
@@ -2263,8 +2195,6 @@ pub mod dacr {
 /// | \[1:0\] | `D0` | read/write | - | Access permission for domain 0 |
 pub enum Dacr32 {}
 impl Dacr32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `D0`: Access permission for domain 0
     ///
     /// Bits \[1:0\], read/write. Reset: not described.
@@ -2342,10 +2272,10 @@ impl armreg_rt::Layout for Dacr32 {
 }
 /// Interrupt mask bits (PSTATE.{D,A,I,F})
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Daif>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::DAIF`](crate::aarch64::DAIF).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Daif>`](armreg_rt::Value), read and written field by field through the constants below; `Daif::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DAIF`](crate::aarch64::DAIF).
 ///
 /// ```
-/// # use aarch64_sysregs::Daif;
+/// # use aarch64_sysregs::{Layout, Daif};
 /// let value = Daif::DEFAULT.with(Daif::F, true);
 /// assert!(value.get(Daif::F));
 /// ```
@@ -2366,8 +2296,6 @@ impl armreg_rt::Layout for Dacr32 {
 /// | \[5:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum Daif {}
 impl Daif {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `F`: FIQ mask
     ///
     /// Bits \[6\], read/write. Reset: not described.
@@ -2397,10 +2325,10 @@ impl armreg_rt::Layout for Daif {
 }
 /// Both halves of the debug communication channel, moved in one access
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dbgdtr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::DBGDTR_EL0`](crate::aarch64::DBGDTR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dbgdtr>`](armreg_rt::Value), read and written field by field through the constants below; `Dbgdtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DBGDTR_EL0`](crate::aarch64::DBGDTR_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Dbgdtr;
+/// # use aarch64_sysregs::{Layout, Dbgdtr};
 /// let value = Dbgdtr::DEFAULT.with(Dbgdtr::LOWWORD, 1);
 /// assert_eq!(value.get(Dbgdtr::LOWWORD), 1);
 /// ```
@@ -2417,8 +2345,6 @@ impl armreg_rt::Layout for Daif {
 /// | \[31:0\] | `LowWord` | read/write | - | Lower 32 bits of the 64-bit DTR transfer |
 pub enum Dbgdtr {}
 impl Dbgdtr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `LowWord`: Lower 32 bits of the 64-bit DTR transfer
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -2440,10 +2366,10 @@ impl armreg_rt::Layout for Dbgdtr {
 }
 /// Debug receive data: a word from the debug host
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dbgdtrrx>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::DBGDTRRX_EL0`](crate::aarch64::DBGDTRRX_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dbgdtrrx>`](armreg_rt::Value), read and written field by field through the constants below; `Dbgdtrrx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DBGDTRRX_EL0`](crate::aarch64::DBGDTRRX_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Dbgdtrrx;
+/// # use aarch64_sysregs::{Layout, Dbgdtrrx};
 /// let value = Dbgdtrrx::DEFAULT;
 /// assert_eq!(value, Dbgdtrrx::DEFAULT);
 /// ```
@@ -2460,8 +2386,6 @@ impl armreg_rt::Layout for Dbgdtr {
 /// | \[31:0\] | `DATA` | read-only | - | Data received from the debug host |
 pub enum Dbgdtrrx {}
 impl Dbgdtrrx {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `DATA`: Data received from the debug host
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
@@ -2479,10 +2403,10 @@ impl armreg_rt::Layout for Dbgdtrrx {
 }
 /// Debug transmit data: a word for the debug host
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dbgdtrtx>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::DBGDTRTX_EL0`](crate::aarch64::DBGDTRTX_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dbgdtrtx>`](armreg_rt::Value), read and written field by field through the constants below; `Dbgdtrtx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DBGDTRTX_EL0`](crate::aarch64::DBGDTRTX_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Dbgdtrtx;
+/// # use aarch64_sysregs::{Layout, Dbgdtrtx};
 /// let value = Dbgdtrtx::DEFAULT;
 /// assert_eq!(value, Dbgdtrtx::DEFAULT);
 /// ```
@@ -2499,8 +2423,6 @@ impl armreg_rt::Layout for Dbgdtrrx {
 /// | \[31:0\] | `DATA` | write-only | - | Data sent to the debug host |
 pub enum Dbgdtrtx {}
 impl Dbgdtrtx {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `DATA`: Data sent to the debug host
     ///
     /// Bits \[31:0\], write-only. Reset: not described.
@@ -2518,10 +2440,10 @@ impl armreg_rt::Layout for Dbgdtrtx {
 }
 /// Data Cache Zero ID register: DC ZVA block size and permission
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dczid>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::DCZID_EL0`](crate::aarch64::DCZID_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dczid>`](armreg_rt::Value), read and written field by field through the constants below; `Dczid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DCZID_EL0`](crate::aarch64::DCZID_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Dczid;
+/// # use aarch64_sysregs::{Layout, Dczid};
 /// let value = Dczid::DEFAULT;
 /// assert_eq!(value, Dczid::DEFAULT);
 /// ```
@@ -2539,8 +2461,6 @@ impl armreg_rt::Layout for Dbgdtrtx {
 /// | \[3:0\] | `BS` | read-only | - | Log2 of the DC ZVA block size in words |
 pub enum Dczid {}
 impl Dczid {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `BS`: Log2 of the DC ZVA block size in words
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -2562,10 +2482,10 @@ impl armreg_rt::Layout for Dczid {
 }
 /// Exception Link Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Elr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ELR_EL1`](crate::aarch64::ELR_EL1), [`aarch64::ELR_EL2`](crate::aarch64::ELR_EL2), [`aarch64::ELR_EL3`](crate::aarch64::ELR_EL3), [`aarch64::FAR_EL1`](crate::aarch64::FAR_EL1), [`aarch64::FAR_EL12`](crate::aarch64::FAR_EL12), [`aarch64::FAR_EL2`](crate::aarch64::FAR_EL2), [`aarch64::FAR_EL3`](crate::aarch64::FAR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Elr>`](armreg_rt::Value), read and written field by field through the constants below; `Elr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ELR_EL1`](crate::aarch64::ELR_EL1), [`aarch64::ELR_EL2`](crate::aarch64::ELR_EL2), [`aarch64::ELR_EL3`](crate::aarch64::ELR_EL3), [`aarch64::FAR_EL1`](crate::aarch64::FAR_EL1), [`aarch64::FAR_EL12`](crate::aarch64::FAR_EL12), [`aarch64::FAR_EL2`](crate::aarch64::FAR_EL2), [`aarch64::FAR_EL3`](crate::aarch64::FAR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::Elr;
+/// # use aarch64_sysregs::{Layout, Elr};
 /// let value = Elr::DEFAULT.with(Elr::ADDR, 1);
 /// assert_eq!(value.get(Elr::ADDR), 1);
 /// ```
@@ -2581,8 +2501,6 @@ impl armreg_rt::Layout for Dczid {
 /// | \[63:0\] | `ADDR` | read/write | - | Return address of the exception |
 pub enum Elr {}
 impl Elr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ADDR`: Return address of the exception
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -2600,10 +2518,10 @@ impl armreg_rt::Layout for Elr {
 }
 /// Exception Syndrome Register: cause of the last exception taken to this EL
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Esr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ESR_EL1`](crate::aarch64::ESR_EL1), [`aarch64::ESR_EL2`](crate::aarch64::ESR_EL2), [`aarch64::ESR_EL3`](crate::aarch64::ESR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Esr>`](armreg_rt::Value), read and written field by field through the constants below; `Esr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ESR_EL1`](crate::aarch64::ESR_EL1), [`aarch64::ESR_EL2`](crate::aarch64::ESR_EL2), [`aarch64::ESR_EL3`](crate::aarch64::ESR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::Esr;
+/// # use aarch64_sysregs::{Layout, Esr};
 /// let value = Esr::DEFAULT.with(Esr::ISS, 1);
 /// assert_eq!(value.get(Esr::ISS), 1);
 /// ```
@@ -2623,8 +2541,6 @@ impl armreg_rt::Layout for Elr {
 /// | \[24:0\] | `ISS` | read/write | - | Instruction specific syndrome (meaning depends on EC) |
 pub enum Esr {}
 impl Esr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ISS`: Instruction specific syndrome (meaning depends on EC)
     ///
     /// Bits \[24:0\], read/write. Reset: not described.
@@ -2903,10 +2819,10 @@ pub mod esr {
 pub type Far = crate::Elr;
 /// Floating-point Mode Register: FP8 formats, scaling and overflow behaviour
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Fpmr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::FPMR`](crate::aarch64::FPMR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Fpmr>`](armreg_rt::Value), read and written field by field through the constants below; `Fpmr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::FPMR`](crate::aarch64::FPMR).
 ///
 /// ```
-/// # use aarch64_sysregs::Fpmr;
+/// # use aarch64_sysregs::{Layout, Fpmr};
 /// let value = Fpmr::DEFAULT.with(Fpmr::OSM, true);
 /// assert!(value.get(Fpmr::OSM));
 /// ```
@@ -2932,8 +2848,6 @@ pub type Far = crate::Elr;
 /// | \[2:0\] | `F8S1` | read/write | - | FP8 format of the first source operand |
 pub enum Fpmr {}
 impl Fpmr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `F8S1`: FP8 format of the first source operand
     ///
     /// Bits \[2:0\], read/write. Reset: not described.
@@ -3046,10 +2960,10 @@ pub mod fpmr {
 }
 /// Guarded Control Stack Control Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gcscr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::GCSCR_EL1`](crate::aarch64::GCSCR_EL1), [`aarch64::GCSCR_EL12`](crate::aarch64::GCSCR_EL12), [`aarch64::GCSCR_EL2`](crate::aarch64::GCSCR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gcscr>`](armreg_rt::Value), read and written field by field through the constants below; `Gcscr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::GCSCR_EL1`](crate::aarch64::GCSCR_EL1), [`aarch64::GCSCR_EL12`](crate::aarch64::GCSCR_EL12), [`aarch64::GCSCR_EL2`](crate::aarch64::GCSCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Gcscr;
+/// # use aarch64_sysregs::{Layout, Gcscr};
 /// let value = Gcscr::DEFAULT.with(Gcscr::PCRSEL, true);
 /// assert!(value.get(Gcscr::PCRSEL));
 /// ```
@@ -3072,8 +2986,6 @@ pub mod fpmr {
 /// | \[0\] | `PCRSEL` | read/write | - | Procedure call return instructions use the GCS |
 pub enum Gcscr {}
 impl Gcscr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PCRSEL`: Procedure call return instructions use the GCS
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -3107,10 +3019,10 @@ impl armreg_rt::Layout for Gcscr {
 }
 /// Guarded Control Stack Control Register for EL0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gcscre0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::GCSCRE0_EL1`](crate::aarch64::GCSCRE0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gcscre0>`](armreg_rt::Value), read and written field by field through the constants below; `Gcscre0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::GCSCRE0_EL1`](crate::aarch64::GCSCRE0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Gcscre0;
+/// # use aarch64_sysregs::{Layout, Gcscre0};
 /// let value = Gcscre0::DEFAULT.with(Gcscre0::PCRSEL, true);
 /// assert!(value.get(Gcscre0::PCRSEL));
 /// ```
@@ -3133,8 +3045,6 @@ impl armreg_rt::Layout for Gcscr {
 /// | \[0\] | `PCRSEL` | read/write | - | Procedure call return instructions use the GCS at EL0 |
 pub enum Gcscre0 {}
 impl Gcscre0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PCRSEL`: Procedure call return instructions use the GCS at EL0
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -3168,10 +3078,10 @@ impl armreg_rt::Layout for Gcscre0 {
 }
 /// Guarded Control Stack Pointer Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gcspr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::GCSPR_EL0`](crate::aarch64::GCSPR_EL0), [`aarch64::GCSPR_EL1`](crate::aarch64::GCSPR_EL1), [`aarch64::GCSPR_EL12`](crate::aarch64::GCSPR_EL12), [`aarch64::GCSPR_EL2`](crate::aarch64::GCSPR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gcspr>`](armreg_rt::Value), read and written field by field through the constants below; `Gcspr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::GCSPR_EL0`](crate::aarch64::GCSPR_EL0), [`aarch64::GCSPR_EL1`](crate::aarch64::GCSPR_EL1), [`aarch64::GCSPR_EL12`](crate::aarch64::GCSPR_EL12), [`aarch64::GCSPR_EL2`](crate::aarch64::GCSPR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Gcspr;
+/// # use aarch64_sysregs::{Layout, Gcspr};
 /// let value = Gcspr::DEFAULT.with(Gcspr::PTR, 1);
 /// assert_eq!(value.get(Gcspr::PTR), 1);
 /// ```
@@ -3188,8 +3098,6 @@ impl armreg_rt::Layout for Gcscre0 {
 /// | \[2:0\] | - | reserved, 0 | - |  |
 pub enum Gcspr {}
 impl Gcspr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PTR`: Guarded control stack pointer, bits 63:3
     ///
     /// Bits \[63:3\], read/write. Reset: not described.
@@ -3207,10 +3115,10 @@ impl armreg_rt::Layout for Gcspr {
 }
 /// Multiple tag transfer ID Register: block size of the LDGM/STGM tag instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gmid>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::GMID_EL1`](crate::aarch64::GMID_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gmid>`](armreg_rt::Value), read and written field by field through the constants below; `Gmid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::GMID_EL1`](crate::aarch64::GMID_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Gmid;
+/// # use aarch64_sysregs::{Layout, Gmid};
 /// let value = Gmid::DEFAULT;
 /// assert_eq!(value, Gmid::DEFAULT);
 /// ```
@@ -3227,8 +3135,6 @@ impl armreg_rt::Layout for Gcspr {
 /// | \[3:0\] | `BS` | read-only | - | Log2 of the block size in words |
 pub enum Gmid {}
 impl Gmid {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `BS`: Log2 of the block size in words
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -3246,10 +3152,10 @@ impl armreg_rt::Layout for Gmid {
 }
 /// Hypervisor Activity Monitors Fine-Grained Read Trap Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hafgrtr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HAFGRTR_EL2`](crate::aarch64::HAFGRTR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hafgrtr>`](armreg_rt::Value), read and written field by field through the constants below; `Hafgrtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HAFGRTR_EL2`](crate::aarch64::HAFGRTR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hafgrtr;
+/// # use aarch64_sysregs::{Layout, Hafgrtr};
 /// let value = Hafgrtr::DEFAULT.with(Hafgrtr::AMCNTEN0, true);
 /// assert!(value.get(Hafgrtr::AMCNTEN0));
 /// ```
@@ -3304,8 +3210,6 @@ impl armreg_rt::Layout for Gmid {
 /// | \[0\] | `AMCNTEN0` | read/write | - | Trap reads of AMCNTEN0 at EL1 and EL0 to EL2 when 1 |
 pub enum Hafgrtr {}
 impl Hafgrtr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `AMCNTEN0`: Trap reads of AMCNTEN0 at EL1 and EL0 to EL2 when 1
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -3471,10 +3375,10 @@ impl armreg_rt::Layout for Hafgrtr {
 }
 /// Hypervisor Configuration Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HCR_EL2`](crate::aarch64::HCR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hcr>`](armreg_rt::Value), read and written field by field through the constants below; `Hcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HCR_EL2`](crate::aarch64::HCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hcr;
+/// # use aarch64_sysregs::{Layout, Hcr};
 /// let value = Hcr::DEFAULT.with(Hcr::VM, true);
 /// assert!(value.get(Hcr::VM));
 /// ```
@@ -3549,8 +3453,6 @@ impl armreg_rt::Layout for Hafgrtr {
 /// | \[0\] | `VM` | read/write | - | Enable stage 2 translation for the EL1&0 regime |
 pub enum Hcr {}
 impl Hcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VM`: Enable stage 2 translation for the EL1&0 regime
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -3874,10 +3776,10 @@ pub mod hcr {
 }
 /// Extended Hypervisor Configuration Register: further EL2 traps and feature enables
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hcrx>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HCRX_EL2`](crate::aarch64::HCRX_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hcrx>`](armreg_rt::Value), read and written field by field through the constants below; `Hcrx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HCRX_EL2`](crate::aarch64::HCRX_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hcrx;
+/// # use aarch64_sysregs::{Layout, Hcrx};
 /// let value = Hcrx::DEFAULT.with(Hcrx::ENAS0, true);
 /// assert!(value.get(Hcrx::ENAS0));
 /// ```
@@ -3917,8 +3819,6 @@ pub mod hcr {
 /// | \[0\] | `EnAS0` | read/write | - | Enable ST64BV0 at EL1 and EL0 |
 pub enum Hcrx {}
 impl Hcrx {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EnAS0`: Enable ST64BV0 at EL1 and EL0
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -4024,10 +3924,10 @@ impl armreg_rt::Layout for Hcrx {
 }
 /// Hypervisor Debug Fine-Grained Read Trap Register: traps reads of debug, trace and PMU registers to EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgrtr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HDFGRTR_EL2`](crate::aarch64::HDFGRTR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgrtr>`](armreg_rt::Value), read and written field by field through the constants below; `Hdfgrtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HDFGRTR_EL2`](crate::aarch64::HDFGRTR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hdfgrtr;
+/// # use aarch64_sysregs::{Layout, Hdfgrtr};
 /// let value = Hdfgrtr::DEFAULT.with(Hdfgrtr::DBGBCRN_EL1, true);
 /// assert!(value.get(Hdfgrtr::DBGBCRN_EL1));
 /// ```
@@ -4104,8 +4004,6 @@ impl armreg_rt::Layout for Hcrx {
 /// | \[0\] | `DBGBCRn_EL1` | read/write | - | Trap reads of DBGBCRn_EL1 at EL1 and EL0 to EL2 when 1 |
 pub enum Hdfgrtr {}
 impl Hdfgrtr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `DBGBCRn_EL1`: Trap reads of DBGBCRn_EL1 at EL1 and EL0 to EL2 when 1
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -4347,10 +4245,10 @@ impl armreg_rt::Layout for Hdfgrtr {
 }
 /// Hypervisor Debug Fine-Grained Read Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgrtr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HDFGRTR2_EL2`](crate::aarch64::HDFGRTR2_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgrtr2>`](armreg_rt::Value), read and written field by field through the constants below; `Hdfgrtr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HDFGRTR2_EL2`](crate::aarch64::HDFGRTR2_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hdfgrtr2;
+/// # use aarch64_sysregs::{Layout, Hdfgrtr2};
 /// let value = Hdfgrtr2::DEFAULT.with(Hdfgrtr2::NPMECR_EL1, true);
 /// assert!(value.get(Hdfgrtr2::NPMECR_EL1));
 /// ```
@@ -4391,8 +4289,6 @@ impl armreg_rt::Layout for Hdfgrtr {
 /// | \[0\] | `nPMECR_EL1` | read/write | - | Trap reads of PMECR_EL1 at EL1 and EL0 to EL2 when 0 |
 pub enum Hdfgrtr2 {}
 impl Hdfgrtr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `nPMECR_EL1`: Trap reads of PMECR_EL1 at EL1 and EL0 to EL2 when 0
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -4502,10 +4398,10 @@ impl armreg_rt::Layout for Hdfgrtr2 {
 }
 /// Hypervisor Debug Fine-Grained Write Trap Register: traps writes of debug, trace and PMU registers to EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgwtr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HDFGWTR_EL2`](crate::aarch64::HDFGWTR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgwtr>`](armreg_rt::Value), read and written field by field through the constants below; `Hdfgwtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HDFGWTR_EL2`](crate::aarch64::HDFGWTR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hdfgwtr;
+/// # use aarch64_sysregs::{Layout, Hdfgwtr};
 /// let value = Hdfgwtr::DEFAULT.with(Hdfgwtr::DBGBCRN_EL1, true);
 /// assert!(value.get(Hdfgwtr::DBGBCRN_EL1));
 /// ```
@@ -4581,8 +4477,6 @@ impl armreg_rt::Layout for Hdfgrtr2 {
 /// | \[0\] | `DBGBCRn_EL1` | read/write | - | Trap writes of DBGBCRn_EL1 at EL1 and EL0 to EL2 when 1 |
 pub enum Hdfgwtr {}
 impl Hdfgwtr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `DBGBCRn_EL1`: Trap writes of DBGBCRn_EL1 at EL1 and EL0 to EL2 when 1
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -4796,10 +4690,10 @@ impl armreg_rt::Layout for Hdfgwtr {
 }
 /// Hypervisor Debug Fine-Grained Write Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgwtr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HDFGWTR2_EL2`](crate::aarch64::HDFGWTR2_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgwtr2>`](armreg_rt::Value), read and written field by field through the constants below; `Hdfgwtr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HDFGWTR2_EL2`](crate::aarch64::HDFGWTR2_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hdfgwtr2;
+/// # use aarch64_sysregs::{Layout, Hdfgwtr2};
 /// let value = Hdfgwtr2::DEFAULT.with(Hdfgwtr2::NPMECR_EL1, true);
 /// assert!(value.get(Hdfgwtr2::NPMECR_EL1));
 /// ```
@@ -4839,8 +4733,6 @@ impl armreg_rt::Layout for Hdfgwtr {
 /// | \[0\] | `nPMECR_EL1` | read/write | - | Trap writes of PMECR_EL1 at EL1 and EL0 to EL2 when 0 |
 pub enum Hdfgwtr2 {}
 impl Hdfgwtr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `nPMECR_EL1`: Trap writes of PMECR_EL1 at EL1 and EL0 to EL2 when 0
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -4942,10 +4834,10 @@ impl armreg_rt::Layout for Hdfgwtr2 {
 }
 /// Hypervisor Fine-Grained Instruction Trap Register: traps EL1/EL0 system instructions to EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgitr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HFGITR_EL2`](crate::aarch64::HFGITR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgitr>`](armreg_rt::Value), read and written field by field through the constants below; `Hfgitr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HFGITR_EL2`](crate::aarch64::HFGITR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hfgitr;
+/// # use aarch64_sysregs::{Layout, Hfgitr};
 /// let value = Hfgitr::DEFAULT.with(Hfgitr::ICIALLUIS, true);
 /// assert!(value.get(Hfgitr::ICIALLUIS));
 /// ```
@@ -5024,8 +4916,6 @@ impl armreg_rt::Layout for Hdfgwtr2 {
 /// | \[0\] | `ICIALLUIS` | read/write | - | Trap the ICIALLUIS instruction at EL1 and EL0 to EL2 when 1 |
 pub enum Hfgitr {}
 impl Hfgitr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ICIALLUIS`: Trap the ICIALLUIS instruction at EL1 and EL0 to EL2 when 1
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -5287,10 +5177,10 @@ impl armreg_rt::Layout for Hfgitr {
 }
 /// Hypervisor Fine-Grained Instruction Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgitr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HFGITR2_EL2`](crate::aarch64::HFGITR2_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgitr2>`](armreg_rt::Value), read and written field by field through the constants below; `Hfgitr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HFGITR2_EL2`](crate::aarch64::HFGITR2_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hfgitr2;
+/// # use aarch64_sysregs::{Layout, Hfgitr2};
 /// let value = Hfgitr2::DEFAULT.with(Hfgitr2::TSBCSYNC, true);
 /// assert!(value.get(Hfgitr2::TSBCSYNC));
 /// ```
@@ -5308,8 +5198,6 @@ impl armreg_rt::Layout for Hfgitr {
 /// | \[0\] | `TSBCSYNC` | read/write | - | Trap the TSBCSYNC instruction at EL1 and EL0 to EL2 when 1 |
 pub enum Hfgitr2 {}
 impl Hfgitr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `TSBCSYNC`: Trap the TSBCSYNC instruction at EL1 and EL0 to EL2 when 1
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -5331,10 +5219,10 @@ impl armreg_rt::Layout for Hfgitr2 {
 }
 /// Hypervisor Fine-Grained Read Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgrtr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HFGRTR2_EL2`](crate::aarch64::HFGRTR2_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgrtr2>`](armreg_rt::Value), read and written field by field through the constants below; `Hfgrtr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HFGRTR2_EL2`](crate::aarch64::HFGRTR2_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hfgrtr2;
+/// # use aarch64_sysregs::{Layout, Hfgrtr2};
 /// let value = Hfgrtr2::DEFAULT.with(Hfgrtr2::NPFAR_EL1, true);
 /// assert!(value.get(Hfgrtr2::NPFAR_EL1));
 /// ```
@@ -5365,8 +5253,6 @@ impl armreg_rt::Layout for Hfgitr2 {
 /// | \[0\] | `nPFAR_EL1` | read/write | - | Trap reads of PFAR_EL1 at EL1 and EL0 to EL2 when 0 |
 pub enum Hfgrtr2 {}
 impl Hfgrtr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `nPFAR_EL1`: Trap reads of PFAR_EL1 at EL1 and EL0 to EL2 when 0
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -5440,10 +5326,10 @@ impl armreg_rt::Layout for Hfgrtr2 {
 }
 /// Hypervisor Fine-Grained Write Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgwtr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HFGWTR2_EL2`](crate::aarch64::HFGWTR2_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgwtr2>`](armreg_rt::Value), read and written field by field through the constants below; `Hfgwtr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HFGWTR2_EL2`](crate::aarch64::HFGWTR2_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hfgwtr2;
+/// # use aarch64_sysregs::{Layout, Hfgwtr2};
 /// let value = Hfgwtr2::DEFAULT.with(Hfgwtr2::NPFAR_EL1, true);
 /// assert!(value.get(Hfgwtr2::NPFAR_EL1));
 /// ```
@@ -5474,8 +5360,6 @@ impl armreg_rt::Layout for Hfgrtr2 {
 /// | \[0\] | `nPFAR_EL1` | read/write | - | Trap writes of PFAR_EL1 at EL1 and EL0 to EL2 when 0 |
 pub enum Hfgwtr2 {}
 impl Hfgwtr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `nPFAR_EL1`: Trap writes of PFAR_EL1 at EL1 and EL0 to EL2 when 0
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -5545,10 +5429,10 @@ impl armreg_rt::Layout for Hfgwtr2 {
 }
 /// Hypervisor Fine-Grained Read/Write Trap Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgxtr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HFGRTR_EL2`](crate::aarch64::HFGRTR_EL2), [`aarch64::HFGWTR_EL2`](crate::aarch64::HFGWTR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgxtr>`](armreg_rt::Value), read and written field by field through the constants below; `Hfgxtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HFGRTR_EL2`](crate::aarch64::HFGRTR_EL2), [`aarch64::HFGWTR_EL2`](crate::aarch64::HFGWTR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hfgxtr;
+/// # use aarch64_sysregs::{Layout, Hfgxtr};
 /// let value = Hfgxtr::DEFAULT.with(Hfgxtr::AFSR0_EL1, true);
 /// assert!(value.get(Hfgxtr::AFSR0_EL1));
 /// ```
@@ -5627,8 +5511,6 @@ impl armreg_rt::Layout for Hfgwtr2 {
 /// | \[0\] | `AFSR0_EL1` | read/write | - | Trap accesses to AFSR0_EL1 at EL1 and EL0 to EL2 when 1 |
 pub enum Hfgxtr {}
 impl Hfgxtr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `AFSR0_EL1`: Trap accesses to AFSR0_EL1 at EL1 and EL0 to EL2 when 1
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -5894,10 +5776,10 @@ impl armreg_rt::Layout for Hfgxtr {
 }
 /// Faulting intermediate physical address of a stage 2 abort taken to EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hpfar>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::HPFAR_EL2`](crate::aarch64::HPFAR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hpfar>`](armreg_rt::Value), read and written field by field through the constants below; `Hpfar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HPFAR_EL2`](crate::aarch64::HPFAR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Hpfar;
+/// # use aarch64_sysregs::{Layout, Hpfar};
 /// let value = Hpfar::DEFAULT.with(Hpfar::FIPA, 1);
 /// assert_eq!(value.get(Hpfar::FIPA), 1);
 /// ```
@@ -5916,8 +5798,6 @@ impl armreg_rt::Layout for Hfgxtr {
 /// | \[3:0\] | - | reserved, 0 | - |  |
 pub enum Hpfar {}
 impl Hpfar {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `FIPA`: Faulting IPA from bit 12 up (bits above the implemented IPA size are RES0)
     ///
     /// Bits \[47:4\], read/write. Reset: not described.
@@ -5939,10 +5819,10 @@ impl armreg_rt::Layout for Hpfar {
 }
 /// Group 0 active priorities (ICC_AP0R&lt;n&gt;_EL1), one bit per preemption level; the encoding is implementation defined
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccAp0r>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_AP0R_EL1`](crate::aarch64::ICC_AP0R_EL1), [`aarch64::ICH_AP0R_EL2`](crate::aarch64::ICH_AP0R_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccAp0r>`](armreg_rt::Value), read and written field by field through the constants below; `IccAp0r::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_AP0R_EL1`](crate::aarch64::ICC_AP0R_EL1), [`aarch64::ICH_AP0R_EL2`](crate::aarch64::ICH_AP0R_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::IccAp0r;
+/// # use aarch64_sysregs::{Layout, IccAp0r};
 /// let value = IccAp0r::DEFAULT.with(IccAp0r::ACTIVEPRIORITIES, 1);
 /// assert_eq!(value.get(IccAp0r::ACTIVEPRIORITIES), 1);
 /// ```
@@ -5959,8 +5839,6 @@ impl armreg_rt::Layout for Hpfar {
 /// | \[31:0\] | `ActivePriorities` | read/write | - | Active priority bits (save and restore only; format implementation defined) |
 pub enum IccAp0r {}
 impl IccAp0r {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ActivePriorities`: Active priority bits (save and restore only; format implementation defined)
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -5978,10 +5856,10 @@ impl armreg_rt::Layout for IccAp0r {
 }
 /// Group 1 active priorities (ICC_AP1R&lt;n&gt;_EL1), one bit per preemption level; the encoding is implementation defined
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccAp1r>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_AP1R_EL1`](crate::aarch64::ICC_AP1R_EL1), [`aarch64::ICH_AP1R_EL2`](crate::aarch64::ICH_AP1R_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccAp1r>`](armreg_rt::Value), read and written field by field through the constants below; `IccAp1r::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_AP1R_EL1`](crate::aarch64::ICC_AP1R_EL1), [`aarch64::ICH_AP1R_EL2`](crate::aarch64::ICH_AP1R_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::IccAp1r;
+/// # use aarch64_sysregs::{Layout, IccAp1r};
 /// let value = IccAp1r::DEFAULT.with(IccAp1r::ACTIVEPRIORITIES, 1);
 /// assert_eq!(value.get(IccAp1r::ACTIVEPRIORITIES), 1);
 /// ```
@@ -5999,8 +5877,6 @@ impl armreg_rt::Layout for IccAp0r {
 /// | \[31:0\] | `ActivePriorities` | read/write | - | Active priority bits (save and restore only; format implementation defined) |
 pub enum IccAp1r {}
 impl IccAp1r {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ActivePriorities`: Active priority bits (save and restore only; format implementation defined)
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -6022,10 +5898,10 @@ impl armreg_rt::Layout for IccAp1r {
 }
 /// Binary Point (ICC_BPR0_EL1, ICC_BPR1_EL1): splits the priority into group priority and subpriority
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccBpr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_BPR0_EL1`](crate::aarch64::ICC_BPR0_EL1), [`aarch64::ICC_BPR1_EL1`](crate::aarch64::ICC_BPR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccBpr>`](armreg_rt::Value), read and written field by field through the constants below; `IccBpr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_BPR0_EL1`](crate::aarch64::ICC_BPR0_EL1), [`aarch64::ICC_BPR1_EL1`](crate::aarch64::ICC_BPR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IccBpr;
+/// # use aarch64_sysregs::{Layout, IccBpr};
 /// let value = IccBpr::DEFAULT.with(IccBpr::BINARYPOINT, 1);
 /// assert_eq!(value.get(IccBpr::BINARYPOINT), 1);
 /// ```
@@ -6042,8 +5918,6 @@ impl armreg_rt::Layout for IccAp1r {
 /// | \[2:0\] | `BinaryPoint` | read/write | - | Number of low priority bits that form the subpriority (preemption ignores them) |
 pub enum IccBpr {}
 impl IccBpr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `BinaryPoint`: Number of low priority bits that form the subpriority (preemption ignores them)
     ///
     /// Bits \[2:0\], read/write. Reset: not described.
@@ -6061,10 +5935,10 @@ impl armreg_rt::Layout for IccBpr {
 }
 /// Interrupt Controller Control (EL1): EOI mode, binary point sharing and read-only implementation details
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccCtlr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_CTLR_EL1`](crate::aarch64::ICC_CTLR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccCtlr>`](armreg_rt::Value), read and written field by field through the constants below; `IccCtlr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_CTLR_EL1`](crate::aarch64::ICC_CTLR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IccCtlr;
+/// # use aarch64_sysregs::{Layout, IccCtlr};
 /// let value = IccCtlr::DEFAULT.with(IccCtlr::CBPR, true);
 /// assert!(value.get(IccCtlr::CBPR));
 /// ```
@@ -6092,8 +5966,6 @@ impl armreg_rt::Layout for IccBpr {
 /// | \[0\] | `CBPR` | read/write | - | 1: ICC_BPR0_EL1 also sets the Group 1 binary point |
 pub enum IccCtlr {}
 impl IccCtlr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CBPR`: 1: ICC_BPR0_EL1 also sets the Group 1 binary point
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -6206,10 +6078,10 @@ pub mod icc_ctlr {
 }
 /// Interrupt Controller Control (EL3): EOI modes and binary point sharing per Security state, routing and implementation details
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccCtlrEl3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_CTLR_EL3`](crate::aarch64::ICC_CTLR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccCtlrEl3>`](armreg_rt::Value), read and written field by field through the constants below; `IccCtlrEl3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_CTLR_EL3`](crate::aarch64::ICC_CTLR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::IccCtlrEl3;
+/// # use aarch64_sysregs::{Layout, IccCtlrEl3};
 /// let value = IccCtlrEl3::DEFAULT.with(IccCtlrEl3::CBPR_EL1S, true);
 /// assert!(value.get(IccCtlrEl3::CBPR_EL1S));
 /// ```
@@ -6241,8 +6113,6 @@ pub mod icc_ctlr {
 /// | \[0\] | `CBPR_EL1S` | read/write | - | 1: Secure EL1 uses the Group 0 binary point for Group 1 too |
 pub enum IccCtlrEl3 {}
 impl IccCtlrEl3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CBPR_EL1S`: 1: Secure EL1 uses the Group 0 binary point for Group 1 too
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -6318,10 +6188,10 @@ pub mod icc_ctlr_el3 {
 }
 /// Deactivate Interrupt: writing deactivates the interrupt (used when EOImode is 1)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccDir>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_DIR_EL1`](crate::aarch64::ICC_DIR_EL1), [`aarch64::ICC_EOIR0_EL1`](crate::aarch64::ICC_EOIR0_EL1), [`aarch64::ICC_EOIR1_EL1`](crate::aarch64::ICC_EOIR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccDir>`](armreg_rt::Value), read and written field by field through the constants below; `IccDir::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_DIR_EL1`](crate::aarch64::ICC_DIR_EL1), [`aarch64::ICC_EOIR0_EL1`](crate::aarch64::ICC_EOIR0_EL1), [`aarch64::ICC_EOIR1_EL1`](crate::aarch64::ICC_EOIR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IccDir;
+/// # use aarch64_sysregs::{Layout, IccDir};
 /// let value = IccDir::DEFAULT;
 /// assert_eq!(value, IccDir::DEFAULT);
 /// ```
@@ -6338,8 +6208,6 @@ pub mod icc_ctlr_el3 {
 /// | \[23:0\] | `INTID` | write-only | - | ID of the interrupt to deactivate |
 pub enum IccDir {}
 impl IccDir {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `INTID`: ID of the interrupt to deactivate
     ///
     /// Bits \[23:0\], write-only. Reset: not described.
@@ -6372,10 +6240,10 @@ impl armreg_rt::Layout for IccDir {
 pub type IccEoir = crate::IccDir;
 /// Highest Priority Pending Interrupt (ICC_HPPIR0_EL1, ICC_HPPIR1_EL1), read without acknowledging it
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccHppir>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_HPPIR0_EL1`](crate::aarch64::ICC_HPPIR0_EL1), [`aarch64::ICC_HPPIR1_EL1`](crate::aarch64::ICC_HPPIR1_EL1), [`aarch64::ICC_IAR0_EL1`](crate::aarch64::ICC_IAR0_EL1), [`aarch64::ICC_IAR1_EL1`](crate::aarch64::ICC_IAR1_EL1), [`aarch64::ICC_NMIAR1_EL1`](crate::aarch64::ICC_NMIAR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccHppir>`](armreg_rt::Value), read and written field by field through the constants below; `IccHppir::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_HPPIR0_EL1`](crate::aarch64::ICC_HPPIR0_EL1), [`aarch64::ICC_HPPIR1_EL1`](crate::aarch64::ICC_HPPIR1_EL1), [`aarch64::ICC_IAR0_EL1`](crate::aarch64::ICC_IAR0_EL1), [`aarch64::ICC_IAR1_EL1`](crate::aarch64::ICC_IAR1_EL1), [`aarch64::ICC_NMIAR1_EL1`](crate::aarch64::ICC_NMIAR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IccHppir;
+/// # use aarch64_sysregs::{Layout, IccHppir};
 /// let value = IccHppir::DEFAULT;
 /// assert_eq!(value, IccHppir::DEFAULT);
 /// ```
@@ -6392,8 +6260,6 @@ pub type IccEoir = crate::IccDir;
 /// | \[23:0\] | `INTID` | read-only | - | ID of the highest-priority pending interrupt (1023 if none) |
 pub enum IccHppir {}
 impl IccHppir {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `INTID`: ID of the highest-priority pending interrupt (1023 if none)
     ///
     /// Bits \[23:0\], read-only. Reset: not described.
@@ -6426,10 +6292,10 @@ impl armreg_rt::Layout for IccHppir {
 pub type IccIar = crate::IccHppir;
 /// Interrupt Group Enable (ICC_IGRPEN0_EL1, ICC_IGRPEN1_EL1) for the current Security state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccIgrpen>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_IGRPEN0_EL1`](crate::aarch64::ICC_IGRPEN0_EL1), [`aarch64::ICC_IGRPEN1_EL1`](crate::aarch64::ICC_IGRPEN1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccIgrpen>`](armreg_rt::Value), read and written field by field through the constants below; `IccIgrpen::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_IGRPEN0_EL1`](crate::aarch64::ICC_IGRPEN0_EL1), [`aarch64::ICC_IGRPEN1_EL1`](crate::aarch64::ICC_IGRPEN1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IccIgrpen;
+/// # use aarch64_sysregs::{Layout, IccIgrpen};
 /// let value = IccIgrpen::DEFAULT.with(IccIgrpen::ENABLE, true);
 /// assert!(value.get(IccIgrpen::ENABLE));
 /// ```
@@ -6446,8 +6312,6 @@ pub type IccIar = crate::IccHppir;
 /// | \[0\] | `Enable` | read/write | - | 1: interrupts of this group are signalled to the PE |
 pub enum IccIgrpen {}
 impl IccIgrpen {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Enable`: 1: interrupts of this group are signalled to the PE
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -6465,10 +6329,10 @@ impl armreg_rt::Layout for IccIgrpen {
 }
 /// Interrupt Group 1 Enable (EL3): both Security states' Group 1 enables
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccIgrpen1El3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_IGRPEN1_EL3`](crate::aarch64::ICC_IGRPEN1_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccIgrpen1El3>`](armreg_rt::Value), read and written field by field through the constants below; `IccIgrpen1El3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_IGRPEN1_EL3`](crate::aarch64::ICC_IGRPEN1_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::IccIgrpen1El3;
+/// # use aarch64_sysregs::{Layout, IccIgrpen1El3};
 /// let value = IccIgrpen1El3::DEFAULT.with(IccIgrpen1El3::ENABLEGRP1NS, true);
 /// assert!(value.get(IccIgrpen1El3::ENABLEGRP1NS));
 /// ```
@@ -6486,8 +6350,6 @@ impl armreg_rt::Layout for IccIgrpen {
 /// | \[0\] | `EnableGrp1NS` | read/write | - | 1: Non-secure Group 1 interrupts are enabled |
 pub enum IccIgrpen1El3 {}
 impl IccIgrpen1El3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EnableGrp1NS`: 1: Non-secure Group 1 interrupts are enabled
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -6509,10 +6371,10 @@ impl armreg_rt::Layout for IccIgrpen1El3 {
 }
 /// Interrupt Priority Mask: only interrupts of higher priority (lower value) than this are signalled
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccPmr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_PMR_EL1`](crate::aarch64::ICC_PMR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccPmr>`](armreg_rt::Value), read and written field by field through the constants below; `IccPmr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_PMR_EL1`](crate::aarch64::ICC_PMR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IccPmr;
+/// # use aarch64_sysregs::{Layout, IccPmr};
 /// let value = IccPmr::DEFAULT.with(IccPmr::PRIORITY, 1);
 /// assert_eq!(value.get(IccPmr::PRIORITY), 1);
 /// ```
@@ -6529,8 +6391,6 @@ impl armreg_rt::Layout for IccIgrpen1El3 {
 /// | \[7:0\] | `Priority` | read/write | - | Priority mask level (unimplemented low-order bits read as 0) |
 pub enum IccPmr {}
 impl IccPmr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Priority`: Priority mask level (unimplemented low-order bits read as 0)
     ///
     /// Bits \[7:0\], read/write. Reset: not described.
@@ -6548,10 +6408,10 @@ impl armreg_rt::Layout for IccPmr {
 }
 /// Running Priority: the group priority of the highest-priority active interrupt
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccRpr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_RPR_EL1`](crate::aarch64::ICC_RPR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccRpr>`](armreg_rt::Value), read and written field by field through the constants below; `IccRpr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_RPR_EL1`](crate::aarch64::ICC_RPR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IccRpr;
+/// # use aarch64_sysregs::{Layout, IccRpr};
 /// let value = IccRpr::DEFAULT;
 /// assert_eq!(value, IccRpr::DEFAULT);
 /// ```
@@ -6570,8 +6430,6 @@ impl armreg_rt::Layout for IccPmr {
 /// | \[7:0\] | `Priority` | read-only | - | Current running priority (0xFF when nothing is active) |
 pub enum IccRpr {}
 impl IccRpr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Priority`: Current running priority (0xFF when nothing is active)
     ///
     /// Bits \[7:0\], read-only. Reset: not described.
@@ -6597,10 +6455,10 @@ impl armreg_rt::Layout for IccRpr {
 }
 /// Generate SGI (ICC_SGI0R_EL1, ICC_SGI1R_EL1, ICC_ASGI1R_EL1): target PEs and the SGI number
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccSgir>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_ASGI1R_EL1`](crate::aarch64::ICC_ASGI1R_EL1), [`aarch64::ICC_SGI0R_EL1`](crate::aarch64::ICC_SGI0R_EL1), [`aarch64::ICC_SGI1R_EL1`](crate::aarch64::ICC_SGI1R_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccSgir>`](armreg_rt::Value), read and written field by field through the constants below; `IccSgir::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_ASGI1R_EL1`](crate::aarch64::ICC_ASGI1R_EL1), [`aarch64::ICC_SGI0R_EL1`](crate::aarch64::ICC_SGI0R_EL1), [`aarch64::ICC_SGI1R_EL1`](crate::aarch64::ICC_SGI1R_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IccSgir;
+/// # use aarch64_sysregs::{Layout, IccSgir};
 /// let value = IccSgir::DEFAULT;
 /// assert_eq!(value, IccSgir::DEFAULT);
 /// ```
@@ -6625,8 +6483,6 @@ impl armreg_rt::Layout for IccRpr {
 /// | \[15:0\] | `TargetList` | write-only | - | Bitmap of target PEs: bit k is Aff0 = RS * 16 + k within the given Aff3.Aff2.Aff1 |
 pub enum IccSgir {}
 impl IccSgir {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `TargetList`: Bitmap of target PEs: bit k is Aff0 = RS * 16 + k within the given Aff3.Aff2.Aff1
     ///
     /// Bits \[15:0\], write-only. Reset: not described.
@@ -6730,10 +6586,10 @@ pub mod icc_sgir {
 }
 /// System Register Enable (EL1): whether EL1 uses the system-register interface
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccSre>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_SRE_EL1`](crate::aarch64::ICC_SRE_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccSre>`](armreg_rt::Value), read and written field by field through the constants below; `IccSre::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_SRE_EL1`](crate::aarch64::ICC_SRE_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IccSre;
+/// # use aarch64_sysregs::{Layout, IccSre};
 /// let value = IccSre::DEFAULT.with(IccSre::SRE, true);
 /// assert!(value.get(IccSre::SRE));
 /// ```
@@ -6752,8 +6608,6 @@ pub mod icc_sgir {
 /// | \[0\] | `SRE` | read/write | - | 1: the system-register interface is used (0: the memory-mapped one); may be fixed at 1 |
 pub enum IccSre {}
 impl IccSre {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SRE`: 1: the system-register interface is used (0: the memory-mapped one); may be fixed at 1
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -6779,10 +6633,10 @@ impl armreg_rt::Layout for IccSre {
 }
 /// System Register Enable (ICC_SRE_EL2, ICC_SRE_EL3): the interface choice at this level and lower-level access to ICC_SRE
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccSreElx>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICC_SRE_EL2`](crate::aarch64::ICC_SRE_EL2), [`aarch64::ICC_SRE_EL3`](crate::aarch64::ICC_SRE_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccSreElx>`](armreg_rt::Value), read and written field by field through the constants below; `IccSreElx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_SRE_EL2`](crate::aarch64::ICC_SRE_EL2), [`aarch64::ICC_SRE_EL3`](crate::aarch64::ICC_SRE_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::IccSreElx;
+/// # use aarch64_sysregs::{Layout, IccSreElx};
 /// let value = IccSreElx::DEFAULT.with(IccSreElx::SRE, true);
 /// assert!(value.get(IccSreElx::SRE));
 /// ```
@@ -6802,8 +6656,6 @@ impl armreg_rt::Layout for IccSre {
 /// | \[0\] | `SRE` | read/write | - | 1: the system-register interface is used at this Exception level |
 pub enum IccSreElx {}
 impl IccSreElx {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SRE`: 1: the system-register interface is used at this Exception level
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -6864,10 +6716,10 @@ pub type IchAp0r = crate::IccAp0r;
 pub type IchAp1r = crate::IccAp1r;
 /// Interrupt Controller End of Interrupt Status: which list registers raised an EOI maintenance interrupt
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchEisr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICH_EISR_EL2`](crate::aarch64::ICH_EISR_EL2), [`aarch64::ICH_ELRSR_EL2`](crate::aarch64::ICH_ELRSR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchEisr>`](armreg_rt::Value), read and written field by field through the constants below; `IchEisr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_EISR_EL2`](crate::aarch64::ICH_EISR_EL2), [`aarch64::ICH_ELRSR_EL2`](crate::aarch64::ICH_ELRSR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::IchEisr;
+/// # use aarch64_sysregs::{Layout, IchEisr};
 /// let value = IchEisr::DEFAULT;
 /// assert_eq!(value, IchEisr::DEFAULT);
 /// ```
@@ -6884,8 +6736,6 @@ pub type IchAp1r = crate::IccAp1r;
 /// | \[15:0\] | `Status` | read-only | - | Bit n set: list register n has a pending EOI maintenance interrupt (bits past ListRegs read 0) |
 pub enum IchEisr {}
 impl IchEisr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Status`: Bit n set: list register n has a pending EOI maintenance interrupt (bits past ListRegs read 0)
     ///
     /// Bits \[15:0\], read-only. Reset: not described.
@@ -6918,10 +6768,10 @@ impl armreg_rt::Layout for IchEisr {
 pub type IchElrsr = crate::IchEisr;
 /// Interrupt Controller Hypervisor Control: virtual CPU interface enable, maintenance interrupt enables and traps
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchHcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICH_HCR_EL2`](crate::aarch64::ICH_HCR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchHcr>`](armreg_rt::Value), read and written field by field through the constants below; `IchHcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_HCR_EL2`](crate::aarch64::ICH_HCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::IchHcr;
+/// # use aarch64_sysregs::{Layout, IchHcr};
 /// let value = IchHcr::DEFAULT.with(IchHcr::EN, true);
 /// assert!(value.get(IchHcr::EN));
 /// ```
@@ -6955,8 +6805,6 @@ pub type IchElrsr = crate::IchEisr;
 /// | \[0\] | `En` | read/write | - | 1: the virtual CPU interface is enabled |
 pub enum IchHcr {}
 impl IchHcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `En`: 1: the virtual CPU interface is enabled
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -7034,10 +6882,10 @@ impl armreg_rt::Layout for IchHcr {
 }
 /// Interrupt Controller List Register: one virtual interrupt presented to the guest
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchLr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICH_LR_EL2`](crate::aarch64::ICH_LR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchLr>`](armreg_rt::Value), read and written field by field through the constants below; `IchLr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_LR_EL2`](crate::aarch64::ICH_LR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::IchLr;
+/// # use aarch64_sysregs::{Layout, IchLr};
 /// let value = IchLr::DEFAULT.with(IchLr::VINTID, 1);
 /// assert_eq!(value.get(IchLr::VINTID), 1);
 /// ```
@@ -7061,8 +6909,6 @@ impl armreg_rt::Layout for IchHcr {
 /// | \[31:0\] | `vINTID` | read/write | - | Virtual INTID the guest sees |
 pub enum IchLr {}
 impl IchLr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `vINTID`: Virtual INTID the guest sees
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -7174,10 +7020,10 @@ pub mod ich_lr {
 }
 /// Interrupt Controller Maintenance Interrupt State: which maintenance conditions are asserted
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchMisr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICH_MISR_EL2`](crate::aarch64::ICH_MISR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchMisr>`](armreg_rt::Value), read and written field by field through the constants below; `IchMisr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_MISR_EL2`](crate::aarch64::ICH_MISR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::IchMisr;
+/// # use aarch64_sysregs::{Layout, IchMisr};
 /// let value = IchMisr::DEFAULT;
 /// assert_eq!(value, IchMisr::DEFAULT);
 /// ```
@@ -7201,8 +7047,6 @@ pub mod ich_lr {
 /// | \[0\] | `EOI` | read-only | - | EOI maintenance: a list register with EOI set has been deactivated |
 pub enum IchMisr {}
 impl IchMisr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EOI`: EOI maintenance: a list register with EOI set has been deactivated
     ///
     /// Bits \[0\], read-only. Reset: not described.
@@ -7248,10 +7092,10 @@ impl armreg_rt::Layout for IchMisr {
 }
 /// Interrupt Controller Virtual Machine Control: the hypervisor's view of the guest's virtual CPU interface settings
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchVmcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICH_VMCR_EL2`](crate::aarch64::ICH_VMCR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchVmcr>`](armreg_rt::Value), read and written field by field through the constants below; `IchVmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_VMCR_EL2`](crate::aarch64::ICH_VMCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::IchVmcr;
+/// # use aarch64_sysregs::{Layout, IchVmcr};
 /// let value = IchVmcr::DEFAULT.with(IchVmcr::VENG0, true);
 /// assert!(value.get(IchVmcr::VENG0));
 /// ```
@@ -7278,8 +7122,6 @@ impl armreg_rt::Layout for IchMisr {
 /// | \[0\] | `VENG0` | read/write | - | Virtual Group 0 interrupt enable |
 pub enum IchVmcr {}
 impl IchVmcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VENG0`: Virtual Group 0 interrupt enable
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -7329,10 +7171,10 @@ impl armreg_rt::Layout for IchVmcr {
 }
 /// Interrupt Controller VGIC Type: what the virtual CPU interface implements
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchVtr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ICH_VTR_EL2`](crate::aarch64::ICH_VTR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchVtr>`](armreg_rt::Value), read and written field by field through the constants below; `IchVtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_VTR_EL2`](crate::aarch64::ICH_VTR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::IchVtr;
+/// # use aarch64_sysregs::{Layout, IchVtr};
 /// let value = IchVtr::DEFAULT;
 /// assert_eq!(value, IchVtr::DEFAULT);
 /// ```
@@ -7358,8 +7200,6 @@ impl armreg_rt::Layout for IchVmcr {
 /// | \[4:0\] | `ListRegs` | read-only | - | Number of list registers, minus one |
 pub enum IchVtr {}
 impl IchVtr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ListRegs`: Number of list registers, minus one
     ///
     /// Bits \[4:0\], read-only. Reset: not described.
@@ -7415,10 +7255,10 @@ pub mod ich_vtr {
 }
 /// AArch64 Auxiliary Feature Register 0 (IMPLEMENTATION DEFINED features)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64afr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64AFR0_EL1`](crate::aarch64::ID_AA64AFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64afr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64afr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64AFR0_EL1`](crate::aarch64::ID_AA64AFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64afr0;
+/// # use aarch64_sysregs::{Layout, IdAa64afr0};
 /// let value = IdAa64afr0::DEFAULT;
 /// assert_eq!(value, IdAa64afr0::DEFAULT);
 /// ```
@@ -7442,8 +7282,6 @@ pub mod ich_vtr {
 /// | \[3:0\] | `IMPDEF0` | read-only | - | IMPLEMENTATION DEFINED feature field 0 |
 pub enum IdAa64afr0 {}
 impl IdAa64afr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `IMPDEF0`: IMPLEMENTATION DEFINED feature field 0
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -7489,10 +7327,10 @@ impl armreg_rt::Layout for IdAa64afr0 {
 }
 /// AArch64 Auxiliary Feature Register 1 (reserved for future IMPLEMENTATION DEFINED features)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64afr1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64AFR1_EL1`](crate::aarch64::ID_AA64AFR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64afr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64afr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64AFR1_EL1`](crate::aarch64::ID_AA64AFR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64afr1;
+/// # use aarch64_sysregs::{Layout, IdAa64afr1};
 /// let value = IdAa64afr1::DEFAULT;
 /// assert_eq!(value, IdAa64afr1::DEFAULT);
 /// ```
@@ -7507,10 +7345,6 @@ impl armreg_rt::Layout for IdAa64afr0 {
 /// |---|---|---|---|---|
 /// | \[63:0\] | - | reserved, 0 | - |  |
 pub enum IdAa64afr1 {}
-impl IdAa64afr1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-}
 impl armreg_rt::Layout for IdAa64afr1 {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
@@ -7523,10 +7357,10 @@ impl armreg_rt::Layout for IdAa64afr1 {
 }
 /// AArch64 Debug Feature Register 0: the debug features, the PMU version (PMUVer) among them
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64dfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64dfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64dfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64dfr0;
+/// # use aarch64_sysregs::{Layout, IdAa64dfr0};
 /// let value = IdAa64dfr0::DEFAULT;
 /// assert_eq!(value, IdAa64dfr0::DEFAULT);
 /// ```
@@ -7557,8 +7391,6 @@ impl armreg_rt::Layout for IdAa64afr1 {
 /// | \[3:0\] | `DebugVer` | read-only | - | Debug architecture version |
 pub enum IdAa64dfr0 {}
 impl IdAa64dfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `DebugVer`: Debug architecture version
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -8187,10 +8019,10 @@ pub mod id_aa64dfr0 {
 }
 /// AArch64 Debug Feature Register 1
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64dfr1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64DFR1_EL1`](crate::aarch64::ID_AA64DFR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64dfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64dfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64DFR1_EL1`](crate::aarch64::ID_AA64DFR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64dfr1;
+/// # use aarch64_sysregs::{Layout, IdAa64dfr1};
 /// let value = IdAa64dfr1::DEFAULT;
 /// assert_eq!(value, IdAa64dfr1::DEFAULT);
 /// ```
@@ -8216,8 +8048,6 @@ pub mod id_aa64dfr0 {
 /// | \[7:0\] | `SYSPMUID` | read-only | - | System PMU identification for FEAT_SPMU |
 pub enum IdAa64dfr1 {}
 impl IdAa64dfr1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SYSPMUID`: System PMU identification for FEAT_SPMU
     ///
     /// Bits \[7:0\], read-only. Reset: not described.
@@ -8411,10 +8241,10 @@ pub mod id_aa64dfr1 {
 }
 /// AArch64 Floating-point (FP8) Feature Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64fpfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64FPFR0_EL1`](crate::aarch64::ID_AA64FPFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64fpfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64fpfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64FPFR0_EL1`](crate::aarch64::ID_AA64FPFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64fpfr0;
+/// # use aarch64_sysregs::{Layout, IdAa64fpfr0};
 /// let value = IdAa64fpfr0::DEFAULT;
 /// assert_eq!(value, IdAa64fpfr0::DEFAULT);
 /// ```
@@ -8437,8 +8267,6 @@ pub mod id_aa64dfr1 {
 /// | \[0\] | `F8E5M2` | read-only | - | E5M2 FP8 format |
 pub enum IdAa64fpfr0 {}
 impl IdAa64fpfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `F8E5M2`: E5M2 FP8 format
     ///
     /// Bits \[0\], read-only. Reset: not described.
@@ -8553,10 +8381,10 @@ pub mod id_aa64fpfr0 {
 }
 /// AArch64 Instruction Set Attribute Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64ISAR0_EL1`](crate::aarch64::ID_AA64ISAR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64isar0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64ISAR0_EL1`](crate::aarch64::ID_AA64ISAR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64isar0;
+/// # use aarch64_sysregs::{Layout, IdAa64isar0};
 /// let value = IdAa64isar0::DEFAULT;
 /// assert_eq!(value, IdAa64isar0::DEFAULT);
 /// ```
@@ -8587,8 +8415,6 @@ pub mod id_aa64fpfr0 {
 /// | \[3:0\] | - | reserved, 0 | - |  |
 pub enum IdAa64isar0 {}
 impl IdAa64isar0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `AES`: AES and PMULL instructions
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
@@ -9013,10 +8839,10 @@ pub mod id_aa64isar0 {
 }
 /// AArch64 Instruction Set Attribute Register 1
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64ISAR1_EL1`](crate::aarch64::ID_AA64ISAR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar1>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64isar1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64ISAR1_EL1`](crate::aarch64::ID_AA64ISAR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64isar1;
+/// # use aarch64_sysregs::{Layout, IdAa64isar1};
 /// let value = IdAa64isar1::DEFAULT;
 /// assert_eq!(value, IdAa64isar1::DEFAULT);
 /// ```
@@ -9047,8 +8873,6 @@ pub mod id_aa64isar0 {
 /// | \[3:0\] | `DPB` | read-only | - | Data cache clean to point of persistence instructions |
 pub enum IdAa64isar1 {}
 impl IdAa64isar1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `DPB`: Data cache clean to point of persistence instructions
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -9553,10 +9377,10 @@ pub mod id_aa64isar1 {
 }
 /// AArch64 Instruction Set Attribute Register 2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64ISAR2_EL1`](crate::aarch64::ID_AA64ISAR2_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar2>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64isar2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64ISAR2_EL1`](crate::aarch64::ID_AA64ISAR2_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64isar2;
+/// # use aarch64_sysregs::{Layout, IdAa64isar2};
 /// let value = IdAa64isar2::DEFAULT;
 /// assert_eq!(value, IdAa64isar2::DEFAULT);
 /// ```
@@ -9587,8 +9411,6 @@ pub mod id_aa64isar1 {
 /// | \[3:0\] | `WFxT` | read-only | - | WFET and WFIT instructions with timeout |
 pub enum IdAa64isar2 {}
 impl IdAa64isar2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `WFxT`: WFET and WFIT instructions with timeout
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -9767,10 +9589,10 @@ pub mod id_aa64isar2 {
 }
 /// AArch64 Instruction Set Attribute Register 3
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64ISAR3_EL1`](crate::aarch64::ID_AA64ISAR3_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar3>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64isar3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64ISAR3_EL1`](crate::aarch64::ID_AA64ISAR3_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64isar3;
+/// # use aarch64_sysregs::{Layout, IdAa64isar3};
 /// let value = IdAa64isar3::DEFAULT;
 /// assert_eq!(value, IdAa64isar3::DEFAULT);
 /// ```
@@ -9790,8 +9612,6 @@ pub mod id_aa64isar2 {
 /// | \[3:0\] | `CPA` | read-only | - | Checked pointer arithmetic |
 pub enum IdAa64isar3 {}
 impl IdAa64isar3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CPA`: Checked pointer arithmetic
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -9955,10 +9775,10 @@ pub mod id_aa64isar3 {
 }
 /// AArch64 Memory Model Feature Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64MMFR0_EL1`](crate::aarch64::ID_AA64MMFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64mmfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64MMFR0_EL1`](crate::aarch64::ID_AA64MMFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64mmfr0;
+/// # use aarch64_sysregs::{Layout, IdAa64mmfr0};
 /// let value = IdAa64mmfr0::DEFAULT;
 /// assert_eq!(value, IdAa64mmfr0::DEFAULT);
 /// ```
@@ -9988,8 +9808,6 @@ pub mod id_aa64isar3 {
 /// | \[3:0\] | `PARANGE` | read-only | - | Physical address range |
 pub enum IdAa64mmfr0 {}
 impl IdAa64mmfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PARANGE`: Physical address range
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -10732,10 +10550,10 @@ pub mod id_aa64mmfr0 {
 }
 /// AArch64 Memory Model Feature Register 1
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64MMFR1_EL1`](crate::aarch64::ID_AA64MMFR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64mmfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64MMFR1_EL1`](crate::aarch64::ID_AA64MMFR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64mmfr1;
+/// # use aarch64_sysregs::{Layout, IdAa64mmfr1};
 /// let value = IdAa64mmfr1::DEFAULT;
 /// assert_eq!(value, IdAa64mmfr1::DEFAULT);
 /// ```
@@ -10766,8 +10584,6 @@ pub mod id_aa64mmfr0 {
 /// | \[3:0\] | `HAFDBS` | read-only | - | Hardware update of the Access flag and dirty state |
 pub enum IdAa64mmfr1 {}
 impl IdAa64mmfr1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `HAFDBS`: Hardware update of the Access flag and dirty state
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -11137,10 +10953,10 @@ pub mod id_aa64mmfr1 {
 }
 /// AArch64 Memory Model Feature Register 2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64MMFR2_EL1`](crate::aarch64::ID_AA64MMFR2_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr2>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64mmfr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64MMFR2_EL1`](crate::aarch64::ID_AA64MMFR2_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64mmfr2;
+/// # use aarch64_sysregs::{Layout, IdAa64mmfr2};
 /// let value = IdAa64mmfr2::DEFAULT;
 /// assert_eq!(value, IdAa64mmfr2::DEFAULT);
 /// ```
@@ -11171,8 +10987,6 @@ pub mod id_aa64mmfr1 {
 /// | \[3:0\] | `CnP` | read-only | - | Common not Private translations |
 pub enum IdAa64mmfr2 {}
 impl IdAa64mmfr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CnP`: Common not Private translations
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -11703,10 +11517,10 @@ pub mod id_aa64mmfr2 {
 }
 /// AArch64 Memory Model Feature Register 3
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64MMFR3_EL1`](crate::aarch64::ID_AA64MMFR3_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr3>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64mmfr3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64MMFR3_EL1`](crate::aarch64::ID_AA64MMFR3_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64mmfr3;
+/// # use aarch64_sysregs::{Layout, IdAa64mmfr3};
 /// let value = IdAa64mmfr3::DEFAULT;
 /// assert_eq!(value, IdAa64mmfr3::DEFAULT);
 /// ```
@@ -11737,8 +11551,6 @@ pub mod id_aa64mmfr2 {
 /// | \[3:0\] | `TCRX` | read-only | - | Extended translation control registers TCR2_ELx |
 pub enum IdAa64mmfr3 {}
 impl IdAa64mmfr3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `TCRX`: Extended translation control registers TCR2_ELx
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -12108,10 +11920,10 @@ pub mod id_aa64mmfr3 {
 }
 /// AArch64 Memory Model Feature Register 4
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr4>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64MMFR4_EL1`](crate::aarch64::ID_AA64MMFR4_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr4>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64mmfr4::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64MMFR4_EL1`](crate::aarch64::ID_AA64MMFR4_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64mmfr4;
+/// # use aarch64_sysregs::{Layout, IdAa64mmfr4};
 /// let value = IdAa64mmfr4::DEFAULT;
 /// assert_eq!(value, IdAa64mmfr4::DEFAULT);
 /// ```
@@ -12136,8 +11948,6 @@ pub mod id_aa64mmfr3 {
 /// | \[3:0\] | - | reserved, 0 | - |  |
 pub enum IdAa64mmfr4 {}
 impl IdAa64mmfr4 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EIESB`: Implicit error synchronization on exception entry
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
@@ -12380,10 +12190,10 @@ pub mod id_aa64mmfr4 {
 }
 /// AArch64 Processor Feature Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64pfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64PFR0_EL1`](crate::aarch64::ID_AA64PFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64pfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64pfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64PFR0_EL1`](crate::aarch64::ID_AA64PFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64pfr0;
+/// # use aarch64_sysregs::{Layout, IdAa64pfr0};
 /// let value = IdAa64pfr0::DEFAULT;
 /// assert_eq!(value, IdAa64pfr0::DEFAULT);
 /// ```
@@ -12414,8 +12224,6 @@ pub mod id_aa64mmfr4 {
 /// | \[3:0\] | `EL0` | read-only | - | EL0 exception level handling |
 pub enum IdAa64pfr0 {}
 impl IdAa64pfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EL0`: EL0 exception level handling
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -13028,10 +12836,10 @@ pub mod id_aa64pfr0 {
 }
 /// AArch64 Processor Feature Register 1
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64pfr1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64PFR1_EL1`](crate::aarch64::ID_AA64PFR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64pfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64pfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64PFR1_EL1`](crate::aarch64::ID_AA64PFR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64pfr1;
+/// # use aarch64_sysregs::{Layout, IdAa64pfr1};
 /// let value = IdAa64pfr1::DEFAULT;
 /// assert_eq!(value, IdAa64pfr1::DEFAULT);
 /// ```
@@ -13062,8 +12870,6 @@ pub mod id_aa64pfr0 {
 /// | \[3:0\] | `BT` | read-only | - | Branch Target Identification |
 pub enum IdAa64pfr1 {}
 impl IdAa64pfr1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `BT`: Branch Target Identification
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -13653,10 +13459,10 @@ pub mod id_aa64pfr1 {
 }
 /// AArch64 Processor Feature Register 2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64pfr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64PFR2_EL1`](crate::aarch64::ID_AA64PFR2_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64pfr2>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64pfr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64PFR2_EL1`](crate::aarch64::ID_AA64PFR2_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64pfr2;
+/// # use aarch64_sysregs::{Layout, IdAa64pfr2};
 /// let value = IdAa64pfr2::DEFAULT;
 /// assert_eq!(value, IdAa64pfr2::DEFAULT);
 /// ```
@@ -13677,8 +13483,6 @@ pub mod id_aa64pfr1 {
 /// | \[3:0\] | `MTEPERM` | read-only | - | MTE tag access permission in stage 2 |
 pub enum IdAa64pfr2 {}
 impl IdAa64pfr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `MTEPERM`: MTE tag access permission in stage 2
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -13723,10 +13527,10 @@ pub mod id_aa64pfr2 {
 }
 /// SME Feature ID Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64smfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64SMFR0_EL1`](crate::aarch64::ID_AA64SMFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64smfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64smfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64SMFR0_EL1`](crate::aarch64::ID_AA64SMFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64smfr0;
+/// # use aarch64_sysregs::{Layout, IdAa64smfr0};
 /// let value = IdAa64smfr0::DEFAULT;
 /// assert_eq!(value, IdAa64smfr0::DEFAULT);
 /// ```
@@ -13763,8 +13567,6 @@ pub mod id_aa64pfr2 {
 /// | \[27:0\] | - | reserved, 0 | - |  |
 pub enum IdAa64smfr0 {}
 impl IdAa64smfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SF8DP2`: FP8 two-way dot product in Streaming SVE mode
     ///
     /// Bits \[28\], read-only. Reset: not described.
@@ -14082,10 +13884,10 @@ pub mod id_aa64smfr0 {
 }
 /// SVE Feature ID Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64zfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64ZFR0_EL1`](crate::aarch64::ID_AA64ZFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64zfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64zfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64ZFR0_EL1`](crate::aarch64::ID_AA64ZFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAa64zfr0;
+/// # use aarch64_sysregs::{Layout, IdAa64zfr0};
 /// let value = IdAa64zfr0::DEFAULT;
 /// assert_eq!(value, IdAa64zfr0::DEFAULT);
 /// ```
@@ -14115,8 +13917,6 @@ pub mod id_aa64smfr0 {
 /// | \[3:0\] | `SVEver` | read-only | - | SVE version |
 pub enum IdAa64zfr0 {}
 impl IdAa64zfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SVEver`: SVE version
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -14324,10 +14124,10 @@ pub mod id_aa64zfr0 {
 }
 /// AArch32 Auxiliary Feature Register 0: IMPLEMENTATION DEFINED features
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AFR0_EL1`](crate::aarch64::ID_AFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AFR0_EL1`](crate::aarch64::ID_AFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdAfr0;
+/// # use aarch64_sysregs::{Layout, IdAfr0};
 /// let value = IdAfr0::DEFAULT;
 /// assert_eq!(value, IdAfr0::DEFAULT);
 /// ```
@@ -14347,8 +14147,6 @@ pub mod id_aa64zfr0 {
 /// | \[3:0\] | `IMPDEF0` | read-only | - |  |
 pub enum IdAfr0 {}
 impl IdAfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `IMPDEF0`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -14378,10 +14176,10 @@ impl armreg_rt::Layout for IdAfr0 {
 }
 /// AArch32 Debug Feature Register 0: only the PMU version field is described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdDfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
 ///
 /// ```
-/// # use aarch64_sysregs::IdDfr0;
+/// # use aarch64_sysregs::{Layout, IdDfr0};
 /// let value = IdDfr0::DEFAULT;
 /// assert_eq!(value, IdDfr0::DEFAULT);
 /// ```
@@ -14397,8 +14195,6 @@ impl armreg_rt::Layout for IdAfr0 {
 /// | \[27:24\] | `PerfMon` | read-only | - | Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED |
 pub enum IdDfr0 {}
 impl IdDfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PerfMon`: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
@@ -14418,10 +14214,10 @@ impl armreg_rt::Layout for IdDfr0 {
 }
 /// AArch32 Debug Feature Register 0: debug, trace and PMU versions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr0El1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_DFR0_EL1`](crate::aarch64::ID_DFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr0El1>`](armreg_rt::Value), read and written field by field through the constants below; `IdDfr0El1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_DFR0_EL1`](crate::aarch64::ID_DFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdDfr0El1;
+/// # use aarch64_sysregs::{Layout, IdDfr0El1};
 /// let value = IdDfr0El1::DEFAULT;
 /// assert_eq!(value, IdDfr0El1::DEFAULT);
 /// ```
@@ -14445,8 +14241,6 @@ impl armreg_rt::Layout for IdDfr0 {
 /// | \[3:0\] | `CopDbg` | read-only | - |  |
 pub enum IdDfr0El1 {}
 impl IdDfr0El1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CopDbg`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -14793,10 +14587,10 @@ pub mod id_dfr0_el1 {
 }
 /// AArch32 Debug Feature Register 1: multi-threaded PMU and HPMN0 support
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_DFR1_EL1`](crate::aarch64::ID_DFR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdDfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_DFR1_EL1`](crate::aarch64::ID_DFR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdDfr1;
+/// # use aarch64_sysregs::{Layout, IdDfr1};
 /// let value = IdDfr1::DEFAULT;
 /// assert_eq!(value, IdDfr1::DEFAULT);
 /// ```
@@ -14814,8 +14608,6 @@ pub mod id_dfr0_el1 {
 /// | \[3:0\] | `MTPMU` | read-only | - |  |
 pub enum IdDfr1 {}
 impl IdDfr1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `MTPMU`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -14904,10 +14696,10 @@ pub mod id_dfr1 {
 }
 /// AArch32 Instruction Set Attribute Register 0: divide, debug, coprocessor and bit-field instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_ISAR0_EL1`](crate::aarch64::ID_ISAR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar0>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR0_EL1`](crate::aarch64::ID_ISAR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdIsar0;
+/// # use aarch64_sysregs::{Layout, IdIsar0};
 /// let value = IdIsar0::DEFAULT;
 /// assert_eq!(value, IdIsar0::DEFAULT);
 /// ```
@@ -14930,8 +14722,6 @@ pub mod id_dfr1 {
 /// | \[3:0\] | `Swap` | read-only | - |  |
 pub enum IdIsar0 {}
 impl IdIsar0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Swap`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -15119,10 +14909,10 @@ pub mod id_isar0 {
 }
 /// AArch32 Instruction Set Attribute Register 1: endianness, exception and interworking instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_ISAR1_EL1`](crate::aarch64::ID_ISAR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar1>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR1_EL1`](crate::aarch64::ID_ISAR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdIsar1;
+/// # use aarch64_sysregs::{Layout, IdIsar1};
 /// let value = IdIsar1::DEFAULT;
 /// assert_eq!(value, IdIsar1::DEFAULT);
 /// ```
@@ -15146,8 +14936,6 @@ pub mod id_isar0 {
 /// | \[3:0\] | `Endian` | read-only | - |  |
 pub enum IdIsar1 {}
 impl IdIsar1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Endian`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -15339,10 +15127,10 @@ pub mod id_isar1 {
 }
 /// AArch32 Instruction Set Attribute Register 2: load/store, memory hint and multiply instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_ISAR2_EL1`](crate::aarch64::ID_ISAR2_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar2>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR2_EL1`](crate::aarch64::ID_ISAR2_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdIsar2;
+/// # use aarch64_sysregs::{Layout, IdIsar2};
 /// let value = IdIsar2::DEFAULT;
 /// assert_eq!(value, IdIsar2::DEFAULT);
 /// ```
@@ -15366,8 +15154,6 @@ pub mod id_isar1 {
 /// | \[3:0\] | `LoadStore` | read-only | - |  |
 pub enum IdIsar2 {}
 impl IdIsar2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `LoadStore`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -15855,10 +15641,10 @@ pub mod id_isar2 {
 }
 /// AArch32 Instruction Set Attribute Register 3: saturating, SIMD, SVC and synchronization instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_ISAR3_EL1`](crate::aarch64::ID_ISAR3_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar3>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR3_EL1`](crate::aarch64::ID_ISAR3_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdIsar3;
+/// # use aarch64_sysregs::{Layout, IdIsar3};
 /// let value = IdIsar3::DEFAULT;
 /// assert_eq!(value, IdIsar3::DEFAULT);
 /// ```
@@ -15882,8 +15668,6 @@ pub mod id_isar2 {
 /// | \[3:0\] | `Saturate` | read-only | - |  |
 pub enum IdIsar3 {}
 impl IdIsar3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Saturate`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -16072,10 +15856,10 @@ pub mod id_isar3 {
 }
 /// AArch32 Instruction Set Attribute Register 4: unprivileged, shifted-register, SMC and barrier instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar4>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_ISAR4_EL1`](crate::aarch64::ID_ISAR4_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar4>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar4::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR4_EL1`](crate::aarch64::ID_ISAR4_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdIsar4;
+/// # use aarch64_sysregs::{Layout, IdIsar4};
 /// let value = IdIsar4::DEFAULT;
 /// assert_eq!(value, IdIsar4::DEFAULT);
 /// ```
@@ -16099,8 +15883,6 @@ pub mod id_isar3 {
 /// | \[3:0\] | `Unpriv` | read-only | - |  |
 pub enum IdIsar4 {}
 impl IdIsar4 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Unpriv`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -16347,10 +16129,10 @@ pub mod id_isar4 {
 }
 /// AArch32 Instruction Set Attribute Register 5: cryptography, CRC32, RDM and VCMA instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar5>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_ISAR5_EL1`](crate::aarch64::ID_ISAR5_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar5>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar5::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR5_EL1`](crate::aarch64::ID_ISAR5_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdIsar5;
+/// # use aarch64_sysregs::{Layout, IdIsar5};
 /// let value = IdIsar5::DEFAULT;
 /// assert_eq!(value, IdIsar5::DEFAULT);
 /// ```
@@ -16374,8 +16156,6 @@ pub mod id_isar4 {
 /// | \[3:0\] | `SEVL` | read-only | - |  |
 pub enum IdIsar5 {}
 impl IdIsar5 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SEVL`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -16499,10 +16279,10 @@ pub mod id_isar5 {
 }
 /// AArch32 Instruction Set Attribute Register 6: dot product, BF16, I8MM, SB and SPECRES instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar6>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_ISAR6_EL1`](crate::aarch64::ID_ISAR6_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar6>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar6::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR6_EL1`](crate::aarch64::ID_ISAR6_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdIsar6;
+/// # use aarch64_sysregs::{Layout, IdIsar6};
 /// let value = IdIsar6::DEFAULT;
 /// assert_eq!(value, IdIsar6::DEFAULT);
 /// ```
@@ -16525,8 +16305,6 @@ pub mod id_isar5 {
 /// | \[3:0\] | `JSCVT` | read-only | - |  |
 pub enum IdIsar6 {}
 impl IdIsar6 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `JSCVT`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -16592,10 +16370,10 @@ pub mod id_isar6 {
 }
 /// AArch32 Memory Model Feature Register 0: VMSA/PMSA, shareability and TCM support
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_MMFR0_EL1`](crate::aarch64::ID_MMFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR0_EL1`](crate::aarch64::ID_MMFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdMmfr0;
+/// # use aarch64_sysregs::{Layout, IdMmfr0};
 /// let value = IdMmfr0::DEFAULT;
 /// assert_eq!(value, IdMmfr0::DEFAULT);
 /// ```
@@ -16619,8 +16397,6 @@ pub mod id_isar6 {
 /// | \[3:0\] | `VMSA` | read-only | - |  |
 pub enum IdMmfr0 {}
 impl IdMmfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VMSA`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -17053,10 +16829,10 @@ pub mod id_mmfr0 {
 }
 /// AArch32 Memory Model Feature Register 1: cache maintenance and branch predictor features
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_MMFR1_EL1`](crate::aarch64::ID_MMFR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR1_EL1`](crate::aarch64::ID_MMFR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdMmfr1;
+/// # use aarch64_sysregs::{Layout, IdMmfr1};
 /// let value = IdMmfr1::DEFAULT;
 /// assert_eq!(value, IdMmfr1::DEFAULT);
 /// ```
@@ -17080,8 +16856,6 @@ pub mod id_mmfr0 {
 /// | \[3:0\] | `L1HvdVA` | read-only | - |  |
 pub enum IdMmfr1 {}
 impl IdMmfr1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `L1HvdVA`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -17575,10 +17349,10 @@ pub mod id_mmfr1 {
 }
 /// AArch32 Memory Model Feature Register 2: TLB maintenance, barriers and WFI stall
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_MMFR2_EL1`](crate::aarch64::ID_MMFR2_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr2>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR2_EL1`](crate::aarch64::ID_MMFR2_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdMmfr2;
+/// # use aarch64_sysregs::{Layout, IdMmfr2};
 /// let value = IdMmfr2::DEFAULT;
 /// assert_eq!(value, IdMmfr2::DEFAULT);
 /// ```
@@ -17602,8 +17376,6 @@ pub mod id_mmfr1 {
 /// | \[3:0\] | `L1HvdFG` | read-only | - |  |
 pub enum IdMmfr2 {}
 impl IdMmfr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `L1HvdFG`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -17856,10 +17628,10 @@ pub mod id_mmfr2 {
 }
 /// AArch32 Memory Model Feature Register 3: cache maintenance, PAN and supersections
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_MMFR3_EL1`](crate::aarch64::ID_MMFR3_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr3>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR3_EL1`](crate::aarch64::ID_MMFR3_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdMmfr3;
+/// # use aarch64_sysregs::{Layout, IdMmfr3};
 /// let value = IdMmfr3::DEFAULT;
 /// assert_eq!(value, IdMmfr3::DEFAULT);
 /// ```
@@ -17883,8 +17655,6 @@ pub mod id_mmfr2 {
 /// | \[3:0\] | `CMaintVA` | read-only | - |  |
 pub enum IdMmfr3 {}
 impl IdMmfr3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CMaintVA`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -18244,10 +18014,10 @@ pub mod id_mmfr3 {
 }
 /// AArch32 Memory Model Feature Register 4: CnP, HPDS, XNX, CCIDX and EVT support
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr4>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_MMFR4_EL1`](crate::aarch64::ID_MMFR4_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr4>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr4::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR4_EL1`](crate::aarch64::ID_MMFR4_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdMmfr4;
+/// # use aarch64_sysregs::{Layout, IdMmfr4};
 /// let value = IdMmfr4::DEFAULT;
 /// assert_eq!(value, IdMmfr4::DEFAULT);
 /// ```
@@ -18271,8 +18041,6 @@ pub mod id_mmfr3 {
 /// | \[3:0\] | `SpecSEI` | read-only | - |  |
 pub enum IdMmfr4 {}
 impl IdMmfr4 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SpecSEI`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -18461,10 +18229,10 @@ pub mod id_mmfr4 {
 }
 /// AArch32 Memory Model Feature Register 5: enhanced translation synchronization and nTLBPA
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr5>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_MMFR5_EL1`](crate::aarch64::ID_MMFR5_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr5>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr5::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR5_EL1`](crate::aarch64::ID_MMFR5_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdMmfr5;
+/// # use aarch64_sysregs::{Layout, IdMmfr5};
 /// let value = IdMmfr5::DEFAULT;
 /// assert_eq!(value, IdMmfr5::DEFAULT);
 /// ```
@@ -18482,8 +18250,6 @@ pub mod id_mmfr4 {
 /// | \[3:0\] | `ETS` | read-only | - |  |
 pub enum IdMmfr5 {}
 impl IdMmfr5 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ETS`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -18514,10 +18280,10 @@ pub mod id_mmfr5 {
 }
 /// AArch32 Processor Feature Register 0: instruction sets and RAS/AMU/DIT/CSV2 support in AArch32
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdPfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_PFR0_EL1`](crate::aarch64::ID_PFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdPfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdPfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_PFR0_EL1`](crate::aarch64::ID_PFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdPfr0;
+/// # use aarch64_sysregs::{Layout, IdPfr0};
 /// let value = IdPfr0::DEFAULT;
 /// assert_eq!(value, IdPfr0::DEFAULT);
 /// ```
@@ -18541,8 +18307,6 @@ pub mod id_mmfr5 {
 /// | \[3:0\] | `State0` | read-only | - | A32 instruction set support |
 pub enum IdPfr0 {}
 impl IdPfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `State0`: A32 instruction set support
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -18905,10 +18669,10 @@ pub mod id_pfr0 {
 }
 /// AArch32 Processor Feature Register 1: security, virtualization, generic timer and GIC support in AArch32
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdPfr1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_PFR1_EL1`](crate::aarch64::ID_PFR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdPfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdPfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_PFR1_EL1`](crate::aarch64::ID_PFR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdPfr1;
+/// # use aarch64_sysregs::{Layout, IdPfr1};
 /// let value = IdPfr1::DEFAULT;
 /// assert_eq!(value, IdPfr1::DEFAULT);
 /// ```
@@ -18932,8 +18696,6 @@ pub mod id_pfr0 {
 /// | \[3:0\] | `ProgMod` | read-only | - |  |
 pub enum IdPfr1 {}
 impl IdPfr1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ProgMod`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -19235,10 +18997,10 @@ pub mod id_pfr1 {
 }
 /// AArch32 Processor Feature Register 2: CSV3, SSBS and RAS fractional version in AArch32
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdPfr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_PFR2_EL1`](crate::aarch64::ID_PFR2_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdPfr2>`](armreg_rt::Value), read and written field by field through the constants below; `IdPfr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_PFR2_EL1`](crate::aarch64::ID_PFR2_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::IdPfr2;
+/// # use aarch64_sysregs::{Layout, IdPfr2};
 /// let value = IdPfr2::DEFAULT;
 /// assert_eq!(value, IdPfr2::DEFAULT);
 /// ```
@@ -19257,8 +19019,6 @@ pub mod id_pfr1 {
 /// | \[3:0\] | `CSV3` | read-only | - |  |
 pub enum IdPfr2 {}
 impl IdPfr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CSV3`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -19351,10 +19111,10 @@ pub mod id_pfr2 {
 }
 /// Interrupt Status Register: pending IRQ, FIQ, SError, and NMI state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Isr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ISR_EL1`](crate::aarch64::ISR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Isr>`](armreg_rt::Value), read and written field by field through the constants below; `Isr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ISR_EL1`](crate::aarch64::ISR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Isr;
+/// # use aarch64_sysregs::{Layout, Isr};
 /// let value = Isr::DEFAULT;
 /// assert_eq!(value, Isr::DEFAULT);
 /// ```
@@ -19376,8 +19136,6 @@ pub mod id_pfr2 {
 /// | \[5:0\] | - | reserved, 0 | - |  |
 pub enum Isr {}
 impl Isr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `F`: FIQ pending
     ///
     /// Bits \[6\], read-only. Reset: not described.
@@ -19411,10 +19169,10 @@ impl armreg_rt::Layout for Isr {
 }
 /// LORegion Control Register: enable and descriptor selection
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorc>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::LORC_EL1`](crate::aarch64::LORC_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorc>`](armreg_rt::Value), read and written field by field through the constants below; `Lorc::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::LORC_EL1`](crate::aarch64::LORC_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Lorc;
+/// # use aarch64_sysregs::{Layout, Lorc};
 /// let value = Lorc::DEFAULT.with(Lorc::EN, true);
 /// assert!(value.get(Lorc::EN));
 /// ```
@@ -19433,8 +19191,6 @@ impl armreg_rt::Layout for Isr {
 /// | \[0\] | `EN` | read/write | - | LORegion enable |
 pub enum Lorc {}
 impl Lorc {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EN`: LORegion enable
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -19456,10 +19212,10 @@ impl armreg_rt::Layout for Lorc {
 }
 /// LORegion End Address Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorea>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::LOREA_EL1`](crate::aarch64::LOREA_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorea>`](armreg_rt::Value), read and written field by field through the constants below; `Lorea::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::LOREA_EL1`](crate::aarch64::LOREA_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Lorea;
+/// # use aarch64_sysregs::{Layout, Lorea};
 /// let value = Lorea::DEFAULT.with(Lorea::EA_47_16, 1);
 /// assert_eq!(value.get(Lorea::EA_47_16), 1);
 /// ```
@@ -19478,8 +19234,6 @@ impl armreg_rt::Layout for Lorc {
 /// | \[15:0\] | - | reserved, 0 | - |  |
 pub enum Lorea {}
 impl Lorea {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EA_47_16`: End physical address bits 47:16
     ///
     /// Bits \[47:16\], read/write. Reset: not described.
@@ -19501,10 +19255,10 @@ impl armreg_rt::Layout for Lorea {
 }
 /// LORegion ID Register: number of LORegions and LORegion descriptors
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorid>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::LORID_EL1`](crate::aarch64::LORID_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorid>`](armreg_rt::Value), read and written field by field through the constants below; `Lorid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::LORID_EL1`](crate::aarch64::LORID_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Lorid;
+/// # use aarch64_sysregs::{Layout, Lorid};
 /// let value = Lorid::DEFAULT;
 /// assert_eq!(value, Lorid::DEFAULT);
 /// ```
@@ -19523,8 +19277,6 @@ impl armreg_rt::Layout for Lorea {
 /// | \[7:0\] | `LR` | read-only | - | Number of LORegions |
 pub enum Lorid {}
 impl Lorid {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `LR`: Number of LORegions
     ///
     /// Bits \[7:0\], read-only. Reset: not described.
@@ -19546,10 +19298,10 @@ impl armreg_rt::Layout for Lorid {
 }
 /// LORegion Number Register: selects the LORegion that LORSA_EL1 and LOREA_EL1 describe
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorn>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::LORN_EL1`](crate::aarch64::LORN_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorn>`](armreg_rt::Value), read and written field by field through the constants below; `Lorn::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::LORN_EL1`](crate::aarch64::LORN_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Lorn;
+/// # use aarch64_sysregs::{Layout, Lorn};
 /// let value = Lorn::DEFAULT.with(Lorn::NUM, 1);
 /// assert_eq!(value.get(Lorn::NUM), 1);
 /// ```
@@ -19566,8 +19318,6 @@ impl armreg_rt::Layout for Lorid {
 /// | \[7:0\] | `Num` | read/write | - | LORegion number |
 pub enum Lorn {}
 impl Lorn {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Num`: LORegion number
     ///
     /// Bits \[7:0\], read/write. Reset: not described.
@@ -19585,10 +19335,10 @@ impl armreg_rt::Layout for Lorn {
 }
 /// LORegion Start Address Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorsa>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::LORSA_EL1`](crate::aarch64::LORSA_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorsa>`](armreg_rt::Value), read and written field by field through the constants below; `Lorsa::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::LORSA_EL1`](crate::aarch64::LORSA_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Lorsa;
+/// # use aarch64_sysregs::{Layout, Lorsa};
 /// let value = Lorsa::DEFAULT.with(Lorsa::VALID, true);
 /// assert!(value.get(Lorsa::VALID));
 /// ```
@@ -19607,8 +19357,6 @@ impl armreg_rt::Layout for Lorn {
 /// | \[0\] | `Valid` | read/write | - | LORegion is valid |
 pub enum Lorsa {}
 impl Lorsa {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Valid`: LORegion is valid
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -19630,10 +19378,10 @@ impl armreg_rt::Layout for Lorsa {
 }
 /// Memory Attribute Indirection Register: eight attribute encodings indexed by AttrIndx
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mair>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MAIR_EL1`](crate::aarch64::MAIR_EL1), [`aarch64::MAIR_EL2`](crate::aarch64::MAIR_EL2), [`aarch64::MAIR_EL3`](crate::aarch64::MAIR_EL3), [`aarch64::MAIR2_EL1`](crate::aarch64::MAIR2_EL1), [`aarch64::MAIR2_EL2`](crate::aarch64::MAIR2_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mair>`](armreg_rt::Value), read and written field by field through the constants below; `Mair::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MAIR_EL1`](crate::aarch64::MAIR_EL1), [`aarch64::MAIR_EL2`](crate::aarch64::MAIR_EL2), [`aarch64::MAIR_EL3`](crate::aarch64::MAIR_EL3), [`aarch64::MAIR2_EL1`](crate::aarch64::MAIR2_EL1), [`aarch64::MAIR2_EL2`](crate::aarch64::MAIR2_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Mair;
+/// # use aarch64_sysregs::{Layout, Mair};
 /// let value = Mair::DEFAULT.with(Mair::ATTR0, 1);
 /// assert_eq!(value.get(Mair::ATTR0), 1);
 /// ```
@@ -19656,8 +19404,6 @@ impl armreg_rt::Layout for Lorsa {
 /// | \[7:0\] | `Attr0` | read/write | - | Memory attribute encoding for AttrIndx 0 |
 pub enum Mair {}
 impl Mair {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Attr0`: Memory attribute encoding for AttrIndx 0
     ///
     /// Bits \[7:0\], read/write. Reset: not described.
@@ -19724,10 +19470,10 @@ impl armreg_rt::Layout for Mair {
 pub type Mair2 = crate::Mair;
 /// Monitor Debug Comms Channel Interrupt Enable Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mdccint>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MDCCINT_EL1`](crate::aarch64::MDCCINT_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mdccint>`](armreg_rt::Value), read and written field by field through the constants below; `Mdccint::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDCCINT_EL1`](crate::aarch64::MDCCINT_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Mdccint;
+/// # use aarch64_sysregs::{Layout, Mdccint};
 /// let value = Mdccint::DEFAULT.with(Mdccint::TX, true);
 /// assert!(value.get(Mdccint::TX));
 /// ```
@@ -19746,8 +19492,6 @@ pub type Mair2 = crate::Mair;
 /// | \[28:0\] | - | reserved, 0 | - |  |
 pub enum Mdccint {}
 impl Mdccint {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `TX`: Interrupt when DTRTX is empty
     ///
     /// Bits \[29\], read/write. Reset: not described.
@@ -19769,10 +19513,10 @@ impl armreg_rt::Layout for Mdccint {
 }
 /// Debug communication channel status
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mdccsr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MDCCSR_EL0`](crate::aarch64::MDCCSR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mdccsr>`](armreg_rt::Value), read and written field by field through the constants below; `Mdccsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDCCSR_EL0`](crate::aarch64::MDCCSR_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Mdccsr;
+/// # use aarch64_sysregs::{Layout, Mdccsr};
 /// let value = Mdccsr::DEFAULT;
 /// assert_eq!(value, Mdccsr::DEFAULT);
 /// ```
@@ -19791,8 +19535,6 @@ impl armreg_rt::Layout for Mdccint {
 /// | \[28:0\] | - | reserved, 0 | - |  |
 pub enum Mdccsr {}
 impl Mdccsr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `TXfull`: DTRTX holds data the debug host has not yet read
     ///
     /// Bits \[29\], read-only. Reset: not described.
@@ -19814,10 +19556,10 @@ impl armreg_rt::Layout for Mdccsr {
 }
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl2>`](armreg_rt::Value), read and written field by field through the constants below; `MdcrEl2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::MdcrEl2;
+/// # use aarch64_sysregs::{Layout, MdcrEl2};
 /// let value = MdcrEl2::DEFAULT.with(MdcrEl2::HPMN, 1);
 /// assert_eq!(value.get(MdcrEl2::HPMN), 1);
 /// ```
@@ -19838,8 +19580,6 @@ impl armreg_rt::Layout for Mdccsr {
 /// | \[4:0\] | `HPMN` | read/write | - | Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2 |
 pub enum MdcrEl2 {}
 impl MdcrEl2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `HPMN`: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2
     ///
     /// Bits \[4:0\], read/write. Reset: not described.
@@ -19889,10 +19629,10 @@ impl armreg_rt::Layout for MdcrEl2 {
 }
 /// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields are described; the other bits hold other controls
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl3>`](armreg_rt::Value), read and written field by field through the constants below; `MdcrEl3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::MdcrEl3;
+/// # use aarch64_sysregs::{Layout, MdcrEl3};
 /// let value = MdcrEl3::DEFAULT.with(MdcrEl3::SPME, true);
 /// assert!(value.get(MdcrEl3::SPME));
 /// ```
@@ -19909,8 +19649,6 @@ impl armreg_rt::Layout for MdcrEl2 {
 /// | \[17\] | `SPME` | read/write | - | Secure Performance Monitors enable: allows event counting in Secure state |
 pub enum MdcrEl3 {}
 impl MdcrEl3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SPME`: Secure Performance Monitors enable: allows event counting in Secure state
     ///
     /// Bits \[17\], read/write. Reset: not described.
@@ -19936,10 +19674,10 @@ impl armreg_rt::Layout for MdcrEl3 {
 }
 /// Monitor Debug System Control Register: self-hosted debug enables, software step and DCC status
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mdscr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MDSCR_EL1`](crate::aarch64::MDSCR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mdscr>`](armreg_rt::Value), read and written field by field through the constants below; `Mdscr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDSCR_EL1`](crate::aarch64::MDSCR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Mdscr;
+/// # use aarch64_sysregs::{Layout, Mdscr};
 /// let value = Mdscr::DEFAULT.with(Mdscr::SS, true);
 /// assert!(value.get(Mdscr::SS));
 /// ```
@@ -19979,8 +19717,6 @@ impl armreg_rt::Layout for MdcrEl3 {
 /// | \[0\] | `SS` | read/write | - | Software step enable |
 pub enum Mdscr {}
 impl Mdscr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SS`: Software step enable
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -20066,10 +19802,10 @@ impl armreg_rt::Layout for Mdscr {
 }
 /// Main ID Register: who made the core and which core it is; the PMU driver looks the core's events up by implementer and part number
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Midr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Midr>`](armreg_rt::Value), read and written field by field through the constants below; `Midr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Midr;
+/// # use aarch64_sysregs::{Layout, Midr};
 /// let value = Midr::DEFAULT;
 /// assert_eq!(value, Midr::DEFAULT);
 /// ```
@@ -20089,8 +19825,6 @@ impl armreg_rt::Layout for Mdscr {
 /// | \[3:0\] | `Revision` | read-only | - | Minor revision (the p of rNpM) |
 pub enum Midr {}
 impl Midr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Revision`: Minor revision (the p of rNpM)
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -20237,10 +19971,10 @@ pub mod midr {
 }
 /// Multiprocessor Affinity Register: the PE's place in the affinity hierarchy
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mpidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MPIDR_EL1`](crate::aarch64::MPIDR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mpidr>`](armreg_rt::Value), read and written field by field through the constants below; `Mpidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MPIDR_EL1`](crate::aarch64::MPIDR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Mpidr;
+/// # use aarch64_sysregs::{Layout, Mpidr};
 /// let value = Mpidr::DEFAULT;
 /// assert_eq!(value, Mpidr::DEFAULT);
 /// ```
@@ -20264,8 +19998,6 @@ pub mod midr {
 /// | \[7:0\] | `Aff0` | read-only | - | Affinity level 0 |
 pub enum Mpidr {}
 impl Mpidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x8000_0000);
     /// `Aff0`: Affinity level 0
     ///
     /// Bits \[7:0\], read-only. Reset: not described.
@@ -20303,10 +20035,10 @@ impl armreg_rt::Layout for Mpidr {
 }
 /// Multiprocessor Affinity Register, AArch32 view (no affinity level 3)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MpidrA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::MPIDR`](crate::aarch32::MPIDR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MpidrA32>`](armreg_rt::Value), read and written field by field through the constants below; `MpidrA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::MPIDR`](crate::aarch32::MPIDR).
 ///
 /// ```
-/// # use aarch64_sysregs::MpidrA32;
+/// # use aarch64_sysregs::{Layout, MpidrA32};
 /// let value = MpidrA32::DEFAULT;
 /// assert_eq!(value, MpidrA32::DEFAULT);
 /// ```
@@ -20328,8 +20060,6 @@ impl armreg_rt::Layout for Mpidr {
 /// | \[7:0\] | `Aff0` | read-only | - | Affinity level 0 |
 pub enum MpidrA32 {}
 impl MpidrA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x8000_0000);
     /// `Aff0`: Affinity level 0
     ///
     /// Bits \[7:0\], read-only. Reset: not described.
@@ -20363,10 +20093,10 @@ impl armreg_rt::Layout for MpidrA32 {
 }
 /// AArch32 Media and VFP Feature Register 0: floating-point support
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mvfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MVFR0_EL1`](crate::aarch64::MVFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mvfr0>`](armreg_rt::Value), read and written field by field through the constants below; `Mvfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MVFR0_EL1`](crate::aarch64::MVFR0_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Mvfr0;
+/// # use aarch64_sysregs::{Layout, Mvfr0};
 /// let value = Mvfr0::DEFAULT;
 /// assert_eq!(value, Mvfr0::DEFAULT);
 /// ```
@@ -20390,8 +20120,6 @@ impl armreg_rt::Layout for MpidrA32 {
 /// | \[3:0\] | `SIMDReg` | read-only | - |  |
 pub enum Mvfr0 {}
 impl Mvfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SIMDReg`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -20580,10 +20308,10 @@ pub mod mvfr0 {
 }
 /// AArch32 Media and VFP Feature Register 1: Advanced SIMD and half-precision support
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mvfr1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MVFR1_EL1`](crate::aarch64::MVFR1_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mvfr1>`](armreg_rt::Value), read and written field by field through the constants below; `Mvfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MVFR1_EL1`](crate::aarch64::MVFR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Mvfr1;
+/// # use aarch64_sysregs::{Layout, Mvfr1};
 /// let value = Mvfr1::DEFAULT;
 /// assert_eq!(value, Mvfr1::DEFAULT);
 /// ```
@@ -20607,8 +20335,6 @@ pub mod mvfr0 {
 /// | \[3:0\] | `FPFtZ` | read-only | - |  |
 pub enum Mvfr1 {}
 impl Mvfr1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `FPFtZ`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -20800,10 +20526,10 @@ pub mod mvfr1 {
 }
 /// AArch32 Media and VFP Feature Register 2: miscellaneous floating-point and SIMD instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mvfr2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MVFR2_EL1`](crate::aarch64::MVFR2_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mvfr2>`](armreg_rt::Value), read and written field by field through the constants below; `Mvfr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MVFR2_EL1`](crate::aarch64::MVFR2_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Mvfr2;
+/// # use aarch64_sysregs::{Layout, Mvfr2};
 /// let value = Mvfr2::DEFAULT;
 /// assert_eq!(value, Mvfr2::DEFAULT);
 /// ```
@@ -20821,8 +20547,6 @@ pub mod mvfr1 {
 /// | \[3:0\] | `SIMDMisc` | read-only | - |  |
 pub enum Mvfr2 {}
 impl Mvfr2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SIMDMisc`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -20978,10 +20702,10 @@ pub mod mvfr2 {
 }
 /// Condition flags (PSTATE.{N,Z,C,V})
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Nzcv>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::NZCV`](crate::aarch64::NZCV).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Nzcv>`](armreg_rt::Value), read and written field by field through the constants below; `Nzcv::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::NZCV`](crate::aarch64::NZCV).
 ///
 /// ```
-/// # use aarch64_sysregs::Nzcv;
+/// # use aarch64_sysregs::{Layout, Nzcv};
 /// let value = Nzcv::DEFAULT.with(Nzcv::V, true);
 /// assert!(value.get(Nzcv::V));
 /// ```
@@ -21002,8 +20726,6 @@ pub mod mvfr2 {
 /// | \[27:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum Nzcv {}
 impl Nzcv {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `V`: Overflow condition flag
     ///
     /// Bits \[28\], read/write. Reset: not described.
@@ -21033,10 +20755,10 @@ impl armreg_rt::Layout for Nzcv {
 }
 /// OS Lock Data Transfer Register, Receive: DBGDTRRX without side effects, for saving and restoring debug state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Osdtrrx>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::OSDTRRX_EL1`](crate::aarch64::OSDTRRX_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Osdtrrx>`](armreg_rt::Value), read and written field by field through the constants below; `Osdtrrx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::OSDTRRX_EL1`](crate::aarch64::OSDTRRX_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Osdtrrx;
+/// # use aarch64_sysregs::{Layout, Osdtrrx};
 /// let value = Osdtrrx::DEFAULT.with(Osdtrrx::DTRRX, 1);
 /// assert_eq!(value.get(Osdtrrx::DTRRX), 1);
 /// ```
@@ -21053,8 +20775,6 @@ impl armreg_rt::Layout for Nzcv {
 /// | \[31:0\] | `DTRRX` | read/write | - | Receive data |
 pub enum Osdtrrx {}
 impl Osdtrrx {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `DTRRX`: Receive data
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -21072,10 +20792,10 @@ impl armreg_rt::Layout for Osdtrrx {
 }
 /// OS Lock Data Transfer Register, Transmit: DBGDTRTX without side effects, for saving and restoring debug state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Osdtrtx>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::OSDTRTX_EL1`](crate::aarch64::OSDTRTX_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Osdtrtx>`](armreg_rt::Value), read and written field by field through the constants below; `Osdtrtx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::OSDTRTX_EL1`](crate::aarch64::OSDTRTX_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Osdtrtx;
+/// # use aarch64_sysregs::{Layout, Osdtrtx};
 /// let value = Osdtrtx::DEFAULT.with(Osdtrtx::DTRTX, 1);
 /// assert_eq!(value.get(Osdtrtx::DTRTX), 1);
 /// ```
@@ -21092,8 +20812,6 @@ impl armreg_rt::Layout for Osdtrrx {
 /// | \[31:0\] | `DTRTX` | read/write | - | Transmit data |
 pub enum Osdtrtx {}
 impl Osdtrtx {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `DTRTX`: Transmit data
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -21111,10 +20829,10 @@ impl armreg_rt::Layout for Osdtrtx {
 }
 /// OS Lock Exception Catch Control Register: access to EDECCR for saving and restoring debug state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Oseccr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::OSECCR_EL1`](crate::aarch64::OSECCR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Oseccr>`](armreg_rt::Value), read and written field by field through the constants below; `Oseccr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::OSECCR_EL1`](crate::aarch64::OSECCR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Oseccr;
+/// # use aarch64_sysregs::{Layout, Oseccr};
 /// let value = Oseccr::DEFAULT.with(Oseccr::EDECCR, 1);
 /// assert_eq!(value.get(Oseccr::EDECCR), 1);
 /// ```
@@ -21131,8 +20849,6 @@ impl armreg_rt::Layout for Osdtrtx {
 /// | \[31:0\] | `EDECCR` | read/write | - | External Debug Exception Catch Control value |
 pub enum Oseccr {}
 impl Oseccr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EDECCR`: External Debug Exception Catch Control value
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -21150,10 +20866,10 @@ impl armreg_rt::Layout for Oseccr {
 }
 /// OS Lock Access Register: writing OSLK sets or clears the OS Lock
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Oslar>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::OSLAR_EL1`](crate::aarch64::OSLAR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Oslar>`](armreg_rt::Value), read and written field by field through the constants below; `Oslar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::OSLAR_EL1`](crate::aarch64::OSLAR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Oslar;
+/// # use aarch64_sysregs::{Layout, Oslar};
 /// let value = Oslar::DEFAULT;
 /// assert_eq!(value, Oslar::DEFAULT);
 /// ```
@@ -21170,8 +20886,6 @@ impl armreg_rt::Layout for Oseccr {
 /// | \[0\] | `OSLK` | write-only | - | Write 1 to lock the OS Lock, 0 to unlock it |
 pub enum Oslar {}
 impl Oslar {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `OSLK`: Write 1 to lock the OS Lock, 0 to unlock it
     ///
     /// Bits \[0\], write-only. Reset: not described.
@@ -21189,10 +20903,10 @@ impl armreg_rt::Layout for Oslar {
 }
 /// Physical Address Register after a successful address translation instruction (F = 0)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Par>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PAR_EL1`](crate::aarch64::PAR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Par>`](armreg_rt::Value), read and written field by field through the constants below; `Par::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PAR_EL1`](crate::aarch64::PAR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Par;
+/// # use aarch64_sysregs::{Layout, Par};
 /// let value = Par::DEFAULT.with(Par::F, true);
 /// assert!(value.get(Par::F));
 /// ```
@@ -21216,8 +20930,6 @@ impl armreg_rt::Layout for Oslar {
 /// | \[0\] | `F` | read/write | - | 0: the translation succeeded |
 pub enum Par {}
 impl Par {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `F`: 0: the translation succeeded
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -21326,10 +21038,10 @@ pub mod par {
 }
 /// Physical Address Register after an aborted address translation instruction (F = 1)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<ParFault>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PAR_EL1_FAULT`](crate::aarch64::PAR_EL1_FAULT).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<ParFault>`](armreg_rt::Value), read and written field by field through the constants below; `ParFault::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PAR_EL1_FAULT`](crate::aarch64::PAR_EL1_FAULT).
 ///
 /// ```
-/// # use aarch64_sysregs::ParFault;
+/// # use aarch64_sysregs::{Layout, ParFault};
 /// let value = ParFault::DEFAULT.with(ParFault::F, true);
 /// assert!(value.get(ParFault::F));
 /// ```
@@ -21357,8 +21069,6 @@ pub mod par {
 /// | \[0\] | `F` | read/write | - | 1: the translation aborted |
 pub enum ParFault {}
 impl ParFault {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x800);
     /// `F`: 1: the translation aborted
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -21408,10 +21118,10 @@ impl armreg_rt::Layout for ParFault {
 }
 /// Permission indirection or overlay values, one 4-bit entry per index
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pirx>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PIRE0_EL1`](crate::aarch64::PIRE0_EL1), [`aarch64::PIRE0_EL12`](crate::aarch64::PIRE0_EL12), [`aarch64::PIR_EL1`](crate::aarch64::PIR_EL1), [`aarch64::PIR_EL12`](crate::aarch64::PIR_EL12), [`aarch64::PIR_EL2`](crate::aarch64::PIR_EL2), [`aarch64::POR_EL0`](crate::aarch64::POR_EL0), [`aarch64::POR_EL1`](crate::aarch64::POR_EL1), [`aarch64::POR_EL12`](crate::aarch64::POR_EL12) and 2 more.
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pirx>`](armreg_rt::Value), read and written field by field through the constants below; `Pirx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PIRE0_EL1`](crate::aarch64::PIRE0_EL1), [`aarch64::PIRE0_EL12`](crate::aarch64::PIRE0_EL12), [`aarch64::PIR_EL1`](crate::aarch64::PIR_EL1), [`aarch64::PIR_EL12`](crate::aarch64::PIR_EL12), [`aarch64::PIR_EL2`](crate::aarch64::PIR_EL2), [`aarch64::POR_EL0`](crate::aarch64::POR_EL0), [`aarch64::POR_EL1`](crate::aarch64::POR_EL1), [`aarch64::POR_EL12`](crate::aarch64::POR_EL12) and 2 more.
 ///
 /// ```
-/// # use aarch64_sysregs::Pirx;
+/// # use aarch64_sysregs::{Layout, Pirx};
 /// let value = Pirx::DEFAULT.with(Pirx::PERM0, 1);
 /// assert_eq!(value.get(Pirx::PERM0), 1);
 /// ```
@@ -21442,8 +21152,6 @@ impl armreg_rt::Layout for ParFault {
 /// | \[3:0\] | `Perm0` | read/write | - | Permissions for index 0 |
 pub enum Pirx {}
 impl Pirx {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Perm0`: Permissions for index 0
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
@@ -21521,10 +21229,10 @@ impl armreg_rt::Layout for Pirx {
 }
 /// Profiling Buffer ID Register: alignment and ownership of the profiling buffer
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmbidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMBIDR_EL1`](crate::aarch64::PMBIDR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmbidr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmbidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMBIDR_EL1`](crate::aarch64::PMBIDR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmbidr;
+/// # use aarch64_sysregs::{Layout, Pmbidr};
 /// let value = Pmbidr::DEFAULT;
 /// assert_eq!(value, Pmbidr::DEFAULT);
 /// ```
@@ -21545,8 +21253,6 @@ impl armreg_rt::Layout for Pirx {
 /// | \[3:0\] | `ALIGN` | read-only | - | Log2 of the write pointer alignment in bytes |
 pub enum Pmbidr {}
 impl Pmbidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ALIGN`: Log2 of the write pointer alignment in bytes
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -21640,10 +21346,10 @@ pub mod pmbidr {
 }
 /// Profiling Buffer Limit Address Register: buffer limit, mode and enable
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmblimitr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMBLIMITR_EL1`](crate::aarch64::PMBLIMITR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmblimitr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmblimitr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMBLIMITR_EL1`](crate::aarch64::PMBLIMITR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmblimitr;
+/// # use aarch64_sysregs::{Layout, Pmblimitr};
 /// let value = Pmblimitr::DEFAULT.with(Pmblimitr::E, true);
 /// assert!(value.get(Pmblimitr::E));
 /// ```
@@ -21664,8 +21370,6 @@ pub mod pmbidr {
 /// | \[0\] | `E` | read/write | - | Profiling buffer enable |
 pub enum Pmblimitr {}
 impl Pmblimitr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Profiling buffer enable
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -21756,10 +21460,10 @@ pub mod pmblimitr {
 }
 /// Profiling Buffer Write Pointer Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmbptr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMBPTR_EL1`](crate::aarch64::PMBPTR_EL1), [`aarch64::TRBPTR_EL1`](crate::aarch64::TRBPTR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmbptr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmbptr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMBPTR_EL1`](crate::aarch64::PMBPTR_EL1), [`aarch64::TRBPTR_EL1`](crate::aarch64::TRBPTR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmbptr;
+/// # use aarch64_sysregs::{Layout, Pmbptr};
 /// let value = Pmbptr::DEFAULT.with(Pmbptr::PTR, 1);
 /// assert_eq!(value.get(Pmbptr::PTR), 1);
 /// ```
@@ -21775,8 +21479,6 @@ pub mod pmblimitr {
 /// | \[63:0\] | `PTR` | read/write | - | Virtual address of the next record |
 pub enum Pmbptr {}
 impl Pmbptr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PTR`: Virtual address of the next record
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -21794,10 +21496,10 @@ impl armreg_rt::Layout for Pmbptr {
 }
 /// Profiling Buffer Status/syndrome Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmbsr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMBSR_EL1`](crate::aarch64::PMBSR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmbsr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmbsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMBSR_EL1`](crate::aarch64::PMBSR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmbsr;
+/// # use aarch64_sysregs::{Layout, Pmbsr};
 /// let value = Pmbsr::DEFAULT.with(Pmbsr::MSS, 1);
 /// assert_eq!(value.get(Pmbsr::MSS), 1);
 /// ```
@@ -21820,8 +21522,6 @@ impl armreg_rt::Layout for Pmbptr {
 /// | \[15:0\] | `MSS` | read/write | - | Management event specific syndrome |
 pub enum Pmbsr {}
 impl Pmbsr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `MSS`: Management event specific syndrome
     ///
     /// Bits \[15:0\], read/write. Reset: not described.
@@ -21929,13 +21629,13 @@ pub mod pmbsr {
 }
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccfiltr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR)
 /// - [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr)")]
 ///
 /// ```
-/// # use aarch64_sysregs::Pmccfiltr;
+/// # use aarch64_sysregs::{Layout, Pmccfiltr};
 /// let value = Pmccfiltr::DEFAULT.with(Pmccfiltr::RLH, true);
 /// assert!(value.get(Pmccfiltr::RLH));
 /// ```
@@ -21960,8 +21660,6 @@ pub mod pmbsr {
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME) |
 pub enum Pmccfiltr {}
 impl Pmccfiltr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `RLH`: Realm EL2 filtering (FEAT_RME)
     ///
     /// Bits \[20\], read/write. Reset: not described.
@@ -22035,13 +21733,13 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64)
 /// - [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccntr`](crate::mmio::PmuExt32::pmccntr)")]
 ///
 /// ```
-/// # use aarch64_sysregs::Pmccntr;
+/// # use aarch64_sysregs::{Layout, Pmccntr};
 /// let value = Pmccntr::DEFAULT.with(Pmccntr::CCNT, 1);
 /// assert_eq!(value.get(Pmccntr::CCNT), 1);
 /// ```
@@ -22057,8 +21755,6 @@ impl armreg_rt::Layout for Pmccfiltr {
 /// | \[63:0\] | `CCNT` | read/write | - | Cycle count |
 pub enum Pmccntr {}
 impl Pmccntr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CCNT`: Cycle count
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -22078,10 +21774,10 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Cycle Count Register, low 32 bits: the AArch32 32-bit MRC/MCR form of PMCCNTR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr32>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccntr32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmccntr32;
+/// # use aarch64_sysregs::{Layout, Pmccntr32};
 /// let value = Pmccntr32::DEFAULT.with(Pmccntr32::CCNT, 1);
 /// assert_eq!(value.get(Pmccntr32::CCNT), 1);
 /// ```
@@ -22097,8 +21793,6 @@ impl armreg_rt::Layout for Pmccntr {
 /// | \[31:0\] | `CCNT` | read/write | - | Cycle count bits \[31:0\] |
 pub enum Pmccntr32 {}
 impl Pmccntr32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CCNT`: Cycle count bits \[31:0\]
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -22118,10 +21812,10 @@ impl armreg_rt::Layout for Pmccntr32 {
 }
 /// Common Event Identification, AArch64 64-bit form (PMCEID0_EL0 / PMCEID1_EL0). Bit n of \[31:0\] set = common event n (PMCEID0) or 0x20 + n (PMCEID1) is implemented; \[63:32\] hold the events 0x4000+ that AArch32/external PMCEID2/PMCEID3 show. The split into named fields is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmceid;
+/// # use aarch64_sysregs::{Layout, Pmceid};
 /// let value = Pmceid::DEFAULT;
 /// assert_eq!(value, Pmceid::DEFAULT);
 /// ```
@@ -22137,8 +21831,6 @@ impl armreg_rt::Layout for Pmccntr32 {
 /// | \[63:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
 pub enum Pmceid {}
 impl Pmceid {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
@@ -22158,7 +21850,7 @@ impl armreg_rt::Layout for Pmceid {
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid32>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCEID0`](crate::aarch32::PMCEID0)
 /// - [`aarch32::PMCEID1`](crate::aarch32::PMCEID1)
 /// - [`aarch32::PMCEID2`](crate::aarch32::PMCEID2)
@@ -22166,7 +21858,7 @@ impl armreg_rt::Layout for Pmceid {
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmceid`](crate::mmio::PmuExt32::pmceid)")]
 ///
 /// ```
-/// # use aarch64_sysregs::Pmceid32;
+/// # use aarch64_sysregs::{Layout, Pmceid32};
 /// let value = Pmceid32::DEFAULT;
 /// assert_eq!(value, Pmceid32::DEFAULT);
 /// ```
@@ -22182,8 +21874,6 @@ impl armreg_rt::Layout for Pmceid {
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
 pub enum Pmceid32 {}
 impl Pmceid32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
@@ -22203,7 +21893,7 @@ impl armreg_rt::Layout for Pmceid32 {
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmcidr`](crate::mmio::PmuExt32::pmcidr)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff0`](crate::mmio::PmuExt32::pmdevaff0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff1`](crate::mmio::PmuExt32::pmdevaff1)")]
@@ -22215,7 +21905,7 @@ impl armreg_rt::Layout for Pmceid32 {
 /// - and 2 more
 ///
 /// ```
-/// # use aarch64_sysregs::Pmcidr;
+/// # use aarch64_sysregs::{Layout, Pmcidr};
 /// let value = Pmcidr::DEFAULT;
 /// assert_eq!(value, Pmcidr::DEFAULT);
 /// ```
@@ -22231,8 +21921,6 @@ impl armreg_rt::Layout for Pmceid32 {
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
 pub enum Pmcidr {}
 impl Pmcidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VALUE`: Whole register; finer layout not described here
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
@@ -22252,10 +21940,10 @@ impl armreg_rt::Layout for Pmcidr {
 }
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmcr;
+/// # use aarch64_sysregs::{Layout, Pmcr};
 /// let value = Pmcr::DEFAULT.with(Pmcr::E, true);
 /// assert!(value.get(Pmcr::E));
 /// ```
@@ -22283,8 +21971,6 @@ impl armreg_rt::Layout for Pmcidr {
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
 pub enum Pmcr {}
 impl Pmcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -22435,10 +22121,10 @@ pub mod pmcr {
 }
 /// PMCR as seen through the AArch32 PMCR (32 bits, no FZS)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmcrA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmcrA32>`](armreg_rt::Value), read and written field by field through the constants below; `PmcrA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
 ///
 /// ```
-/// # use aarch64_sysregs::PmcrA32;
+/// # use aarch64_sysregs::{Layout, PmcrA32};
 /// let value = PmcrA32::DEFAULT.with(PmcrA32::E, true);
 /// assert!(value.get(PmcrA32::E));
 /// ```
@@ -22465,8 +22151,6 @@ pub mod pmcr {
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
 pub enum PmcrA32 {}
 impl PmcrA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -22558,12 +22242,12 @@ pub mod pmcr_a32 {
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevcntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr)")]
 ///
 /// ```
-/// # use aarch64_sysregs::Pmevcntr;
+/// # use aarch64_sysregs::{Layout, Pmevcntr};
 /// let value = Pmevcntr::DEFAULT.with(Pmevcntr::EVCNT, 1);
 /// assert_eq!(value.get(Pmevcntr::EVCNT), 1);
 /// ```
@@ -22579,8 +22263,6 @@ pub mod pmcr_a32 {
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter n |
 pub enum Pmevcntr {}
 impl Pmevcntr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EVCNT`: Event count of counter n
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -22600,10 +22282,10 @@ impl armreg_rt::Layout for Pmevcntr {
 }
 /// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr32>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevcntr32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmevcntr32;
+/// # use aarch64_sysregs::{Layout, Pmevcntr32};
 /// let value = Pmevcntr32::DEFAULT.with(Pmevcntr32::EVCNT, 1);
 /// assert_eq!(value.get(Pmevcntr32::EVCNT), 1);
 /// ```
@@ -22619,8 +22301,6 @@ impl armreg_rt::Layout for Pmevcntr {
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count bits \[31:0\] |
 pub enum Pmevcntr32 {}
 impl Pmevcntr32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EVCNT`: Event count bits \[31:0\]
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -22640,7 +22320,7 @@ impl armreg_rt::Layout for Pmevcntr32 {
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevtyper::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER)
 /// - [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0)
 /// - [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER)
@@ -22648,7 +22328,7 @@ impl armreg_rt::Layout for Pmevcntr32 {
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevtyper`](crate::mmio::PmuExt32::pmevtyper)")]
 ///
 /// ```
-/// # use aarch64_sysregs::Pmevtyper;
+/// # use aarch64_sysregs::{Layout, Pmevtyper};
 /// let value = Pmevtyper::DEFAULT.with(Pmevtyper::EVTCOUNT, 1);
 /// assert_eq!(value.get(Pmevtyper::EVTCOUNT), 1);
 /// ```
@@ -22675,8 +22355,6 @@ impl armreg_rt::Layout for Pmevcntr32 {
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0 |
 pub enum Pmevtyper {}
 impl Pmevtyper {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0
     ///
     /// Bits \[15:0\], read/write. Reset: not described.
@@ -22762,10 +22440,10 @@ impl armreg_rt::Layout for Pmevtyper {
 }
 /// Performance Monitors Instruction Counter Filter Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmicfiltr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMICFILTR_EL0`](crate::aarch64::PMICFILTR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmicfiltr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmicfiltr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMICFILTR_EL0`](crate::aarch64::PMICFILTR_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmicfiltr;
+/// # use aarch64_sysregs::{Layout, Pmicfiltr};
 /// let value = Pmicfiltr::DEFAULT.with(Pmicfiltr::EVTCOUNT, 1);
 /// assert_eq!(value.get(Pmicfiltr::EVTCOUNT), 1);
 /// ```
@@ -22798,8 +22476,6 @@ impl armreg_rt::Layout for Pmevtyper {
 /// | \[15:0\] | `evtCount` | read/write | - | Event counted |
 pub enum Pmicfiltr {}
 impl Pmicfiltr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `evtCount`: Event counted
     ///
     /// Bits \[15:0\], read/write. Reset: not described.
@@ -22869,10 +22545,10 @@ impl armreg_rt::Layout for Pmicfiltr {
 }
 /// Performance Monitors Instruction Counter Register (FEAT_PMUv3_ICNTR)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmicntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMICNTR_EL0`](crate::aarch64::PMICNTR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmicntr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmicntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMICNTR_EL0`](crate::aarch64::PMICNTR_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmicntr;
+/// # use aarch64_sysregs::{Layout, Pmicntr};
 /// let value = Pmicntr::DEFAULT.with(Pmicntr::ICNT, 1);
 /// assert_eq!(value.get(Pmicntr::ICNT), 1);
 /// ```
@@ -22888,8 +22564,6 @@ impl armreg_rt::Layout for Pmicfiltr {
 /// | \[63:0\] | `ICNT` | read/write | - | Instruction count |
 pub enum Pmicntr {}
 impl Pmicntr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ICNT`: Instruction count
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -22915,10 +22589,10 @@ impl armreg_rt::Layout for Pmicntr {
 pub type Pmmir = crate::Pmcidr;
 /// Statistical Profiling Control Register (EL1): enables sampling at EL1 and EL0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmscrEl1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMSCR_EL1`](crate::aarch64::PMSCR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmscrEl1>`](armreg_rt::Value), read and written field by field through the constants below; `PmscrEl1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSCR_EL1`](crate::aarch64::PMSCR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::PmscrEl1;
+/// # use aarch64_sysregs::{Layout, PmscrEl1};
 /// let value = PmscrEl1::DEFAULT.with(PmscrEl1::E0SPE, true);
 /// assert!(value.get(PmscrEl1::E0SPE));
 /// ```
@@ -22941,8 +22615,6 @@ pub type Pmmir = crate::Pmcidr;
 /// | \[0\] | `E0SPE` | read/write | - | Enable sampling at EL0 |
 pub enum PmscrEl1 {}
 impl PmscrEl1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E0SPE`: Enable sampling at EL0
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -22980,10 +22652,10 @@ impl armreg_rt::Layout for PmscrEl1 {
 }
 /// Statistical Profiling Control Register (EL2): enables sampling at EL2 and EL0 in the EL2 host
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmscrEl2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMSCR_EL2`](crate::aarch64::PMSCR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmscrEl2>`](armreg_rt::Value), read and written field by field through the constants below; `PmscrEl2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSCR_EL2`](crate::aarch64::PMSCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::PmscrEl2;
+/// # use aarch64_sysregs::{Layout, PmscrEl2};
 /// let value = PmscrEl2::DEFAULT.with(PmscrEl2::E0HSPE, true);
 /// assert!(value.get(PmscrEl2::E0HSPE));
 /// ```
@@ -23006,8 +22678,6 @@ impl armreg_rt::Layout for PmscrEl1 {
 /// | \[0\] | `E0HSPE` | read/write | - | Enable sampling at EL0 in the EL2&0 regime |
 pub enum PmscrEl2 {}
 impl PmscrEl2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E0HSPE`: Enable sampling at EL0 in the EL2&0 regime
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -23109,10 +22779,10 @@ pub mod pmscr_el2 {
 }
 /// Event Counter Selection Register: selects the counter that PMXEVTYPER/PMXEVCNTR reach (31 selects PMCCFILTR through PMXEVTYPER). System-register only
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmselr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmselr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmselr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmselr;
+/// # use aarch64_sysregs::{Layout, Pmselr};
 /// let value = Pmselr::DEFAULT.with(Pmselr::SEL, 1);
 /// assert_eq!(value.get(Pmselr::SEL), 1);
 /// ```
@@ -23128,8 +22798,6 @@ pub mod pmscr_el2 {
 /// | \[4:0\] | `SEL` | read/write | - | Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR |
 pub enum Pmselr {}
 impl Pmselr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SEL`: Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR
     ///
     /// Bits \[4:0\], read/write. Reset: not described.
@@ -23149,10 +22817,10 @@ impl armreg_rt::Layout for Pmselr {
 }
 /// Sampling Event Filter Register: samples are kept only if these events occurred
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsevfr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMSEVFR_EL1`](crate::aarch64::PMSEVFR_EL1), [`aarch64::PMSNEVFR_EL1`](crate::aarch64::PMSNEVFR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsevfr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmsevfr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSEVFR_EL1`](crate::aarch64::PMSEVFR_EL1), [`aarch64::PMSNEVFR_EL1`](crate::aarch64::PMSNEVFR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmsevfr;
+/// # use aarch64_sysregs::{Layout, Pmsevfr};
 /// let value = Pmsevfr::DEFAULT.with(Pmsevfr::E, 1);
 /// assert_eq!(value.get(Pmsevfr::E), 1);
 /// ```
@@ -23168,8 +22836,6 @@ impl armreg_rt::Layout for Pmselr {
 /// | \[63:0\] | `E` | read/write | - | Event filter bits |
 pub enum Pmsevfr {}
 impl Pmsevfr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Event filter bits
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -23187,10 +22853,10 @@ impl armreg_rt::Layout for Pmsevfr {
 }
 /// Sampling Filter Control Register: filters on operation type, events and latency
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsfcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMSFCR_EL1`](crate::aarch64::PMSFCR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsfcr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmsfcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSFCR_EL1`](crate::aarch64::PMSFCR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmsfcr;
+/// # use aarch64_sysregs::{Layout, Pmsfcr};
 /// let value = Pmsfcr::DEFAULT.with(Pmsfcr::FE, true);
 /// assert!(value.get(Pmsfcr::FE));
 /// ```
@@ -23214,8 +22880,6 @@ impl armreg_rt::Layout for Pmsevfr {
 /// | \[0\] | `FE` | read/write | - | Filter by event |
 pub enum Pmsfcr {}
 impl Pmsfcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `FE`: Filter by event
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -23257,10 +22921,10 @@ impl armreg_rt::Layout for Pmsfcr {
 }
 /// Sampling Interval Counter Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsicr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMSICR_EL1`](crate::aarch64::PMSICR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsicr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmsicr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSICR_EL1`](crate::aarch64::PMSICR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmsicr;
+/// # use aarch64_sysregs::{Layout, Pmsicr};
 /// let value = Pmsicr::DEFAULT.with(Pmsicr::COUNT, 1);
 /// assert_eq!(value.get(Pmsicr::COUNT), 1);
 /// ```
@@ -23278,8 +22942,6 @@ impl armreg_rt::Layout for Pmsfcr {
 /// | \[31:0\] | `COUNT` | read/write | - | Current value of the interval counter |
 pub enum Pmsicr {}
 impl Pmsicr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `COUNT`: Current value of the interval counter
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -23301,10 +22963,10 @@ impl armreg_rt::Layout for Pmsicr {
 }
 /// Sampling Profiling ID Register: implemented SPE features and sizes
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMSIDR_EL1`](crate::aarch64::PMSIDR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsidr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmsidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSIDR_EL1`](crate::aarch64::PMSIDR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmsidr;
+/// # use aarch64_sysregs::{Layout, Pmsidr};
 /// let value = Pmsidr::DEFAULT;
 /// assert_eq!(value, Pmsidr::DEFAULT);
 /// ```
@@ -23333,8 +22995,6 @@ impl armreg_rt::Layout for Pmsicr {
 /// | \[0\] | `FE` | read-only | - | Event filtering supported |
 pub enum Pmsidr {}
 impl Pmsidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `FE`: Event filtering supported
     ///
     /// Bits \[0\], read-only. Reset: not described.
@@ -23533,10 +23193,10 @@ pub mod pmsidr {
 }
 /// Sampling Interval Reload Register: sampling interval and random perturbation
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsirr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMSIRR_EL1`](crate::aarch64::PMSIRR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsirr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmsirr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSIRR_EL1`](crate::aarch64::PMSIRR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmsirr;
+/// # use aarch64_sysregs::{Layout, Pmsirr};
 /// let value = Pmsirr::DEFAULT.with(Pmsirr::RND, true);
 /// assert!(value.get(Pmsirr::RND));
 /// ```
@@ -23555,8 +23215,6 @@ pub mod pmsidr {
 /// | \[0\] | `RND` | read/write | - | Add random perturbation to the interval |
 pub enum Pmsirr {}
 impl Pmsirr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `RND`: Add random perturbation to the interval
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -23578,10 +23236,10 @@ impl armreg_rt::Layout for Pmsirr {
 }
 /// Sampling Latency Filter Register: minimum latency of a kept sample
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmslatfr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMSLATFR_EL1`](crate::aarch64::PMSLATFR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmslatfr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmslatfr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSLATFR_EL1`](crate::aarch64::PMSLATFR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmslatfr;
+/// # use aarch64_sysregs::{Layout, Pmslatfr};
 /// let value = Pmslatfr::DEFAULT.with(Pmslatfr::MINLAT, 1);
 /// assert_eq!(value.get(Pmslatfr::MINLAT), 1);
 /// ```
@@ -23598,8 +23256,6 @@ impl armreg_rt::Layout for Pmsirr {
 /// | \[15:0\] | `MINLAT` | read/write | - | Minimum latency for a sample to be kept |
 pub enum Pmslatfr {}
 impl Pmslatfr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `MINLAT`: Minimum latency for a sample to be kept
     ///
     /// Bits \[15:0\], read/write. Reset: not described.
@@ -23631,13 +23287,13 @@ impl armreg_rt::Layout for Pmslatfr {
 pub type Pmsnevfr = crate::Pmsevfr;
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below; `Pmswinc::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMSWINC`](crate::aarch32::PMSWINC)
 /// - [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmswinc`](crate::mmio::PmuExt32::pmswinc)")]
 ///
 /// ```
-/// # use aarch64_sysregs::Pmswinc;
+/// # use aarch64_sysregs::{Layout, Pmswinc};
 /// let value = Pmswinc::DEFAULT;
 /// assert_eq!(value, Pmswinc::DEFAULT);
 /// ```
@@ -23683,8 +23339,6 @@ pub type Pmsnevfr = crate::Pmsevfr;
 /// | \[0\] | `P0` | write-only | - | Write 1 to increment event counter 0 (when it counts SW_INCR) |
 pub enum Pmswinc {}
 impl Pmswinc {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `P0`: Write 1 to increment event counter 0 (when it counts SW_INCR)
     ///
     /// Bits \[0\], write-only. Reset: not described.
@@ -23884,10 +23538,10 @@ impl armreg_rt::Layout for Pmswinc {
 }
 /// User Enable Register: EL0 access to the Performance Monitors (AArch64 PMUSERENR_EL0)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmuserenr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmuserenr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmuserenr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmuserenr;
+/// # use aarch64_sysregs::{Layout, Pmuserenr};
 /// let value = Pmuserenr::DEFAULT.with(Pmuserenr::EN, true);
 /// assert!(value.get(Pmuserenr::EN));
 /// ```
@@ -23909,8 +23563,6 @@ impl armreg_rt::Layout for Pmswinc {
 /// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
 pub enum Pmuserenr {}
 impl Pmuserenr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -23966,10 +23618,10 @@ impl armreg_rt::Layout for Pmuserenr {
 }
 /// PMUSERENR as seen through AArch32 (UEN and IR are AArch64 only)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmuserenrA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmuserenrA32>`](armreg_rt::Value), read and written field by field through the constants below; `PmuserenrA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
 ///
 /// ```
-/// # use aarch64_sysregs::PmuserenrA32;
+/// # use aarch64_sysregs::{Layout, PmuserenrA32};
 /// let value = PmuserenrA32::DEFAULT.with(PmuserenrA32::EN, true);
 /// assert!(value.get(PmuserenrA32::EN));
 /// ```
@@ -23989,8 +23641,6 @@ impl armreg_rt::Layout for Pmuserenr {
 /// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
 pub enum PmuserenrA32 {}
 impl PmuserenrA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -24034,7 +23684,7 @@ impl armreg_rt::Layout for PmuserenrA32 {
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below; `PmCounterMask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR)
 /// - [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0)
 /// - [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET)
@@ -24046,7 +23696,7 @@ impl armreg_rt::Layout for PmuserenrA32 {
 /// - and 10 more
 ///
 /// ```
-/// # use aarch64_sysregs::PmCounterMask;
+/// # use aarch64_sysregs::{Layout, PmCounterMask};
 /// let value = PmCounterMask::DEFAULT.with(PmCounterMask::P0, true);
 /// assert!(value.get(PmCounterMask::P0));
 /// ```
@@ -24093,8 +23743,6 @@ impl armreg_rt::Layout for PmuserenrA32 {
 /// | \[0\] | `P0` | read/write | - | Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N |
 pub enum PmCounterMask {}
 impl PmCounterMask {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `P0`: Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -24300,10 +23948,10 @@ impl armreg_rt::Layout for PmCounterMask {
 }
 /// Read-Check-Write Mask Register for 128-bit RCW instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Rcwmask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::RCWMASK_EL1`](crate::aarch64::RCWMASK_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Rcwmask>`](armreg_rt::Value), read and written field by field through the constants below; `Rcwmask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::RCWMASK_EL1`](crate::aarch64::RCWMASK_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Rcwmask;
+/// # use aarch64_sysregs::{Layout, Rcwmask};
 /// let value = Rcwmask::DEFAULT.with(Rcwmask::RCWMASK, 1);
 /// assert_eq!(value.get(Rcwmask::RCWMASK), 1);
 /// ```
@@ -24319,8 +23967,6 @@ impl armreg_rt::Layout for PmCounterMask {
 /// | \[63:0\] | `RCWMASK` | read/write | - | Bits that RCW instructions may change |
 pub enum Rcwmask {}
 impl Rcwmask {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `RCWMASK`: Bits that RCW instructions may change
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -24338,10 +23984,10 @@ impl armreg_rt::Layout for Rcwmask {
 }
 /// Software Read-Check-Write Mask Register for 128-bit RCWS instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Rcwsmask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::RCWSMASK_EL1`](crate::aarch64::RCWSMASK_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Rcwsmask>`](armreg_rt::Value), read and written field by field through the constants below; `Rcwsmask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::RCWSMASK_EL1`](crate::aarch64::RCWSMASK_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Rcwsmask;
+/// # use aarch64_sysregs::{Layout, Rcwsmask};
 /// let value = Rcwsmask::DEFAULT.with(Rcwsmask::RCWSMASK, 1);
 /// assert_eq!(value.get(Rcwsmask::RCWSMASK), 1);
 /// ```
@@ -24357,8 +24003,6 @@ impl armreg_rt::Layout for Rcwmask {
 /// | \[63:0\] | `RCWSMASK` | read/write | - | Bits that RCWS instructions may change |
 pub enum Rcwsmask {}
 impl Rcwsmask {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `RCWSMASK`: Bits that RCWS instructions may change
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -24390,10 +24034,10 @@ impl armreg_rt::Layout for Rcwsmask {
 pub type Revidr = crate::Aidr;
 /// Reset Vector Base Address Register: where execution starts after a warm reset
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Rvbar>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::RVBAR_EL1`](crate::aarch64::RVBAR_EL1), [`aarch64::RVBAR_EL2`](crate::aarch64::RVBAR_EL2), [`aarch64::RVBAR_EL3`](crate::aarch64::RVBAR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Rvbar>`](armreg_rt::Value), read and written field by field through the constants below; `Rvbar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::RVBAR_EL1`](crate::aarch64::RVBAR_EL1), [`aarch64::RVBAR_EL2`](crate::aarch64::RVBAR_EL2), [`aarch64::RVBAR_EL3`](crate::aarch64::RVBAR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::Rvbar;
+/// # use aarch64_sysregs::{Layout, Rvbar};
 /// let value = Rvbar::DEFAULT;
 /// assert_eq!(value, Rvbar::DEFAULT);
 /// ```
@@ -24409,8 +24053,6 @@ pub type Revidr = crate::Aidr;
 /// | \[63:0\] | `ResetAddress` | read-only | - | IMPLEMENTATION DEFINED reset vector address |
 pub enum Rvbar {}
 impl Rvbar {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ResetAddress`: IMPLEMENTATION DEFINED reset vector address
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
@@ -24428,10 +24070,10 @@ impl armreg_rt::Layout for Rvbar {
 }
 /// Secure Configuration Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Scr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SCR_EL3`](crate::aarch64::SCR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Scr>`](armreg_rt::Value), read and written field by field through the constants below; `Scr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SCR_EL3`](crate::aarch64::SCR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::Scr;
+/// # use aarch64_sysregs::{Layout, Scr};
 /// let value = Scr::DEFAULT.with(Scr::NS, true);
 /// assert!(value.get(Scr::NS));
 /// ```
@@ -24501,8 +24143,6 @@ impl armreg_rt::Layout for Rvbar {
 /// | \[0\] | `NS` | read/write | - | Non-secure: lower ELs are in Non-secure (with NSE, Realm) state |
 pub enum Scr {}
 impl Scr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x30);
     /// `NS`: Non-secure: lower ELs are in Non-secure (with NSE, Realm) state
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -24728,10 +24368,10 @@ impl armreg_rt::Layout for Scr {
 }
 /// System Control Register layout of SCTLR_EL1 (and of SCTLR_EL2 with HCR_EL2.{E2H,TGE} = {1,1})
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Sctlr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SCTLR_EL1`](crate::aarch64::SCTLR_EL1), [`aarch64::SCTLR_EL2`](crate::aarch64::SCTLR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Sctlr>`](armreg_rt::Value), read and written field by field through the constants below; `Sctlr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SCTLR_EL1`](crate::aarch64::SCTLR_EL1), [`aarch64::SCTLR_EL2`](crate::aarch64::SCTLR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Sctlr;
+/// # use aarch64_sysregs::{Layout, Sctlr};
 /// let value = Sctlr::DEFAULT.with(Sctlr::M, true);
 /// assert!(value.get(Sctlr::M));
 /// ```
@@ -24805,8 +24445,6 @@ impl armreg_rt::Layout for Scr {
 /// | \[0\] | `M` | read/write | - | Enable the EL1&0 stage 1 MMU |
 pub enum Sctlr {}
 impl Sctlr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `M`: Enable the EL1&0 stage 1 MMU
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -25125,10 +24763,10 @@ pub mod sctlr {
 }
 /// System Control Register (AArch32): the MMU, caches, alignment checking, endianness and the exception vector base
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<SctlrA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::SCTLR`](crate::aarch32::SCTLR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<SctlrA32>`](armreg_rt::Value), read and written field by field through the constants below; `SctlrA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::SCTLR`](crate::aarch32::SCTLR).
 ///
 /// ```
-/// # use aarch64_sysregs::SctlrA32;
+/// # use aarch64_sysregs::{Layout, SctlrA32};
 /// let value = SctlrA32::DEFAULT.with(SctlrA32::M, true);
 /// assert!(value.get(SctlrA32::M));
 /// ```
@@ -25161,8 +24799,6 @@ pub mod sctlr {
 /// | \[0\] | `M` | read/write | - | MMU enable for the PL1&0 translation regime |
 pub enum SctlrA32 {}
 impl SctlrA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `M`: MMU enable for the PL1&0 translation regime
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -25248,10 +24884,10 @@ impl armreg_rt::Layout for SctlrA32 {
 }
 /// System Control Register for EL3
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<SctlrEl3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SCTLR_EL3`](crate::aarch64::SCTLR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<SctlrEl3>`](armreg_rt::Value), read and written field by field through the constants below; `SctlrEl3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SCTLR_EL3`](crate::aarch64::SCTLR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::SctlrEl3;
+/// # use aarch64_sysregs::{Layout, SctlrEl3};
 /// let value = SctlrEl3::DEFAULT.with(SctlrEl3::M, true);
 /// assert!(value.get(SctlrEl3::M));
 /// ```
@@ -25301,8 +24937,6 @@ impl armreg_rt::Layout for SctlrA32 {
 /// | \[0\] | `M` | read/write | - | Enable the EL3 stage 1 MMU |
 pub enum SctlrEl3 {}
 impl SctlrEl3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x3085_0030);
     /// `M`: Enable the EL3 stage 1 MMU
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -25406,10 +25040,10 @@ pub mod sctlr_el3 {
 }
 /// EL1 Read/Write Software Context Number, for speculation-restriction context
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Scxtnum>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SCXTNUM_EL1`](crate::aarch64::SCXTNUM_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Scxtnum>`](armreg_rt::Value), read and written field by field through the constants below; `Scxtnum::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SCXTNUM_EL1`](crate::aarch64::SCXTNUM_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Scxtnum;
+/// # use aarch64_sysregs::{Layout, Scxtnum};
 /// let value = Scxtnum::DEFAULT.with(Scxtnum::SOFTWARECONTEXTNUMBER, 1);
 /// assert_eq!(value.get(Scxtnum::SOFTWARECONTEXTNUMBER), 1);
 /// ```
@@ -25425,8 +25059,6 @@ pub mod sctlr_el3 {
 /// | \[63:0\] | `SoftwareContextNumber` | read/write | - | Software context number |
 pub enum Scxtnum {}
 impl Scxtnum {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SoftwareContextNumber`: Software context number
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -25444,10 +25076,10 @@ impl armreg_rt::Layout for Scxtnum {
 }
 /// SME Control Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SMCR_EL1`](crate::aarch64::SMCR_EL1), [`aarch64::SMCR_EL12`](crate::aarch64::SMCR_EL12), [`aarch64::SMCR_EL2`](crate::aarch64::SMCR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smcr>`](armreg_rt::Value), read and written field by field through the constants below; `Smcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SMCR_EL1`](crate::aarch64::SMCR_EL1), [`aarch64::SMCR_EL12`](crate::aarch64::SMCR_EL12), [`aarch64::SMCR_EL2`](crate::aarch64::SMCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Smcr;
+/// # use aarch64_sysregs::{Layout, Smcr};
 /// let value = Smcr::DEFAULT.with(Smcr::LEN, 1);
 /// assert_eq!(value.get(Smcr::LEN), 1);
 /// ```
@@ -25468,8 +25100,6 @@ impl armreg_rt::Layout for Scxtnum {
 /// | \[3:0\] | `LEN` | read/write | - | Requested streaming vector length, in units of 128 bits, minus 1 |
 pub enum Smcr {}
 impl Smcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `LEN`: Requested streaming vector length, in units of 128 bits, minus 1
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
@@ -25499,10 +25129,10 @@ impl armreg_rt::Layout for Smcr {
 }
 /// SME Identification Register: implementer, revision and priority support of the SME unit
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SMIDR_EL1`](crate::aarch64::SMIDR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smidr>`](armreg_rt::Value), read and written field by field through the constants below; `Smidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SMIDR_EL1`](crate::aarch64::SMIDR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Smidr;
+/// # use aarch64_sysregs::{Layout, Smidr};
 /// let value = Smidr::DEFAULT;
 /// assert_eq!(value, Smidr::DEFAULT);
 /// ```
@@ -25523,8 +25153,6 @@ impl armreg_rt::Layout for Smcr {
 /// | \[11:0\] | `AFFINITY` | read-only | - | Group of PEs sharing the SME unit |
 pub enum Smidr {}
 impl Smidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `AFFINITY`: Group of PEs sharing the SME unit
     ///
     /// Bits \[11:0\], read-only. Reset: not described.
@@ -25554,10 +25182,10 @@ impl armreg_rt::Layout for Smidr {
 }
 /// Streaming Mode Priority Register: priority of this PE's streaming SVE execution
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smpri>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SMPRI_EL1`](crate::aarch64::SMPRI_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smpri>`](armreg_rt::Value), read and written field by field through the constants below; `Smpri::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SMPRI_EL1`](crate::aarch64::SMPRI_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Smpri;
+/// # use aarch64_sysregs::{Layout, Smpri};
 /// let value = Smpri::DEFAULT.with(Smpri::PRIORITY, 1);
 /// assert_eq!(value.get(Smpri::PRIORITY), 1);
 /// ```
@@ -25574,8 +25202,6 @@ impl armreg_rt::Layout for Smidr {
 /// | \[3:0\] | `PRIORITY` | read/write | - | Streaming execution priority |
 pub enum Smpri {}
 impl Smpri {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PRIORITY`: Streaming execution priority
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
@@ -25593,10 +25219,10 @@ impl armreg_rt::Layout for Smpri {
 }
 /// Streaming Mode Priority Mapping Register: maps EL1/EL0 priorities to physical priorities
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smprimap>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SMPRIMAP_EL2`](crate::aarch64::SMPRIMAP_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smprimap>`](armreg_rt::Value), read and written field by field through the constants below; `Smprimap::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SMPRIMAP_EL2`](crate::aarch64::SMPRIMAP_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Smprimap;
+/// # use aarch64_sysregs::{Layout, Smprimap};
 /// let value = Smprimap::DEFAULT.with(Smprimap::P0, 1);
 /// assert_eq!(value.get(Smprimap::P0), 1);
 /// ```
@@ -25627,8 +25253,6 @@ impl armreg_rt::Layout for Smpri {
 /// | \[3:0\] | `P0` | read/write | - | Physical priority for SMPRI_EL1 priority 0 |
 pub enum Smprimap {}
 impl Smprimap {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `P0`: Physical priority for SMPRI_EL1 priority 0
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
@@ -25714,10 +25338,10 @@ impl armreg_rt::Layout for Smprimap {
 pub type Sp = crate::Apkey;
 /// Saved Program Status Register, layout for an exception taken from AArch64 state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Spsr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SPSR_EL1`](crate::aarch64::SPSR_EL1), [`aarch64::SPSR_EL2`](crate::aarch64::SPSR_EL2), [`aarch64::SPSR_EL3`](crate::aarch64::SPSR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Spsr>`](armreg_rt::Value), read and written field by field through the constants below; `Spsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SPSR_EL1`](crate::aarch64::SPSR_EL1), [`aarch64::SPSR_EL2`](crate::aarch64::SPSR_EL2), [`aarch64::SPSR_EL3`](crate::aarch64::SPSR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::Spsr;
+/// # use aarch64_sysregs::{Layout, Spsr};
 /// let value = Spsr::DEFAULT.with(Spsr::NRW, true);
 /// assert!(value.get(Spsr::NRW));
 /// ```
@@ -25755,8 +25379,6 @@ pub type Sp = crate::Apkey;
 /// | \[3:0\] | `M` | read/write | - | AArch64 exception level and stack pointer the exception was taken from, M\[3:0\] |
 pub enum Spsr {}
 impl Spsr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `M`: AArch64 exception level and stack pointer the exception was taken from, M\[3:0\]
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
@@ -25933,10 +25555,10 @@ pub mod spsr {
 }
 /// Stack Pointer Select
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Spsel>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SPSel`](crate::aarch64::SPSel).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Spsel>`](armreg_rt::Value), read and written field by field through the constants below; `Spsel::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SPSel`](crate::aarch64::SPSel).
 ///
 /// ```
-/// # use aarch64_sysregs::Spsel;
+/// # use aarch64_sysregs::{Layout, Spsel};
 /// let value = Spsel::DEFAULT.with(Spsel::SP, true);
 /// assert!(value.get(Spsel::SP));
 /// ```
@@ -25953,8 +25575,6 @@ pub mod spsr {
 /// | \[0\] | `SP` | read/write | - | Stack pointer in use: 0 SP_EL0, 1 SP_ELx of the current EL |
 pub enum Spsel {}
 impl Spsel {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SP`: Stack pointer in use: 0 SP_EL0, 1 SP_ELx of the current EL
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -25972,10 +25592,10 @@ impl armreg_rt::Layout for Spsel {
 }
 /// Streaming Vector Control Register: PSTATE.SM and PSTATE.ZA
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Svcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::SVCR`](crate::aarch64::SVCR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Svcr>`](armreg_rt::Value), read and written field by field through the constants below; `Svcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SVCR`](crate::aarch64::SVCR).
 ///
 /// ```
-/// # use aarch64_sysregs::Svcr;
+/// # use aarch64_sysregs::{Layout, Svcr};
 /// let value = Svcr::DEFAULT.with(Svcr::SM, true);
 /// assert!(value.get(Svcr::SM));
 /// ```
@@ -25993,8 +25613,6 @@ impl armreg_rt::Layout for Spsel {
 /// | \[0\] | `SM` | read/write | - | Streaming SVE mode (PSTATE.SM) |
 pub enum Svcr {}
 impl Svcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SM`: Streaming SVE mode (PSTATE.SM)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -26016,10 +25634,10 @@ impl armreg_rt::Layout for Svcr {
 }
 /// Extended Translation Control Register (EL1 and EL1&0 regimes)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Tcr2El1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TCR2_EL1`](crate::aarch64::TCR2_EL1), [`aarch64::TCR2_EL12`](crate::aarch64::TCR2_EL12).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Tcr2El1>`](armreg_rt::Value), read and written field by field through the constants below; `Tcr2El1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TCR2_EL1`](crate::aarch64::TCR2_EL1), [`aarch64::TCR2_EL12`](crate::aarch64::TCR2_EL12).
 ///
 /// ```
-/// # use aarch64_sysregs::Tcr2El1;
+/// # use aarch64_sysregs::{Layout, Tcr2El1};
 /// let value = Tcr2El1::DEFAULT.with(Tcr2El1::PNCH, true);
 /// assert!(value.get(Tcr2El1::PNCH));
 /// ```
@@ -26047,8 +25665,6 @@ impl armreg_rt::Layout for Svcr {
 /// | \[0\] | `PnCH` | read/write | - | Protected attribute enable |
 pub enum Tcr2El1 {}
 impl Tcr2El1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PnCH`: Protected attribute enable
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -26102,10 +25718,10 @@ impl armreg_rt::Layout for Tcr2El1 {
 }
 /// Extended Translation Control Register (EL2): permission indirection, overlays and 128-bit descriptors
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Tcr2El2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TCR2_EL2`](crate::aarch64::TCR2_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Tcr2El2>`](armreg_rt::Value), read and written field by field through the constants below; `Tcr2El2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TCR2_EL2`](crate::aarch64::TCR2_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Tcr2El2;
+/// # use aarch64_sysregs::{Layout, Tcr2El2};
 /// let value = Tcr2El2::DEFAULT.with(Tcr2El2::PNCH, true);
 /// assert!(value.get(Tcr2El2::PNCH));
 /// ```
@@ -26135,8 +25751,6 @@ impl armreg_rt::Layout for Tcr2El1 {
 /// | \[0\] | `PnCH` | read/write | - |  |
 pub enum Tcr2El2 {}
 impl Tcr2El2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PnCH`: 
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -26206,10 +25820,10 @@ impl armreg_rt::Layout for Tcr2El2 {
 }
 /// Translation Control Register layout of TCR_EL1 (two VA ranges; also TCR_EL2 with HCR_EL2.E2H = 1)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TcrEl1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TCR_EL1`](crate::aarch64::TCR_EL1), [`aarch64::TCR_EL2_E2H`](crate::aarch64::TCR_EL2_E2H).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TcrEl1>`](armreg_rt::Value), read and written field by field through the constants below; `TcrEl1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TCR_EL1`](crate::aarch64::TCR_EL1), [`aarch64::TCR_EL2_E2H`](crate::aarch64::TCR_EL2_E2H).
 ///
 /// ```
-/// # use aarch64_sysregs::TcrEl1;
+/// # use aarch64_sysregs::{Layout, TcrEl1};
 /// let value = TcrEl1::DEFAULT.with(TcrEl1::T0SZ, 1);
 /// assert_eq!(value.get(TcrEl1::T0SZ), 1);
 /// ```
@@ -26267,8 +25881,6 @@ impl armreg_rt::Layout for Tcr2El2 {
 /// | \[5:0\] | `T0SZ` | read/write | - | Size offset of the TTBR0 region: 2^(64-T0SZ) bytes |
 pub enum TcrEl1 {}
 impl TcrEl1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `T0SZ`: Size offset of the TTBR0 region: 2^(64-T0SZ) bytes
     ///
     /// Bits \[5:0\], read/write. Reset: not described.
@@ -26799,10 +26411,10 @@ pub mod tcr_el1 {
 }
 /// Translation Control Register layout of TCR_EL2 (HCR_EL2.E2H = 0) and TCR_EL3: one VA range
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TcrEl2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TCR_EL2`](crate::aarch64::TCR_EL2), [`aarch64::TCR_EL3`](crate::aarch64::TCR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TcrEl2>`](armreg_rt::Value), read and written field by field through the constants below; `TcrEl2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TCR_EL2`](crate::aarch64::TCR_EL2), [`aarch64::TCR_EL3`](crate::aarch64::TCR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::TcrEl2;
+/// # use aarch64_sysregs::{Layout, TcrEl2};
 /// let value = TcrEl2::DEFAULT.with(TcrEl2::T0SZ, 1);
 /// assert_eq!(value.get(TcrEl2::T0SZ), 1);
 /// ```
@@ -26840,8 +26452,6 @@ pub mod tcr_el1 {
 /// | \[5:0\] | `T0SZ` | read/write | - | Size offset of the region: 2^(64-T0SZ) bytes |
 pub enum TcrEl2 {}
 impl TcrEl2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x8080_0000);
     /// `T0SZ`: Size offset of the region: 2^(64-T0SZ) bytes
     ///
     /// Bits \[5:0\], read/write. Reset: not described.
@@ -26945,10 +26555,10 @@ pub mod tcr_el2 {
 }
 /// Software Thread ID (TPIDR_EL0 to TPIDR_EL3): a value for the OS or runtime, with no effect on the PE
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Tpidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TPIDR_EL0`](crate::aarch64::TPIDR_EL0), [`aarch64::TPIDR_EL1`](crate::aarch64::TPIDR_EL1), [`aarch64::TPIDR_EL2`](crate::aarch64::TPIDR_EL2), [`aarch64::TPIDR_EL3`](crate::aarch64::TPIDR_EL3), [`aarch64::TPIDR2_EL0`](crate::aarch64::TPIDR2_EL0), [`aarch64::TPIDRRO_EL0`](crate::aarch64::TPIDRRO_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Tpidr>`](armreg_rt::Value), read and written field by field through the constants below; `Tpidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TPIDR_EL0`](crate::aarch64::TPIDR_EL0), [`aarch64::TPIDR_EL1`](crate::aarch64::TPIDR_EL1), [`aarch64::TPIDR_EL2`](crate::aarch64::TPIDR_EL2), [`aarch64::TPIDR_EL3`](crate::aarch64::TPIDR_EL3), [`aarch64::TPIDR2_EL0`](crate::aarch64::TPIDR2_EL0), [`aarch64::TPIDRRO_EL0`](crate::aarch64::TPIDRRO_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::Tpidr;
+/// # use aarch64_sysregs::{Layout, Tpidr};
 /// let value = Tpidr::DEFAULT.with(Tpidr::THREADID, 1);
 /// assert_eq!(value.get(Tpidr::THREADID), 1);
 /// ```
@@ -26964,8 +26574,6 @@ pub mod tcr_el2 {
 /// | \[63:0\] | `ThreadID` | read/write | - | Thread identifying value, for software use |
 pub enum Tpidr {}
 impl Tpidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ThreadID`: Thread identifying value, for software use
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -26999,10 +26607,10 @@ pub type Tpidr2 = crate::Tpidr;
 pub type Tpidrro = crate::Tpidr;
 /// Trace Buffer Base Address Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbbaser>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TRBBASER_EL1`](crate::aarch64::TRBBASER_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbbaser>`](armreg_rt::Value), read and written field by field through the constants below; `Trbbaser::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBBASER_EL1`](crate::aarch64::TRBBASER_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Trbbaser;
+/// # use aarch64_sysregs::{Layout, Trbbaser};
 /// let value = Trbbaser::DEFAULT.with(Trbbaser::BASE, 1);
 /// assert_eq!(value.get(Trbbaser::BASE), 1);
 /// ```
@@ -27019,8 +26627,6 @@ pub type Tpidrro = crate::Tpidr;
 /// | \[11:0\] | - | reserved, 0 | - |  |
 pub enum Trbbaser {}
 impl Trbbaser {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `BASE`: Buffer base address, bits 63:12
     ///
     /// Bits \[63:12\], read/write. Reset: not described.
@@ -27038,10 +26644,10 @@ impl armreg_rt::Layout for Trbbaser {
 }
 /// Trace Buffer ID Register: alignment and ownership of the trace buffer
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TRBIDR_EL1`](crate::aarch64::TRBIDR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbidr>`](armreg_rt::Value), read and written field by field through the constants below; `Trbidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBIDR_EL1`](crate::aarch64::TRBIDR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Trbidr;
+/// # use aarch64_sysregs::{Layout, Trbidr};
 /// let value = Trbidr::DEFAULT;
 /// assert_eq!(value, Trbidr::DEFAULT);
 /// ```
@@ -27062,8 +26668,6 @@ impl armreg_rt::Layout for Trbbaser {
 /// | \[3:0\] | `Align` | read-only | - | Log2 of the write pointer alignment in bytes |
 pub enum Trbidr {}
 impl Trbidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Align`: Log2 of the write pointer alignment in bytes
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -27157,10 +26761,10 @@ pub mod trbidr {
 }
 /// Trace Buffer Limit Address Register: buffer limit, fill and trigger modes, enable
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trblimitr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TRBLIMITR_EL1`](crate::aarch64::TRBLIMITR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trblimitr>`](armreg_rt::Value), read and written field by field through the constants below; `Trblimitr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBLIMITR_EL1`](crate::aarch64::TRBLIMITR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Trblimitr;
+/// # use aarch64_sysregs::{Layout, Trblimitr};
 /// let value = Trblimitr::DEFAULT.with(Trblimitr::E, true);
 /// assert!(value.get(Trblimitr::E));
 /// ```
@@ -27182,8 +26786,6 @@ pub mod trbidr {
 /// | \[0\] | `E` | read/write | - | Trace buffer enable |
 pub enum Trblimitr {}
 impl Trblimitr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Trace buffer enable
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -27346,10 +26948,10 @@ pub mod trblimitr {
 }
 /// Trace Buffer Memory Attribute Register: attributes of trace buffer writes
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbmar>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TRBMAR_EL1`](crate::aarch64::TRBMAR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbmar>`](armreg_rt::Value), read and written field by field through the constants below; `Trbmar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBMAR_EL1`](crate::aarch64::TRBMAR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Trbmar;
+/// # use aarch64_sysregs::{Layout, Trbmar};
 /// let value = Trbmar::DEFAULT.with(Trbmar::ATTR, 1);
 /// assert_eq!(value.get(Trbmar::ATTR), 1);
 /// ```
@@ -27368,8 +26970,6 @@ pub mod trblimitr {
 /// | \[7:0\] | `Attr` | read/write | - | Memory attributes |
 pub enum Trbmar {}
 impl Trbmar {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Attr`: Memory attributes
     ///
     /// Bits \[7:0\], read/write. Reset: not described.
@@ -27536,10 +27136,10 @@ pub mod trbmar {
 pub type Trbptr = crate::Pmbptr;
 /// Trace Buffer Status/syndrome Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbsr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TRBSR_EL1`](crate::aarch64::TRBSR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbsr>`](armreg_rt::Value), read and written field by field through the constants below; `Trbsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBSR_EL1`](crate::aarch64::TRBSR_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Trbsr;
+/// # use aarch64_sysregs::{Layout, Trbsr};
 /// let value = Trbsr::DEFAULT.with(Trbsr::MSS, 1);
 /// assert_eq!(value.get(Trbsr::MSS), 1);
 /// ```
@@ -27567,8 +27167,6 @@ pub type Trbptr = crate::Pmbptr;
 /// | \[15:0\] | `MSS` | read/write | - | Management event specific syndrome |
 pub enum Trbsr {}
 impl Trbsr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `MSS`: Management event specific syndrome
     ///
     /// Bits \[15:0\], read/write. Reset: not described.
@@ -27618,10 +27216,10 @@ impl armreg_rt::Layout for Trbsr {
 }
 /// Trace Buffer Trigger Counter Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbtrg>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TRBTRG_EL1`](crate::aarch64::TRBTRG_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbtrg>`](armreg_rt::Value), read and written field by field through the constants below; `Trbtrg::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBTRG_EL1`](crate::aarch64::TRBTRG_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::Trbtrg;
+/// # use aarch64_sysregs::{Layout, Trbtrg};
 /// let value = Trbtrg::DEFAULT.with(Trbtrg::TRG, 1);
 /// assert_eq!(value.get(Trbtrg::TRG), 1);
 /// ```
@@ -27638,8 +27236,6 @@ impl armreg_rt::Layout for Trbsr {
 /// | \[31:0\] | `TRG` | read/write | - | Trigger counter |
 pub enum Trbtrg {}
 impl Trbtrg {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `TRG`: Trigger counter
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -27657,10 +27253,10 @@ impl armreg_rt::Layout for Trbtrg {
 }
 /// Translation Table Base Control Register (AArch32), short-descriptor format (EAE = 0)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ttbcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::TTBCR`](crate::aarch32::TTBCR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ttbcr>`](armreg_rt::Value), read and written field by field through the constants below; `Ttbcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::TTBCR`](crate::aarch32::TTBCR).
 ///
 /// ```
-/// # use aarch64_sysregs::Ttbcr;
+/// # use aarch64_sysregs::{Layout, Ttbcr};
 /// let value = Ttbcr::DEFAULT.with(Ttbcr::N, 1);
 /// assert_eq!(value.get(Ttbcr::N), 1);
 /// ```
@@ -27682,8 +27278,6 @@ impl armreg_rt::Layout for Trbtrg {
 /// | \[2:0\] | `N` | read/write | - | Width of the TTBR0 base address field; TTBR1 is used above 2^(32-N) |
 pub enum Ttbcr {}
 impl Ttbcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `N`: Width of the TTBR0 base address field; TTBR1 is used above 2^(32-N)
     ///
     /// Bits \[2:0\], read/write. Reset: not described.
@@ -27717,10 +27311,10 @@ impl armreg_rt::Layout for Ttbcr {
 }
 /// Translation Table Base Control Register (AArch32), long-descriptor format (EAE = 1)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbcrLong>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::TTBCR_EAE`](crate::aarch32::TTBCR_EAE).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbcrLong>`](armreg_rt::Value), read and written field by field through the constants below; `TtbcrLong::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::TTBCR_EAE`](crate::aarch32::TTBCR_EAE).
 ///
 /// ```
-/// # use aarch64_sysregs::TtbcrLong;
+/// # use aarch64_sysregs::{Layout, TtbcrLong};
 /// let value = TtbcrLong::DEFAULT.with(TtbcrLong::T0SZ, 1);
 /// assert_eq!(value.get(TtbcrLong::T0SZ), 1);
 /// ```
@@ -27751,8 +27345,6 @@ impl armreg_rt::Layout for Ttbcr {
 /// | \[2:0\] | `T0SZ` | read/write | - | Size offset of the TTBR0 region |
 pub enum TtbcrLong {}
 impl TtbcrLong {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `T0SZ`: Size offset of the TTBR0 region
     ///
     /// Bits \[2:0\], read/write. Reset: not described.
@@ -27839,10 +27431,10 @@ pub mod ttbcr_long {
 }
 /// Translation Table Base Register with an ASID
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ttbr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TTBR0_EL1`](crate::aarch64::TTBR0_EL1), [`aarch64::TTBR0_EL2_E2H`](crate::aarch64::TTBR0_EL2_E2H), [`aarch64::TTBR1_EL1`](crate::aarch64::TTBR1_EL1), [`aarch64::TTBR1_EL2`](crate::aarch64::TTBR1_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ttbr>`](armreg_rt::Value), read and written field by field through the constants below; `Ttbr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TTBR0_EL1`](crate::aarch64::TTBR0_EL1), [`aarch64::TTBR0_EL2_E2H`](crate::aarch64::TTBR0_EL2_E2H), [`aarch64::TTBR1_EL1`](crate::aarch64::TTBR1_EL1), [`aarch64::TTBR1_EL2`](crate::aarch64::TTBR1_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Ttbr;
+/// # use aarch64_sysregs::{Layout, Ttbr};
 /// let value = Ttbr::DEFAULT.with(Ttbr::CNP, true);
 /// assert!(value.get(Ttbr::CNP));
 /// ```
@@ -27860,8 +27452,6 @@ pub mod ttbcr_long {
 /// | \[0\] | `CnP` | read/write | - | Common not Private: the table is shared with other PEs (FEAT_TTCNP) |
 pub enum Ttbr {}
 impl Ttbr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CnP`: Common not Private: the table is shared with other PEs (FEAT_TTCNP)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -27887,10 +27477,10 @@ impl armreg_rt::Layout for Ttbr {
 }
 /// Translation Table Base Register, 64-bit (long-descriptor) format (AArch32)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbrA3264>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::TTBR0`](crate::aarch32::TTBR0), [`aarch32::TTBR1`](crate::aarch32::TTBR1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbrA3264>`](armreg_rt::Value), read and written field by field through the constants below; `TtbrA3264::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::TTBR0`](crate::aarch32::TTBR0), [`aarch32::TTBR1`](crate::aarch32::TTBR1).
 ///
 /// ```
-/// # use aarch64_sysregs::TtbrA3264;
+/// # use aarch64_sysregs::{Layout, TtbrA3264};
 /// let value = TtbrA3264::DEFAULT.with(TtbrA3264::CNP, true);
 /// assert!(value.get(TtbrA3264::CNP));
 /// ```
@@ -27909,8 +27499,6 @@ impl armreg_rt::Layout for Ttbr {
 /// | \[0\] | `CnP` | read/write | - | Common not Private (FEAT_TTCNP) |
 pub enum TtbrA3264 {}
 impl TtbrA3264 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CnP`: Common not Private (FEAT_TTCNP)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -27936,10 +27524,10 @@ impl armreg_rt::Layout for TtbrA3264 {
 }
 /// Translation Table Base Register of a regime without ASIDs
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbrNoasid>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::TTBR0_EL2`](crate::aarch64::TTBR0_EL2), [`aarch64::TTBR0_EL3`](crate::aarch64::TTBR0_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbrNoasid>`](armreg_rt::Value), read and written field by field through the constants below; `TtbrNoasid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TTBR0_EL2`](crate::aarch64::TTBR0_EL2), [`aarch64::TTBR0_EL3`](crate::aarch64::TTBR0_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::TtbrNoasid;
+/// # use aarch64_sysregs::{Layout, TtbrNoasid};
 /// let value = TtbrNoasid::DEFAULT.with(TtbrNoasid::CNP, true);
 /// assert!(value.get(TtbrNoasid::CNP));
 /// ```
@@ -27957,8 +27545,6 @@ impl armreg_rt::Layout for TtbrA3264 {
 /// | \[0\] | `CnP` | read/write | - | Common not Private: the table is shared with other PEs (FEAT_TTCNP) |
 pub enum TtbrNoasid {}
 impl TtbrNoasid {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CnP`: Common not Private: the table is shared with other PEs (FEAT_TTCNP)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -27980,10 +27566,10 @@ impl armreg_rt::Layout for TtbrNoasid {
 }
 /// Vector Base Address Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vbar>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::VBAR_EL1`](crate::aarch64::VBAR_EL1), [`aarch64::VBAR_EL2`](crate::aarch64::VBAR_EL2), [`aarch64::VBAR_EL3`](crate::aarch64::VBAR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vbar>`](armreg_rt::Value), read and written field by field through the constants below; `Vbar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::VBAR_EL1`](crate::aarch64::VBAR_EL1), [`aarch64::VBAR_EL2`](crate::aarch64::VBAR_EL2), [`aarch64::VBAR_EL3`](crate::aarch64::VBAR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::Vbar;
+/// # use aarch64_sysregs::{Layout, Vbar};
 /// let value = Vbar::DEFAULT.with(Vbar::VBA, 1);
 /// assert_eq!(value.get(Vbar::VBA), 1);
 /// ```
@@ -28000,8 +27586,6 @@ impl armreg_rt::Layout for TtbrNoasid {
 /// | \[10:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum Vbar {}
 impl Vbar {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VBA`: Vector table base address, bits 63:11 (2KB aligned)
     ///
     /// Bits \[63:11\], read/write. Reset: not described.
@@ -28019,10 +27603,10 @@ impl armreg_rt::Layout for Vbar {
 }
 /// Vector Base Address Register (AArch32)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<VbarA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::VBAR`](crate::aarch32::VBAR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<VbarA32>`](armreg_rt::Value), read and written field by field through the constants below; `VbarA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::VBAR`](crate::aarch32::VBAR).
 ///
 /// ```
-/// # use aarch64_sysregs::VbarA32;
+/// # use aarch64_sysregs::{Layout, VbarA32};
 /// let value = VbarA32::DEFAULT.with(VbarA32::VBA, 1);
 /// assert_eq!(value.get(VbarA32::VBA), 1);
 /// ```
@@ -28039,8 +27623,6 @@ impl armreg_rt::Layout for Vbar {
 /// | \[4:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum VbarA32 {}
 impl VbarA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VBA`: Vector table base address, bits 31:5 (32-byte aligned)
     ///
     /// Bits \[31:5\], read/write. Reset: not described.
@@ -28058,10 +27640,10 @@ impl armreg_rt::Layout for VbarA32 {
 }
 /// Virtualization Multiprocessor ID Register: the MPIDR_EL1 value EL1 reads under EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vmpidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::VMPIDR_EL2`](crate::aarch64::VMPIDR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vmpidr>`](armreg_rt::Value), read and written field by field through the constants below; `Vmpidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::VMPIDR_EL2`](crate::aarch64::VMPIDR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Vmpidr;
+/// # use aarch64_sysregs::{Layout, Vmpidr};
 /// let value = Vmpidr::DEFAULT.with(Vmpidr::AFF0, 1);
 /// assert_eq!(value.get(Vmpidr::AFF0), 1);
 /// ```
@@ -28085,8 +27667,6 @@ impl armreg_rt::Layout for VbarA32 {
 /// | \[7:0\] | `Aff0` | read/write | - | Affinity level 0 presented to EL1 |
 pub enum Vmpidr {}
 impl Vmpidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x8000_0000);
     /// `Aff0`: Affinity level 0 presented to EL1
     ///
     /// Bits \[7:0\], read/write. Reset: not described.
@@ -28124,10 +27704,10 @@ impl armreg_rt::Layout for Vmpidr {
 }
 /// Virtualization Processor ID Register: the MIDR_EL1 value EL1 reads under EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vpidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::VPIDR_EL2`](crate::aarch64::VPIDR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vpidr>`](armreg_rt::Value), read and written field by field through the constants below; `Vpidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::VPIDR_EL2`](crate::aarch64::VPIDR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Vpidr;
+/// # use aarch64_sysregs::{Layout, Vpidr};
 /// let value = Vpidr::DEFAULT.with(Vpidr::REVISION, 1);
 /// assert_eq!(value.get(Vpidr::REVISION), 1);
 /// ```
@@ -28148,8 +27728,6 @@ impl armreg_rt::Layout for Vmpidr {
 /// | \[3:0\] | `Revision` | read/write | - | Revision presented to EL1 |
 pub enum Vpidr {}
 impl Vpidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Revision`: Revision presented to EL1
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
@@ -28183,10 +27761,10 @@ impl armreg_rt::Layout for Vpidr {
 }
 /// Virtualization Translation Control Register (stage 2 of the EL1&0 regime)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vtcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::VTCR_EL2`](crate::aarch64::VTCR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vtcr>`](armreg_rt::Value), read and written field by field through the constants below; `Vtcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::VTCR_EL2`](crate::aarch64::VTCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Vtcr;
+/// # use aarch64_sysregs::{Layout, Vtcr};
 /// let value = Vtcr::DEFAULT.with(Vtcr::T0SZ, 1);
 /// assert_eq!(value.get(Vtcr::T0SZ), 1);
 /// ```
@@ -28223,8 +27801,6 @@ impl armreg_rt::Layout for Vpidr {
 /// | \[5:0\] | `T0SZ` | read/write | - | Size offset of the IPA region: 2^(64-T0SZ) bytes |
 pub enum Vtcr {}
 impl Vtcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x8000_0000);
     /// `T0SZ`: Size offset of the IPA region: 2^(64-T0SZ) bytes
     ///
     /// Bits \[5:0\], read/write. Reset: not described.
@@ -28332,10 +27908,10 @@ pub mod vtcr {
 }
 /// Virtualization Translation Table Base Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vttbr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::VTTBR_EL2`](crate::aarch64::VTTBR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vttbr>`](armreg_rt::Value), read and written field by field through the constants below; `Vttbr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::VTTBR_EL2`](crate::aarch64::VTTBR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Vttbr;
+/// # use aarch64_sysregs::{Layout, Vttbr};
 /// let value = Vttbr::DEFAULT.with(Vttbr::CNP, true);
 /// assert!(value.get(Vttbr::CNP));
 /// ```
@@ -28353,8 +27929,6 @@ pub mod vtcr {
 /// | \[0\] | `CnP` | read/write | - | Common not Private (FEAT_TTCNP) |
 pub enum Vttbr {}
 impl Vttbr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CnP`: Common not Private (FEAT_TTCNP)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -28380,10 +27954,10 @@ impl armreg_rt::Layout for Vttbr {
 }
 /// SVE Control Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Zcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ZCR_EL1`](crate::aarch64::ZCR_EL1), [`aarch64::ZCR_EL12`](crate::aarch64::ZCR_EL12), [`aarch64::ZCR_EL2`](crate::aarch64::ZCR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Zcr>`](armreg_rt::Value), read and written field by field through the constants below; `Zcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ZCR_EL1`](crate::aarch64::ZCR_EL1), [`aarch64::ZCR_EL12`](crate::aarch64::ZCR_EL12), [`aarch64::ZCR_EL2`](crate::aarch64::ZCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::Zcr;
+/// # use aarch64_sysregs::{Layout, Zcr};
 /// let value = Zcr::DEFAULT.with(Zcr::LEN, 1);
 /// assert_eq!(value.get(Zcr::LEN), 1);
 /// ```
@@ -28401,8 +27975,6 @@ impl armreg_rt::Layout for Vttbr {
 /// | \[3:0\] | `LEN` | read/write | - | Requested vector length, in units of 128 bits, minus 1 |
 pub enum Zcr {}
 impl Zcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `LEN`: Requested vector length, in units of 128 bits, minus 1
     ///
     /// Bits \[3:0\], read/write. Reset: not described.

@@ -32,10 +32,10 @@
 )]
 /// Authentication Status Register (external view only): debug authentication state per Security state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmauthstatus>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmauthstatus`](crate::mmio::PmuExt32::pmauthstatus).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmauthstatus>`](armreg_rt::Value), read and written field by field through the constants below; `Pmauthstatus::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmauthstatus`](crate::mmio::PmuExt32::pmauthstatus).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmauthstatus;
+/// # use aarch64_sysregs::{Layout, Pmauthstatus};
 /// let value = Pmauthstatus::DEFAULT;
 /// assert_eq!(value, Pmauthstatus::DEFAULT);
 /// ```
@@ -58,8 +58,6 @@
 /// | \[1:0\] | `NSID` | read-only | - | Non-secure invasive debug |
 pub enum Pmauthstatus {}
 impl Pmauthstatus {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `NSID`: Non-secure invasive debug
     ///
     /// Bits \[1:0\], read-only. Reset: not described.
@@ -121,10 +119,10 @@ impl armreg_rt::Layout for Pmauthstatus {
 }
 /// Configuration Register (external view only): PMU features and counter count
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcfgr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmcfgr`](crate::mmio::PmuExt32::pmcfgr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcfgr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcfgr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmcfgr`](crate::mmio::PmuExt32::pmcfgr).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmcfgr;
+/// # use aarch64_sysregs::{Layout, Pmcfgr};
 /// let value = Pmcfgr::DEFAULT;
 /// assert_eq!(value, Pmcfgr::DEFAULT);
 /// ```
@@ -150,8 +148,6 @@ impl armreg_rt::Layout for Pmauthstatus {
 /// | \[7:0\] | `N` | read-only | - | Number of event counters implemented (use this, not PMCR.N, in the external view) |
 pub enum Pmcfgr {}
 impl Pmcfgr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `N`: Number of event counters implemented (use this, not PMCR.N, in the external view)
     ///
     /// Bits \[7:0\], read-only. Reset: not described.
@@ -231,10 +227,10 @@ impl armreg_rt::Layout for Pmcfgr {
 }
 /// PMCR as seen in the external (memory-mapped) view: bits \[31:11\] (N, IDCODE, IMP) are RAZ/WI; read the counter count from PMCFGR.N
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmcrExt>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmcr`](crate::mmio::PmuExt32::pmcr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmcrExt>`](armreg_rt::Value), read and written field by field through the constants below; `PmcrExt::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmcr`](crate::mmio::PmuExt32::pmcr).
 ///
 /// ```
-/// # use aarch64_sysregs::PmcrExt;
+/// # use aarch64_sysregs::{Layout, PmcrExt};
 /// let value = PmcrExt::DEFAULT.with(PmcrExt::E, true);
 /// assert!(value.get(PmcrExt::E));
 /// ```
@@ -261,8 +257,6 @@ impl armreg_rt::Layout for Pmcfgr {
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
 pub enum PmcrExt {}
 impl PmcrExt {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -338,10 +332,10 @@ impl armreg_rt::Layout for PmcrExt {
 pub type Pmdevaff = crate::Pmcidr;
 /// Device Architecture Register (external view only): identifies an Arm PMU, EXT32 view (0x47702A16)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevarch>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmdevarch`](crate::mmio::PmuExt32::pmdevarch).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevarch>`](armreg_rt::Value), read and written field by field through the constants below; `Pmdevarch::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmdevarch::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`PmuExt32::pmdevarch`](crate::mmio::PmuExt32::pmdevarch).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmdevarch;
+/// # use aarch64_sysregs::{Layout, Pmdevarch};
 /// let value = Pmdevarch::DEFAULT;
 /// assert_eq!(value, Pmdevarch::DEFAULT);
 /// ```
@@ -361,10 +355,6 @@ pub type Pmdevaff = crate::Pmcidr;
 /// | \[11:0\] | `ARCHPART` | read-only | 0xa16 | Architecture part: 0xA16 = PMU, 32-bit external view |
 pub enum Pmdevarch {}
 impl Pmdevarch {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// The value at reset.
-    pub const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x4770_2a16);
     /// `ARCHPART`: Architecture part: 0xA16 = PMU, 32-bit external view
     ///
     /// Bits \[11:0\], read-only. Reset: 0xa16.
@@ -417,10 +407,10 @@ impl armreg_rt::Reset for Pmdevarch {}
 pub type Pmdevid = crate::Pmcidr;
 /// Device Type Register (external view only): 0x16 = performance monitor of a processor
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevtype>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmdevtype`](crate::mmio::PmuExt32::pmdevtype).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevtype>`](armreg_rt::Value), read and written field by field through the constants below; `Pmdevtype::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmdevtype::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`PmuExt32::pmdevtype`](crate::mmio::PmuExt32::pmdevtype).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmdevtype;
+/// # use aarch64_sysregs::{Layout, Pmdevtype};
 /// let value = Pmdevtype::DEFAULT;
 /// assert_eq!(value, Pmdevtype::DEFAULT);
 /// ```
@@ -437,10 +427,6 @@ pub type Pmdevid = crate::Pmcidr;
 /// | \[3:0\] | `MAJOR` | read-only | 0x6 | Major type: 6 = performance monitor |
 pub enum Pmdevtype {}
 impl Pmdevtype {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// The value at reset.
-    pub const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x16);
     /// `MAJOR`: Major type: 6 = performance monitor
     ///
     /// Bits \[3:0\], read-only. Reset: 0x6.
@@ -475,10 +461,10 @@ impl armreg_rt::Reset for Pmdevtype {}
 pub type Pmiidr = crate::Pmcidr;
 /// Integration Mode Control Register (external view only). The finer field layout is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmitctrl>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmitctrl`](crate::mmio::PmuExt32::pmitctrl).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmitctrl>`](armreg_rt::Value), read and written field by field through the constants below; `Pmitctrl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmitctrl`](crate::mmio::PmuExt32::pmitctrl).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmitctrl;
+/// # use aarch64_sysregs::{Layout, Pmitctrl};
 /// let value = Pmitctrl::DEFAULT.with(Pmitctrl::VALUE, 1);
 /// assert_eq!(value.get(Pmitctrl::VALUE), 1);
 /// ```
@@ -494,8 +480,6 @@ pub type Pmiidr = crate::Pmcidr;
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
 pub enum Pmitctrl {}
 impl Pmitctrl {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VALUE`: Whole register; finer layout not described here
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -515,10 +499,10 @@ impl armreg_rt::Layout for Pmitctrl {
 }
 /// Lock Access Register (external view only, write-only)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlar>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmlar`](crate::mmio::PmuExt32::pmlar).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlar>`](armreg_rt::Value), read and written field by field through the constants below; `Pmlar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmlar`](crate::mmio::PmuExt32::pmlar).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmlar;
+/// # use aarch64_sysregs::{Layout, Pmlar};
 /// let value = Pmlar::DEFAULT;
 /// assert_eq!(value, Pmlar::DEFAULT);
 /// ```
@@ -534,8 +518,6 @@ impl armreg_rt::Layout for Pmitctrl {
 /// | \[31:0\] | `KEY` | write-only | - | Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them |
 pub enum Pmlar {}
 impl Pmlar {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `KEY`: Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them
     ///
     /// Bits \[31:0\], write-only. Reset: not described.
@@ -555,10 +537,10 @@ impl armreg_rt::Layout for Pmlar {
 }
 /// Lock Status Register (external view only)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlsr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`PmuExt32::pmlsr`](crate::mmio::PmuExt32::pmlsr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlsr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmlsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmlsr`](crate::mmio::PmuExt32::pmlsr).
 ///
 /// ```
-/// # use aarch64_sysregs::Pmlsr;
+/// # use aarch64_sysregs::{Layout, Pmlsr};
 /// let value = Pmlsr::DEFAULT;
 /// assert_eq!(value, Pmlsr::DEFAULT);
 /// ```
@@ -576,8 +558,6 @@ impl armreg_rt::Layout for Pmlar {
 /// | \[0\] | `SLI` | read-only | - | Software lock implemented |
 pub enum Pmlsr {}
 impl Pmlsr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SLI`: Software lock implemented
     ///
     /// Bits \[0\], read-only. Reset: not described.

@@ -32,10 +32,10 @@
 )]
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/CLR. Bits \[30:6\] are not described: the article describes 6 counters; the DSU has up to 31 (Linux drivers/perf/arm_dsu_pmu.c)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuCounterMask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`DsuPmuMmio::pmcntenset`](crate::mmio::DsuPmuMmio::pmcntenset), [`DsuPmuMmio::pmcntenclr`](crate::mmio::DsuPmuMmio::pmcntenclr), [`DsuPmuMmio::pmintenset`](crate::mmio::DsuPmuMmio::pmintenset), [`DsuPmuMmio::pmintenclr`](crate::mmio::DsuPmuMmio::pmintenclr), [`DsuPmuMmio::pmovsclr`](crate::mmio::DsuPmuMmio::pmovsclr), [`DsuPmuMmio::pmovsset`](crate::mmio::DsuPmuMmio::pmovsset).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuCounterMask>`](armreg_rt::Value), read and written field by field through the constants below; `DsuCounterMask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`DsuPmuMmio::pmcntenset`](crate::mmio::DsuPmuMmio::pmcntenset), [`DsuPmuMmio::pmcntenclr`](crate::mmio::DsuPmuMmio::pmcntenclr), [`DsuPmuMmio::pmintenset`](crate::mmio::DsuPmuMmio::pmintenset), [`DsuPmuMmio::pmintenclr`](crate::mmio::DsuPmuMmio::pmintenclr), [`DsuPmuMmio::pmovsclr`](crate::mmio::DsuPmuMmio::pmovsclr), [`DsuPmuMmio::pmovsset`](crate::mmio::DsuPmuMmio::pmovsset).
 ///
 /// ```
-/// # use arm_dsu_pmu_mmio::DsuCounterMask;
+/// # use arm_dsu_pmu_mmio::{Layout, DsuCounterMask};
 /// let value = DsuCounterMask::DEFAULT.with(DsuCounterMask::P0, true);
 /// assert!(value.get(DsuCounterMask::P0));
 /// ```
@@ -57,8 +57,6 @@
 /// | \[0\] | `P0` | read/write | - | Event counter 0 |
 pub enum DsuCounterMask {}
 impl DsuCounterMask {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `P0`: Event counter 0
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -114,10 +112,10 @@ impl armreg_rt::Layout for DsuCounterMask {
 }
 /// Cluster PMU configuration register in the unconfirmed memory-mapped view: N, SIZE and CC as the article gives them (the same bits as the generic external PMCFGR, Arm ARM DDI0487 §I5.2); other bits not described
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmcfgr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`DsuPmuMmio::pmcfgr`](crate::mmio::DsuPmuMmio::pmcfgr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmcfgr>`](armreg_rt::Value), read and written field by field through the constants below; `DsuPmcfgr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`DsuPmuMmio::pmcfgr`](crate::mmio::DsuPmuMmio::pmcfgr).
 ///
 /// ```
-/// # use arm_dsu_pmu_mmio::DsuPmcfgr;
+/// # use arm_dsu_pmu_mmio::{Layout, DsuPmcfgr};
 /// let value = DsuPmcfgr::DEFAULT;
 /// assert_eq!(value, DsuPmcfgr::DEFAULT);
 /// ```
@@ -135,8 +133,6 @@ impl armreg_rt::Layout for DsuCounterMask {
 /// | \[7:0\] | `N` | read-only | - | Number of event counters implemented (not counting the cycle counter) |
 pub enum DsuPmcfgr {}
 impl DsuPmcfgr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `N`: Number of event counters implemented (not counting the cycle counter)
     ///
     /// Bits \[7:0\], read-only. Reset: not described.
@@ -168,10 +164,10 @@ impl armreg_rt::Layout for DsuPmcfgr {
 }
 /// Cluster PMU control register in the unconfirmed memory-mapped view: E, P, C as the article gives them. The system-register CLUSTERPMCR also has N\[15:11\], IDCODE\[23:16\], IMP\[31:24\] (Linux drivers/perf/arm_dsu_pmu.c); whether this view shows them is not known, so they are not described
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`DsuPmuMmio::pmcr`](crate::mmio::DsuPmuMmio::pmcr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmcr>`](armreg_rt::Value), read and written field by field through the constants below; `DsuPmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`DsuPmuMmio::pmcr`](crate::mmio::DsuPmuMmio::pmcr).
 ///
 /// ```
-/// # use arm_dsu_pmu_mmio::DsuPmcr;
+/// # use arm_dsu_pmu_mmio::{Layout, DsuPmcr};
 /// let value = DsuPmcr::DEFAULT.with(DsuPmcr::E, true);
 /// assert!(value.get(DsuPmcr::E));
 /// ```
@@ -189,8 +185,6 @@ impl armreg_rt::Layout for DsuPmcfgr {
 /// | \[0\] | `E` | read/write | - | Enable: global enable of the cluster counters |
 pub enum DsuPmcr {}
 impl DsuPmcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Enable: global enable of the cluster counters
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -222,10 +216,10 @@ impl armreg_rt::Layout for DsuPmcr {
 }
 /// Cluster event counter n in the unverified memory-mapped view (the DSU's event counters are 32 bits, Linux drivers/perf/arm_dsu_pmu.c)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmevcntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`DsuPmuMmio::pmevcntr`](crate::mmio::DsuPmuMmio::pmevcntr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmevcntr>`](armreg_rt::Value), read and written field by field through the constants below; `DsuPmevcntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`DsuPmuMmio::pmevcntr`](crate::mmio::DsuPmuMmio::pmevcntr).
 ///
 /// ```
-/// # use arm_dsu_pmu_mmio::DsuPmevcntr;
+/// # use arm_dsu_pmu_mmio::{Layout, DsuPmevcntr};
 /// let value = DsuPmevcntr::DEFAULT.with(DsuPmevcntr::EVCNT, 1);
 /// assert_eq!(value.get(DsuPmevcntr::EVCNT), 1);
 /// ```
@@ -241,8 +235,6 @@ impl armreg_rt::Layout for DsuPmcr {
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count of counter n |
 pub enum DsuPmevcntr {}
 impl DsuPmevcntr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EVCNT`: Event count of counter n
     ///
     /// Bits \[31:0\], read/write. Reset: not described.

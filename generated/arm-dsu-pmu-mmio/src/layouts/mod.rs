@@ -36,11 +36,11 @@ mod dsu_pmu_mmio_layouts;
 pub use self::dsu_pmu_mmio_layouts::*;
 /// Event type of cluster counter n in the unverified memory-mapped view: the article writes the event number (e.g. 0x2B L3D_CACHE) to it. Field layout not confirmed; the whole register is described
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmevtyper>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmevtyper>`](armreg_rt::Value), read and written field by field through the constants below; `DsuPmevtyper::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 #[cfg_attr(feature = "dsu_pmu_mmio", doc = "- [`DsuPmuMmio::pmevtyper`](crate::mmio::DsuPmuMmio::pmevtyper)")]
 ///
 /// ```
-/// # use arm_dsu_pmu_mmio::DsuPmevtyper;
+/// # use arm_dsu_pmu_mmio::{Layout, DsuPmevtyper};
 /// let value = DsuPmevtyper::DEFAULT.with(DsuPmevtyper::VALUE, 1);
 /// assert_eq!(value.get(DsuPmevtyper::VALUE), 1);
 /// ```
@@ -56,8 +56,6 @@ pub use self::dsu_pmu_mmio_layouts::*;
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; the article writes the event number here |
 pub enum DsuPmevtyper {}
 impl DsuPmevtyper {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VALUE`: Whole register; the article writes the event number here
     ///
     /// Bits \[31:0\], read/write. Reset: not described.

@@ -36,10 +36,10 @@ mod pmu_ext32_layouts;
 pub use self::pmu_ext32_layouts::*;
 /// AArch64 Debug Feature Register 0: the debug features, the PMU version (PMUVer) among them
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64dfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64dfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64dfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
 ///
 /// ```
-/// # use arm_pmuv3::IdAa64dfr0;
+/// # use arm_pmuv3::{Layout, IdAa64dfr0};
 /// let value = IdAa64dfr0::DEFAULT;
 /// assert_eq!(value, IdAa64dfr0::DEFAULT);
 /// ```
@@ -70,8 +70,6 @@ pub use self::pmu_ext32_layouts::*;
 /// | \[3:0\] | `DebugVer` | read-only | - | Debug architecture version |
 pub enum IdAa64dfr0 {}
 impl IdAa64dfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `DebugVer`: Debug architecture version
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -700,10 +698,10 @@ pub mod id_aa64dfr0 {
 }
 /// AArch32 Debug Feature Register 0: only the PMU version field is described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdDfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
 ///
 /// ```
-/// # use arm_pmuv3::IdDfr0;
+/// # use arm_pmuv3::{Layout, IdDfr0};
 /// let value = IdDfr0::DEFAULT;
 /// assert_eq!(value, IdDfr0::DEFAULT);
 /// ```
@@ -719,8 +717,6 @@ pub mod id_aa64dfr0 {
 /// | \[27:24\] | `PerfMon` | read-only | - | Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED |
 pub enum IdDfr0 {}
 impl IdDfr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `PerfMon`: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
@@ -740,10 +736,10 @@ impl armreg_rt::Layout for IdDfr0 {
 }
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl2>`](armreg_rt::Value), read and written field by field through the constants below; `MdcrEl2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
 ///
 /// ```
-/// # use arm_pmuv3::MdcrEl2;
+/// # use arm_pmuv3::{Layout, MdcrEl2};
 /// let value = MdcrEl2::DEFAULT.with(MdcrEl2::HPMN, 1);
 /// assert_eq!(value.get(MdcrEl2::HPMN), 1);
 /// ```
@@ -764,8 +760,6 @@ impl armreg_rt::Layout for IdDfr0 {
 /// | \[4:0\] | `HPMN` | read/write | - | Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2 |
 pub enum MdcrEl2 {}
 impl MdcrEl2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `HPMN`: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2
     ///
     /// Bits \[4:0\], read/write. Reset: not described.
@@ -815,10 +809,10 @@ impl armreg_rt::Layout for MdcrEl2 {
 }
 /// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields are described; the other bits hold other controls
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl3>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl3>`](armreg_rt::Value), read and written field by field through the constants below; `MdcrEl3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
 ///
 /// ```
-/// # use arm_pmuv3::MdcrEl3;
+/// # use arm_pmuv3::{Layout, MdcrEl3};
 /// let value = MdcrEl3::DEFAULT.with(MdcrEl3::SPME, true);
 /// assert!(value.get(MdcrEl3::SPME));
 /// ```
@@ -835,8 +829,6 @@ impl armreg_rt::Layout for MdcrEl2 {
 /// | \[17\] | `SPME` | read/write | - | Secure Performance Monitors enable: allows event counting in Secure state |
 pub enum MdcrEl3 {}
 impl MdcrEl3 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SPME`: Secure Performance Monitors enable: allows event counting in Secure state
     ///
     /// Bits \[17\], read/write. Reset: not described.
@@ -862,10 +854,10 @@ impl armreg_rt::Layout for MdcrEl3 {
 }
 /// Main ID Register: who made the core and which core it is; the PMU driver looks the core's events up by implementer and part number
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Midr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Midr>`](armreg_rt::Value), read and written field by field through the constants below; `Midr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
 ///
 /// ```
-/// # use arm_pmuv3::Midr;
+/// # use arm_pmuv3::{Layout, Midr};
 /// let value = Midr::DEFAULT;
 /// assert_eq!(value, Midr::DEFAULT);
 /// ```
@@ -885,8 +877,6 @@ impl armreg_rt::Layout for MdcrEl3 {
 /// | \[3:0\] | `Revision` | read-only | - | Minor revision (the p of rNpM) |
 pub enum Midr {}
 impl Midr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `Revision`: Minor revision (the p of rNpM)
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
@@ -1033,13 +1023,13 @@ pub mod midr {
 }
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccfiltr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR)
 /// - [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr)")]
 ///
 /// ```
-/// # use arm_pmuv3::Pmccfiltr;
+/// # use arm_pmuv3::{Layout, Pmccfiltr};
 /// let value = Pmccfiltr::DEFAULT.with(Pmccfiltr::RLH, true);
 /// assert!(value.get(Pmccfiltr::RLH));
 /// ```
@@ -1064,8 +1054,6 @@ pub mod midr {
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME) |
 pub enum Pmccfiltr {}
 impl Pmccfiltr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `RLH`: Realm EL2 filtering (FEAT_RME)
     ///
     /// Bits \[20\], read/write. Reset: not described.
@@ -1139,13 +1127,13 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64)
 /// - [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccntr`](crate::mmio::PmuExt32::pmccntr)")]
 ///
 /// ```
-/// # use arm_pmuv3::Pmccntr;
+/// # use arm_pmuv3::{Layout, Pmccntr};
 /// let value = Pmccntr::DEFAULT.with(Pmccntr::CCNT, 1);
 /// assert_eq!(value.get(Pmccntr::CCNT), 1);
 /// ```
@@ -1161,8 +1149,6 @@ impl armreg_rt::Layout for Pmccfiltr {
 /// | \[63:0\] | `CCNT` | read/write | - | Cycle count |
 pub enum Pmccntr {}
 impl Pmccntr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CCNT`: Cycle count
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -1182,10 +1168,10 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Cycle Count Register, low 32 bits: the AArch32 32-bit MRC/MCR form of PMCCNTR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr32>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccntr32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
 ///
 /// ```
-/// # use arm_pmuv3::Pmccntr32;
+/// # use arm_pmuv3::{Layout, Pmccntr32};
 /// let value = Pmccntr32::DEFAULT.with(Pmccntr32::CCNT, 1);
 /// assert_eq!(value.get(Pmccntr32::CCNT), 1);
 /// ```
@@ -1201,8 +1187,6 @@ impl armreg_rt::Layout for Pmccntr {
 /// | \[31:0\] | `CCNT` | read/write | - | Cycle count bits \[31:0\] |
 pub enum Pmccntr32 {}
 impl Pmccntr32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CCNT`: Cycle count bits \[31:0\]
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -1222,10 +1206,10 @@ impl armreg_rt::Layout for Pmccntr32 {
 }
 /// Common Event Identification, AArch64 64-bit form (PMCEID0_EL0 / PMCEID1_EL0). Bit n of \[31:0\] set = common event n (PMCEID0) or 0x20 + n (PMCEID1) is implemented; \[63:32\] hold the events 0x4000+ that AArch32/external PMCEID2/PMCEID3 show. The split into named fields is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
 ///
 /// ```
-/// # use arm_pmuv3::Pmceid;
+/// # use arm_pmuv3::{Layout, Pmceid};
 /// let value = Pmceid::DEFAULT;
 /// assert_eq!(value, Pmceid::DEFAULT);
 /// ```
@@ -1241,8 +1225,6 @@ impl armreg_rt::Layout for Pmccntr32 {
 /// | \[63:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
 pub enum Pmceid {}
 impl Pmceid {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
     ///
     /// Bits \[63:0\], read-only. Reset: not described.
@@ -1262,7 +1244,7 @@ impl armreg_rt::Layout for Pmceid {
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid32>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCEID0`](crate::aarch32::PMCEID0)
 /// - [`aarch32::PMCEID1`](crate::aarch32::PMCEID1)
 /// - [`aarch32::PMCEID2`](crate::aarch32::PMCEID2)
@@ -1270,7 +1252,7 @@ impl armreg_rt::Layout for Pmceid {
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmceid`](crate::mmio::PmuExt32::pmceid)")]
 ///
 /// ```
-/// # use arm_pmuv3::Pmceid32;
+/// # use arm_pmuv3::{Layout, Pmceid32};
 /// let value = Pmceid32::DEFAULT;
 /// assert_eq!(value, Pmceid32::DEFAULT);
 /// ```
@@ -1286,8 +1268,6 @@ impl armreg_rt::Layout for Pmceid {
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
 pub enum Pmceid32 {}
 impl Pmceid32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
@@ -1307,7 +1287,7 @@ impl armreg_rt::Layout for Pmceid32 {
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmcidr`](crate::mmio::PmuExt32::pmcidr)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff0`](crate::mmio::PmuExt32::pmdevaff0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff1`](crate::mmio::PmuExt32::pmdevaff1)")]
@@ -1319,7 +1299,7 @@ impl armreg_rt::Layout for Pmceid32 {
 /// - and 2 more
 ///
 /// ```
-/// # use arm_pmuv3::Pmcidr;
+/// # use arm_pmuv3::{Layout, Pmcidr};
 /// let value = Pmcidr::DEFAULT;
 /// assert_eq!(value, Pmcidr::DEFAULT);
 /// ```
@@ -1335,8 +1315,6 @@ impl armreg_rt::Layout for Pmceid32 {
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
 pub enum Pmcidr {}
 impl Pmcidr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VALUE`: Whole register; finer layout not described here
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
@@ -1356,10 +1334,10 @@ impl armreg_rt::Layout for Pmcidr {
 }
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
 ///
 /// ```
-/// # use arm_pmuv3::Pmcr;
+/// # use arm_pmuv3::{Layout, Pmcr};
 /// let value = Pmcr::DEFAULT.with(Pmcr::E, true);
 /// assert!(value.get(Pmcr::E));
 /// ```
@@ -1387,8 +1365,6 @@ impl armreg_rt::Layout for Pmcidr {
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
 pub enum Pmcr {}
 impl Pmcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -1539,10 +1515,10 @@ pub mod pmcr {
 }
 /// PMCR as seen through the AArch32 PMCR (32 bits, no FZS)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmcrA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmcrA32>`](armreg_rt::Value), read and written field by field through the constants below; `PmcrA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
 ///
 /// ```
-/// # use arm_pmuv3::PmcrA32;
+/// # use arm_pmuv3::{Layout, PmcrA32};
 /// let value = PmcrA32::DEFAULT.with(PmcrA32::E, true);
 /// assert!(value.get(PmcrA32::E));
 /// ```
@@ -1569,8 +1545,6 @@ pub mod pmcr {
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
 pub enum PmcrA32 {}
 impl PmcrA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -1662,12 +1636,12 @@ pub mod pmcr_a32 {
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevcntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr)")]
 ///
 /// ```
-/// # use arm_pmuv3::Pmevcntr;
+/// # use arm_pmuv3::{Layout, Pmevcntr};
 /// let value = Pmevcntr::DEFAULT.with(Pmevcntr::EVCNT, 1);
 /// assert_eq!(value.get(Pmevcntr::EVCNT), 1);
 /// ```
@@ -1683,8 +1657,6 @@ pub mod pmcr_a32 {
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter n |
 pub enum Pmevcntr {}
 impl Pmevcntr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EVCNT`: Event count of counter n
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -1704,10 +1676,10 @@ impl armreg_rt::Layout for Pmevcntr {
 }
 /// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr32>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevcntr32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
 ///
 /// ```
-/// # use arm_pmuv3::Pmevcntr32;
+/// # use arm_pmuv3::{Layout, Pmevcntr32};
 /// let value = Pmevcntr32::DEFAULT.with(Pmevcntr32::EVCNT, 1);
 /// assert_eq!(value.get(Pmevcntr32::EVCNT), 1);
 /// ```
@@ -1723,8 +1695,6 @@ impl armreg_rt::Layout for Pmevcntr {
 /// | \[31:0\] | `EVCNT` | read/write | - | Event count bits \[31:0\] |
 pub enum Pmevcntr32 {}
 impl Pmevcntr32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EVCNT`: Event count bits \[31:0\]
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -1744,7 +1714,7 @@ impl armreg_rt::Layout for Pmevcntr32 {
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevtyper::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER)
 /// - [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0)
 /// - [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER)
@@ -1752,7 +1722,7 @@ impl armreg_rt::Layout for Pmevcntr32 {
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevtyper`](crate::mmio::PmuExt32::pmevtyper)")]
 ///
 /// ```
-/// # use arm_pmuv3::Pmevtyper;
+/// # use arm_pmuv3::{Layout, Pmevtyper};
 /// let value = Pmevtyper::DEFAULT.with(Pmevtyper::EVTCOUNT, 1);
 /// assert_eq!(value.get(Pmevtyper::EVTCOUNT), 1);
 /// ```
@@ -1779,8 +1749,6 @@ impl armreg_rt::Layout for Pmevcntr32 {
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0 |
 pub enum Pmevtyper {}
 impl Pmevtyper {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0
     ///
     /// Bits \[15:0\], read/write. Reset: not described.
@@ -1874,10 +1842,10 @@ impl armreg_rt::Layout for Pmevtyper {
 pub type Pmmir = crate::Pmcidr;
 /// Event Counter Selection Register: selects the counter that PMXEVTYPER/PMXEVCNTR reach (31 selects PMCCFILTR through PMXEVTYPER). System-register only
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmselr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmselr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmselr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
 ///
 /// ```
-/// # use arm_pmuv3::Pmselr;
+/// # use arm_pmuv3::{Layout, Pmselr};
 /// let value = Pmselr::DEFAULT.with(Pmselr::SEL, 1);
 /// assert_eq!(value.get(Pmselr::SEL), 1);
 /// ```
@@ -1893,8 +1861,6 @@ pub type Pmmir = crate::Pmcidr;
 /// | \[4:0\] | `SEL` | read/write | - | Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR |
 pub enum Pmselr {}
 impl Pmselr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `SEL`: Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR
     ///
     /// Bits \[4:0\], read/write. Reset: not described.
@@ -1914,13 +1880,13 @@ impl armreg_rt::Layout for Pmselr {
 }
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below; `Pmswinc::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMSWINC`](crate::aarch32::PMSWINC)
 /// - [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmswinc`](crate::mmio::PmuExt32::pmswinc)")]
 ///
 /// ```
-/// # use arm_pmuv3::Pmswinc;
+/// # use arm_pmuv3::{Layout, Pmswinc};
 /// let value = Pmswinc::DEFAULT;
 /// assert_eq!(value, Pmswinc::DEFAULT);
 /// ```
@@ -1966,8 +1932,6 @@ impl armreg_rt::Layout for Pmselr {
 /// | \[0\] | `P0` | write-only | - | Write 1 to increment event counter 0 (when it counts SW_INCR) |
 pub enum Pmswinc {}
 impl Pmswinc {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `P0`: Write 1 to increment event counter 0 (when it counts SW_INCR)
     ///
     /// Bits \[0\], write-only. Reset: not described.
@@ -2167,10 +2131,10 @@ impl armreg_rt::Layout for Pmswinc {
 }
 /// User Enable Register: EL0 access to the Performance Monitors (AArch64 PMUSERENR_EL0)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmuserenr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmuserenr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmuserenr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
 ///
 /// ```
-/// # use arm_pmuv3::Pmuserenr;
+/// # use arm_pmuv3::{Layout, Pmuserenr};
 /// let value = Pmuserenr::DEFAULT.with(Pmuserenr::EN, true);
 /// assert!(value.get(Pmuserenr::EN));
 /// ```
@@ -2192,8 +2156,6 @@ impl armreg_rt::Layout for Pmswinc {
 /// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
 pub enum Pmuserenr {}
 impl Pmuserenr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -2249,10 +2211,10 @@ impl armreg_rt::Layout for Pmuserenr {
 }
 /// PMUSERENR as seen through AArch32 (UEN and IR are AArch64 only)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmuserenrA32>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmuserenrA32>`](armreg_rt::Value), read and written field by field through the constants below; `PmuserenrA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
 ///
 /// ```
-/// # use arm_pmuv3::PmuserenrA32;
+/// # use arm_pmuv3::{Layout, PmuserenrA32};
 /// let value = PmuserenrA32::DEFAULT.with(PmuserenrA32::EN, true);
 /// assert!(value.get(PmuserenrA32::EN));
 /// ```
@@ -2272,8 +2234,6 @@ impl armreg_rt::Layout for Pmuserenr {
 /// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
 pub enum PmuserenrA32 {}
 impl PmuserenrA32 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -2317,7 +2277,7 @@ impl armreg_rt::Layout for PmuserenrA32 {
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below; `PmCounterMask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR)
 /// - [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0)
 /// - [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET)
@@ -2329,7 +2289,7 @@ impl armreg_rt::Layout for PmuserenrA32 {
 /// - and 10 more
 ///
 /// ```
-/// # use arm_pmuv3::PmCounterMask;
+/// # use arm_pmuv3::{Layout, PmCounterMask};
 /// let value = PmCounterMask::DEFAULT.with(PmCounterMask::P0, true);
 /// assert!(value.get(PmCounterMask::P0));
 /// ```
@@ -2376,8 +2336,6 @@ impl armreg_rt::Layout for PmuserenrA32 {
 /// | \[0\] | `P0` | read/write | - | Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N |
 pub enum PmCounterMask {}
 impl PmCounterMask {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `P0`: Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N
     ///
     /// Bits \[0\], read/write. Reset: not described.

@@ -32,10 +32,10 @@
 )]
 /// Authentication Status Register (external view only): debug authentication state per Security state. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmauthstatus>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmauthstatus`](crate::mmio::Pmu::pmauthstatus).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmauthstatus>`](armreg_rt::Value), read and written field by field through the constants below; `Pmauthstatus::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmauthstatus`](crate::mmio::Pmu::pmauthstatus).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmauthstatus;
+/// # use ti_am62l_pmu::{Layout, Pmauthstatus};
 /// let value = Pmauthstatus::DEFAULT;
 /// assert_eq!(value, Pmauthstatus::DEFAULT);
 /// ```
@@ -56,8 +56,6 @@
 /// | \[1:0\] | `NSID` | read-only | - | Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmauthstatus {}
 impl Pmauthstatus {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `NSID`: Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
     /// Bits \[1:0\], read-only. Reset: not described.
@@ -103,10 +101,10 @@ impl armreg_rt::Layout for Pmauthstatus {
 }
 /// Cycle Count Filter Register (PMCCFILTR_EL0): the PMEVTYPER filter bits P..RLH; no evtCount, no MT. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmccfiltr`](crate::mmio::Pmu::pmccfiltr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccfiltr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmccfiltr`](crate::mmio::Pmu::pmccfiltr).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmccfiltr;
+/// # use ti_am62l_pmu::{Layout, Pmccfiltr};
 /// let value = Pmccfiltr::DEFAULT.with(Pmccfiltr::RLH, true);
 /// assert!(value.get(Pmccfiltr::RLH));
 /// ```
@@ -129,8 +127,6 @@ impl armreg_rt::Layout for Pmauthstatus {
 /// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmccfiltr {}
 impl Pmccfiltr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[20\], read/write. Reset: not described.
@@ -184,10 +180,10 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register (PMCCNTR_EL0), 64 bits: 0x0F8 low word, 0x0FC high word. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmccntr`](crate::mmio::Pmu::pmccntr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmccntr`](crate::mmio::Pmu::pmccntr).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmccntr;
+/// # use ti_am62l_pmu::{Layout, Pmccntr};
 /// let value = Pmccntr::DEFAULT.with(Pmccntr::CCNT, 1);
 /// assert_eq!(value.get(Pmccntr::CCNT), 1);
 /// ```
@@ -201,8 +197,6 @@ impl armreg_rt::Layout for Pmccfiltr {
 /// | \[63:0\] | `CCNT` | read/write | - | Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmccntr {}
 impl Pmccntr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `CCNT`: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -220,10 +214,10 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Common Event Identification 0: events 0x00-0x1F; bit n set = common event n implemented. Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmceid0`](crate::mmio::Pmu::pmceid0).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid0>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmceid0::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`Pmu::pmceid0`](crate::mmio::Pmu::pmceid0).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmceid0;
+/// # use ti_am62l_pmu::{Layout, Pmceid0};
 /// let value = Pmceid0::DEFAULT;
 /// assert_eq!(value, Pmceid0::DEFAULT);
 /// ```
@@ -237,10 +231,6 @@ impl armreg_rt::Layout for Pmccntr {
 /// | \[31:0\] | `ID` | read-only | 0x67ffbfff | Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
 pub enum Pmceid0 {}
 impl Pmceid0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// The value at reset.
-    pub const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x67ff_bfff);
     /// `ID`: Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
     /// Bits \[31:0\], read-only. Reset: 0x67ffbfff.
@@ -259,10 +249,10 @@ impl armreg_rt::Layout for Pmceid0 {
 impl armreg_rt::Reset for Pmceid0 {}
 /// Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid1>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmceid1`](crate::mmio::Pmu::pmceid1).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid1>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmceid1::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`Pmu::pmceid1`](crate::mmio::Pmu::pmceid1).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmceid1;
+/// # use ti_am62l_pmu::{Layout, Pmceid1};
 /// let value = Pmceid1::DEFAULT;
 /// assert_eq!(value, Pmceid1::DEFAULT);
 /// ```
@@ -276,10 +266,6 @@ impl armreg_rt::Reset for Pmceid0 {}
 /// | \[31:0\] | `ID` | read-only | 0x0 | Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
 pub enum Pmceid1 {}
 impl Pmceid1 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// The value at reset.
-    pub const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ID`: Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
     /// Bits \[31:0\], read-only. Reset: 0x0.
@@ -298,10 +284,10 @@ impl armreg_rt::Layout for Pmceid1 {
 impl armreg_rt::Reset for Pmceid1 {}
 /// Common Event Identification 2: events 0x4000-0x401F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid2>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmceid2`](crate::mmio::Pmu::pmceid2), [`Pmu::pmceid3`](crate::mmio::Pmu::pmceid3).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid2>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmceid2`](crate::mmio::Pmu::pmceid2), [`Pmu::pmceid3`](crate::mmio::Pmu::pmceid3).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmceid2;
+/// # use ti_am62l_pmu::{Layout, Pmceid2};
 /// let value = Pmceid2::DEFAULT;
 /// assert_eq!(value, Pmceid2::DEFAULT);
 /// ```
@@ -315,8 +301,6 @@ impl armreg_rt::Reset for Pmceid1 {}
 /// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers). |
 pub enum Pmceid2 {}
 impl Pmceid2 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `ID`: Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
@@ -346,10 +330,10 @@ impl armreg_rt::Layout for Pmceid2 {
 pub type Pmceid3 = crate::Pmceid2;
 /// Configuration Register (external view only): PMU features and the number of event counters. Read the counter count from PMCFGR.N, not PMCR.N (RAZ/WI in this view). AM62L: N = 6 (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcfgr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmcfgr`](crate::mmio::Pmu::pmcfgr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcfgr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcfgr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmcfgr`](crate::mmio::Pmu::pmcfgr).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmcfgr;
+/// # use ti_am62l_pmu::{Layout, Pmcfgr};
 /// let value = Pmcfgr::DEFAULT;
 /// assert_eq!(value, Pmcfgr::DEFAULT);
 /// ```
@@ -373,8 +357,6 @@ pub type Pmceid3 = crate::Pmceid2;
 /// | \[7:0\] | `N` | read-only | 0x6 | Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
 pub enum Pmcfgr {}
 impl Pmcfgr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `N`: Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
     /// Bits \[7:0\], read-only. Reset: 0x6.
@@ -432,10 +414,10 @@ impl armreg_rt::Layout for Pmcfgr {
 }
 /// Component Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmcidr0`](crate::mmio::Pmu::pmcidr0), [`Pmu::pmcidr1`](crate::mmio::Pmu::pmcidr1), [`Pmu::pmcidr2`](crate::mmio::Pmu::pmcidr2), [`Pmu::pmcidr3`](crate::mmio::Pmu::pmcidr3), [`Pmu::pmdevaff0`](crate::mmio::Pmu::pmdevaff0), [`Pmu::pmdevaff1`](crate::mmio::Pmu::pmdevaff1), [`Pmu::pmdevid`](crate::mmio::Pmu::pmdevid), [`Pmu::pmiidr`](crate::mmio::Pmu::pmiidr) and 6 more.
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr0>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcidr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmcidr0`](crate::mmio::Pmu::pmcidr0), [`Pmu::pmcidr1`](crate::mmio::Pmu::pmcidr1), [`Pmu::pmcidr2`](crate::mmio::Pmu::pmcidr2), [`Pmu::pmcidr3`](crate::mmio::Pmu::pmcidr3), [`Pmu::pmdevaff0`](crate::mmio::Pmu::pmdevaff0), [`Pmu::pmdevaff1`](crate::mmio::Pmu::pmdevaff1), [`Pmu::pmdevid`](crate::mmio::Pmu::pmdevid), [`Pmu::pmiidr`](crate::mmio::Pmu::pmiidr) and 6 more.
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmcidr0;
+/// # use ti_am62l_pmu::{Layout, Pmcidr0};
 /// let value = Pmcidr0::DEFAULT;
 /// assert_eq!(value, Pmcidr0::DEFAULT);
 /// ```
@@ -449,8 +431,6 @@ impl armreg_rt::Layout for Pmcfgr {
 /// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmcidr0 {}
 impl Pmcidr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
     /// Bits \[31:0\], read-only. Reset: not described.
@@ -486,10 +466,10 @@ pub type Pmcidr2 = crate::Pmcidr0;
 pub type Pmcidr3 = crate::Pmcidr0;
 /// Count Enable Clear: write 1 to disable a counter (0 has no effect); reads the enable state. Write-1-to-clear view of the state PMCNTENSET sets. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcntenclr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmcntenclr`](crate::mmio::Pmu::pmcntenclr), [`Pmu::pmintenclr`](crate::mmio::Pmu::pmintenclr), [`Pmu::pmovsclr`](crate::mmio::Pmu::pmovsclr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcntenclr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcntenclr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmcntenclr`](crate::mmio::Pmu::pmcntenclr), [`Pmu::pmintenclr`](crate::mmio::Pmu::pmintenclr), [`Pmu::pmovsclr`](crate::mmio::Pmu::pmovsclr).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmcntenclr;
+/// # use ti_am62l_pmu::{Layout, Pmcntenclr};
 /// let value = Pmcntenclr::DEFAULT;
 /// assert_eq!(value, Pmcntenclr::DEFAULT);
 /// ```
@@ -510,8 +490,6 @@ pub type Pmcidr3 = crate::Pmcidr0;
 /// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmcntenclr {}
 impl Pmcntenclr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `P0`: Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[0\], write 1 to clear. Reset: not described.
@@ -553,10 +531,10 @@ impl armreg_rt::Layout for Pmcntenclr {
 }
 /// Count Enable Set: write 1 to enable a counter (0 has no effect); reads the enable state. Write-1-to-set view of the state PMCNTENCLR clears. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcntenset>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmcntenset`](crate::mmio::Pmu::pmcntenset), [`Pmu::pmintenset`](crate::mmio::Pmu::pmintenset), [`Pmu::pmovsset`](crate::mmio::Pmu::pmovsset).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcntenset>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcntenset::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmcntenset`](crate::mmio::Pmu::pmcntenset), [`Pmu::pmintenset`](crate::mmio::Pmu::pmintenset), [`Pmu::pmovsset`](crate::mmio::Pmu::pmovsset).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmcntenset;
+/// # use ti_am62l_pmu::{Layout, Pmcntenset};
 /// let value = Pmcntenset::DEFAULT;
 /// assert_eq!(value, Pmcntenset::DEFAULT);
 /// ```
@@ -577,8 +555,6 @@ impl armreg_rt::Layout for Pmcntenclr {
 /// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmcntenset {}
 impl Pmcntenset {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `P0`: Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[0\], write 1 to set. Reset: not described.
@@ -620,10 +596,10 @@ impl armreg_rt::Layout for Pmcntenset {
 }
 /// Performance Monitors Control Register (PMCR_EL0), external view. Bits \[31:11\] (N, IDCODE, IMP in the system-register view) are RAZ/WI here: read the counter count from PMCFGR.N. Vendor-quoted: CPU1's PMCR is at 0x0007_3013_0E04. The quoting article's reset value 0 is not confirmed by a second source and is not given here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5; CPU1 address: TI AM62L register description (COMPUTE_CLUSTER0_ARM_COREPACK_0_APBADDR_PMU_CPU1_PMCR_EL0), as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmcr`](crate::mmio::Pmu::pmcr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmcr`](crate::mmio::Pmu::pmcr).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmcr;
+/// # use ti_am62l_pmu::{Layout, Pmcr};
 /// let value = Pmcr::DEFAULT.with(Pmcr::E, true);
 /// assert!(value.get(Pmcr::E));
 /// ```
@@ -645,8 +621,6 @@ impl armreg_rt::Layout for Pmcntenset {
 /// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmcr {}
 impl Pmcr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `E`: Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[0\], read/write. Reset: not described.
@@ -700,10 +674,10 @@ pub type Pmdevaff0 = crate::Pmcidr0;
 pub type Pmdevaff1 = crate::Pmcidr0;
 /// Device Architecture Register: identifies an Arm PMU, EXT32 view (0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevarch>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmdevarch`](crate::mmio::Pmu::pmdevarch).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevarch>`](armreg_rt::Value), read and written field by field through the constants below; `Pmdevarch::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmdevarch::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`Pmu::pmdevarch`](crate::mmio::Pmu::pmdevarch).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmdevarch;
+/// # use ti_am62l_pmu::{Layout, Pmdevarch};
 /// let value = Pmdevarch::DEFAULT;
 /// assert_eq!(value, Pmdevarch::DEFAULT);
 /// ```
@@ -721,10 +695,6 @@ pub type Pmdevaff1 = crate::Pmcidr0;
 /// | \[11:0\] | `ARCHPART` | read-only | 0xa16 | Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmdevarch {}
 impl Pmdevarch {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// The value at reset.
-    pub const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x4770_2a16);
     /// `ARCHPART`: Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
     /// Bits \[11:0\], read-only. Reset: 0xa16.
@@ -765,10 +735,10 @@ impl armreg_rt::Reset for Pmdevarch {}
 pub type Pmdevid = crate::Pmcidr0;
 /// Device Type Register: 0x16 = performance monitor of a processor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevtype>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmdevtype`](crate::mmio::Pmu::pmdevtype).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevtype>`](armreg_rt::Value), read and written field by field through the constants below; `Pmdevtype::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmdevtype::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`Pmu::pmdevtype`](crate::mmio::Pmu::pmdevtype).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmdevtype;
+/// # use ti_am62l_pmu::{Layout, Pmdevtype};
 /// let value = Pmdevtype::DEFAULT;
 /// assert_eq!(value, Pmdevtype::DEFAULT);
 /// ```
@@ -783,10 +753,6 @@ pub type Pmdevid = crate::Pmcidr0;
 /// | \[3:0\] | `MAJOR` | read-only | 0x6 | Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmdevtype {}
 impl Pmdevtype {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// The value at reset.
-    pub const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x16);
     /// `MAJOR`: Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
     /// Bits \[3:0\], read-only. Reset: 0x6.
@@ -809,10 +775,10 @@ impl armreg_rt::Layout for Pmdevtype {
 impl armreg_rt::Reset for Pmdevtype {}
 /// Event Count Register 0 (PMEVCNTR0_EL0), 64-bit view: offset 0x000 + 8n = 0x000 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmevcntr0`](crate::mmio::Pmu::pmevcntr0), [`Pmu::pmevcntr1`](crate::mmio::Pmu::pmevcntr1), [`Pmu::pmevcntr2`](crate::mmio::Pmu::pmevcntr2), [`Pmu::pmevcntr3`](crate::mmio::Pmu::pmevcntr3), [`Pmu::pmevcntr4`](crate::mmio::Pmu::pmevcntr4), [`Pmu::pmevcntr5`](crate::mmio::Pmu::pmevcntr5).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr0>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevcntr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmevcntr0`](crate::mmio::Pmu::pmevcntr0), [`Pmu::pmevcntr1`](crate::mmio::Pmu::pmevcntr1), [`Pmu::pmevcntr2`](crate::mmio::Pmu::pmevcntr2), [`Pmu::pmevcntr3`](crate::mmio::Pmu::pmevcntr3), [`Pmu::pmevcntr4`](crate::mmio::Pmu::pmevcntr4), [`Pmu::pmevcntr5`](crate::mmio::Pmu::pmevcntr5).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmevcntr0;
+/// # use ti_am62l_pmu::{Layout, Pmevcntr0};
 /// let value = Pmevcntr0::DEFAULT.with(Pmevcntr0::EVCNT, 1);
 /// assert_eq!(value.get(Pmevcntr0::EVCNT), 1);
 /// ```
@@ -826,8 +792,6 @@ impl armreg_rt::Reset for Pmdevtype {}
 /// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmevcntr0 {}
 impl Pmevcntr0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `EVCNT`: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
     /// Bits \[63:0\], read/write. Reset: not described.
@@ -905,10 +869,10 @@ pub type Pmevcntr4 = crate::Pmevcntr0;
 pub type Pmevcntr5 = crate::Pmevcntr0;
 /// Event Type Register 0 (PMEVTYPER0_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper0>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmevtyper0`](crate::mmio::Pmu::pmevtyper0), [`Pmu::pmevtyper1`](crate::mmio::Pmu::pmevtyper1), [`Pmu::pmevtyper2`](crate::mmio::Pmu::pmevtyper2), [`Pmu::pmevtyper3`](crate::mmio::Pmu::pmevtyper3), [`Pmu::pmevtyper4`](crate::mmio::Pmu::pmevtyper4), [`Pmu::pmevtyper5`](crate::mmio::Pmu::pmevtyper5).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper0>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevtyper0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmevtyper0`](crate::mmio::Pmu::pmevtyper0), [`Pmu::pmevtyper1`](crate::mmio::Pmu::pmevtyper1), [`Pmu::pmevtyper2`](crate::mmio::Pmu::pmevtyper2), [`Pmu::pmevtyper3`](crate::mmio::Pmu::pmevtyper3), [`Pmu::pmevtyper4`](crate::mmio::Pmu::pmevtyper4), [`Pmu::pmevtyper5`](crate::mmio::Pmu::pmevtyper5).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmevtyper0;
+/// # use ti_am62l_pmu::{Layout, Pmevtyper0};
 /// let value = Pmevtyper0::DEFAULT.with(Pmevtyper0::EVTCOUNT, 1);
 /// assert_eq!(value.get(Pmevtyper0::EVTCOUNT), 1);
 /// ```
@@ -933,8 +897,6 @@ pub type Pmevcntr5 = crate::Pmevcntr0;
 /// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmevtyper0 {}
 impl Pmevtyper0 {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[15:0\], read/write. Reset: not described.
@@ -1070,10 +1032,10 @@ pub type Pmintenclr = crate::Pmcntenclr;
 pub type Pmintenset = crate::Pmcntenset;
 /// Integration Mode Control Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmitctrl>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmitctrl`](crate::mmio::Pmu::pmitctrl).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmitctrl>`](armreg_rt::Value), read and written field by field through the constants below; `Pmitctrl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmitctrl`](crate::mmio::Pmu::pmitctrl).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmitctrl;
+/// # use ti_am62l_pmu::{Layout, Pmitctrl};
 /// let value = Pmitctrl::DEFAULT.with(Pmitctrl::VALUE, 1);
 /// assert_eq!(value.get(Pmitctrl::VALUE), 1);
 /// ```
@@ -1087,8 +1049,6 @@ pub type Pmintenset = crate::Pmcntenset;
 /// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmitctrl {}
 impl Pmitctrl {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
     /// Bits \[31:0\], read/write. Reset: not described.
@@ -1106,10 +1066,10 @@ impl armreg_rt::Layout for Pmitctrl {
 }
 /// Lock Access Register (write-only): write the key 0xC5ACCE55 to unlock the PMU registers of this frame before programming them; writing any other value locks them. On AM62L the lock is implemented and set at reset (PMLSR = 0x3). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlar>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmlar`](crate::mmio::Pmu::pmlar).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlar>`](armreg_rt::Value), read and written field by field through the constants below; `Pmlar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmlar`](crate::mmio::Pmu::pmlar).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmlar;
+/// # use ti_am62l_pmu::{Layout, Pmlar};
 /// let value = Pmlar::DEFAULT;
 /// assert_eq!(value, Pmlar::DEFAULT);
 /// ```
@@ -1123,8 +1083,6 @@ impl armreg_rt::Layout for Pmitctrl {
 /// | \[31:0\] | `KEY` | write-only | - | Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmlar {}
 impl Pmlar {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `KEY`: Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
     /// Bits \[31:0\], write-only. Reset: not described.
@@ -1142,10 +1100,10 @@ impl armreg_rt::Layout for Pmlar {
 }
 /// Lock Status Register. Reset value 0x3 on AM62L: lock implemented and locked (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlsr>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmlsr`](crate::mmio::Pmu::pmlsr).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlsr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmlsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmlsr::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`Pmu::pmlsr`](crate::mmio::Pmu::pmlsr).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmlsr;
+/// # use ti_am62l_pmu::{Layout, Pmlsr};
 /// let value = Pmlsr::DEFAULT;
 /// assert_eq!(value, Pmlsr::DEFAULT);
 /// ```
@@ -1161,10 +1119,6 @@ impl armreg_rt::Layout for Pmlar {
 /// | \[0\] | `SLI` | read-only | 0x1 | Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
 pub enum Pmlsr {}
 impl Pmlsr {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
-    /// The value at reset.
-    pub const RESET: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x3);
     /// `SLI`: Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
     /// Bits \[0\], read-only. Reset: 0x1.
@@ -1265,10 +1219,10 @@ pub type Pmpidr3 = crate::Pmcidr0;
 pub type Pmpidr4 = crate::Pmcidr0;
 /// Software Increment (write-only). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below. Registers with this layout: [`Pmu::pmswinc`](crate::mmio::Pmu::pmswinc).
+/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below; `Pmswinc::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmswinc`](crate::mmio::Pmu::pmswinc).
 ///
 /// ```
-/// # use ti_am62l_pmu::Pmswinc;
+/// # use ti_am62l_pmu::{Layout, Pmswinc};
 /// let value = Pmswinc::DEFAULT;
 /// assert_eq!(value, Pmswinc::DEFAULT);
 /// ```
@@ -1288,8 +1242,6 @@ pub type Pmpidr4 = crate::Pmcidr0;
 /// | \[0\] | `P0` | write-only | - | Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmswinc {}
 impl Pmswinc {
-    /// Every field zero, reserved-one bits set.
-    pub const DEFAULT: armreg_rt::Value<Self> = armreg_rt::Value::from_bits_retain(0x0);
     /// `P0`: Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[0\], write-only. Reset: not described.

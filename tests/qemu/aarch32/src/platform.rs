@@ -1,7 +1,7 @@
 //! The AArch32 parts the shared tests need.
 use core::arch::asm;
 
-use arm_pmuv3::Pmselr;
+use arm_pmuv3::{Layout, Pmselr};
 use pmu_driver::timer::Aarch32Timer;
 use pmu_driver::{Aarch32, Pmu, SampleRing};
 use qemu_harness::gic::CpuInterfaceV3;

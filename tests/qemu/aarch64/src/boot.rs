@@ -19,8 +19,8 @@ use aarch64_sysregs::currentel::El;
 use aarch64_sysregs::id_aa64pfr0::{El2, Gic};
 use aarch64_sysregs::spsr::M;
 use aarch64_sysregs::{
-    Cnthctl, Cntvoff, Cpacr, CptrEl2, CptrEl3, Elr, Hcr, IccSreElx, IdAa64pfr0, MdcrEl3, Scr,
-    Sctlr, Spsr, Vbar,
+    Cnthctl, Cntvoff, Cpacr, CptrEl2, CptrEl3, Elr, Hcr, IccSreElx, IdAa64pfr0, Layout, MdcrEl3,
+    Scr, Sctlr, Spsr, Vbar,
 };
 use arm_pmuv3::aarch64::{MDCR_EL2, PMCR_EL0};
 use arm_pmuv3::MdcrEl2;

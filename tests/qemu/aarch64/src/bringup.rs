@@ -17,8 +17,8 @@ use aarch64_sysregs::esr::Ec;
 use aarch64_sysregs::id_aa64mmfr0::Parange;
 use aarch64_sysregs::tcr_el1::{Ips, Irgn0, Sh0, Tg0, Tg1};
 use aarch64_sysregs::{
-    CntvCtl, CntvCval, Currentel, Daif, Elr, Esr, IdAa64dfr0, IdAa64mmfr0, IdAa64pfr0, Mair, Midr,
-    Mpidr, Sctlr, TcrEl1, Ttbr, Vbar,
+    CntvCtl, CntvCval, Currentel, Daif, Elr, Esr, IdAa64dfr0, IdAa64mmfr0, IdAa64pfr0, Layout,
+    Mair, Midr, Mpidr, Sctlr, TcrEl1, Ttbr, Vbar,
 };
 use qemu_harness::irq::{LAST_INTID, TIMER_IRQS};
 use qemu_harness::report::{fail, value};

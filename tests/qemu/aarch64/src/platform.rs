@@ -6,7 +6,7 @@ use aarch64_sysregs::aarch64::{
     ID_AA64PFR0_EL1,
 };
 use aarch64_sysregs::id_aa64pfr0::Gic;
-use aarch64_sysregs::{Currentel, IccEoir, IccIar, IccIgrpen, IccPmr, IccSre, IdAa64pfr0};
+use aarch64_sysregs::{Currentel, IccEoir, IccIar, IccIgrpen, IccPmr, IccSre, IdAa64pfr0, Layout};
 
 use pmu_driver::timer::Aarch64Timer;
 use pmu_driver::{Aarch64, Pmu, SampleRing};

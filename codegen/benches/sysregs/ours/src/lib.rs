@@ -6,7 +6,7 @@ use aarch64_sysregs::aarch64::{
     CCSIDR_EL1, CLIDR_EL1, CNTFRQ_EL0, CNTVCT_EL0, CNTV_CTL_EL0, ID_AA64MMFR0_EL1,
     ID_AA64PFR0_EL1, MIDR_EL1, MPIDR_EL1, TPIDR_EL1,
 };
-use aarch64_sysregs::CntvCtl;
+use aarch64_sysregs::{CntvCtl, Layout};
 
 /// Reads nine registers, writes one: a fold of their bits, so nothing is optimised away.
 pub fn probe() -> u64 {

@@ -2,7 +2,7 @@
 #![cfg_attr(not(test), no_std)]
 
 use qemu_virt_pl011::mmio::Pl011;
-use qemu_virt_pl011::{uartlcr_h::Wlen, Uartcr, Uartdr, Uartfr, UartlcrH};
+use qemu_virt_pl011::{uartlcr_h::Wlen, Layout, Uartcr, Uartdr, Uartfr, UartlcrH};
 
 /// The console UART: `Pl011` at the board's base address (the one `unsafe` step).
 ///
@@ -37,6 +37,7 @@ pub fn write(uart: &Pl011, text: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qemu_virt_pl011::Reset;
 
     /// The same code on the host, with a buffer standing in for the block.
     #[test]
