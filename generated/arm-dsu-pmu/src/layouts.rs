@@ -32,7 +32,7 @@
 )]
 /// Cluster Cycle Count Register, 64 bits
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmccntr>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmccntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CLUSTERPMCCNTR_EL1`](crate::aarch64::CLUSTERPMCCNTR_EL1).
+/// A layout: its values are [`Value<Clusterpmccntr>`](armreg_rt::Value), from `Clusterpmccntr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CLUSTERPMCCNTR_EL1`](crate::aarch64::CLUSTERPMCCNTR_EL1).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmccntr};
@@ -70,7 +70,7 @@ impl armreg_rt::Layout for Clusterpmccntr {
 }
 /// Cluster Cycle Count Register as transferred by the AArch32 MRC/MCR form (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmccntr32>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmccntr32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMCCNTR`](crate::aarch32::CLUSTERPMCCNTR).
+/// A layout: its values are [`Value<Clusterpmccntr32>`](armreg_rt::Value), from `Clusterpmccntr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMCCNTR`](crate::aarch32::CLUSTERPMCCNTR).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmccntr32};
@@ -108,7 +108,7 @@ impl armreg_rt::Layout for Clusterpmccntr32 {
 }
 /// Cluster Common Event Identification Register (event support bitmap). The field layout is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmceid>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmceid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMCEID0`](crate::aarch32::CLUSTERPMCEID0), [`aarch64::CLUSTERPMCEID0_EL1`](crate::aarch64::CLUSTERPMCEID0_EL1), [`aarch32::CLUSTERPMCEID1`](crate::aarch32::CLUSTERPMCEID1), [`aarch64::CLUSTERPMCEID1_EL1`](crate::aarch64::CLUSTERPMCEID1_EL1).
+/// A layout: its values are [`Value<Clusterpmceid>`](armreg_rt::Value), from `Clusterpmceid::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMCEID0`](crate::aarch32::CLUSTERPMCEID0), [`aarch64::CLUSTERPMCEID0_EL1`](crate::aarch64::CLUSTERPMCEID0_EL1), [`aarch32::CLUSTERPMCEID1`](crate::aarch32::CLUSTERPMCEID1), [`aarch64::CLUSTERPMCEID1_EL1`](crate::aarch64::CLUSTERPMCEID1_EL1).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmceid};
@@ -146,7 +146,7 @@ impl armreg_rt::Layout for Clusterpmceid {
 }
 /// Cluster Performance Monitors Control Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmcr>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMCR`](crate::aarch32::CLUSTERPMCR), [`aarch64::CLUSTERPMCR_EL1`](crate::aarch64::CLUSTERPMCR_EL1).
+/// A layout: its values are [`Value<Clusterpmcr>`](armreg_rt::Value), from `Clusterpmcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMCR`](crate::aarch32::CLUSTERPMCR), [`aarch64::CLUSTERPMCR_EL1`](crate::aarch64::CLUSTERPMCR_EL1).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmcr};
@@ -219,7 +219,7 @@ impl armreg_rt::Layout for Clusterpmcr {
 }
 /// Cluster Monitor Debug Configuration Register (TF-A names it CLUSTERPMMDCR_EL3 and uses its SPME bit to prohibit Secure counting). The field layout is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmmdcr>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmmdcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMMDCR`](crate::aarch32::CLUSTERPMMDCR), [`aarch64::CLUSTERPMMDCR_EL1`](crate::aarch64::CLUSTERPMMDCR_EL1), [`aarch32::CLUSTERPMSELR`](crate::aarch32::CLUSTERPMSELR), [`aarch64::CLUSTERPMSELR_EL1`](crate::aarch64::CLUSTERPMSELR_EL1), [`aarch32::CLUSTERPMXEVTYPER`](crate::aarch32::CLUSTERPMXEVTYPER), [`aarch64::CLUSTERPMXEVTYPER_EL1`](crate::aarch64::CLUSTERPMXEVTYPER_EL1).
+/// A layout: its values are [`Value<Clusterpmmdcr>`](armreg_rt::Value), from `Clusterpmmdcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMMDCR`](crate::aarch32::CLUSTERPMMDCR), [`aarch64::CLUSTERPMMDCR_EL1`](crate::aarch64::CLUSTERPMMDCR_EL1), [`aarch32::CLUSTERPMSELR`](crate::aarch32::CLUSTERPMSELR), [`aarch64::CLUSTERPMSELR_EL1`](crate::aarch64::CLUSTERPMSELR_EL1), [`aarch32::CLUSTERPMXEVTYPER`](crate::aarch32::CLUSTERPMXEVTYPER), [`aarch64::CLUSTERPMXEVTYPER_EL1`](crate::aarch64::CLUSTERPMXEVTYPER_EL1).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmmdcr};
@@ -265,7 +265,7 @@ impl armreg_rt::Layout for Clusterpmmdcr {
 pub type Clusterpmselr = crate::Clusterpmmdcr;
 /// Cluster Selected Event Count Register: the 32-bit event counter selected by CLUSTERPMSELR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clusterpmxevcntr>`](armreg_rt::Value), read and written field by field through the constants below; `Clusterpmxevcntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMXEVCNTR`](crate::aarch32::CLUSTERPMXEVCNTR), [`aarch64::CLUSTERPMXEVCNTR_EL1`](crate::aarch64::CLUSTERPMXEVCNTR_EL1).
+/// A layout: its values are [`Value<Clusterpmxevcntr>`](armreg_rt::Value), from `Clusterpmxevcntr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMXEVCNTR`](crate::aarch32::CLUSTERPMXEVCNTR), [`aarch64::CLUSTERPMXEVCNTR_EL1`](crate::aarch64::CLUSTERPMXEVCNTR_EL1).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmxevcntr};
@@ -311,7 +311,7 @@ impl armreg_rt::Layout for Clusterpmxevcntr {
 pub type Clusterpmxevtyper = crate::Clusterpmmdcr;
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views CLUSTERPMCNTENSET/CLR, CLUSTERPMOVSSET/CLR and CLUSTERPMINTENSET/CLR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<ClusterpmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below; `ClusterpmCounterMask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CLUSTERPMCNTENCLR`](crate::aarch32::CLUSTERPMCNTENCLR), [`aarch64::CLUSTERPMCNTENCLR_EL1`](crate::aarch64::CLUSTERPMCNTENCLR_EL1), [`aarch32::CLUSTERPMCNTENSET`](crate::aarch32::CLUSTERPMCNTENSET), [`aarch64::CLUSTERPMCNTENSET_EL1`](crate::aarch64::CLUSTERPMCNTENSET_EL1), [`aarch32::CLUSTERPMINTENCLR`](crate::aarch32::CLUSTERPMINTENCLR), [`aarch64::CLUSTERPMINTENCLR_EL1`](crate::aarch64::CLUSTERPMINTENCLR_EL1), [`aarch32::CLUSTERPMINTENSET`](crate::aarch32::CLUSTERPMINTENSET), [`aarch64::CLUSTERPMINTENSET_EL1`](crate::aarch64::CLUSTERPMINTENSET_EL1) and 4 more.
+/// A layout: its values are [`Value<ClusterpmCounterMask>`](armreg_rt::Value), from `ClusterpmCounterMask::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMCNTENCLR`](crate::aarch32::CLUSTERPMCNTENCLR), [`aarch64::CLUSTERPMCNTENCLR_EL1`](crate::aarch64::CLUSTERPMCNTENCLR_EL1), [`aarch32::CLUSTERPMCNTENSET`](crate::aarch32::CLUSTERPMCNTENSET), [`aarch64::CLUSTERPMCNTENSET_EL1`](crate::aarch64::CLUSTERPMCNTENSET_EL1), [`aarch32::CLUSTERPMINTENCLR`](crate::aarch32::CLUSTERPMINTENCLR), [`aarch64::CLUSTERPMINTENCLR_EL1`](crate::aarch64::CLUSTERPMINTENCLR_EL1), [`aarch32::CLUSTERPMINTENSET`](crate::aarch32::CLUSTERPMINTENSET), [`aarch64::CLUSTERPMINTENSET_EL1`](crate::aarch64::CLUSTERPMINTENSET_EL1) and 4 more.
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, ClusterpmCounterMask};

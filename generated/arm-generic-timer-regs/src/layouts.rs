@@ -32,7 +32,7 @@
 )]
 /// Counter-timer Frequency Register (CNTFRQ_EL0): the system counter frequency in Hz, as programmed by firmware
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntfrq>`](armreg_rt::Value), read and written field by field through the constants below; `Cntfrq::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
+/// A layout: its values are [`Value<Cntfrq>`](armreg_rt::Value), from `Cntfrq::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, Cntfrq};
@@ -71,7 +71,7 @@ impl armreg_rt::Layout for Cntfrq {
 }
 /// Counter-timer Frequency Register, AArch32 CNTFRQ (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntfrqA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntfrqA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
+/// A layout: its values are [`Value<CntfrqA32>`](armreg_rt::Value), from `CntfrqA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, CntfrqA32};
@@ -109,7 +109,7 @@ impl armreg_rt::Layout for CntfrqA32 {
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpct>`](armreg_rt::Value), read and written field by field through the constants below; `Cntpct::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
+/// A layout: its values are [`Value<Cntpct>`](armreg_rt::Value), from `Cntpct::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, Cntpct};
@@ -147,7 +147,7 @@ impl armreg_rt::Layout for Cntpct {
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvct>`](armreg_rt::Value), read and written field by field through the constants below; `Cntvct::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
+/// A layout: its values are [`Value<Cntvct>`](armreg_rt::Value), from `Cntvct::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, Cntvct};
@@ -185,7 +185,7 @@ impl armreg_rt::Layout for Cntvct {
 }
 /// Counter-timer Virtual Timer Control: enable, interrupt mask, and whether the timer condition is met
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvCtl>`](armreg_rt::Value), read and written field by field through the constants below; `CntvCtl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
+/// A layout: its values are [`Value<CntvCtl>`](armreg_rt::Value), from `CntvCtl::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, CntvCtl};
@@ -238,7 +238,7 @@ impl armreg_rt::Layout for CntvCtl {
 }
 /// Counter-timer Virtual Timer Control, AArch32 CNTV_CTL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvCtlA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntvCtlA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
+/// A layout: its values are [`Value<CntvCtlA32>`](armreg_rt::Value), from `CntvCtlA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, CntvCtlA32};
@@ -291,7 +291,7 @@ impl armreg_rt::Layout for CntvCtlA32 {
 }
 /// Counter-timer Virtual Timer TimerValue: a write sets CNTV_CVAL to CNTVCT plus the sign-extended value, so the timer fires that many ticks from now
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvTval>`](armreg_rt::Value), read and written field by field through the constants below; `CntvTval::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
+/// A layout: its values are [`Value<CntvTval>`](armreg_rt::Value), from `CntvTval::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, CntvTval};
@@ -330,7 +330,7 @@ impl armreg_rt::Layout for CntvTval {
 }
 /// Counter-timer Virtual Timer TimerValue, AArch32 CNTV_TVAL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntvTvalA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntvTvalA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
+/// A layout: its values are [`Value<CntvTvalA32>`](armreg_rt::Value), from `CntvTvalA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, CntvTvalA32};

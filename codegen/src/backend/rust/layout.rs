@@ -223,14 +223,14 @@ impl<'l> Plan<'l> {
         const SHOWN: usize = 8;
         let more = users.len().saturating_sub(SHOWN);
         let shown = &users[..users.len().min(SHOWN)];
-        let reset = match reset_value(layout) {
-            Some(_) => {
-                format!(", and `{ty}::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset")
-            }
-            None => String::new(),
+        // What a layout is and where `DEFAULT` and `RESET` come from is the crate's doc, once:
+        // each byte of a layout's doc costs a build about eight in memory.
+        let start = match reset_value(layout) {
+            Some(_) => format!("`{ty}::DEFAULT` or `{ty}::RESET`"),
+            None => format!("`{ty}::DEFAULT`"),
         };
         let lead = format!(
-            "A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<{ty}>`](armreg_rt::Value), read and written field by field through the constants below; `{ty}::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set{reset}."
+            "A layout: its values are [`Value<{ty}>`](armreg_rt::Value), from {start} and the field constants below."
         );
         let example = example(layout, &ty, self.krate.as_deref(), self.layout_trait_path());
         // The feature a register's link needs: its block's, where blocks are gated, unless the

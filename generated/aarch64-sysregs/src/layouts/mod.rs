@@ -36,7 +36,7 @@ mod pmu_ext32_layouts;
 pub use self::pmu_ext32_layouts::*;
 /// Auxiliary Control Register: contents defined by the implementation
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Actlr>`](armreg_rt::Value), read and written field by field through the constants below; `Actlr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ACTLR_EL1`](crate::aarch64::ACTLR_EL1), [`aarch64::ACTLR_EL2`](crate::aarch64::ACTLR_EL2), [`aarch64::ACTLR_EL3`](crate::aarch64::ACTLR_EL3), [`aarch64::AFSR0_EL1`](crate::aarch64::AFSR0_EL1), [`aarch64::AFSR0_EL2`](crate::aarch64::AFSR0_EL2), [`aarch64::AFSR0_EL3`](crate::aarch64::AFSR0_EL3), [`aarch64::AFSR1_EL1`](crate::aarch64::AFSR1_EL1), [`aarch64::AFSR1_EL2`](crate::aarch64::AFSR1_EL2) and 4 more.
+/// A layout: its values are [`Value<Actlr>`](armreg_rt::Value), from `Actlr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ACTLR_EL1`](crate::aarch64::ACTLR_EL1), [`aarch64::ACTLR_EL2`](crate::aarch64::ACTLR_EL2), [`aarch64::ACTLR_EL3`](crate::aarch64::ACTLR_EL3), [`aarch64::AFSR0_EL1`](crate::aarch64::AFSR0_EL1), [`aarch64::AFSR0_EL2`](crate::aarch64::AFSR0_EL2), [`aarch64::AFSR0_EL3`](crate::aarch64::AFSR0_EL3), [`aarch64::AFSR1_EL1`](crate::aarch64::AFSR1_EL1), [`aarch64::AFSR1_EL2`](crate::aarch64::AFSR1_EL2) and 4 more.
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Actlr};
@@ -86,7 +86,7 @@ impl armreg_rt::Layout for Actlr {
 pub type Afsr = crate::Actlr;
 /// Auxiliary ID Register: IMPLEMENTATION DEFINED identification
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Aidr>`](armreg_rt::Value), read and written field by field through the constants below; `Aidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::AIDR_EL1`](crate::aarch64::AIDR_EL1), [`aarch64::REVIDR_EL1`](crate::aarch64::REVIDR_EL1).
+/// A layout: its values are [`Value<Aidr>`](armreg_rt::Value), from `Aidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::AIDR_EL1`](crate::aarch64::AIDR_EL1), [`aarch64::REVIDR_EL1`](crate::aarch64::REVIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Aidr};
@@ -122,7 +122,7 @@ impl armreg_rt::Layout for Aidr {
 }
 /// All Interrupt Mask Bit (FEAT_NMI): masks interrupts including those with superpriority
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Allint>`](armreg_rt::Value), read and written field by field through the constants below; `Allint::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ALLINT`](crate::aarch64::ALLINT).
+/// A layout: its values are [`Value<Allint>`](armreg_rt::Value), from `Allint::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ALLINT`](crate::aarch64::ALLINT).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Allint};
@@ -174,7 +174,7 @@ impl armreg_rt::Layout for Allint {
 pub type Amair = crate::Actlr;
 /// Extended Auxiliary Memory Attribute Indirection Register, IMPLEMENTATION DEFINED
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Amair2>`](armreg_rt::Value), read and written field by field through the constants below; `Amair2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::AMAIR2_EL1`](crate::aarch64::AMAIR2_EL1), [`aarch64::AMAIR2_EL2`](crate::aarch64::AMAIR2_EL2).
+/// A layout: its values are [`Value<Amair2>`](armreg_rt::Value), from `Amair2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::AMAIR2_EL1`](crate::aarch64::AMAIR2_EL1), [`aarch64::AMAIR2_EL2`](crate::aarch64::AMAIR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Amair2};
@@ -210,7 +210,7 @@ impl armreg_rt::Layout for Amair2 {
 }
 /// One 64-bit half of a 128-bit pointer authentication key
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Apkey>`](armreg_rt::Value), read and written field by field through the constants below; `Apkey::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::APDAKEYHI_EL1`](crate::aarch64::APDAKEYHI_EL1), [`aarch64::APDAKEYLO_EL1`](crate::aarch64::APDAKEYLO_EL1), [`aarch64::APDBKEYHI_EL1`](crate::aarch64::APDBKEYHI_EL1), [`aarch64::APDBKEYLO_EL1`](crate::aarch64::APDBKEYLO_EL1), [`aarch64::APGAKEYHI_EL1`](crate::aarch64::APGAKEYHI_EL1), [`aarch64::APGAKEYLO_EL1`](crate::aarch64::APGAKEYLO_EL1), [`aarch64::APIAKEYHI_EL1`](crate::aarch64::APIAKEYHI_EL1), [`aarch64::APIAKEYLO_EL1`](crate::aarch64::APIAKEYLO_EL1) and 5 more.
+/// A layout: its values are [`Value<Apkey>`](armreg_rt::Value), from `Apkey::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::APDAKEYHI_EL1`](crate::aarch64::APDAKEYHI_EL1), [`aarch64::APDAKEYLO_EL1`](crate::aarch64::APDAKEYLO_EL1), [`aarch64::APDBKEYHI_EL1`](crate::aarch64::APDBKEYHI_EL1), [`aarch64::APDBKEYLO_EL1`](crate::aarch64::APDBKEYLO_EL1), [`aarch64::APGAKEYHI_EL1`](crate::aarch64::APGAKEYHI_EL1), [`aarch64::APGAKEYLO_EL1`](crate::aarch64::APGAKEYLO_EL1), [`aarch64::APIAKEYHI_EL1`](crate::aarch64::APIAKEYHI_EL1), [`aarch64::APIAKEYLO_EL1`](crate::aarch64::APIAKEYLO_EL1) and 5 more.
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Apkey};
@@ -236,7 +236,7 @@ impl armreg_rt::Layout for Apkey {
 }
 /// Current Cache Size ID Register (32-bit field form, without FEAT_CCIDX)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ccsidr>`](armreg_rt::Value), read and written field by field through the constants below; `Ccsidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CCSIDR_EL1`](crate::aarch64::CCSIDR_EL1).
+/// A layout: its values are [`Value<Ccsidr>`](armreg_rt::Value), from `Ccsidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CCSIDR_EL1`](crate::aarch64::CCSIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Ccsidr};
@@ -288,7 +288,7 @@ impl armreg_rt::Layout for Ccsidr {
 }
 /// Current Cache Size ID Register 2: number of sets with FEAT_CCIDX
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ccsidr2>`](armreg_rt::Value), read and written field by field through the constants below; `Ccsidr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CCSIDR2_EL1`](crate::aarch64::CCSIDR2_EL1).
+/// A layout: its values are [`Value<Ccsidr2>`](armreg_rt::Value), from `Ccsidr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CCSIDR2_EL1`](crate::aarch64::CCSIDR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Ccsidr2};
@@ -325,7 +325,7 @@ impl armreg_rt::Layout for Ccsidr2 {
 }
 /// Cache Level ID Register: cache types and coherency levels
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Clidr>`](armreg_rt::Value), read and written field by field through the constants below; `Clidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CLIDR_EL1`](crate::aarch64::CLIDR_EL1).
+/// A layout: its values are [`Value<Clidr>`](armreg_rt::Value), from `Clidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CLIDR_EL1`](crate::aarch64::CLIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Clidr};
@@ -417,7 +417,7 @@ impl armreg_rt::Layout for Clidr {
 }
 /// Counter-timer Frequency Register (CNTFRQ_EL0): the system counter frequency in Hz, as programmed by firmware
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntfrq>`](armreg_rt::Value), read and written field by field through the constants below; `Cntfrq::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
+/// A layout: its values are [`Value<Cntfrq>`](armreg_rt::Value), from `Cntfrq::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntfrq};
@@ -456,7 +456,7 @@ impl armreg_rt::Layout for Cntfrq {
 }
 /// Counter-timer Frequency Register, AArch32 CNTFRQ (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntfrqA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntfrqA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
+/// A layout: its values are [`Value<CntfrqA32>`](armreg_rt::Value), from `CntfrqA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntfrqA32};
@@ -494,7 +494,7 @@ impl armreg_rt::Layout for CntfrqA32 {
 }
 /// Counter-timer Hypervisor Control, as laid out while HCR_EL2.E2H is 0: EL1/EL0 access to the physical counter and timer, and the EL2 event stream
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cnthctl>`](armreg_rt::Value), read and written field by field through the constants below; `Cnthctl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTHCTL_EL2`](crate::aarch64::CNTHCTL_EL2).
+/// A layout: its values are [`Value<Cnthctl>`](armreg_rt::Value), from `Cnthctl::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTHCTL_EL2`](crate::aarch64::CNTHCTL_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cnthctl};
@@ -592,7 +592,7 @@ impl armreg_rt::Layout for Cnthctl {
 }
 /// Counter-timer Hypervisor Control (AArch32): PL1 access to the physical counter and timer, and the event stream; the later trap bits (8 and up) are not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CnthctlA32>`](armreg_rt::Value), read and written field by field through the constants below; `CnthctlA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTHCTL`](crate::aarch32::CNTHCTL).
+/// A layout: its values are [`Value<CnthctlA32>`](armreg_rt::Value), from `CnthctlA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTHCTL`](crate::aarch32::CNTHCTL).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CnthctlA32};
@@ -648,7 +648,7 @@ impl armreg_rt::Layout for CnthctlA32 {
 }
 /// Counter-timer Hypervisor Control, as laid out while HCR_EL2.E2H is 1 (bits 0, 1 and 8 to 11 differ from CNTHCTL)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CnthctlE2h>`](armreg_rt::Value), read and written field by field through the constants below; `CnthctlE2h::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTHCTL_EL2_E2H`](crate::aarch64::CNTHCTL_EL2_E2H).
+/// A layout: its values are [`Value<CnthctlE2h>`](armreg_rt::Value), from `CnthctlE2h::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTHCTL_EL2_E2H`](crate::aarch64::CNTHCTL_EL2_E2H).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CnthctlE2h};
@@ -765,7 +765,7 @@ impl armreg_rt::Layout for CnthctlE2h {
 }
 /// Counter-timer Kernel Control: EL0 access to the counters and timers, and the event stream
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntkctl>`](armreg_rt::Value), read and written field by field through the constants below; `Cntkctl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTKCTL_EL1`](crate::aarch64::CNTKCTL_EL1).
+/// A layout: its values are [`Value<Cntkctl>`](armreg_rt::Value), from `Cntkctl::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTKCTL_EL1`](crate::aarch64::CNTKCTL_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntkctl};
@@ -838,7 +838,7 @@ impl armreg_rt::Layout for Cntkctl {
 }
 /// Counter-timer Kernel Control, AArch32 CNTKCTL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntkctlA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntkctlA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTKCTL`](crate::aarch32::CNTKCTL).
+/// A layout: its values are [`Value<CntkctlA32>`](armreg_rt::Value), from `CntkctlA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTKCTL`](crate::aarch32::CNTKCTL).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntkctlA32};
@@ -911,7 +911,7 @@ impl armreg_rt::Layout for CntkctlA32 {
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpct>`](armreg_rt::Value), read and written field by field through the constants below; `Cntpct::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch32::CNTPCTSS`](crate::aarch32::CNTPCTSS), [`aarch64::CNTPCTSS_EL0`](crate::aarch64::CNTPCTSS_EL0), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
+/// A layout: its values are [`Value<Cntpct>`](armreg_rt::Value), from `Cntpct::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch32::CNTPCTSS`](crate::aarch32::CNTPCTSS), [`aarch64::CNTPCTSS_EL0`](crate::aarch64::CNTPCTSS_EL0), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntpct};
@@ -949,7 +949,7 @@ impl armreg_rt::Layout for Cntpct {
 }
 /// Counter-timer Physical Offset (FEAT_ECV): subtracted from the physical count seen by EL0/EL1 when CNTHCTL_EL2.ECV is 1
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntpoff>`](armreg_rt::Value), read and written field by field through the constants below; `Cntpoff::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTPOFF_EL2`](crate::aarch64::CNTPOFF_EL2).
+/// A layout: its values are [`Value<Cntpoff>`](armreg_rt::Value), from `Cntpoff::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTPOFF_EL2`](crate::aarch64::CNTPOFF_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntpoff};
@@ -985,7 +985,7 @@ impl armreg_rt::Layout for Cntpoff {
 }
 /// Physical timer control (EL1, EL2 and secure physical timers): enable, interrupt mask and status
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCtl>`](armreg_rt::Value), read and written field by field through the constants below; `CntpCtl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTHP_CTL_EL2`](crate::aarch64::CNTHP_CTL_EL2), [`aarch64::CNTPS_CTL_EL1`](crate::aarch64::CNTPS_CTL_EL1), [`aarch64::CNTP_CTL_EL0`](crate::aarch64::CNTP_CTL_EL0), [`aarch64::CNTHV_CTL_EL2`](crate::aarch64::CNTHV_CTL_EL2), [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
+/// A layout: its values are [`Value<CntpCtl>`](armreg_rt::Value), from `CntpCtl::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTHP_CTL_EL2`](crate::aarch64::CNTHP_CTL_EL2), [`aarch64::CNTPS_CTL_EL1`](crate::aarch64::CNTPS_CTL_EL1), [`aarch64::CNTP_CTL_EL0`](crate::aarch64::CNTP_CTL_EL0), [`aarch64::CNTHV_CTL_EL2`](crate::aarch64::CNTHV_CTL_EL2), [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpCtl};
@@ -1032,7 +1032,7 @@ impl armreg_rt::Layout for CntpCtl {
 }
 /// Physical timer control, AArch32 CNTP_CTL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCtlA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntpCtlA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTHP_CTL`](crate::aarch32::CNTHP_CTL), [`aarch32::CNTP_CTL`](crate::aarch32::CNTP_CTL), [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
+/// A layout: its values are [`Value<CntpCtlA32>`](armreg_rt::Value), from `CntpCtlA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTHP_CTL`](crate::aarch32::CNTHP_CTL), [`aarch32::CNTP_CTL`](crate::aarch32::CNTP_CTL), [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpCtlA32};
@@ -1079,7 +1079,7 @@ impl armreg_rt::Layout for CntpCtlA32 {
 }
 /// Physical timer CompareValue: the timer condition is met once the physical count reaches it
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpCval>`](armreg_rt::Value), read and written field by field through the constants below; `CntpCval::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL), [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1), [`aarch32::CNTP_CVAL`](crate::aarch32::CNTP_CVAL), [`aarch64::CNTP_CVAL_EL0`](crate::aarch64::CNTP_CVAL_EL0), [`aarch64::CNTHV_CVAL_EL2`](crate::aarch64::CNTHV_CVAL_EL2), [`aarch32::CNTV_CVAL`](crate::aarch32::CNTV_CVAL), [`aarch64::CNTV_CVAL_EL0`](crate::aarch64::CNTV_CVAL_EL0).
+/// A layout: its values are [`Value<CntpCval>`](armreg_rt::Value), from `CntpCval::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL), [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1), [`aarch32::CNTP_CVAL`](crate::aarch32::CNTP_CVAL), [`aarch64::CNTP_CVAL_EL0`](crate::aarch64::CNTP_CVAL_EL0), [`aarch64::CNTHV_CVAL_EL2`](crate::aarch64::CNTHV_CVAL_EL2), [`aarch32::CNTV_CVAL`](crate::aarch32::CNTV_CVAL), [`aarch64::CNTV_CVAL_EL0`](crate::aarch64::CNTV_CVAL_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpCval};
@@ -1115,7 +1115,7 @@ impl armreg_rt::Layout for CntpCval {
 }
 /// Physical timer TimerValue: a write sets the compare value to the current physical count plus the sign-extended value
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpTval>`](armreg_rt::Value), read and written field by field through the constants below; `CntpTval::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CNTHP_TVAL_EL2`](crate::aarch64::CNTHP_TVAL_EL2), [`aarch64::CNTPS_TVAL_EL1`](crate::aarch64::CNTPS_TVAL_EL1), [`aarch64::CNTP_TVAL_EL0`](crate::aarch64::CNTP_TVAL_EL0), [`aarch64::CNTHV_TVAL_EL2`](crate::aarch64::CNTHV_TVAL_EL2), [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
+/// A layout: its values are [`Value<CntpTval>`](armreg_rt::Value), from `CntpTval::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTHP_TVAL_EL2`](crate::aarch64::CNTHP_TVAL_EL2), [`aarch64::CNTPS_TVAL_EL1`](crate::aarch64::CNTPS_TVAL_EL1), [`aarch64::CNTP_TVAL_EL0`](crate::aarch64::CNTP_TVAL_EL0), [`aarch64::CNTHV_TVAL_EL2`](crate::aarch64::CNTHV_TVAL_EL2), [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpTval};
@@ -1152,7 +1152,7 @@ impl armreg_rt::Layout for CntpTval {
 }
 /// Physical timer TimerValue, AArch32 CNTP_TVAL (32 bits)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CntpTvalA32>`](armreg_rt::Value), read and written field by field through the constants below; `CntpTvalA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTHP_TVAL`](crate::aarch32::CNTHP_TVAL), [`aarch32::CNTP_TVAL`](crate::aarch32::CNTP_TVAL), [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
+/// A layout: its values are [`Value<CntpTvalA32>`](armreg_rt::Value), from `CntpTvalA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTHP_TVAL`](crate::aarch32::CNTHP_TVAL), [`aarch32::CNTP_TVAL`](crate::aarch32::CNTP_TVAL), [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpTvalA32};
@@ -1188,7 +1188,7 @@ impl armreg_rt::Layout for CntpTvalA32 {
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvct>`](armreg_rt::Value), read and written field by field through the constants below; `Cntvct::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch32::CNTVCTSS`](crate::aarch32::CNTVCTSS), [`aarch64::CNTVCTSS_EL0`](crate::aarch64::CNTVCTSS_EL0), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
+/// A layout: its values are [`Value<Cntvct>`](armreg_rt::Value), from `Cntvct::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch32::CNTVCTSS`](crate::aarch32::CNTVCTSS), [`aarch64::CNTVCTSS_EL0`](crate::aarch64::CNTVCTSS_EL0), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntvct};
@@ -1226,7 +1226,7 @@ impl armreg_rt::Layout for Cntvct {
 }
 /// Counter-timer Virtual Offset: the physical count minus this value is the virtual count
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cntvoff>`](armreg_rt::Value), read and written field by field through the constants below; `Cntvoff::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::CNTVOFF`](crate::aarch32::CNTVOFF), [`aarch64::CNTVOFF_EL2`](crate::aarch64::CNTVOFF_EL2).
+/// A layout: its values are [`Value<Cntvoff>`](armreg_rt::Value), from `Cntvoff::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTVOFF`](crate::aarch32::CNTVOFF), [`aarch64::CNTVOFF_EL2`](crate::aarch64::CNTVOFF_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntvoff};
@@ -1333,7 +1333,7 @@ pub type CntvTval = crate::CntpTval;
 pub type CntvTvalA32 = crate::CntpTvalA32;
 /// Context ID Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Contextidr>`](armreg_rt::Value), read and written field by field through the constants below; `Contextidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CONTEXTIDR_EL1`](crate::aarch64::CONTEXTIDR_EL1), [`aarch64::CONTEXTIDR_EL12`](crate::aarch64::CONTEXTIDR_EL12), [`aarch64::CONTEXTIDR_EL2`](crate::aarch64::CONTEXTIDR_EL2).
+/// A layout: its values are [`Value<Contextidr>`](armreg_rt::Value), from `Contextidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CONTEXTIDR_EL1`](crate::aarch64::CONTEXTIDR_EL1), [`aarch64::CONTEXTIDR_EL12`](crate::aarch64::CONTEXTIDR_EL12), [`aarch64::CONTEXTIDR_EL2`](crate::aarch64::CONTEXTIDR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Contextidr};
@@ -1370,7 +1370,7 @@ impl armreg_rt::Layout for Contextidr {
 }
 /// Architectural Feature Access Control Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Cpacr>`](armreg_rt::Value), read and written field by field through the constants below; `Cpacr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CPACR_EL1`](crate::aarch64::CPACR_EL1), [`aarch64::CPACR_EL12`](crate::aarch64::CPACR_EL12).
+/// A layout: its values are [`Value<Cpacr>`](armreg_rt::Value), from `Cpacr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CPACR_EL1`](crate::aarch64::CPACR_EL1), [`aarch64::CPACR_EL12`](crate::aarch64::CPACR_EL12).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cpacr};
@@ -1431,7 +1431,7 @@ impl armreg_rt::Layout for Cpacr {
 }
 /// Architectural Feature Trap Register (EL2), layout with HCR_EL2.E2H = 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CptrEl2>`](armreg_rt::Value), read and written field by field through the constants below; `CptrEl2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CPTR_EL2`](crate::aarch64::CPTR_EL2).
+/// A layout: its values are [`Value<CptrEl2>`](armreg_rt::Value), from `CptrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CPTR_EL2`](crate::aarch64::CPTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CptrEl2};
@@ -1499,7 +1499,7 @@ impl armreg_rt::Layout for CptrEl2 {
 }
 /// Architectural Feature Trap Register (EL2), layout with HCR_EL2.E2H = 1: CPACR_EL1's fields plus TCPAC and TAM
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CptrEl2E2h>`](armreg_rt::Value), read and written field by field through the constants below; `CptrEl2E2h::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CPTR_EL2_E2H`](crate::aarch64::CPTR_EL2_E2H).
+/// A layout: its values are [`Value<CptrEl2E2h>`](armreg_rt::Value), from `CptrEl2E2h::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CPTR_EL2_E2H`](crate::aarch64::CPTR_EL2_E2H).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CptrEl2E2h};
@@ -1570,7 +1570,7 @@ impl armreg_rt::Layout for CptrEl2E2h {
 }
 /// Architectural Feature Trap Register (EL3)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<CptrEl3>`](armreg_rt::Value), read and written field by field through the constants below; `CptrEl3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CPTR_EL3`](crate::aarch64::CPTR_EL3).
+/// A layout: its values are [`Value<CptrEl3>`](armreg_rt::Value), from `CptrEl3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CPTR_EL3`](crate::aarch64::CPTR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CptrEl3};
@@ -1637,7 +1637,7 @@ impl armreg_rt::Layout for CptrEl3 {
 }
 /// Cache Size Selection Register: selects the cache CCSIDR_EL1 describes
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Csselr>`](armreg_rt::Value), read and written field by field through the constants below; `Csselr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CSSELR_EL1`](crate::aarch64::CSSELR_EL1).
+/// A layout: its values are [`Value<Csselr>`](armreg_rt::Value), from `Csselr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CSSELR_EL1`](crate::aarch64::CSSELR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Csselr};
@@ -1684,7 +1684,7 @@ impl armreg_rt::Layout for Csselr {
 }
 /// Cache Type Register: cache line sizes and policies
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ctr>`](armreg_rt::Value), read and written field by field through the constants below; `Ctr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CTR_EL0`](crate::aarch64::CTR_EL0).
+/// A layout: its values are [`Value<Ctr>`](armreg_rt::Value), from `Ctr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CTR_EL0`](crate::aarch64::CTR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Ctr};
@@ -1829,7 +1829,7 @@ pub mod ctr {
 }
 /// Current Exception Level
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Currentel>`](armreg_rt::Value), read and written field by field through the constants below; `Currentel::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::CurrentEL`](crate::aarch64::CurrentEL).
+/// A layout: its values are [`Value<Currentel>`](armreg_rt::Value), from `Currentel::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CurrentEL`](crate::aarch64::CurrentEL).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Currentel};
@@ -1937,7 +1937,7 @@ pub mod currentel {
 }
 /// Domain Access Control Register: access permission of each of the 16 domains (short-descriptor translation)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dacr>`](armreg_rt::Value), read and written field by field through the constants below; `Dacr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::DACR`](crate::aarch32::DACR).
+/// A layout: its values are [`Value<Dacr>`](armreg_rt::Value), from `Dacr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::DACR`](crate::aarch32::DACR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dacr};
@@ -2160,7 +2160,7 @@ pub mod dacr {
 }
 /// Domain Access Control Register: AArch32 DACR state, accessible from EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dacr32>`](armreg_rt::Value), read and written field by field through the constants below; `Dacr32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DACR32_EL2`](crate::aarch64::DACR32_EL2).
+/// A layout: its values are [`Value<Dacr32>`](armreg_rt::Value), from `Dacr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DACR32_EL2`](crate::aarch64::DACR32_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dacr32};
@@ -2272,7 +2272,7 @@ impl armreg_rt::Layout for Dacr32 {
 }
 /// Interrupt mask bits (PSTATE.{D,A,I,F})
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Daif>`](armreg_rt::Value), read and written field by field through the constants below; `Daif::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DAIF`](crate::aarch64::DAIF).
+/// A layout: its values are [`Value<Daif>`](armreg_rt::Value), from `Daif::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DAIF`](crate::aarch64::DAIF).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Daif};
@@ -2325,7 +2325,7 @@ impl armreg_rt::Layout for Daif {
 }
 /// Both halves of the debug communication channel, moved in one access
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dbgdtr>`](armreg_rt::Value), read and written field by field through the constants below; `Dbgdtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DBGDTR_EL0`](crate::aarch64::DBGDTR_EL0).
+/// A layout: its values are [`Value<Dbgdtr>`](armreg_rt::Value), from `Dbgdtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DBGDTR_EL0`](crate::aarch64::DBGDTR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dbgdtr};
@@ -2366,7 +2366,7 @@ impl armreg_rt::Layout for Dbgdtr {
 }
 /// Debug receive data: a word from the debug host
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dbgdtrrx>`](armreg_rt::Value), read and written field by field through the constants below; `Dbgdtrrx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DBGDTRRX_EL0`](crate::aarch64::DBGDTRRX_EL0).
+/// A layout: its values are [`Value<Dbgdtrrx>`](armreg_rt::Value), from `Dbgdtrrx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DBGDTRRX_EL0`](crate::aarch64::DBGDTRRX_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dbgdtrrx};
@@ -2403,7 +2403,7 @@ impl armreg_rt::Layout for Dbgdtrrx {
 }
 /// Debug transmit data: a word for the debug host
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dbgdtrtx>`](armreg_rt::Value), read and written field by field through the constants below; `Dbgdtrtx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DBGDTRTX_EL0`](crate::aarch64::DBGDTRTX_EL0).
+/// A layout: its values are [`Value<Dbgdtrtx>`](armreg_rt::Value), from `Dbgdtrtx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DBGDTRTX_EL0`](crate::aarch64::DBGDTRTX_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dbgdtrtx};
@@ -2440,7 +2440,7 @@ impl armreg_rt::Layout for Dbgdtrtx {
 }
 /// Data Cache Zero ID register: DC ZVA block size and permission
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Dczid>`](armreg_rt::Value), read and written field by field through the constants below; `Dczid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::DCZID_EL0`](crate::aarch64::DCZID_EL0).
+/// A layout: its values are [`Value<Dczid>`](armreg_rt::Value), from `Dczid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DCZID_EL0`](crate::aarch64::DCZID_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dczid};
@@ -2482,7 +2482,7 @@ impl armreg_rt::Layout for Dczid {
 }
 /// Exception Link Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Elr>`](armreg_rt::Value), read and written field by field through the constants below; `Elr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ELR_EL1`](crate::aarch64::ELR_EL1), [`aarch64::ELR_EL2`](crate::aarch64::ELR_EL2), [`aarch64::ELR_EL3`](crate::aarch64::ELR_EL3), [`aarch64::FAR_EL1`](crate::aarch64::FAR_EL1), [`aarch64::FAR_EL12`](crate::aarch64::FAR_EL12), [`aarch64::FAR_EL2`](crate::aarch64::FAR_EL2), [`aarch64::FAR_EL3`](crate::aarch64::FAR_EL3).
+/// A layout: its values are [`Value<Elr>`](armreg_rt::Value), from `Elr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ELR_EL1`](crate::aarch64::ELR_EL1), [`aarch64::ELR_EL2`](crate::aarch64::ELR_EL2), [`aarch64::ELR_EL3`](crate::aarch64::ELR_EL3), [`aarch64::FAR_EL1`](crate::aarch64::FAR_EL1), [`aarch64::FAR_EL12`](crate::aarch64::FAR_EL12), [`aarch64::FAR_EL2`](crate::aarch64::FAR_EL2), [`aarch64::FAR_EL3`](crate::aarch64::FAR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Elr};
@@ -2518,7 +2518,7 @@ impl armreg_rt::Layout for Elr {
 }
 /// Exception Syndrome Register: cause of the last exception taken to this EL
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Esr>`](armreg_rt::Value), read and written field by field through the constants below; `Esr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ESR_EL1`](crate::aarch64::ESR_EL1), [`aarch64::ESR_EL2`](crate::aarch64::ESR_EL2), [`aarch64::ESR_EL3`](crate::aarch64::ESR_EL3).
+/// A layout: its values are [`Value<Esr>`](armreg_rt::Value), from `Esr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ESR_EL1`](crate::aarch64::ESR_EL1), [`aarch64::ESR_EL2`](crate::aarch64::ESR_EL2), [`aarch64::ESR_EL3`](crate::aarch64::ESR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Esr};
@@ -2819,7 +2819,7 @@ pub mod esr {
 pub type Far = crate::Elr;
 /// Floating-point Mode Register: FP8 formats, scaling and overflow behaviour
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Fpmr>`](armreg_rt::Value), read and written field by field through the constants below; `Fpmr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::FPMR`](crate::aarch64::FPMR).
+/// A layout: its values are [`Value<Fpmr>`](armreg_rt::Value), from `Fpmr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::FPMR`](crate::aarch64::FPMR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Fpmr};
@@ -2960,7 +2960,7 @@ pub mod fpmr {
 }
 /// Guarded Control Stack Control Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gcscr>`](armreg_rt::Value), read and written field by field through the constants below; `Gcscr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::GCSCR_EL1`](crate::aarch64::GCSCR_EL1), [`aarch64::GCSCR_EL12`](crate::aarch64::GCSCR_EL12), [`aarch64::GCSCR_EL2`](crate::aarch64::GCSCR_EL2).
+/// A layout: its values are [`Value<Gcscr>`](armreg_rt::Value), from `Gcscr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::GCSCR_EL1`](crate::aarch64::GCSCR_EL1), [`aarch64::GCSCR_EL12`](crate::aarch64::GCSCR_EL12), [`aarch64::GCSCR_EL2`](crate::aarch64::GCSCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Gcscr};
@@ -3019,7 +3019,7 @@ impl armreg_rt::Layout for Gcscr {
 }
 /// Guarded Control Stack Control Register for EL0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gcscre0>`](armreg_rt::Value), read and written field by field through the constants below; `Gcscre0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::GCSCRE0_EL1`](crate::aarch64::GCSCRE0_EL1).
+/// A layout: its values are [`Value<Gcscre0>`](armreg_rt::Value), from `Gcscre0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::GCSCRE0_EL1`](crate::aarch64::GCSCRE0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Gcscre0};
@@ -3078,7 +3078,7 @@ impl armreg_rt::Layout for Gcscre0 {
 }
 /// Guarded Control Stack Pointer Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gcspr>`](armreg_rt::Value), read and written field by field through the constants below; `Gcspr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::GCSPR_EL0`](crate::aarch64::GCSPR_EL0), [`aarch64::GCSPR_EL1`](crate::aarch64::GCSPR_EL1), [`aarch64::GCSPR_EL12`](crate::aarch64::GCSPR_EL12), [`aarch64::GCSPR_EL2`](crate::aarch64::GCSPR_EL2).
+/// A layout: its values are [`Value<Gcspr>`](armreg_rt::Value), from `Gcspr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::GCSPR_EL0`](crate::aarch64::GCSPR_EL0), [`aarch64::GCSPR_EL1`](crate::aarch64::GCSPR_EL1), [`aarch64::GCSPR_EL12`](crate::aarch64::GCSPR_EL12), [`aarch64::GCSPR_EL2`](crate::aarch64::GCSPR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Gcspr};
@@ -3115,7 +3115,7 @@ impl armreg_rt::Layout for Gcspr {
 }
 /// Multiple tag transfer ID Register: block size of the LDGM/STGM tag instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Gmid>`](armreg_rt::Value), read and written field by field through the constants below; `Gmid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::GMID_EL1`](crate::aarch64::GMID_EL1).
+/// A layout: its values are [`Value<Gmid>`](armreg_rt::Value), from `Gmid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::GMID_EL1`](crate::aarch64::GMID_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Gmid};
@@ -3152,7 +3152,7 @@ impl armreg_rt::Layout for Gmid {
 }
 /// Hypervisor Activity Monitors Fine-Grained Read Trap Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hafgrtr>`](armreg_rt::Value), read and written field by field through the constants below; `Hafgrtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HAFGRTR_EL2`](crate::aarch64::HAFGRTR_EL2).
+/// A layout: its values are [`Value<Hafgrtr>`](armreg_rt::Value), from `Hafgrtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HAFGRTR_EL2`](crate::aarch64::HAFGRTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hafgrtr};
@@ -3375,7 +3375,7 @@ impl armreg_rt::Layout for Hafgrtr {
 }
 /// Hypervisor Configuration Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hcr>`](armreg_rt::Value), read and written field by field through the constants below; `Hcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HCR_EL2`](crate::aarch64::HCR_EL2).
+/// A layout: its values are [`Value<Hcr>`](armreg_rt::Value), from `Hcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HCR_EL2`](crate::aarch64::HCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hcr};
@@ -3776,7 +3776,7 @@ pub mod hcr {
 }
 /// Extended Hypervisor Configuration Register: further EL2 traps and feature enables
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hcrx>`](armreg_rt::Value), read and written field by field through the constants below; `Hcrx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HCRX_EL2`](crate::aarch64::HCRX_EL2).
+/// A layout: its values are [`Value<Hcrx>`](armreg_rt::Value), from `Hcrx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HCRX_EL2`](crate::aarch64::HCRX_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hcrx};
@@ -3924,7 +3924,7 @@ impl armreg_rt::Layout for Hcrx {
 }
 /// Hypervisor Debug Fine-Grained Read Trap Register: traps reads of debug, trace and PMU registers to EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgrtr>`](armreg_rt::Value), read and written field by field through the constants below; `Hdfgrtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HDFGRTR_EL2`](crate::aarch64::HDFGRTR_EL2).
+/// A layout: its values are [`Value<Hdfgrtr>`](armreg_rt::Value), from `Hdfgrtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HDFGRTR_EL2`](crate::aarch64::HDFGRTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hdfgrtr};
@@ -4245,7 +4245,7 @@ impl armreg_rt::Layout for Hdfgrtr {
 }
 /// Hypervisor Debug Fine-Grained Read Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgrtr2>`](armreg_rt::Value), read and written field by field through the constants below; `Hdfgrtr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HDFGRTR2_EL2`](crate::aarch64::HDFGRTR2_EL2).
+/// A layout: its values are [`Value<Hdfgrtr2>`](armreg_rt::Value), from `Hdfgrtr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HDFGRTR2_EL2`](crate::aarch64::HDFGRTR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hdfgrtr2};
@@ -4398,7 +4398,7 @@ impl armreg_rt::Layout for Hdfgrtr2 {
 }
 /// Hypervisor Debug Fine-Grained Write Trap Register: traps writes of debug, trace and PMU registers to EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgwtr>`](armreg_rt::Value), read and written field by field through the constants below; `Hdfgwtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HDFGWTR_EL2`](crate::aarch64::HDFGWTR_EL2).
+/// A layout: its values are [`Value<Hdfgwtr>`](armreg_rt::Value), from `Hdfgwtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HDFGWTR_EL2`](crate::aarch64::HDFGWTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hdfgwtr};
@@ -4690,7 +4690,7 @@ impl armreg_rt::Layout for Hdfgwtr {
 }
 /// Hypervisor Debug Fine-Grained Write Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hdfgwtr2>`](armreg_rt::Value), read and written field by field through the constants below; `Hdfgwtr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HDFGWTR2_EL2`](crate::aarch64::HDFGWTR2_EL2).
+/// A layout: its values are [`Value<Hdfgwtr2>`](armreg_rt::Value), from `Hdfgwtr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HDFGWTR2_EL2`](crate::aarch64::HDFGWTR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hdfgwtr2};
@@ -4834,7 +4834,7 @@ impl armreg_rt::Layout for Hdfgwtr2 {
 }
 /// Hypervisor Fine-Grained Instruction Trap Register: traps EL1/EL0 system instructions to EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgitr>`](armreg_rt::Value), read and written field by field through the constants below; `Hfgitr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HFGITR_EL2`](crate::aarch64::HFGITR_EL2).
+/// A layout: its values are [`Value<Hfgitr>`](armreg_rt::Value), from `Hfgitr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HFGITR_EL2`](crate::aarch64::HFGITR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgitr};
@@ -5177,7 +5177,7 @@ impl armreg_rt::Layout for Hfgitr {
 }
 /// Hypervisor Fine-Grained Instruction Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgitr2>`](armreg_rt::Value), read and written field by field through the constants below; `Hfgitr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HFGITR2_EL2`](crate::aarch64::HFGITR2_EL2).
+/// A layout: its values are [`Value<Hfgitr2>`](armreg_rt::Value), from `Hfgitr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HFGITR2_EL2`](crate::aarch64::HFGITR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgitr2};
@@ -5219,7 +5219,7 @@ impl armreg_rt::Layout for Hfgitr2 {
 }
 /// Hypervisor Fine-Grained Read Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgrtr2>`](armreg_rt::Value), read and written field by field through the constants below; `Hfgrtr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HFGRTR2_EL2`](crate::aarch64::HFGRTR2_EL2).
+/// A layout: its values are [`Value<Hfgrtr2>`](armreg_rt::Value), from `Hfgrtr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HFGRTR2_EL2`](crate::aarch64::HFGRTR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgrtr2};
@@ -5326,7 +5326,7 @@ impl armreg_rt::Layout for Hfgrtr2 {
 }
 /// Hypervisor Fine-Grained Write Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgwtr2>`](armreg_rt::Value), read and written field by field through the constants below; `Hfgwtr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HFGWTR2_EL2`](crate::aarch64::HFGWTR2_EL2).
+/// A layout: its values are [`Value<Hfgwtr2>`](armreg_rt::Value), from `Hfgwtr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HFGWTR2_EL2`](crate::aarch64::HFGWTR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgwtr2};
@@ -5429,7 +5429,7 @@ impl armreg_rt::Layout for Hfgwtr2 {
 }
 /// Hypervisor Fine-Grained Read/Write Trap Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hfgxtr>`](armreg_rt::Value), read and written field by field through the constants below; `Hfgxtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HFGRTR_EL2`](crate::aarch64::HFGRTR_EL2), [`aarch64::HFGWTR_EL2`](crate::aarch64::HFGWTR_EL2).
+/// A layout: its values are [`Value<Hfgxtr>`](armreg_rt::Value), from `Hfgxtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HFGRTR_EL2`](crate::aarch64::HFGRTR_EL2), [`aarch64::HFGWTR_EL2`](crate::aarch64::HFGWTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgxtr};
@@ -5776,7 +5776,7 @@ impl armreg_rt::Layout for Hfgxtr {
 }
 /// Faulting intermediate physical address of a stage 2 abort taken to EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Hpfar>`](armreg_rt::Value), read and written field by field through the constants below; `Hpfar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::HPFAR_EL2`](crate::aarch64::HPFAR_EL2).
+/// A layout: its values are [`Value<Hpfar>`](armreg_rt::Value), from `Hpfar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HPFAR_EL2`](crate::aarch64::HPFAR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hpfar};
@@ -5819,7 +5819,7 @@ impl armreg_rt::Layout for Hpfar {
 }
 /// Group 0 active priorities (ICC_AP0R&lt;n&gt;_EL1), one bit per preemption level; the encoding is implementation defined
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccAp0r>`](armreg_rt::Value), read and written field by field through the constants below; `IccAp0r::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_AP0R_EL1`](crate::aarch64::ICC_AP0R_EL1), [`aarch64::ICH_AP0R_EL2`](crate::aarch64::ICH_AP0R_EL2).
+/// A layout: its values are [`Value<IccAp0r>`](armreg_rt::Value), from `IccAp0r::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_AP0R_EL1`](crate::aarch64::ICC_AP0R_EL1), [`aarch64::ICH_AP0R_EL2`](crate::aarch64::ICH_AP0R_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccAp0r};
@@ -5856,7 +5856,7 @@ impl armreg_rt::Layout for IccAp0r {
 }
 /// Group 1 active priorities (ICC_AP1R&lt;n&gt;_EL1), one bit per preemption level; the encoding is implementation defined
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccAp1r>`](armreg_rt::Value), read and written field by field through the constants below; `IccAp1r::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_AP1R_EL1`](crate::aarch64::ICC_AP1R_EL1), [`aarch64::ICH_AP1R_EL2`](crate::aarch64::ICH_AP1R_EL2).
+/// A layout: its values are [`Value<IccAp1r>`](armreg_rt::Value), from `IccAp1r::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_AP1R_EL1`](crate::aarch64::ICC_AP1R_EL1), [`aarch64::ICH_AP1R_EL2`](crate::aarch64::ICH_AP1R_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccAp1r};
@@ -5898,7 +5898,7 @@ impl armreg_rt::Layout for IccAp1r {
 }
 /// Binary Point (ICC_BPR0_EL1, ICC_BPR1_EL1): splits the priority into group priority and subpriority
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccBpr>`](armreg_rt::Value), read and written field by field through the constants below; `IccBpr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_BPR0_EL1`](crate::aarch64::ICC_BPR0_EL1), [`aarch64::ICC_BPR1_EL1`](crate::aarch64::ICC_BPR1_EL1).
+/// A layout: its values are [`Value<IccBpr>`](armreg_rt::Value), from `IccBpr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_BPR0_EL1`](crate::aarch64::ICC_BPR0_EL1), [`aarch64::ICC_BPR1_EL1`](crate::aarch64::ICC_BPR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccBpr};
@@ -5935,7 +5935,7 @@ impl armreg_rt::Layout for IccBpr {
 }
 /// Interrupt Controller Control (EL1): EOI mode, binary point sharing and read-only implementation details
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccCtlr>`](armreg_rt::Value), read and written field by field through the constants below; `IccCtlr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_CTLR_EL1`](crate::aarch64::ICC_CTLR_EL1).
+/// A layout: its values are [`Value<IccCtlr>`](armreg_rt::Value), from `IccCtlr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_CTLR_EL1`](crate::aarch64::ICC_CTLR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccCtlr};
@@ -6078,7 +6078,7 @@ pub mod icc_ctlr {
 }
 /// Interrupt Controller Control (EL3): EOI modes and binary point sharing per Security state, routing and implementation details
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccCtlrEl3>`](armreg_rt::Value), read and written field by field through the constants below; `IccCtlrEl3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_CTLR_EL3`](crate::aarch64::ICC_CTLR_EL3).
+/// A layout: its values are [`Value<IccCtlrEl3>`](armreg_rt::Value), from `IccCtlrEl3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_CTLR_EL3`](crate::aarch64::ICC_CTLR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccCtlrEl3};
@@ -6188,7 +6188,7 @@ pub mod icc_ctlr_el3 {
 }
 /// Deactivate Interrupt: writing deactivates the interrupt (used when EOImode is 1)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccDir>`](armreg_rt::Value), read and written field by field through the constants below; `IccDir::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_DIR_EL1`](crate::aarch64::ICC_DIR_EL1), [`aarch64::ICC_EOIR0_EL1`](crate::aarch64::ICC_EOIR0_EL1), [`aarch64::ICC_EOIR1_EL1`](crate::aarch64::ICC_EOIR1_EL1).
+/// A layout: its values are [`Value<IccDir>`](armreg_rt::Value), from `IccDir::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_DIR_EL1`](crate::aarch64::ICC_DIR_EL1), [`aarch64::ICC_EOIR0_EL1`](crate::aarch64::ICC_EOIR0_EL1), [`aarch64::ICC_EOIR1_EL1`](crate::aarch64::ICC_EOIR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccDir};
@@ -6240,7 +6240,7 @@ impl armreg_rt::Layout for IccDir {
 pub type IccEoir = crate::IccDir;
 /// Highest Priority Pending Interrupt (ICC_HPPIR0_EL1, ICC_HPPIR1_EL1), read without acknowledging it
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccHppir>`](armreg_rt::Value), read and written field by field through the constants below; `IccHppir::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_HPPIR0_EL1`](crate::aarch64::ICC_HPPIR0_EL1), [`aarch64::ICC_HPPIR1_EL1`](crate::aarch64::ICC_HPPIR1_EL1), [`aarch64::ICC_IAR0_EL1`](crate::aarch64::ICC_IAR0_EL1), [`aarch64::ICC_IAR1_EL1`](crate::aarch64::ICC_IAR1_EL1), [`aarch64::ICC_NMIAR1_EL1`](crate::aarch64::ICC_NMIAR1_EL1).
+/// A layout: its values are [`Value<IccHppir>`](armreg_rt::Value), from `IccHppir::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_HPPIR0_EL1`](crate::aarch64::ICC_HPPIR0_EL1), [`aarch64::ICC_HPPIR1_EL1`](crate::aarch64::ICC_HPPIR1_EL1), [`aarch64::ICC_IAR0_EL1`](crate::aarch64::ICC_IAR0_EL1), [`aarch64::ICC_IAR1_EL1`](crate::aarch64::ICC_IAR1_EL1), [`aarch64::ICC_NMIAR1_EL1`](crate::aarch64::ICC_NMIAR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccHppir};
@@ -6292,7 +6292,7 @@ impl armreg_rt::Layout for IccHppir {
 pub type IccIar = crate::IccHppir;
 /// Interrupt Group Enable (ICC_IGRPEN0_EL1, ICC_IGRPEN1_EL1) for the current Security state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccIgrpen>`](armreg_rt::Value), read and written field by field through the constants below; `IccIgrpen::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_IGRPEN0_EL1`](crate::aarch64::ICC_IGRPEN0_EL1), [`aarch64::ICC_IGRPEN1_EL1`](crate::aarch64::ICC_IGRPEN1_EL1).
+/// A layout: its values are [`Value<IccIgrpen>`](armreg_rt::Value), from `IccIgrpen::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_IGRPEN0_EL1`](crate::aarch64::ICC_IGRPEN0_EL1), [`aarch64::ICC_IGRPEN1_EL1`](crate::aarch64::ICC_IGRPEN1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccIgrpen};
@@ -6329,7 +6329,7 @@ impl armreg_rt::Layout for IccIgrpen {
 }
 /// Interrupt Group 1 Enable (EL3): both Security states' Group 1 enables
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccIgrpen1El3>`](armreg_rt::Value), read and written field by field through the constants below; `IccIgrpen1El3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_IGRPEN1_EL3`](crate::aarch64::ICC_IGRPEN1_EL3).
+/// A layout: its values are [`Value<IccIgrpen1El3>`](armreg_rt::Value), from `IccIgrpen1El3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_IGRPEN1_EL3`](crate::aarch64::ICC_IGRPEN1_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccIgrpen1El3};
@@ -6371,7 +6371,7 @@ impl armreg_rt::Layout for IccIgrpen1El3 {
 }
 /// Interrupt Priority Mask: only interrupts of higher priority (lower value) than this are signalled
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccPmr>`](armreg_rt::Value), read and written field by field through the constants below; `IccPmr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_PMR_EL1`](crate::aarch64::ICC_PMR_EL1).
+/// A layout: its values are [`Value<IccPmr>`](armreg_rt::Value), from `IccPmr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_PMR_EL1`](crate::aarch64::ICC_PMR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccPmr};
@@ -6408,7 +6408,7 @@ impl armreg_rt::Layout for IccPmr {
 }
 /// Running Priority: the group priority of the highest-priority active interrupt
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccRpr>`](armreg_rt::Value), read and written field by field through the constants below; `IccRpr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_RPR_EL1`](crate::aarch64::ICC_RPR_EL1).
+/// A layout: its values are [`Value<IccRpr>`](armreg_rt::Value), from `IccRpr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_RPR_EL1`](crate::aarch64::ICC_RPR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccRpr};
@@ -6455,7 +6455,7 @@ impl armreg_rt::Layout for IccRpr {
 }
 /// Generate SGI (ICC_SGI0R_EL1, ICC_SGI1R_EL1, ICC_ASGI1R_EL1): target PEs and the SGI number
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccSgir>`](armreg_rt::Value), read and written field by field through the constants below; `IccSgir::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_ASGI1R_EL1`](crate::aarch64::ICC_ASGI1R_EL1), [`aarch64::ICC_SGI0R_EL1`](crate::aarch64::ICC_SGI0R_EL1), [`aarch64::ICC_SGI1R_EL1`](crate::aarch64::ICC_SGI1R_EL1).
+/// A layout: its values are [`Value<IccSgir>`](armreg_rt::Value), from `IccSgir::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_ASGI1R_EL1`](crate::aarch64::ICC_ASGI1R_EL1), [`aarch64::ICC_SGI0R_EL1`](crate::aarch64::ICC_SGI0R_EL1), [`aarch64::ICC_SGI1R_EL1`](crate::aarch64::ICC_SGI1R_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccSgir};
@@ -6586,7 +6586,7 @@ pub mod icc_sgir {
 }
 /// System Register Enable (EL1): whether EL1 uses the system-register interface
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccSre>`](armreg_rt::Value), read and written field by field through the constants below; `IccSre::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_SRE_EL1`](crate::aarch64::ICC_SRE_EL1).
+/// A layout: its values are [`Value<IccSre>`](armreg_rt::Value), from `IccSre::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_SRE_EL1`](crate::aarch64::ICC_SRE_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccSre};
@@ -6633,7 +6633,7 @@ impl armreg_rt::Layout for IccSre {
 }
 /// System Register Enable (ICC_SRE_EL2, ICC_SRE_EL3): the interface choice at this level and lower-level access to ICC_SRE
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IccSreElx>`](armreg_rt::Value), read and written field by field through the constants below; `IccSreElx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICC_SRE_EL2`](crate::aarch64::ICC_SRE_EL2), [`aarch64::ICC_SRE_EL3`](crate::aarch64::ICC_SRE_EL3).
+/// A layout: its values are [`Value<IccSreElx>`](armreg_rt::Value), from `IccSreElx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_SRE_EL2`](crate::aarch64::ICC_SRE_EL2), [`aarch64::ICC_SRE_EL3`](crate::aarch64::ICC_SRE_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccSreElx};
@@ -6716,7 +6716,7 @@ pub type IchAp0r = crate::IccAp0r;
 pub type IchAp1r = crate::IccAp1r;
 /// Interrupt Controller End of Interrupt Status: which list registers raised an EOI maintenance interrupt
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchEisr>`](armreg_rt::Value), read and written field by field through the constants below; `IchEisr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_EISR_EL2`](crate::aarch64::ICH_EISR_EL2), [`aarch64::ICH_ELRSR_EL2`](crate::aarch64::ICH_ELRSR_EL2).
+/// A layout: its values are [`Value<IchEisr>`](armreg_rt::Value), from `IchEisr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_EISR_EL2`](crate::aarch64::ICH_EISR_EL2), [`aarch64::ICH_ELRSR_EL2`](crate::aarch64::ICH_ELRSR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchEisr};
@@ -6768,7 +6768,7 @@ impl armreg_rt::Layout for IchEisr {
 pub type IchElrsr = crate::IchEisr;
 /// Interrupt Controller Hypervisor Control: virtual CPU interface enable, maintenance interrupt enables and traps
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchHcr>`](armreg_rt::Value), read and written field by field through the constants below; `IchHcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_HCR_EL2`](crate::aarch64::ICH_HCR_EL2).
+/// A layout: its values are [`Value<IchHcr>`](armreg_rt::Value), from `IchHcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_HCR_EL2`](crate::aarch64::ICH_HCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchHcr};
@@ -6882,7 +6882,7 @@ impl armreg_rt::Layout for IchHcr {
 }
 /// Interrupt Controller List Register: one virtual interrupt presented to the guest
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchLr>`](armreg_rt::Value), read and written field by field through the constants below; `IchLr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_LR_EL2`](crate::aarch64::ICH_LR_EL2).
+/// A layout: its values are [`Value<IchLr>`](armreg_rt::Value), from `IchLr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_LR_EL2`](crate::aarch64::ICH_LR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchLr};
@@ -7020,7 +7020,7 @@ pub mod ich_lr {
 }
 /// Interrupt Controller Maintenance Interrupt State: which maintenance conditions are asserted
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchMisr>`](armreg_rt::Value), read and written field by field through the constants below; `IchMisr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_MISR_EL2`](crate::aarch64::ICH_MISR_EL2).
+/// A layout: its values are [`Value<IchMisr>`](armreg_rt::Value), from `IchMisr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_MISR_EL2`](crate::aarch64::ICH_MISR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchMisr};
@@ -7092,7 +7092,7 @@ impl armreg_rt::Layout for IchMisr {
 }
 /// Interrupt Controller Virtual Machine Control: the hypervisor's view of the guest's virtual CPU interface settings
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchVmcr>`](armreg_rt::Value), read and written field by field through the constants below; `IchVmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_VMCR_EL2`](crate::aarch64::ICH_VMCR_EL2).
+/// A layout: its values are [`Value<IchVmcr>`](armreg_rt::Value), from `IchVmcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_VMCR_EL2`](crate::aarch64::ICH_VMCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchVmcr};
@@ -7171,7 +7171,7 @@ impl armreg_rt::Layout for IchVmcr {
 }
 /// Interrupt Controller VGIC Type: what the virtual CPU interface implements
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IchVtr>`](armreg_rt::Value), read and written field by field through the constants below; `IchVtr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ICH_VTR_EL2`](crate::aarch64::ICH_VTR_EL2).
+/// A layout: its values are [`Value<IchVtr>`](armreg_rt::Value), from `IchVtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_VTR_EL2`](crate::aarch64::ICH_VTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchVtr};
@@ -7255,7 +7255,7 @@ pub mod ich_vtr {
 }
 /// AArch64 Auxiliary Feature Register 0 (IMPLEMENTATION DEFINED features)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64afr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64afr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64AFR0_EL1`](crate::aarch64::ID_AA64AFR0_EL1).
+/// A layout: its values are [`Value<IdAa64afr0>`](armreg_rt::Value), from `IdAa64afr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64AFR0_EL1`](crate::aarch64::ID_AA64AFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64afr0};
@@ -7327,7 +7327,7 @@ impl armreg_rt::Layout for IdAa64afr0 {
 }
 /// AArch64 Auxiliary Feature Register 1 (reserved for future IMPLEMENTATION DEFINED features)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64afr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64afr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64AFR1_EL1`](crate::aarch64::ID_AA64AFR1_EL1).
+/// A layout: its values are [`Value<IdAa64afr1>`](armreg_rt::Value), from `IdAa64afr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64AFR1_EL1`](crate::aarch64::ID_AA64AFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64afr1};
@@ -7357,7 +7357,7 @@ impl armreg_rt::Layout for IdAa64afr1 {
 }
 /// AArch64 Debug Feature Register 0: the debug features, the PMU version (PMUVer) among them
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64dfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64dfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
+/// A layout: its values are [`Value<IdAa64dfr0>`](armreg_rt::Value), from `IdAa64dfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64dfr0};
@@ -8019,7 +8019,7 @@ pub mod id_aa64dfr0 {
 }
 /// AArch64 Debug Feature Register 1
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64dfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64dfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64DFR1_EL1`](crate::aarch64::ID_AA64DFR1_EL1).
+/// A layout: its values are [`Value<IdAa64dfr1>`](armreg_rt::Value), from `IdAa64dfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64DFR1_EL1`](crate::aarch64::ID_AA64DFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64dfr1};
@@ -8241,7 +8241,7 @@ pub mod id_aa64dfr1 {
 }
 /// AArch64 Floating-point (FP8) Feature Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64fpfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64fpfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64FPFR0_EL1`](crate::aarch64::ID_AA64FPFR0_EL1).
+/// A layout: its values are [`Value<IdAa64fpfr0>`](armreg_rt::Value), from `IdAa64fpfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64FPFR0_EL1`](crate::aarch64::ID_AA64FPFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64fpfr0};
@@ -8381,7 +8381,7 @@ pub mod id_aa64fpfr0 {
 }
 /// AArch64 Instruction Set Attribute Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64isar0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64ISAR0_EL1`](crate::aarch64::ID_AA64ISAR0_EL1).
+/// A layout: its values are [`Value<IdAa64isar0>`](armreg_rt::Value), from `IdAa64isar0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64ISAR0_EL1`](crate::aarch64::ID_AA64ISAR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64isar0};
@@ -8839,7 +8839,7 @@ pub mod id_aa64isar0 {
 }
 /// AArch64 Instruction Set Attribute Register 1
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar1>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64isar1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64ISAR1_EL1`](crate::aarch64::ID_AA64ISAR1_EL1).
+/// A layout: its values are [`Value<IdAa64isar1>`](armreg_rt::Value), from `IdAa64isar1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64ISAR1_EL1`](crate::aarch64::ID_AA64ISAR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64isar1};
@@ -9377,7 +9377,7 @@ pub mod id_aa64isar1 {
 }
 /// AArch64 Instruction Set Attribute Register 2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar2>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64isar2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64ISAR2_EL1`](crate::aarch64::ID_AA64ISAR2_EL1).
+/// A layout: its values are [`Value<IdAa64isar2>`](armreg_rt::Value), from `IdAa64isar2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64ISAR2_EL1`](crate::aarch64::ID_AA64ISAR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64isar2};
@@ -9589,7 +9589,7 @@ pub mod id_aa64isar2 {
 }
 /// AArch64 Instruction Set Attribute Register 3
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64isar3>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64isar3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64ISAR3_EL1`](crate::aarch64::ID_AA64ISAR3_EL1).
+/// A layout: its values are [`Value<IdAa64isar3>`](armreg_rt::Value), from `IdAa64isar3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64ISAR3_EL1`](crate::aarch64::ID_AA64ISAR3_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64isar3};
@@ -9775,7 +9775,7 @@ pub mod id_aa64isar3 {
 }
 /// AArch64 Memory Model Feature Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64mmfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64MMFR0_EL1`](crate::aarch64::ID_AA64MMFR0_EL1).
+/// A layout: its values are [`Value<IdAa64mmfr0>`](armreg_rt::Value), from `IdAa64mmfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64MMFR0_EL1`](crate::aarch64::ID_AA64MMFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64mmfr0};
@@ -10550,7 +10550,7 @@ pub mod id_aa64mmfr0 {
 }
 /// AArch64 Memory Model Feature Register 1
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64mmfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64MMFR1_EL1`](crate::aarch64::ID_AA64MMFR1_EL1).
+/// A layout: its values are [`Value<IdAa64mmfr1>`](armreg_rt::Value), from `IdAa64mmfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64MMFR1_EL1`](crate::aarch64::ID_AA64MMFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64mmfr1};
@@ -10953,7 +10953,7 @@ pub mod id_aa64mmfr1 {
 }
 /// AArch64 Memory Model Feature Register 2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr2>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64mmfr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64MMFR2_EL1`](crate::aarch64::ID_AA64MMFR2_EL1).
+/// A layout: its values are [`Value<IdAa64mmfr2>`](armreg_rt::Value), from `IdAa64mmfr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64MMFR2_EL1`](crate::aarch64::ID_AA64MMFR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64mmfr2};
@@ -11517,7 +11517,7 @@ pub mod id_aa64mmfr2 {
 }
 /// AArch64 Memory Model Feature Register 3
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr3>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64mmfr3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64MMFR3_EL1`](crate::aarch64::ID_AA64MMFR3_EL1).
+/// A layout: its values are [`Value<IdAa64mmfr3>`](armreg_rt::Value), from `IdAa64mmfr3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64MMFR3_EL1`](crate::aarch64::ID_AA64MMFR3_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64mmfr3};
@@ -11920,7 +11920,7 @@ pub mod id_aa64mmfr3 {
 }
 /// AArch64 Memory Model Feature Register 4
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64mmfr4>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64mmfr4::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64MMFR4_EL1`](crate::aarch64::ID_AA64MMFR4_EL1).
+/// A layout: its values are [`Value<IdAa64mmfr4>`](armreg_rt::Value), from `IdAa64mmfr4::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64MMFR4_EL1`](crate::aarch64::ID_AA64MMFR4_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64mmfr4};
@@ -12190,7 +12190,7 @@ pub mod id_aa64mmfr4 {
 }
 /// AArch64 Processor Feature Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64pfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64pfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64PFR0_EL1`](crate::aarch64::ID_AA64PFR0_EL1).
+/// A layout: its values are [`Value<IdAa64pfr0>`](armreg_rt::Value), from `IdAa64pfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64PFR0_EL1`](crate::aarch64::ID_AA64PFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64pfr0};
@@ -12836,7 +12836,7 @@ pub mod id_aa64pfr0 {
 }
 /// AArch64 Processor Feature Register 1
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64pfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64pfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64PFR1_EL1`](crate::aarch64::ID_AA64PFR1_EL1).
+/// A layout: its values are [`Value<IdAa64pfr1>`](armreg_rt::Value), from `IdAa64pfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64PFR1_EL1`](crate::aarch64::ID_AA64PFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64pfr1};
@@ -13459,7 +13459,7 @@ pub mod id_aa64pfr1 {
 }
 /// AArch64 Processor Feature Register 2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64pfr2>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64pfr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64PFR2_EL1`](crate::aarch64::ID_AA64PFR2_EL1).
+/// A layout: its values are [`Value<IdAa64pfr2>`](armreg_rt::Value), from `IdAa64pfr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64PFR2_EL1`](crate::aarch64::ID_AA64PFR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64pfr2};
@@ -13527,7 +13527,7 @@ pub mod id_aa64pfr2 {
 }
 /// SME Feature ID Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64smfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64smfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64SMFR0_EL1`](crate::aarch64::ID_AA64SMFR0_EL1).
+/// A layout: its values are [`Value<IdAa64smfr0>`](armreg_rt::Value), from `IdAa64smfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64SMFR0_EL1`](crate::aarch64::ID_AA64SMFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64smfr0};
@@ -13884,7 +13884,7 @@ pub mod id_aa64smfr0 {
 }
 /// SVE Feature ID Register 0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAa64zfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAa64zfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AA64ZFR0_EL1`](crate::aarch64::ID_AA64ZFR0_EL1).
+/// A layout: its values are [`Value<IdAa64zfr0>`](armreg_rt::Value), from `IdAa64zfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64ZFR0_EL1`](crate::aarch64::ID_AA64ZFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64zfr0};
@@ -14124,7 +14124,7 @@ pub mod id_aa64zfr0 {
 }
 /// AArch32 Auxiliary Feature Register 0: IMPLEMENTATION DEFINED features
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdAfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdAfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_AFR0_EL1`](crate::aarch64::ID_AFR0_EL1).
+/// A layout: its values are [`Value<IdAfr0>`](armreg_rt::Value), from `IdAfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AFR0_EL1`](crate::aarch64::ID_AFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAfr0};
@@ -14176,7 +14176,7 @@ impl armreg_rt::Layout for IdAfr0 {
 }
 /// AArch32 Debug Feature Register 0: only the PMU version field is described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdDfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
+/// A layout: its values are [`Value<IdDfr0>`](armreg_rt::Value), from `IdDfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdDfr0};
@@ -14214,7 +14214,7 @@ impl armreg_rt::Layout for IdDfr0 {
 }
 /// AArch32 Debug Feature Register 0: debug, trace and PMU versions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr0El1>`](armreg_rt::Value), read and written field by field through the constants below; `IdDfr0El1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_DFR0_EL1`](crate::aarch64::ID_DFR0_EL1).
+/// A layout: its values are [`Value<IdDfr0El1>`](armreg_rt::Value), from `IdDfr0El1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_DFR0_EL1`](crate::aarch64::ID_DFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdDfr0El1};
@@ -14587,7 +14587,7 @@ pub mod id_dfr0_el1 {
 }
 /// AArch32 Debug Feature Register 1: multi-threaded PMU and HPMN0 support
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdDfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdDfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_DFR1_EL1`](crate::aarch64::ID_DFR1_EL1).
+/// A layout: its values are [`Value<IdDfr1>`](armreg_rt::Value), from `IdDfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_DFR1_EL1`](crate::aarch64::ID_DFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdDfr1};
@@ -14696,7 +14696,7 @@ pub mod id_dfr1 {
 }
 /// AArch32 Instruction Set Attribute Register 0: divide, debug, coprocessor and bit-field instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar0>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR0_EL1`](crate::aarch64::ID_ISAR0_EL1).
+/// A layout: its values are [`Value<IdIsar0>`](armreg_rt::Value), from `IdIsar0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR0_EL1`](crate::aarch64::ID_ISAR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar0};
@@ -14909,7 +14909,7 @@ pub mod id_isar0 {
 }
 /// AArch32 Instruction Set Attribute Register 1: endianness, exception and interworking instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar1>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR1_EL1`](crate::aarch64::ID_ISAR1_EL1).
+/// A layout: its values are [`Value<IdIsar1>`](armreg_rt::Value), from `IdIsar1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR1_EL1`](crate::aarch64::ID_ISAR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar1};
@@ -15127,7 +15127,7 @@ pub mod id_isar1 {
 }
 /// AArch32 Instruction Set Attribute Register 2: load/store, memory hint and multiply instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar2>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR2_EL1`](crate::aarch64::ID_ISAR2_EL1).
+/// A layout: its values are [`Value<IdIsar2>`](armreg_rt::Value), from `IdIsar2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR2_EL1`](crate::aarch64::ID_ISAR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar2};
@@ -15641,7 +15641,7 @@ pub mod id_isar2 {
 }
 /// AArch32 Instruction Set Attribute Register 3: saturating, SIMD, SVC and synchronization instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar3>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR3_EL1`](crate::aarch64::ID_ISAR3_EL1).
+/// A layout: its values are [`Value<IdIsar3>`](armreg_rt::Value), from `IdIsar3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR3_EL1`](crate::aarch64::ID_ISAR3_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar3};
@@ -15856,7 +15856,7 @@ pub mod id_isar3 {
 }
 /// AArch32 Instruction Set Attribute Register 4: unprivileged, shifted-register, SMC and barrier instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar4>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar4::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR4_EL1`](crate::aarch64::ID_ISAR4_EL1).
+/// A layout: its values are [`Value<IdIsar4>`](armreg_rt::Value), from `IdIsar4::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR4_EL1`](crate::aarch64::ID_ISAR4_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar4};
@@ -16129,7 +16129,7 @@ pub mod id_isar4 {
 }
 /// AArch32 Instruction Set Attribute Register 5: cryptography, CRC32, RDM and VCMA instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar5>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar5::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR5_EL1`](crate::aarch64::ID_ISAR5_EL1).
+/// A layout: its values are [`Value<IdIsar5>`](armreg_rt::Value), from `IdIsar5::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR5_EL1`](crate::aarch64::ID_ISAR5_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar5};
@@ -16279,7 +16279,7 @@ pub mod id_isar5 {
 }
 /// AArch32 Instruction Set Attribute Register 6: dot product, BF16, I8MM, SB and SPECRES instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdIsar6>`](armreg_rt::Value), read and written field by field through the constants below; `IdIsar6::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_ISAR6_EL1`](crate::aarch64::ID_ISAR6_EL1).
+/// A layout: its values are [`Value<IdIsar6>`](armreg_rt::Value), from `IdIsar6::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR6_EL1`](crate::aarch64::ID_ISAR6_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar6};
@@ -16370,7 +16370,7 @@ pub mod id_isar6 {
 }
 /// AArch32 Memory Model Feature Register 0: VMSA/PMSA, shareability and TCM support
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR0_EL1`](crate::aarch64::ID_MMFR0_EL1).
+/// A layout: its values are [`Value<IdMmfr0>`](armreg_rt::Value), from `IdMmfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR0_EL1`](crate::aarch64::ID_MMFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr0};
@@ -16829,7 +16829,7 @@ pub mod id_mmfr0 {
 }
 /// AArch32 Memory Model Feature Register 1: cache maintenance and branch predictor features
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR1_EL1`](crate::aarch64::ID_MMFR1_EL1).
+/// A layout: its values are [`Value<IdMmfr1>`](armreg_rt::Value), from `IdMmfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR1_EL1`](crate::aarch64::ID_MMFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr1};
@@ -17349,7 +17349,7 @@ pub mod id_mmfr1 {
 }
 /// AArch32 Memory Model Feature Register 2: TLB maintenance, barriers and WFI stall
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr2>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR2_EL1`](crate::aarch64::ID_MMFR2_EL1).
+/// A layout: its values are [`Value<IdMmfr2>`](armreg_rt::Value), from `IdMmfr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR2_EL1`](crate::aarch64::ID_MMFR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr2};
@@ -17628,7 +17628,7 @@ pub mod id_mmfr2 {
 }
 /// AArch32 Memory Model Feature Register 3: cache maintenance, PAN and supersections
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr3>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR3_EL1`](crate::aarch64::ID_MMFR3_EL1).
+/// A layout: its values are [`Value<IdMmfr3>`](armreg_rt::Value), from `IdMmfr3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR3_EL1`](crate::aarch64::ID_MMFR3_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr3};
@@ -18014,7 +18014,7 @@ pub mod id_mmfr3 {
 }
 /// AArch32 Memory Model Feature Register 4: CnP, HPDS, XNX, CCIDX and EVT support
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr4>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr4::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR4_EL1`](crate::aarch64::ID_MMFR4_EL1).
+/// A layout: its values are [`Value<IdMmfr4>`](armreg_rt::Value), from `IdMmfr4::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR4_EL1`](crate::aarch64::ID_MMFR4_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr4};
@@ -18229,7 +18229,7 @@ pub mod id_mmfr4 {
 }
 /// AArch32 Memory Model Feature Register 5: enhanced translation synchronization and nTLBPA
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdMmfr5>`](armreg_rt::Value), read and written field by field through the constants below; `IdMmfr5::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_MMFR5_EL1`](crate::aarch64::ID_MMFR5_EL1).
+/// A layout: its values are [`Value<IdMmfr5>`](armreg_rt::Value), from `IdMmfr5::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR5_EL1`](crate::aarch64::ID_MMFR5_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr5};
@@ -18280,7 +18280,7 @@ pub mod id_mmfr5 {
 }
 /// AArch32 Processor Feature Register 0: instruction sets and RAS/AMU/DIT/CSV2 support in AArch32
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdPfr0>`](armreg_rt::Value), read and written field by field through the constants below; `IdPfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_PFR0_EL1`](crate::aarch64::ID_PFR0_EL1).
+/// A layout: its values are [`Value<IdPfr0>`](armreg_rt::Value), from `IdPfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_PFR0_EL1`](crate::aarch64::ID_PFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdPfr0};
@@ -18669,7 +18669,7 @@ pub mod id_pfr0 {
 }
 /// AArch32 Processor Feature Register 1: security, virtualization, generic timer and GIC support in AArch32
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdPfr1>`](armreg_rt::Value), read and written field by field through the constants below; `IdPfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_PFR1_EL1`](crate::aarch64::ID_PFR1_EL1).
+/// A layout: its values are [`Value<IdPfr1>`](armreg_rt::Value), from `IdPfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_PFR1_EL1`](crate::aarch64::ID_PFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdPfr1};
@@ -18997,7 +18997,7 @@ pub mod id_pfr1 {
 }
 /// AArch32 Processor Feature Register 2: CSV3, SSBS and RAS fractional version in AArch32
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<IdPfr2>`](armreg_rt::Value), read and written field by field through the constants below; `IdPfr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ID_PFR2_EL1`](crate::aarch64::ID_PFR2_EL1).
+/// A layout: its values are [`Value<IdPfr2>`](armreg_rt::Value), from `IdPfr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_PFR2_EL1`](crate::aarch64::ID_PFR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdPfr2};
@@ -19111,7 +19111,7 @@ pub mod id_pfr2 {
 }
 /// Interrupt Status Register: pending IRQ, FIQ, SError, and NMI state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Isr>`](armreg_rt::Value), read and written field by field through the constants below; `Isr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ISR_EL1`](crate::aarch64::ISR_EL1).
+/// A layout: its values are [`Value<Isr>`](armreg_rt::Value), from `Isr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ISR_EL1`](crate::aarch64::ISR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Isr};
@@ -19169,7 +19169,7 @@ impl armreg_rt::Layout for Isr {
 }
 /// LORegion Control Register: enable and descriptor selection
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorc>`](armreg_rt::Value), read and written field by field through the constants below; `Lorc::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::LORC_EL1`](crate::aarch64::LORC_EL1).
+/// A layout: its values are [`Value<Lorc>`](armreg_rt::Value), from `Lorc::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::LORC_EL1`](crate::aarch64::LORC_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Lorc};
@@ -19212,7 +19212,7 @@ impl armreg_rt::Layout for Lorc {
 }
 /// LORegion End Address Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorea>`](armreg_rt::Value), read and written field by field through the constants below; `Lorea::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::LOREA_EL1`](crate::aarch64::LOREA_EL1).
+/// A layout: its values are [`Value<Lorea>`](armreg_rt::Value), from `Lorea::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::LOREA_EL1`](crate::aarch64::LOREA_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Lorea};
@@ -19255,7 +19255,7 @@ impl armreg_rt::Layout for Lorea {
 }
 /// LORegion ID Register: number of LORegions and LORegion descriptors
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorid>`](armreg_rt::Value), read and written field by field through the constants below; `Lorid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::LORID_EL1`](crate::aarch64::LORID_EL1).
+/// A layout: its values are [`Value<Lorid>`](armreg_rt::Value), from `Lorid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::LORID_EL1`](crate::aarch64::LORID_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Lorid};
@@ -19298,7 +19298,7 @@ impl armreg_rt::Layout for Lorid {
 }
 /// LORegion Number Register: selects the LORegion that LORSA_EL1 and LOREA_EL1 describe
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorn>`](armreg_rt::Value), read and written field by field through the constants below; `Lorn::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::LORN_EL1`](crate::aarch64::LORN_EL1).
+/// A layout: its values are [`Value<Lorn>`](armreg_rt::Value), from `Lorn::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::LORN_EL1`](crate::aarch64::LORN_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Lorn};
@@ -19335,7 +19335,7 @@ impl armreg_rt::Layout for Lorn {
 }
 /// LORegion Start Address Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Lorsa>`](armreg_rt::Value), read and written field by field through the constants below; `Lorsa::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::LORSA_EL1`](crate::aarch64::LORSA_EL1).
+/// A layout: its values are [`Value<Lorsa>`](armreg_rt::Value), from `Lorsa::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::LORSA_EL1`](crate::aarch64::LORSA_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Lorsa};
@@ -19378,7 +19378,7 @@ impl armreg_rt::Layout for Lorsa {
 }
 /// Memory Attribute Indirection Register: eight attribute encodings indexed by AttrIndx
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mair>`](armreg_rt::Value), read and written field by field through the constants below; `Mair::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MAIR_EL1`](crate::aarch64::MAIR_EL1), [`aarch64::MAIR_EL2`](crate::aarch64::MAIR_EL2), [`aarch64::MAIR_EL3`](crate::aarch64::MAIR_EL3), [`aarch64::MAIR2_EL1`](crate::aarch64::MAIR2_EL1), [`aarch64::MAIR2_EL2`](crate::aarch64::MAIR2_EL2).
+/// A layout: its values are [`Value<Mair>`](armreg_rt::Value), from `Mair::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MAIR_EL1`](crate::aarch64::MAIR_EL1), [`aarch64::MAIR_EL2`](crate::aarch64::MAIR_EL2), [`aarch64::MAIR_EL3`](crate::aarch64::MAIR_EL3), [`aarch64::MAIR2_EL1`](crate::aarch64::MAIR2_EL1), [`aarch64::MAIR2_EL2`](crate::aarch64::MAIR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mair};
@@ -19470,7 +19470,7 @@ impl armreg_rt::Layout for Mair {
 pub type Mair2 = crate::Mair;
 /// Monitor Debug Comms Channel Interrupt Enable Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mdccint>`](armreg_rt::Value), read and written field by field through the constants below; `Mdccint::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDCCINT_EL1`](crate::aarch64::MDCCINT_EL1).
+/// A layout: its values are [`Value<Mdccint>`](armreg_rt::Value), from `Mdccint::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCCINT_EL1`](crate::aarch64::MDCCINT_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mdccint};
@@ -19513,7 +19513,7 @@ impl armreg_rt::Layout for Mdccint {
 }
 /// Debug communication channel status
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mdccsr>`](armreg_rt::Value), read and written field by field through the constants below; `Mdccsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDCCSR_EL0`](crate::aarch64::MDCCSR_EL0).
+/// A layout: its values are [`Value<Mdccsr>`](armreg_rt::Value), from `Mdccsr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCCSR_EL0`](crate::aarch64::MDCCSR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mdccsr};
@@ -19556,7 +19556,7 @@ impl armreg_rt::Layout for Mdccsr {
 }
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl2>`](armreg_rt::Value), read and written field by field through the constants below; `MdcrEl2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
+/// A layout: its values are [`Value<MdcrEl2>`](armreg_rt::Value), from `MdcrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, MdcrEl2};
@@ -19629,7 +19629,7 @@ impl armreg_rt::Layout for MdcrEl2 {
 }
 /// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields are described; the other bits hold other controls
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MdcrEl3>`](armreg_rt::Value), read and written field by field through the constants below; `MdcrEl3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
+/// A layout: its values are [`Value<MdcrEl3>`](armreg_rt::Value), from `MdcrEl3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, MdcrEl3};
@@ -19674,7 +19674,7 @@ impl armreg_rt::Layout for MdcrEl3 {
 }
 /// Monitor Debug System Control Register: self-hosted debug enables, software step and DCC status
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mdscr>`](armreg_rt::Value), read and written field by field through the constants below; `Mdscr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MDSCR_EL1`](crate::aarch64::MDSCR_EL1).
+/// A layout: its values are [`Value<Mdscr>`](armreg_rt::Value), from `Mdscr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDSCR_EL1`](crate::aarch64::MDSCR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mdscr};
@@ -19802,7 +19802,7 @@ impl armreg_rt::Layout for Mdscr {
 }
 /// Main ID Register: who made the core and which core it is; the PMU driver looks the core's events up by implementer and part number
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Midr>`](armreg_rt::Value), read and written field by field through the constants below; `Midr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
+/// A layout: its values are [`Value<Midr>`](armreg_rt::Value), from `Midr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Midr};
@@ -19971,7 +19971,7 @@ pub mod midr {
 }
 /// Multiprocessor Affinity Register: the PE's place in the affinity hierarchy
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mpidr>`](armreg_rt::Value), read and written field by field through the constants below; `Mpidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MPIDR_EL1`](crate::aarch64::MPIDR_EL1).
+/// A layout: its values are [`Value<Mpidr>`](armreg_rt::Value), from `Mpidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MPIDR_EL1`](crate::aarch64::MPIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mpidr};
@@ -20035,7 +20035,7 @@ impl armreg_rt::Layout for Mpidr {
 }
 /// Multiprocessor Affinity Register, AArch32 view (no affinity level 3)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<MpidrA32>`](armreg_rt::Value), read and written field by field through the constants below; `MpidrA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::MPIDR`](crate::aarch32::MPIDR).
+/// A layout: its values are [`Value<MpidrA32>`](armreg_rt::Value), from `MpidrA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::MPIDR`](crate::aarch32::MPIDR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, MpidrA32};
@@ -20093,7 +20093,7 @@ impl armreg_rt::Layout for MpidrA32 {
 }
 /// AArch32 Media and VFP Feature Register 0: floating-point support
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mvfr0>`](armreg_rt::Value), read and written field by field through the constants below; `Mvfr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MVFR0_EL1`](crate::aarch64::MVFR0_EL1).
+/// A layout: its values are [`Value<Mvfr0>`](armreg_rt::Value), from `Mvfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MVFR0_EL1`](crate::aarch64::MVFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mvfr0};
@@ -20308,7 +20308,7 @@ pub mod mvfr0 {
 }
 /// AArch32 Media and VFP Feature Register 1: Advanced SIMD and half-precision support
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mvfr1>`](armreg_rt::Value), read and written field by field through the constants below; `Mvfr1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MVFR1_EL1`](crate::aarch64::MVFR1_EL1).
+/// A layout: its values are [`Value<Mvfr1>`](armreg_rt::Value), from `Mvfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MVFR1_EL1`](crate::aarch64::MVFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mvfr1};
@@ -20526,7 +20526,7 @@ pub mod mvfr1 {
 }
 /// AArch32 Media and VFP Feature Register 2: miscellaneous floating-point and SIMD instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Mvfr2>`](armreg_rt::Value), read and written field by field through the constants below; `Mvfr2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::MVFR2_EL1`](crate::aarch64::MVFR2_EL1).
+/// A layout: its values are [`Value<Mvfr2>`](armreg_rt::Value), from `Mvfr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MVFR2_EL1`](crate::aarch64::MVFR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mvfr2};
@@ -20702,7 +20702,7 @@ pub mod mvfr2 {
 }
 /// Condition flags (PSTATE.{N,Z,C,V})
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Nzcv>`](armreg_rt::Value), read and written field by field through the constants below; `Nzcv::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::NZCV`](crate::aarch64::NZCV).
+/// A layout: its values are [`Value<Nzcv>`](armreg_rt::Value), from `Nzcv::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::NZCV`](crate::aarch64::NZCV).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Nzcv};
@@ -20755,7 +20755,7 @@ impl armreg_rt::Layout for Nzcv {
 }
 /// OS Lock Data Transfer Register, Receive: DBGDTRRX without side effects, for saving and restoring debug state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Osdtrrx>`](armreg_rt::Value), read and written field by field through the constants below; `Osdtrrx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::OSDTRRX_EL1`](crate::aarch64::OSDTRRX_EL1).
+/// A layout: its values are [`Value<Osdtrrx>`](armreg_rt::Value), from `Osdtrrx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::OSDTRRX_EL1`](crate::aarch64::OSDTRRX_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Osdtrrx};
@@ -20792,7 +20792,7 @@ impl armreg_rt::Layout for Osdtrrx {
 }
 /// OS Lock Data Transfer Register, Transmit: DBGDTRTX without side effects, for saving and restoring debug state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Osdtrtx>`](armreg_rt::Value), read and written field by field through the constants below; `Osdtrtx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::OSDTRTX_EL1`](crate::aarch64::OSDTRTX_EL1).
+/// A layout: its values are [`Value<Osdtrtx>`](armreg_rt::Value), from `Osdtrtx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::OSDTRTX_EL1`](crate::aarch64::OSDTRTX_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Osdtrtx};
@@ -20829,7 +20829,7 @@ impl armreg_rt::Layout for Osdtrtx {
 }
 /// OS Lock Exception Catch Control Register: access to EDECCR for saving and restoring debug state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Oseccr>`](armreg_rt::Value), read and written field by field through the constants below; `Oseccr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::OSECCR_EL1`](crate::aarch64::OSECCR_EL1).
+/// A layout: its values are [`Value<Oseccr>`](armreg_rt::Value), from `Oseccr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::OSECCR_EL1`](crate::aarch64::OSECCR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Oseccr};
@@ -20866,7 +20866,7 @@ impl armreg_rt::Layout for Oseccr {
 }
 /// OS Lock Access Register: writing OSLK sets or clears the OS Lock
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Oslar>`](armreg_rt::Value), read and written field by field through the constants below; `Oslar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::OSLAR_EL1`](crate::aarch64::OSLAR_EL1).
+/// A layout: its values are [`Value<Oslar>`](armreg_rt::Value), from `Oslar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::OSLAR_EL1`](crate::aarch64::OSLAR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Oslar};
@@ -20903,7 +20903,7 @@ impl armreg_rt::Layout for Oslar {
 }
 /// Physical Address Register after a successful address translation instruction (F = 0)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Par>`](armreg_rt::Value), read and written field by field through the constants below; `Par::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PAR_EL1`](crate::aarch64::PAR_EL1).
+/// A layout: its values are [`Value<Par>`](armreg_rt::Value), from `Par::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PAR_EL1`](crate::aarch64::PAR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Par};
@@ -21038,7 +21038,7 @@ pub mod par {
 }
 /// Physical Address Register after an aborted address translation instruction (F = 1)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<ParFault>`](armreg_rt::Value), read and written field by field through the constants below; `ParFault::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PAR_EL1_FAULT`](crate::aarch64::PAR_EL1_FAULT).
+/// A layout: its values are [`Value<ParFault>`](armreg_rt::Value), from `ParFault::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PAR_EL1_FAULT`](crate::aarch64::PAR_EL1_FAULT).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, ParFault};
@@ -21118,7 +21118,7 @@ impl armreg_rt::Layout for ParFault {
 }
 /// Permission indirection or overlay values, one 4-bit entry per index
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pirx>`](armreg_rt::Value), read and written field by field through the constants below; `Pirx::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PIRE0_EL1`](crate::aarch64::PIRE0_EL1), [`aarch64::PIRE0_EL12`](crate::aarch64::PIRE0_EL12), [`aarch64::PIR_EL1`](crate::aarch64::PIR_EL1), [`aarch64::PIR_EL12`](crate::aarch64::PIR_EL12), [`aarch64::PIR_EL2`](crate::aarch64::PIR_EL2), [`aarch64::POR_EL0`](crate::aarch64::POR_EL0), [`aarch64::POR_EL1`](crate::aarch64::POR_EL1), [`aarch64::POR_EL12`](crate::aarch64::POR_EL12) and 2 more.
+/// A layout: its values are [`Value<Pirx>`](armreg_rt::Value), from `Pirx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PIRE0_EL1`](crate::aarch64::PIRE0_EL1), [`aarch64::PIRE0_EL12`](crate::aarch64::PIRE0_EL12), [`aarch64::PIR_EL1`](crate::aarch64::PIR_EL1), [`aarch64::PIR_EL12`](crate::aarch64::PIR_EL12), [`aarch64::PIR_EL2`](crate::aarch64::PIR_EL2), [`aarch64::POR_EL0`](crate::aarch64::POR_EL0), [`aarch64::POR_EL1`](crate::aarch64::POR_EL1), [`aarch64::POR_EL12`](crate::aarch64::POR_EL12) and 2 more.
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pirx};
@@ -21229,7 +21229,7 @@ impl armreg_rt::Layout for Pirx {
 }
 /// Profiling Buffer ID Register: alignment and ownership of the profiling buffer
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmbidr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmbidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMBIDR_EL1`](crate::aarch64::PMBIDR_EL1).
+/// A layout: its values are [`Value<Pmbidr>`](armreg_rt::Value), from `Pmbidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMBIDR_EL1`](crate::aarch64::PMBIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmbidr};
@@ -21346,7 +21346,7 @@ pub mod pmbidr {
 }
 /// Profiling Buffer Limit Address Register: buffer limit, mode and enable
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmblimitr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmblimitr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMBLIMITR_EL1`](crate::aarch64::PMBLIMITR_EL1).
+/// A layout: its values are [`Value<Pmblimitr>`](armreg_rt::Value), from `Pmblimitr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMBLIMITR_EL1`](crate::aarch64::PMBLIMITR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmblimitr};
@@ -21460,7 +21460,7 @@ pub mod pmblimitr {
 }
 /// Profiling Buffer Write Pointer Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmbptr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmbptr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMBPTR_EL1`](crate::aarch64::PMBPTR_EL1), [`aarch64::TRBPTR_EL1`](crate::aarch64::TRBPTR_EL1).
+/// A layout: its values are [`Value<Pmbptr>`](armreg_rt::Value), from `Pmbptr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMBPTR_EL1`](crate::aarch64::PMBPTR_EL1), [`aarch64::TRBPTR_EL1`](crate::aarch64::TRBPTR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmbptr};
@@ -21496,7 +21496,7 @@ impl armreg_rt::Layout for Pmbptr {
 }
 /// Profiling Buffer Status/syndrome Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmbsr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmbsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMBSR_EL1`](crate::aarch64::PMBSR_EL1).
+/// A layout: its values are [`Value<Pmbsr>`](armreg_rt::Value), from `Pmbsr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMBSR_EL1`](crate::aarch64::PMBSR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmbsr};
@@ -21629,7 +21629,7 @@ pub mod pmbsr {
 }
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccfiltr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
+/// A layout: its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR)
 /// - [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr)")]
@@ -21733,7 +21733,7 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
+/// A layout: its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64)
 /// - [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccntr`](crate::mmio::PmuExt32::pmccntr)")]
@@ -21774,7 +21774,7 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Cycle Count Register, low 32 bits: the AArch32 32-bit MRC/MCR form of PMCCNTR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr32>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccntr32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
+/// A layout: its values are [`Value<Pmccntr32>`](armreg_rt::Value), from `Pmccntr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmccntr32};
@@ -21812,7 +21812,7 @@ impl armreg_rt::Layout for Pmccntr32 {
 }
 /// Common Event Identification, AArch64 64-bit form (PMCEID0_EL0 / PMCEID1_EL0). Bit n of \[31:0\] set = common event n (PMCEID0) or 0x20 + n (PMCEID1) is implemented; \[63:32\] hold the events 0x4000+ that AArch32/external PMCEID2/PMCEID3 show. The split into named fields is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
+/// A layout: its values are [`Value<Pmceid>`](armreg_rt::Value), from `Pmceid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmceid};
@@ -21850,7 +21850,7 @@ impl armreg_rt::Layout for Pmceid {
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid32>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
+/// A layout: its values are [`Value<Pmceid32>`](armreg_rt::Value), from `Pmceid32::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCEID0`](crate::aarch32::PMCEID0)
 /// - [`aarch32::PMCEID1`](crate::aarch32::PMCEID1)
 /// - [`aarch32::PMCEID2`](crate::aarch32::PMCEID2)
@@ -21893,7 +21893,7 @@ impl armreg_rt::Layout for Pmceid32 {
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
+/// A layout: its values are [`Value<Pmcidr>`](armreg_rt::Value), from `Pmcidr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmcidr`](crate::mmio::PmuExt32::pmcidr)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff0`](crate::mmio::PmuExt32::pmdevaff0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff1`](crate::mmio::PmuExt32::pmdevaff1)")]
@@ -21940,7 +21940,7 @@ impl armreg_rt::Layout for Pmcidr {
 }
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
+/// A layout: its values are [`Value<Pmcr>`](armreg_rt::Value), from `Pmcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmcr};
@@ -22121,7 +22121,7 @@ pub mod pmcr {
 }
 /// PMCR as seen through the AArch32 PMCR (32 bits, no FZS)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmcrA32>`](armreg_rt::Value), read and written field by field through the constants below; `PmcrA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
+/// A layout: its values are [`Value<PmcrA32>`](armreg_rt::Value), from `PmcrA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, PmcrA32};
@@ -22242,7 +22242,7 @@ pub mod pmcr_a32 {
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevcntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
+/// A layout: its values are [`Value<Pmevcntr>`](armreg_rt::Value), from `Pmevcntr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr)")]
 ///
@@ -22282,7 +22282,7 @@ impl armreg_rt::Layout for Pmevcntr {
 }
 /// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr32>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevcntr32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
+/// A layout: its values are [`Value<Pmevcntr32>`](armreg_rt::Value), from `Pmevcntr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmevcntr32};
@@ -22320,7 +22320,7 @@ impl armreg_rt::Layout for Pmevcntr32 {
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevtyper::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
+/// A layout: its values are [`Value<Pmevtyper>`](armreg_rt::Value), from `Pmevtyper::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER)
 /// - [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0)
 /// - [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER)
@@ -22440,7 +22440,7 @@ impl armreg_rt::Layout for Pmevtyper {
 }
 /// Performance Monitors Instruction Counter Filter Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmicfiltr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmicfiltr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMICFILTR_EL0`](crate::aarch64::PMICFILTR_EL0).
+/// A layout: its values are [`Value<Pmicfiltr>`](armreg_rt::Value), from `Pmicfiltr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMICFILTR_EL0`](crate::aarch64::PMICFILTR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmicfiltr};
@@ -22545,7 +22545,7 @@ impl armreg_rt::Layout for Pmicfiltr {
 }
 /// Performance Monitors Instruction Counter Register (FEAT_PMUv3_ICNTR)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmicntr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmicntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMICNTR_EL0`](crate::aarch64::PMICNTR_EL0).
+/// A layout: its values are [`Value<Pmicntr>`](armreg_rt::Value), from `Pmicntr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMICNTR_EL0`](crate::aarch64::PMICNTR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmicntr};
@@ -22589,7 +22589,7 @@ impl armreg_rt::Layout for Pmicntr {
 pub type Pmmir = crate::Pmcidr;
 /// Statistical Profiling Control Register (EL1): enables sampling at EL1 and EL0
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmscrEl1>`](armreg_rt::Value), read and written field by field through the constants below; `PmscrEl1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSCR_EL1`](crate::aarch64::PMSCR_EL1).
+/// A layout: its values are [`Value<PmscrEl1>`](armreg_rt::Value), from `PmscrEl1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSCR_EL1`](crate::aarch64::PMSCR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, PmscrEl1};
@@ -22652,7 +22652,7 @@ impl armreg_rt::Layout for PmscrEl1 {
 }
 /// Statistical Profiling Control Register (EL2): enables sampling at EL2 and EL0 in the EL2 host
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmscrEl2>`](armreg_rt::Value), read and written field by field through the constants below; `PmscrEl2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSCR_EL2`](crate::aarch64::PMSCR_EL2).
+/// A layout: its values are [`Value<PmscrEl2>`](armreg_rt::Value), from `PmscrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSCR_EL2`](crate::aarch64::PMSCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, PmscrEl2};
@@ -22779,7 +22779,7 @@ pub mod pmscr_el2 {
 }
 /// Event Counter Selection Register: selects the counter that PMXEVTYPER/PMXEVCNTR reach (31 selects PMCCFILTR through PMXEVTYPER). System-register only
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmselr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmselr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
+/// A layout: its values are [`Value<Pmselr>`](armreg_rt::Value), from `Pmselr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmselr};
@@ -22817,7 +22817,7 @@ impl armreg_rt::Layout for Pmselr {
 }
 /// Sampling Event Filter Register: samples are kept only if these events occurred
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsevfr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmsevfr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSEVFR_EL1`](crate::aarch64::PMSEVFR_EL1), [`aarch64::PMSNEVFR_EL1`](crate::aarch64::PMSNEVFR_EL1).
+/// A layout: its values are [`Value<Pmsevfr>`](armreg_rt::Value), from `Pmsevfr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSEVFR_EL1`](crate::aarch64::PMSEVFR_EL1), [`aarch64::PMSNEVFR_EL1`](crate::aarch64::PMSNEVFR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsevfr};
@@ -22853,7 +22853,7 @@ impl armreg_rt::Layout for Pmsevfr {
 }
 /// Sampling Filter Control Register: filters on operation type, events and latency
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsfcr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmsfcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSFCR_EL1`](crate::aarch64::PMSFCR_EL1).
+/// A layout: its values are [`Value<Pmsfcr>`](armreg_rt::Value), from `Pmsfcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSFCR_EL1`](crate::aarch64::PMSFCR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsfcr};
@@ -22921,7 +22921,7 @@ impl armreg_rt::Layout for Pmsfcr {
 }
 /// Sampling Interval Counter Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsicr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmsicr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSICR_EL1`](crate::aarch64::PMSICR_EL1).
+/// A layout: its values are [`Value<Pmsicr>`](armreg_rt::Value), from `Pmsicr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSICR_EL1`](crate::aarch64::PMSICR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsicr};
@@ -22963,7 +22963,7 @@ impl armreg_rt::Layout for Pmsicr {
 }
 /// Sampling Profiling ID Register: implemented SPE features and sizes
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsidr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmsidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSIDR_EL1`](crate::aarch64::PMSIDR_EL1).
+/// A layout: its values are [`Value<Pmsidr>`](armreg_rt::Value), from `Pmsidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSIDR_EL1`](crate::aarch64::PMSIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsidr};
@@ -23193,7 +23193,7 @@ pub mod pmsidr {
 }
 /// Sampling Interval Reload Register: sampling interval and random perturbation
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmsirr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmsirr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSIRR_EL1`](crate::aarch64::PMSIRR_EL1).
+/// A layout: its values are [`Value<Pmsirr>`](armreg_rt::Value), from `Pmsirr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSIRR_EL1`](crate::aarch64::PMSIRR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsirr};
@@ -23236,7 +23236,7 @@ impl armreg_rt::Layout for Pmsirr {
 }
 /// Sampling Latency Filter Register: minimum latency of a kept sample
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmslatfr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmslatfr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMSLATFR_EL1`](crate::aarch64::PMSLATFR_EL1).
+/// A layout: its values are [`Value<Pmslatfr>`](armreg_rt::Value), from `Pmslatfr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSLATFR_EL1`](crate::aarch64::PMSLATFR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmslatfr};
@@ -23287,7 +23287,7 @@ impl armreg_rt::Layout for Pmslatfr {
 pub type Pmsnevfr = crate::Pmsevfr;
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below; `Pmswinc::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
+/// A layout: its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMSWINC`](crate::aarch32::PMSWINC)
 /// - [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmswinc`](crate::mmio::PmuExt32::pmswinc)")]
@@ -23538,7 +23538,7 @@ impl armreg_rt::Layout for Pmswinc {
 }
 /// User Enable Register: EL0 access to the Performance Monitors (AArch64 PMUSERENR_EL0)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmuserenr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmuserenr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
+/// A layout: its values are [`Value<Pmuserenr>`](armreg_rt::Value), from `Pmuserenr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmuserenr};
@@ -23618,7 +23618,7 @@ impl armreg_rt::Layout for Pmuserenr {
 }
 /// PMUSERENR as seen through AArch32 (UEN and IR are AArch64 only)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmuserenrA32>`](armreg_rt::Value), read and written field by field through the constants below; `PmuserenrA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
+/// A layout: its values are [`Value<PmuserenrA32>`](armreg_rt::Value), from `PmuserenrA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, PmuserenrA32};
@@ -23684,7 +23684,7 @@ impl armreg_rt::Layout for PmuserenrA32 {
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmCounterMask>`](armreg_rt::Value), read and written field by field through the constants below; `PmCounterMask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
+/// A layout: its values are [`Value<PmCounterMask>`](armreg_rt::Value), from `PmCounterMask::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR)
 /// - [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0)
 /// - [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET)
@@ -23948,7 +23948,7 @@ impl armreg_rt::Layout for PmCounterMask {
 }
 /// Read-Check-Write Mask Register for 128-bit RCW instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Rcwmask>`](armreg_rt::Value), read and written field by field through the constants below; `Rcwmask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::RCWMASK_EL1`](crate::aarch64::RCWMASK_EL1).
+/// A layout: its values are [`Value<Rcwmask>`](armreg_rt::Value), from `Rcwmask::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::RCWMASK_EL1`](crate::aarch64::RCWMASK_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Rcwmask};
@@ -23984,7 +23984,7 @@ impl armreg_rt::Layout for Rcwmask {
 }
 /// Software Read-Check-Write Mask Register for 128-bit RCWS instructions
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Rcwsmask>`](armreg_rt::Value), read and written field by field through the constants below; `Rcwsmask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::RCWSMASK_EL1`](crate::aarch64::RCWSMASK_EL1).
+/// A layout: its values are [`Value<Rcwsmask>`](armreg_rt::Value), from `Rcwsmask::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::RCWSMASK_EL1`](crate::aarch64::RCWSMASK_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Rcwsmask};
@@ -24034,7 +24034,7 @@ impl armreg_rt::Layout for Rcwsmask {
 pub type Revidr = crate::Aidr;
 /// Reset Vector Base Address Register: where execution starts after a warm reset
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Rvbar>`](armreg_rt::Value), read and written field by field through the constants below; `Rvbar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::RVBAR_EL1`](crate::aarch64::RVBAR_EL1), [`aarch64::RVBAR_EL2`](crate::aarch64::RVBAR_EL2), [`aarch64::RVBAR_EL3`](crate::aarch64::RVBAR_EL3).
+/// A layout: its values are [`Value<Rvbar>`](armreg_rt::Value), from `Rvbar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::RVBAR_EL1`](crate::aarch64::RVBAR_EL1), [`aarch64::RVBAR_EL2`](crate::aarch64::RVBAR_EL2), [`aarch64::RVBAR_EL3`](crate::aarch64::RVBAR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Rvbar};
@@ -24070,7 +24070,7 @@ impl armreg_rt::Layout for Rvbar {
 }
 /// Secure Configuration Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Scr>`](armreg_rt::Value), read and written field by field through the constants below; `Scr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SCR_EL3`](crate::aarch64::SCR_EL3).
+/// A layout: its values are [`Value<Scr>`](armreg_rt::Value), from `Scr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SCR_EL3`](crate::aarch64::SCR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Scr};
@@ -24368,7 +24368,7 @@ impl armreg_rt::Layout for Scr {
 }
 /// System Control Register layout of SCTLR_EL1 (and of SCTLR_EL2 with HCR_EL2.{E2H,TGE} = {1,1})
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Sctlr>`](armreg_rt::Value), read and written field by field through the constants below; `Sctlr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SCTLR_EL1`](crate::aarch64::SCTLR_EL1), [`aarch64::SCTLR_EL2`](crate::aarch64::SCTLR_EL2).
+/// A layout: its values are [`Value<Sctlr>`](armreg_rt::Value), from `Sctlr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SCTLR_EL1`](crate::aarch64::SCTLR_EL1), [`aarch64::SCTLR_EL2`](crate::aarch64::SCTLR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Sctlr};
@@ -24763,7 +24763,7 @@ pub mod sctlr {
 }
 /// System Control Register (AArch32): the MMU, caches, alignment checking, endianness and the exception vector base
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<SctlrA32>`](armreg_rt::Value), read and written field by field through the constants below; `SctlrA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::SCTLR`](crate::aarch32::SCTLR).
+/// A layout: its values are [`Value<SctlrA32>`](armreg_rt::Value), from `SctlrA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::SCTLR`](crate::aarch32::SCTLR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, SctlrA32};
@@ -24884,7 +24884,7 @@ impl armreg_rt::Layout for SctlrA32 {
 }
 /// System Control Register for EL3
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<SctlrEl3>`](armreg_rt::Value), read and written field by field through the constants below; `SctlrEl3::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SCTLR_EL3`](crate::aarch64::SCTLR_EL3).
+/// A layout: its values are [`Value<SctlrEl3>`](armreg_rt::Value), from `SctlrEl3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SCTLR_EL3`](crate::aarch64::SCTLR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, SctlrEl3};
@@ -25040,7 +25040,7 @@ pub mod sctlr_el3 {
 }
 /// EL1 Read/Write Software Context Number, for speculation-restriction context
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Scxtnum>`](armreg_rt::Value), read and written field by field through the constants below; `Scxtnum::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SCXTNUM_EL1`](crate::aarch64::SCXTNUM_EL1).
+/// A layout: its values are [`Value<Scxtnum>`](armreg_rt::Value), from `Scxtnum::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SCXTNUM_EL1`](crate::aarch64::SCXTNUM_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Scxtnum};
@@ -25076,7 +25076,7 @@ impl armreg_rt::Layout for Scxtnum {
 }
 /// SME Control Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smcr>`](armreg_rt::Value), read and written field by field through the constants below; `Smcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SMCR_EL1`](crate::aarch64::SMCR_EL1), [`aarch64::SMCR_EL12`](crate::aarch64::SMCR_EL12), [`aarch64::SMCR_EL2`](crate::aarch64::SMCR_EL2).
+/// A layout: its values are [`Value<Smcr>`](armreg_rt::Value), from `Smcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMCR_EL1`](crate::aarch64::SMCR_EL1), [`aarch64::SMCR_EL12`](crate::aarch64::SMCR_EL12), [`aarch64::SMCR_EL2`](crate::aarch64::SMCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Smcr};
@@ -25129,7 +25129,7 @@ impl armreg_rt::Layout for Smcr {
 }
 /// SME Identification Register: implementer, revision and priority support of the SME unit
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smidr>`](armreg_rt::Value), read and written field by field through the constants below; `Smidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SMIDR_EL1`](crate::aarch64::SMIDR_EL1).
+/// A layout: its values are [`Value<Smidr>`](armreg_rt::Value), from `Smidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMIDR_EL1`](crate::aarch64::SMIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Smidr};
@@ -25182,7 +25182,7 @@ impl armreg_rt::Layout for Smidr {
 }
 /// Streaming Mode Priority Register: priority of this PE's streaming SVE execution
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smpri>`](armreg_rt::Value), read and written field by field through the constants below; `Smpri::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SMPRI_EL1`](crate::aarch64::SMPRI_EL1).
+/// A layout: its values are [`Value<Smpri>`](armreg_rt::Value), from `Smpri::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMPRI_EL1`](crate::aarch64::SMPRI_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Smpri};
@@ -25219,7 +25219,7 @@ impl armreg_rt::Layout for Smpri {
 }
 /// Streaming Mode Priority Mapping Register: maps EL1/EL0 priorities to physical priorities
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Smprimap>`](armreg_rt::Value), read and written field by field through the constants below; `Smprimap::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SMPRIMAP_EL2`](crate::aarch64::SMPRIMAP_EL2).
+/// A layout: its values are [`Value<Smprimap>`](armreg_rt::Value), from `Smprimap::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMPRIMAP_EL2`](crate::aarch64::SMPRIMAP_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Smprimap};
@@ -25338,7 +25338,7 @@ impl armreg_rt::Layout for Smprimap {
 pub type Sp = crate::Apkey;
 /// Saved Program Status Register, layout for an exception taken from AArch64 state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Spsr>`](armreg_rt::Value), read and written field by field through the constants below; `Spsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SPSR_EL1`](crate::aarch64::SPSR_EL1), [`aarch64::SPSR_EL2`](crate::aarch64::SPSR_EL2), [`aarch64::SPSR_EL3`](crate::aarch64::SPSR_EL3).
+/// A layout: its values are [`Value<Spsr>`](armreg_rt::Value), from `Spsr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SPSR_EL1`](crate::aarch64::SPSR_EL1), [`aarch64::SPSR_EL2`](crate::aarch64::SPSR_EL2), [`aarch64::SPSR_EL3`](crate::aarch64::SPSR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Spsr};
@@ -25555,7 +25555,7 @@ pub mod spsr {
 }
 /// Stack Pointer Select
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Spsel>`](armreg_rt::Value), read and written field by field through the constants below; `Spsel::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SPSel`](crate::aarch64::SPSel).
+/// A layout: its values are [`Value<Spsel>`](armreg_rt::Value), from `Spsel::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SPSel`](crate::aarch64::SPSel).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Spsel};
@@ -25592,7 +25592,7 @@ impl armreg_rt::Layout for Spsel {
 }
 /// Streaming Vector Control Register: PSTATE.SM and PSTATE.ZA
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Svcr>`](armreg_rt::Value), read and written field by field through the constants below; `Svcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::SVCR`](crate::aarch64::SVCR).
+/// A layout: its values are [`Value<Svcr>`](armreg_rt::Value), from `Svcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SVCR`](crate::aarch64::SVCR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Svcr};
@@ -25634,7 +25634,7 @@ impl armreg_rt::Layout for Svcr {
 }
 /// Extended Translation Control Register (EL1 and EL1&0 regimes)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Tcr2El1>`](armreg_rt::Value), read and written field by field through the constants below; `Tcr2El1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TCR2_EL1`](crate::aarch64::TCR2_EL1), [`aarch64::TCR2_EL12`](crate::aarch64::TCR2_EL12).
+/// A layout: its values are [`Value<Tcr2El1>`](armreg_rt::Value), from `Tcr2El1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TCR2_EL1`](crate::aarch64::TCR2_EL1), [`aarch64::TCR2_EL12`](crate::aarch64::TCR2_EL12).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Tcr2El1};
@@ -25718,7 +25718,7 @@ impl armreg_rt::Layout for Tcr2El1 {
 }
 /// Extended Translation Control Register (EL2): permission indirection, overlays and 128-bit descriptors
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Tcr2El2>`](armreg_rt::Value), read and written field by field through the constants below; `Tcr2El2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TCR2_EL2`](crate::aarch64::TCR2_EL2).
+/// A layout: its values are [`Value<Tcr2El2>`](armreg_rt::Value), from `Tcr2El2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TCR2_EL2`](crate::aarch64::TCR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Tcr2El2};
@@ -25820,7 +25820,7 @@ impl armreg_rt::Layout for Tcr2El2 {
 }
 /// Translation Control Register layout of TCR_EL1 (two VA ranges; also TCR_EL2 with HCR_EL2.E2H = 1)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TcrEl1>`](armreg_rt::Value), read and written field by field through the constants below; `TcrEl1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TCR_EL1`](crate::aarch64::TCR_EL1), [`aarch64::TCR_EL2_E2H`](crate::aarch64::TCR_EL2_E2H).
+/// A layout: its values are [`Value<TcrEl1>`](armreg_rt::Value), from `TcrEl1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TCR_EL1`](crate::aarch64::TCR_EL1), [`aarch64::TCR_EL2_E2H`](crate::aarch64::TCR_EL2_E2H).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, TcrEl1};
@@ -26411,7 +26411,7 @@ pub mod tcr_el1 {
 }
 /// Translation Control Register layout of TCR_EL2 (HCR_EL2.E2H = 0) and TCR_EL3: one VA range
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TcrEl2>`](armreg_rt::Value), read and written field by field through the constants below; `TcrEl2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TCR_EL2`](crate::aarch64::TCR_EL2), [`aarch64::TCR_EL3`](crate::aarch64::TCR_EL3).
+/// A layout: its values are [`Value<TcrEl2>`](armreg_rt::Value), from `TcrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TCR_EL2`](crate::aarch64::TCR_EL2), [`aarch64::TCR_EL3`](crate::aarch64::TCR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, TcrEl2};
@@ -26555,7 +26555,7 @@ pub mod tcr_el2 {
 }
 /// Software Thread ID (TPIDR_EL0 to TPIDR_EL3): a value for the OS or runtime, with no effect on the PE
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Tpidr>`](armreg_rt::Value), read and written field by field through the constants below; `Tpidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TPIDR_EL0`](crate::aarch64::TPIDR_EL0), [`aarch64::TPIDR_EL1`](crate::aarch64::TPIDR_EL1), [`aarch64::TPIDR_EL2`](crate::aarch64::TPIDR_EL2), [`aarch64::TPIDR_EL3`](crate::aarch64::TPIDR_EL3), [`aarch64::TPIDR2_EL0`](crate::aarch64::TPIDR2_EL0), [`aarch64::TPIDRRO_EL0`](crate::aarch64::TPIDRRO_EL0).
+/// A layout: its values are [`Value<Tpidr>`](armreg_rt::Value), from `Tpidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TPIDR_EL0`](crate::aarch64::TPIDR_EL0), [`aarch64::TPIDR_EL1`](crate::aarch64::TPIDR_EL1), [`aarch64::TPIDR_EL2`](crate::aarch64::TPIDR_EL2), [`aarch64::TPIDR_EL3`](crate::aarch64::TPIDR_EL3), [`aarch64::TPIDR2_EL0`](crate::aarch64::TPIDR2_EL0), [`aarch64::TPIDRRO_EL0`](crate::aarch64::TPIDRRO_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Tpidr};
@@ -26607,7 +26607,7 @@ pub type Tpidr2 = crate::Tpidr;
 pub type Tpidrro = crate::Tpidr;
 /// Trace Buffer Base Address Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbbaser>`](armreg_rt::Value), read and written field by field through the constants below; `Trbbaser::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBBASER_EL1`](crate::aarch64::TRBBASER_EL1).
+/// A layout: its values are [`Value<Trbbaser>`](armreg_rt::Value), from `Trbbaser::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBBASER_EL1`](crate::aarch64::TRBBASER_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trbbaser};
@@ -26644,7 +26644,7 @@ impl armreg_rt::Layout for Trbbaser {
 }
 /// Trace Buffer ID Register: alignment and ownership of the trace buffer
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbidr>`](armreg_rt::Value), read and written field by field through the constants below; `Trbidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBIDR_EL1`](crate::aarch64::TRBIDR_EL1).
+/// A layout: its values are [`Value<Trbidr>`](armreg_rt::Value), from `Trbidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBIDR_EL1`](crate::aarch64::TRBIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trbidr};
@@ -26761,7 +26761,7 @@ pub mod trbidr {
 }
 /// Trace Buffer Limit Address Register: buffer limit, fill and trigger modes, enable
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trblimitr>`](armreg_rt::Value), read and written field by field through the constants below; `Trblimitr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBLIMITR_EL1`](crate::aarch64::TRBLIMITR_EL1).
+/// A layout: its values are [`Value<Trblimitr>`](armreg_rt::Value), from `Trblimitr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBLIMITR_EL1`](crate::aarch64::TRBLIMITR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trblimitr};
@@ -26948,7 +26948,7 @@ pub mod trblimitr {
 }
 /// Trace Buffer Memory Attribute Register: attributes of trace buffer writes
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbmar>`](armreg_rt::Value), read and written field by field through the constants below; `Trbmar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBMAR_EL1`](crate::aarch64::TRBMAR_EL1).
+/// A layout: its values are [`Value<Trbmar>`](armreg_rt::Value), from `Trbmar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBMAR_EL1`](crate::aarch64::TRBMAR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trbmar};
@@ -27136,7 +27136,7 @@ pub mod trbmar {
 pub type Trbptr = crate::Pmbptr;
 /// Trace Buffer Status/syndrome Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbsr>`](armreg_rt::Value), read and written field by field through the constants below; `Trbsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBSR_EL1`](crate::aarch64::TRBSR_EL1).
+/// A layout: its values are [`Value<Trbsr>`](armreg_rt::Value), from `Trbsr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBSR_EL1`](crate::aarch64::TRBSR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trbsr};
@@ -27216,7 +27216,7 @@ impl armreg_rt::Layout for Trbsr {
 }
 /// Trace Buffer Trigger Counter Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Trbtrg>`](armreg_rt::Value), read and written field by field through the constants below; `Trbtrg::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TRBTRG_EL1`](crate::aarch64::TRBTRG_EL1).
+/// A layout: its values are [`Value<Trbtrg>`](armreg_rt::Value), from `Trbtrg::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBTRG_EL1`](crate::aarch64::TRBTRG_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trbtrg};
@@ -27253,7 +27253,7 @@ impl armreg_rt::Layout for Trbtrg {
 }
 /// Translation Table Base Control Register (AArch32), short-descriptor format (EAE = 0)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ttbcr>`](armreg_rt::Value), read and written field by field through the constants below; `Ttbcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::TTBCR`](crate::aarch32::TTBCR).
+/// A layout: its values are [`Value<Ttbcr>`](armreg_rt::Value), from `Ttbcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::TTBCR`](crate::aarch32::TTBCR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Ttbcr};
@@ -27311,7 +27311,7 @@ impl armreg_rt::Layout for Ttbcr {
 }
 /// Translation Table Base Control Register (AArch32), long-descriptor format (EAE = 1)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbcrLong>`](armreg_rt::Value), read and written field by field through the constants below; `TtbcrLong::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::TTBCR_EAE`](crate::aarch32::TTBCR_EAE).
+/// A layout: its values are [`Value<TtbcrLong>`](armreg_rt::Value), from `TtbcrLong::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::TTBCR_EAE`](crate::aarch32::TTBCR_EAE).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, TtbcrLong};
@@ -27431,7 +27431,7 @@ pub mod ttbcr_long {
 }
 /// Translation Table Base Register with an ASID
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Ttbr>`](armreg_rt::Value), read and written field by field through the constants below; `Ttbr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TTBR0_EL1`](crate::aarch64::TTBR0_EL1), [`aarch64::TTBR0_EL2_E2H`](crate::aarch64::TTBR0_EL2_E2H), [`aarch64::TTBR1_EL1`](crate::aarch64::TTBR1_EL1), [`aarch64::TTBR1_EL2`](crate::aarch64::TTBR1_EL2).
+/// A layout: its values are [`Value<Ttbr>`](armreg_rt::Value), from `Ttbr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TTBR0_EL1`](crate::aarch64::TTBR0_EL1), [`aarch64::TTBR0_EL2_E2H`](crate::aarch64::TTBR0_EL2_E2H), [`aarch64::TTBR1_EL1`](crate::aarch64::TTBR1_EL1), [`aarch64::TTBR1_EL2`](crate::aarch64::TTBR1_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Ttbr};
@@ -27477,7 +27477,7 @@ impl armreg_rt::Layout for Ttbr {
 }
 /// Translation Table Base Register, 64-bit (long-descriptor) format (AArch32)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbrA3264>`](armreg_rt::Value), read and written field by field through the constants below; `TtbrA3264::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::TTBR0`](crate::aarch32::TTBR0), [`aarch32::TTBR1`](crate::aarch32::TTBR1).
+/// A layout: its values are [`Value<TtbrA3264>`](armreg_rt::Value), from `TtbrA3264::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::TTBR0`](crate::aarch32::TTBR0), [`aarch32::TTBR1`](crate::aarch32::TTBR1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, TtbrA3264};
@@ -27524,7 +27524,7 @@ impl armreg_rt::Layout for TtbrA3264 {
 }
 /// Translation Table Base Register of a regime without ASIDs
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<TtbrNoasid>`](armreg_rt::Value), read and written field by field through the constants below; `TtbrNoasid::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::TTBR0_EL2`](crate::aarch64::TTBR0_EL2), [`aarch64::TTBR0_EL3`](crate::aarch64::TTBR0_EL3).
+/// A layout: its values are [`Value<TtbrNoasid>`](armreg_rt::Value), from `TtbrNoasid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TTBR0_EL2`](crate::aarch64::TTBR0_EL2), [`aarch64::TTBR0_EL3`](crate::aarch64::TTBR0_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, TtbrNoasid};
@@ -27566,7 +27566,7 @@ impl armreg_rt::Layout for TtbrNoasid {
 }
 /// Vector Base Address Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vbar>`](armreg_rt::Value), read and written field by field through the constants below; `Vbar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::VBAR_EL1`](crate::aarch64::VBAR_EL1), [`aarch64::VBAR_EL2`](crate::aarch64::VBAR_EL2), [`aarch64::VBAR_EL3`](crate::aarch64::VBAR_EL3).
+/// A layout: its values are [`Value<Vbar>`](armreg_rt::Value), from `Vbar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VBAR_EL1`](crate::aarch64::VBAR_EL1), [`aarch64::VBAR_EL2`](crate::aarch64::VBAR_EL2), [`aarch64::VBAR_EL3`](crate::aarch64::VBAR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Vbar};
@@ -27603,7 +27603,7 @@ impl armreg_rt::Layout for Vbar {
 }
 /// Vector Base Address Register (AArch32)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<VbarA32>`](armreg_rt::Value), read and written field by field through the constants below; `VbarA32::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch32::VBAR`](crate::aarch32::VBAR).
+/// A layout: its values are [`Value<VbarA32>`](armreg_rt::Value), from `VbarA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::VBAR`](crate::aarch32::VBAR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, VbarA32};
@@ -27640,7 +27640,7 @@ impl armreg_rt::Layout for VbarA32 {
 }
 /// Virtualization Multiprocessor ID Register: the MPIDR_EL1 value EL1 reads under EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vmpidr>`](armreg_rt::Value), read and written field by field through the constants below; `Vmpidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::VMPIDR_EL2`](crate::aarch64::VMPIDR_EL2).
+/// A layout: its values are [`Value<Vmpidr>`](armreg_rt::Value), from `Vmpidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VMPIDR_EL2`](crate::aarch64::VMPIDR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Vmpidr};
@@ -27704,7 +27704,7 @@ impl armreg_rt::Layout for Vmpidr {
 }
 /// Virtualization Processor ID Register: the MIDR_EL1 value EL1 reads under EL2
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vpidr>`](armreg_rt::Value), read and written field by field through the constants below; `Vpidr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::VPIDR_EL2`](crate::aarch64::VPIDR_EL2).
+/// A layout: its values are [`Value<Vpidr>`](armreg_rt::Value), from `Vpidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VPIDR_EL2`](crate::aarch64::VPIDR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Vpidr};
@@ -27761,7 +27761,7 @@ impl armreg_rt::Layout for Vpidr {
 }
 /// Virtualization Translation Control Register (stage 2 of the EL1&0 regime)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vtcr>`](armreg_rt::Value), read and written field by field through the constants below; `Vtcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::VTCR_EL2`](crate::aarch64::VTCR_EL2).
+/// A layout: its values are [`Value<Vtcr>`](armreg_rt::Value), from `Vtcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VTCR_EL2`](crate::aarch64::VTCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Vtcr};
@@ -27908,7 +27908,7 @@ pub mod vtcr {
 }
 /// Virtualization Translation Table Base Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Vttbr>`](armreg_rt::Value), read and written field by field through the constants below; `Vttbr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::VTTBR_EL2`](crate::aarch64::VTTBR_EL2).
+/// A layout: its values are [`Value<Vttbr>`](armreg_rt::Value), from `Vttbr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VTTBR_EL2`](crate::aarch64::VTTBR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Vttbr};
@@ -27954,7 +27954,7 @@ impl armreg_rt::Layout for Vttbr {
 }
 /// SVE Control Register
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Zcr>`](armreg_rt::Value), read and written field by field through the constants below; `Zcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`aarch64::ZCR_EL1`](crate::aarch64::ZCR_EL1), [`aarch64::ZCR_EL12`](crate::aarch64::ZCR_EL12), [`aarch64::ZCR_EL2`](crate::aarch64::ZCR_EL2).
+/// A layout: its values are [`Value<Zcr>`](armreg_rt::Value), from `Zcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ZCR_EL1`](crate::aarch64::ZCR_EL1), [`aarch64::ZCR_EL12`](crate::aarch64::ZCR_EL12), [`aarch64::ZCR_EL2`](crate::aarch64::ZCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Zcr};

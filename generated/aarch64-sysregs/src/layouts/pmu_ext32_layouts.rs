@@ -32,7 +32,7 @@
 )]
 /// Authentication Status Register (external view only): debug authentication state per Security state
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmauthstatus>`](armreg_rt::Value), read and written field by field through the constants below; `Pmauthstatus::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmauthstatus`](crate::mmio::PmuExt32::pmauthstatus).
+/// A layout: its values are [`Value<Pmauthstatus>`](armreg_rt::Value), from `Pmauthstatus::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmauthstatus`](crate::mmio::PmuExt32::pmauthstatus).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmauthstatus};
@@ -119,7 +119,7 @@ impl armreg_rt::Layout for Pmauthstatus {
 }
 /// Configuration Register (external view only): PMU features and counter count
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcfgr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcfgr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmcfgr`](crate::mmio::PmuExt32::pmcfgr).
+/// A layout: its values are [`Value<Pmcfgr>`](armreg_rt::Value), from `Pmcfgr::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmcfgr`](crate::mmio::PmuExt32::pmcfgr).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmcfgr};
@@ -227,7 +227,7 @@ impl armreg_rt::Layout for Pmcfgr {
 }
 /// PMCR as seen in the external (memory-mapped) view: bits \[31:11\] (N, IDCODE, IMP) are RAZ/WI; read the counter count from PMCFGR.N
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<PmcrExt>`](armreg_rt::Value), read and written field by field through the constants below; `PmcrExt::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmcr`](crate::mmio::PmuExt32::pmcr).
+/// A layout: its values are [`Value<PmcrExt>`](armreg_rt::Value), from `PmcrExt::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmcr`](crate::mmio::PmuExt32::pmcr).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, PmcrExt};
@@ -332,7 +332,7 @@ impl armreg_rt::Layout for PmcrExt {
 pub type Pmdevaff = crate::Pmcidr;
 /// Device Architecture Register (external view only): identifies an Arm PMU, EXT32 view (0x47702A16)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevarch>`](armreg_rt::Value), read and written field by field through the constants below; `Pmdevarch::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmdevarch::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`PmuExt32::pmdevarch`](crate::mmio::PmuExt32::pmdevarch).
+/// A layout: its values are [`Value<Pmdevarch>`](armreg_rt::Value), from `Pmdevarch::DEFAULT` or `Pmdevarch::RESET` and the field constants below. Registers with this layout: [`PmuExt32::pmdevarch`](crate::mmio::PmuExt32::pmdevarch).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmdevarch};
@@ -407,7 +407,7 @@ impl armreg_rt::Reset for Pmdevarch {}
 pub type Pmdevid = crate::Pmcidr;
 /// Device Type Register (external view only): 0x16 = performance monitor of a processor
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevtype>`](armreg_rt::Value), read and written field by field through the constants below; `Pmdevtype::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmdevtype::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`PmuExt32::pmdevtype`](crate::mmio::PmuExt32::pmdevtype).
+/// A layout: its values are [`Value<Pmdevtype>`](armreg_rt::Value), from `Pmdevtype::DEFAULT` or `Pmdevtype::RESET` and the field constants below. Registers with this layout: [`PmuExt32::pmdevtype`](crate::mmio::PmuExt32::pmdevtype).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmdevtype};
@@ -461,7 +461,7 @@ impl armreg_rt::Reset for Pmdevtype {}
 pub type Pmiidr = crate::Pmcidr;
 /// Integration Mode Control Register (external view only). The finer field layout is not described here
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmitctrl>`](armreg_rt::Value), read and written field by field through the constants below; `Pmitctrl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmitctrl`](crate::mmio::PmuExt32::pmitctrl).
+/// A layout: its values are [`Value<Pmitctrl>`](armreg_rt::Value), from `Pmitctrl::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmitctrl`](crate::mmio::PmuExt32::pmitctrl).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmitctrl};
@@ -499,7 +499,7 @@ impl armreg_rt::Layout for Pmitctrl {
 }
 /// Lock Access Register (external view only, write-only)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlar>`](armreg_rt::Value), read and written field by field through the constants below; `Pmlar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmlar`](crate::mmio::PmuExt32::pmlar).
+/// A layout: its values are [`Value<Pmlar>`](armreg_rt::Value), from `Pmlar::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmlar`](crate::mmio::PmuExt32::pmlar).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmlar};
@@ -537,7 +537,7 @@ impl armreg_rt::Layout for Pmlar {
 }
 /// Lock Status Register (external view only)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlsr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmlsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`PmuExt32::pmlsr`](crate::mmio::PmuExt32::pmlsr).
+/// A layout: its values are [`Value<Pmlsr>`](armreg_rt::Value), from `Pmlsr::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmlsr`](crate::mmio::PmuExt32::pmlsr).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmlsr};

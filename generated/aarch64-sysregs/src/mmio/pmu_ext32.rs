@@ -94,7 +94,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMEVCNTR<n>`: Event Count Registers 0..30: 0x000 + 8n (low word), +4 (high word)
     ///
-    /// Offset 0x0 + n × 0x8, n < 31; read/write, layout [`Pmevcntr`](crate::Pmevcntr).
+    /// Offset 0x0 + n × 0x8, n < 31; read/write.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     ///
@@ -114,7 +114,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCCNTR`: Cycle Count Register: 0x0F8 low word, 0x0FC high word
     ///
-    /// Offset 0xf8; read/write, layout [`Pmccntr`](crate::Pmccntr).
+    /// Offset 0xf8; read/write.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -130,7 +130,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMEVTYPER<n>`: Event Type Registers 0..30: 0x400 + 4n
     ///
-    /// Offset 0x400 + n × 0x4, n < 31; read/write, layout [`Pmevtyper`](crate::Pmevtyper).
+    /// Offset 0x400 + n × 0x4, n < 31; read/write.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     ///
@@ -150,7 +150,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCCFILTR`: Cycle Count Filter Register
     ///
-    /// Offset 0x47c; read/write, layout [`Pmccfiltr`](crate::Pmccfiltr).
+    /// Offset 0x47c; read/write.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -166,7 +166,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCNTENSET`: Count Enable Set (write-1-to-set view of the enable state)
     ///
-    /// Offset 0xc00; write-1-to-set view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xc00; write-1-to-set view of `PMCNTEN`.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -182,7 +182,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCNTENCLR`: Count Enable Clear (write-1-to-clear view of the enable state)
     ///
-    /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -198,7 +198,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMINTENSET`: Interrupt Enable Set (write-1-to-set view of the overflow-interrupt enables)
     ///
-    /// Offset 0xc40; write-1-to-set view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xc40; write-1-to-set view of `PMINTEN`.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -214,7 +214,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMINTENCLR`: Interrupt Enable Clear (write-1-to-clear view of the overflow-interrupt enables)
     ///
-    /// Offset 0xc60; write-1-to-clear view of `PMINTEN`, layout [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xc60; write-1-to-clear view of `PMINTEN`.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -230,7 +230,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMOVSCLR`: Overflow Flag Status Clear (write-1-to-clear view of the overflow flags)
     ///
-    /// Offset 0xc80; write-1-to-clear view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xc80; write-1-to-clear view of `PMOVS`.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -246,7 +246,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMSWINC`: Software Increment (write-only)
     ///
-    /// Offset 0xca0; write-only, layout [`Pmswinc`](crate::Pmswinc).
+    /// Offset 0xca0; write-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -262,7 +262,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMOVSSET`: Overflow Flag Status Set (write-1-to-set view of the overflow flags)
     ///
-    /// Offset 0xcc0; write-1-to-set view of `PMOVS`, layout [`PmCounterMask`](crate::PmCounterMask).
+    /// Offset 0xcc0; write-1-to-set view of `PMOVS`.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -278,7 +278,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCFGR`: Configuration Register: read the number of event counters from PMCFGR.N
     ///
-    /// Offset 0xe00; read-only, layout [`Pmcfgr`](crate::Pmcfgr).
+    /// Offset 0xe00; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -294,7 +294,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCR`: Performance Monitors Control Register, external view: bits \[31:11\] RAZ/WI
     ///
-    /// Offset 0xe04; read/write, layout [`PmcrExt`](crate::PmcrExt).
+    /// Offset 0xe04; read/write.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -310,7 +310,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMIIDR`: Implementation Identification Register
     ///
-    /// Offset 0xe08; read-only, layout [`Pmiidr`](crate::Pmiidr).
+    /// Offset 0xe08; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -326,7 +326,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCEID<n>`: Common Event Identification 0..3: 0xE20, 0xE24, 0xE28, 0xE2C
     ///
-    /// Offset 0xe20 + n × 0x4, n < 4; read-only, layout [`Pmceid32`](crate::Pmceid32).
+    /// Offset 0xe20 + n × 0x4, n < 4; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     ///
@@ -346,7 +346,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMMIR`: Machine Identification Register
     ///
-    /// Offset 0xe40; read-only, layout [`Pmmir`](crate::Pmmir).
+    /// Offset 0xe40; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -362,7 +362,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMITCTRL`: Integration Mode Control Register
     ///
-    /// Offset 0xf00; read/write, layout [`Pmitctrl`](crate::Pmitctrl).
+    /// Offset 0xf00; read/write.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -378,7 +378,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMDEVAFF0`: Device Affinity Register 0
     ///
-    /// Offset 0xfa8; read-only, layout [`Pmdevaff`](crate::Pmdevaff).
+    /// Offset 0xfa8; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -394,7 +394,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMDEVAFF1`: Device Affinity Register 1
     ///
-    /// Offset 0xfac; read-only, layout [`Pmdevaff`](crate::Pmdevaff).
+    /// Offset 0xfac; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -410,7 +410,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMLAR`: Lock Access Register (write-only): write 0xC5ACCE55 to unlock, anything else locks
     ///
-    /// Offset 0xfb0; write-only, layout [`Pmlar`](crate::Pmlar).
+    /// Offset 0xfb0; write-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -426,7 +426,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMLSR`: Lock Status Register
     ///
-    /// Offset 0xfb4; read-only, layout [`Pmlsr`](crate::Pmlsr).
+    /// Offset 0xfb4; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -442,7 +442,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMAUTHSTATUS`: Authentication Status Register
     ///
-    /// Offset 0xfb8; read-only, layout [`Pmauthstatus`](crate::Pmauthstatus).
+    /// Offset 0xfb8; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -458,7 +458,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMDEVARCH`: Device Architecture Register (0x47702A16 for the EXT32 view)
     ///
-    /// Offset 0xfbc; read-only, layout [`Pmdevarch`](crate::Pmdevarch).
+    /// Offset 0xfbc; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -474,7 +474,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMDEVID`: Device Configuration Register
     ///
-    /// Offset 0xfc8; read-only, layout [`Pmdevid`](crate::Pmdevid).
+    /// Offset 0xfc8; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -490,7 +490,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMDEVTYPE`: Device Type Register (0x16)
     ///
-    /// Offset 0xfcc; read-only, layout [`Pmdevtype`](crate::Pmdevtype).
+    /// Offset 0xfcc; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -506,7 +506,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMPIDR4`: Peripheral Identification Register 4
     ///
-    /// Offset 0xfd0; read-only, layout [`Pmpidr`](crate::Pmpidr).
+    /// Offset 0xfd0; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
@@ -522,7 +522,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMPIDR<n>`: Peripheral Identification Registers 0..3: 0xFE0..0xFEC
     ///
-    /// Offset 0xfe0 + n × 0x4, n < 4; read-only, layout [`Pmpidr`](crate::Pmpidr).
+    /// Offset 0xfe0 + n × 0x4, n < 4; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     ///
@@ -542,7 +542,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     }
     /// `PMCIDR<n>`: Component Identification Registers 0..3: 0xFF0..0xFFC
     ///
-    /// Offset 0xff0 + n × 0x4, n < 4; read-only, layout [`Pmcidr`](crate::Pmcidr).
+    /// Offset 0xff0 + n × 0x4, n < 4; read-only.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     ///

@@ -32,7 +32,7 @@
 )]
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/CLR. Bits \[30:6\] are not described: the article describes 6 counters; the DSU has up to 31 (Linux drivers/perf/arm_dsu_pmu.c)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuCounterMask>`](armreg_rt::Value), read and written field by field through the constants below; `DsuCounterMask::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`DsuPmuMmio::pmcntenset`](crate::mmio::DsuPmuMmio::pmcntenset), [`DsuPmuMmio::pmcntenclr`](crate::mmio::DsuPmuMmio::pmcntenclr), [`DsuPmuMmio::pmintenset`](crate::mmio::DsuPmuMmio::pmintenset), [`DsuPmuMmio::pmintenclr`](crate::mmio::DsuPmuMmio::pmintenclr), [`DsuPmuMmio::pmovsclr`](crate::mmio::DsuPmuMmio::pmovsclr), [`DsuPmuMmio::pmovsset`](crate::mmio::DsuPmuMmio::pmovsset).
+/// A layout: its values are [`Value<DsuCounterMask>`](armreg_rt::Value), from `DsuCounterMask::DEFAULT` and the field constants below. Registers with this layout: [`DsuPmuMmio::pmcntenset`](crate::mmio::DsuPmuMmio::pmcntenset), [`DsuPmuMmio::pmcntenclr`](crate::mmio::DsuPmuMmio::pmcntenclr), [`DsuPmuMmio::pmintenset`](crate::mmio::DsuPmuMmio::pmintenset), [`DsuPmuMmio::pmintenclr`](crate::mmio::DsuPmuMmio::pmintenclr), [`DsuPmuMmio::pmovsclr`](crate::mmio::DsuPmuMmio::pmovsclr), [`DsuPmuMmio::pmovsset`](crate::mmio::DsuPmuMmio::pmovsset).
 ///
 /// ```
 /// # use arm_dsu_pmu_mmio::{Layout, DsuCounterMask};
@@ -112,7 +112,7 @@ impl armreg_rt::Layout for DsuCounterMask {
 }
 /// Cluster PMU configuration register in the unconfirmed memory-mapped view: N, SIZE and CC as the article gives them (the same bits as the generic external PMCFGR, Arm ARM DDI0487 §I5.2); other bits not described
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmcfgr>`](armreg_rt::Value), read and written field by field through the constants below; `DsuPmcfgr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`DsuPmuMmio::pmcfgr`](crate::mmio::DsuPmuMmio::pmcfgr).
+/// A layout: its values are [`Value<DsuPmcfgr>`](armreg_rt::Value), from `DsuPmcfgr::DEFAULT` and the field constants below. Registers with this layout: [`DsuPmuMmio::pmcfgr`](crate::mmio::DsuPmuMmio::pmcfgr).
 ///
 /// ```
 /// # use arm_dsu_pmu_mmio::{Layout, DsuPmcfgr};
@@ -164,7 +164,7 @@ impl armreg_rt::Layout for DsuPmcfgr {
 }
 /// Cluster PMU control register in the unconfirmed memory-mapped view: E, P, C as the article gives them. The system-register CLUSTERPMCR also has N\[15:11\], IDCODE\[23:16\], IMP\[31:24\] (Linux drivers/perf/arm_dsu_pmu.c); whether this view shows them is not known, so they are not described
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmcr>`](armreg_rt::Value), read and written field by field through the constants below; `DsuPmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`DsuPmuMmio::pmcr`](crate::mmio::DsuPmuMmio::pmcr).
+/// A layout: its values are [`Value<DsuPmcr>`](armreg_rt::Value), from `DsuPmcr::DEFAULT` and the field constants below. Registers with this layout: [`DsuPmuMmio::pmcr`](crate::mmio::DsuPmuMmio::pmcr).
 ///
 /// ```
 /// # use arm_dsu_pmu_mmio::{Layout, DsuPmcr};
@@ -216,7 +216,7 @@ impl armreg_rt::Layout for DsuPmcr {
 }
 /// Cluster event counter n in the unverified memory-mapped view (the DSU's event counters are 32 bits, Linux drivers/perf/arm_dsu_pmu.c)
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmevcntr>`](armreg_rt::Value), read and written field by field through the constants below; `DsuPmevcntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`DsuPmuMmio::pmevcntr`](crate::mmio::DsuPmuMmio::pmevcntr).
+/// A layout: its values are [`Value<DsuPmevcntr>`](armreg_rt::Value), from `DsuPmevcntr::DEFAULT` and the field constants below. Registers with this layout: [`DsuPmuMmio::pmevcntr`](crate::mmio::DsuPmuMmio::pmevcntr).
 ///
 /// ```
 /// # use arm_dsu_pmu_mmio::{Layout, DsuPmevcntr};

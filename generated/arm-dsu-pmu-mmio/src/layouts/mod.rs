@@ -36,7 +36,7 @@ mod dsu_pmu_mmio_layouts;
 pub use self::dsu_pmu_mmio_layouts::*;
 /// Event type of cluster counter n in the unverified memory-mapped view: the article writes the event number (e.g. 0x2B L3D_CACHE) to it. Field layout not confirmed; the whole register is described
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<DsuPmevtyper>`](armreg_rt::Value), read and written field by field through the constants below; `DsuPmevtyper::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout (a block's only where the build selects the block):
+/// A layout: its values are [`Value<DsuPmevtyper>`](armreg_rt::Value), from `DsuPmevtyper::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
 #[cfg_attr(feature = "dsu_pmu_mmio", doc = "- [`DsuPmuMmio::pmevtyper`](crate::mmio::DsuPmuMmio::pmevtyper)")]
 ///
 /// ```

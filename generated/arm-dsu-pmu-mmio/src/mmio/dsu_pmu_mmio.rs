@@ -80,7 +80,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMEVTYPER<n>`: Event type of cluster counter n, n = 0..5: 0xA00 + 8n. UNVERIFIED offset; 6 counters as the article describes
     ///
-    /// Offset 0xa00 + n × 0x8, n < 6; read/write, layout [`DsuPmevtyper`](crate::DsuPmevtyper).
+    /// Offset 0xa00 + n × 0x8, n < 6; read/write.
     ///
     /// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers
     ///
@@ -100,7 +100,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMEVCNTR<n>`: Cluster event counter n, n = 0..5: 0xA04 + 8n (interleaved with PMEVTYPER&lt;n&gt;, no overlap). UNVERIFIED offset; 6 counters as the article describes
     ///
-    /// Offset 0xa04 + n × 0x8, n < 6; read/write, layout [`DsuPmevcntr`](crate::DsuPmevcntr).
+    /// Offset 0xa04 + n × 0x8, n < 6; read/write.
     ///
     /// Source: UNVERIFIED: the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" alone gives 0xA00 + 8n (event type) / 0xA04 + 8n (counter); no second source, and Linux (drivers/perf/arm_dsu_pmu.c) reaches the DSU PMU only through system registers
     ///
@@ -120,7 +120,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMCNTENSET`: Count enable set (write-1-to-set view of the enable state). UNCONFIRMED offset
     ///
-    /// Offset 0xc00; write-1-to-set view of `PMCNTEN`, layout [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xc00; write-1-to-set view of `PMCNTEN`.
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
@@ -136,7 +136,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMCNTENCLR`: Count enable clear (write-1-to-clear view of the enable state). UNCONFIRMED offset
     ///
-    /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`, layout [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`.
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
@@ -152,7 +152,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMINTENSET`: Overflow interrupt enable set: write 1 to enable a counter's overflow interrupt; reads the enables. UNCONFIRMED offset
     ///
-    /// Offset 0xc40; write-1-to-set view of `PMINTEN`, layout [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xc40; write-1-to-set view of `PMINTEN`.
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
@@ -168,7 +168,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMINTENCLR`: Overflow interrupt enable clear: write 1 to disable a counter's overflow interrupt; reads the enables. UNCONFIRMED offset
     ///
-    /// Offset 0xc60; write-1-to-clear view of `PMINTEN`, layout [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xc60; write-1-to-clear view of `PMINTEN`.
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
@@ -184,7 +184,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMOVSCLR`: Overflow flag clear: write 1 to clear a flag; reads the flags. UNCONFIRMED offset
     ///
-    /// Offset 0xc80; write-1-to-clear view of `PMOVS`, layout [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xc80; write-1-to-clear view of `PMOVS`.
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
@@ -200,7 +200,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMOVSSET`: Overflow flag set: write 1 to set a flag (for testing); reads the flags. UNCONFIRMED offset
     ///
-    /// Offset 0xcc0; write-1-to-set view of `PMOVS`, layout [`DsuCounterMask`](crate::DsuCounterMask).
+    /// Offset 0xcc0; write-1-to-set view of `PMOVS`.
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
@@ -216,7 +216,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMCFGR`: Configuration: number of counters, counter size, cycle counter. UNCONFIRMED offset
     ///
-    /// Offset 0xe00; read-only, layout [`DsuPmcfgr`](crate::DsuPmcfgr).
+    /// Offset 0xe00; read-only.
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
@@ -232,7 +232,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     }
     /// `PMCR`: Control: enable, counter resets. UNCONFIRMED offset
     ///
-    /// Offset 0xe04; read/write, layout [`DsuPmcr`](crate::DsuPmcr).
+    /// Offset 0xe04; read/write.
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]

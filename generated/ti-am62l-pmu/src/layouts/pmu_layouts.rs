@@ -32,7 +32,7 @@
 )]
 /// Authentication Status Register (external view only): debug authentication state per Security state. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmauthstatus>`](armreg_rt::Value), read and written field by field through the constants below; `Pmauthstatus::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmauthstatus`](crate::mmio::Pmu::pmauthstatus).
+/// A layout: its values are [`Value<Pmauthstatus>`](armreg_rt::Value), from `Pmauthstatus::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmauthstatus`](crate::mmio::Pmu::pmauthstatus).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmauthstatus};
@@ -101,7 +101,7 @@ impl armreg_rt::Layout for Pmauthstatus {
 }
 /// Cycle Count Filter Register (PMCCFILTR_EL0): the PMEVTYPER filter bits P..RLH; no evtCount, no MT. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccfiltr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccfiltr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmccfiltr`](crate::mmio::Pmu::pmccfiltr).
+/// A layout: its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmccfiltr`](crate::mmio::Pmu::pmccfiltr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmccfiltr};
@@ -180,7 +180,7 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register (PMCCNTR_EL0), 64 bits: 0x0F8 low word, 0x0FC high word. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmccntr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmccntr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmccntr`](crate::mmio::Pmu::pmccntr).
+/// A layout: its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmccntr`](crate::mmio::Pmu::pmccntr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmccntr};
@@ -214,7 +214,7 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Common Event Identification 0: events 0x00-0x1F; bit n set = common event n implemented. Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid0>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmceid0::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`Pmu::pmceid0`](crate::mmio::Pmu::pmceid0).
+/// A layout: its values are [`Value<Pmceid0>`](armreg_rt::Value), from `Pmceid0::DEFAULT` or `Pmceid0::RESET` and the field constants below. Registers with this layout: [`Pmu::pmceid0`](crate::mmio::Pmu::pmceid0).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmceid0};
@@ -249,7 +249,7 @@ impl armreg_rt::Layout for Pmceid0 {
 impl armreg_rt::Reset for Pmceid0 {}
 /// Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid1>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid1::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmceid1::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`Pmu::pmceid1`](crate::mmio::Pmu::pmceid1).
+/// A layout: its values are [`Value<Pmceid1>`](armreg_rt::Value), from `Pmceid1::DEFAULT` or `Pmceid1::RESET` and the field constants below. Registers with this layout: [`Pmu::pmceid1`](crate::mmio::Pmu::pmceid1).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmceid1};
@@ -284,7 +284,7 @@ impl armreg_rt::Layout for Pmceid1 {
 impl armreg_rt::Reset for Pmceid1 {}
 /// Common Event Identification 2: events 0x4000-0x401F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmceid2>`](armreg_rt::Value), read and written field by field through the constants below; `Pmceid2::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmceid2`](crate::mmio::Pmu::pmceid2), [`Pmu::pmceid3`](crate::mmio::Pmu::pmceid3).
+/// A layout: its values are [`Value<Pmceid2>`](armreg_rt::Value), from `Pmceid2::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmceid2`](crate::mmio::Pmu::pmceid2), [`Pmu::pmceid3`](crate::mmio::Pmu::pmceid3).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmceid2};
@@ -330,7 +330,7 @@ impl armreg_rt::Layout for Pmceid2 {
 pub type Pmceid3 = crate::Pmceid2;
 /// Configuration Register (external view only): PMU features and the number of event counters. Read the counter count from PMCFGR.N, not PMCR.N (RAZ/WI in this view). AM62L: N = 6 (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcfgr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcfgr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmcfgr`](crate::mmio::Pmu::pmcfgr).
+/// A layout: its values are [`Value<Pmcfgr>`](armreg_rt::Value), from `Pmcfgr::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmcfgr`](crate::mmio::Pmu::pmcfgr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmcfgr};
@@ -414,7 +414,7 @@ impl armreg_rt::Layout for Pmcfgr {
 }
 /// Component Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcidr0>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcidr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmcidr0`](crate::mmio::Pmu::pmcidr0), [`Pmu::pmcidr1`](crate::mmio::Pmu::pmcidr1), [`Pmu::pmcidr2`](crate::mmio::Pmu::pmcidr2), [`Pmu::pmcidr3`](crate::mmio::Pmu::pmcidr3), [`Pmu::pmdevaff0`](crate::mmio::Pmu::pmdevaff0), [`Pmu::pmdevaff1`](crate::mmio::Pmu::pmdevaff1), [`Pmu::pmdevid`](crate::mmio::Pmu::pmdevid), [`Pmu::pmiidr`](crate::mmio::Pmu::pmiidr) and 6 more.
+/// A layout: its values are [`Value<Pmcidr0>`](armreg_rt::Value), from `Pmcidr0::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmcidr0`](crate::mmio::Pmu::pmcidr0), [`Pmu::pmcidr1`](crate::mmio::Pmu::pmcidr1), [`Pmu::pmcidr2`](crate::mmio::Pmu::pmcidr2), [`Pmu::pmcidr3`](crate::mmio::Pmu::pmcidr3), [`Pmu::pmdevaff0`](crate::mmio::Pmu::pmdevaff0), [`Pmu::pmdevaff1`](crate::mmio::Pmu::pmdevaff1), [`Pmu::pmdevid`](crate::mmio::Pmu::pmdevid), [`Pmu::pmiidr`](crate::mmio::Pmu::pmiidr) and 6 more.
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmcidr0};
@@ -466,7 +466,7 @@ pub type Pmcidr2 = crate::Pmcidr0;
 pub type Pmcidr3 = crate::Pmcidr0;
 /// Count Enable Clear: write 1 to disable a counter (0 has no effect); reads the enable state. Write-1-to-clear view of the state PMCNTENSET sets. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcntenclr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcntenclr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmcntenclr`](crate::mmio::Pmu::pmcntenclr), [`Pmu::pmintenclr`](crate::mmio::Pmu::pmintenclr), [`Pmu::pmovsclr`](crate::mmio::Pmu::pmovsclr).
+/// A layout: its values are [`Value<Pmcntenclr>`](armreg_rt::Value), from `Pmcntenclr::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmcntenclr`](crate::mmio::Pmu::pmcntenclr), [`Pmu::pmintenclr`](crate::mmio::Pmu::pmintenclr), [`Pmu::pmovsclr`](crate::mmio::Pmu::pmovsclr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmcntenclr};
@@ -531,7 +531,7 @@ impl armreg_rt::Layout for Pmcntenclr {
 }
 /// Count Enable Set: write 1 to enable a counter (0 has no effect); reads the enable state. Write-1-to-set view of the state PMCNTENCLR clears. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcntenset>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcntenset::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmcntenset`](crate::mmio::Pmu::pmcntenset), [`Pmu::pmintenset`](crate::mmio::Pmu::pmintenset), [`Pmu::pmovsset`](crate::mmio::Pmu::pmovsset).
+/// A layout: its values are [`Value<Pmcntenset>`](armreg_rt::Value), from `Pmcntenset::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmcntenset`](crate::mmio::Pmu::pmcntenset), [`Pmu::pmintenset`](crate::mmio::Pmu::pmintenset), [`Pmu::pmovsset`](crate::mmio::Pmu::pmovsset).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmcntenset};
@@ -596,7 +596,7 @@ impl armreg_rt::Layout for Pmcntenset {
 }
 /// Performance Monitors Control Register (PMCR_EL0), external view. Bits \[31:11\] (N, IDCODE, IMP in the system-register view) are RAZ/WI here: read the counter count from PMCFGR.N. Vendor-quoted: CPU1's PMCR is at 0x0007_3013_0E04. The quoting article's reset value 0 is not confirmed by a second source and is not given here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5; CPU1 address: TI AM62L register description (COMPUTE_CLUSTER0_ARM_COREPACK_0_APBADDR_PMU_CPU1_PMCR_EL0), as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmcr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmcr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmcr`](crate::mmio::Pmu::pmcr).
+/// A layout: its values are [`Value<Pmcr>`](armreg_rt::Value), from `Pmcr::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmcr`](crate::mmio::Pmu::pmcr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmcr};
@@ -674,7 +674,7 @@ pub type Pmdevaff0 = crate::Pmcidr0;
 pub type Pmdevaff1 = crate::Pmcidr0;
 /// Device Architecture Register: identifies an Arm PMU, EXT32 view (0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevarch>`](armreg_rt::Value), read and written field by field through the constants below; `Pmdevarch::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmdevarch::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`Pmu::pmdevarch`](crate::mmio::Pmu::pmdevarch).
+/// A layout: its values are [`Value<Pmdevarch>`](armreg_rt::Value), from `Pmdevarch::DEFAULT` or `Pmdevarch::RESET` and the field constants below. Registers with this layout: [`Pmu::pmdevarch`](crate::mmio::Pmu::pmdevarch).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmdevarch};
@@ -735,7 +735,7 @@ impl armreg_rt::Reset for Pmdevarch {}
 pub type Pmdevid = crate::Pmcidr0;
 /// Device Type Register: 0x16 = performance monitor of a processor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmdevtype>`](armreg_rt::Value), read and written field by field through the constants below; `Pmdevtype::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmdevtype::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`Pmu::pmdevtype`](crate::mmio::Pmu::pmdevtype).
+/// A layout: its values are [`Value<Pmdevtype>`](armreg_rt::Value), from `Pmdevtype::DEFAULT` or `Pmdevtype::RESET` and the field constants below. Registers with this layout: [`Pmu::pmdevtype`](crate::mmio::Pmu::pmdevtype).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmdevtype};
@@ -775,7 +775,7 @@ impl armreg_rt::Layout for Pmdevtype {
 impl armreg_rt::Reset for Pmdevtype {}
 /// Event Count Register 0 (PMEVCNTR0_EL0), 64-bit view: offset 0x000 + 8n = 0x000 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevcntr0>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevcntr0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmevcntr0`](crate::mmio::Pmu::pmevcntr0), [`Pmu::pmevcntr1`](crate::mmio::Pmu::pmevcntr1), [`Pmu::pmevcntr2`](crate::mmio::Pmu::pmevcntr2), [`Pmu::pmevcntr3`](crate::mmio::Pmu::pmevcntr3), [`Pmu::pmevcntr4`](crate::mmio::Pmu::pmevcntr4), [`Pmu::pmevcntr5`](crate::mmio::Pmu::pmevcntr5).
+/// A layout: its values are [`Value<Pmevcntr0>`](armreg_rt::Value), from `Pmevcntr0::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmevcntr0`](crate::mmio::Pmu::pmevcntr0), [`Pmu::pmevcntr1`](crate::mmio::Pmu::pmevcntr1), [`Pmu::pmevcntr2`](crate::mmio::Pmu::pmevcntr2), [`Pmu::pmevcntr3`](crate::mmio::Pmu::pmevcntr3), [`Pmu::pmevcntr4`](crate::mmio::Pmu::pmevcntr4), [`Pmu::pmevcntr5`](crate::mmio::Pmu::pmevcntr5).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmevcntr0};
@@ -869,7 +869,7 @@ pub type Pmevcntr4 = crate::Pmevcntr0;
 pub type Pmevcntr5 = crate::Pmevcntr0;
 /// Event Type Register 0 (PMEVTYPER0_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmevtyper0>`](armreg_rt::Value), read and written field by field through the constants below; `Pmevtyper0::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmevtyper0`](crate::mmio::Pmu::pmevtyper0), [`Pmu::pmevtyper1`](crate::mmio::Pmu::pmevtyper1), [`Pmu::pmevtyper2`](crate::mmio::Pmu::pmevtyper2), [`Pmu::pmevtyper3`](crate::mmio::Pmu::pmevtyper3), [`Pmu::pmevtyper4`](crate::mmio::Pmu::pmevtyper4), [`Pmu::pmevtyper5`](crate::mmio::Pmu::pmevtyper5).
+/// A layout: its values are [`Value<Pmevtyper0>`](armreg_rt::Value), from `Pmevtyper0::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmevtyper0`](crate::mmio::Pmu::pmevtyper0), [`Pmu::pmevtyper1`](crate::mmio::Pmu::pmevtyper1), [`Pmu::pmevtyper2`](crate::mmio::Pmu::pmevtyper2), [`Pmu::pmevtyper3`](crate::mmio::Pmu::pmevtyper3), [`Pmu::pmevtyper4`](crate::mmio::Pmu::pmevtyper4), [`Pmu::pmevtyper5`](crate::mmio::Pmu::pmevtyper5).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmevtyper0};
@@ -1032,7 +1032,7 @@ pub type Pmintenclr = crate::Pmcntenclr;
 pub type Pmintenset = crate::Pmcntenset;
 /// Integration Mode Control Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmitctrl>`](armreg_rt::Value), read and written field by field through the constants below; `Pmitctrl::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmitctrl`](crate::mmio::Pmu::pmitctrl).
+/// A layout: its values are [`Value<Pmitctrl>`](armreg_rt::Value), from `Pmitctrl::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmitctrl`](crate::mmio::Pmu::pmitctrl).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmitctrl};
@@ -1066,7 +1066,7 @@ impl armreg_rt::Layout for Pmitctrl {
 }
 /// Lock Access Register (write-only): write the key 0xC5ACCE55 to unlock the PMU registers of this frame before programming them; writing any other value locks them. On AM62L the lock is implemented and set at reset (PMLSR = 0x3). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlar>`](armreg_rt::Value), read and written field by field through the constants below; `Pmlar::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmlar`](crate::mmio::Pmu::pmlar).
+/// A layout: its values are [`Value<Pmlar>`](armreg_rt::Value), from `Pmlar::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmlar`](crate::mmio::Pmu::pmlar).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmlar};
@@ -1100,7 +1100,7 @@ impl armreg_rt::Layout for Pmlar {
 }
 /// Lock Status Register. Reset value 0x3 on AM62L: lock implemented and locked (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmlsr>`](armreg_rt::Value), read and written field by field through the constants below; `Pmlsr::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set, and `Pmlsr::RESET` (from [`Reset`](armreg_rt::Reset)) its value at reset. Registers with this layout: [`Pmu::pmlsr`](crate::mmio::Pmu::pmlsr).
+/// A layout: its values are [`Value<Pmlsr>`](armreg_rt::Value), from `Pmlsr::DEFAULT` or `Pmlsr::RESET` and the field constants below. Registers with this layout: [`Pmu::pmlsr`](crate::mmio::Pmu::pmlsr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmlsr};
@@ -1219,7 +1219,7 @@ pub type Pmpidr3 = crate::Pmcidr0;
 pub type Pmpidr4 = crate::Pmcidr0;
 /// Software Increment (write-only). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: a type that only names the fields. A register's value is an [`armreg_rt::Value<Pmswinc>`](armreg_rt::Value), read and written field by field through the constants below; `Pmswinc::DEFAULT` (from [`Layout`](armreg_rt::Layout)) is every field zero and the reserved-one bits set. Registers with this layout: [`Pmu::pmswinc`](crate::mmio::Pmu::pmswinc).
+/// A layout: its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmswinc`](crate::mmio::Pmu::pmswinc).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmswinc};

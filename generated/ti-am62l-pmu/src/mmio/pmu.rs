@@ -72,7 +72,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVCNTR0`: Event Count Register 0 (PMEVCNTR0_EL0), 64-bit view: offset 0x000 + 8n = 0x000 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0x0; read/write, layout [`Pmevcntr0`](crate::Pmevcntr0).
+    /// Offset 0x0; read/write.
     #[inline(always)]
     pub fn pmevcntr0(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr0, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -86,7 +86,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVCNTR1`: Event Count Register 1 (PMEVCNTR1_EL0), 64-bit view: offset 0x000 + 8n = 0x008 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0x8; read/write, layout [`Pmevcntr1`](crate::Pmevcntr1).
+    /// Offset 0x8; read/write.
     #[inline(always)]
     pub fn pmevcntr1(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr1, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -100,7 +100,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVCNTR2`: Event Count Register 2 (PMEVCNTR2_EL0), 64-bit view: offset 0x000 + 8n = 0x010 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0x10; read/write, layout [`Pmevcntr2`](crate::Pmevcntr2).
+    /// Offset 0x10; read/write.
     #[inline(always)]
     pub fn pmevcntr2(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr2, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -114,7 +114,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVCNTR3`: Event Count Register 3 (PMEVCNTR3_EL0), 64-bit view: offset 0x000 + 8n = 0x018 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0x18; read/write, layout [`Pmevcntr3`](crate::Pmevcntr3).
+    /// Offset 0x18; read/write.
     #[inline(always)]
     pub fn pmevcntr3(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr3, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -128,7 +128,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVCNTR4`: Event Count Register 4 (PMEVCNTR4_EL0), 64-bit view: offset 0x000 + 8n = 0x020 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0x20; read/write, layout [`Pmevcntr4`](crate::Pmevcntr4).
+    /// Offset 0x20; read/write.
     #[inline(always)]
     pub fn pmevcntr4(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr4, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -142,7 +142,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVCNTR5`: Event Count Register 5 (PMEVCNTR5_EL0), 64-bit view: offset 0x000 + 8n = 0x028 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0x28; read/write, layout [`Pmevcntr5`](crate::Pmevcntr5).
+    /// Offset 0x28; read/write.
     #[inline(always)]
     pub fn pmevcntr5(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr5, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -156,7 +156,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCCNTR`: Cycle Count Register (PMCCNTR_EL0), 64 bits: 0x0F8 low word, 0x0FC high word. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
-    /// Offset 0xf8; read/write, layout [`Pmccntr`](crate::Pmccntr).
+    /// Offset 0xf8; read/write.
     #[inline(always)]
     pub fn pmccntr(&self) -> armreg_rt::mmio::Reg<crate::Pmccntr, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -170,7 +170,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVTYPER0`: Event Type Register 0 (PMEVTYPER0_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0x400; read/write, layout [`Pmevtyper0`](crate::Pmevtyper0).
+    /// Offset 0x400; read/write.
     #[inline(always)]
     pub fn pmevtyper0(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper0, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -184,7 +184,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVTYPER1`: Event Type Register 1 (PMEVTYPER1_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0x404; read/write, layout [`Pmevtyper1`](crate::Pmevtyper1).
+    /// Offset 0x404; read/write.
     #[inline(always)]
     pub fn pmevtyper1(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper1, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -198,7 +198,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVTYPER2`: Event Type Register 2 (PMEVTYPER2_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0x408; read/write, layout [`Pmevtyper2`](crate::Pmevtyper2).
+    /// Offset 0x408; read/write.
     #[inline(always)]
     pub fn pmevtyper2(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper2, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -212,7 +212,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVTYPER3`: Event Type Register 3 (PMEVTYPER3_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0x40c; read/write, layout [`Pmevtyper3`](crate::Pmevtyper3).
+    /// Offset 0x40c; read/write.
     #[inline(always)]
     pub fn pmevtyper3(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper3, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -226,7 +226,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVTYPER4`: Event Type Register 4 (PMEVTYPER4_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0x410; read/write, layout [`Pmevtyper4`](crate::Pmevtyper4).
+    /// Offset 0x410; read/write.
     #[inline(always)]
     pub fn pmevtyper4(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper4, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -240,7 +240,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMEVTYPER5`: Event Type Register 5 (PMEVTYPER5_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0x414; read/write, layout [`Pmevtyper5`](crate::Pmevtyper5).
+    /// Offset 0x414; read/write.
     #[inline(always)]
     pub fn pmevtyper5(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper5, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -254,7 +254,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCCFILTR`: Cycle Count Filter Register (PMCCFILTR_EL0): the PMEVTYPER filter bits P..RLH; no evtCount, no MT. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0x47c; read/write, layout [`Pmccfiltr`](crate::Pmccfiltr).
+    /// Offset 0x47c; read/write.
     #[inline(always)]
     pub fn pmccfiltr(&self) -> armreg_rt::mmio::Reg<crate::Pmccfiltr, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -268,7 +268,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCNTENSET`: Count Enable Set: write 1 to enable a counter (0 has no effect); reads the enable state. Write-1-to-set view of the state PMCNTENCLR clears. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0xc00; write-1-to-set view of `PMCNTEN`, layout [`Pmcntenset`](crate::Pmcntenset).
+    /// Offset 0xc00; write-1-to-set view of `PMCNTEN`.
     #[inline(always)]
     pub fn pmcntenset(&self) -> armreg_rt::mmio::Reg<crate::Pmcntenset, armreg_rt::mmio::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -282,7 +282,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCNTENCLR`: Count Enable Clear: write 1 to disable a counter (0 has no effect); reads the enable state. Write-1-to-clear view of the state PMCNTENSET sets. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`, layout [`Pmcntenclr`](crate::Pmcntenclr).
+    /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`.
     #[inline(always)]
     pub fn pmcntenclr(&self) -> armreg_rt::mmio::Reg<crate::Pmcntenclr, armreg_rt::mmio::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -296,7 +296,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMINTENSET`: Interrupt Enable Set: write 1 to enable a counter's overflow interrupt; reads the enables. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0xc40; write-1-to-set view of `PMINTEN`, layout [`Pmintenset`](crate::Pmintenset).
+    /// Offset 0xc40; write-1-to-set view of `PMINTEN`.
     #[inline(always)]
     pub fn pmintenset(&self) -> armreg_rt::mmio::Reg<crate::Pmintenset, armreg_rt::mmio::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -310,7 +310,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMINTENCLR`: Interrupt Enable Clear: write 1 to disable a counter's overflow interrupt; reads the enables. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0xc60; write-1-to-clear view of `PMINTEN`, layout [`Pmintenclr`](crate::Pmintenclr).
+    /// Offset 0xc60; write-1-to-clear view of `PMINTEN`.
     #[inline(always)]
     pub fn pmintenclr(&self) -> armreg_rt::mmio::Reg<crate::Pmintenclr, armreg_rt::mmio::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -324,7 +324,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMOVSCLR`: Overflow Flag Status Clear: write 1 to clear an overflow flag; reads the flags. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0xc80; write-1-to-clear view of `PMOVS`, layout [`Pmovsclr`](crate::Pmovsclr).
+    /// Offset 0xc80; write-1-to-clear view of `PMOVS`.
     #[inline(always)]
     pub fn pmovsclr(&self) -> armreg_rt::mmio::Reg<crate::Pmovsclr, armreg_rt::mmio::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -338,7 +338,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMSWINC`: Software Increment (write-only). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0xca0; write-only, layout [`Pmswinc`](crate::Pmswinc).
+    /// Offset 0xca0; write-only.
     #[inline(always)]
     pub fn pmswinc(&self) -> armreg_rt::mmio::Reg<crate::Pmswinc, armreg_rt::mmio::Wo, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -352,7 +352,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMOVSSET`: Overflow Flag Status Set: write 1 to set an overflow flag; reads the flags. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
     ///
-    /// Offset 0xcc0; write-1-to-set view of `PMOVS`, layout [`Pmovsset`](crate::Pmovsset).
+    /// Offset 0xcc0; write-1-to-set view of `PMOVS`.
     #[inline(always)]
     pub fn pmovsset(&self) -> armreg_rt::mmio::Reg<crate::Pmovsset, armreg_rt::mmio::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -366,7 +366,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCFGR`: Configuration Register (external view only): PMU features and the number of event counters. Read the counter count from PMCFGR.N, not PMCR.N (RAZ/WI in this view). AM62L: N = 6 (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0xe00; read-only, layout [`Pmcfgr`](crate::Pmcfgr).
+    /// Offset 0xe00; read-only.
     #[inline(always)]
     pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::Pmcfgr, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -380,7 +380,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCR`: Performance Monitors Control Register (PMCR_EL0), external view. Bits \[31:11\] (N, IDCODE, IMP in the system-register view) are RAZ/WI here: read the counter count from PMCFGR.N. Vendor-quoted: CPU1's PMCR is at 0x0007_3013_0E04. The quoting article's reset value 0 is not confirmed by a second source and is not given here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5; CPU1 address: TI AM62L register description (COMPUTE_CLUSTER0_ARM_COREPACK_0_APBADDR_PMU_CPU1_PMCR_EL0), as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0xe04; read/write, layout [`Pmcr`](crate::Pmcr).
+    /// Offset 0xe04; read/write.
     #[inline(always)]
     pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::Pmcr, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -394,7 +394,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMIIDR`: Implementation Identification Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xe08; read-only, layout [`Pmiidr`](crate::Pmiidr).
+    /// Offset 0xe08; read-only.
     #[inline(always)]
     pub fn pmiidr(&self) -> armreg_rt::mmio::Reg<crate::Pmiidr, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -408,7 +408,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCEID0`: Common Event Identification 0: events 0x00-0x1F; bit n set = common event n implemented. Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0xe20; read-only, layout [`Pmceid0`](crate::Pmceid0).
+    /// Offset 0xe20; read-only.
     #[inline(always)]
     pub fn pmceid0(&self) -> armreg_rt::mmio::Reg<crate::Pmceid0, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -422,7 +422,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCEID1`: Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0xe24; read-only, layout [`Pmceid1`](crate::Pmceid1).
+    /// Offset 0xe24; read-only.
     #[inline(always)]
     pub fn pmceid1(&self) -> armreg_rt::mmio::Reg<crate::Pmceid1, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -436,7 +436,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCEID2`: Common Event Identification 2: events 0x4000-0x401F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
     ///
-    /// Offset 0xe28; read-only, layout [`Pmceid2`](crate::Pmceid2).
+    /// Offset 0xe28; read-only.
     #[inline(always)]
     pub fn pmceid2(&self) -> armreg_rt::mmio::Reg<crate::Pmceid2, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -450,7 +450,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCEID3`: Common Event Identification 3: events 0x4020-0x403F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
     ///
-    /// Offset 0xe2c; read-only, layout [`Pmceid3`](crate::Pmceid3).
+    /// Offset 0xe2c; read-only.
     #[inline(always)]
     pub fn pmceid3(&self) -> armreg_rt::mmio::Reg<crate::Pmceid3, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -464,7 +464,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMMIR`: Machine Identification Register (FEAT_PMUv3p4 and later; Arm ARM DDI0487 §I5.2 table I5-1 lists it in the map, whether AM62L's Armv8.0 Cortex-A53 implements it is not given by the sources). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xe40; read-only, layout [`Pmmir`](crate::Pmmir).
+    /// Offset 0xe40; read-only.
     #[inline(always)]
     pub fn pmmir(&self) -> armreg_rt::mmio::Reg<crate::Pmmir, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -478,7 +478,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMITCTRL`: Integration Mode Control Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xf00; read/write, layout [`Pmitctrl`](crate::Pmitctrl).
+    /// Offset 0xf00; read/write.
     #[inline(always)]
     pub fn pmitctrl(&self) -> armreg_rt::mmio::Reg<crate::Pmitctrl, armreg_rt::mmio::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -492,7 +492,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMDEVAFF0`: Device Affinity Register 0 (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xfa8; read-only, layout [`Pmdevaff0`](crate::Pmdevaff0).
+    /// Offset 0xfa8; read-only.
     #[inline(always)]
     pub fn pmdevaff0(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff0, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -506,7 +506,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMDEVAFF1`: Device Affinity Register 1 (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xfac; read-only, layout [`Pmdevaff1`](crate::Pmdevaff1).
+    /// Offset 0xfac; read-only.
     #[inline(always)]
     pub fn pmdevaff1(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff1, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -520,7 +520,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMLAR`: Lock Access Register (write-only): write the key 0xC5ACCE55 to unlock the PMU registers of this frame before programming them; writing any other value locks them. On AM62L the lock is implemented and set at reset (PMLSR = 0x3). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0xfb0; write-only, layout [`Pmlar`](crate::Pmlar).
+    /// Offset 0xfb0; write-only.
     #[inline(always)]
     pub fn pmlar(&self) -> armreg_rt::mmio::Reg<crate::Pmlar, armreg_rt::mmio::Wo, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -534,7 +534,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMLSR`: Lock Status Register. Reset value 0x3 on AM62L: lock implemented and locked (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
     ///
-    /// Offset 0xfb4; read-only, layout [`Pmlsr`](crate::Pmlsr).
+    /// Offset 0xfb4; read-only.
     #[inline(always)]
     pub fn pmlsr(&self) -> armreg_rt::mmio::Reg<crate::Pmlsr, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -548,7 +548,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMAUTHSTATUS`: Authentication Status Register (external view only): debug authentication state per Security state. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
-    /// Offset 0xfb8; read-only, layout [`Pmauthstatus`](crate::Pmauthstatus).
+    /// Offset 0xfb8; read-only.
     #[inline(always)]
     pub fn pmauthstatus(&self) -> armreg_rt::mmio::Reg<crate::Pmauthstatus, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -562,7 +562,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMDEVARCH`: Device Architecture Register: identifies an Arm PMU, EXT32 view (0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
-    /// Offset 0xfbc; read-only, layout [`Pmdevarch`](crate::Pmdevarch).
+    /// Offset 0xfbc; read-only.
     #[inline(always)]
     pub fn pmdevarch(&self) -> armreg_rt::mmio::Reg<crate::Pmdevarch, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -576,7 +576,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMDEVID`: Device Configuration Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xfc8; read-only, layout [`Pmdevid`](crate::Pmdevid).
+    /// Offset 0xfc8; read-only.
     #[inline(always)]
     pub fn pmdevid(&self) -> armreg_rt::mmio::Reg<crate::Pmdevid, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -590,7 +590,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMDEVTYPE`: Device Type Register: 0x16 = performance monitor of a processor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
     ///
-    /// Offset 0xfcc; read-only, layout [`Pmdevtype`](crate::Pmdevtype).
+    /// Offset 0xfcc; read-only.
     #[inline(always)]
     pub fn pmdevtype(&self) -> armreg_rt::mmio::Reg<crate::Pmdevtype, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -604,7 +604,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMPIDR4`: Peripheral Identification Register 4. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xfd0; read-only, layout [`Pmpidr4`](crate::Pmpidr4).
+    /// Offset 0xfd0; read-only.
     #[inline(always)]
     pub fn pmpidr4(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr4, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -618,7 +618,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMPIDR0`: Peripheral Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xfe0; read-only, layout [`Pmpidr0`](crate::Pmpidr0).
+    /// Offset 0xfe0; read-only.
     #[inline(always)]
     pub fn pmpidr0(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr0, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -632,7 +632,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMPIDR1`: Peripheral Identification Register 1. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xfe4; read-only, layout [`Pmpidr1`](crate::Pmpidr1).
+    /// Offset 0xfe4; read-only.
     #[inline(always)]
     pub fn pmpidr1(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr1, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -646,7 +646,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMPIDR2`: Peripheral Identification Register 2. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xfe8; read-only, layout [`Pmpidr2`](crate::Pmpidr2).
+    /// Offset 0xfe8; read-only.
     #[inline(always)]
     pub fn pmpidr2(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr2, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -660,7 +660,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMPIDR3`: Peripheral Identification Register 3. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xfec; read-only, layout [`Pmpidr3`](crate::Pmpidr3).
+    /// Offset 0xfec; read-only.
     #[inline(always)]
     pub fn pmpidr3(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr3, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -674,7 +674,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCIDR0`: Component Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xff0; read-only, layout [`Pmcidr0`](crate::Pmcidr0).
+    /// Offset 0xff0; read-only.
     #[inline(always)]
     pub fn pmcidr0(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr0, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -688,7 +688,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCIDR1`: Component Identification Register 1. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xff4; read-only, layout [`Pmcidr1`](crate::Pmcidr1).
+    /// Offset 0xff4; read-only.
     #[inline(always)]
     pub fn pmcidr1(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr1, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -702,7 +702,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCIDR2`: Component Identification Register 2. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xff8; read-only, layout [`Pmcidr2`](crate::Pmcidr2).
+    /// Offset 0xff8; read-only.
     #[inline(always)]
     pub fn pmcidr2(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr2, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
@@ -716,7 +716,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     }
     /// `PMCIDR3`: Component Identification Register 3. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
     ///
-    /// Offset 0xffc; read-only, layout [`Pmcidr3`](crate::Pmcidr3).
+    /// Offset 0xffc; read-only.
     #[inline(always)]
     pub fn pmcidr3(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr3, armreg_rt::mmio::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
