@@ -1818,12 +1818,7 @@ pub mod ctr {
     impl core::fmt::Debug for L1ip {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::ReservedVpipt => "ReservedVpipt",
-                Self::ReservedAivivt => "ReservedAivivt",
-                Self::Vipt => "Vipt",
-                Self::Pipt => "Pipt",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=ReservedVpipt 1=ReservedAivivt 2=Vipt 3=Pipt")
         }
     }
 }
@@ -1926,12 +1921,7 @@ pub mod currentel {
     impl core::fmt::Debug for El {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::El0 => "El0",
-                Self::El1 => "El1",
-                Self::El2 => "El2",
-                Self::El3 => "El3",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=El0 1=El1 2=El2 3=El3")
         }
     }
 }
@@ -2105,11 +2095,7 @@ pub mod dacr {
     impl core::fmt::Debug for D0 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Noaccess => "Noaccess",
-                Self::Client => "Client",
-                Self::Manager => "Manager",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Noaccess 1=Client 3=Manager")
         }
     }
     /// Values of `D1` (bits \[3:2\] of `DACR`): the same values as another field's, one type.
@@ -2753,53 +2739,7 @@ pub mod esr {
     impl core::fmt::Debug for Ec {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Unknown => "Unknown",
-                Self::Wfx => "Wfx",
-                Self::Cp1532 => "Cp1532",
-                Self::Cp1564 => "Cp1564",
-                Self::Cp14Mr => "Cp14Mr",
-                Self::Cp14Ls => "Cp14Ls",
-                Self::FpAsimd => "FpAsimd",
-                Self::Cp10Id => "Cp10Id",
-                Self::Pac => "Pac",
-                Self::Other => "Other",
-                Self::Cp1464 => "Cp1464",
-                Self::Bti => "Bti",
-                Self::Ill => "Ill",
-                Self::Svc32 => "Svc32",
-                Self::Hvc32 => "Hvc32",
-                Self::Smc32 => "Smc32",
-                Self::Svc64 => "Svc64",
-                Self::Hvc64 => "Hvc64",
-                Self::Smc64 => "Smc64",
-                Self::Sys64 => "Sys64",
-                Self::Sve => "Sve",
-                Self::Eret => "Eret",
-                Self::Fpac => "Fpac",
-                Self::Sme => "Sme",
-                Self::ImpDef => "ImpDef",
-                Self::IabtLow => "IabtLow",
-                Self::IabtCur => "IabtCur",
-                Self::PcAlign => "PcAlign",
-                Self::DabtLow => "DabtLow",
-                Self::DabtCur => "DabtCur",
-                Self::SpAlign => "SpAlign",
-                Self::Mops => "Mops",
-                Self::FpExc32 => "FpExc32",
-                Self::FpExc64 => "FpExc64",
-                Self::Gcs => "Gcs",
-                Self::Serror => "Serror",
-                Self::BreakptLow => "BreakptLow",
-                Self::BreakptCur => "BreakptCur",
-                Self::SoftstpLow => "SoftstpLow",
-                Self::SoftstpCur => "SoftstpCur",
-                Self::WatchptLow => "WatchptLow",
-                Self::WatchptCur => "WatchptCur",
-                Self::Bkpt32 => "Bkpt32",
-                Self::Vector32 => "Vector32",
-                Self::Brk64 => "Brk64",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Unknown 1=Wfx 3=Cp1532 4=Cp1564 5=Cp14Mr 6=Cp14Ls 7=FpAsimd 8=Cp10Id 9=Pac 10=Other 12=Cp1464 13=Bti 14=Ill 17=Svc32 18=Hvc32 19=Smc32 21=Svc64 22=Hvc64 23=Smc64 24=Sys64 25=Sve 26=Eret 28=Fpac 29=Sme 31=ImpDef 32=IabtLow 33=IabtCur 34=PcAlign 36=DabtLow 37=DabtCur 38=SpAlign 39=Mops 40=FpExc32 44=FpExc64 45=Gcs 47=Serror 48=BreakptLow 49=BreakptCur 50=SoftstpLow 51=SoftstpCur 52=WatchptLow 53=WatchptCur 56=Bkpt32 58=Vector32 60=Brk64")
         }
     }
 }
@@ -2945,10 +2885,7 @@ pub mod fpmr {
     impl core::fmt::Debug for F8s1 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::E5m2 => "E5m2",
-                Self::E4m3 => "E4m3",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=E5m2 1=E4m3")
         }
     }
     /// Values of `F8S2` (bits \[5:3\] of `FPMR`): the same values as another field's, one type.
@@ -3765,12 +3702,7 @@ pub mod hcr {
     impl core::fmt::Debug for Bsu {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::None => "None",
-                Self::Inner => "Inner",
-                Self::Outer => "Outer",
-                Self::Full => "Full",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=None 1=Inner 2=Outer 3=Full")
         }
     }
 }
@@ -6069,10 +6001,7 @@ pub mod icc_ctlr {
     impl core::fmt::Debug for Idbits {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Bits16 => "Bits16",
-                Self::Bits24 => "Bits24",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Bits16 1=Bits24")
         }
     }
 }
@@ -6577,10 +6506,7 @@ pub mod icc_sgir {
     impl core::fmt::Debug for Irm {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Targeted => "Targeted",
-                Self::Allothers => "Allothers",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Targeted 1=Allothers")
         }
     }
 }
@@ -7009,12 +6935,7 @@ pub mod ich_lr {
     impl core::fmt::Debug for State {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Invalid => "Invalid",
-                Self::Pending => "Pending",
-                Self::Active => "Active",
-                Self::Pendingactive => "Pendingactive",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Invalid 1=Pending 2=Active 3=Pendingactive")
         }
     }
 }
@@ -7526,14 +7447,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Debugver {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::Vhe => "Vhe",
-                Self::V8p2 => "V8p2",
-                Self::V8p4 => "V8p4",
-                Self::V8p8 => "V8p8",
-                Self::V8p9 => "V8p9",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "6=Imp 7=Vhe 8=V8p2 9=V8p4 10=V8p8 11=V8p9")
         }
     }
     /// Values of `TraceVer` (bits \[7:4\] of `ID_AA64DFR0`).
@@ -7590,10 +7504,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Tracever {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp")
         }
     }
     /// Values of `PMUVer` (bits \[11:8\] of `ID_AA64DFR0`).
@@ -7671,17 +7582,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Pmuver {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::V3p1 => "V3p1",
-                Self::V3p4 => "V3p4",
-                Self::V3p5 => "V3p5",
-                Self::V3p7 => "V3p7",
-                Self::V3p8 => "V3p8",
-                Self::V3p9 => "V3p9",
-                Self::ImpDef => "ImpDef",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 4=V3p1 5=V3p4 6=V3p5 7=V3p7 8=V3p8 9=V3p9 15=ImpDef")
         }
     }
     /// Values of `PMSVer` (bits \[35:32\] of `ID_AA64DFR0`).
@@ -7750,14 +7651,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Pmsver {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::V1p1 => "V1p1",
-                Self::V1p2 => "V1p2",
-                Self::V1p3 => "V1p3",
-                Self::V1p4 => "V1p4",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=V1p1 3=V1p2 4=V1p3 5=V1p4")
         }
     }
     /// Values of `DoubleLock` (bits \[39:36\] of `ID_AA64DFR0`).
@@ -7814,10 +7708,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Doublelock {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Imp 15=Ni")
         }
     }
     /// Values of `TraceFilt` (bits \[43:40\] of `ID_AA64DFR0`): the same values as another field's, one type.
@@ -7883,11 +7774,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Mtpmu {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::NiImpdef => "NiImpdef",
-                Self::Imp => "Imp",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=NiImpdef 1=Imp 15=Ni")
         }
     }
     /// Values of `BRBE` (bits \[55:52\] of `ID_AA64DFR0`).
@@ -7946,11 +7833,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Brbe {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::BrbeV1p1 => "BrbeV1p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=BrbeV1p1")
         }
     }
     /// Values of `ExtTrcBuff` (bits \[59:56\] of `ID_AA64DFR0`): the same values as another field's, one type.
@@ -8010,10 +7893,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Hpmn0 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Unpredictable => "Unpredictable",
-                Self::Def => "Def",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Unpredictable 1=Def")
         }
     }
 }
@@ -8161,11 +8041,7 @@ pub mod id_aa64dfr1 {
     impl core::fmt::Debug for Spmu {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::ImpSpmzr => "ImpSpmzr",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=ImpSpmzr")
         }
     }
     /// Values of `PMICNTR` (bits \[39:36\] of `ID_AA64DFR1`): the same values as another field's, one type.
@@ -8232,10 +8108,7 @@ pub mod id_aa64dfr1 {
     impl core::fmt::Debug for Dpfzs {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ignr => "Ignr",
-                Self::Frzn => "Frzn",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ignr 1=Frzn")
         }
     }
 }
@@ -8357,10 +8230,7 @@ pub mod id_aa64fpfr0 {
     impl core::fmt::Debug for F8e5m2 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp")
         }
     }
     /// Values of `F8E4M3` (bits \[1\] of `ID_AA64FPFR0`): the same values as another field's, one type.
@@ -8545,11 +8415,7 @@ pub mod id_aa64isar0 {
     impl core::fmt::Debug for Aes {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Aes => "Aes",
-                Self::Pmull => "Pmull",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Aes 2=Pmull")
         }
     }
     /// Values of `SHA1` (bits \[11:8\] of `ID_AA64ISAR0`): the same values as another field's, one type.
@@ -8612,11 +8478,7 @@ pub mod id_aa64isar0 {
     impl core::fmt::Debug for Sha2 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Sha256 => "Sha256",
-                Self::Sha512 => "Sha512",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Sha256 2=Sha512")
         }
     }
     /// Values of `CRC32` (bits \[19:16\] of `ID_AA64ISAR0`): the same values as another field's, one type.
@@ -8679,11 +8541,7 @@ pub mod id_aa64isar0 {
     impl core::fmt::Debug for Atomic {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::FeatLse128 => "FeatLse128",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 2=Imp 3=FeatLse128")
         }
     }
     /// Values of `TME` (bits \[27:24\] of `ID_AA64ISAR0`): the same values as another field's, one type.
@@ -8762,11 +8620,7 @@ pub mod id_aa64isar0 {
     impl core::fmt::Debug for Ts {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Flagm => "Flagm",
-                Self::Flagm2 => "Flagm2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Flagm 2=Flagm2")
         }
     }
     /// Values of `TLB` (bits \[59:56\] of `ID_AA64ISAR0`).
@@ -8826,11 +8680,7 @@ pub mod id_aa64isar0 {
     impl core::fmt::Debug for Tlb {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Os => "Os",
-                Self::Range => "Range",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Os 2=Range")
         }
     }
     /// Values of `RNDR` (bits \[63:60\] of `ID_AA64ISAR0`): the same values as another field's, one type.
@@ -9006,11 +8856,7 @@ pub mod id_aa64isar1 {
     impl core::fmt::Debug for Dpb {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Dpb2 => "Dpb2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Dpb2")
         }
     }
     /// Values of `APA` (bits \[7:4\] of `ID_AA64ISAR1`).
@@ -9076,15 +8922,7 @@ pub mod id_aa64isar1 {
     impl core::fmt::Debug for Apa {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Pauth => "Pauth",
-                Self::Epac => "Epac",
-                Self::Pauth2 => "Pauth2",
-                Self::Fpac => "Fpac",
-                Self::Fpaccombine => "Fpaccombine",
-                Self::PauthLr => "PauthLr",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Pauth 2=Epac 3=Pauth2 4=Fpac 5=Fpaccombine 6=PauthLr")
         }
     }
     /// Values of `API` (bits \[11:8\] of `ID_AA64ISAR1`): the same values as another field's, one type.
@@ -9154,12 +8992,7 @@ pub mod id_aa64isar1 {
     impl core::fmt::Debug for Lrcpc {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Lrcpc2 => "Lrcpc2",
-                Self::Lrcpc3 => "Lrcpc3",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Lrcpc2 3=Lrcpc3")
         }
     }
     /// Values of `GPA` (bits \[27:24\] of `ID_AA64ISAR1`): the same values as another field's, one type.
@@ -9230,11 +9063,7 @@ pub mod id_aa64isar1 {
     impl core::fmt::Debug for Specres {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::CospRctx => "CospRctx",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=CospRctx")
         }
     }
     /// Values of `BF16` (bits \[47:44\] of `ID_AA64ISAR1`).
@@ -9293,11 +9122,7 @@ pub mod id_aa64isar1 {
     impl core::fmt::Debug for Bf16 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Ebf16 => "Ebf16",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Ebf16")
         }
     }
     /// Values of `DGH` (bits \[51:48\] of `ID_AA64ISAR1`): the same values as another field's, one type.
@@ -9366,12 +9191,7 @@ pub mod id_aa64isar1 {
     impl core::fmt::Debug for Ls64 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Ls64 => "Ls64",
-                Self::Ls64V => "Ls64V",
-                Self::Ls64Accdata => "Ls64Accdata",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Ls64 2=Ls64V 3=Ls64Accdata")
         }
     }
 }
@@ -9538,10 +9358,7 @@ pub mod id_aa64isar2 {
     impl core::fmt::Debug for Wfxt {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 2=Imp")
         }
     }
     /// Values of `RPRES` (bits \[7:4\] of `ID_AA64ISAR2`): the same values as another field's, one type.
@@ -9697,11 +9514,7 @@ pub mod id_aa64isar3 {
     impl core::fmt::Debug for Cpa {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Cpa2 => "Cpa2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Cpa2")
         }
     }
     /// Values of `FAMINMAX` (bits \[7:4\] of `ID_AA64ISAR3`): the same values as another field's, one type.
@@ -9765,11 +9578,7 @@ pub mod id_aa64isar3 {
     impl core::fmt::Debug for Pacm {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::TrivialImp => "TrivialImp",
-                Self::FullImp => "FullImp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=TrivialImp 2=FullImp")
         }
     }
 }
@@ -9949,16 +9758,7 @@ pub mod id_aa64mmfr0 {
     impl core::fmt::Debug for Parange {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_32 => "_32",
-                Self::_36 => "_36",
-                Self::_40 => "_40",
-                Self::_42 => "_42",
-                Self::_44 => "_44",
-                Self::_48 => "_48",
-                Self::_52 => "_52",
-                Self::_56 => "_56",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_32 1=_36 2=_40 3=_42 4=_44 5=_48 6=_52 7=_56")
         }
     }
     /// Values of `ASIDBITS` (bits \[7:4\] of `ID_AA64MMFR0`).
@@ -10015,10 +9815,7 @@ pub mod id_aa64mmfr0 {
     impl core::fmt::Debug for Asidbits {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_8 => "_8",
-                Self::_16 => "_16",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_8 2=_16")
         }
     }
     /// Values of `BIGEND` (bits \[11:8\] of `ID_AA64MMFR0`): the same values as another field's, one type.
@@ -10087,11 +9884,7 @@ pub mod id_aa64mmfr0 {
     impl core::fmt::Debug for Tgran16 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::_52Bit => "_52Bit",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=_52Bit")
         }
     }
     /// Values of `TGRAN64` (bits \[27:24\] of `ID_AA64MMFR0`).
@@ -10148,10 +9941,7 @@ pub mod id_aa64mmfr0 {
     impl core::fmt::Debug for Tgran64 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Imp 15=Ni")
         }
     }
     /// Values of `TGRAN4` (bits \[31:28\] of `ID_AA64MMFR0`).
@@ -10211,11 +10001,7 @@ pub mod id_aa64mmfr0 {
     impl core::fmt::Debug for Tgran4 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::_52Bit => "_52Bit",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Imp 1=_52Bit 15=Ni")
         }
     }
     /// Values of `TGRAN16_2` (bits \[35:32\] of `ID_AA64MMFR0`).
@@ -10278,12 +10064,7 @@ pub mod id_aa64mmfr0 {
     impl core::fmt::Debug for Tgran162 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Tgran16 => "Tgran16",
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::_52Bit => "_52Bit",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Tgran16 1=Ni 2=Imp 3=_52Bit")
         }
     }
     /// Values of `TGRAN64_2` (bits \[39:36\] of `ID_AA64MMFR0`).
@@ -10343,11 +10124,7 @@ pub mod id_aa64mmfr0 {
     impl core::fmt::Debug for Tgran642 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Tgran64 => "Tgran64",
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Tgran64 1=Ni 2=Imp")
         }
     }
     /// Values of `TGRAN4_2` (bits \[43:40\] of `ID_AA64MMFR0`).
@@ -10410,12 +10187,7 @@ pub mod id_aa64mmfr0 {
     impl core::fmt::Debug for Tgran42 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Tgran4 => "Tgran4",
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::_52Bit => "_52Bit",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Tgran4 1=Ni 2=Imp 3=_52Bit")
         }
     }
     /// Values of `EXS` (bits \[47:44\] of `ID_AA64MMFR0`): the same values as another field's, one type.
@@ -10477,11 +10249,7 @@ pub mod id_aa64mmfr0 {
     impl core::fmt::Debug for Fgt {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Fgt2 => "Fgt2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Fgt2")
         }
     }
     /// Values of `ECV` (bits \[63:60\] of `ID_AA64MMFR0`).
@@ -10540,11 +10308,7 @@ pub mod id_aa64mmfr0 {
     impl core::fmt::Debug for Ecv {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Cntpoff => "Cntpoff",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Cntpoff")
         }
     }
 }
@@ -10718,11 +10482,7 @@ pub mod id_aa64mmfr1 {
     impl core::fmt::Debug for Hafdbs {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Af => "Af",
-                Self::Dbm => "Dbm",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Af 2=Dbm")
         }
     }
     /// Values of `VMIDBits` (bits \[7:4\] of `ID_AA64MMFR1`).
@@ -10779,10 +10539,7 @@ pub mod id_aa64mmfr1 {
     impl core::fmt::Debug for Vmidbits {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_8 => "_8",
-                Self::_16 => "_16",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_8 2=_16")
         }
     }
     /// Values of `VH` (bits \[11:8\] of `ID_AA64MMFR1`): the same values as another field's, one type.
@@ -10844,11 +10601,7 @@ pub mod id_aa64mmfr1 {
     impl core::fmt::Debug for Hpds {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Hpds2 => "Hpds2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Hpds2")
         }
     }
     /// Values of `LO` (bits \[19:16\] of `ID_AA64MMFR1`): the same values as another field's, one type.
@@ -10912,12 +10665,7 @@ pub mod id_aa64mmfr1 {
     impl core::fmt::Debug for Pan {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Pan2 => "Pan2",
-                Self::Pan3 => "Pan3",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Pan2 3=Pan3")
         }
     }
     /// Values of `SpecSEI` (bits \[27:24\] of `ID_AA64MMFR1`): the same values as another field's, one type.
@@ -11126,10 +10874,7 @@ pub mod id_aa64mmfr2 {
     impl core::fmt::Debug for Varange {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_48 => "_48",
-                Self::_52 => "_52",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_48 1=_52")
         }
     }
     /// Values of `CCIDX` (bits \[23:20\] of `ID_AA64MMFR2`).
@@ -11186,10 +10931,7 @@ pub mod id_aa64mmfr2 {
     impl core::fmt::Debug for Ccidx {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_32 => "_32",
-                Self::_64 => "_64",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_32 1=_64")
         }
     }
     /// Values of `NV` (bits \[27:24\] of `ID_AA64MMFR2`).
@@ -11248,11 +10990,7 @@ pub mod id_aa64mmfr2 {
     impl core::fmt::Debug for Nv {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Nv2 => "Nv2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Nv2")
         }
     }
     /// Values of `ST` (bits \[31:28\] of `ID_AA64MMFR2`).
@@ -11309,10 +11047,7 @@ pub mod id_aa64mmfr2 {
     impl core::fmt::Debug for St {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_39 => "_39",
-                Self::_4847 => "_4847",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_39 1=_4847")
         }
     }
     /// Values of `AT` (bits \[35:32\] of `ID_AA64MMFR2`): the same values as another field's, one type.
@@ -11372,10 +11107,7 @@ pub mod id_aa64mmfr2 {
     impl core::fmt::Debug for Ids {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_0x0 => "_0x0",
-                Self::_0x18 => "_0x18",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_0x0 1=_0x18")
         }
     }
     /// Values of `FWB` (bits \[43:40\] of `ID_AA64MMFR2`): the same values as another field's, one type.
@@ -11441,11 +11173,7 @@ pub mod id_aa64mmfr2 {
     impl core::fmt::Debug for Bbm {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_0 => "_0",
-                Self::_1 => "_1",
-                Self::_2 => "_2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_0 1=_1 2=_2")
         }
     }
     /// Values of `EVT` (bits \[59:56\] of `ID_AA64MMFR2`).
@@ -11504,11 +11232,7 @@ pub mod id_aa64mmfr2 {
     impl core::fmt::Debug for Evt {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Ttlbxs => "Ttlbxs",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Ttlbxs")
         }
     }
     /// Values of `E0PD` (bits \[63:60\] of `ID_AA64MMFR2`): the same values as another field's, one type.
@@ -11711,12 +11435,7 @@ pub mod id_aa64mmfr3 {
     impl core::fmt::Debug for Snerr {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Sync => "Sync",
-                Self::FeatAnerr => "FeatAnerr",
-                Self::FeatAnerrInd => "FeatAnerrInd",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Sync 2=FeatAnerr 3=FeatAnerrInd")
         }
     }
     /// Values of `ANERR` (bits \[47:44\] of `ID_AA64MMFR3`).
@@ -11776,12 +11495,7 @@ pub mod id_aa64mmfr3 {
     impl core::fmt::Debug for Anerr {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Async => "Async",
-                Self::FeatAnerr => "FeatAnerr",
-                Self::FeatAnerrInd => "FeatAnerrInd",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Async 2=FeatAnerr 3=FeatAnerrInd")
         }
     }
     /// Values of `SDERR` (bits \[55:52\] of `ID_AA64MMFR3`).
@@ -11841,12 +11555,7 @@ pub mod id_aa64mmfr3 {
     impl core::fmt::Debug for Sderr {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::DevSync => "DevSync",
-                Self::FeatAderr => "FeatAderr",
-                Self::FeatAderrInd => "FeatAderrInd",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=DevSync 2=FeatAderr 3=FeatAderrInd")
         }
     }
     /// Values of `ADERR` (bits \[59:56\] of `ID_AA64MMFR3`).
@@ -11906,12 +11615,7 @@ pub mod id_aa64mmfr3 {
     impl core::fmt::Debug for Aderr {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::DevAsync => "DevAsync",
-                Self::FeatAderr => "FeatAderr",
-                Self::FeatAderrInd => "FeatAderrInd",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=DevAsync 2=FeatAderr 3=FeatAderrInd")
         }
     }
     /// Values of `Spec_FPACC` (bits \[63:60\] of `ID_AA64MMFR3`): the same values as another field's, one type.
@@ -12046,12 +11750,7 @@ pub mod id_aa64mmfr4 {
     impl core::fmt::Debug for Eiesb {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Toel3 => "Toel3",
-                Self::Toelx => "Toelx",
-                Self::Any => "Any",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Toel3 2=Toelx 15=Any")
         }
     }
     /// Values of `ASID2` (bits \[11:8\] of `ID_AA64MMFR4`): the same values as another field's, one type.
@@ -12115,10 +11814,7 @@ pub mod id_aa64mmfr4 {
     impl core::fmt::Debug for NvFrac {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::NvNv2 => "NvNv2",
-                Self::Nv2Only => "Nv2Only",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=NvNv2 1=Nv2Only")
         }
     }
     /// Values of `E2H0` (bits \[27:24\] of `ID_AA64MMFR4`).
@@ -12177,11 +11873,7 @@ pub mod id_aa64mmfr4 {
     impl core::fmt::Debug for E2h0 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::NiNv1 => "NiNv1",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Imp 14=NiNv1 15=Ni")
         }
     }
     /// Values of `E3DSE` (bits \[39:36\] of `ID_AA64MMFR4`): the same values as another field's, one type.
@@ -12355,10 +12047,7 @@ pub mod id_aa64pfr0 {
     impl core::fmt::Debug for El0 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::Aarch32 => "Aarch32",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "1=Imp 2=Aarch32")
         }
     }
     /// Values of `EL1` (bits \[7:4\] of `ID_AA64PFR0`): the same values as another field's, one type.
@@ -12421,11 +12110,7 @@ pub mod id_aa64pfr0 {
     impl core::fmt::Debug for El2 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Aarch32 => "Aarch32",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Aarch32")
         }
     }
     /// Values of `EL3` (bits \[15:12\] of `ID_AA64PFR0`): the same values as another field's, one type.
@@ -12488,11 +12173,7 @@ pub mod id_aa64pfr0 {
     impl core::fmt::Debug for Fp {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::Fp16 => "Fp16",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Imp 1=Fp16 15=Ni")
         }
     }
     /// Values of `AdvSIMD` (bits \[23:20\] of `ID_AA64PFR0`): the same values as another field's, one type.
@@ -12555,11 +12236,7 @@ pub mod id_aa64pfr0 {
     impl core::fmt::Debug for Gic {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::V4p1 => "V4p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 3=V4p1")
         }
     }
     /// Values of `RAS` (bits \[31:28\] of `ID_AA64PFR0`).
@@ -12619,11 +12296,7 @@ pub mod id_aa64pfr0 {
     impl core::fmt::Debug for Ras {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::V1p1 => "V1p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=V1p1")
         }
     }
     /// Values of `SVE` (bits \[35:32\] of `ID_AA64PFR0`): the same values as another field's, one type.
@@ -12686,10 +12359,7 @@ pub mod id_aa64pfr0 {
     impl core::fmt::Debug for Mpam {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_0 => "_0",
-                Self::_1 => "_1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_0 1=_1")
         }
     }
     /// Values of `AMU` (bits \[47:44\] of `ID_AA64PFR0`).
@@ -12749,11 +12419,7 @@ pub mod id_aa64pfr0 {
     impl core::fmt::Debug for Amu {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::V1p1 => "V1p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=V1p1")
         }
     }
     /// Values of `DIT` (bits \[51:48\] of `ID_AA64PFR0`): the same values as another field's, one type.
@@ -12822,12 +12488,7 @@ pub mod id_aa64pfr0 {
     impl core::fmt::Debug for Csv2 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Csv22 => "Csv22",
-                Self::Csv23 => "Csv23",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Csv22 3=Csv23")
         }
     }
     /// Values of `CSV3` (bits \[63:60\] of `ID_AA64PFR0`): the same values as another field's, one type.
@@ -13003,11 +12664,7 @@ pub mod id_aa64pfr1 {
     impl core::fmt::Debug for Ssbs {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Ssbs2 => "Ssbs2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Ssbs2")
         }
     }
     /// Values of `MTE` (bits \[11:8\] of `ID_AA64PFR1`).
@@ -13070,12 +12727,7 @@ pub mod id_aa64pfr1 {
     impl core::fmt::Debug for Mte {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Mte2 => "Mte2",
-                Self::Mte3 => "Mte3",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Mte2 3=Mte3")
         }
     }
     /// Values of `RAS_frac` (bits \[15:12\] of `ID_AA64PFR1`).
@@ -13131,10 +12783,7 @@ pub mod id_aa64pfr1 {
     impl core::fmt::Debug for RasFrac {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Rasv1p1 => "Rasv1p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Rasv1p1")
         }
     }
     /// Values of `MPAM_frac` (bits \[19:16\] of `ID_AA64PFR1`).
@@ -13189,10 +12838,7 @@ pub mod id_aa64pfr1 {
     impl core::fmt::Debug for MpamFrac {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Minor0 => "Minor0",
-                Self::Minor1 => "Minor1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Minor0 1=Minor1")
         }
     }
     /// Values of `SME` (bits \[27:24\] of `ID_AA64PFR1`).
@@ -13252,11 +12898,7 @@ pub mod id_aa64pfr1 {
     impl core::fmt::Debug for Sme {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Sme2 => "Sme2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Sme2")
         }
     }
     /// Values of `RNDR_trap` (bits \[31:28\] of `ID_AA64PFR1`): the same values as another field's, one type.
@@ -13317,11 +12959,7 @@ pub mod id_aa64pfr1 {
     impl core::fmt::Debug for Csv2Frac {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Csv21p1 => "Csv21p1",
-                Self::Csv21p2 => "Csv21p2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Csv21p1 2=Csv21p2")
         }
     }
     /// Values of `NMI` (bits \[39:36\] of `ID_AA64PFR1`): the same values as another field's, one type.
@@ -13380,10 +13018,7 @@ pub mod id_aa64pfr1 {
     impl core::fmt::Debug for MteFrac {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Async => "Async",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Async 15=Ni")
         }
     }
     /// Values of `GCS` (bits \[47:44\] of `ID_AA64PFR1`): the same values as another field's, one type.
@@ -13444,10 +13079,7 @@ pub mod id_aa64pfr1 {
     impl core::fmt::Debug for Mtex {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Mte => "Mte",
-                Self::Mte4 => "Mte4",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Mte 1=Mte4")
         }
     }
     /// Values of `DF2` (bits \[59:56\] of `ID_AA64PFR1`): the same values as another field's, one type.
@@ -13727,10 +13359,7 @@ pub mod id_aa64smfr0 {
     impl core::fmt::Debug for I8i32 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 15=Imp")
         }
     }
     /// Values of `F8F32` (bits \[40\] of `ID_AA64SMFR0`): the same values as another field's, one type.
@@ -13799,10 +13428,7 @@ pub mod id_aa64smfr0 {
     impl core::fmt::Debug for I16i32 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 5=Imp")
         }
     }
     /// Values of `F64F64` (bits \[48\] of `ID_AA64SMFR0`): the same values as another field's, one type.
@@ -13868,11 +13494,7 @@ pub mod id_aa64smfr0 {
     impl core::fmt::Debug for Smever {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Sme => "Sme",
-                Self::Sme2 => "Sme2",
-                Self::Sme2p1 => "Sme2p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Sme 1=Sme2 2=Sme2p1")
         }
     }
     /// Values of `LUTv2` (bits \[60\] of `ID_AA64SMFR0`): the same values as another field's, one type.
@@ -14027,11 +13649,7 @@ pub mod id_aa64zfr0 {
     impl core::fmt::Debug for Svever {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::Sve2 => "Sve2",
-                Self::Sve2p1 => "Sve2p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Imp 1=Sve2 2=Sve2p1")
         }
     }
     /// Values of `AES` (bits \[7:4\] of `ID_AA64ZFR0`).
@@ -14090,11 +13708,7 @@ pub mod id_aa64zfr0 {
     impl core::fmt::Debug for Aes {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Pmull128 => "Pmull128",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Pmull128")
         }
     }
     /// Values of `BitPerm` (bits \[19:16\] of `ID_AA64ZFR0`): the same values as another field's, one type.
@@ -14356,19 +13970,7 @@ pub mod id_dfr0_el1 {
     impl core::fmt::Debug for Copdbg {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Armv6 => "Armv6",
-                Self::Armv6p1 => "Armv6p1",
-                Self::Armv7 => "Armv7",
-                Self::Armv7p1 => "Armv7p1",
-                Self::Armv8 => "Armv8",
-                Self::Vhe => "Vhe",
-                Self::Debugv8p2 => "Debugv8p2",
-                Self::Debugv8p4 => "Debugv8p4",
-                Self::Debugv8p8 => "Debugv8p8",
-                Self::Debugv8p9 => "Debugv8p9",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 2=Armv6 3=Armv6p1 4=Armv7 5=Armv7p1 6=Armv8 7=Vhe 8=Debugv8p2 9=Debugv8p4 10=Debugv8p8 11=Debugv8p9")
         }
     }
     /// Values of `MMapDbg` (bits \[11:8\] of `ID_DFR0_EL1`).
@@ -14425,11 +14027,7 @@ pub mod id_dfr0_el1 {
     impl core::fmt::Debug for Mmapdbg {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Armv7 => "Armv7",
-                Self::Armv7p1 => "Armv7p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 4=Armv7 5=Armv7p1")
         }
     }
     /// Values of `CopTrc` (bits \[15:12\] of `ID_DFR0_EL1`).
@@ -14484,10 +14082,7 @@ pub mod id_dfr0_el1 {
     impl core::fmt::Debug for Coptrc {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp")
         }
     }
     /// Values of `MMapTrc` (bits \[19:16\] of `ID_DFR0_EL1`): the same values as another field's, one type.
@@ -14566,19 +14161,7 @@ pub mod id_dfr0_el1 {
     impl core::fmt::Debug for Perfmon {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Pmuv1 => "Pmuv1",
-                Self::Pmuv2 => "Pmuv2",
-                Self::Pmuv3 => "Pmuv3",
-                Self::Pmuv3p1 => "Pmuv3p1",
-                Self::Pmuv3p4 => "Pmuv3p4",
-                Self::Pmuv3p5 => "Pmuv3p5",
-                Self::Pmuv3p7 => "Pmuv3p7",
-                Self::Pmuv3p8 => "Pmuv3p8",
-                Self::Pmuv3p9 => "Pmuv3p9",
-                Self::Impdef => "Impdef",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Pmuv1 2=Pmuv2 3=Pmuv3 4=Pmuv3p1 5=Pmuv3p4 6=Pmuv3p5 7=Pmuv3p7 8=Pmuv3p8 9=Pmuv3p9 15=Impdef")
         }
     }
     /// Values of `TraceFilt` (bits \[31:28\] of `ID_DFR0_EL1`): the same values as another field's, one type.
@@ -14683,11 +14266,7 @@ pub mod id_dfr1 {
     impl core::fmt::Debug for Mtpmu {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Impdef => "Impdef",
-                Self::Imp => "Imp",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Impdef 1=Imp 15=Ni")
         }
     }
     /// Values of `HPMN0` (bits \[7:4\] of `ID_DFR1`): the same values as another field's, one type.
@@ -14833,13 +14412,7 @@ pub mod id_isar0 {
     impl core::fmt::Debug for Coproc {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Mrc => "Mrc",
-                Self::Mrc2 => "Mrc2",
-                Self::Mrrc => "Mrrc",
-                Self::Mrrc2 => "Mrrc2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Mrc 2=Mrc2 3=Mrrc 4=Mrrc2")
         }
     }
     /// Values of `Debug` (bits \[23:20\] of `ID_ISAR0`): the same values as another field's, one type.
@@ -14899,11 +14472,7 @@ pub mod id_isar0 {
     impl core::fmt::Debug for Divide {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::XdivT32 => "XdivT32",
-                Self::XdivA32 => "XdivA32",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=XdivT32 2=XdivA32")
         }
     }
 }
@@ -15044,11 +14613,7 @@ pub mod id_isar1 {
     impl core::fmt::Debug for Extend {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Sxtb => "Sxtb",
-                Self::Sxtb16 => "Sxtb16",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Sxtb 2=Sxtb16")
         }
     }
     /// Values of `IfThen` (bits \[19:16\] of `ID_ISAR1`): the same values as another field's, one type.
@@ -15113,12 +14678,7 @@ pub mod id_isar1 {
     impl core::fmt::Debug for Interwork {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Bx => "Bx",
-                Self::Blx => "Blx",
-                Self::A32Bx => "A32Bx",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Bx 2=Blx 3=A32Bx")
         }
     }
     /// Values of `Jazelle` (bits \[31:28\] of `ID_ISAR1`): the same values as another field's, one type.
@@ -15253,11 +14813,7 @@ pub mod id_isar2 {
     impl core::fmt::Debug for Loadstore {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Double => "Double",
-                Self::Acquire => "Acquire",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Double 2=Acquire")
         }
     }
     /// Values of `MemHint` (bits \[7:4\] of `ID_ISAR2`).
@@ -15318,13 +14874,7 @@ pub mod id_isar2 {
     impl core::fmt::Debug for Memhint {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Pld => "Pld",
-                Self::Pld2 => "Pld2",
-                Self::Pli => "Pli",
-                Self::Pldw => "Pldw",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Pld 2=Pld2 3=Pli 4=Pldw")
         }
     }
     /// Values of `MultiAccessInt` (bits \[11:8\] of `ID_ISAR2`).
@@ -15381,11 +14931,7 @@ pub mod id_isar2 {
     impl core::fmt::Debug for Multiaccessint {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Restartable => "Restartable",
-                Self::Continuable => "Continuable",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Restartable 2=Continuable")
         }
     }
     /// Values of `Mult` (bits \[15:12\] of `ID_ISAR2`).
@@ -15442,11 +14988,7 @@ pub mod id_isar2 {
     impl core::fmt::Debug for Mult {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Mla => "Mla",
-                Self::Mls => "Mls",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Mla 2=Mls")
         }
     }
     /// Values of `MultS` (bits \[19:16\] of `ID_ISAR2`).
@@ -15505,12 +15047,7 @@ pub mod id_isar2 {
     impl core::fmt::Debug for Mults {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Smull => "Smull",
-                Self::Smlabb => "Smlabb",
-                Self::Smlad => "Smlad",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Smull 2=Smlabb 3=Smlad")
         }
     }
     /// Values of `MultU` (bits \[23:20\] of `ID_ISAR2`).
@@ -15567,11 +15104,7 @@ pub mod id_isar2 {
     impl core::fmt::Debug for Multu {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Umull => "Umull",
-                Self::Umaal => "Umaal",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Umull 2=Umaal")
         }
     }
     /// Values of `PSR_AR` (bits \[27:24\] of `ID_ISAR2`): the same values as another field's, one type.
@@ -15631,11 +15164,7 @@ pub mod id_isar2 {
     impl core::fmt::Debug for Reversal {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Rev => "Rev",
-                Self::Rbit => "Rbit",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Rev 2=Rbit")
         }
     }
 }
@@ -15770,11 +15299,7 @@ pub mod id_isar3 {
     impl core::fmt::Debug for Simd {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Ssat => "Ssat",
-                Self::Pkhbt => "Pkhbt",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Ssat 3=Pkhbt")
         }
     }
     /// Values of `SVC` (bits \[11:8\] of `ID_ISAR3`): the same values as another field's, one type.
@@ -15834,11 +15359,7 @@ pub mod id_isar3 {
     impl core::fmt::Debug for Synchprim {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Exclusive => "Exclusive",
-                Self::Double => "Double",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Exclusive 2=Double")
         }
     }
     /// Values of `TabBranch` (bits \[19:16\] of `ID_ISAR3`): the same values as another field's, one type.
@@ -15982,11 +15503,7 @@ pub mod id_isar4 {
     impl core::fmt::Debug for Unpriv {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::RegByte => "RegByte",
-                Self::SignedHalfword => "SignedHalfword",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=RegByte 2=SignedHalfword")
         }
     }
     /// Values of `WithShifts` (bits \[7:4\] of `ID_ISAR4`).
@@ -16045,12 +15562,7 @@ pub mod id_isar4 {
     impl core::fmt::Debug for Withshifts {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Lsl3 => "Lsl3",
-                Self::Ls => "Ls",
-                Self::Reg => "Reg",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Lsl3 3=Ls 4=Reg")
         }
     }
     /// Values of `Writeback` (bits \[11:8\] of `ID_ISAR4`): the same values as another field's, one type.
@@ -16114,10 +15626,7 @@ pub mod id_isar4 {
     impl core::fmt::Debug for SynchprimFrac {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 3=Imp")
         }
     }
     /// Values of `PSR_M` (bits \[27:24\] of `ID_ISAR4`): the same values as another field's, one type.
@@ -16254,11 +15763,7 @@ pub mod id_isar5 {
     impl core::fmt::Debug for Aes {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Vmull => "Vmull",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Vmull")
         }
     }
     /// Values of `SHA1` (bits \[11:8\] of `ID_ISAR5`): the same values as another field's, one type.
@@ -16502,14 +16007,7 @@ pub mod id_mmfr0 {
     impl core::fmt::Debug for Vmsa {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Impdef => "Impdef",
-                Self::Vmsav6 => "Vmsav6",
-                Self::Vmsav7 => "Vmsav7",
-                Self::Vmsav7Pxn => "Vmsav7Pxn",
-                Self::Vmsav7Long => "Vmsav7Long",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Impdef 2=Vmsav6 3=Vmsav7 4=Vmsav7Pxn 5=Vmsav7Long")
         }
     }
     /// Values of `PMSA` (bits \[7:4\] of `ID_MMFR0`).
@@ -16568,12 +16066,7 @@ pub mod id_mmfr0 {
     impl core::fmt::Debug for Pmsa {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Impdef => "Impdef",
-                Self::Pmsav6 => "Pmsav6",
-                Self::Pmsav7 => "Pmsav7",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Impdef 2=Pmsav6 3=Pmsav7")
         }
     }
     /// Values of `OuterShr` (bits \[11:8\] of `ID_MMFR0`).
@@ -16630,11 +16123,7 @@ pub mod id_mmfr0 {
     impl core::fmt::Debug for Outershr {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Nc => "Nc",
-                Self::Hw => "Hw",
-                Self::Ignored => "Ignored",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Nc 1=Hw 15=Ignored")
         }
     }
     /// Values of `ShareLvl` (bits \[15:12\] of `ID_MMFR0`).
@@ -16689,10 +16178,7 @@ pub mod id_mmfr0 {
     impl core::fmt::Debug for Sharelvl {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::One => "One",
-                Self::Two => "Two",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=One 1=Two")
         }
     }
     /// Values of `TCM` (bits \[19:16\] of `ID_MMFR0`).
@@ -16751,12 +16237,7 @@ pub mod id_mmfr0 {
     impl core::fmt::Debug for Tcm {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Impdef => "Impdef",
-                Self::Tcm => "Tcm",
-                Self::TcmDma => "TcmDma",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Impdef 2=Tcm 3=TcmDma")
         }
     }
     /// Values of `AuxReg` (bits \[23:20\] of `ID_MMFR0`).
@@ -16813,11 +16294,7 @@ pub mod id_mmfr0 {
     impl core::fmt::Debug for Auxreg {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Actlr => "Actlr",
-                Self::Aifsr => "Aifsr",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Actlr 2=Aifsr")
         }
     }
     /// Values of `FCSE` (bits \[27:24\] of `ID_MMFR0`): the same values as another field's, one type.
@@ -16955,11 +16432,7 @@ pub mod id_mmfr1 {
     impl core::fmt::Debug for L1hvdva {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::CleanAndInvalidate => "CleanAndInvalidate",
-                Self::InvalidateBp => "InvalidateBp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=CleanAndInvalidate 2=InvalidateBp")
         }
     }
     /// Values of `L1UniVA` (bits \[7:4\] of `ID_MMFR1`): the same values as another field's, one type.
@@ -17021,12 +16494,7 @@ pub mod id_mmfr1 {
     impl core::fmt::Debug for L1hvdsw {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::CleanAndInvalidate => "CleanAndInvalidate",
-                Self::InvalidateDsideOnly => "InvalidateDsideOnly",
-                Self::Invalidate => "Invalidate",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=CleanAndInvalidate 2=InvalidateDsideOnly 3=Invalidate")
         }
     }
     /// Values of `L1UniSW` (bits \[15:12\] of `ID_MMFR1`).
@@ -17085,12 +16553,7 @@ pub mod id_mmfr1 {
     impl core::fmt::Debug for L1unisw {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Clean => "Clean",
-                Self::CleanAndInvalidate => "CleanAndInvalidate",
-                Self::Invalidate => "Invalidate",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Clean 2=CleanAndInvalidate 3=Invalidate")
         }
     }
     /// Values of `L1Hvd` (bits \[19:16\] of `ID_MMFR1`).
@@ -17149,12 +16612,7 @@ pub mod id_mmfr1 {
     impl core::fmt::Debug for L1hvd {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::InvalidateIsideOnly => "InvalidateIsideOnly",
-                Self::Invalidate => "Invalidate",
-                Self::CleanAndInvalidate => "CleanAndInvalidate",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=InvalidateIsideOnly 2=Invalidate 3=CleanAndInvalidate")
         }
     }
     /// Values of `L1Uni` (bits \[23:20\] of `ID_MMFR1`).
@@ -17211,11 +16669,7 @@ pub mod id_mmfr1 {
     impl core::fmt::Debug for L1uni {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Invalidate => "Invalidate",
-                Self::CleanAndInvalidate => "CleanAndInvalidate",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Invalidate 2=CleanAndInvalidate")
         }
     }
     /// Values of `L1TstCln` (bits \[27:24\] of `ID_MMFR1`).
@@ -17272,11 +16726,7 @@ pub mod id_mmfr1 {
     impl core::fmt::Debug for L1tstcln {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Noinvalidate => "Noinvalidate",
-                Self::Invalidate => "Invalidate",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Noinvalidate 2=Invalidate")
         }
     }
     /// Values of `BPred` (bits \[31:28\] of `ID_MMFR1`).
@@ -17337,13 +16787,7 @@ pub mod id_mmfr1 {
     impl core::fmt::Debug for Bpred {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::BpSwManged => "BpSwManged",
-                Self::BpAsidAware => "BpAsidAware",
-                Self::BpNosnoop => "BpNosnoop",
-                Self::BpInvisible => "BpInvisible",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=BpSwManged 2=BpAsidAware 3=BpNosnoop 4=BpInvisible")
         }
     }
 }
@@ -17480,9 +16924,7 @@ pub mod id_mmfr2 {
     impl core::fmt::Debug for Hvdtlb {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni")
         }
     }
     /// Values of `UniTLB` (bits \[19:16\] of `ID_MMFR2`).
@@ -17547,15 +16989,7 @@ pub mod id_mmfr2 {
     impl core::fmt::Debug for Unitlb {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::ByVa => "ByVa",
-                Self::ByMatchAsid => "ByMatchAsid",
-                Self::ByAllAsid => "ByAllAsid",
-                Self::OtherTlbs => "OtherTlbs",
-                Self::Broadcast => "Broadcast",
-                Self::ByIpa => "ByIpa",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=ByVa 2=ByMatchAsid 3=ByAllAsid 4=OtherTlbs 5=Broadcast 6=ByIpa")
         }
     }
     /// Values of `MemBarr` (bits \[23:20\] of `ID_MMFR2`).
@@ -17612,11 +17046,7 @@ pub mod id_mmfr2 {
     impl core::fmt::Debug for Membarr {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::DsbOnly => "DsbOnly",
-                Self::Imp => "Imp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=DsbOnly 2=Imp")
         }
     }
     /// Values of `WFIStall` (bits \[27:24\] of `ID_MMFR2`): the same values as another field's, one type.
@@ -17760,11 +17190,7 @@ pub mod id_mmfr3 {
     impl core::fmt::Debug for Bpmaint {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::All => "All",
-                Self::ByVa => "ByVa",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=All 2=ByVa")
         }
     }
     /// Values of `MaintBcst` (bits \[15:12\] of `ID_MMFR3`).
@@ -17821,11 +17247,7 @@ pub mod id_mmfr3 {
     impl core::fmt::Debug for Maintbcst {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::NoTlb => "NoTlb",
-                Self::All => "All",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=NoTlb 2=All")
         }
     }
     /// Values of `PAN` (bits \[19:16\] of `ID_MMFR3`).
@@ -17882,11 +17304,7 @@ pub mod id_mmfr3 {
     impl core::fmt::Debug for Pan {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Pan => "Pan",
-                Self::Pan2 => "Pan2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Pan 2=Pan2")
         }
     }
     /// Values of `CohWalk` (bits \[23:20\] of `ID_MMFR3`): the same values as another field's, one type.
@@ -17946,11 +17364,7 @@ pub mod id_mmfr3 {
     impl core::fmt::Debug for Cmemsz {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_4gb => "_4gb",
-                Self::_64gb => "_64gb",
-                Self::_1tb => "_1tb",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_4gb 1=_64gb 2=_1tb")
         }
     }
     /// Values of `Supersec` (bits \[31:28\] of `ID_MMFR3`).
@@ -18005,10 +17419,7 @@ pub mod id_mmfr3 {
     impl core::fmt::Debug for Supersec {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Imp 15=Ni")
         }
     }
 }
@@ -18152,11 +17563,7 @@ pub mod id_mmfr4 {
     impl core::fmt::Debug for Hpds {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Aa32hpd => "Aa32hpd",
-                Self::Hpds2 => "Hpds2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Aa32hpd 2=Hpds2")
         }
     }
     /// Values of `LSM` (bits \[23:20\] of `ID_MMFR4`): the same values as another field's, one type.
@@ -18219,11 +17626,7 @@ pub mod id_mmfr4 {
     impl core::fmt::Debug for Evt {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::NoTlbis => "NoTlbis",
-                Self::Tlbis => "Tlbis",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=NoTlbis 2=Tlbis")
         }
     }
 }
@@ -18409,11 +17812,7 @@ pub mod id_pfr0 {
     impl core::fmt::Debug for State1 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Thumb => "Thumb",
-                Self::Thumb2 => "Thumb2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Thumb 2=Thumb2")
         }
     }
     /// Values of `State2` (bits \[11:8\] of `ID_PFR0`).
@@ -18470,11 +17869,7 @@ pub mod id_pfr0 {
     impl core::fmt::Debug for State2 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::NoCv => "NoCv",
-                Self::Cv => "Cv",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=NoCv 2=Cv")
         }
     }
     /// Values of `State3` (bits \[15:12\] of `ID_PFR0`): the same values as another field's, one type.
@@ -18534,11 +17929,7 @@ pub mod id_pfr0 {
     impl core::fmt::Debug for Csv2 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Undisclosed => "Undisclosed",
-                Self::Imp => "Imp",
-                Self::Csv2p1 => "Csv2p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Undisclosed 1=Imp 2=Csv2p1")
         }
     }
     /// Values of `AMU` (bits \[23:20\] of `ID_PFR0`).
@@ -18595,11 +17986,7 @@ pub mod id_pfr0 {
     impl core::fmt::Debug for Amu {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Amuv1 => "Amuv1",
-                Self::Amuv1p1 => "Amuv1p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Amuv1 2=Amuv1p1")
         }
     }
     /// Values of `DIT` (bits \[27:24\] of `ID_PFR0`): the same values as another field's, one type.
@@ -18659,11 +18046,7 @@ pub mod id_pfr0 {
     impl core::fmt::Debug for Ras {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Ras => "Ras",
-                Self::Rasv1p1 => "Rasv1p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Ras 2=Rasv1p1")
         }
     }
 }
@@ -18796,10 +18179,7 @@ pub mod id_pfr1 {
     impl core::fmt::Debug for Security {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::El3 => "El3",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=El3")
         }
     }
     /// Values of `MProgMod` (bits \[11:8\] of `ID_PFR1`): the same values as another field's, one type.
@@ -18862,11 +18242,7 @@ pub mod id_pfr1 {
     impl core::fmt::Debug for Gentimer {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::Ecv => "Ecv",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=Ecv")
         }
     }
     /// Values of `Sec_frac` (bits \[23:20\] of `ID_PFR1`).
@@ -18923,11 +18299,7 @@ pub mod id_pfr1 {
     impl core::fmt::Debug for SecFrac {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::WalkDisable => "WalkDisable",
-                Self::SecureMemory => "SecureMemory",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=WalkDisable 2=SecureMemory")
         }
     }
     /// Values of `Virt_frac` (bits \[27:24\] of `ID_PFR1`): the same values as another field's, one type.
@@ -18987,11 +18359,7 @@ pub mod id_pfr1 {
     impl core::fmt::Debug for Gic {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Gicv3 => "Gicv3",
-                Self::Gicv4p1 => "Gicv4p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Gicv3 3=Gicv4p1")
         }
     }
 }
@@ -19102,10 +18470,7 @@ pub mod id_pfr2 {
     impl core::fmt::Debug for RasFrac {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Rasv1p1 => "Rasv1p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Rasv1p1")
         }
     }
 }
@@ -19952,20 +19317,7 @@ pub mod midr {
     impl core::fmt::Debug for Implementer {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Software => "Software",
-                Self::Arm => "Arm",
-                Self::Broadcom => "Broadcom",
-                Self::Cavium => "Cavium",
-                Self::Fujitsu => "Fujitsu",
-                Self::Hisilicon => "Hisilicon",
-                Self::Nvidia => "Nvidia",
-                Self::Apm => "Apm",
-                Self::Qualcomm => "Qualcomm",
-                Self::Apple => "Apple",
-                Self::Microsoft => "Microsoft",
-                Self::Ampere => "Ampere",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Software 65=Arm 66=Broadcom 67=Cavium 70=Fujitsu 72=Hisilicon 78=Nvidia 80=Apm 81=Qualcomm 97=Apple 109=Microsoft 192=Ampere")
         }
     }
 }
@@ -20219,11 +19571,7 @@ pub mod mvfr0 {
     impl core::fmt::Debug for Simdreg {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp16x64 => "Imp16x64",
-                Self::Imp32x64 => "Imp32x64",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp16x64 2=Imp32x64")
         }
     }
     /// Values of `FPSP` (bits \[7:4\] of `MVFR0`).
@@ -20280,11 +19628,7 @@ pub mod mvfr0 {
     impl core::fmt::Debug for Fpsp {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Vfpv2 => "Vfpv2",
-                Self::Vfpv3 => "Vfpv3",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Vfpv2 2=Vfpv3")
         }
     }
     /// Values of `FPDP` (bits \[11:8\] of `MVFR0`): the same values as another field's, one type.
@@ -20449,11 +19793,7 @@ pub mod mvfr1 {
     impl core::fmt::Debug for Simdhp {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Simdhp => "Simdhp",
-                Self::SimdhpFloat => "SimdhpFloat",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Simdhp 2=SimdhpFloat")
         }
     }
     /// Values of `FPHP` (bits \[27:24\] of `MVFR1`).
@@ -20512,12 +19852,7 @@ pub mod mvfr1 {
     impl core::fmt::Debug for Fphp {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Fphp => "Fphp",
-                Self::FphpConv => "FphpConv",
-                Self::Fp16 => "Fp16",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Fphp 2=FphpConv 3=Fp16")
         }
     }
     /// Values of `SIMDFMAC` (bits \[31:28\] of `MVFR1`): the same values as another field's, one type.
@@ -20624,12 +19959,7 @@ pub mod mvfr2 {
     impl core::fmt::Debug for Simdmisc {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::SimdDirectedRounding => "SimdDirectedRounding",
-                Self::SimdRounding => "SimdRounding",
-                Self::SimdMaxMin => "SimdMaxMin",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=SimdDirectedRounding 2=SimdRounding 3=SimdMaxMin")
         }
     }
     /// Values of `FPMisc` (bits \[7:4\] of `MVFR2`).
@@ -20690,13 +20020,7 @@ pub mod mvfr2 {
     impl core::fmt::Debug for Fpmisc {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Fp => "Fp",
-                Self::FpDirectedRounding => "FpDirectedRounding",
-                Self::FpRounding => "FpRounding",
-                Self::FpMaxMin => "FpMaxMin",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Fp 2=FpDirectedRounding 3=FpRounding 4=FpMaxMin")
         }
     }
 }
@@ -21028,11 +20352,7 @@ pub mod par {
     impl core::fmt::Debug for Sh {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::NonShareable => "NonShareable",
-                Self::OuterShareable => "OuterShareable",
-                Self::InnerShareable => "InnerShareable",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=NonShareable 2=OuterShareable 3=InnerShareable")
         }
     }
 }
@@ -21336,11 +20656,7 @@ pub mod pmbidr {
     impl core::fmt::Debug for Ea {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Notdescribed => "Notdescribed",
-                Self::Ignored => "Ignored",
-                Self::Serror => "Serror",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Notdescribed 1=Ignored 2=Serror")
         }
     }
 }
@@ -21451,10 +20767,7 @@ pub mod pmblimitr {
     impl core::fmt::Debug for Fm {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Fill => "Fill",
-                Self::Discard => "Discard",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Fill 2=Discard")
         }
     }
 }
@@ -21617,13 +20930,7 @@ pub mod pmbsr {
     impl core::fmt::Debug for Ec {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Buf => "Buf",
-                Self::FaultGpc => "FaultGpc",
-                Self::ImpDef => "ImpDef",
-                Self::FaultS1 => "FaultS1",
-                Self::FaultS2 => "FaultS2",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Buf 30=FaultGpc 31=ImpDef 36=FaultS1 37=FaultS2")
         }
     }
 }
@@ -22113,9 +21420,7 @@ pub mod pmcr {
     impl core::fmt::Debug for Imp {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Arm => "Arm",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "65=Arm")
         }
     }
 }
@@ -22769,11 +22074,7 @@ pub mod pmscr_el2 {
     impl core::fmt::Debug for Pct {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Virt => "Virt",
-                Self::Phys => "Phys",
-                Self::Guest => "Guest",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Virt 1=Phys 3=Guest")
         }
     }
 }
@@ -23120,16 +22421,7 @@ pub mod pmsidr {
     impl core::fmt::Debug for Interval {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_256 => "_256",
-                Self::_512 => "_512",
-                Self::_768 => "_768",
-                Self::_1024 => "_1024",
-                Self::_1536 => "_1536",
-                Self::_2048 => "_2048",
-                Self::_3072 => "_3072",
-                Self::_4096 => "_4096",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_256 2=_512 3=_768 4=_1024 5=_1536 6=_2048 7=_3072 8=_4096")
         }
     }
     /// Values of `COUNTSIZE` (bits \[19:16\] of `PMSIDR`).
@@ -23184,10 +22476,7 @@ pub mod pmsidr {
     impl core::fmt::Debug for Countsize {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_12BitSat => "_12BitSat",
-                Self::_16BitSat => "_16BitSat",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "2=_12BitSat 3=_16BitSat")
         }
     }
 }
@@ -24749,12 +24038,7 @@ pub mod sctlr {
     impl core::fmt::Debug for Tcf0 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::None => "None",
-                Self::Sync => "Sync",
-                Self::Async => "Async",
-                Self::Asymm => "Asymm",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=None 1=Sync 2=Async 3=Asymm")
         }
     }
     /// Values of `TCF` (bits \[41:40\] of `SCTLR`): the same values as another field's, one type.
@@ -25541,15 +24825,7 @@ pub mod spsr {
     impl core::fmt::Debug for M {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::El0t => "El0t",
-                Self::El1t => "El1t",
-                Self::El1h => "El1h",
-                Self::El2t => "El2t",
-                Self::El2h => "El2h",
-                Self::El3t => "El3t",
-                Self::El3h => "El3h",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=El0t 4=El1t 5=El1h 8=El2t 9=El2h 12=El3t 13=El3h")
         }
     }
 }
@@ -26113,12 +25389,7 @@ pub mod tcr_el1 {
     impl core::fmt::Debug for Irgn0 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Nc => "Nc",
-                Self::Wbwa => "Wbwa",
-                Self::Wt => "Wt",
-                Self::Wbnwa => "Wbnwa",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Nc 1=Wbwa 2=Wt 3=Wbnwa")
         }
     }
     /// Values of `ORGN0` (bits \[11:10\] of `TCR_EL1`): the same values as another field's, one type.
@@ -26181,11 +25452,7 @@ pub mod tcr_el1 {
     impl core::fmt::Debug for Sh0 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::None => "None",
-                Self::Outer => "Outer",
-                Self::Inner => "Inner",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=None 2=Outer 3=Inner")
         }
     }
     /// Values of `TG0` (bits \[15:14\] of `TCR_EL1`).
@@ -26245,11 +25512,7 @@ pub mod tcr_el1 {
     impl core::fmt::Debug for Tg0 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_4k => "_4k",
-                Self::_64k => "_64k",
-                Self::_16k => "_16k",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_4k 1=_64k 2=_16k")
         }
     }
     /// Values of `IRGN1` (bits \[25:24\] of `TCR_EL1`): the same values as another field's, one type.
@@ -26318,11 +25581,7 @@ pub mod tcr_el1 {
     impl core::fmt::Debug for Tg1 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_16k => "_16k",
-                Self::_4k => "_4k",
-                Self::_64k => "_64k",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "1=_16k 2=_4k 3=_64k")
         }
     }
     /// Values of `IPS` (bits \[34:32\] of `TCR_EL1`).
@@ -26396,16 +25655,7 @@ pub mod tcr_el1 {
     impl core::fmt::Debug for Ips {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::_32Bit => "_32Bit",
-                Self::_36Bit => "_36Bit",
-                Self::_40Bit => "_40Bit",
-                Self::_42Bit => "_42Bit",
-                Self::_44Bit => "_44Bit",
-                Self::_48Bit => "_48Bit",
-                Self::_52Bit => "_52Bit",
-                Self::_56Bit => "_56Bit",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=_32Bit 1=_36Bit 2=_40Bit 3=_42Bit 4=_44Bit 5=_48Bit 6=_52Bit 7=_56Bit")
         }
     }
 }
@@ -26751,11 +26001,7 @@ pub mod trbidr {
     impl core::fmt::Debug for Ea {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::NonDesc => "NonDesc",
-                Self::Ignore => "Ignore",
-                Self::Serror => "Serror",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=NonDesc 1=Ignore 2=Serror")
         }
     }
 }
@@ -26877,11 +26123,7 @@ pub mod trblimitr {
     impl core::fmt::Debug for Fm {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Fill => "Fill",
-                Self::Wrap => "Wrap",
-                Self::Cbuf => "Cbuf",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Fill 1=Wrap 3=Cbuf")
         }
     }
     /// Values of `TM` (bits \[4:3\] of `TRBLIMITR`).
@@ -26938,11 +26180,7 @@ pub mod trblimitr {
     impl core::fmt::Debug for Tm {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Stop => "Stop",
-                Self::Irq => "Irq",
-                Self::Ignr => "Ignr",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Stop 1=Irq 3=Ignr")
         }
     }
 }
@@ -27049,11 +26287,7 @@ pub mod trbmar {
     impl core::fmt::Debug for Sh {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::NonShareable => "NonShareable",
-                Self::OuterShareable => "OuterShareable",
-                Self::InnerShareable => "InnerShareable",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=NonShareable 2=OuterShareable 3=InnerShareable")
         }
     }
     /// Values of `PAS` (bits \[11:10\] of `TRBMAR`).
@@ -27111,12 +26345,7 @@ pub mod trbmar {
     impl core::fmt::Debug for Pas {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Secure => "Secure",
-                Self::NonSecure => "NonSecure",
-                Self::Root => "Root",
-                Self::Realm => "Realm",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Secure 1=NonSecure 2=Root 3=Realm")
         }
     }
 }

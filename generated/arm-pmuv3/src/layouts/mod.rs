@@ -205,14 +205,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Debugver {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::Vhe => "Vhe",
-                Self::V8p2 => "V8p2",
-                Self::V8p4 => "V8p4",
-                Self::V8p8 => "V8p8",
-                Self::V8p9 => "V8p9",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "6=Imp 7=Vhe 8=V8p2 9=V8p4 10=V8p8 11=V8p9")
         }
     }
     /// Values of `TraceVer` (bits \[7:4\] of `ID_AA64DFR0`).
@@ -269,10 +262,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Tracever {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp")
         }
     }
     /// Values of `PMUVer` (bits \[11:8\] of `ID_AA64DFR0`).
@@ -350,17 +340,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Pmuver {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::V3p1 => "V3p1",
-                Self::V3p4 => "V3p4",
-                Self::V3p5 => "V3p5",
-                Self::V3p7 => "V3p7",
-                Self::V3p8 => "V3p8",
-                Self::V3p9 => "V3p9",
-                Self::ImpDef => "ImpDef",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 4=V3p1 5=V3p4 6=V3p5 7=V3p7 8=V3p8 9=V3p9 15=ImpDef")
         }
     }
     /// Values of `PMSVer` (bits \[35:32\] of `ID_AA64DFR0`).
@@ -429,14 +409,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Pmsver {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::V1p1 => "V1p1",
-                Self::V1p2 => "V1p2",
-                Self::V1p3 => "V1p3",
-                Self::V1p4 => "V1p4",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=V1p1 3=V1p2 4=V1p3 5=V1p4")
         }
     }
     /// Values of `DoubleLock` (bits \[39:36\] of `ID_AA64DFR0`).
@@ -493,10 +466,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Doublelock {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Imp => "Imp",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Imp 15=Ni")
         }
     }
     /// Values of `TraceFilt` (bits \[43:40\] of `ID_AA64DFR0`): the same values as another field's, one type.
@@ -562,11 +532,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Mtpmu {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::NiImpdef => "NiImpdef",
-                Self::Imp => "Imp",
-                Self::Ni => "Ni",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=NiImpdef 1=Imp 15=Ni")
         }
     }
     /// Values of `BRBE` (bits \[55:52\] of `ID_AA64DFR0`).
@@ -625,11 +591,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Brbe {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Ni => "Ni",
-                Self::Imp => "Imp",
-                Self::BrbeV1p1 => "BrbeV1p1",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Ni 1=Imp 2=BrbeV1p1")
         }
     }
     /// Values of `ExtTrcBuff` (bits \[59:56\] of `ID_AA64DFR0`): the same values as another field's, one type.
@@ -689,10 +651,7 @@ pub mod id_aa64dfr0 {
     impl core::fmt::Debug for Hpmn0 {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Unpredictable => "Unpredictable",
-                Self::Def => "Def",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Unpredictable 1=Def")
         }
     }
 }
@@ -1004,20 +963,7 @@ pub mod midr {
     impl core::fmt::Debug for Implementer {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Software => "Software",
-                Self::Arm => "Arm",
-                Self::Broadcom => "Broadcom",
-                Self::Cavium => "Cavium",
-                Self::Fujitsu => "Fujitsu",
-                Self::Hisilicon => "Hisilicon",
-                Self::Nvidia => "Nvidia",
-                Self::Apm => "Apm",
-                Self::Qualcomm => "Qualcomm",
-                Self::Apple => "Apple",
-                Self::Microsoft => "Microsoft",
-                Self::Ampere => "Ampere",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Software 65=Arm 66=Broadcom 67=Cavium 70=Fujitsu 72=Hisilicon 78=Nvidia 80=Apm 81=Qualcomm 97=Apple 109=Microsoft 192=Ampere")
         }
     }
 }
@@ -1507,9 +1453,7 @@ pub mod pmcr {
     impl core::fmt::Debug for Imp {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-            f.write_str(match self {
-                Self::Arm => "Arm",
-            })
+            armreg_rt::field::debug_variant(f, *self as u64, "65=Arm")
         }
     }
 }
