@@ -143,7 +143,9 @@ consumer_build() {
 # `doc_crate <dir> <crate> <target dir> <runs>`: `cargo doc --no-deps` of the crate (its
 # dependencies checked first, untimed), <runs> times from a clean crate. Prints "wall peak_kb
 # size_kb" (medians; the size of the documentation folder, the crate's pages, its sources and the
-# shared search index and static files, in bytes of content: `du --apparent-size`).
+# shared search index and static files, in bytes of content: `du --apparent-size`). Each run
+# starts after a `sync`: rustdoc writes thousands of pages, and the writeback of the previous
+# run's (and of the folder it removed) moved nrf52840's render phase between 0.8 and 3.7 s.
 doc_crate() {
     local dir=$1 crate=$2 runs=$4
     export CARGO_TARGET_DIR=$3
@@ -153,6 +155,7 @@ doc_crate() {
     for _ in $(seq "$runs"); do
         rm -rf "$CARGO_TARGET_DIR/doc"
         (cd "$dir" && cargo clean -q -p "$crate")
+        sync
         (cd "$dir" && timed "$work/doc-time" cargo doc -q --no-deps)
     done
     local size
