@@ -43,6 +43,10 @@ pub(super) struct Plan<'l> {
     /// The crate's name in Rust, for the examples' `use`; `None` (a build script's modules,
     /// compiled in a crate of the user's) leaves the examples untested.
     krate: Option<String>,
+    /// How the examples import the runtime's `Layout` trait from the crate root: as `Layout`,
+    /// unless a layout of that name takes it (`mod.rs` re-exports it then only as part of `rt`,
+    /// and the examples bring it in unnamed).
+    layout_trait: &'static str,
 }
 
 impl<'l> Plan<'l> {
@@ -64,6 +68,11 @@ impl<'l> Plan<'l> {
             block_features: None,
             layout_feature: Vec::new(),
             krate: None,
+            layout_trait: if layouts.iter().any(|l| type_text(l) == "Layout") {
+                "rt::Layout as _"
+            } else {
+                "Layout"
+            },
         }
     }
 
@@ -199,17 +208,6 @@ impl<'l> Plan<'l> {
         }
         c.finish()
     }
-    /// How an example imports the runtime's `Layout` trait from the crate root: as `Layout`,
-    /// unless a layout of that name takes it (`mod.rs` re-exports it then only as part of `rt`,
-    /// and the example brings it in unnamed).
-    fn layout_trait_path(&self) -> &'static str {
-        if self.layouts.iter().any(|l| type_text(l) == "Layout") {
-            "rt::Layout as _"
-        } else {
-            "Layout"
-        }
-    }
-
     /// The paragraphs a layout's page opens with after its summary: what its values are, the
     /// registers that have it (its aliases' too), and a two-line example.
     fn page(&self, i: usize) -> Vec<DocLine> {
@@ -232,7 +230,7 @@ impl<'l> Plan<'l> {
         let lead = format!(
             "A layout: its values are [`Value<{ty}>`](armreg_rt::Value), from {start} and the field constants below."
         );
-        let example = example(layout, &ty, self.krate.as_deref(), self.layout_trait_path());
+        let example = example(layout, &ty, self.krate.as_deref(), self.layout_trait);
         // The feature a register's link needs: its block's, where blocks are gated, unless the
         // layout itself is compiled under that feature alone.
         let feature = |user: &(String, Option<usize>)| -> Option<&str> {
