@@ -71,6 +71,17 @@ above() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN {if (a == "-" || b == "-" || 
 # `lines_in <glob> <dir>`: the lines of every matching file under <dir>.
 lines_in() { [ -d "$2" ] || { echo 0; return; }; find "$2" -type f -name "$1" -print0 | xargs -0 -r cat | wc -l; }
 
+# `discard <path>`: moves a previous run's output aside, into $work/discarded (removed at exit),
+# rather than deleting it. ext4 passes over inodes freed in the last 30 seconds when it allocates
+# new ones: after removing a run's 5,000 doc pages, the next run's rustdoc spent three quarters
+# of its samples in that search (perf: `recently_deleted`, `find_get_block_common`), and more
+# the more files a tool writes. A user's first run does not follow such a removal.
+discard() {
+    [ -e "$1" ] || return 0
+    mkdir -p "$work/discarded"
+    mv "$1" "$(mktemp -d "$work/discarded/XXXXXX")/"
+}
+
 # `timed <out> <cmd...>`: runs the command (its output to $work/stderr), appends "wall peak_kb
 # user sys" to <out>: seconds to the millisecond, from getrusage, where /usr/bin/time rounds to 10 ms (a
 # seventh of a 70 ms run); the peak is the largest of the command and what it waited for.
@@ -144,8 +155,9 @@ consumer_build() {
 # dependencies checked first, untimed), <runs> times from a clean crate. Prints "wall peak_kb
 # size_kb" (medians; the size of the documentation folder, the crate's pages, its sources and the
 # shared search index and static files, in bytes of content: `du --apparent-size`). Each run
-# starts after a `sync`: rustdoc writes thousands of pages, and the writeback of the previous
-# run's (and of the folder it removed) moved nrf52840's render phase between 0.8 and 3.7 s.
+# starts after a `sync`, the previous run's pages moved aside (`discard`): rustdoc writes
+# thousands of pages, and what the previous run left moved nrf52840's render phase between 0.8
+# and 3.7 s.
 doc_crate() {
     local dir=$1 crate=$2 runs=$4
     export CARGO_TARGET_DIR=$3
@@ -153,7 +165,7 @@ doc_crate() {
         { echo "error: documenting $dir failed:" >&2; tail -30 "$work/doc.log" >&2; return 1; }
     : >"$work/doc-time"
     for _ in $(seq "$runs"); do
-        rm -rf "$CARGO_TARGET_DIR/doc"
+        discard "$CARGO_TARGET_DIR/doc"
         (cd "$dir" && cargo clean -q -p "$crate")
         sync
         (cd "$dir" && timed "$work/doc-time" cargo doc -q --no-deps)
@@ -206,7 +218,7 @@ for input in "${inputs[@]}"; do
     # One untimed run first, so that every timed one finds the input and the binary cached.
     "$codegen" generate "$input" -o "$out" --name "$name-pac" >/dev/null 2>&1
     for _ in $(seq "$runs"); do
-        rm -rf "$out"
+        discard "$out"
         # Flush what earlier steps left dirty, so that the disk is as quiet for every run (the
         # generator syncs only its own files, but they queue behind other writeback).
         sync
@@ -235,7 +247,7 @@ for input in "${inputs[@]}"; do
         : >"$work/s2r-times"
         mkdir -p "$s2r" && "$tools/bin/svd2rust" -i "$work/s2r-input.svd" --target none -o "$s2r" >/dev/null 2>&1
         for _ in $(seq "$runs"); do
-            rm -rf "$s2r" && mkdir -p "$s2r"
+            discard "$s2r" && mkdir -p "$s2r"
             sync
             timed "$work/s2r-times" "$tools/bin/svd2rust" -i "$work/s2r-input.svd" --target none -o "$s2r"
         done
