@@ -188,9 +188,12 @@ pub fn from_tree<'a>(
 ) -> Option<Doc<'a>> {
     let bytes = text.as_bytes();
     let input = tree.input_text();
-    let mut elements: Vec<Element<'a>> = Vec::new();
+    // Every element opens with a `<`: sized once from their count, rather than grown (and
+    // copied) a dozen times for a large file. A node is an element or the text before one.
+    let opened = bytes.iter().filter(|&&b| b == b'<').count();
+    let mut elements: Vec<Element<'a>> = Vec::with_capacity(opened);
     // Per node id: its element's index and depth, for its children.
-    let mut index: Vec<(usize, usize)> = Vec::new();
+    let mut index: Vec<(usize, usize)> = Vec::with_capacity(2 * opened + 2);
     for node in tree.root_element().descendants() {
         let id = node.id().get_usize();
         if index.len() <= id {
