@@ -329,14 +329,18 @@ pub fn debug_fields(f: &mut fmt::Formatter<'_>, name: &str, raw: u64, table: &st
 /// One function and one string literal per enum, as [`debug_fields`] for layouts: a `match` of
 /// names in each enum's `Debug` cost rp2040's crate 1.1 MB of its build peak.
 pub fn debug_variant(f: &mut fmt::Formatter<'_>, bits: u64, names: &str) -> fmt::Result {
-    match names
-        .split_ascii_whitespace()
-        .filter_map(|n| n.split_once('='))
-        .find(|(value, _)| matches_value(value, bits))
-    {
-        Some((_, name)) => f.write_str(name),
+    match name_of(names.split_ascii_whitespace(), bits) {
+        Some(name) => f.write_str(name),
         None => write!(f, "{bits:#x}"),
     }
+}
+
+/// The name a list of `value=Name` words (a table's, or an enum's) gives `bits`.
+fn name_of<'a>(names: impl Iterator<Item = &'a str>, bits: u64) -> Option<&'a str> {
+    names
+        .filter_map(|n| n.split_once('='))
+        .find(|(value, _)| matches_value(value, bits))
+        .map(|(_, name)| name)
 }
 
 /// How one field of a value shows: a 1-bit field without names as a flag, a value with a name as
@@ -365,10 +369,7 @@ pub(crate) fn shown_fields<'a>(
         let shown = if width == 1 && names.peek().is_none() {
             Shows::Flag(bits != 0)
         } else {
-            names
-                .filter_map(|n| n.split_once('='))
-                .find(|(value, _)| matches_value(value, bits))
-                .map_or(Shows::Number(bits), |(_, name)| Shows::Named(name))
+            name_of(names, bits).map_or(Shows::Number(bits), Shows::Named)
         };
         Some((field, shown))
     })

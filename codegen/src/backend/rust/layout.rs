@@ -43,9 +43,8 @@ pub(super) struct Plan<'l> {
     /// The crate's name in Rust, for the examples' `use`; `None` (a build script's modules,
     /// compiled in a crate of the user's) leaves the examples untested.
     krate: Option<String>,
-    /// How the examples import the runtime's `Layout` trait from the crate root: as `Layout`,
-    /// unless a layout of that name takes it (`mod.rs` re-exports it then only as part of `rt`,
-    /// and the examples bring it in unnamed).
+    /// How the examples import the runtime's `Layout` trait from the crate root: as `Layout`
+    /// where the root re-exports it, else (a layout has the name) unnamed from `rt`.
     layout_trait: &'static str,
 }
 
@@ -68,11 +67,7 @@ impl<'l> Plan<'l> {
             block_features: None,
             layout_feature: Vec::new(),
             krate: None,
-            layout_trait: if layouts.iter().any(|l| type_text(l) == "Layout") {
-                "rt::Layout as _"
-            } else {
-                "Layout"
-            },
+            layout_trait: "Layout",
         }
     }
 
@@ -124,6 +119,9 @@ impl<'l> Plan<'l> {
             }
         }
         self.krate = krate.map(str::to_string);
+        if !super::runtime_reexports(device).contains(&"Layout") {
+            self.layout_trait = "rt::Layout as _";
+        }
         self
     }
 
@@ -223,9 +221,10 @@ impl<'l> Plan<'l> {
         let shown = &users[..users.len().min(SHOWN)];
         // What a layout is and where `DEFAULT` and `RESET` come from is the crate's doc, once:
         // each byte of a layout's doc costs a build about eight in memory.
-        let start = match reset_value(layout) {
-            Some(_) => format!("`{ty}::DEFAULT` or `{ty}::RESET`"),
-            None => format!("`{ty}::DEFAULT`"),
+        let start = if has_reset(layout) {
+            format!("`{ty}::DEFAULT` or `{ty}::RESET`")
+        } else {
+            format!("`{ty}::DEFAULT`")
         };
         let lead = format!(
             "A layout: its values are [`Value<{ty}>`](armreg_rt::Value), from {start} and the field constants below."
