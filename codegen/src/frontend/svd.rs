@@ -10,8 +10,9 @@
 //! 3. svd-parser reads the same tree into svd-rs's device, without validation so that defects
 //!    the passes repair (enumerated values too wide, fields beyond the register, ...) reach the
 //!    IR as written. Keywords misspelt only in case are repaired in the text before roxmltree
-//!    reads it (no offset moves); only another repair, or an error svd-parser reports (whose
-//!    position its own entry point finds), makes a second reading;
+//!    reads it (no offset moves), and the carriage returns between elements blanked
+//!    (`line_ends`); only another repair, or an error svd-parser reports (whose position its
+//!    own entry point finds), makes a second reading;
 //! 4. `lower` pairs each svd-rs object with its XML element, resolves `derivedFrom`, flattens
 //!    clusters and arrays, and builds the IR (see there for how SVD maps onto it).
 //!
@@ -20,8 +21,11 @@
 //! only on text that passed the checks that would make it panic or allocate without bound, and
 //! behind `catch_unwind` for what is left.
 mod check;
+mod line_ends;
 mod lower;
 mod xml;
+
+use std::borrow::Cow;
 
 use super::Parsed;
 use crate::diagnostic::{Diagnostic, LineIndex};
@@ -35,8 +39,8 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     let offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
     // roxmltree reads nested elements by recursion: deeper input is left to our reader.
     // Keywords misspelt only in case are repaired before the one reading (offsets unchanged).
-    let case_repaired = check::case_repaired(text);
-    let read = case_repaired.as_deref().unwrap_or(text);
+    let case_repairs = check::case_repairs(text);
+    let read = svd_text(text, &case_repairs);
     let tree = if xml::nesting_within_limit(text) {
         roxmltree::Document::parse(&read[offset..])
     } else {
@@ -68,23 +72,18 @@ pub fn parse(file: &str, text: &str) -> Parsed {
         return Err(errors);
     }
     let config = svd_parser::Config::default().validate_level(svd_parser::ValidateLevel::Disabled);
-    let repaired = checked.text;
     let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        // The tree read is the text svd-parser must read: the input, or the input with the
-        // case repairs the checks made too.
-        let tree_is_repaired_text = match &repaired {
-            std::borrow::Cow::Borrowed(_) => case_repaired.is_none(),
-            std::borrow::Cow::Owned(t) => case_repaired.as_deref() == Some(t.as_str()),
-        };
+        // The tree read is the text svd-parser must read when the checks repaired just what
+        // the scan before it did.
         let same_tree = match &tree {
-            Ok(tree) if tree_is_repaired_text => device_of(tree, &config),
+            Ok(tree) if checked.repairs == case_repairs => device_of(tree, &config),
             _ => None,
         };
-        // A repaired text, or an error (whose position only svd-parser's entry point finds),
-        // is read again from the text.
+        // Other repairs, or an error (whose position only svd-parser's entry point finds), and
+        // the text is read again.
         match same_tree {
             Some(device) => Ok(device),
-            None => svd_parser::parse_with_config(&repaired, &config),
+            None => svd_parser::parse_with_config(&svd_text(text, &checked.repairs), &config),
         }
     }));
     let svd = match parsed {
@@ -117,6 +116,18 @@ pub fn parse(file: &str, text: &str) -> Parsed {
         errors.sort_by(|a, b| a.pos.cmp(&b.pos));
         errors.extend(warnings);
         Err(errors)
+    }
+}
+
+/// The text roxmltree and svd-parser read: `text` with `repairs` made, and the carriage returns
+/// between elements blanked (see `line_ends`).
+fn svd_text<'a>(text: &'a str, repairs: &[check::Repair]) -> Cow<'a, str> {
+    match check::repaired(text, repairs) {
+        Cow::Owned(mut repaired) => {
+            line_ends::blank(&mut repaired);
+            Cow::Owned(repaired)
+        }
+        Cow::Borrowed(text) => line_ends::blanked(text).map_or(Cow::Borrowed(text), Cow::Owned),
     }
 }
 

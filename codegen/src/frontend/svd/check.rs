@@ -19,12 +19,35 @@ use crate::rules::{
 /// The largest bit position accepted in a bit range; larger ones cannot describe a register.
 pub const MAX_BIT: u64 = 0xFFFF;
 
-/// What the checks found, and the text to give svd-parser (with keywords repaired): the input
-/// itself when nothing was repaired, rather than a copy as large as the file.
-pub struct Checked<'a> {
+/// What the checks found, and the repairs to make in the text svd-parser reads: each span of
+/// the input and what replaces it, in order.
+pub struct Checked {
     pub errors: Vec<Diagnostic>,
     pub warnings: Vec<Diagnostic>,
-    pub text: Cow<'a, str>,
+    pub repairs: Vec<Repair>,
+}
+
+/// A repair: the byte span of the input it replaces, and the text put there.
+pub type Repair = ((usize, usize), String);
+
+/// `text` with `repairs` (in order, none overlapping an earlier one) made: the input itself when
+/// there are none, rather than a copy as large as the file.
+pub fn repaired<'a>(text: &'a str, repairs: &[Repair]) -> Cow<'a, str> {
+    if repairs.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0;
+    for ((start, end), new) in repairs {
+        if *start < at {
+            continue;
+        }
+        out.push_str(&text[at..*start]);
+        out.push_str(new);
+        at = *end;
+    }
+    out.push_str(&text[at..]);
+    Cow::Owned(out)
 }
 
 /// Elements whose content is a 32-bit number.
@@ -169,15 +192,15 @@ const KEYWORDS: &[Keywords] = &[
     },
 ];
 
-/// The text with the misspellings [`run`] would repair by case alone already repaired, found by
-/// a scan of the text before any XML is read (`None` when there are none). Such a repair keeps
-/// every offset, so the document read from this text has the original's spans, and svd-parser
-/// can read that one tree: otherwise a file with a single misspelt keyword is read twice (2 MB of
-/// nrf52840 for three `read-writeonce`). A keyword element's text that is exactly one of its
-/// words but for case, with no white space or reference around it, is the only kind changed; the
-/// caller keeps the tree only if [`run`]'s repaired text is this one.
-pub fn case_repaired(text: &str) -> Option<String> {
-    let mut out: Option<String> = None;
+/// The misspellings [`run`] would repair by case alone, found by a scan of the text before any
+/// XML is read. Such a repair keeps every offset, so the document read from the text with them
+/// made has the original's spans, and svd-parser can read that one tree: otherwise a file with a
+/// single misspelt keyword is read twice (2 MB of nrf52840 for three `read-writeonce`). A
+/// keyword element's text that is exactly one of its words but for case, with no white space or
+/// reference around it, is the only kind found; the caller keeps the tree only if [`run`]'s
+/// repairs are these.
+pub fn case_repairs(text: &str) -> Vec<Repair> {
+    let mut repairs = Vec::new();
     let mut tags: Vec<&str> = KEYWORDS.iter().map(|k| k.tag).collect();
     tags.dedup();
     let mut first_bytes = [false; 256];
@@ -201,8 +224,7 @@ pub fn case_repaired(text: &str) -> Option<String> {
             let start = at + "<value>".len();
             let length = text[start..].find('<').unwrap_or(0);
             if let Some(lower) = binary_dont_care_lowered(&text[start..start + length]) {
-                out.get_or_insert_with(|| text.to_string())
-                    .replace_range(start..start + length, &lower);
+                repairs.push(((start, start + length), lower));
             }
             continue;
         }
@@ -231,13 +253,12 @@ pub fn case_repaired(text: &str) -> Option<String> {
         let mut matches = words.filter(|w| w.eq_ignore_ascii_case(content));
         match (matches.next(), matches.next()) {
             (Some(word), None) if *word != content => {
-                out.get_or_insert_with(|| text.to_string())
-                    .replace_range(start..start + length, word);
+                repairs.push(((start, start + length), word.to_string()));
             }
             _ => {}
         }
     }
-    out
+    repairs
 }
 
 /// `0b01xx` for `0b01XX`: the spelling of don't-care digits svd-parser reads (it lower-cases
@@ -320,7 +341,7 @@ pub fn dim_index_count(text: &str) -> Result<u64, String> {
     Ok(entries.len() as u64)
 }
 
-pub fn run<'a>(doc: &Doc<'a>, lines: &LineIndex<'_>) -> Checked<'a> {
+pub fn run(doc: &Doc<'_>, lines: &LineIndex<'_>) -> Checked {
     let mut checker = Checker {
         doc,
         lines,
@@ -342,28 +363,10 @@ pub fn run<'a>(doc: &Doc<'a>, lines: &LineIndex<'_>) -> Checked<'a> {
         checker.walk(0);
     }
     checker.replacements.sort_by_key(|r| r.0);
-    if checker.replacements.is_empty() {
-        return Checked {
-            errors: checker.errors,
-            warnings: checker.warnings,
-            text: Cow::Borrowed(doc.text),
-        };
-    }
-    let mut text = String::with_capacity(doc.text.len());
-    let mut at = 0;
-    for ((start, end), new) in &checker.replacements {
-        if *start < at {
-            continue;
-        }
-        text.push_str(&doc.text[at..*start]);
-        text.push_str(new);
-        at = *end;
-    }
-    text.push_str(&doc.text[at..]);
     Checked {
         errors: checker.errors,
         warnings: checker.warnings,
-        text: Cow::Owned(text),
+        repairs: checker.replacements,
     }
 }
 
@@ -372,7 +375,7 @@ struct Checker<'d, 'a> {
     lines: &'d LineIndex<'d>,
     errors: Vec<Diagnostic>,
     warnings: Vec<Diagnostic>,
-    replacements: Vec<((usize, usize), String)>,
+    replacements: Vec<Repair>,
 }
 
 impl Checker<'_, '_> {
