@@ -148,37 +148,19 @@ impl<'l> Plan<'l> {
         }
     }
 
-    /// A layout's cost in text, for sharing the work between threads.
-    fn weight(&self, i: usize) -> usize {
-        self.layouts[i].fields.len() + 2
-    }
-
-    /// One text per list of layouts of `groups` (its items, after its `head`). The groups are
-    /// shared between two threads by weight: the layouts are the largest part of the emit phase,
-    /// which the other modules share the other core with.
+    /// One text per list of layouts of `groups` (its items, after its `head`).
     pub(super) fn write_groups(&self, groups: &[(String, Vec<usize>)]) -> Vec<String> {
-        let half = halfway(groups, |g| g.1.iter().map(|&i| self.weight(i)).sum());
-        let write = |groups: &[(String, Vec<usize>)]| -> Vec<String> {
-            groups
-                .iter()
-                .map(|(head, indices)| {
-                    let mut c = Code::with_capacity(head.len() + indices.len() * 8000);
-                    c.raw(head);
-                    for &i in indices {
-                        self.write(i, &mut c);
-                    }
-                    c.finish()
-                })
-                .collect()
-        };
-        let (first, second) = groups.split_at(half);
-        let (mut texts, rest) = std::thread::scope(|scope| {
-            let rest = scope.spawn(|| write(second));
-            (write(first), rest.join())
-        });
-        // A panic goes on to the caller, as it would had one thread written everything.
-        texts.extend(rest.unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
-        texts
+        groups
+            .iter()
+            .map(|(head, indices)| {
+                let mut c = Code::with_capacity(head.len() + indices.len() * 8000);
+                c.raw(head);
+                for &i in indices {
+                    self.write(i, &mut c);
+                }
+                c.finish()
+            })
+            .collect()
     }
     /// The diagrams file after `head`: a macro per distinct layout giving its bitfield diagram as
     /// raw HTML, where a `<div>` at the start of a line opens an HTML block that markdown passes
@@ -311,29 +293,10 @@ fn example(layout: &Layout, ty: &str, krate: Option<&str>, trait_path: &str) -> 
     }
 }
 
-/// One text holding every layout, after `head`, split at a layout boundary between two threads.
+/// One text holding every layout, after `head`.
 pub(super) fn layouts(head: &str, plan: &Plan<'_>) -> String {
-    let layouts = plan.layouts;
-    let half = halfway(layouts, |l| l.fields.len() + 2);
-    let groups = [
-        (head.to_string(), (0..half).collect()),
-        (String::new(), (half..layouts.len()).collect()),
-    ];
+    let groups = [(head.to_string(), (0..plan.layouts.len()).collect())];
     plan.write_groups(&groups).concat()
-}
-
-/// Where `items` split into two halves of about the same `weight` (a layout costs in proportion
-/// to its fields).
-fn halfway<T>(items: &[T], weight: impl Fn(&T) -> usize) -> usize {
-    let total: usize = items.iter().map(&weight).sum();
-    let mut sum = 0;
-    items
-        .iter()
-        .position(|item| {
-            sum += weight(item);
-            sum * 2 >= total
-        })
-        .map_or(0, |i| i + 1)
 }
 
 /// For each layout, the earlier layout it is the same as, if any: the same width, reset and

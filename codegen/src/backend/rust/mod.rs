@@ -216,17 +216,22 @@ fn module_files(
     let plan = plan.gated_by(&gates);
     let mut files = Vec::new();
     let mut public: Vec<Module> = Vec::new();
-    // The layouts are most of a large crate: written on other threads meanwhile.
-    std::thread::scope(|scope| {
-        let layouts = scope.spawn(|| layout_files(device, &plan, &gates, banner));
-        let rest = rest_of_crate(device, banner, &gates, models, &mut files, &mut public);
-        files.extend(
-            layouts
-                .join()
-                .map_err(|_| "the layout emitter panicked".to_string())?,
-        );
-        rest
+    // The layouts are most of a large crate: the rest and the diagrams are written on another
+    // thread meanwhile. The layouts stay on this thread, which reuses the memory the parse
+    // freed (a thread of their own, and one per half, faulted in 10 MB more of nrf52840).
+    let layouts = std::thread::scope(|scope| {
+        let rest = scope.spawn(|| {
+            rest_of_crate(device, banner, &gates, models, &mut files, &mut public)
+                .map(|()| diagrams_file(device, &plan, banner))
+        });
+        let mut layouts = layout_modules(device, &plan, &gates, banner);
+        let diagrams = rest
+            .join()
+            .map_err(|_| "the module emitter panicked".to_string())??;
+        layouts.extend(diagrams);
+        Ok::<_, String>(layouts)
     })?;
+    files.extend(layouts);
     Ok(ModuleFiles {
         files,
         public,
@@ -237,39 +242,21 @@ fn module_files(
     })
 }
 
-/// The layout files: `src/layouts.rs` when nothing is gated, else `src/layouts/mod.rs` (the
-/// layouts always compiled, and the other files' declarations behind their `cfg`) and a file
-/// per group.
-fn layout_files(
-    device: &Device,
-    plan: &layout::Plan<'_>,
-    gates: &gates::Gates,
-    banner: &str,
-) -> Vec<File> {
-    if device.layouts.is_empty() {
-        return Vec::new();
-    }
+/// The diagrams file, `src/diagrams.rs`, when there are layouts.
+fn diagrams_file(device: &Device, plan: &layout::Plan<'_>, banner: &str) -> Option<File> {
     const DIAGRAMS_DOC: &str = "The layouts' bitfield diagrams, for rustdoc only: a macro per distinct layout, which its documentation expands. The crate root loads this file under `cfg(doc)` alone.";
-    // The diagrams are a third of the text: written on another thread meanwhile.
-    std::thread::scope(|scope| {
-        let diagrams = scope.spawn(|| File {
-            path: "src/diagrams.rs".to_string(),
-            content: plan.diagrams(&format!(
-                "{banner}{}",
-                header(DIAGRAMS_DOC, Holds::Diagrams)
-            )),
-        });
-        let mut files = layout_modules(device, plan, gates, banner);
-        files.push(
-            diagrams
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-        );
-        files
+    (!device.layouts.is_empty()).then(|| File {
+        path: "src/diagrams.rs".to_string(),
+        content: plan.diagrams(&format!(
+            "{banner}{}",
+            header(DIAGRAMS_DOC, Holds::Diagrams)
+        )),
     })
 }
 
-/// The layout modules of [`layout_files`], each after its header.
+/// The layout files, each after its header: `src/layouts.rs` when nothing is gated, else
+/// `src/layouts/mod.rs` (the layouts always compiled, and the other files' declarations behind
+/// their `cfg`) and a file per group; none without layouts.
 fn layout_modules(
     device: &Device,
     plan: &layout::Plan<'_>,
@@ -278,6 +265,9 @@ fn layout_modules(
 ) -> Vec<File> {
     const DOC: &str =
         "Layouts: one per distinct register layout, shared by every path that reaches it.";
+    if device.layouts.is_empty() {
+        return Vec::new();
+    }
     if device.blocks.is_empty() {
         let head = format!("{banner}{}", header(DOC, Holds::Layouts));
         return vec![File {
