@@ -91,6 +91,7 @@ pub fn lower(doc: &Doc<'_>, lines: &LineIndex<'_>, svd_device: &svd::Device) -> 
         layouts: Vec::new(),
         layout_memo: BTreeMap::new(),
         layout_widths: BTreeMap::new(),
+        layout_write_only: BTreeMap::new(),
         layout_idents: BTreeSet::new(),
         block_idents: BTreeSet::new(),
         nested_blocks: Vec::new(),
@@ -131,6 +132,8 @@ struct Lower<'d, 'a> {
     layout_memo: BTreeMap<LayoutKey, String>,
     /// The width of each layout made so far.
     layout_widths: BTreeMap<String, u32>,
+    /// The first write-only field of each layout made so far that has one.
+    layout_write_only: BTreeMap<String, String>,
     layout_idents: BTreeSet<String>,
     block_idents: BTreeSet<String>,
     /// The blocks clusters made, placed by their parents' `Cluster`s.

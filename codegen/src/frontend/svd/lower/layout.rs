@@ -59,6 +59,12 @@ impl<'a> Lower<'_, 'a> {
         }
         let name = unique(&mut self.layout_idents, &plain_name(name), Case::Camel);
         self.layout_widths.insert(name.clone(), size);
+        if let Some(f) = fields
+            .iter()
+            .find(|f| f.access.writable() && !f.access.readable())
+        {
+            self.layout_write_only.insert(name.clone(), f.name.clone());
+        }
         self.layouts.push(Layout {
             name: name.clone(),
             width: size,

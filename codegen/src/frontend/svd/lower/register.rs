@@ -193,16 +193,7 @@ impl Lower<'_, '_> {
         if access != RegAccess::Ro {
             return access;
         }
-        let write_only = self
-            .layouts
-            .iter()
-            .find(|l| l.name == layout)
-            .and_then(|l| {
-                l.fields
-                    .iter()
-                    .find(|f| f.access.writable() && !f.access.readable())
-            })
-            .map(|f| f.name.clone());
+        let write_only = self.layout_write_only.get(layout).cloned();
         let Some(field) = write_only else {
             return access;
         };
