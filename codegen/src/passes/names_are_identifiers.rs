@@ -2,6 +2,7 @@
 //! namespace become the same identifier. A collision in a vendor file is repaired by a `_<k>`
 //! suffix (a warning), and so is a name with characters no identifier can hold (`11_CLOCKS_/_10`
 //! becomes `11_CLOCKS_10`); a name with no letter or digit at all is an error in every mode.
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use super::contract::Property;
@@ -26,12 +27,12 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     for ns in namespaces::all(device) {
         let case = ns.case();
         let mut items = namespaces::names(device, ns);
-        items.sort_by(|a, b| a.2.cmp(&b.2));
+        items.sort_by(|a, b| a.2.cmp(b.2));
         let mut seen: BTreeMap<String, usize> = BTreeMap::new();
         let mut renames = Vec::new();
-        for (k, (i, name, pos)) in items.iter().enumerate() {
+        for (k, &(i, name, pos)) in items.iter().enumerate() {
             let (name, id) = match ident(name, case) {
-                Ok(id) => (name.clone(), id),
+                Ok(id) => (Cow::Borrowed(name), id),
                 Err(why) => {
                     let kind = Namespace::kind(ns);
                     // Prose where a name should be (`11_CLOCKS_/_10_BITS`, `is_toggle.`):
@@ -53,16 +54,16 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                         format!("{kind} name is not an identifier: {why}"),
                         format!("renamed it `{new}`"),
                     ));
-                    renames.push((*i, new.clone()));
-                    (new, id)
+                    renames.push((i, new.clone()));
+                    (Cow::Owned(new), id)
                 }
             };
-            let name = &name;
+            let name = name.as_ref();
             let Some(&first) = seen.get(&id) else {
                 seen.insert(id, k);
                 continue;
             };
-            let (_, first_name, first_pos) = &items[first];
+            let (_, first_name, first_pos) = items[first];
             if first_name == name {
                 // The same name twice is `no_duplicate_names`' to report.
                 continue;
@@ -87,8 +88,8 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                 seen.insert(new_id, k);
             }
             // A name already repaired above is renamed once, to its final name.
-            renames.retain(|(renamed, _)| renamed != i);
-            renames.push((*i, new));
+            renames.retain(|(renamed, _)| *renamed != i);
+            renames.push((i, new));
         }
         if mode == Mode::Lenient {
             for (i, new) in renames {

@@ -66,14 +66,14 @@ pub fn all(device: &Device) -> Vec<Namespace> {
 }
 
 /// The names of `ns` with their positions, in storage order. Reserved fields are not names.
-pub fn names(device: &Device, ns: Namespace) -> Vec<(usize, String, Pos)> {
-    fn collect<T>(items: &[T], f: impl Fn(&T) -> (&String, &Pos)) -> Vec<(usize, String, Pos)> {
+pub fn names(device: &Device, ns: Namespace) -> Vec<(usize, &str, &Pos)> {
+    fn collect<T>(items: &[T], f: impl Fn(&T) -> (&String, &Pos)) -> Vec<(usize, &str, &Pos)> {
         items
             .iter()
             .enumerate()
             .map(|(i, t)| {
                 let (n, p) = f(t);
-                (i, n.clone(), p.clone())
+                (i, n.as_str(), p)
             })
             .collect()
     }

@@ -1,5 +1,6 @@
 //! No two elements of one namespace share a name. Vendor files repeat names; there the later ones
 //! get a `_<k>` suffix (a warning), in strict mode it is an error.
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use super::contract::Property;
@@ -18,20 +19,18 @@ pub const ESTABLISHES: &[Property] = &[Property::NamesUnique];
 pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for ns in namespaces::all(device) {
-        let mut items = namespaces::names(device, ns);
-        items.sort_by(|a, b| a.2.cmp(&b.2));
-        let mut taken: BTreeSet<String> = BTreeSet::new();
         let mut renames = Vec::new();
-        for (i, name, pos) in &items {
+        let mut items = namespaces::names(device, ns);
+        items.sort_by(|a, b| a.2.cmp(b.2));
+        // Names as written are borrowed; only the new ones are made.
+        let mut taken: BTreeSet<Cow<str>> = BTreeSet::new();
+        for &(i, name, pos) in &items {
             if !taken.contains(name) {
-                taken.insert(name.clone());
+                taken.insert(Cow::Borrowed(name));
                 continue;
             }
-            let first = items
-                .iter()
-                .find(|(_, n, _)| n == name)
-                .map(|x| x.2.clone());
-            let all: BTreeSet<&str> = items.iter().map(|x| x.1.as_str()).collect();
+            let first = items.iter().find(|(_, n, _)| *n == name).map(|x| x.2);
+            let all: BTreeSet<&str> = items.iter().map(|x| x.1).collect();
             let new = namespaces::unique(name, |c| taken.contains(c) || all.contains(c));
             let mut d = defect(
                 mode,
@@ -41,11 +40,11 @@ pub fn run(device: &mut Device, mode: Mode) -> Vec<Diagnostic> {
                 format!("renamed it `{new}`"),
             );
             if let Some(first) = first {
-                d = d.with_note(&first, "first defined here");
+                d = d.with_note(first, "first defined here");
             }
             out.push(d);
-            taken.insert(new.clone());
-            renames.push((*i, new));
+            taken.insert(Cow::Owned(new.clone()));
+            renames.push((i, new));
         }
         if mode == Mode::Lenient {
             for (i, new) in renames {
