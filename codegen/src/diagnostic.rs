@@ -161,13 +161,19 @@ impl Sources {
     /// The byte offset of every line start of `file` (computed once, when first asked for).
     fn line_starts(&self, file: &str) -> &[usize] {
         self.0.get(file).map_or(&[], |(text, starts)| {
-            starts.get_or_init(|| {
-                let mut v = vec![0];
-                v.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-                v
-            })
+            starts.get_or_init(|| line_starts(text))
         })
     }
+}
+
+/// The byte offset of each line of `text`. Counted first, so the vector is allocated once
+/// (a vector search: a pass over 2 MB is a tenth of a millisecond).
+fn line_starts(text: &str) -> Vec<usize> {
+    let lines = memchr::memchr_iter(b'\n', text.as_bytes()).count();
+    let mut starts = Vec::with_capacity(lines + 1);
+    starts.push(0);
+    starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+    starts
 }
 
 /// Maps byte offsets of one file to 1-based line and column (in characters).
@@ -179,8 +185,7 @@ pub struct LineIndex<'a> {
 
 impl<'a> LineIndex<'a> {
     pub fn new(file: &'a str, text: &'a str) -> Self {
-        let mut line_starts = vec![0];
-        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        let line_starts = line_starts(text);
         Self {
             file,
             text,

@@ -9,29 +9,31 @@
 /// Makes a space of each `\r` in the white space between elements of `text`.
 pub fn blank(text: &mut String) {
     let runs = runs(text);
-    if runs.is_empty() {
-        return;
+    if !runs.is_empty() {
+        let bytes = apply(std::mem::take(text).into_bytes(), &runs);
+        *text = String::from_utf8(bytes).expect("ASCII replaced by ASCII");
     }
-    let mut bytes = std::mem::take(text).into_bytes();
-    for (start, end) in runs {
+}
+
+/// `text` with [`blank`] applied, or `None` when it changes nothing (no copy is made).
+pub fn blanked(text: &str) -> Option<String> {
+    let runs = runs(text);
+    (!runs.is_empty()).then(|| {
+        let bytes = apply(text.as_bytes().to_vec(), &runs);
+        String::from_utf8(bytes).expect("ASCII replaced by ASCII")
+    })
+}
+
+/// `bytes` with each `\r` of `runs` a space: ASCII replaced by ASCII, so UTF-8 stays UTF-8.
+fn apply(mut bytes: Vec<u8>, runs: &[(usize, usize)]) -> Vec<u8> {
+    for &(start, end) in runs {
         for b in &mut bytes[start..end] {
             if *b == b'\r' {
                 *b = b' ';
             }
         }
     }
-    // Only ASCII bytes were replaced, by ASCII bytes: still UTF-8.
-    *text = String::from_utf8(bytes).expect("ASCII replaced by ASCII");
-}
-
-/// `text` with [`blank`] applied, or `None` when it changes nothing (no copy is made).
-pub fn blanked(text: &str) -> Option<String> {
-    if runs(text).is_empty() {
-        return None;
-    }
-    let mut copy = text.to_string();
-    blank(&mut copy);
-    Some(copy)
+    bytes
 }
 
 /// The runs of white space holding a `\r` that lie between elements, in order: after a `>` and
@@ -42,7 +44,7 @@ fn runs(text: &str) -> Vec<(usize, usize)> {
     let bytes = text.as_bytes();
     let mut runs = Vec::new();
     let mut done = 0;
-    for (at, _) in text.match_indices('\r') {
+    for at in memchr::memchr_iter(b'\r', bytes) {
         if at < done {
             continue;
         }
