@@ -136,6 +136,8 @@ impl fmt::Display for Diagnostic {
 pub struct Sources(
     BTreeMap<String, (String, std::sync::OnceLock<Vec<usize>>)>,
     std::collections::BTreeSet<std::path::PathBuf>,
+    /// Line starts a frontend already found, for a file not inserted yet.
+    BTreeMap<String, Vec<usize>>,
 );
 
 impl Sources {
@@ -150,8 +152,17 @@ impl Sources {
     }
 
     pub fn insert(&mut self, file: &str, text: String) {
-        self.0
-            .insert(file.to_string(), (text, std::sync::OnceLock::new()));
+        let starts = match self.2.remove(file) {
+            Some(starts) => std::sync::OnceLock::from(starts),
+            None => std::sync::OnceLock::new(),
+        };
+        self.0.insert(file.to_string(), (text, starts));
+    }
+
+    /// Keeps the line starts a frontend found in `file` (a [`LineIndex`]'s), for when its text
+    /// is inserted: not found again, nor allocated again when a diagnostic is rendered.
+    pub fn keep_line_starts(&mut self, file: &str, lines: LineIndex<'_>) {
+        self.2.insert(file.to_string(), lines.line_starts);
     }
 
     pub fn get(&self, file: &str) -> Option<&String> {

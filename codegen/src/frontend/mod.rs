@@ -134,7 +134,11 @@ pub type Parsed = Result<(Device, Vec<Diagnostic>), Vec<Diagnostic>>;
 pub fn parse(format: Format, file: &str, path: &Path, text: &str, sources: &mut Sources) -> Parsed {
     match format {
         Format::Native => native::parse(file, text).map(|device| (device, Vec::new())),
-        Format::Svd => svd::parse(file, text),
+        Format::Svd => {
+            let (parsed, lines) = svd::parse_with_lines(file, text);
+            sources.keep_line_starts(file, lines);
+            parsed
+        }
         Format::TiXml => ti_xml::parse(file, path, text, sources),
         Format::LinuxSysreg => linux_sysreg::parse(file, text),
         Format::PerfJson => perf_json::parse(file, path, sources),

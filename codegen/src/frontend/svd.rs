@@ -33,7 +33,18 @@ use crate::rules::SVD_ELEMENTS_VALID;
 
 /// Parses CMSIS-SVD text; `file` is the name positions carry.
 pub fn parse(file: &str, text: &str) -> Parsed {
+    parse_with_lines(file, text).0
+}
+
+/// [`parse`], and the line index it made, for the diagnostics to render with rather than make
+/// again.
+pub fn parse_with_lines<'a>(file: &'a str, text: &'a str) -> (Parsed, LineIndex<'a>) {
     let lines = LineIndex::new(file, text);
+    (read(text, &lines), lines)
+}
+
+/// [`parse`] with the text's line index.
+fn read(text: &str, lines: &LineIndex<'_>) -> Parsed {
     // roxmltree is not given the byte order mark (svd-parser strips it too): its spans are
     // `offset` bytes short.
     let offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
@@ -55,15 +66,15 @@ pub fn parse(file: &str, text: &str) -> Parsed {
         None => {
             // Our reader names the defect; XML it accepts and roxmltree does not (a DTD) is
             // roxmltree's to explain.
-            xml::parse(&lines, text).map_err(|d| vec![d])?;
+            xml::parse(lines, text).map_err(|d| vec![d])?;
             let message = tree.err().map_or_else(
                 || "the document could not be read".to_string(),
                 |e| e.to_string(),
             );
-            return Err(vec![parser_error(&lines, text, &[message])]);
+            return Err(vec![parser_error(lines, text, &[message])]);
         }
     };
-    let checked = check::run(&doc, &lines);
+    let checked = check::run(&doc, lines);
     let mut warnings = checked.warnings;
     if !checked.errors.is_empty() {
         let mut errors = checked.errors;
@@ -90,7 +101,7 @@ pub fn parse(file: &str, text: &str) -> Parsed {
         Ok(Ok(device)) => device,
         Ok(Err(error)) => {
             let messages: Vec<String> = error.chain().map(|cause| cause.to_string()).collect();
-            let mut errors = vec![parser_error(&lines, text, &messages)];
+            let mut errors = vec![parser_error(lines, text, &messages)];
             errors.extend(warnings);
             return Err(errors);
         }
@@ -106,7 +117,7 @@ pub fn parse(file: &str, text: &str) -> Parsed {
     };
     // The tree is read: its memory goes before the lowering allocates the IR.
     drop(tree);
-    let lowered = lower::lower(&doc, &lines, &svd);
+    let lowered = lower::lower(&doc, lines, &svd);
     warnings.extend(lowered.warnings);
     warnings.sort_by(|a, b| (&a.pos, a.rule.name).cmp(&(&b.pos, b.rule.name)));
     if lowered.errors.is_empty() {
