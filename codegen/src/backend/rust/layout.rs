@@ -88,8 +88,14 @@ impl<'l> Plan<'l> {
     }
 
     /// The plan with what each layout's page says beyond the layout: the registers that have
-    /// it and the crate its example names.
-    pub(super) fn with_pages(mut self, device: &crate::ir::Device, krate: Option<&str>) -> Self {
+    /// it, the crate its example names, and whether that crate root re-exports the runtime's
+    /// `Layout` (`reexports`, the names it re-exports).
+    pub(super) fn with_pages(
+        mut self,
+        device: &crate::ir::Device,
+        krate: Option<&str>,
+        reexports: &[&str],
+    ) -> Self {
         let index: std::collections::HashMap<&str, usize> = self
             .layouts
             .iter()
@@ -119,7 +125,7 @@ impl<'l> Plan<'l> {
             }
         }
         self.krate = krate.map(str::to_string);
-        if !super::runtime_reexports(device).contains(&"Layout") {
+        if !reexports.contains(&"Layout") {
             self.layout_trait = "rt::Layout as _";
         }
         self

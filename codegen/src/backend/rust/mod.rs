@@ -86,7 +86,6 @@ pub fn generate(
     };
     let mut files = package::files(device, crate_name, &banner_text, packaging, &extra)?;
     let names = modules.public;
-    files.extend(modules.files);
     let crate_doc = doc::paragraphs(&[
         device.doc.as_deref().map(doc::escape),
         device
@@ -101,7 +100,7 @@ pub fn generate(
                 .map(|i| doc::code(i))
                 .collect::<Vec<_>>()
                 .join(", "),
-            contents_doc(device, outputs.models)
+            contents_doc(device, outputs.models, &modules.reexports)
         )),
     ]);
     // The models need the runtime's `std`-based engine: only behind the feature.
@@ -110,7 +109,8 @@ pub fn generate(
     } else {
         Models::None
     };
-    let items = root_items(device, &names, |_| None, models);
+    let items = root_items(device, &names, &modules.reexports, |_| None, models);
+    files.extend(modules.files);
     let lib = quote! {
         #![doc = #crate_doc]
         #![no_std]
@@ -141,7 +141,7 @@ pub fn generate_modules(
 ) -> Result<Vec<File>, String> {
     let banner = format!("// {}\n", super::banner(inputs));
     let modules = module_files(device, &banner, Gating::None, models, None)?;
-    let names = modules.public;
+    let (names, reexports) = (modules.public, modules.reexports);
     let mut files: Vec<File> = modules
         .files
         .into_iter()
@@ -166,6 +166,7 @@ pub fn generate_modules(
     let items = root_items(
         device,
         &names,
+        &reexports,
         path_of,
         if models { Models::Always } else { Models::None },
     );
@@ -197,6 +198,8 @@ struct ModuleFiles {
     files: Vec<File>,
     /// The public modules besides the layouts.
     public: Vec<Module>,
+    /// The runtime's names the crate root re-exports (see [`runtime_reexports`]).
+    reexports: Vec<&'static str>,
     /// Each block's cargo feature, in the device's order.
     features: Vec<String>,
 }
@@ -211,7 +214,8 @@ fn module_files(
     models: bool,
     krate: Option<&str>,
 ) -> Result<ModuleFiles, String> {
-    let plan = layout::Plan::new(&device.layouts).with_pages(device, krate);
+    let reexports = runtime_reexports(device);
+    let plan = layout::Plan::new(&device.layouts).with_pages(device, krate, &reexports);
     let gates = gates::Gates::of(device, &plan, gating);
     let plan = plan.gated_by(&gates);
     let mut files = Vec::new();
@@ -235,6 +239,7 @@ fn module_files(
     Ok(ModuleFiles {
         files,
         public,
+        reexports,
         features: gates
             .top_blocks()
             .map(|b| gates.features[b].clone())
@@ -321,6 +326,7 @@ fn layout_modules(
 fn root_items(
     device: &Device,
     modules: &[Module],
+    reexports: &[&'static str],
     path_of: impl Fn(&str) -> Option<String>,
     models: Models,
 ) -> TokenStream {
@@ -331,8 +337,8 @@ fn root_items(
     // layout has its name: the layout wins, and the other is `armreg_rt`'s); the whole runtime
     // is `rt`, for the rarer names. The traits give every layout its `DEFAULT` and `RESET`.
     let layouts = (!device.layouts.is_empty()).then(|| {
-        let runtime: Vec<syn::Ident> = runtime_reexports(device)
-            .into_iter()
+        let runtime: Vec<syn::Ident> = reexports
+            .iter()
             .map(|n| syn::Ident::new(n, proc_macro2::Span::call_site()))
             .collect();
         let traits = if runtime.iter().any(|n| n == "Reset") {
@@ -509,20 +515,13 @@ fn rest_of_crate(
 
 /// The runtime's names the crate root re-exports: `Layout` and `Value`, `Reset` where a layout
 /// has a reset value, `IndexOutOfRange` where a register is an array; none a layout's name takes.
-fn runtime_reexports(device: &Device) -> Vec<&'static str> {
+pub(super) fn runtime_reexports(device: &Device) -> Vec<&'static str> {
     const NAMES: [&str; 4] = ["IndexOutOfRange", "Layout", "Reset", "Value"];
-    // One pass over the layouts, naming only those whose letters and digits could spell one of
-    // the four (a name per layout per question was 2 % of nrf52840's generation).
     let mut taken = [false; 4];
     for l in &device.layouts {
-        // `<n>` is dropped from identifiers.
-        let letters = l.name.bytes().filter(u8::is_ascii_alphanumeric).count()
-            - l.name.matches("<n>").count();
-        if NAMES.iter().any(|n| n.len() == letters) {
-            let name = layout::type_text(l);
-            if let Some(i) = NAMES.iter().position(|n| *n == name) {
-                taken[i] = true;
-            }
+        let name = layout::type_text(l);
+        if let Some(i) = NAMES.iter().position(|n| *n == name) {
+            taken[i] = true;
         }
     }
     let arrays = has_arrays(device);
@@ -547,11 +546,10 @@ fn has_arrays(device: &Device) -> bool {
 }
 
 /// What the crate holds, for its documentation: only the parts it has.
-fn contents_doc(device: &Device, models: bool) -> String {
+fn contents_doc(device: &Device, models: bool, reexports: &[&'static str]) -> String {
     let mut parts = Vec::new();
     if !device.layouts.is_empty() {
-        let root = runtime_reexports(device);
-        let at = |name: &str| match root.contains(&name) {
+        let at = |name: &str| match reexports.contains(&name) {
             true => format!("`{name}`"),
             false => format!("`rt::{name}`"),
         };

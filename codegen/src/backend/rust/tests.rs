@@ -83,7 +83,8 @@ fn emit(case: &str, device: &Device) -> String {
     };
     if case.starts_with("layout_") {
         let krate = device.name.replace('-', "_");
-        let plan = layout::Plan::new(&device.layouts).with_pages(device, Some(&krate));
+        let reexports = super::runtime_reexports(device);
+        let plan = layout::Plan::new(&device.layouts).with_pages(device, Some(&krate), &reexports);
         file("src/layouts.rs", &layout::layouts("", &plan));
         file("src/diagrams.rs", &elide_diagrams(&plan.diagrams("")));
     } else if case.starts_with("sysreg_") {
