@@ -133,45 +133,49 @@ impl fmt::Display for Diagnostic {
 /// The text of every input file, by the name used in positions, and the path of every file and
 /// folder a run read (what a build script must watch).
 #[derive(Default, Debug)]
-pub struct Sources(
-    BTreeMap<String, (String, std::sync::OnceLock<Vec<usize>>)>,
-    std::collections::BTreeSet<std::path::PathBuf>,
-    /// Line starts a frontend already found, for a file not inserted yet.
-    BTreeMap<String, Vec<usize>>,
-);
+pub struct Sources {
+    /// Each file's text, and its line starts once found.
+    texts: BTreeMap<String, (String, std::sync::OnceLock<Vec<usize>>)>,
+    /// Every file and folder read.
+    read: std::collections::BTreeSet<std::path::PathBuf>,
+    /// Line starts a frontend already found, for a file whose text is not inserted yet (the
+    /// pipeline inserts it after the parse that borrowed it).
+    found_line_starts: BTreeMap<String, Vec<usize>>,
+}
 
 impl Sources {
     /// Records that the file or folder at `path` was read.
     pub fn note_read(&mut self, path: &std::path::Path) {
-        self.1.insert(path.to_path_buf());
+        self.read.insert(path.to_path_buf());
     }
 
     /// Every file and folder recorded by [`Sources::note_read`], in path order.
     pub fn files_read(&self) -> impl Iterator<Item = &std::path::Path> {
-        self.1.iter().map(std::path::PathBuf::as_path)
+        self.read.iter().map(std::path::PathBuf::as_path)
     }
 
     pub fn insert(&mut self, file: &str, text: String) {
-        let starts = match self.2.remove(file) {
+        let starts = match self.found_line_starts.remove(file) {
             Some(starts) => std::sync::OnceLock::from(starts),
             None => std::sync::OnceLock::new(),
         };
-        self.0.insert(file.to_string(), (text, starts));
+        self.texts.insert(file.to_string(), (text, starts));
     }
 
     /// Keeps the line starts a frontend found in `file` (a [`LineIndex`]'s), for when its text
     /// is inserted: not found again, nor allocated again when a diagnostic is rendered.
     pub fn keep_line_starts(&mut self, file: &str, lines: LineIndex<'_>) {
-        self.2.insert(file.to_string(), lines.line_starts);
+        self.found_line_starts
+            .insert(file.to_string(), lines.line_starts);
     }
 
     pub fn get(&self, file: &str) -> Option<&String> {
-        self.0.get(file).map(|(text, _)| text)
+        self.texts.get(file).map(|(text, _)| text)
     }
 
     /// The byte offset of every line start of `file` (computed once, when first asked for).
     fn line_starts(&self, file: &str) -> &[usize] {
-        self.0.get(file).map_or(&[], |(text, starts)| {
+        self.texts.get(file).map_or(&[], |(text, starts)| {
             starts.get_or_init(|| line_starts(text))
         })
     }

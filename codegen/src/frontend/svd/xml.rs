@@ -190,7 +190,7 @@ pub fn from_tree<'a>(
     let input = tree.input_text();
     // Every element opens with a `<`: sized once from their count, rather than grown (and
     // copied) a dozen times for a large file. A node is an element or the text before one.
-    let opened = bytes.iter().filter(|&&b| b == b'<').count();
+    let opened = memchr::memchr_iter(b'<', bytes).count();
     let mut elements: Vec<Element<'a>> = Vec::with_capacity(opened);
     // Per node id: its element's index and depth, for its children.
     let mut index: Vec<(usize, usize)> = Vec::with_capacity(2 * opened + 2);
