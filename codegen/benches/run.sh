@@ -6,8 +6,9 @@
 # crate alone, its dependencies already built; medians of BUILD_RUNS builds), the build of a
 # consumer firmware that selects three blocks (rp2040 and nrf52840: tests/consumers/<name>.rs,
 # the crate built with only those blocks' features), and `cargo doc` of the crate (time, peak
-# memory, output size; not for the synthetic SVD). The floor, an empty `#![no_std]` crate built
-# and documented alike, is measured once: the tables give ratios above it too.
+# memory, output size; not for the synthetic SVD), and of a crate holding only its public types.
+# The floor, an empty `#![no_std]` crate built and documented alike, is measured once: the tables
+# give ratios above it too.
 #
 #   codegen/benches/run.sh [--compare] [--no-build]
 #
@@ -189,6 +190,20 @@ floor() {
         awk '{print $1, $2, $3, $4}'
 }
 
+# `types_only <our crate> <name>`: `cargo doc` of a crate holding only our crate's public types
+# (`types_only.awk`): the least any crate that gives each of this SVD's layouts and enumerated
+# values a type pays rustdoc. Prints "doc_s doc_kb".
+types_only() {
+    local dir="$work/types-only/$2"
+    mkdir -p "$dir/src"
+    printf '[package]\nname = "%s-types"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\n' "$2" >"$dir/Cargo.toml"
+    {
+        printf '#![no_std]\n//! The public types of the %s crate, without anything else.\n' "$2"
+        find "$1/src" -name '*.rs' | sort | xargs cat | awk -f "$root/codegen/benches/types_only.awk"
+    } >"$dir/src/lib.rs"
+    doc_crate "$dir" "$2-types" "$work/doc-types-$2" "$build_runs" | awk '{print $1, $2}'
+}
+
 # Ours: crates outside the repository, as a user generates them; each depends on the runtime of
 # this checkout by the relative path the generator writes.
 mkdir -p "$work/tree/generated"
@@ -284,6 +299,7 @@ for input in "${inputs[@]}"; do
     ours_build="- -"
     ours_consumer="- -"
     ours_doc="- - -"
+    types_doc="- -"
     consumer_src="$root/tests/consumers/$name.rs"
     if [ $build = 1 ]; then
         echo "$name: building our crate..." >&2
@@ -296,6 +312,8 @@ for input in "${inputs[@]}"; do
         if [ "$name" != synthetic ]; then
             echo "$name: documenting our crate..." >&2
             ours_doc=$(doc_crate "$out" "$name-pac" "$work/doc-ours-$name" "$build_runs")
+            echo "$name: documenting our crate's types alone..." >&2
+            types_doc=$(types_only "$out" "$name")
         fi
     fi
     theirs_consumer="- -"
@@ -323,7 +341,7 @@ for input in "${inputs[@]}"; do
     fi
     row[$name]="${gen_row[$name]} $ours_build $theirs"
     consumer[$name]="$ours_consumer $theirs_consumer"
-    docs[$name]="$ours_doc $theirs_doc"
+    docs[$name]="$ours_doc $theirs_doc $types_doc"
     echo "$name: size gen gen_kb rust_lines c_lines build build_kb [svd2rust fmt lines build build_kb]: ${row[$name]}" >&2
 done
 {
@@ -396,19 +414,23 @@ done
         read -r _ _ fdt fdkb <<<"$floors"
         echo "The floor, \`cargo doc\` of an empty \`#![no_std]\` crate without dependencies: $fdt s, $(mb "$fdkb") MB"
         echo "peak (rustdoc loads every trait impl of \`core\` for any crate). \"Above the floor\" ratios compare what"
-        echo "each crate adds to it: (ours - floor) / (svd2rust's - floor)."
+        echo "each crate adds to it: (ours - floor) / (svd2rust's - floor). \"Types alone\": \`cargo doc\` of a crate"
+        echo "holding only our crate's public types (\`codegen/benches/types_only.awk\`: each enum with as many"
+        echo "variants, no impls, constants, functions or docs), what any crate that gives each layout and"
+        echo "each set of enumerated values a type pays; its ratio is to svd2rust's whole crate."
         echo
-        echo "| input | ours s | ours peak MB | ours output MB | svd2rust s | its peak MB | its output MB | time ratio | memory ratio | size ratio | time above the floor | memory above the floor |"
-        echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+        echo "| input | ours s | ours peak MB | ours output MB | svd2rust s | its peak MB | its output MB | time ratio | memory ratio | size ratio | time above the floor | memory above the floor | types alone, peak MB | its memory ratio |"
+        echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
         for input in "${inputs[@]}"; do
             name=$(name_of "$input")
-            read -r ot okb osz tt tkb tsz <<<"${docs[$name]}"
+            read -r ot okb osz tt tkb tsz _ ykb <<<"${docs[$name]}"
             [ "$ot" = - ] && continue
-            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$ot" "$(mb "$okb")" "$(mb "$osz")" \
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$ot" "$(mb "$okb")" "$(mb "$osz")" \
                 "$tt" "$([ "$tkb" = - ] && echo - || mb "$tkb")" "$([ "$tsz" = - ] && echo - || mb "$tsz")" \
                 "$(ratio "$ot" "$tt")" "$([ "$tkb" = - ] && echo - || ratio "$okb" "$tkb")" \
                 "$([ "$tsz" = - ] && echo - || ratio "$osz" "$tsz")" \
-                "$(above "$ot" "$tt" "$fdt")" "$(above "$okb" "$tkb" "$fdkb")"
+                "$(above "$ot" "$tt" "$fdt")" "$(above "$okb" "$tkb" "$fdkb")" \
+                "$([ "$ykb" = - ] && echo - || mb "$ykb")" "$([ "$ykb" = - ] || [ "$tkb" = - ] && echo - || ratio "$ykb" "$tkb")"
         done
     fi
     echo
