@@ -7,8 +7,9 @@
 # consumer firmware that selects three blocks (rp2040 and nrf52840: tests/consumers/<name>.rs,
 # the crate built with only those blocks' features), and `cargo doc` of the crate (time, peak
 # memory, output size; not for the synthetic SVD), and of a crate holding only its public types.
-# The floor, an empty `#![no_std]` crate built and documented alike, is measured once: the tables
-# give ratios above it too.
+# For the crate's builds and docs, the compiler's anonymous memory too (see `timed`). The floor,
+# an empty `#![no_std]` crate built and documented alike, is measured once: the tables give
+# ratios above it too.
 #
 #   codegen/benches/run.sh [--compare] [--no-build]
 #
@@ -69,6 +70,11 @@ mb() { awk -v k="$1" 'BEGIN {printf "%.0f", k/1024}'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "-"}'; }
 # `above <ours> <theirs> <floor>`: (ours - floor) / (theirs - floor), "-" when a figure is missing.
 above() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN {if (a == "-" || b == "-" || f == "-" || b - f <= 0) print "-"; else printf "%.2f", (a-f)/(b-f)}'; }
+# `anon_of <key>`: a median `anon_median` kept, or "-". `mb_or_dash`, `ratio_or_dash`: "-" for a
+# missing figure.
+anon_of() { if [ -s "$work/anon/$1" ]; then cat "$work/anon/$1"; else echo -; fi; }
+mb_or_dash() { if [ "$1" = - ]; then echo -; else mb "$1"; fi; }
+ratio_or_dash() { if [ "$1" = - ] || [ "$2" = - ]; then echo -; else ratio "$1" "$2"; fi; }
 # `lines_in <glob> <dir>`: the lines of every matching file under <dir>.
 lines_in() { [ -d "$2" ] || { echo 0; return; }; find "$2" -type f -name "$1" -print0 | xargs -0 -r cat | wc -l; }
 
@@ -84,19 +90,60 @@ discard() {
 }
 
 # `timed <out> <cmd...>`: runs the command (its output to $work/stderr), appends "wall peak_kb
-# user sys" to <out>: seconds to the millisecond, from getrusage, where /usr/bin/time rounds to 10 ms (a
-# seventh of a 70 ms run); the peak is the largest of the command and what it waited for.
+# user sys anon_kb" to <out>: seconds to the millisecond, from getrusage, where /usr/bin/time rounds to 10 ms (a
+# seventh of a 70 ms run); the peak is the largest of the command and what it waited for. With
+# ANON=1, anon_kb is the largest anonymous memory (RssAnon) of any rustc or rustdoc the command
+# started, sampled every 20 ms; else 0. A compiler's peak resident memory also counts the pages
+# of its own libraries it has mapped (78 to 88 MB of rustc's in two builds of the same crate here),
+# which the same build maps more or fewer of from one run to the next; its anonymous memory is
+# what the crate makes it allocate.
 timed() {
     local out=$1
     shift
     python3 -c '
-import os, resource, subprocess, sys, time
+import os, resource, subprocess, sys, threading, time
+
+def anon_peak(done, peak):
+    # Compilers are told apart by name once each; only theirs is read each round. A process
+    # still named cargo may be one cargo forked that has not yet become rustc: asked again.
+    seen, compilers = set(), []
+    while not done.is_set():
+        for entry in os.listdir("/proc"):
+            if entry.isdigit() and entry not in seen:
+                try:
+                    with open(f"/proc/{entry}/comm") as f:
+                        name = f.read().strip()
+                except OSError:
+                    continue
+                if name != "cargo":
+                    seen.add(entry)
+                if name in ("rustc", "rustdoc"):
+                    compilers.append(entry)
+        for pid in compilers:
+            try:
+                with open(f"/proc/{pid}/status") as f:
+                    for line in f:
+                        if line.startswith("RssAnon:"):
+                            peak[0] = max(peak[0], int(line.split()[1]))
+            except OSError:
+                pass
+        done.wait(0.02)
+
 start = time.perf_counter()
+peak, done = [0], threading.Event()
 with open(os.devnull, "w") as null, open(sys.argv[1], "w") as err:
-    code = subprocess.run(sys.argv[2:], stdout=null, stderr=err).returncode
+    child = subprocess.Popen(sys.argv[2:], stdout=null, stderr=err)
+    sampler = None
+    if os.environ.get("ANON") == "1":
+        sampler = threading.Thread(target=anon_peak, args=(done, peak))
+        sampler.start()
+    code = child.wait()
+    done.set()
+    if sampler:
+        sampler.join()
 wall = time.perf_counter() - start
 use = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(f"{wall:.3f} {use.ru_maxrss} {use.ru_utime:.3f} {use.ru_stime:.3f}")
+print(f"{wall:.3f} {use.ru_maxrss} {use.ru_utime:.3f} {use.ru_stime:.3f} {peak[0]}")
 sys.exit(code)
 ' "$work/stderr" "$@" >"$work/time" || {
         echo "error: $* failed:" >&2
@@ -104,6 +151,14 @@ sys.exit(code)
         return 1
     }
     cat "$work/time" >>"$out"
+}
+
+# `anon_median <times file> <key>`: keeps the median anon_kb of a timed file as
+# $work/anon/<key>, for the report (the build and doc functions print their figures in a
+# subshell).
+anon_median() {
+    mkdir -p "$work/anon"
+    cut -d' ' -f5 "$1" | median >"$work/anon/$2"
 }
 
 # A release build of the crate in <dir> alone, timed <runs> times. Each tool's crates share a
@@ -119,9 +174,10 @@ build_crate() {
     : >"$work/build-time"
     for _ in $(seq "$runs"); do
         (cd "$dir" && cargo clean -q --release --target $target -p "$crate")
-        (cd "$dir" && timed "$work/build-time" cargo build -q --release --target $target)
+        (cd "$dir" && ANON=1 timed "$work/build-time" cargo build -q --release --target $target)
     done
     unset CARGO_TARGET_DIR
+    anon_median "$work/build-time" "build-$(basename "$3")-$crate"
     echo "$(cut -d' ' -f1 "$work/build-time" | median) $(cut -d' ' -f2 "$work/build-time" | median)"
 }
 
@@ -169,8 +225,9 @@ doc_crate() {
         discard "$CARGO_TARGET_DIR/doc"
         (cd "$dir" && cargo clean -q -p "$crate")
         sync
-        (cd "$dir" && timed "$work/doc-time" cargo doc -q --no-deps)
+        (cd "$dir" && ANON=1 timed "$work/doc-time" cargo doc -q --no-deps)
     done
+    anon_median "$work/doc-time" "doc-$(basename "$3")"
     local size
     size=$(du -sk --apparent-size "$CARGO_TARGET_DIR/doc" | cut -f1)
     unset CARGO_TARGET_DIR
@@ -431,6 +488,25 @@ done
                 "$([ "$tsz" = - ] && echo - || ratio "$osz" "$tsz")" \
                 "$(above "$ot" "$tt" "$fdt")" "$(above "$okb" "$tkb" "$fdkb")" \
                 "$([ "$ykb" = - ] && echo - || mb "$ykb")" "$([ "$ykb" = - ] || [ "$tkb" = - ] && echo - || ratio "$ykb" "$tkb")"
+        done
+        echo
+        echo "## Anonymous memory of the compiler (medians of the same builds and docs)"
+        echo
+        echo "The peaks above are resident memory, which also counts the pages of rustc's and rustdoc's own"
+        echo "libraries they have mapped: tens of MB, more or fewer from one run of the same build to the next."
+        echo "Here only their anonymous memory (\`RssAnon\`, sampled every 20 ms): what each crate makes the"
+        echo "compiler allocate. The floor: build $(mb "$(anon_of build-target-floor-floor)") MB, doc $(mb "$(anon_of doc-doc-floor)") MB."
+        echo
+        echo "| input | build, ours MB | svd2rust's MB | ratio | doc, ours MB | svd2rust's MB | ratio | doc, types alone MB |"
+        echo "|---|---|---|---|---|---|---|---|"
+        for input in "${inputs[@]}"; do
+            name=$(name_of "$input")
+            [ "$name" = synthetic ] && continue
+            ob=$(anon_of "build-target-ours-$name-pac") tb=$(anon_of "build-target-svd2rust-$name-pac")
+            od=$(anon_of "doc-doc-ours-$name") td=$(anon_of "doc-doc-svd2rust-$name") yd=$(anon_of "doc-doc-types-$name")
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$(mb_or_dash "$ob")" "$(mb_or_dash "$tb")" \
+                "$(ratio_or_dash "$ob" "$tb")" "$(mb_or_dash "$od")" "$(mb_or_dash "$td")" "$(ratio_or_dash "$od" "$td")" \
+                "$(mb_or_dash "$yd")"
         done
     fi
     echo
