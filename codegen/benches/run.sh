@@ -66,15 +66,13 @@ inputs+=("$work/synthetic.svd")
 
 name_of() { basename "$1" .svd | tr 'A-Z' 'a-z' | tr -c 'a-z0-9\n' '-'; }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
-mb() { awk -v k="$1" 'BEGIN {printf "%.0f", k/1024}'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b > 0) printf "%.2f", a/b; else print "-"}'; }
+# `mb <kb>` and `ratio <a> <b>` print "-" for a missing figure ("-"), as `above` does.
+mb() { awk -v k="$1" 'BEGIN {if (k == "-") print "-"; else printf "%.0f", k/1024}'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (a != "-" && b != "-" && b > 0) printf "%.2f", a/b; else print "-"}'; }
 # `above <ours> <theirs> <floor>`: (ours - floor) / (theirs - floor), "-" when a figure is missing.
 above() { awk -v a="$1" -v b="$2" -v f="$3" 'BEGIN {if (a == "-" || b == "-" || f == "-" || b - f <= 0) print "-"; else printf "%.2f", (a-f)/(b-f)}'; }
-# `anon_of <key>`: a median `anon_median` kept, or "-". `mb_or_dash`, `ratio_or_dash`: "-" for a
-# missing figure.
+# `anon_of <key>`: a median `anon_median` kept, or "-".
 anon_of() { if [ -s "$work/anon/$1" ]; then cat "$work/anon/$1"; else echo -; fi; }
-mb_or_dash() { if [ "$1" = - ]; then echo -; else mb "$1"; fi; }
-ratio_or_dash() { if [ "$1" = - ] || [ "$2" = - ]; then echo -; else ratio "$1" "$2"; fi; }
 # `lines_in <glob> <dir>`: the lines of every matching file under <dir>.
 lines_in() { [ -d "$2" ] || { echo 0; return; }; find "$2" -type f -name "$1" -print0 | xargs -0 -r cat | wc -l; }
 
@@ -414,7 +412,7 @@ done
         name=$(name_of "$input")
         read -r size gen gen_kb rl _ bt bkb _ <<<"${row[$name]}"
         printf '| %s | %.1f | %s | %s | %s | %s | %s |\n' "$name" "$(awk -v s="$size" 'BEGIN {print s/1048576}')" \
-            "$gen" "$(mb "$gen_kb")" "$rl" "$bt" "$([ "$bkb" = - ] && echo - || mb "$bkb")"
+            "$gen" "$(mb "$gen_kb")" "$rl" "$bt" "$(mb "$bkb")"
     done
     echo
     echo "## Phases of our generation (ms, medians)"
@@ -440,10 +438,10 @@ done
             name=$(name_of "$input")
             read -r size gen gen_kb rl cl bt bkb sg sf sl sbt sbkb <<<"${row[$name]}"
             printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$sg" "$sf" "$sl" "$sbt" \
-                "$([ "$sbkb" = - ] && echo - || mb "$sbkb")" "$(ratio "$gen" "$sg")" \
+                "$(mb "$sbkb")" "$(ratio "$gen" "$sg")" \
                 "$(ratio "$gen" "$(awk -v a="$sg" -v b="$sf" 'BEGIN {print a+b}')")" \
-                "$([ "$bt" = - ] && echo - || ratio "$bt" "$sbt")" "$([ "$bkb" = - ] && echo - || ratio "$bkb" "$sbkb")" \
-                "$([ "$bkb" = - ] && echo - || above "$bkb" "$sbkb" "$fbkb")"
+                "$(ratio "$bt" "$sbt")" "$(ratio "$bkb" "$sbkb")" \
+                "$(above "$bkb" "$sbkb" "$fbkb")"
         done
     fi
     if [ $build = 1 ]; then
@@ -462,8 +460,8 @@ done
             [ "$ot" = - ] && continue
             read -r _ _ _ _ _ _ _ _ _ _ sbt _ <<<"${row[$name]}"
             printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$ot" "$(mb "$okb")" "$sbt" "$tt" \
-                "$([ "$tkb" = - ] && echo - || mb "$tkb")" "$(ratio "$ot" "$sbt")" "$(ratio "$ot" "$tt")" \
-                "$([ "$tkb" = - ] && echo - || ratio "$okb" "$tkb")"
+                "$(mb "$tkb")" "$(ratio "$ot" "$sbt")" "$(ratio "$ot" "$tt")" \
+                "$(ratio "$okb" "$tkb")"
         done
         echo
         echo "## \`cargo doc --no-deps\` (targets: time and peak memory ≤ 0.33× svd2rust's, output ≤ 0.5×)"
@@ -483,11 +481,11 @@ done
             read -r ot okb osz tt tkb tsz _ ykb <<<"${docs[$name]}"
             [ "$ot" = - ] && continue
             printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$ot" "$(mb "$okb")" "$(mb "$osz")" \
-                "$tt" "$([ "$tkb" = - ] && echo - || mb "$tkb")" "$([ "$tsz" = - ] && echo - || mb "$tsz")" \
-                "$(ratio "$ot" "$tt")" "$([ "$tkb" = - ] && echo - || ratio "$okb" "$tkb")" \
-                "$([ "$tsz" = - ] && echo - || ratio "$osz" "$tsz")" \
+                "$tt" "$(mb "$tkb")" "$(mb "$tsz")" \
+                "$(ratio "$ot" "$tt")" "$(ratio "$okb" "$tkb")" \
+                "$(ratio "$osz" "$tsz")" \
                 "$(above "$ot" "$tt" "$fdt")" "$(above "$okb" "$tkb" "$fdkb")" \
-                "$([ "$ykb" = - ] && echo - || mb "$ykb")" "$([ "$ykb" = - ] || [ "$tkb" = - ] && echo - || ratio "$ykb" "$tkb")"
+                "$(mb "$ykb")" "$(ratio "$ykb" "$tkb")"
         done
         echo
         echo "## Anonymous memory of the compiler (medians of the same builds and docs)"
@@ -504,9 +502,9 @@ done
             [ "$name" = synthetic ] && continue
             ob=$(anon_of "build-target-ours-$name-pac") tb=$(anon_of "build-target-svd2rust-$name-pac")
             od=$(anon_of "doc-doc-ours-$name") td=$(anon_of "doc-doc-svd2rust-$name") yd=$(anon_of "doc-doc-types-$name")
-            printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$(mb_or_dash "$ob")" "$(mb_or_dash "$tb")" \
-                "$(ratio_or_dash "$ob" "$tb")" "$(mb_or_dash "$od")" "$(mb_or_dash "$td")" "$(ratio_or_dash "$od" "$td")" \
-                "$(mb_or_dash "$yd")"
+            printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$(mb "$ob")" "$(mb "$tb")" \
+                "$(ratio "$ob" "$tb")" "$(mb "$od")" "$(mb "$td")" "$(ratio "$od" "$td")" \
+                "$(mb "$yd")"
         done
     fi
     echo
