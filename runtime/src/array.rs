@@ -5,8 +5,9 @@
 //! - `array.try_at(n)` is element `n`, checked when the program runs
 //!   (`Err(`[`IndexOutOfRange`]`)` past the end).
 //!
-//! Both give a handle whose `read`/`write`/`modify` (`set`/`clear` for write-1 views) are those
-//! of a register that is not in an array. A system-register array is a unit value
+//! Both give a handle whose `read`/`write`/`modify` (`set`/`clear` for write-1 views, and the
+//! named forms where a read or a write has a side effect, see [`crate::access`]) are those of a
+//! register that is not in an array. A system-register array is a unit value
 //! (`PMEVTYPER_EL0.at::<3>().write(v)`), a memory-mapped one comes from its block
 //! (`pmu.pmevtyper().at::<3>().write(v)`).
 //!
@@ -15,6 +16,7 @@
 //! once however many elements it has.
 use core::marker::PhantomData;
 
+use crate::access::{Modify, ModifyWithSideEffects, Readable, ReadsWithSideEffects};
 use crate::mmio::{Bus, Mmio, Reg};
 use crate::{IndexOutOfRange, Layout, Reset, Value};
 
@@ -22,6 +24,9 @@ use crate::{IndexOutOfRange, Layout, Reset, Value};
 pub trait SysRegArray: Copy {
     /// The layout of every element.
     type Layout: Layout;
+    /// How its elements are reached ([`crate::access`]): which of `read`, `modify`,
+    /// `read_with_side_effects` and `modify_with_side_effects` they have.
+    type Access;
     /// The number of elements.
     const COUNT: usize;
     /// The array's architectural name, for messages.
@@ -76,59 +81,92 @@ impl<R: SysRegArray, const N: usize> Element<R, N> {
     }
 }
 
-impl<R: ReadElement, const N: usize> Element<R, N> {
+impl<R: SysRegArray, const N: usize> Element<R, N> {
     /// Reads the element.
     #[inline(always)]
     #[track_caller]
-    pub fn read(self) -> Value<R::Layout> {
+    pub fn read(self) -> Value<R::Layout>
+    where
+        R: ReadElement,
+        R::Access: Readable,
+    {
         R::read_at::<N>()
     }
-}
 
-impl<R: WriteElement, const N: usize> Element<R, N> {
+    /// Reads the element, with the side effect its description gives the read.
+    #[inline(always)]
+    #[track_caller]
+    pub fn read_with_side_effects(self) -> Value<R::Layout>
+    where
+        R: ReadElement,
+        R::Access: ReadsWithSideEffects,
+    {
+        R::read_at::<N>()
+    }
+
     /// Writes the element.
     #[inline(always)]
     #[track_caller]
-    pub fn write(self, value: Value<R::Layout>) {
+    pub fn write(self, value: Value<R::Layout>)
+    where
+        R: WriteElement,
+    {
         R::write_at::<N>(value);
     }
-}
 
-impl<R: WriteElement, const N: usize> Element<R, N>
-where
-    R::Layout: Reset,
-{
-    /// Writes `f(RESET)`: the fields `f` sets, the others at their reset value.
+    /// Writes `f(RESET)`: the fields `f` sets, the others at their reset value (side-effect
+    /// fields neutral).
     #[inline(always)]
     #[track_caller]
-    pub fn write_from_reset(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>) {
-        R::write_at::<N>(f(<R::Layout as Reset>::RESET));
+    pub fn write_from_reset(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
+    where
+        R: WriteElement,
+        R::Layout: Reset,
+    {
+        R::write_at::<N>(f(<R::Layout as Reset>::RESET.neutral()));
     }
-}
 
-impl<R: ReadElement + WriteElement, const N: usize> Element<R, N> {
-    /// Reads the element, changes the value with `f` and writes it back.
+    /// Reads the element, changes the value with `f` and writes it back; `f` gets the value
+    /// with every side-effect field neutral ([`Value::neutral`]).
     #[inline(always)]
     #[track_caller]
-    pub fn modify(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>) {
-        R::write_at::<N>(f(R::read_at::<N>()));
+    pub fn modify(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
+    where
+        R: ReadElement + WriteElement,
+        R::Access: Modify,
+    {
+        R::write_at::<N>(f(R::read_at::<N>().neutral()));
     }
-}
 
-impl<R: SetElement, const N: usize> Element<R, N> {
+    /// Reads the element, changes the value with `f` and writes it back, where the read or
+    /// any write has a side effect (see [`crate::access`]).
+    #[inline(always)]
+    #[track_caller]
+    pub fn modify_with_side_effects(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
+    where
+        R: ReadElement + WriteElement,
+        R::Access: ModifyWithSideEffects,
+    {
+        R::write_at::<N>(f(R::read_at::<N>().neutral()));
+    }
+
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[track_caller]
-    pub fn set(self, mask: Value<R::Layout>) {
+    pub fn set(self, mask: Value<R::Layout>)
+    where
+        R: SetElement,
+    {
         R::set_at::<N>(mask);
     }
-}
 
-impl<R: ClearElement, const N: usize> Element<R, N> {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[track_caller]
-    pub fn clear(self, mask: Value<R::Layout>) {
+    pub fn clear(self, mask: Value<R::Layout>)
+    where
+        R: ClearElement,
+    {
         R::clear_at::<N>(mask);
     }
 }
@@ -164,59 +202,92 @@ impl<R: SysRegArray> Indexed<R> {
     }
 }
 
-impl<R: ReadElement> Indexed<R> {
+impl<R: SysRegArray> Indexed<R> {
     /// Reads the element.
     #[inline(always)]
     #[track_caller]
-    pub fn read(self) -> Value<R::Layout> {
+    pub fn read(self) -> Value<R::Layout>
+    where
+        R: ReadElement,
+        R::Access: Readable,
+    {
         R::read_index(self.index)
     }
-}
 
-impl<R: WriteElement> Indexed<R> {
+    /// Reads the element, with the side effect its description gives the read.
+    #[inline(always)]
+    #[track_caller]
+    pub fn read_with_side_effects(self) -> Value<R::Layout>
+    where
+        R: ReadElement,
+        R::Access: ReadsWithSideEffects,
+    {
+        R::read_index(self.index)
+    }
+
     /// Writes the element.
     #[inline(always)]
     #[track_caller]
-    pub fn write(self, value: Value<R::Layout>) {
+    pub fn write(self, value: Value<R::Layout>)
+    where
+        R: WriteElement,
+    {
         R::write_index(self.index, value);
     }
-}
 
-impl<R: WriteElement> Indexed<R>
-where
-    R::Layout: Reset,
-{
-    /// Writes `f(RESET)`: the fields `f` sets, the others at their reset value.
+    /// Writes `f(RESET)`: the fields `f` sets, the others at their reset value (side-effect
+    /// fields neutral).
     #[inline(always)]
     #[track_caller]
-    pub fn write_from_reset(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>) {
-        R::write_index(self.index, f(<R::Layout as Reset>::RESET));
+    pub fn write_from_reset(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
+    where
+        R: WriteElement,
+        R::Layout: Reset,
+    {
+        R::write_index(self.index, f(<R::Layout as Reset>::RESET.neutral()));
     }
-}
 
-impl<R: ReadElement + WriteElement> Indexed<R> {
-    /// Reads the element, changes the value with `f` and writes it back.
+    /// Reads the element, changes the value with `f` and writes it back; `f` gets the value
+    /// with every side-effect field neutral ([`Value::neutral`]).
     #[inline(always)]
     #[track_caller]
-    pub fn modify(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>) {
-        R::write_index(self.index, f(R::read_index(self.index)));
+    pub fn modify(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
+    where
+        R: ReadElement + WriteElement,
+        R::Access: Modify,
+    {
+        R::write_index(self.index, f(R::read_index(self.index).neutral()));
     }
-}
 
-impl<R: SetElement> Indexed<R> {
+    /// Reads the element, changes the value with `f` and writes it back, where the read or
+    /// any write has a side effect (see [`crate::access`]).
+    #[inline(always)]
+    #[track_caller]
+    pub fn modify_with_side_effects(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
+    where
+        R: ReadElement + WriteElement,
+        R::Access: ModifyWithSideEffects,
+    {
+        R::write_index(self.index, f(R::read_index(self.index).neutral()));
+    }
+
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[track_caller]
-    pub fn set(self, mask: Value<R::Layout>) {
+    pub fn set(self, mask: Value<R::Layout>)
+    where
+        R: SetElement,
+    {
         R::set_index(self.index, mask);
     }
-}
 
-impl<R: ClearElement> Indexed<R> {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[track_caller]
-    pub fn clear(self, mask: Value<R::Layout>) {
+    pub fn clear(self, mask: Value<R::Layout>)
+    where
+        R: ClearElement,
+    {
         R::clear_index(self.index, mask);
     }
 }

@@ -4,12 +4,15 @@
 //! driver can be written once against any of them:
 //! - [`Layout`], [`Value`] and [`Field`]: what every generated layout is, the values of its
 //!   registers, and how their fields are read and written (`value.get(Pmcr::E)`,
-//!   `value.with(Pmcr::E, true)`);
+//!   `value.with(Pmcr::E, true)`); [`UInt`] and [`Const`]: values of integer fields narrower
+//!   than their type, which never truncate silently;
 //! - [`SysRegPath`]: where a system register lives (AArch64 `MRS`/`MSR`, AArch32 `MRC`/`MCR`,
 //!   `MRRC`/`MCRR`);
 //! - [`array`](mod@array): arrays of registers, system and memory-mapped alike: `at::<N>()` checked when
 //!   compiling, `try_at(n)` when running;
-//! - [`mmio::Reg`]: a typed handle to one memory-mapped register whose access rules are in its type;
+//! - [`mmio::Reg`]: a typed handle to one memory-mapped register whose access rules are in its
+//!   type ([`access`]): `modify` never triggers a side effect it was not asked for, and a read
+//!   with one is written `read_with_side_effects`;
 //! - [`host`]: the hook through which system-register accessors run on a target that lacks the
 //!   instruction (the host, for tests and docs);
 //! - [`events`]: PMU event tables and CPU cores as data, for lookups at run time;
@@ -23,6 +26,7 @@
 #[cfg(feature = "model")]
 extern crate std;
 
+pub mod access;
 pub mod array;
 #[cfg(feature = "defmt")]
 mod defmt_format;
@@ -35,6 +39,6 @@ pub mod model;
 mod path;
 mod value;
 
-pub use field::{Field, FieldArray};
+pub use field::{Const, Field, FieldArray, UInt};
 pub use path::SysRegPath;
 pub use value::{IndexOutOfRange, Layout, LayoutInfo, Reset, Value, Word};

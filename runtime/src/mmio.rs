@@ -1,9 +1,11 @@
 //! Typed handles to memory-mapped registers, and the buses that reach them.
 //!
-//! A [`Reg`] is a bus, an address, a layout and an access marker. The marker decides which
-//! methods exist, so a read-only register has no `write`, a write-only one no `read`, and the two
-//! views of a write-1-to-set / write-1-to-clear pair offer `set` or `clear` of a mask and no
-//! read-modify-write.
+//! A [`Reg`] is a bus, an address, a layout and an access marker ([`crate::access`]). The marker
+//! decides which methods exist, so a read-only register has no `write`, a write-only one no
+//! `read`, the two views of a write-1-to-set / write-1-to-clear pair offer `set` or `clear` of a
+//! mask and no read-modify-write, and a register whose read or write acts whatever is written
+//! has no `modify` but one that says so. `modify` itself never clears, sets, toggles or
+//! triggers a field the closure did not set (see [`Value::neutral`]).
 //!
 //! The bus ([`Bus`]) is a type parameter, monomorphised away: on the target it is [`Mmio`], a
 //! zero-sized type whose accesses are single volatile loads and stores, so a handle costs what a
@@ -13,6 +15,7 @@
 //! lowest address first, so every bus sees the accesses the hardware would.
 use core::marker::PhantomData;
 
+use crate::field::{ClearsFlag, Field, SetsFlag, TogglesFlag, Triggers};
 use crate::{Layout, Reset, Value, Word};
 
 /// How the registers of a block are reached.
@@ -112,28 +115,10 @@ unsafe fn store<W: Word, B: Bus>(bus: B, addr: usize, bus_bytes: usize, value: W
     }
 }
 
-/// Read and write.
-pub enum Rw {}
-/// Read only.
-pub enum Ro {}
-/// Write only.
-pub enum Wo {}
-/// The write-1-to-set view of a shared state: reads give the state, writing 1s sets those bits.
-pub enum SetView {}
-/// The write-1-to-clear view of a shared state: reads give the state, writing 1s clears those bits.
-pub enum ClearView {}
-
-/// Access markers that allow reading.
-pub trait Readable {}
-impl Readable for Rw {}
-impl Readable for Ro {}
-impl Readable for SetView {}
-impl Readable for ClearView {}
-
-/// Access markers that allow writing a whole value.
-pub trait Writable {}
-impl Writable for Rw {}
-impl Writable for Wo {}
+pub use crate::access::{
+    ClearView, Modify, ModifyWithSideEffects, Readable, ReadsWithSideEffects, Ro, RoReadActs, Rw,
+    RwReadActs, RwWriteActs, SetView, Wo, Writable,
+};
 
 /// One memory-mapped register of layout `L`, reached through the bus `B`.
 pub struct Reg<L, A, B = Mmio> {
@@ -195,41 +180,132 @@ impl<L: Layout, A, B: Bus> Reg<L, A, B> {
     pub const fn bus(&self) -> B {
         self.bus
     }
-}
 
-impl<L: Layout, A: Readable, B: Bus> Reg<L, A, B> {
-    /// Reads the register.
+    /// The register's bits, whatever its marker allows: for the methods below.
     #[inline(always)]
-    pub fn read(&self) -> Value<L> {
+    fn load(&self) -> Value<L> {
         // SAFETY: the constructor's contract makes every access of this register valid.
         Value::from_bits_retain(unsafe { load(self.bus, self.addr, self.bus_bytes) })
     }
-}
 
-impl<L: Layout, A: Writable, B: Bus> Reg<L, A, B> {
-    /// Writes the register.
     #[inline(always)]
-    pub fn write(&self, value: Value<L>) {
+    fn store(&self, value: Value<L>) {
         // SAFETY: the constructor's contract makes every access of this register valid.
         unsafe { store(self.bus, self.addr, self.bus_bytes, value.bits()) }
     }
-}
 
-impl<L: Reset, A: Writable, B: Bus> Reg<L, A, B> {
-    /// Writes `f(L::RESET)`: the fields `f` sets, and every other field at its reset value. This
-    /// is what svd2rust's `write(|w| ..)` does; [`write`](Self::write) writes exactly the value
-    /// it is given (start it from `DEFAULT`, zeros and the RES1 bits, or from `RESET`).
+    /// Writes `value` with `field` acting: the read-modify-write of `clear_flag` and its
+    /// siblings. Where the layout stores no bit a write would have to carry over, nothing is
+    /// read.
     #[inline(always)]
-    pub fn write_from_reset(&self, f: impl FnOnce(Value<L>) -> Value<L>) {
-        self.write(f(L::RESET));
+    fn act<R, W, K>(&self, field: Field<L, R, W, K>) {
+        let base = if L::INFO.stored.to_u64() == 0 {
+            L::DEFAULT
+        } else {
+            self.load()
+        };
+        self.store(base.acting_on(field));
     }
-}
 
-impl<L: Layout, B: Bus> Reg<L, Rw, B> {
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register.
     #[inline(always)]
-    pub fn modify(&self, f: impl FnOnce(Value<L>) -> Value<L>) {
-        self.write(f(self.read()));
+    pub fn read(&self) -> Value<L>
+    where
+        A: Readable,
+    {
+        self.load()
+    }
+
+    /// Reads the register, with the side effect its description gives the read (a FIFO pops,
+    /// a flag clears): the name says so where it happens.
+    #[inline(always)]
+    pub fn read_with_side_effects(&self) -> Value<L>
+    where
+        A: ReadsWithSideEffects,
+    {
+        self.load()
+    }
+
+    /// Writes the register: exactly `value`, side-effect fields included (start it from
+    /// `DEFAULT`, whose write triggers nothing).
+    #[inline(always)]
+    pub fn write(&self, value: Value<L>)
+    where
+        A: Writable,
+    {
+        self.store(value);
+    }
+
+    /// Writes `f(L::RESET)`: the fields `f` sets, and every other field at its reset value
+    /// (side-effect fields neutral, see [`Value::neutral`]). This is what svd2rust's
+    /// `write(|w| ..)` does; [`write`](Self::write) writes exactly the value it is given.
+    #[inline(always)]
+    pub fn write_from_reset(&self, f: impl FnOnce(Value<L>) -> Value<L>)
+    where
+        L: Reset,
+        A: Writable,
+    {
+        self.store(f(L::RESET.neutral()));
+    }
+
+    /// Reads the register, changes the value with `f` and writes it back. `f` gets the value
+    /// read with every side-effect field neutral ([`Value::neutral`]), so a write-1-to-clear
+    /// flag that was pending stays pending unless `f` sets it: only what `f` asks for acts.
+    #[inline(always)]
+    pub fn modify(&self, f: impl FnOnce(Value<L>) -> Value<L>)
+    where
+        A: Modify,
+    {
+        self.store(f(self.load().neutral()));
+    }
+
+    /// Clears a write-1-to-clear (or write-0-to-clear) field, acknowledging that flag: the
+    /// other flags stay pending and the ordinary fields keep their values.
+    #[inline(always)]
+    pub fn clear_flag<R, W, K: ClearsFlag>(&self, field: Field<L, R, W, K>)
+    where
+        A: Modify,
+    {
+        self.act(field);
+    }
+
+    /// Sets a write-1-to-set (or write-0-to-set) field; nothing else changes.
+    #[inline(always)]
+    pub fn set_flag<R, W, K: SetsFlag>(&self, field: Field<L, R, W, K>)
+    where
+        A: Modify,
+    {
+        self.act(field);
+    }
+
+    /// Toggles a write-1-to-toggle (or write-0-to-toggle) field; nothing else changes.
+    #[inline(always)]
+    pub fn toggle_flag<R, W, K: TogglesFlag>(&self, field: Field<L, R, W, K>)
+    where
+        A: Modify,
+    {
+        self.act(field);
+    }
+
+    /// Triggers a write-1 action (PMCR.P: reset the event counters); nothing else changes.
+    #[inline(always)]
+    pub fn trigger<R, W, K: Triggers>(&self, field: Field<L, R, W, K>)
+    where
+        A: Modify,
+    {
+        self.act(field);
+    }
+
+    /// Reads the register, changes the value with `f` and writes it back, where that cannot be
+    /// done without side effects: the read has one, or some field acts on any write
+    /// (write-clear, write-set). The write-1 and write-0 fields are still neutral
+    /// ([`Value::neutral`]); the others do what the register's documentation says.
+    #[inline(always)]
+    pub fn modify_with_side_effects(&self, f: impl FnOnce(Value<L>) -> Value<L>)
+    where
+        A: ModifyWithSideEffects,
+    {
+        self.store(f(self.load().neutral()));
     }
 }
 
@@ -237,8 +313,7 @@ impl<L: Layout, B: Bus> Reg<L, SetView, B> {
     /// Sets the bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn set(&self, mask: Value<L>) {
-        // SAFETY: the constructor's contract makes every access of this register valid.
-        unsafe { store(self.bus, self.addr, self.bus_bytes, mask.bits()) }
+        self.store(mask);
     }
 }
 
@@ -246,8 +321,7 @@ impl<L: Layout, B: Bus> Reg<L, ClearView, B> {
     /// Clears the bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     pub fn clear(&self, mask: Value<L>) {
-        // SAFETY: the constructor's contract makes every access of this register valid.
-        unsafe { store(self.bus, self.addr, self.bus_bytes, mask.bits()) }
+        self.store(mask);
     }
 }
 

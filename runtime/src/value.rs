@@ -2,7 +2,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 
-use crate::field::{Field, ReadableField, WritableField};
+use crate::field::{Field, IntegerWrite, ReadableField, WritableField};
 
 /// An unsigned integer a register can be made of.
 ///
@@ -48,23 +48,22 @@ word!(u8, u16, u32, u64);
 /// it at its root), as `Ctrl::RESET` needs [`Reset`].
 ///
 /// ```
-/// # use armreg_rt::{Field, Layout, LayoutInfo, Value};
+/// # use armreg_rt::{Const, Field, Layout, LayoutInfo, UInt, Value};
 /// enum Ctrl {}
 /// impl Ctrl {
 ///     const EN: Field<Self, bool, bool> = Field::new(0, 1);
-///     const DIV: Field<Self, u8, u8> = Field::new(4, 3);
+///     const DIV: Field<Self, u8, UInt<u8, 3>> = Field::new(4, 3);
 /// }
 /// impl Layout for Ctrl {
 ///     type Raw = u32;
 ///     const INFO: LayoutInfo<u32> = LayoutInfo {
 ///         res0: 0xFFFF_FF00,
-///         res1: 0,
-///         reset: None,
 ///         name: "Ctrl",
 ///         fields: "en 0 1;div 4 3",
+///         ..LayoutInfo::<u32>::PLAIN
 ///     };
 /// }
-/// let v = Ctrl::DEFAULT.with(Ctrl::EN, true).with(Ctrl::DIV, 5);
+/// let v = Ctrl::DEFAULT.with(Ctrl::EN, true).with(Ctrl::DIV, Const::<5>);
 /// assert_eq!(v.bits(), 0x51);
 /// assert_eq!(Ctrl::from_bits(0xFFFF_FFFF).bits(), 0xFF);
 /// assert_eq!(v.get(Ctrl::DIV), 5);
@@ -76,9 +75,11 @@ pub trait Layout: Sized + 'static {
     /// What the layout's values need to know of it: reserved bits, reset, and what `Debug`
     /// shows.
     const INFO: LayoutInfo<Self::Raw>;
-    /// Every field zero, reserved-one bits set: the value to build a whole register from
-    /// (`Ctrl::DEFAULT.with(Ctrl::EN, true)`).
-    const DEFAULT: Value<Self> = Value::from_bits_retain(Self::INFO.res1);
+    /// Every field zero, reserved-one bits set, and every field where writing 0 has a side
+    /// effect (w0c, w0s, w0t) one: the value to build a whole register from
+    /// (`Ctrl::DEFAULT.with(Ctrl::EN, true)`), whose write triggers no side effect it was not
+    /// asked for.
+    const DEFAULT: Value<Self> = Value::from_bits_retain(Self::INFO.default);
     /// A value from raw bits, with reserved bits forced to their reserved values.
     #[inline(always)]
     fn from_bits(bits: Self::Raw) -> Value<Self> {
@@ -116,6 +117,16 @@ pub struct LayoutInfo<R> {
     pub res0: R,
     /// Bits reserved as one: [`from_bits`](Value::from_bits) keeps them set.
     pub res1: R,
+    /// [`DEFAULT`](Layout::DEFAULT): the reserved-one bits, and the bits where writing 0 has a
+    /// side effect (w0c, w0s, w0t), whose write does nothing when 1.
+    pub default: R,
+    /// Bits where writing 1 has a side effect (w1c, w1s, w1t, write-1 actions), whose write
+    /// does nothing when 0. With the write-0 bits of `default`, what
+    /// [`neutral`](Value::neutral) sets.
+    pub w1_effects: R,
+    /// Bits a write stores as written (read/write fields): what a read-modify-write must carry
+    /// over. Where none are, acting on one side-effect field needs no read.
+    pub stored: R,
     /// The value at reset, when the description gives every bit of it.
     pub reset: Option<R>,
     /// The name `Debug` shows.
@@ -124,6 +135,26 @@ pub struct LayoutInfo<R> {
     /// reads.
     pub fields: &'static str,
 }
+
+macro_rules! plain_info {
+    ($($t:ty),*) => {$(
+        impl LayoutInfo<$t> {
+            /// No reserved bit, no side effect, no reset, every bit stored, no fields shown: the
+            /// start of a hand-written layout's facts (`LayoutInfo { res0: .., ..LayoutInfo::<u32>::PLAIN }`).
+            pub const PLAIN: Self = LayoutInfo {
+                res0: 0,
+                res1: 0,
+                default: 0,
+                w1_effects: 0,
+                stored: <$t>::MAX,
+                reset: None,
+                name: "",
+                fields: "",
+            };
+        }
+    )*};
+}
+plain_info!(u8, u16, u32, u64);
 
 /// A value of a register of layout `L`: its raw bits, read and written field by field through the
 /// constants of `L`: `Pmcr::DEFAULT.with(Pmcr::E, true)`, `value.get(Pmcr::N)`.
@@ -149,30 +180,90 @@ impl<L: Layout> Value<L> {
     }
     /// The value of `field`: `Pmcr::DEFAULT.get(Pmcr::E)`.
     #[inline(always)]
-    pub fn get<R, W>(self, field: Field<L, R, W>) -> <Field<L, R, W> as ReadableField<R>>::Value
+    pub fn get<R, W, K>(
+        self,
+        field: Field<L, R, W, K>,
+    ) -> <Field<L, R, W, K> as ReadableField<R>>::Value
     where
-        Field<L, R, W>: ReadableField<R>,
+        Field<L, R, W, K>: ReadableField<R>,
     {
-        <Field<L, R, W> as ReadableField<R>>::decode(field.extract(self.bits().to_u64()))
+        <Field<L, R, W, K> as ReadableField<R>>::decode(field.extract(self.bits().to_u64()))
     }
-    /// The value with `field` set to `value`; bits of an integer `value` above the field's width
-    /// are ignored: `Pmcr::DEFAULT.with(Pmcr::E, true).with(Pmcr::N, 3)`.
+    /// The value with `field` set to `value`: `Pmcr::DEFAULT.with(Pmcr::E, true)`.
+    ///
+    /// `value` has the field's own type, which holds nothing the field cannot: `bool` for one
+    /// bit, the field's enum, an integer for a field of 8, 16, 32 or 64 bits, and for a
+    /// narrower integer field a [`UInt`](crate::UInt) (`UInt::try_from(n)?`, or
+    /// `UInt::truncating(n)`, which says it drops the high bits) or a constant checked when the
+    /// program is built, [`Const::<5>`](crate::Const). Nothing is ever truncated silently.
     #[inline(always)]
     #[must_use]
-    pub fn with<R, W>(self, field: Field<L, R, W>, value: W) -> Self
+    pub fn with<R, W, K, V>(self, field: Field<L, R, W, K>, value: V) -> Self
     where
-        Field<L, R, W>: WritableField<W>,
+        Field<L, R, W, K>: WritableField<V>,
     {
-        let bits = <Field<L, R, W> as WritableField<W>>::encode(value);
+        let bits = <Field<L, R, W, K> as WritableField<V>>::encode(value);
         Self::from_bits_retain(L::Raw::from_u64(field.insert(self.bits().to_u64(), bits)))
     }
     /// Sets `field` to `value` in place, as [`with`](Self::with).
     #[inline(always)]
-    pub fn set<R, W>(&mut self, field: Field<L, R, W>, value: W)
+    pub fn set<R, W, K, V>(&mut self, field: Field<L, R, W, K>, value: V)
     where
-        Field<L, R, W>: WritableField<W>,
+        Field<L, R, W, K>: WritableField<V>,
     {
         *self = self.with(field, value);
+    }
+    /// The value with `field`, which holds bits `lsb..=msb` of an address in place (a table base,
+    /// a vector base: `Ttbr::BADDR`, `Vbar::VBA`), set from `address` itself, not shifted:
+    /// `Ttbr::DEFAULT.with_address(Ttbr::BADDR, table as u64)`.
+    ///
+    /// The bits of `address` outside the field (below it: its alignment; above it: its size)
+    /// must be 0. Like integer overflow, that is checked in debug builds (a panic naming both)
+    /// and not in release builds, where those bits are dropped: the same instructions as the
+    /// hand-written mask.
+    #[inline(always)]
+    #[must_use]
+    #[track_caller]
+    pub fn with_address<R, W: IntegerWrite, K>(
+        self,
+        field: Field<L, R, W, K>,
+        address: u64,
+    ) -> Self {
+        debug_assert!(
+            address & !field.mask() == 0,
+            "address {address:#x} has bits outside the field's bits {}..={} (mask {:#x})",
+            field.lsb(),
+            field.lsb() + field.width() - 1,
+            field.mask()
+        );
+        let bits = (self.bits().to_u64() & !field.mask()) | (address & field.mask());
+        Self::from_bits_retain(L::Raw::from_u64(bits))
+    }
+    /// The value with every field whose write has a side effect at the value whose write has
+    /// none: write-1-to-clear, -set and -toggle fields and write-1 actions 0, write-0 ones 1.
+    /// Ordinary fields keep their bits.
+    ///
+    /// What `modify` hands its closure, so that writing the value back clears, sets, toggles or
+    /// triggers only what the closure asks for. A field of the result with a side effect reads
+    /// as that neutral value, not as the register held it: read the register for that.
+    #[inline(always)]
+    #[must_use]
+    pub fn neutral(self) -> Self {
+        let info = L::INFO;
+        let w0_effects = info.default.to_u64() & !info.res1.to_u64();
+        let bits = (self.bits().to_u64() & !info.w1_effects.to_u64()) | w0_effects;
+        Self::from_bits_retain(L::Raw::from_u64(bits))
+    }
+    /// The value that does what `field`'s write side effect does, and nothing else: every bit
+    /// of `self` neutral (see [`neutral`](Self::neutral)) but the field's, which take the
+    /// value that acts (1 for w1c/w1s/w1t and write-1 actions, 0 for w0c/w0s/w0t). What the
+    /// registers' `clear_flag`, `set_flag`, `toggle_flag` and `trigger` write.
+    #[inline(always)]
+    #[must_use]
+    pub fn acting_on<R, W, K>(self, field: Field<L, R, W, K>) -> Self {
+        Self::from_bits_retain(L::Raw::from_u64(
+            self.neutral().bits().to_u64() ^ field.mask(),
+        ))
     }
 }
 

@@ -66,7 +66,7 @@ pub fn copy(from: u32, to: u32, words: u32, channel: usize) -> bool {
     // CHAIN_TO has no reset in the patched crate (it is the channel's own number): say it.
     ch3.ctrl_trig().write(
         rp2040_pac::DmaChCtrlTrig::DEFAULT
-            .with(rp2040_pac::DmaChCtrlTrig::CHAIN_TO, 3)
+            .with(rp2040_pac::DmaChCtrlTrig::CHAIN_TO, rp2040_pac::Const::<3>)
             .with(rp2040_pac::DmaChCtrlTrig::INCR_READ, true)
             .with(rp2040_pac::DmaChCtrlTrig::INCR_WRITE, true)
             .with(rp2040_pac::DmaChCtrlTrig::EN, true),

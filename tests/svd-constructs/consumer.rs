@@ -25,6 +25,7 @@ fn values_with_dont_care_bits_match_on_their_mask() {
         "PMode { speed: Slow }"
     );
     let written: u8 = 0b0101;
+    let written = enum_dont_care::UInt::try_from(written).unwrap();
     assert_eq!(Value::<PMode>::default().with(PMode::SPEED, written).bits(), 0b0101);
 }
 
@@ -46,7 +47,7 @@ fn the_processor_and_its_interrupts_are_constants() {
 /// A field array (`PIN%s`) is one constant whose elements are fields, in the same vocabulary.
 #[test]
 fn field_arrays_are_one_constant() {
-    let v = Value::<PLed>::default().with(PLed::PIN.at::<3>(), 2u8);
+    let v = Value::<PLed>::default().with(PLed::PIN.at::<3>(), arrays::Const::<2>);
     assert_eq!(v.bits(), 2 << 6);
     assert_eq!(v.get(PLed::PIN.try_at(3).unwrap()), 2);
     assert!(PLed::PIN.try_at(4).is_err());

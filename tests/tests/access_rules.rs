@@ -7,36 +7,56 @@ fn access_rules_are_compile_errors() {
     t.compile_fail("access-rules/*.rs");
 }
 
-/// An array index past the end is refused when the program is built: `at::<N>()` asserts
-/// `N < COUNT` in a `const` block, which `cargo check` (and so trybuild) does not evaluate, so
-/// each case in `tests/array-bounds/` is built for real. The same program with the last valid
-/// index must build, so a case cannot pass by failing for another reason.
+/// What is refused when the program is built, not when it is checked: an array index past the
+/// end (`at::<N>()` asserts `N < COUNT` in a `const` block) and a constant too wide for its
+/// field (`Const::<V>` asserts it fits), which `cargo check` (and so trybuild) does not
+/// evaluate, so each case in `tests/build-checks/` is built for real. The same program with the
+/// last valid value must build, so a case cannot pass by failing for another reason.
 #[test]
-fn array_indices_past_the_end_do_not_build() {
+fn build_time_checks_refuse_what_does_not_fit() {
     let tests = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let repo = tests.parent().unwrap();
-    let scratch = repo.join("target/array-bounds");
-    for case in ["sysreg", "mmio"] {
+    let scratch = repo.join("target/build-checks");
+    let cases = [
+        (
+            "sysreg",
+            "at::<31>()",
+            "at::<30>()",
+            "register array index out of range",
+        ),
+        (
+            "mmio",
+            "at::<31>()",
+            "at::<30>()",
+            "register array index out of range",
+        ),
+        (
+            "const_width",
+            "Const::<32>",
+            "Const::<31>",
+            "the constant is wider than its field",
+        ),
+    ];
+    for (case, bad, good, reason) in cases {
         let source =
-            std::fs::read_to_string(tests.join(format!("array-bounds/{case}.rs"))).unwrap();
-        assert!(
-            source.contains("at::<31>()"),
-            "{case}: the case indexes element 31"
-        );
-        for (index, must_build) in [("31", false), ("30", true)] {
-            let dir = scratch.join(format!("{case}-{index}"));
+            std::fs::read_to_string(tests.join(format!("build-checks/{case}.rs"))).unwrap();
+        assert!(source.contains(bad), "{case}: the case uses `{bad}`");
+        for (value, must_build) in [(bad, false), (good, true)] {
+            let dir = scratch.join(format!("{case}-{}", must_build as u8));
             std::fs::create_dir_all(dir.join("src")).unwrap();
             std::fs::write(
                 dir.join("Cargo.toml"),
                 format!(
-                    "[package]\nname = \"bounds-{case}-{index}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-                     publish = false\n\n[dependencies]\narm-pmuv3 = {{ path = {:?} }}\n\n[workspace]\n",
-                    repo.join("generated/arm-pmuv3")
+                    "[package]\nname = \"build-check-{}-{}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+                     publish = false\n\n[dependencies]\narm-pmuv3 = {{ path = {:?} }}\narmreg-rt = {{ path = {:?} }}\n\n[workspace]\n",
+                    case.replace('_', "-"),
+                    must_build as u8,
+                    repo.join("generated/arm-pmuv3"),
+                    repo.join("runtime"),
                 ),
             )
             .unwrap();
-            let program = source.replace("at::<31>()", &format!("at::<{index}>()"));
-            std::fs::write(dir.join("src/main.rs"), program).unwrap();
+            std::fs::write(dir.join("src/main.rs"), source.replace(bad, value)).unwrap();
             let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
             let out = std::process::Command::new(cargo)
                 .args(["build", "--offline", "--quiet"])
@@ -49,23 +69,20 @@ fn array_indices_past_the_end_do_not_build() {
             if must_build {
                 assert!(
                     out.status.success(),
-                    "{case} with index {index} must build:\n{stderr}"
+                    "{case} with `{value}` must build:\n{stderr}"
                 );
             } else {
                 assert!(
                     !out.status.success(),
-                    "{case} with index {index} must not build"
+                    "{case} with `{value}` must not build"
                 );
                 assert!(
-                    stderr.contains("register array index out of range"),
+                    stderr.contains(reason),
                     "{case}: the error must say why:\n{stderr}"
                 );
                 println!(
-                    "{case}, index {index}: {}",
-                    stderr
-                        .lines()
-                        .find(|l| l.contains("out of range"))
-                        .unwrap_or("")
+                    "{case}, `{value}`: {}",
+                    stderr.lines().find(|l| l.contains(reason)).unwrap_or("")
                 );
             }
         }

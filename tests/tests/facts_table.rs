@@ -1132,6 +1132,18 @@ macro_rules! from_table_int {
 }
 from_table_int!(u8, u16, u32, u64);
 
+/// A narrow integer field takes the table's value only if it fits: a value too wide for the
+/// generated field is a disagreement the test reports, never one it truncates away.
+impl<T: FromTable + armreg_rt::Word, const N: u32> FromTable for armreg_rt::UInt<T, N>
+where
+    armreg_rt::UInt<T, N>: TryFrom<T, Error = armreg_rt::field::TooWide>,
+{
+    fn from_table(x: u64) -> Self {
+        Self::try_from(T::from_table(x))
+            .unwrap_or_else(|e| panic!("the table's value does not fit the field: {e}"))
+    }
+}
+
 /// How a field may be reached, as the generated field's type allows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Access {
@@ -1164,7 +1176,7 @@ struct Acc<L: Layout> {
 }
 
 /// A field that is read and written.
-fn rw<L, R, W>(name: &'static str, f: Field<L, R, W>) -> Acc<L>
+fn rw<L, R, W, K: 'static>(name: &'static str, f: Field<L, R, W, K>) -> Acc<L>
 where
     L: Layout,
     R: FieldRead + 'static,
@@ -1180,7 +1192,7 @@ where
 }
 
 /// A read-only field: its type has no writer.
-fn ro<L, R>(name: &'static str, f: Field<L, R, ReadOnly>) -> Acc<L>
+fn ro<L, R, K: 'static>(name: &'static str, f: Field<L, R, ReadOnly, K>) -> Acc<L>
 where
     L: Layout,
     R: FieldRead + 'static,
@@ -1196,7 +1208,7 @@ where
 
 /// A write-only field (or a write-1 action that reads as 0): its type has no reader, so a getter
 /// for it does not compile.
-fn wo<L, W>(name: &'static str, f: Field<L, WriteOnly, W>) -> Acc<L>
+fn wo<L, W, K: 'static>(name: &'static str, f: Field<L, WriteOnly, W, K>) -> Acc<L>
 where
     L: Layout,
     W: FieldWrite + FromTable + 'static,
@@ -1312,7 +1324,7 @@ impl<L: Layout> View<L> {
             .unwrap_or_else(|| panic!("{}.{name}: not a field the test reaches", self.register))
     }
 
-    /// Setters on zero give exactly the field's bits; getters read the whole field from a value
+    /// Setters on zero, given every bit of the table's field, give exactly the field's bits; getters read the whole field from a value
     /// with only the field's bits set, and nothing from a value with every other bit set.
     fn check_field(&self, acc: &Acc<L>, fact: &FieldFact<'_>) {
         let (reg, field, source) = (self.register, acc.name, fact.source);
@@ -1325,7 +1337,9 @@ impl<L: Layout> View<L> {
             fact.access
         );
         if let Some(set) = &acc.set {
-            let got = set(Value::raw(0), u64::MAX).bits64();
+            // Every bit the table gives the field: a generated field narrower than the table's
+            // refuses the value (`FromTable` for `UInt`), one wider sets fewer bits than `m`.
+            let got = set(Value::raw(0), m >> fact.lsb).bits64();
             assert_eq!(
                 got, m,
                 "{reg}.{field}: builder on zero gives {got:#x} but {TABLE} says bits [{bits}] = \

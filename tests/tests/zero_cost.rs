@@ -50,22 +50,45 @@ const AARCH64_CASES: &[Case] = &[
         name: "cntvct_read",
         expect: &[&["mrs x0, CNTVCT_EL0|S3_3_C14_C0_2", "ret"]],
     },
-    // PMCR_EL0::modify(|v| v.with(Pmcr::E, true).with(Pmcr::C, true)): read, OR in 0b101, write. 0b101 is not an
-    // AArch64 logical immediate, so the constant goes through a register (or two ORRs).
+    // PMCR_EL0::modify(|v| v.with(Pmcr::E, true).with(Pmcr::C, true)): read, clear the write-1
+    // actions P and C (bits 2:1) so that only what the closure sets acts, OR in 0b101, write.
+    // Masking and OR are one bit-field insert of 0b101 into bits 2:0 (`bfxil`), or the AND and
+    // the ORR: no instruction beyond them.
     Case {
         name: "pmcr_modify",
         expect: &[
             &[
                 "mrs *, PMCR_EL0|S3_3_C9_C12_0",
                 "mov *, #0x5|#5",
-                "orr *, *, *",
+                "bfxil *, *, #0, #3",
                 "msr PMCR_EL0|S3_3_C9_C12_0, *",
                 "ret",
             ],
             &[
                 "mrs *, PMCR_EL0|S3_3_C9_C12_0",
-                "orr *, *, #0x1|#1",
-                "orr *, *, #0x4|#4",
+                "and *, *, #0xfffffffffffffff9",
+                "orr *, *, #0x5|#5",
+                "msr PMCR_EL0|S3_3_C9_C12_0, *",
+                "ret",
+            ],
+        ],
+    },
+    // PMCR_EL0::trigger(Pmcr::P): read, P set and C cleared (one bit-field insert of 0b01 into
+    // bits 2:1, or the AND and the ORR), write.
+    Case {
+        name: "pmcr_trigger",
+        expect: &[
+            &[
+                "mrs *, PMCR_EL0|S3_3_C9_C12_0",
+                "mov *, #0x1|#1",
+                "bfi *, *, #1, #2",
+                "msr PMCR_EL0|S3_3_C9_C12_0, *",
+                "ret",
+            ],
+            &[
+                "mrs *, PMCR_EL0|S3_3_C9_C12_0",
+                "and *, *, #0xfffffffffffffff9",
+                "orr *, *, #0x2|#2",
                 "msr PMCR_EL0|S3_3_C9_C12_0, *",
                 "ret",
             ],
@@ -112,6 +135,28 @@ const AARCH64_CASES: &[Case] = &[
         name: "mmio_pmevtyper3_write",
         expect: &[&["str w1, [x0, #0x40c]", "ret"]],
     },
+    // PmuExt32::new(base).pmcr().modify(|v| v.with(PmcrExt::E, true)): one load at base +
+    // 0xE04, the write-1 actions P and C cleared and E set (one AND with a constant and one
+    // ORR, or a bit-field insert), one store.
+    Case {
+        name: "mmio_pmcr_modify",
+        expect: &[
+            &[
+                "ldr *, [x0, #0xe04]",
+                "and *, *, #0xfffffff8|#0xfffffff9",
+                "orr *, *, #0x1|#1",
+                "str *, [x0, #0xe04]",
+                "ret",
+            ],
+            &[
+                "ldr *, [x0, #0xe04]",
+                "mov *, #0x1|#1",
+                "bfxil *, *, #0, #3",
+                "str *, [x0, #0xe04]",
+                "ret",
+            ],
+        ],
+    },
 ];
 
 const ARMV7A_CASES: &[Case] = &[
@@ -125,15 +170,27 @@ const ARMV7A_CASES: &[Case] = &[
         name: "cntvct_read",
         expect: &[&["mrrc p15, #0x1|#1|1, r0, r1, c14", "bx lr"]],
     },
-    // aarch32::PMCR::modify(|v| v.with(Pmcr::E, true).with(Pmcr::C, true)): MRC, ORR #5, MCR.
+    // aarch32::PMCR::modify(|v| v.with(Pmcr::E, true).with(Pmcr::C, true)): MRC, the write-1
+    // actions P and C cleared and 0b101 put in (a bit-field insert of a constant, or the BIC
+    // and the ORR), MCR.
     Case {
         name: "pmcr_modify",
-        expect: &[&[
-            "mrc p15, #0x0|#0|0, *, c9, c12, #0x0|#0|0",
-            "orr *, *, #5|#0x5",
-            "mcr p15, #0x0|#0|0, *, c9, c12, #0x0|#0|0",
-            "bx lr",
-        ]],
+        expect: &[
+            &[
+                "mov *, #5|#0x5",
+                "mrc p15, #0x0|#0|0, *, c9, c12, #0x0|#0|0",
+                "bfi *, *, #0, #3",
+                "mcr p15, #0x0|#0|0, *, c9, c12, #0x0|#0|0",
+                "bx lr",
+            ],
+            &[
+                "mrc p15, #0x0|#0|0, *, c9, c12, #0x0|#0|0",
+                "bic *, *, #6|#0x6",
+                "orr *, *, #5|#0x5",
+                "mcr p15, #0x0|#0|0, *, c9, c12, #0x0|#0|0",
+                "bx lr",
+            ],
+        ],
     },
     // aarch32::PMEVTYPER.at::<3>().write(Pmevtyper::from_bits_retain(x)): one MCR.
     Case {
@@ -154,6 +211,34 @@ const ARMV7A_CASES: &[Case] = &[
     Case {
         name: "mmio_pmevtyper3_write",
         expect: &[&["str r1, [r0, #0x40c]", "bx lr"]],
+    },
+    // PmuExt32::new(base).pmcr().modify(|v| v.with(PmcrExt::E, true)): one load, the write-1
+    // actions cleared (BIC #6) and E set (ORR #1), one store.
+    Case {
+        name: "mmio_pmcr_modify",
+        expect: &[
+            &[
+                "ldr *, [r0, #0xe04]",
+                "bic *, *, #6|#0x6",
+                "orr *, *, #1|#0x1",
+                "str *, [r0, #0xe04]",
+                "bx lr",
+            ],
+            &[
+                "mov *, #1|#0x1",
+                "ldr *, [r0, #0xe04]",
+                "bfi *, *, #0, #3",
+                "str *, [r0, #0xe04]",
+                "bx lr",
+            ],
+            &[
+                "ldr *, [r0, #0xe04]",
+                "mov *, #1|#0x1",
+                "bfi *, *, #0, #3",
+                "str *, [r0, #0xe04]",
+                "bx lr",
+            ],
+        ],
     },
 ];
 

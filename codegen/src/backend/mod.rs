@@ -7,6 +7,7 @@ pub mod diagram;
 pub mod doc;
 pub mod reset;
 pub mod rust;
+pub mod side_effects;
 pub mod site;
 
 pub use contract::{Backend, File, Input, Outputs, BACKENDS};

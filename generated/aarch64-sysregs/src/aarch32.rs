@@ -92,13 +92,13 @@ impl CNTFRQ {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntfrqA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntfrqA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -106,7 +106,10 @@ impl CNTFRQ {
             armreg_rt::Value<crate::CntfrqA32>,
         ) -> armreg_rt::Value<crate::CntfrqA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntfrqA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -175,13 +178,13 @@ impl CNTHCTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CnthctlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CnthctlA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -189,7 +192,10 @@ impl CNTHCTL {
             armreg_rt::Value<crate::CnthctlA32>,
         ) -> armreg_rt::Value<crate::CnthctlA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CnthctlA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -259,13 +265,13 @@ impl CNTHP_CTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCtlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpCtlA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -273,7 +279,10 @@ impl CNTHP_CTL {
             armreg_rt::Value<crate::CntpCtlA32>,
         ) -> armreg_rt::Value<crate::CntpCtlA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpCtlA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -341,13 +350,13 @@ impl CNTHP_CVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -355,7 +364,10 @@ impl CNTHP_CVAL {
             armreg_rt::Value<crate::CntpCval>,
         ) -> armreg_rt::Value<crate::CntpCval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -425,13 +437,13 @@ impl CNTHP_TVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpTvalA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpTvalA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -439,7 +451,11 @@ impl CNTHP_TVAL {
             armreg_rt::Value<crate::CntpTvalA32>,
         ) -> armreg_rt::Value<crate::CntpTvalA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpTvalA32>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -508,13 +524,13 @@ impl CNTKCTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntkctlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntkctlA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -522,7 +538,10 @@ impl CNTKCTL {
             armreg_rt::Value<crate::CntkctlA32>,
         ) -> armreg_rt::Value<crate::CntkctlA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntkctlA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -681,13 +700,13 @@ impl CNTP_CTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCtlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpCtlA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -695,7 +714,10 @@ impl CNTP_CTL {
             armreg_rt::Value<crate::CntpCtlA32>,
         ) -> armreg_rt::Value<crate::CntpCtlA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpCtlA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -763,13 +785,13 @@ impl CNTP_CVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -777,7 +799,10 @@ impl CNTP_CVAL {
             armreg_rt::Value<crate::CntpCval>,
         ) -> armreg_rt::Value<crate::CntpCval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -847,13 +872,13 @@ impl CNTP_TVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpTvalA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpTvalA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -861,7 +886,11 @@ impl CNTP_TVAL {
             armreg_rt::Value<crate::CntpTvalA32>,
         ) -> armreg_rt::Value<crate::CntpTvalA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpTvalA32>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1017,13 +1046,13 @@ impl CNTVOFF {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntvoff>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Cntvoff>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1031,7 +1060,10 @@ impl CNTVOFF {
             armreg_rt::Value<crate::Cntvoff>,
         ) -> armreg_rt::Value<crate::Cntvoff>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Cntvoff>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1101,13 +1133,13 @@ impl CNTV_CTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvCtlA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1115,7 +1147,10 @@ impl CNTV_CTL {
             armreg_rt::Value<crate::CntvCtlA32>,
         ) -> armreg_rt::Value<crate::CntvCtlA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvCtlA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1183,13 +1218,13 @@ impl CNTV_CVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvCval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1197,7 +1232,10 @@ impl CNTV_CVAL {
             armreg_rt::Value<crate::CntvCval>,
         ) -> armreg_rt::Value<crate::CntvCval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvCval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1267,13 +1305,13 @@ impl CNTV_TVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTvalA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvTvalA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1281,7 +1319,11 @@ impl CNTV_TVAL {
             armreg_rt::Value<crate::CntvTvalA32>,
         ) -> armreg_rt::Value<crate::CntvTvalA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvTvalA32>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1350,19 +1392,22 @@ impl DACR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Dacr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Dacr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Dacr>) -> armreg_rt::Value<crate::Dacr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Dacr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1570,13 +1615,13 @@ impl PMCCFILTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1584,7 +1629,10 @@ impl PMCCFILTR {
             armreg_rt::Value<crate::Pmccfiltr>,
         ) -> armreg_rt::Value<crate::Pmccfiltr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1653,13 +1701,13 @@ impl PMCCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1667,7 +1715,10 @@ impl PMCCNTR {
             armreg_rt::Value<crate::Pmccntr32>,
         ) -> armreg_rt::Value<crate::Pmccntr32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmccntr32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1735,13 +1786,13 @@ impl PMCCNTR64 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1749,7 +1800,10 @@ impl PMCCNTR64 {
             armreg_rt::Value<crate::Pmccntr>,
         ) -> armreg_rt::Value<crate::Pmccntr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -2089,6 +2143,8 @@ impl PMCNTENSET {
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c12, 0`, read/write, layout [`PmcrA32`](crate::PmcrA32).
 ///
+/// Writes have side effects on `P` (w1-action), `C` (w1-action): `modify` writes each the value that does nothing unless its closure sets it, and `clear_flag`, `set_flag`, `toggle_flag` or `trigger` acts on one field alone, leaving the others as they were.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -2150,13 +2206,13 @@ impl PMCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmcrA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::PmcrA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -2164,8 +2220,19 @@ impl PMCR {
             armreg_rt::Value<crate::PmcrA32>,
         ) -> armreg_rt::Value<crate::PmcrA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::PmcrA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
+    }
+    /// Triggers a write-1 action; nothing else changes.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn trigger<R, W, K: armreg_rt::field::Triggers>(
+        field: armreg_rt::Field<crate::PmcrA32, R, W, K>,
+    ) {
+        Self::write(Self::read().acting_on(field));
     }
 }
 /// `PMEVCNTR<n>`: Event Count Registers 0..30 (32-bit): p15, 0, c14, c(8+(m&gt;&gt;3)), m&7
@@ -2212,6 +2279,7 @@ impl PMEVCNTR {
 }
 impl armreg_rt::array::SysRegArray for PMEVCNTR {
     type Layout = crate::Pmevcntr32;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVCNTR<n>";
 }
@@ -2381,6 +2449,7 @@ impl PMEVTYPER {
 }
 impl armreg_rt::array::SysRegArray for PMEVTYPER {
     type Layout = crate::Pmevtyper;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVTYPER<n>";
 }
@@ -2912,13 +2981,13 @@ impl PMSELR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -2926,7 +2995,10 @@ impl PMSELR {
             armreg_rt::Value<crate::Pmselr>,
         ) -> armreg_rt::Value<crate::Pmselr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -2967,7 +3039,7 @@ impl PMSWINC {
             armreg_rt::host::write("PMSWINC", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
@@ -3040,13 +3112,13 @@ impl PMUSERENR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmuserenrA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::PmuserenrA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -3054,7 +3126,11 @@ impl PMUSERENR {
             armreg_rt::Value<crate::PmuserenrA32>,
         ) -> armreg_rt::Value<crate::PmuserenrA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::PmuserenrA32>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3124,13 +3200,13 @@ impl PMXEVCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -3138,7 +3214,10 @@ impl PMXEVCNTR {
             armreg_rt::Value<crate::Pmevcntr32>,
         ) -> armreg_rt::Value<crate::Pmevcntr32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3208,13 +3287,13 @@ impl PMXEVTYPER {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -3222,7 +3301,10 @@ impl PMXEVTYPER {
             armreg_rt::Value<crate::Pmevtyper>,
         ) -> armreg_rt::Value<crate::Pmevtyper>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3291,13 +3373,13 @@ impl SCTLR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::SctlrA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::SctlrA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -3305,7 +3387,10 @@ impl SCTLR {
             armreg_rt::Value<crate::SctlrA32>,
         ) -> armreg_rt::Value<crate::SctlrA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::SctlrA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3374,19 +3459,22 @@ impl TTBCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Ttbcr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Ttbcr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Ttbcr>) -> armreg_rt::Value<crate::Ttbcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Ttbcr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3458,13 +3546,13 @@ impl TTBCR_EAE {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TtbcrLong>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::TtbcrLong>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -3472,7 +3560,10 @@ impl TTBCR_EAE {
             armreg_rt::Value<crate::TtbcrLong>,
         ) -> armreg_rt::Value<crate::TtbcrLong>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::TtbcrLong>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3539,13 +3630,13 @@ impl TTBR0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TtbrA3264>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::TtbrA3264>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -3553,7 +3644,10 @@ impl TTBR0 {
             armreg_rt::Value<crate::TtbrA3264>,
         ) -> armreg_rt::Value<crate::TtbrA3264>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::TtbrA3264>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3620,13 +3714,13 @@ impl TTBR1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TtbrA3264>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::TtbrA3264>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -3634,7 +3728,10 @@ impl TTBR1 {
             armreg_rt::Value<crate::TtbrA3264>,
         ) -> armreg_rt::Value<crate::TtbrA3264>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::TtbrA3264>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3703,13 +3800,13 @@ impl VBAR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::VbarA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::VbarA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -3717,7 +3814,10 @@ impl VBAR {
             armreg_rt::Value<crate::VbarA32>,
         ) -> armreg_rt::Value<crate::VbarA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::VbarA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }

@@ -93,19 +93,20 @@ impl ACTLR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Actlr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Actlr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Actlr>) -> armreg_rt::Value<crate::Actlr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Actlr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -175,19 +176,20 @@ impl ACTLR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Actlr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Actlr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Actlr>) -> armreg_rt::Value<crate::Actlr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Actlr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -257,19 +259,20 @@ impl ACTLR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Actlr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Actlr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Actlr>) -> armreg_rt::Value<crate::Actlr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Actlr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -339,19 +342,20 @@ impl AFSR0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Afsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Afsr>) -> armreg_rt::Value<crate::Afsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -421,19 +425,20 @@ impl AFSR0_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Afsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Afsr>) -> armreg_rt::Value<crate::Afsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -503,19 +508,20 @@ impl AFSR0_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Afsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Afsr>) -> armreg_rt::Value<crate::Afsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -585,19 +591,20 @@ impl AFSR1_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Afsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Afsr>) -> armreg_rt::Value<crate::Afsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -667,19 +674,20 @@ impl AFSR1_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Afsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Afsr>) -> armreg_rt::Value<crate::Afsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -749,19 +757,20 @@ impl AFSR1_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Afsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Afsr>) -> armreg_rt::Value<crate::Afsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -878,13 +887,13 @@ impl ALLINT {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Allint>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Allint>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -892,7 +901,10 @@ impl ALLINT {
             armreg_rt::Value<crate::Allint>,
         ) -> armreg_rt::Value<crate::Allint>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Allint>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -962,13 +974,13 @@ impl AMAIR2_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Amair2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Amair2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -976,7 +988,10 @@ impl AMAIR2_EL1 {
             armreg_rt::Value<crate::Amair2>,
         ) -> armreg_rt::Value<crate::Amair2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Amair2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1046,13 +1061,13 @@ impl AMAIR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Amair2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Amair2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -1060,7 +1075,10 @@ impl AMAIR2_EL2 {
             armreg_rt::Value<crate::Amair2>,
         ) -> armreg_rt::Value<crate::Amair2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Amair2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1130,19 +1148,20 @@ impl AMAIR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Amair>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Amair>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Amair>) -> armreg_rt::Value<crate::Amair>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Amair>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -1212,19 +1231,20 @@ impl AMAIR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Amair>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Amair>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Amair>) -> armreg_rt::Value<crate::Amair>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Amair>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -1294,19 +1314,20 @@ impl AMAIR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Amair>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Amair>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Amair>) -> armreg_rt::Value<crate::Amair>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Amair>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -1376,19 +1397,20 @@ impl APDAKEYHI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Apkey>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Apkey>) -> armreg_rt::Value<crate::Apkey>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -1458,19 +1480,20 @@ impl APDAKEYLO_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Apkey>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Apkey>) -> armreg_rt::Value<crate::Apkey>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -1540,19 +1563,20 @@ impl APDBKEYHI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Apkey>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Apkey>) -> armreg_rt::Value<crate::Apkey>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -1622,19 +1646,20 @@ impl APDBKEYLO_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Apkey>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Apkey>) -> armreg_rt::Value<crate::Apkey>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -1704,19 +1729,20 @@ impl APGAKEYHI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Apkey>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Apkey>) -> armreg_rt::Value<crate::Apkey>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -1786,19 +1812,20 @@ impl APGAKEYLO_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Apkey>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Apkey>) -> armreg_rt::Value<crate::Apkey>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -1868,19 +1895,20 @@ impl APIAKEYHI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Apkey>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Apkey>) -> armreg_rt::Value<crate::Apkey>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -1950,19 +1978,20 @@ impl APIAKEYLO_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Apkey>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Apkey>) -> armreg_rt::Value<crate::Apkey>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -2032,19 +2061,20 @@ impl APIBKEYHI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Apkey>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Apkey>) -> armreg_rt::Value<crate::Apkey>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -2114,19 +2144,20 @@ impl APIBKEYLO_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Apkey>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Apkey>) -> armreg_rt::Value<crate::Apkey>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -2337,13 +2368,13 @@ impl CNTFRQ_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntfrq>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Cntfrq>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -2351,7 +2382,10 @@ impl CNTFRQ_EL0 {
             armreg_rt::Value<crate::Cntfrq>,
         ) -> armreg_rt::Value<crate::Cntfrq>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Cntfrq>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -2421,13 +2455,13 @@ impl CNTHCTL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cnthctl>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Cnthctl>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -2435,7 +2469,10 @@ impl CNTHCTL_EL2 {
             armreg_rt::Value<crate::Cnthctl>,
         ) -> armreg_rt::Value<crate::Cnthctl>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Cnthctl>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -2507,13 +2544,13 @@ impl CNTHCTL_EL2_E2H {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CnthctlE2h>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CnthctlE2h>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -2521,7 +2558,10 @@ impl CNTHCTL_EL2_E2H {
             armreg_rt::Value<crate::CnthctlE2h>,
         ) -> armreg_rt::Value<crate::CnthctlE2h>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CnthctlE2h>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -2591,13 +2631,13 @@ impl CNTHP_CTL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCtl>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpCtl>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -2605,7 +2645,10 @@ impl CNTHP_CTL_EL2 {
             armreg_rt::Value<crate::CntpCtl>,
         ) -> armreg_rt::Value<crate::CntpCtl>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpCtl>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -2675,13 +2718,13 @@ impl CNTHP_CVAL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -2689,7 +2732,10 @@ impl CNTHP_CVAL_EL2 {
             armreg_rt::Value<crate::CntpCval>,
         ) -> armreg_rt::Value<crate::CntpCval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -2759,13 +2805,13 @@ impl CNTHP_TVAL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpTval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpTval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -2773,7 +2819,10 @@ impl CNTHP_TVAL_EL2 {
             armreg_rt::Value<crate::CntpTval>,
         ) -> armreg_rt::Value<crate::CntpTval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpTval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -2843,13 +2892,13 @@ impl CNTHV_CTL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvCtl>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -2857,7 +2906,10 @@ impl CNTHV_CTL_EL2 {
             armreg_rt::Value<crate::CntvCtl>,
         ) -> armreg_rt::Value<crate::CntvCtl>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -2927,13 +2979,13 @@ impl CNTHV_CVAL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvCval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -2941,7 +2993,10 @@ impl CNTHV_CVAL_EL2 {
             armreg_rt::Value<crate::CntvCval>,
         ) -> armreg_rt::Value<crate::CntvCval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvCval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3011,13 +3066,13 @@ impl CNTHV_TVAL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvTval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -3025,7 +3080,10 @@ impl CNTHV_TVAL_EL2 {
             armreg_rt::Value<crate::CntvTval>,
         ) -> armreg_rt::Value<crate::CntvTval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3095,13 +3153,13 @@ impl CNTKCTL_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntkctl>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Cntkctl>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -3109,7 +3167,10 @@ impl CNTKCTL_EL1 {
             armreg_rt::Value<crate::Cntkctl>,
         ) -> armreg_rt::Value<crate::Cntkctl>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Cntkctl>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3273,13 +3334,13 @@ impl CNTPOFF_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntpoff>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Cntpoff>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -3287,7 +3348,10 @@ impl CNTPOFF_EL2 {
             armreg_rt::Value<crate::Cntpoff>,
         ) -> armreg_rt::Value<crate::Cntpoff>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Cntpoff>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3357,13 +3421,13 @@ impl CNTPS_CTL_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCtl>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpCtl>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -3371,7 +3435,10 @@ impl CNTPS_CTL_EL1 {
             armreg_rt::Value<crate::CntpCtl>,
         ) -> armreg_rt::Value<crate::CntpCtl>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpCtl>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3441,13 +3508,13 @@ impl CNTPS_CVAL_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -3455,7 +3522,10 @@ impl CNTPS_CVAL_EL1 {
             armreg_rt::Value<crate::CntpCval>,
         ) -> armreg_rt::Value<crate::CntpCval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3525,13 +3595,13 @@ impl CNTPS_TVAL_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpTval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpTval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -3539,7 +3609,10 @@ impl CNTPS_TVAL_EL1 {
             armreg_rt::Value<crate::CntpTval>,
         ) -> armreg_rt::Value<crate::CntpTval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpTval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3609,13 +3682,13 @@ impl CNTP_CTL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCtl>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpCtl>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -3623,7 +3696,10 @@ impl CNTP_CTL_EL0 {
             armreg_rt::Value<crate::CntpCtl>,
         ) -> armreg_rt::Value<crate::CntpCtl>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpCtl>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3693,13 +3769,13 @@ impl CNTP_CVAL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -3707,7 +3783,10 @@ impl CNTP_CVAL_EL0 {
             armreg_rt::Value<crate::CntpCval>,
         ) -> armreg_rt::Value<crate::CntpCval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3777,13 +3856,13 @@ impl CNTP_TVAL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpTval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntpTval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -3791,7 +3870,10 @@ impl CNTP_TVAL_EL0 {
             armreg_rt::Value<crate::CntpTval>,
         ) -> armreg_rt::Value<crate::CntpTval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntpTval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -3955,13 +4037,13 @@ impl CNTVOFF_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntvoff>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Cntvoff>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -3969,7 +4051,10 @@ impl CNTVOFF_EL2 {
             armreg_rt::Value<crate::Cntvoff>,
         ) -> armreg_rt::Value<crate::Cntvoff>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Cntvoff>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -4039,13 +4124,13 @@ impl CNTV_CTL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvCtl>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -4053,7 +4138,10 @@ impl CNTV_CTL_EL0 {
             armreg_rt::Value<crate::CntvCtl>,
         ) -> armreg_rt::Value<crate::CntvCtl>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -4123,13 +4211,13 @@ impl CNTV_CVAL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvCval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -4137,7 +4225,10 @@ impl CNTV_CVAL_EL0 {
             armreg_rt::Value<crate::CntvCval>,
         ) -> armreg_rt::Value<crate::CntvCval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvCval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -4207,13 +4298,13 @@ impl CNTV_TVAL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvTval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -4221,7 +4312,10 @@ impl CNTV_TVAL_EL0 {
             armreg_rt::Value<crate::CntvTval>,
         ) -> armreg_rt::Value<crate::CntvTval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -4291,13 +4385,13 @@ impl CONTEXTIDR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Contextidr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Contextidr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -4305,7 +4399,10 @@ impl CONTEXTIDR_EL1 {
             armreg_rt::Value<crate::Contextidr>,
         ) -> armreg_rt::Value<crate::Contextidr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Contextidr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -4375,13 +4472,13 @@ impl CONTEXTIDR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Contextidr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Contextidr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -4389,7 +4486,10 @@ impl CONTEXTIDR_EL12 {
             armreg_rt::Value<crate::Contextidr>,
         ) -> armreg_rt::Value<crate::Contextidr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Contextidr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -4459,13 +4559,13 @@ impl CONTEXTIDR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Contextidr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Contextidr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -4473,7 +4573,10 @@ impl CONTEXTIDR_EL2 {
             armreg_rt::Value<crate::Contextidr>,
         ) -> armreg_rt::Value<crate::Contextidr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Contextidr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -4543,19 +4646,20 @@ impl CPACR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cpacr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Cpacr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Cpacr>) -> armreg_rt::Value<crate::Cpacr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Cpacr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -4625,19 +4729,20 @@ impl CPACR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cpacr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Cpacr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Cpacr>) -> armreg_rt::Value<crate::Cpacr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Cpacr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -4707,13 +4812,13 @@ impl CPTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CptrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CptrEl2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -4721,7 +4826,10 @@ impl CPTR_EL2 {
             armreg_rt::Value<crate::CptrEl2>,
         ) -> armreg_rt::Value<crate::CptrEl2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CptrEl2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -4793,13 +4901,13 @@ impl CPTR_EL2_E2H {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CptrEl2E2h>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CptrEl2E2h>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -4807,7 +4915,10 @@ impl CPTR_EL2_E2H {
             armreg_rt::Value<crate::CptrEl2E2h>,
         ) -> armreg_rt::Value<crate::CptrEl2E2h>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CptrEl2E2h>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -4877,13 +4988,13 @@ impl CPTR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CptrEl3>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CptrEl3>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -4891,7 +5002,10 @@ impl CPTR_EL3 {
             armreg_rt::Value<crate::CptrEl3>,
         ) -> armreg_rt::Value<crate::CptrEl3>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CptrEl3>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -4961,13 +5075,13 @@ impl CSSELR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Csselr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Csselr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -4975,7 +5089,10 @@ impl CSSELR_EL1 {
             armreg_rt::Value<crate::Csselr>,
         ) -> armreg_rt::Value<crate::Csselr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Csselr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -5139,13 +5256,13 @@ impl DACR32_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Dacr32>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Dacr32>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -5153,7 +5270,10 @@ impl DACR32_EL2 {
             armreg_rt::Value<crate::Dacr32>,
         ) -> armreg_rt::Value<crate::Dacr32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Dacr32>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -5223,19 +5343,20 @@ impl DAIF {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Daif>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Daif>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Daif>) -> armreg_rt::Value<crate::Daif>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Daif>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -5325,7 +5446,7 @@ impl DBGDTRTX_EL0 {
             armreg_rt::host::write("DBGDTRTX_EL0", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Dbgdtrtx>) {
@@ -5398,13 +5519,13 @@ impl DBGDTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Dbgdtr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Dbgdtr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -5412,7 +5533,10 @@ impl DBGDTR_EL0 {
             armreg_rt::Value<crate::Dbgdtr>,
         ) -> armreg_rt::Value<crate::Dbgdtr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Dbgdtr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -5529,19 +5653,20 @@ impl ELR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Elr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Elr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Elr>) -> armreg_rt::Value<crate::Elr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Elr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -5611,19 +5736,20 @@ impl ELR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Elr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Elr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Elr>) -> armreg_rt::Value<crate::Elr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Elr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -5693,19 +5819,20 @@ impl ELR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Elr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Elr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Elr>) -> armreg_rt::Value<crate::Elr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Elr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -5775,19 +5902,20 @@ impl ESR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Esr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Esr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Esr>) -> armreg_rt::Value<crate::Esr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Esr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -5857,19 +5985,20 @@ impl ESR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Esr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Esr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Esr>) -> armreg_rt::Value<crate::Esr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Esr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -5939,19 +6068,20 @@ impl ESR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Esr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Esr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Esr>) -> armreg_rt::Value<crate::Esr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Esr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6021,19 +6151,20 @@ impl FAR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Far>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Far>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Far>) -> armreg_rt::Value<crate::Far>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Far>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6103,19 +6234,20 @@ impl FAR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Far>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Far>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Far>) -> armreg_rt::Value<crate::Far>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Far>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6185,19 +6317,20 @@ impl FAR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Far>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Far>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Far>) -> armreg_rt::Value<crate::Far>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Far>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6267,19 +6400,20 @@ impl FAR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Far>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Far>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Far>) -> armreg_rt::Value<crate::Far>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Far>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6349,19 +6483,20 @@ impl FPMR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Fpmr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Fpmr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Fpmr>) -> armreg_rt::Value<crate::Fpmr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Fpmr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6431,13 +6566,13 @@ impl GCSCRE0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcscre0>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Gcscre0>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -6445,7 +6580,10 @@ impl GCSCRE0_EL1 {
             armreg_rt::Value<crate::Gcscre0>,
         ) -> armreg_rt::Value<crate::Gcscre0>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Gcscre0>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -6515,19 +6653,20 @@ impl GCSCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcscr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Gcscr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Gcscr>) -> armreg_rt::Value<crate::Gcscr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Gcscr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6597,19 +6736,20 @@ impl GCSCR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcscr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Gcscr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Gcscr>) -> armreg_rt::Value<crate::Gcscr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Gcscr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6679,19 +6819,20 @@ impl GCSCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcscr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Gcscr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Gcscr>) -> armreg_rt::Value<crate::Gcscr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Gcscr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6761,19 +6902,20 @@ impl GCSPR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Gcspr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Gcspr>) -> armreg_rt::Value<crate::Gcspr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6843,19 +6985,20 @@ impl GCSPR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Gcspr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Gcspr>) -> armreg_rt::Value<crate::Gcspr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -6925,19 +7068,20 @@ impl GCSPR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Gcspr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Gcspr>) -> armreg_rt::Value<crate::Gcspr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -7007,19 +7151,20 @@ impl GCSPR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Gcspr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Gcspr>) -> armreg_rt::Value<crate::Gcspr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -7136,13 +7281,13 @@ impl HAFGRTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hafgrtr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hafgrtr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -7150,7 +7295,10 @@ impl HAFGRTR_EL2 {
             armreg_rt::Value<crate::Hafgrtr>,
         ) -> armreg_rt::Value<crate::Hafgrtr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hafgrtr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -7220,19 +7368,20 @@ impl HCRX_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hcrx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hcrx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Hcrx>) -> armreg_rt::Value<crate::Hcrx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Hcrx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -7302,19 +7451,20 @@ impl HCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Hcr>) -> armreg_rt::Value<crate::Hcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Hcr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -7384,13 +7534,13 @@ impl HDFGRTR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hdfgrtr2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hdfgrtr2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -7398,7 +7548,10 @@ impl HDFGRTR2_EL2 {
             armreg_rt::Value<crate::Hdfgrtr2>,
         ) -> armreg_rt::Value<crate::Hdfgrtr2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hdfgrtr2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -7468,13 +7621,13 @@ impl HDFGRTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hdfgrtr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hdfgrtr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -7482,7 +7635,10 @@ impl HDFGRTR_EL2 {
             armreg_rt::Value<crate::Hdfgrtr>,
         ) -> armreg_rt::Value<crate::Hdfgrtr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hdfgrtr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -7552,13 +7708,13 @@ impl HDFGWTR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hdfgwtr2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hdfgwtr2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -7566,7 +7722,10 @@ impl HDFGWTR2_EL2 {
             armreg_rt::Value<crate::Hdfgwtr2>,
         ) -> armreg_rt::Value<crate::Hdfgwtr2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hdfgwtr2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -7636,13 +7795,13 @@ impl HDFGWTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hdfgwtr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hdfgwtr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -7650,7 +7809,10 @@ impl HDFGWTR_EL2 {
             armreg_rt::Value<crate::Hdfgwtr>,
         ) -> armreg_rt::Value<crate::Hdfgwtr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hdfgwtr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -7720,13 +7882,13 @@ impl HFGITR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgitr2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hfgitr2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -7734,7 +7896,10 @@ impl HFGITR2_EL2 {
             armreg_rt::Value<crate::Hfgitr2>,
         ) -> armreg_rt::Value<crate::Hfgitr2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hfgitr2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -7804,13 +7969,13 @@ impl HFGITR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgitr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hfgitr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -7818,7 +7983,10 @@ impl HFGITR_EL2 {
             armreg_rt::Value<crate::Hfgitr>,
         ) -> armreg_rt::Value<crate::Hfgitr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hfgitr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -7888,13 +8056,13 @@ impl HFGRTR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgrtr2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hfgrtr2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -7902,7 +8070,10 @@ impl HFGRTR2_EL2 {
             armreg_rt::Value<crate::Hfgrtr2>,
         ) -> armreg_rt::Value<crate::Hfgrtr2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hfgrtr2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -7972,13 +8143,13 @@ impl HFGRTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgxtr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hfgxtr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -7986,7 +8157,10 @@ impl HFGRTR_EL2 {
             armreg_rt::Value<crate::Hfgxtr>,
         ) -> armreg_rt::Value<crate::Hfgxtr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hfgxtr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -8056,13 +8230,13 @@ impl HFGWTR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgwtr2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hfgwtr2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -8070,7 +8244,10 @@ impl HFGWTR2_EL2 {
             armreg_rt::Value<crate::Hfgwtr2>,
         ) -> armreg_rt::Value<crate::Hfgwtr2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hfgwtr2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -8140,13 +8317,13 @@ impl HFGWTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgxtr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hfgxtr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -8154,7 +8331,10 @@ impl HFGWTR_EL2 {
             armreg_rt::Value<crate::Hfgxtr>,
         ) -> armreg_rt::Value<crate::Hfgxtr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Hfgxtr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -8224,19 +8404,20 @@ impl HPFAR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hpfar>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Hpfar>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Hpfar>) -> armreg_rt::Value<crate::Hpfar>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Hpfar>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -8284,6 +8465,7 @@ impl ICC_AP0R_EL1 {
 }
 impl armreg_rt::array::SysRegArray for ICC_AP0R_EL1 {
     type Layout = crate::IccAp0r;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICC_AP0R<n>_EL1";
 }
@@ -8399,6 +8581,7 @@ impl ICC_AP1R_EL1 {
 }
 impl armreg_rt::array::SysRegArray for ICC_AP1R_EL1 {
     type Layout = crate::IccAp1r;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICC_AP1R<n>_EL1";
 }
@@ -8507,7 +8690,7 @@ impl ICC_ASGI1R_EL1 {
             armreg_rt::host::write("ICC_ASGI1R_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccSgir>) {
@@ -8580,13 +8763,13 @@ impl ICC_BPR0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccBpr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccBpr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -8594,7 +8777,10 @@ impl ICC_BPR0_EL1 {
             armreg_rt::Value<crate::IccBpr>,
         ) -> armreg_rt::Value<crate::IccBpr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccBpr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -8664,13 +8850,13 @@ impl ICC_BPR1_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccBpr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccBpr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -8678,7 +8864,10 @@ impl ICC_BPR1_EL1 {
             armreg_rt::Value<crate::IccBpr>,
         ) -> armreg_rt::Value<crate::IccBpr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccBpr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -8748,13 +8937,13 @@ impl ICC_CTLR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccCtlr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccCtlr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -8762,7 +8951,10 @@ impl ICC_CTLR_EL1 {
             armreg_rt::Value<crate::IccCtlr>,
         ) -> armreg_rt::Value<crate::IccCtlr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccCtlr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -8832,13 +9024,13 @@ impl ICC_CTLR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccCtlrEl3>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccCtlrEl3>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -8846,7 +9038,10 @@ impl ICC_CTLR_EL3 {
             armreg_rt::Value<crate::IccCtlrEl3>,
         ) -> armreg_rt::Value<crate::IccCtlrEl3>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccCtlrEl3>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -8887,7 +9082,7 @@ impl ICC_DIR_EL1 {
             armreg_rt::host::write("ICC_DIR_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccDir>) {
@@ -8931,7 +9126,7 @@ impl ICC_EOIR0_EL1 {
             armreg_rt::host::write("ICC_EOIR0_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccEoir>) {
@@ -8975,7 +9170,7 @@ impl ICC_EOIR1_EL1 {
             armreg_rt::host::write("ICC_EOIR1_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccEoir>) {
@@ -9236,13 +9431,13 @@ impl ICC_IGRPEN0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccIgrpen>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccIgrpen>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -9250,7 +9445,10 @@ impl ICC_IGRPEN0_EL1 {
             armreg_rt::Value<crate::IccIgrpen>,
         ) -> armreg_rt::Value<crate::IccIgrpen>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccIgrpen>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -9320,13 +9518,13 @@ impl ICC_IGRPEN1_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccIgrpen>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccIgrpen>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -9334,7 +9532,10 @@ impl ICC_IGRPEN1_EL1 {
             armreg_rt::Value<crate::IccIgrpen>,
         ) -> armreg_rt::Value<crate::IccIgrpen>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccIgrpen>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -9404,13 +9605,13 @@ impl ICC_IGRPEN1_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccIgrpen1El3>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccIgrpen1El3>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -9418,7 +9619,10 @@ impl ICC_IGRPEN1_EL3 {
             armreg_rt::Value<crate::IccIgrpen1El3>,
         ) -> armreg_rt::Value<crate::IccIgrpen1El3>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccIgrpen1El3>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -9535,13 +9739,13 @@ impl ICC_PMR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccPmr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccPmr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -9549,7 +9753,10 @@ impl ICC_PMR_EL1 {
             armreg_rt::Value<crate::IccPmr>,
         ) -> armreg_rt::Value<crate::IccPmr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccPmr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -9637,7 +9844,7 @@ impl ICC_SGI0R_EL1 {
             armreg_rt::host::write("ICC_SGI0R_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccSgir>) {
@@ -9681,7 +9888,7 @@ impl ICC_SGI1R_EL1 {
             armreg_rt::host::write("ICC_SGI1R_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccSgir>) {
@@ -9754,13 +9961,13 @@ impl ICC_SRE_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccSre>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccSre>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -9768,7 +9975,10 @@ impl ICC_SRE_EL1 {
             armreg_rt::Value<crate::IccSre>,
         ) -> armreg_rt::Value<crate::IccSre>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccSre>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -9838,13 +10048,13 @@ impl ICC_SRE_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccSreElx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccSreElx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -9852,7 +10062,10 @@ impl ICC_SRE_EL2 {
             armreg_rt::Value<crate::IccSreElx>,
         ) -> armreg_rt::Value<crate::IccSreElx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccSreElx>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -9922,13 +10135,13 @@ impl ICC_SRE_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccSreElx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IccSreElx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -9936,7 +10149,10 @@ impl ICC_SRE_EL3 {
             armreg_rt::Value<crate::IccSreElx>,
         ) -> armreg_rt::Value<crate::IccSreElx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IccSreElx>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -9984,6 +10200,7 @@ impl ICH_AP0R_EL2 {
 }
 impl armreg_rt::array::SysRegArray for ICH_AP0R_EL2 {
     type Layout = crate::IchAp0r;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICH_AP0R<n>_EL2";
 }
@@ -10099,6 +10316,7 @@ impl ICH_AP1R_EL2 {
 }
 impl armreg_rt::array::SysRegArray for ICH_AP1R_EL2 {
     type Layout = crate::IchAp1r;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 4;
     const NAME: &'static str = "ICH_AP1R<n>_EL2";
 }
@@ -10330,13 +10548,13 @@ impl ICH_HCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IchHcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IchHcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -10344,7 +10562,10 @@ impl ICH_HCR_EL2 {
             armreg_rt::Value<crate::IchHcr>,
         ) -> armreg_rt::Value<crate::IchHcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IchHcr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -10392,6 +10613,7 @@ impl ICH_LR_EL2 {
 }
 impl armreg_rt::array::SysRegArray for ICH_LR_EL2 {
     type Layout = crate::IchLr;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 16;
     const NAME: &'static str = "ICH_LR<n>_EL2";
 }
@@ -10600,13 +10822,13 @@ impl ICH_VMCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IchVmcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::IchVmcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -10614,7 +10836,10 @@ impl ICH_VMCR_EL2 {
             armreg_rt::Value<crate::IchVmcr>,
         ) -> armreg_rt::Value<crate::IchVmcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::IchVmcr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -12564,19 +12789,20 @@ impl LORC_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Lorc>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Lorc>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Lorc>) -> armreg_rt::Value<crate::Lorc>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Lorc>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -12646,19 +12872,20 @@ impl LOREA_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Lorea>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Lorea>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Lorea>) -> armreg_rt::Value<crate::Lorea>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Lorea>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -12775,19 +13002,20 @@ impl LORN_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Lorn>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Lorn>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Lorn>) -> armreg_rt::Value<crate::Lorn>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Lorn>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -12857,19 +13085,20 @@ impl LORSA_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Lorsa>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Lorsa>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Lorsa>) -> armreg_rt::Value<crate::Lorsa>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Lorsa>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -12939,19 +13168,20 @@ impl MAIR2_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mair2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Mair2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Mair2>) -> armreg_rt::Value<crate::Mair2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Mair2>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -13021,19 +13251,20 @@ impl MAIR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mair2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Mair2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Mair2>) -> armreg_rt::Value<crate::Mair2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Mair2>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -13103,19 +13334,20 @@ impl MAIR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mair>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Mair>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Mair>) -> armreg_rt::Value<crate::Mair>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Mair>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -13185,19 +13417,20 @@ impl MAIR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mair>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Mair>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Mair>) -> armreg_rt::Value<crate::Mair>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Mair>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -13267,19 +13500,20 @@ impl MAIR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mair>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Mair>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Mair>) -> armreg_rt::Value<crate::Mair>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Mair>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -13349,13 +13583,13 @@ impl MDCCINT_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mdccint>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Mdccint>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -13363,7 +13597,10 @@ impl MDCCINT_EL1 {
             armreg_rt::Value<crate::Mdccint>,
         ) -> armreg_rt::Value<crate::Mdccint>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Mdccint>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -13480,13 +13717,13 @@ impl MDCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::MdcrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::MdcrEl2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -13494,7 +13731,10 @@ impl MDCR_EL2 {
             armreg_rt::Value<crate::MdcrEl2>,
         ) -> armreg_rt::Value<crate::MdcrEl2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::MdcrEl2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -13564,13 +13804,13 @@ impl MDCR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::MdcrEl3>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::MdcrEl3>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -13578,7 +13818,10 @@ impl MDCR_EL3 {
             armreg_rt::Value<crate::MdcrEl3>,
         ) -> armreg_rt::Value<crate::MdcrEl3>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::MdcrEl3>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -13648,19 +13891,20 @@ impl MDSCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mdscr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Mdscr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Mdscr>) -> armreg_rt::Value<crate::Mdscr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Mdscr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -13965,19 +14209,20 @@ impl NZCV {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Nzcv>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Nzcv>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Nzcv>) -> armreg_rt::Value<crate::Nzcv>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Nzcv>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -14047,13 +14292,13 @@ impl OSDTRRX_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Osdtrrx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Osdtrrx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -14061,7 +14306,10 @@ impl OSDTRRX_EL1 {
             armreg_rt::Value<crate::Osdtrrx>,
         ) -> armreg_rt::Value<crate::Osdtrrx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Osdtrrx>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -14131,13 +14379,13 @@ impl OSDTRTX_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Osdtrtx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Osdtrtx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -14145,7 +14393,10 @@ impl OSDTRTX_EL1 {
             armreg_rt::Value<crate::Osdtrtx>,
         ) -> armreg_rt::Value<crate::Osdtrtx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Osdtrtx>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -14215,13 +14466,13 @@ impl OSECCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Oseccr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Oseccr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -14229,7 +14480,10 @@ impl OSECCR_EL1 {
             armreg_rt::Value<crate::Oseccr>,
         ) -> armreg_rt::Value<crate::Oseccr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Oseccr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -14270,7 +14524,7 @@ impl OSLAR_EL1 {
             armreg_rt::host::write("OSLAR_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Oslar>) {
@@ -14343,19 +14597,20 @@ impl PAR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Par>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Par>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Par>) -> armreg_rt::Value<crate::Par>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Par>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -14427,13 +14682,13 @@ impl PAR_EL1_FAULT {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ParFault>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::ParFault>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -14441,7 +14696,10 @@ impl PAR_EL1_FAULT {
             armreg_rt::Value<crate::ParFault>,
         ) -> armreg_rt::Value<crate::ParFault>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::ParFault>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -14511,19 +14769,20 @@ impl PIRE0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pirx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pirx>) -> armreg_rt::Value<crate::Pirx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -14593,19 +14852,20 @@ impl PIRE0_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pirx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pirx>) -> armreg_rt::Value<crate::Pirx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -14675,19 +14935,20 @@ impl PIR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pirx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pirx>) -> armreg_rt::Value<crate::Pirx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -14757,19 +15018,20 @@ impl PIR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pirx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pirx>) -> armreg_rt::Value<crate::Pirx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -14839,19 +15101,20 @@ impl PIR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pirx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pirx>) -> armreg_rt::Value<crate::Pirx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -14968,13 +15231,13 @@ impl PMBLIMITR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmblimitr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmblimitr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -14982,7 +15245,10 @@ impl PMBLIMITR_EL1 {
             armreg_rt::Value<crate::Pmblimitr>,
         ) -> armreg_rt::Value<crate::Pmblimitr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmblimitr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -15052,13 +15318,13 @@ impl PMBPTR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmbptr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmbptr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -15066,7 +15332,10 @@ impl PMBPTR_EL1 {
             armreg_rt::Value<crate::Pmbptr>,
         ) -> armreg_rt::Value<crate::Pmbptr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmbptr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -15136,19 +15405,20 @@ impl PMBSR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmbsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmbsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pmbsr>) -> armreg_rt::Value<crate::Pmbsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pmbsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -15218,13 +15488,13 @@ impl PMCCFILTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -15232,7 +15502,10 @@ impl PMCCFILTR_EL0 {
             armreg_rt::Value<crate::Pmccfiltr>,
         ) -> armreg_rt::Value<crate::Pmccfiltr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -15302,13 +15575,13 @@ impl PMCCNTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -15316,7 +15589,10 @@ impl PMCCNTR_EL0 {
             armreg_rt::Value<crate::Pmccntr>,
         ) -> armreg_rt::Value<crate::Pmccntr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -15566,6 +15842,8 @@ impl PMCNTENSET_EL0 {
 ///
 /// `MRS`/`MSR` `S3_3_C9_C12_0`, read/write, layout [`Pmcr`](crate::Pmcr).
 ///
+/// Writes have side effects on `P` (w1-action), `C` (w1-action): `modify` writes each the value that does nothing unless its closure sets it, and `clear_flag`, `set_flag`, `toggle_flag` or `trigger` acts on one field alone, leaving the others as they were.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMCR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -15628,20 +15906,29 @@ impl PMCR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pmcr>) -> armreg_rt::Value<crate::Pmcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pmcr>::from_bits_retain(raw).neutral());
         Self::write(value);
+    }
+    /// Triggers a write-1 action; nothing else changes.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    pub fn trigger<R, W, K: armreg_rt::field::Triggers>(
+        field: armreg_rt::Field<crate::Pmcr, R, W, K>,
+    ) {
+        Self::write(Self::read().acting_on(field));
     }
 }
 /// `PMEVCNTR<n>_EL0`: Event Count Registers 0..30: S3_3_C14_C(8+(n&gt;&gt;3))_(n&7)
@@ -15688,6 +15975,7 @@ impl PMEVCNTR_EL0 {
 }
 impl armreg_rt::array::SysRegArray for PMEVCNTR_EL0 {
     type Layout = crate::Pmevcntr;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVCNTR<n>_EL0";
 }
@@ -15857,6 +16145,7 @@ impl PMEVTYPER_EL0 {
 }
 impl armreg_rt::array::SysRegArray for PMEVTYPER_EL0 {
     type Layout = crate::Pmevtyper;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVTYPER<n>_EL0";
 }
@@ -16048,13 +16337,13 @@ impl PMICFILTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmicfiltr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmicfiltr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -16062,7 +16351,10 @@ impl PMICFILTR_EL0 {
             armreg_rt::Value<crate::Pmicfiltr>,
         ) -> armreg_rt::Value<crate::Pmicfiltr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmicfiltr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -16132,13 +16424,13 @@ impl PMICNTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmicntr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmicntr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -16146,7 +16438,10 @@ impl PMICNTR_EL0 {
             armreg_rt::Value<crate::Pmicntr>,
         ) -> armreg_rt::Value<crate::Pmicntr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmicntr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -16559,13 +16854,13 @@ impl PMSCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmscrEl1>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::PmscrEl1>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -16573,7 +16868,10 @@ impl PMSCR_EL1 {
             armreg_rt::Value<crate::PmscrEl1>,
         ) -> armreg_rt::Value<crate::PmscrEl1>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::PmscrEl1>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -16643,13 +16941,13 @@ impl PMSCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmscrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::PmscrEl2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -16657,7 +16955,10 @@ impl PMSCR_EL2 {
             armreg_rt::Value<crate::PmscrEl2>,
         ) -> armreg_rt::Value<crate::PmscrEl2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::PmscrEl2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -16727,13 +17028,13 @@ impl PMSELR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -16741,7 +17042,10 @@ impl PMSELR_EL0 {
             armreg_rt::Value<crate::Pmselr>,
         ) -> armreg_rt::Value<crate::Pmselr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -16811,13 +17115,13 @@ impl PMSEVFR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmsevfr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmsevfr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -16825,7 +17129,10 @@ impl PMSEVFR_EL1 {
             armreg_rt::Value<crate::Pmsevfr>,
         ) -> armreg_rt::Value<crate::Pmsevfr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmsevfr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -16895,13 +17202,13 @@ impl PMSFCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmsfcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmsfcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -16909,7 +17216,10 @@ impl PMSFCR_EL1 {
             armreg_rt::Value<crate::Pmsfcr>,
         ) -> armreg_rt::Value<crate::Pmsfcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmsfcr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -16979,13 +17289,13 @@ impl PMSICR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmsicr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmsicr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -16993,7 +17303,10 @@ impl PMSICR_EL1 {
             armreg_rt::Value<crate::Pmsicr>,
         ) -> armreg_rt::Value<crate::Pmsicr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmsicr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -17110,13 +17423,13 @@ impl PMSIRR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmsirr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmsirr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -17124,7 +17437,10 @@ impl PMSIRR_EL1 {
             armreg_rt::Value<crate::Pmsirr>,
         ) -> armreg_rt::Value<crate::Pmsirr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmsirr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -17194,13 +17510,13 @@ impl PMSLATFR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmslatfr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmslatfr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -17208,7 +17524,10 @@ impl PMSLATFR_EL1 {
             armreg_rt::Value<crate::Pmslatfr>,
         ) -> armreg_rt::Value<crate::Pmslatfr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmslatfr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -17278,13 +17597,13 @@ impl PMSNEVFR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmsnevfr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmsnevfr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -17292,7 +17611,10 @@ impl PMSNEVFR_EL1 {
             armreg_rt::Value<crate::Pmsnevfr>,
         ) -> armreg_rt::Value<crate::Pmsnevfr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmsnevfr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -17333,7 +17655,7 @@ impl PMSWINC_EL0 {
             armreg_rt::host::write("PMSWINC_EL0", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
@@ -17406,13 +17728,13 @@ impl PMUSERENR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmuserenr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmuserenr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -17420,7 +17742,10 @@ impl PMUSERENR_EL0 {
             armreg_rt::Value<crate::Pmuserenr>,
         ) -> armreg_rt::Value<crate::Pmuserenr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmuserenr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -17490,13 +17815,13 @@ impl PMXEVCNTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -17504,7 +17829,10 @@ impl PMXEVCNTR_EL0 {
             armreg_rt::Value<crate::Pmevcntr32>,
         ) -> armreg_rt::Value<crate::Pmevcntr32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -17574,13 +17902,13 @@ impl PMXEVTYPER_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -17588,7 +17916,10 @@ impl PMXEVTYPER_EL0 {
             armreg_rt::Value<crate::Pmevtyper>,
         ) -> armreg_rt::Value<crate::Pmevtyper>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -17658,19 +17989,20 @@ impl POR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pirx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pirx>) -> armreg_rt::Value<crate::Pirx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -17740,19 +18072,20 @@ impl POR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pirx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pirx>) -> armreg_rt::Value<crate::Pirx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -17822,19 +18155,20 @@ impl POR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pirx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pirx>) -> armreg_rt::Value<crate::Pirx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -17904,13 +18238,13 @@ impl RCWMASK_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Rcwmask>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Rcwmask>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -17918,7 +18252,10 @@ impl RCWMASK_EL1 {
             armreg_rt::Value<crate::Rcwmask>,
         ) -> armreg_rt::Value<crate::Rcwmask>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Rcwmask>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -17988,13 +18325,13 @@ impl RCWSMASK_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Rcwsmask>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Rcwsmask>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -18002,7 +18339,10 @@ impl RCWSMASK_EL1 {
             armreg_rt::Value<crate::Rcwsmask>,
         ) -> armreg_rt::Value<crate::Rcwsmask>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Rcwsmask>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -18260,19 +18600,20 @@ impl S2PIR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pirx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pirx>) -> armreg_rt::Value<crate::Pirx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -18342,19 +18683,20 @@ impl S2POR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pirx>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pirx>) -> armreg_rt::Value<crate::Pirx>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -18424,19 +18766,20 @@ impl SCR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Scr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Scr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Scr>) -> armreg_rt::Value<crate::Scr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Scr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -18506,19 +18849,20 @@ impl SCTLR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Sctlr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Sctlr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Sctlr>) -> armreg_rt::Value<crate::Sctlr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Sctlr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -18588,19 +18932,20 @@ impl SCTLR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Sctlr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Sctlr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Sctlr>) -> armreg_rt::Value<crate::Sctlr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Sctlr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -18670,13 +19015,13 @@ impl SCTLR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::SctlrEl3>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::SctlrEl3>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -18684,7 +19029,10 @@ impl SCTLR_EL3 {
             armreg_rt::Value<crate::SctlrEl3>,
         ) -> armreg_rt::Value<crate::SctlrEl3>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::SctlrEl3>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -18754,13 +19102,13 @@ impl SCXTNUM_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Scxtnum>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Scxtnum>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -18768,7 +19116,10 @@ impl SCXTNUM_EL1 {
             armreg_rt::Value<crate::Scxtnum>,
         ) -> armreg_rt::Value<crate::Scxtnum>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Scxtnum>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -18838,19 +19189,20 @@ impl SMCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Smcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Smcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Smcr>) -> armreg_rt::Value<crate::Smcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Smcr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -18920,19 +19272,20 @@ impl SMCR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Smcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Smcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Smcr>) -> armreg_rt::Value<crate::Smcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Smcr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19002,19 +19355,20 @@ impl SMCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Smcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Smcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Smcr>) -> armreg_rt::Value<crate::Smcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Smcr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19131,13 +19485,13 @@ impl SMPRIMAP_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Smprimap>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Smprimap>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -19145,7 +19499,10 @@ impl SMPRIMAP_EL2 {
             armreg_rt::Value<crate::Smprimap>,
         ) -> armreg_rt::Value<crate::Smprimap>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Smprimap>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -19215,19 +19572,20 @@ impl SMPRI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Smpri>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Smpri>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Smpri>) -> armreg_rt::Value<crate::Smpri>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Smpri>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19297,19 +19655,20 @@ impl SPSR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Spsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Spsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Spsr>) -> armreg_rt::Value<crate::Spsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Spsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19379,19 +19738,20 @@ impl SPSR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Spsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Spsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Spsr>) -> armreg_rt::Value<crate::Spsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Spsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19461,19 +19821,20 @@ impl SPSR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Spsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Spsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Spsr>) -> armreg_rt::Value<crate::Spsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Spsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19543,19 +19904,20 @@ impl SPSel {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Spsel>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Spsel>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Spsel>) -> armreg_rt::Value<crate::Spsel>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Spsel>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19625,19 +19987,20 @@ impl SP_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Sp>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Sp>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Sp>) -> armreg_rt::Value<crate::Sp>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Sp>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19707,19 +20070,20 @@ impl SP_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Sp>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Sp>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Sp>) -> armreg_rt::Value<crate::Sp>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Sp>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19789,19 +20153,20 @@ impl SP_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Sp>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Sp>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Sp>) -> armreg_rt::Value<crate::Sp>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Sp>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19871,19 +20236,20 @@ impl SVCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Svcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Svcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Svcr>) -> armreg_rt::Value<crate::Svcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Svcr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -19953,13 +20319,13 @@ impl TCR2_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tcr2El1>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Tcr2El1>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -19967,7 +20333,10 @@ impl TCR2_EL1 {
             armreg_rt::Value<crate::Tcr2El1>,
         ) -> armreg_rt::Value<crate::Tcr2El1>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Tcr2El1>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -20037,13 +20406,13 @@ impl TCR2_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tcr2El1>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Tcr2El1>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -20051,7 +20420,10 @@ impl TCR2_EL12 {
             armreg_rt::Value<crate::Tcr2El1>,
         ) -> armreg_rt::Value<crate::Tcr2El1>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Tcr2El1>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -20121,13 +20493,13 @@ impl TCR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tcr2El2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Tcr2El2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -20135,7 +20507,10 @@ impl TCR2_EL2 {
             armreg_rt::Value<crate::Tcr2El2>,
         ) -> armreg_rt::Value<crate::Tcr2El2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Tcr2El2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -20205,13 +20580,13 @@ impl TCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TcrEl1>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::TcrEl1>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -20219,7 +20594,10 @@ impl TCR_EL1 {
             armreg_rt::Value<crate::TcrEl1>,
         ) -> armreg_rt::Value<crate::TcrEl1>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::TcrEl1>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -20289,13 +20667,13 @@ impl TCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TcrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::TcrEl2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -20303,7 +20681,10 @@ impl TCR_EL2 {
             armreg_rt::Value<crate::TcrEl2>,
         ) -> armreg_rt::Value<crate::TcrEl2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::TcrEl2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -20375,13 +20756,13 @@ impl TCR_EL2_E2H {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TcrEl1>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::TcrEl1>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -20389,7 +20770,10 @@ impl TCR_EL2_E2H {
             armreg_rt::Value<crate::TcrEl1>,
         ) -> armreg_rt::Value<crate::TcrEl1>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::TcrEl1>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -20459,13 +20843,13 @@ impl TCR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TcrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::TcrEl2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -20473,7 +20857,10 @@ impl TCR_EL3 {
             armreg_rt::Value<crate::TcrEl2>,
         ) -> armreg_rt::Value<crate::TcrEl2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::TcrEl2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -20543,13 +20930,13 @@ impl TPIDR2_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidr2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Tpidr2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -20557,7 +20944,10 @@ impl TPIDR2_EL0 {
             armreg_rt::Value<crate::Tpidr2>,
         ) -> armreg_rt::Value<crate::Tpidr2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Tpidr2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -20627,13 +21017,13 @@ impl TPIDRRO_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidrro>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Tpidrro>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -20641,7 +21031,10 @@ impl TPIDRRO_EL0 {
             armreg_rt::Value<crate::Tpidrro>,
         ) -> armreg_rt::Value<crate::Tpidrro>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Tpidrro>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -20711,19 +21104,20 @@ impl TPIDR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Tpidr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Tpidr>) -> armreg_rt::Value<crate::Tpidr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -20793,19 +21187,20 @@ impl TPIDR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Tpidr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Tpidr>) -> armreg_rt::Value<crate::Tpidr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -20875,19 +21270,20 @@ impl TPIDR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Tpidr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Tpidr>) -> armreg_rt::Value<crate::Tpidr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -20957,19 +21353,20 @@ impl TPIDR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Tpidr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Tpidr>) -> armreg_rt::Value<crate::Tpidr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -21039,13 +21436,13 @@ impl TRBBASER_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trbbaser>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Trbbaser>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -21053,7 +21450,10 @@ impl TRBBASER_EL1 {
             armreg_rt::Value<crate::Trbbaser>,
         ) -> armreg_rt::Value<crate::Trbbaser>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Trbbaser>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -21170,13 +21570,13 @@ impl TRBLIMITR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trblimitr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Trblimitr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -21184,7 +21584,10 @@ impl TRBLIMITR_EL1 {
             armreg_rt::Value<crate::Trblimitr>,
         ) -> armreg_rt::Value<crate::Trblimitr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Trblimitr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -21254,13 +21657,13 @@ impl TRBMAR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trbmar>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Trbmar>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -21268,7 +21671,10 @@ impl TRBMAR_EL1 {
             armreg_rt::Value<crate::Trbmar>,
         ) -> armreg_rt::Value<crate::Trbmar>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Trbmar>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -21338,13 +21744,13 @@ impl TRBPTR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trbptr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Trbptr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -21352,7 +21758,10 @@ impl TRBPTR_EL1 {
             armreg_rt::Value<crate::Trbptr>,
         ) -> armreg_rt::Value<crate::Trbptr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Trbptr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -21422,19 +21831,20 @@ impl TRBSR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trbsr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Trbsr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Trbsr>) -> armreg_rt::Value<crate::Trbsr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Trbsr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -21504,13 +21914,13 @@ impl TRBTRG_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trbtrg>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Trbtrg>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -21518,7 +21928,10 @@ impl TRBTRG_EL1 {
             armreg_rt::Value<crate::Trbtrg>,
         ) -> armreg_rt::Value<crate::Trbtrg>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Trbtrg>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -21588,19 +22001,20 @@ impl TTBR0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Ttbr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Ttbr>) -> armreg_rt::Value<crate::Ttbr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -21670,13 +22084,13 @@ impl TTBR0_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TtbrNoasid>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::TtbrNoasid>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -21684,7 +22098,10 @@ impl TTBR0_EL2 {
             armreg_rt::Value<crate::TtbrNoasid>,
         ) -> armreg_rt::Value<crate::TtbrNoasid>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::TtbrNoasid>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -21756,19 +22173,20 @@ impl TTBR0_EL2_E2H {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Ttbr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Ttbr>) -> armreg_rt::Value<crate::Ttbr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -21838,13 +22256,13 @@ impl TTBR0_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TtbrNoasid>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::TtbrNoasid>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -21852,7 +22270,10 @@ impl TTBR0_EL3 {
             armreg_rt::Value<crate::TtbrNoasid>,
         ) -> armreg_rt::Value<crate::TtbrNoasid>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::TtbrNoasid>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -21922,19 +22343,20 @@ impl TTBR1_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Ttbr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Ttbr>) -> armreg_rt::Value<crate::Ttbr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -22004,19 +22426,20 @@ impl TTBR1_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Ttbr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Ttbr>) -> armreg_rt::Value<crate::Ttbr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -22086,19 +22509,20 @@ impl VBAR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vbar>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Vbar>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Vbar>) -> armreg_rt::Value<crate::Vbar>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Vbar>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -22168,19 +22592,20 @@ impl VBAR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vbar>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Vbar>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Vbar>) -> armreg_rt::Value<crate::Vbar>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Vbar>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -22250,19 +22675,20 @@ impl VBAR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vbar>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Vbar>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Vbar>) -> armreg_rt::Value<crate::Vbar>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Vbar>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -22332,13 +22758,13 @@ impl VMPIDR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vmpidr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Vmpidr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -22346,7 +22772,10 @@ impl VMPIDR_EL2 {
             armreg_rt::Value<crate::Vmpidr>,
         ) -> armreg_rt::Value<crate::Vmpidr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Vmpidr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -22416,19 +22845,20 @@ impl VPIDR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vpidr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Vpidr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Vpidr>) -> armreg_rt::Value<crate::Vpidr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Vpidr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -22498,19 +22928,20 @@ impl VTCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vtcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Vtcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Vtcr>) -> armreg_rt::Value<crate::Vtcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Vtcr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -22580,19 +23011,20 @@ impl VTTBR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vttbr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Vttbr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Vttbr>) -> armreg_rt::Value<crate::Vttbr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Vttbr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -22662,19 +23094,20 @@ impl ZCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Zcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Zcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Zcr>) -> armreg_rt::Value<crate::Zcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Zcr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -22744,19 +23177,20 @@ impl ZCR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Zcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Zcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Zcr>) -> armreg_rt::Value<crate::Zcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Zcr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }
@@ -22826,19 +23260,20 @@ impl ZCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Zcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Zcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Zcr>) -> armreg_rt::Value<crate::Zcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Zcr>::from_bits_retain(raw).neutral());
         Self::write(value);
     }
 }

@@ -93,13 +93,13 @@ impl CLUSTERPMCCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmccntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmccntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -107,7 +107,11 @@ impl CLUSTERPMCCNTR {
             armreg_rt::Value<crate::Clusterpmccntr32>,
         ) -> armreg_rt::Value<crate::Clusterpmccntr32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmccntr32>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -357,6 +361,8 @@ impl CLUSTERPMCNTENSET {
 ///
 /// `MRC`/`MCR` `p15, 0, c15, c5, 0`, read/write, layout [`Clusterpmcr`](crate::Clusterpmcr).
 ///
+/// Writes have side effects on `P` (w1-action), `C` (w1-action): `modify` writes each the value that does nothing unless its closure sets it, and `clear_flag`, `set_flag`, `toggle_flag` or `trigger` acts on one field alone, leaving the others as they were.
+///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h; AArch32 encoding: Arm DynamIQ Shared Unit TRM (Arm 100453), cluster PMU registers
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -419,13 +425,13 @@ impl CLUSTERPMCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmcr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -433,8 +439,20 @@ impl CLUSTERPMCR {
             armreg_rt::Value<crate::Clusterpmcr>,
         ) -> armreg_rt::Value<crate::Clusterpmcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
+    }
+    /// Triggers a write-1 action; nothing else changes.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn trigger<R, W, K: armreg_rt::field::Triggers>(
+        field: armreg_rt::Field<crate::Clusterpmcr, R, W, K>,
+    ) {
+        Self::write(Self::read().acting_on(field));
     }
 }
 /// `CLUSTERPMINTENCLR`: Cluster Interrupt Enable Clear
@@ -651,13 +669,13 @@ impl CLUSTERPMMDCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmmdcr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -665,7 +683,11 @@ impl CLUSTERPMMDCR {
             armreg_rt::Value<crate::Clusterpmmdcr>,
         ) -> armreg_rt::Value<crate::Clusterpmmdcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -883,13 +905,13 @@ impl CLUSTERPMSELR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmselr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -897,7 +919,11 @@ impl CLUSTERPMSELR {
             armreg_rt::Value<crate::Clusterpmselr>,
         ) -> armreg_rt::Value<crate::Clusterpmselr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -967,13 +993,13 @@ impl CLUSTERPMXEVCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmxevcntr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -981,7 +1007,11 @@ impl CLUSTERPMXEVCNTR {
             armreg_rt::Value<crate::Clusterpmxevcntr>,
         ) -> armreg_rt::Value<crate::Clusterpmxevcntr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1051,13 +1081,13 @@ impl CLUSTERPMXEVTYPER {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmxevtyper>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1065,7 +1095,11 @@ impl CLUSTERPMXEVTYPER {
             armreg_rt::Value<crate::Clusterpmxevtyper>,
         ) -> armreg_rt::Value<crate::Clusterpmxevtyper>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }

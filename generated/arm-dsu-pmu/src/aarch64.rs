@@ -93,13 +93,13 @@ impl CLUSTERPMCCNTR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmccntr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmccntr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -107,7 +107,10 @@ impl CLUSTERPMCCNTR_EL1 {
             armreg_rt::Value<crate::Clusterpmccntr>,
         ) -> armreg_rt::Value<crate::Clusterpmccntr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmccntr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -357,6 +360,8 @@ impl CLUSTERPMCNTENSET_EL1 {
 ///
 /// `MRS`/`MSR` `S3_0_C15_C5_0`, read/write, layout [`Clusterpmcr`](crate::Clusterpmcr).
 ///
+/// Writes have side effects on `P` (w1-action), `C` (w1-action): `modify` writes each the value that does nothing unless its closure sets it, and `clear_flag`, `set_flag`, `toggle_flag` or `trigger` acts on one field alone, leaving the others as they were.
+///
 /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -419,13 +424,13 @@ impl CLUSTERPMCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmcr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -433,8 +438,20 @@ impl CLUSTERPMCR_EL1 {
             armreg_rt::Value<crate::Clusterpmcr>,
         ) -> armreg_rt::Value<crate::Clusterpmcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
+    }
+    /// Triggers a write-1 action; nothing else changes.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    pub fn trigger<R, W, K: armreg_rt::field::Triggers>(
+        field: armreg_rt::Field<crate::Clusterpmcr, R, W, K>,
+    ) {
+        Self::write(Self::read().acting_on(field));
     }
 }
 /// `CLUSTERPMINTENCLR_EL1`: Cluster Interrupt Enable Clear
@@ -651,13 +668,13 @@ impl CLUSTERPMMDCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmmdcr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -665,7 +682,11 @@ impl CLUSTERPMMDCR_EL1 {
             armreg_rt::Value<crate::Clusterpmmdcr>,
         ) -> armreg_rt::Value<crate::Clusterpmmdcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -883,13 +904,13 @@ impl CLUSTERPMSELR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmselr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -897,7 +918,11 @@ impl CLUSTERPMSELR_EL1 {
             armreg_rt::Value<crate::Clusterpmselr>,
         ) -> armreg_rt::Value<crate::Clusterpmselr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -967,13 +992,13 @@ impl CLUSTERPMXEVCNTR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmxevcntr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -981,7 +1006,11 @@ impl CLUSTERPMXEVCNTR_EL1 {
             armreg_rt::Value<crate::Clusterpmxevcntr>,
         ) -> armreg_rt::Value<crate::Clusterpmxevcntr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1051,13 +1080,13 @@ impl CLUSTERPMXEVTYPER_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Clusterpmxevtyper>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -1065,7 +1094,11 @@ impl CLUSTERPMXEVTYPER_EL1 {
             armreg_rt::Value<crate::Clusterpmxevtyper>,
         ) -> armreg_rt::Value<crate::Clusterpmxevtyper>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }

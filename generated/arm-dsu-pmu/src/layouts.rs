@@ -63,6 +63,9 @@ impl armreg_rt::Layout for Clusterpmccntr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Clusterpmccntr",
         fields: "ccnt 0 64",
@@ -101,6 +104,9 @@ impl armreg_rt::Layout for Clusterpmccntr32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Clusterpmccntr32",
         fields: "ccnt 0 32",
@@ -139,6 +145,9 @@ impl armreg_rt::Layout for Clusterpmceid {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Clusterpmceid",
         fields: "value 0 32",
@@ -181,13 +190,13 @@ impl Clusterpmcr {
     /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
-    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(1, 1);
     /// `C`: Cycle counter reset: writing 1 resets CLUSTERPMCCNTR; reads as 0
     ///
     /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Linux arch/arm64/include/asm/arm_dsu_pmu.h, drivers/perf/arm_dsu_pmu.c; TF-A include/drivers/arm/dsu.h
-    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(2, 1);
     /// `N`: Number of event counters implemented
     ///
     /// Bits \[15:11\], read-only. Reset: not described.
@@ -212,6 +221,9 @@ impl armreg_rt::Layout for Clusterpmcr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x6,
+        stored: 0x1,
         reset: None,
         name: "Clusterpmcr",
         fields: "e 0 1;n 11 5;idcode 16 8;imp 24 8",
@@ -250,6 +262,9 @@ impl armreg_rt::Layout for Clusterpmmdcr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Clusterpmmdcr",
         fields: "value 0 32",
@@ -296,6 +311,9 @@ impl armreg_rt::Layout for Clusterpmxevcntr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Clusterpmxevcntr",
         fields: "evcnt 0 32",
@@ -559,6 +577,9 @@ impl armreg_rt::Layout for ClusterpmCounterMask {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "ClusterpmCounterMask",
         fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1",

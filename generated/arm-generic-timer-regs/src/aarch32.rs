@@ -92,13 +92,13 @@ impl CNTFRQ {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntfrqA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntfrqA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -106,7 +106,10 @@ impl CNTFRQ {
             armreg_rt::Value<crate::CntfrqA32>,
         ) -> armreg_rt::Value<crate::CntfrqA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntfrqA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -264,13 +267,13 @@ impl CNTV_CTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvCtlA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -278,7 +281,10 @@ impl CNTV_CTL {
             armreg_rt::Value<crate::CntvCtlA32>,
         ) -> armreg_rt::Value<crate::CntvCtlA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvCtlA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -348,13 +354,13 @@ impl CNTV_TVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTvalA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvTvalA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -362,7 +368,11 @@ impl CNTV_TVAL {
             armreg_rt::Value<crate::CntvTvalA32>,
         ) -> armreg_rt::Value<crate::CntvTvalA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvTvalA32>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }

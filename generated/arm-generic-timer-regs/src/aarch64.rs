@@ -93,13 +93,13 @@ impl CNTFRQ_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntfrq>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Cntfrq>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -107,7 +107,10 @@ impl CNTFRQ_EL0 {
             armreg_rt::Value<crate::Cntfrq>,
         ) -> armreg_rt::Value<crate::Cntfrq>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Cntfrq>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -271,13 +274,13 @@ impl CNTV_CTL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvCtl>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -285,7 +288,10 @@ impl CNTV_CTL_EL0 {
             armreg_rt::Value<crate::CntvCtl>,
         ) -> armreg_rt::Value<crate::CntvCtl>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -355,13 +361,13 @@ impl CNTV_TVAL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::CntvTval>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -369,7 +375,10 @@ impl CNTV_TVAL_EL0 {
             armreg_rt::Value<crate::CntvTval>,
         ) -> armreg_rt::Value<crate::CntvTval>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }

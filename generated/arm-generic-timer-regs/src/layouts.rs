@@ -64,6 +64,9 @@ impl armreg_rt::Layout for Cntfrq {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Cntfrq",
         fields: "clockfreq 0 32",
@@ -102,6 +105,9 @@ impl armreg_rt::Layout for CntfrqA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "CntfrqA32",
         fields: "clockfreq 0 32",
@@ -140,6 +146,9 @@ impl armreg_rt::Layout for Cntpct {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Cntpct",
         fields: "physicalcount 0 64",
@@ -178,6 +187,9 @@ impl armreg_rt::Layout for Cntvct {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Cntvct",
         fields: "virtualcount 0 64",
@@ -231,6 +243,9 @@ impl armreg_rt::Layout for CntvCtl {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fff8,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3,
         reset: None,
         name: "CntvCtl",
         fields: "enable 0 1;imask 1 1;istatus 2 1",
@@ -284,6 +299,9 @@ impl armreg_rt::Layout for CntvCtlA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0xffff_fff8,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3,
         reset: None,
         name: "CntvCtlA32",
         fields: "enable 0 1;imask 1 1;istatus 2 1",
@@ -323,6 +341,9 @@ impl armreg_rt::Layout for CntvTval {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "CntvTval",
         fields: "timervalue 0 32",
@@ -361,6 +382,9 @@ impl armreg_rt::Layout for CntvTvalA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "CntvTvalA32",
         fields: "timervalue 0 32",

@@ -185,13 +185,13 @@ impl PMCCFILTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -199,7 +199,10 @@ impl PMCCFILTR {
             armreg_rt::Value<crate::Pmccfiltr>,
         ) -> armreg_rt::Value<crate::Pmccfiltr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -268,13 +271,13 @@ impl PMCCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -282,7 +285,10 @@ impl PMCCNTR {
             armreg_rt::Value<crate::Pmccntr32>,
         ) -> armreg_rt::Value<crate::Pmccntr32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmccntr32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -350,13 +356,13 @@ impl PMCCNTR64 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -364,7 +370,10 @@ impl PMCCNTR64 {
             armreg_rt::Value<crate::Pmccntr>,
         ) -> armreg_rt::Value<crate::Pmccntr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -704,6 +713,8 @@ impl PMCNTENSET {
 ///
 /// `MRC`/`MCR` `p15, 0, c9, c12, 0`, read/write, layout [`PmcrA32`](crate::PmcrA32).
 ///
+/// Writes have side effects on `P` (w1-action), `C` (w1-action): `modify` writes each the value that does nothing unless its closure sets it, and `clear_flag`, `set_flag`, `toggle_flag` or `trigger` acts on one field alone, leaving the others as they were.
+///
 /// Source: Arm ARM DDI0487 §G8.4 PMCR
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -765,13 +776,13 @@ impl PMCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmcrA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::PmcrA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -779,8 +790,19 @@ impl PMCR {
             armreg_rt::Value<crate::PmcrA32>,
         ) -> armreg_rt::Value<crate::PmcrA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::PmcrA32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
+    }
+    /// Triggers a write-1 action; nothing else changes.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "arm"), track_caller)]
+    pub fn trigger<R, W, K: armreg_rt::field::Triggers>(
+        field: armreg_rt::Field<crate::PmcrA32, R, W, K>,
+    ) {
+        Self::write(Self::read().acting_on(field));
     }
 }
 /// `PMEVCNTR<n>`: Event Count Registers 0..30 (32-bit): p15, 0, c14, c(8+(m&gt;&gt;3)), m&7
@@ -827,6 +849,7 @@ impl PMEVCNTR {
 }
 impl armreg_rt::array::SysRegArray for PMEVCNTR {
     type Layout = crate::Pmevcntr32;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVCNTR<n>";
 }
@@ -996,6 +1019,7 @@ impl PMEVTYPER {
 }
 impl armreg_rt::array::SysRegArray for PMEVTYPER {
     type Layout = crate::Pmevtyper;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVTYPER<n>";
 }
@@ -1527,13 +1551,13 @@ impl PMSELR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1541,7 +1565,10 @@ impl PMSELR {
             armreg_rt::Value<crate::Pmselr>,
         ) -> armreg_rt::Value<crate::Pmselr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1582,7 +1609,7 @@ impl PMSWINC {
             armreg_rt::host::write("PMSWINC", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
@@ -1655,13 +1682,13 @@ impl PMUSERENR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmuserenrA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::PmuserenrA32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1669,7 +1696,11 @@ impl PMUSERENR {
             armreg_rt::Value<crate::PmuserenrA32>,
         ) -> armreg_rt::Value<crate::PmuserenrA32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::PmuserenrA32>::from_bits_retain(raw as u32)
+                .neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1739,13 +1770,13 @@ impl PMXEVCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1753,7 +1784,10 @@ impl PMXEVCNTR {
             armreg_rt::Value<crate::Pmevcntr32>,
         ) -> armreg_rt::Value<crate::Pmevcntr32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1823,13 +1857,13 @@ impl PMXEVTYPER {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
     pub fn modify(
@@ -1837,7 +1871,10 @@ impl PMXEVTYPER {
             armreg_rt::Value<crate::Pmevtyper>,
         ) -> armreg_rt::Value<crate::Pmevtyper>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }

@@ -140,13 +140,13 @@ impl MDCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::MdcrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::MdcrEl2>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -154,7 +154,10 @@ impl MDCR_EL2 {
             armreg_rt::Value<crate::MdcrEl2>,
         ) -> armreg_rt::Value<crate::MdcrEl2>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::MdcrEl2>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -224,13 +227,13 @@ impl MDCR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::MdcrEl3>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::MdcrEl3>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -238,7 +241,10 @@ impl MDCR_EL3 {
             armreg_rt::Value<crate::MdcrEl3>,
         ) -> armreg_rt::Value<crate::MdcrEl3>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::MdcrEl3>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -355,13 +361,13 @@ impl PMCCFILTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -369,7 +375,10 @@ impl PMCCFILTR_EL0 {
             armreg_rt::Value<crate::Pmccfiltr>,
         ) -> armreg_rt::Value<crate::Pmccfiltr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -439,13 +448,13 @@ impl PMCCNTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -453,7 +462,10 @@ impl PMCCNTR_EL0 {
             armreg_rt::Value<crate::Pmccntr>,
         ) -> armreg_rt::Value<crate::Pmccntr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -703,6 +715,8 @@ impl PMCNTENSET_EL0 {
 ///
 /// `MRS`/`MSR` `S3_3_C9_C12_0`, read/write, layout [`Pmcr`](crate::Pmcr).
 ///
+/// Writes have side effects on `P` (w1-action), `C` (w1-action): `modify` writes each the value that does nothing unless its closure sets it, and `clear_flag`, `set_flag`, `toggle_flag` or `trigger` acts on one field alone, leaving the others as they were.
+///
 /// Source: Arm ARM DDI0487 §D24.5 PMCR_EL0
 #[allow(non_camel_case_types)]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -765,20 +779,29 @@ impl PMCR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmcr>::from_bits_retain(raw)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmcr>) {
         Self::write_raw(value.bits());
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
         f: impl FnOnce(armreg_rt::Value<crate::Pmcr>) -> armreg_rt::Value<crate::Pmcr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(armreg_rt::Value::<crate::Pmcr>::from_bits_retain(raw).neutral());
         Self::write(value);
+    }
+    /// Triggers a write-1 action; nothing else changes.
+    #[inline(always)]
+    #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
+    pub fn trigger<R, W, K: armreg_rt::field::Triggers>(
+        field: armreg_rt::Field<crate::Pmcr, R, W, K>,
+    ) {
+        Self::write(Self::read().acting_on(field));
     }
 }
 /// `PMEVCNTR<n>_EL0`: Event Count Registers 0..30: S3_3_C14_C(8+(n&gt;&gt;3))_(n&7)
@@ -825,6 +848,7 @@ impl PMEVCNTR_EL0 {
 }
 impl armreg_rt::array::SysRegArray for PMEVCNTR_EL0 {
     type Layout = crate::Pmevcntr;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVCNTR<n>_EL0";
 }
@@ -994,6 +1018,7 @@ impl PMEVTYPER_EL0 {
 }
 impl armreg_rt::array::SysRegArray for PMEVTYPER_EL0 {
     type Layout = crate::Pmevtyper;
+    type Access = armreg_rt::access::Rw;
     const COUNT: usize = 31;
     const NAME: &'static str = "PMEVTYPER<n>_EL0";
 }
@@ -1528,13 +1553,13 @@ impl PMSELR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -1542,7 +1567,10 @@ impl PMSELR_EL0 {
             armreg_rt::Value<crate::Pmselr>,
         ) -> armreg_rt::Value<crate::Pmselr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1583,7 +1611,7 @@ impl PMSWINC_EL0 {
             armreg_rt::host::write("PMSWINC_EL0", Self::PATH, raw);
         }
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
@@ -1656,13 +1684,13 @@ impl PMUSERENR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmuserenr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmuserenr>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -1670,7 +1698,10 @@ impl PMUSERENR_EL0 {
             armreg_rt::Value<crate::Pmuserenr>,
         ) -> armreg_rt::Value<crate::Pmuserenr>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmuserenr>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1740,13 +1771,13 @@ impl PMXEVCNTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -1754,7 +1785,10 @@ impl PMXEVCNTR_EL0 {
             armreg_rt::Value<crate::Pmevcntr32>,
         ) -> armreg_rt::Value<crate::Pmevcntr32>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }
@@ -1824,13 +1858,13 @@ impl PMXEVTYPER_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register.
+    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
         Self::write_raw(u64::from(value.bits()));
     }
-    /// Reads the register, changes the value with `f` and writes it back.
+    /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
     pub fn modify(
@@ -1838,7 +1872,10 @@ impl PMXEVTYPER_EL0 {
             armreg_rt::Value<crate::Pmevtyper>,
         ) -> armreg_rt::Value<crate::Pmevtyper>,
     ) {
-        let value = f(Self::read());
+        let raw = Self::read_raw();
+        let value = f(
+            armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32).neutral(),
+        );
         Self::write(value);
     }
 }

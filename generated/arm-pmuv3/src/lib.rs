@@ -17,7 +17,7 @@ mod layouts;
 pub use armreg_rt as rt;
 /// The runtime's types most often named: a register's value is a `Value<Layout>` (`value.get(Layout::FIELD)`, `value.with(Layout::FIELD, x)`). The traits give each layout its `DEFAULT` and `RESET`.
 #[doc(no_inline)]
-pub use armreg_rt::{IndexOutOfRange, Layout, Reset, Value};
+pub use armreg_rt::{Const, IndexOutOfRange, Layout, Reset, UInt, Value};
 #[allow(unused_imports, reason = "empty when no block is selected")]
 pub use layouts::*;
 /// AArch64 system registers.

@@ -15,7 +15,7 @@ use arm_pmuv3::{
     PmCounterMask, Pmccfiltr, Pmccntr, Pmccntr32, Pmcr, PmcrA32, Pmevcntr32, Pmevtyper, Pmselr,
     Pmswinc, PmuserenrA32,
 };
-use armreg_rt::{IndexOutOfRange, Layout, Value};
+use armreg_rt::{IndexOutOfRange, Layout, UInt, Value};
 
 use super::{Registers, UserAccess, UserAccessControl};
 use crate::{idregs, word, EventSet, PmuVersion};
@@ -56,8 +56,9 @@ impl Aarch32 {
 
     /// Runs `f` with PMSELR selecting counter `n`, then puts the old selection back.
     fn selected<T>(&self, n: usize, f: impl FnOnce() -> T) -> Result<T, IndexOutOfRange> {
-        let sel = match u8::try_from(n) {
-            Ok(sel) if n < EVENT_COUNTERS => sel,
+        // SEL is 5 bits: every counter index below EVENT_COUNTERS (31) fits.
+        let sel = match u8::try_from(n).map(UInt::try_from) {
+            Ok(Ok(sel)) if n < EVENT_COUNTERS => sel,
             _ => {
                 return Err(IndexOutOfRange {
                     index: n,

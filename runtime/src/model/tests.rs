@@ -152,11 +152,8 @@ enum V64 {}
 impl Layout for V64 {
     type Raw = u64;
     const INFO: crate::LayoutInfo<u64> = crate::LayoutInfo {
-        res0: 0,
-        res1: 0,
-        reset: None,
         name: "V64",
-        fields: "",
+        ..crate::LayoutInfo::<u64>::PLAIN
     };
 }
 
@@ -164,11 +161,8 @@ enum V32 {}
 impl Layout for V32 {
     type Raw = u32;
     const INFO: crate::LayoutInfo<u32> = crate::LayoutInfo {
-        res0: 0,
-        res1: 0,
-        reset: None,
         name: "V32",
-        fields: "",
+        ..crate::LayoutInfo::<u32>::PLAIN
     };
 }
 
@@ -384,11 +378,12 @@ enum Ctrl {}
 impl Layout for Ctrl {
     type Raw = u32;
     const INFO: crate::LayoutInfo<u32> = crate::LayoutInfo {
-        res0: 0,
         res1: 0x100,
+        default: 0x100,
         reset: Some(0x0000_0d50),
         name: "Ctrl",
         fields: "e 0 1",
+        ..crate::LayoutInfo::<u32>::PLAIN
     };
 }
 impl crate::Reset for Ctrl {}

@@ -23,7 +23,7 @@ pub mod a64 {
     use arm_generic_timer_regs::aarch64::CNTVCT_EL0;
     use arm_pmuv3::aarch64::{PMCCNTR_EL0, PMCR_EL0, PMEVCNTR_EL0, PMEVTYPER_EL0};
     use arm_pmuv3::mmio::PmuExt32;
-    use arm_pmuv3::{Layout, PmCounterMask, Pmcr, Pmevtyper};
+    use arm_pmuv3::{Layout, PmCounterMask, Pmcr, PmcrExt, Pmevtyper};
     use core::arch::asm;
 
     // 64-bit system-register read: PMCCNTR_EL0.
@@ -65,12 +65,30 @@ pub mod a64 {
         PMCR_EL0::modify(|v| v.with(Pmcr::E, true).with(Pmcr::C, true));
     }
 
+    // The hand-written read-modify-write that leaves the write-1 actions P (bit 1) and C (bit 2)
+    // alone unless asked: clear them, then OR in E and C. The masking is that one AND.
     #[no_mangle]
     pub extern "C" fn ref_pmcr_modify() {
         let raw: u64;
         unsafe {
             asm!("mrs {}, S3_3_C9_C12_0", out(reg) raw, options(nostack, preserves_flags));
-            asm!("msr S3_3_C9_C12_0, {}", in(reg) raw | 0b101, options(nostack, preserves_flags));
+            asm!("msr S3_3_C9_C12_0, {}", in(reg) (raw & !0b110) | 0b101, options(nostack, preserves_flags));
+        }
+    }
+
+    // PMCR_EL0::trigger(Pmcr::P): the event counters reset, nothing else acts (C written 0).
+
+    #[no_mangle]
+    pub extern "C" fn gen_pmcr_trigger() {
+        PMCR_EL0::trigger(Pmcr::P);
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_pmcr_trigger() {
+        let raw: u64;
+        unsafe {
+            asm!("mrs {}, S3_3_C9_C12_0", out(reg) raw, options(nostack, preserves_flags));
+            asm!("msr S3_3_C9_C12_0, {}", in(reg) (raw & !0b110) | 0b010, options(nostack, preserves_flags));
         }
     }
 
@@ -174,6 +192,21 @@ pub mod a64 {
     pub extern "C" fn ref_mmio_pmevtyper3_write(base: usize, x: u32) {
         unsafe { core::ptr::write_volatile((base + 0x400 + 12) as *mut u32, x) }
     }
+
+    // MMIO read-modify-write of PMCR (base + 0xE04) with its write-1 actions P and C kept 0:
+    // one load, the AND that masks them, the ORR, one store.
+
+    #[no_mangle]
+    pub extern "C" fn gen_mmio_pmcr_modify(base: usize) {
+        let pmu = unsafe { PmuExt32::new(base) };
+        pmu.pmcr().modify(|v| v.with(PmcrExt::E, true));
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_mmio_pmcr_modify(base: usize) {
+        let at = (base + 0xE04) as *mut u32;
+        unsafe { at.write_volatile((at.read_volatile() & !0b110) | 0b1) }
+    }
 }
 
 /// Cases for AArch32 (`MRC`/`MCR`, `MRRC` system registers, MMIO through `PmuExt32`).
@@ -182,7 +215,7 @@ pub mod a32 {
     use arm_generic_timer_regs::aarch32::CNTVCT;
     use arm_pmuv3::aarch32::{PMCCNTR64, PMCR, PMEVCNTR, PMEVTYPER};
     use arm_pmuv3::mmio::PmuExt32;
-    use arm_pmuv3::{Layout, PmCounterMask, PmcrA32, Pmevtyper};
+    use arm_pmuv3::{Layout, PmCounterMask, PmcrA32, PmcrExt, Pmevtyper};
     use core::arch::asm;
 
     // 64-bit MRRC read: PMCCNTR (p15, 0, c9).
@@ -241,7 +274,7 @@ pub mod a32 {
             asm!("mrc p15, 0, {}, c9, c12, 0", out(reg) raw, options(nostack, preserves_flags));
             asm!(
                 "mcr p15, 0, {}, c9, c12, 0",
-                in(reg) raw | 0b101,
+                in(reg) (raw & !0b110) | 0b101,
                 options(nostack, preserves_flags)
             );
         }
@@ -303,5 +336,18 @@ pub mod a32 {
     #[no_mangle]
     pub extern "C" fn ref_mmio_pmevtyper3_write(base: usize, x: u32) {
         unsafe { core::ptr::write_volatile((base + 0x400 + 12) as *mut u32, x) }
+    }
+    // PMCR at base + 0xE04, its write-1 actions kept 0: load, BIC, ORR, store.
+
+    #[no_mangle]
+    pub extern "C" fn gen_mmio_pmcr_modify(base: usize) {
+        let pmu = unsafe { PmuExt32::new(base) };
+        pmu.pmcr().modify(|v| v.with(PmcrExt::E, true));
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_mmio_pmcr_modify(base: usize) {
+        let at = (base + 0xE04) as *mut u32;
+        unsafe { at.write_volatile((at.read_volatile() & !0b110) | 0b1) }
     }
 }

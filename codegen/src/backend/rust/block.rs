@@ -10,6 +10,7 @@
 use super::code::{hex, name, Code};
 use super::doc;
 use super::layout::type_text;
+use crate::backend::side_effects::{self, Reach};
 use crate::ir::{
     Block, BlockArray, BlockRegister, Cluster, Device, IndexName, Instance, RegAccess,
 };
@@ -189,14 +190,11 @@ pub(super) fn const_prefix(text: &str) -> String {
     }
 }
 
-fn access_marker(access: &RegAccess) -> &'static str {
-    match access {
-        RegAccess::Rw => "armreg_rt::mmio::Rw",
-        RegAccess::Ro => "armreg_rt::mmio::Ro",
-        RegAccess::Wo => "armreg_rt::mmio::Wo",
-        RegAccess::Set { .. } => "armreg_rt::mmio::SetView",
-        RegAccess::Clear { .. } => "armreg_rt::mmio::ClearView",
-    }
+/// The handle's access marker: the register's access, with its side effects counted
+/// (`backend::side_effects`).
+fn access_marker(reg: &BlockRegister, layout: &crate::ir::Layout) -> String {
+    let reach = Reach::of(&reg.access, reg.read_action, layout);
+    format!("armreg_rt::access::{}", reach.marker())
 }
 
 /// A block's type, its constants and its accessors. A block a cluster places (`nested`) is built
@@ -374,7 +372,7 @@ fn register_methods(c: &mut Code, block: &Block, reg: &BlockRegister, layout: &c
     let method = name(&reg.name, Case::Snake);
     let upper = const_prefix(&reg.name);
     let value = type_text(layout);
-    let access = access_marker(&reg.access);
+    let access = access_marker(reg, layout);
     let bus_bytes = block.access_width / 8;
     let access_doc = match &reg.access {
         RegAccess::Rw => "read/write".to_string(),
@@ -404,6 +402,11 @@ fn register_methods(c: &mut Code, block: &Block, reg: &BlockRegister, layout: &c
             .map(|a| format!("The same register as {}.", doc::code(&a.name))),
         reg.read_action
             .map(|a| format!("Reading has a side effect: {}.", doc::read_action(a))),
+        side_effects::register_note(
+            Reach::of(&reg.access, reg.read_action, layout),
+            layout,
+            "modify",
+        ),
         reg.protection.map(|p| p.describe().to_string()),
         reg.source
             .as_deref()

@@ -9,6 +9,7 @@ use proc_macro2::Ident;
 use super::code::{self, hex, name, uint, Code};
 use super::doc;
 use super::tokens::ident;
+use crate::backend::side_effects::{write_kind, WriteEffects};
 use crate::ir::{
     bit_range_mask, EnumUsage, EnumValue, Field, FieldAccess, FieldArray, Layout, WriteConstraint,
 };
@@ -284,8 +285,14 @@ fn example(layout: &Layout, ty: &str, krate: Option<&str>, trait_path: &str) -> 
                 Some(format!("{}.at::<{n}>()", field_array_const(array)))
             });
             let field = in_array.unwrap_or_else(|| field_const(f));
+            // A narrow integer takes a constant checked against its width.
             let (value, check) = if f.width == 1 {
                 ("true", format!("assert!(value.get({ty}::{field}));"))
+            } else if is_narrow(f) {
+                (
+                    "rt::Const::<1>",
+                    format!("assert_eq!(value.get({ty}::{field}), 1);"),
+                )
             } else {
                 ("1", format!("assert_eq!(value.get({ty}::{field}), 1);"))
             };
@@ -294,6 +301,9 @@ fn example(layout: &Layout, ty: &str, krate: Option<&str>, trait_path: &str) -> 
         None => format!("let value = {ty}::DEFAULT;\nassert_eq!(value, {ty}::DEFAULT);"),
     };
     match krate {
+        Some(krate) if body.contains("rt::") => {
+            format!("```\n# use {krate}::{{rt, {trait_path}, {ty}}};\n{body}\n```")
+        }
         Some(krate) => format!("```\n# use {krate}::{{{trait_path}, {ty}}};\n{body}\n```"),
         None => format!("```ignore\n{body}\n```"),
     }
@@ -546,10 +556,12 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &[DocLine])
         "res0: {},",
         hex(mask_of(layout, FieldAccess::Res0))
     ));
-    c.fmt(format_args!(
-        "res1: {},",
-        hex(mask_of(layout, FieldAccess::Res1))
-    ));
+    let res1 = mask_of(layout, FieldAccess::Res1);
+    let effects = WriteEffects::of(layout);
+    c.fmt(format_args!("res1: {},", hex(res1)));
+    c.fmt(format_args!("default: {},", hex(res1 | effects.on_zero)));
+    c.fmt(format_args!("w1_effects: {},", hex(effects.on_one)));
+    c.fmt(format_args!("stored: {},", hex(effects.stored)));
     match reset {
         Some(value) => c.fmt(format_args!("reset: Some({}),", hex(value))),
         None => c.line("reset: None,"),
@@ -687,7 +699,8 @@ fn enum_values(f: &Field) -> (Vec<&EnumValue>, bool, bool) {
     (read, true, both)
 }
 
-/// The Rust type a field's value has: its enum, `bool` or the smallest unsigned integer.
+/// The Rust type a field's value has when read: its enum, `bool` or the smallest unsigned
+/// integer.
 fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> String {
     if use_enum {
         let module = name(&layout.name, Case::Snake);
@@ -698,6 +711,38 @@ fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> String {
     } else {
         uint(f.width).to_string()
     }
+}
+
+/// Whether an integer field narrower than its Rust type is written: the layout's values take
+/// `armreg_rt::UInt` and `armreg_rt::Const`, which the crate root then re-exports.
+pub(super) fn has_narrow_fields(layout: &Layout) -> bool {
+    layout
+        .fields
+        .iter()
+        .any(|f| f.access.writable() && !enum_values(f).2 && is_narrow(f))
+}
+
+/// An integer field of a width no Rust integer has (`u8` for 3 bits).
+fn is_narrow(f: &Field) -> bool {
+    !matches!(f.width, 1 | 8 | 16 | 32 | 64)
+}
+
+/// The Rust type a field takes when written: as read, but an integer narrower than its type is
+/// an `armreg_rt::UInt` of the field's width, which cannot hold more than the field.
+fn write_type(layout: &Layout, f: &Field, use_enum: bool) -> String {
+    if use_enum || !is_narrow(f) {
+        field_type(layout, f, use_enum)
+    } else {
+        format!("armreg_rt::UInt<{}, {}>", uint(f.width), f.width)
+    }
+}
+
+/// The field type's last parameter, what a write does besides storing (`, armreg_rt::field::W1c`),
+/// or nothing for an ordinary field (the default, `Plain`).
+fn kind_param(f: &Field) -> String {
+    write_kind(f.access)
+        .map(|k| format!(", armreg_rt::field::{k}"))
+        .unwrap_or_default()
 }
 
 fn exhaustive(f: &Field) -> bool {
@@ -751,7 +796,7 @@ fn field_array_constant(c: &mut Code, layout: &Layout, array: &FieldArray, membe
         "armreg_rt::field::WriteOnly".to_string()
     };
     let write = if first.access.writable() {
-        field_type(layout, first, enum_write)
+        write_type(layout, first, enum_write)
     } else {
         "armreg_rt::field::ReadOnly".to_string()
     };
@@ -777,9 +822,10 @@ fn field_array_constant(c: &mut Code, layout: &Layout, array: &FieldArray, membe
             .map(|r| format!("Reset: {r:#x} each.")),
     ]));
     c.fmt(format_args!(
-        "pub const {}: armreg_rt::FieldArray<Self, {read}, {write}, {}> = armreg_rt::FieldArray::new({}, {}, {});",
+        "pub const {}: armreg_rt::FieldArray<Self, {read}, {write}, {}{}> = armreg_rt::FieldArray::new({}, {}, {});",
         field_array_const(array),
         members.len(),
+        kind_param(first),
         first.lsb,
         first.width,
         array.stride
@@ -818,14 +864,15 @@ fn field_constant(c: &mut Code, layout: &Layout, f: &Field) {
         "armreg_rt::field::WriteOnly".to_string()
     };
     let write = if f.access.writable() {
-        field_type(layout, f, enum_write)
+        write_type(layout, f, enum_write)
     } else {
         "armreg_rt::field::ReadOnly".to_string()
     };
     c.doc(&field_doc(f));
     c.fmt(format_args!(
-        "pub const {}: armreg_rt::Field<Self, {read}, {write}> = armreg_rt::Field::new({}, {});",
+        "pub const {}: armreg_rt::Field<Self, {read}, {write}{}> = armreg_rt::Field::new({}, {});",
         field_const(f),
+        kind_param(f),
         f.lsb,
         f.width
     ));

@@ -514,10 +514,19 @@ fn rest_of_crate(
 }
 
 /// The runtime's names the crate root re-exports: `Layout` and `Value`, `Reset` where a layout
-/// has a reset value, `IndexOutOfRange` where a register is an array; none a layout's name takes.
+/// has a reset value, `IndexOutOfRange` where a register is an array, `Const` and `UInt` where a
+/// narrow integer field is written; none a layout's name takes.
 pub(super) fn runtime_reexports(device: &Device) -> Vec<&'static str> {
-    const NAMES: [&str; 4] = ["IndexOutOfRange", "Layout", "Reset", "Value"];
-    let mut taken = [false; 4];
+    // In rustfmt's order, as the root's `use` lists them.
+    const NAMES: [&str; 6] = [
+        "Const",
+        "IndexOutOfRange",
+        "Layout",
+        "Reset",
+        "UInt",
+        "Value",
+    ];
+    let mut taken = [false; 6];
     for l in &device.layouts {
         let name = layout::type_text(l);
         if let Some(i) = NAMES.iter().position(|n| *n == name) {
@@ -526,11 +535,15 @@ pub(super) fn runtime_reexports(device: &Device) -> Vec<&'static str> {
     }
     let arrays = has_arrays(device);
     let resets = device.layouts.iter().any(layout::has_reset);
+    let narrow = device.layouts.iter().any(layout::has_narrow_fields);
     NAMES
         .into_iter()
         .zip(taken)
         .filter(|&(n, taken)| {
-            !taken && (n != "IndexOutOfRange" || arrays) && (n != "Reset" || resets)
+            !taken
+                && (n != "IndexOutOfRange" || arrays)
+                && (n != "Reset" || resets)
+                && (!matches!(n, "Const" | "UInt") || narrow)
         })
         .map(|(n, _)| n)
         .collect()

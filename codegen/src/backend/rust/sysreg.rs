@@ -201,6 +201,11 @@ fn register_doc(reg: &SysReg, layout: &Layout) -> String {
             type_name(layout)
         )),
         array,
+        crate::backend::side_effects::register_note(
+            crate::backend::side_effects::Reach::of(&reg.access, None, layout),
+            layout,
+            "modify",
+        ),
         // The register it is a view of is in the same module (the same encoding, so the same
         // state): a plain intra-doc link.
         reg.view.as_ref().map(|view| {
@@ -315,6 +320,10 @@ fn array(reg: &SysReg, layout: &Layout, count: u32) -> TokenStream {
     let doc = register_doc(reg, layout);
     let count_lit = unsuffixed(count.into());
     let layout_ty = type_name(layout);
+    let access = quote::format_ident!(
+        "{}",
+        crate::backend::side_effects::Reach::of(&reg.access, None, layout).marker()
+    );
     let value = quote!(armreg_rt::Value<crate::#layout_ty>);
     let reg_name = &reg.name;
     let element = ElementAsm::of(reg.path);
@@ -452,6 +461,7 @@ fn array(reg: &SysReg, layout: &Layout, count: u32) -> TokenStream {
 
         impl armreg_rt::array::SysRegArray for #name {
             type Layout = crate::#layout_ty;
+            type Access = armreg_rt::access::#access;
             const COUNT: usize = #count_lit;
             const NAME: &'static str = #reg_name;
         }

@@ -1,29 +1,39 @@
 //! The public methods of a system register that is not an array, built from one table: which
-//! operations the register's access allows. (An array's elements get theirs from
-//! `armreg_rt::array`.)
+//! operations the register's access and side effects allow (`backend::side_effects`). (An
+//! array's elements get theirs from `armreg_rt::array`, by its access marker.)
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::layout::type_name;
 use super::sysreg::conversions;
-use crate::ir::{Layout, RegAccess, SysReg};
+use crate::backend::side_effects::{write_kind, Reach, WriteEffects};
+use crate::ir::{Layout, SysReg};
 
 #[derive(Clone, Copy)]
 enum Op {
     Read,
+    ReadWithSideEffects,
     Write,
     Modify,
+    ModifyWithSideEffects,
     Set,
     Clear,
 }
 
-fn ops(access: &RegAccess) -> &'static [Op] {
-    match access {
-        RegAccess::Rw => &[Op::Read, Op::Write, Op::Modify],
-        RegAccess::Ro => &[Op::Read],
-        RegAccess::Wo => &[Op::Write],
-        RegAccess::Set { .. } => &[Op::Read, Op::Set],
-        RegAccess::Clear { .. } => &[Op::Read, Op::Clear],
+fn ops(reach: Reach) -> &'static [Op] {
+    match reach {
+        Reach::Rw => &[Op::Read, Op::Write, Op::Modify],
+        Reach::Ro => &[Op::Read],
+        Reach::Wo => &[Op::Write],
+        Reach::SetView => &[Op::Read, Op::Set],
+        Reach::ClearView => &[Op::Read, Op::Clear],
+        Reach::RwWriteActs => &[Op::Read, Op::Write, Op::ModifyWithSideEffects],
+        Reach::RoReadActs => &[Op::ReadWithSideEffects],
+        Reach::RwReadActs => &[
+            Op::ReadWithSideEffects,
+            Op::Write,
+            Op::ModifyWithSideEffects,
+        ],
     }
 }
 
@@ -31,8 +41,10 @@ impl Op {
     fn name(self) -> &'static str {
         match self {
             Op::Read => "read",
+            Op::ReadWithSideEffects => "read_with_side_effects",
             Op::Write => "write",
             Op::Modify => "modify",
+            Op::ModifyWithSideEffects => "modify_with_side_effects",
             Op::Set => "set",
             Op::Clear => "clear",
         }
@@ -41,8 +53,10 @@ impl Op {
     fn doc(self) -> &'static str {
         match self {
             Op::Read => "Reads the register",
-            Op::Write => "Writes the register",
-            Op::Modify => "Reads the register, changes the value with `f` and writes it back",
+            Op::ReadWithSideEffects => "Reads the register, with the side effect its description gives the read",
+            Op::Write => "Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing)",
+            Op::Modify => "Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts",
+            Op::ModifyWithSideEffects => "Reads the register, changes the value with `f` and writes it back, where the read or any write has a side effect (see the register's documentation)",
             Op::Set => "Sets the state bits that are 1 in `mask`; the others keep their state",
             Op::Clear => "Clears the state bits that are 1 in `mask`; the others keep their state",
         }
@@ -51,9 +65,11 @@ impl Op {
     /// The operation's own parameter (after any index) and the argument passing it on.
     fn param(self, value: &TokenStream) -> Option<(TokenStream, TokenStream)> {
         match self {
-            Op::Read => None,
+            Op::Read | Op::ReadWithSideEffects => None,
             Op::Write => Some((quote!(value: #value), quote!(value))),
-            Op::Modify => Some((quote!(f: impl FnOnce(#value) -> #value), quote!(f))),
+            Op::Modify | Op::ModifyWithSideEffects => {
+                Some((quote!(f: impl FnOnce(#value) -> #value), quote!(f)))
+            }
             Op::Set | Op::Clear => Some((quote!(mask: #value), quote!(mask))),
         }
     }
@@ -64,32 +80,75 @@ impl Op {
 pub fn methods(reg: &SysReg, layout: &Layout, arch: &str) -> TokenStream {
     let name = type_name(layout);
     let value = quote!(armreg_rt::Value<crate::#name>);
-    let mut methods: TokenStream = ops(&reg.access)
+    let reach = Reach::of(&reg.access, None, layout);
+    let mut methods: TokenStream = ops(reach)
         .iter()
         .map(|&op| method(op, &value, layout, arch))
         .collect();
     // svd2rust's `write(|w| ..)` starts from the reset value; here that is one explicit call,
     // on the registers whose layout has one.
-    let plain_write = matches!(reg.access, RegAccess::Rw | RegAccess::Wo);
-    if plain_write && crate::backend::reset::value(layout).is_some() {
+    if reach.writes() && crate::backend::reset::value(layout).is_some() {
         methods.extend(quote! {
             /// Writes `f(RESET)`: the fields `f` sets, every other field at its reset value (what
             /// svd2rust's `write` does; `write` writes exactly the value it is given).
             #[inline(always)]
             #[cfg_attr(not(target_arch = #arch), track_caller)]
             pub fn write_from_reset(f: impl FnOnce(#value) -> #value) {
-                Self::write(f(<crate::#name as armreg_rt::Reset>::RESET));
+                Self::write(f(<crate::#name as armreg_rt::Reset>::RESET.neutral()));
             }
         });
     }
+    if reach == Reach::Rw {
+        methods.extend(flag_methods(layout, &name, arch));
+    }
     methods
+}
+
+/// `clear_flag`, `set_flag`, `toggle_flag` and `trigger`, for the kinds of side-effect field
+/// the layout has: each writes the one field's acting value, every other side-effect field
+/// neutral and the stored fields as read (nothing is read where the layout stores none).
+fn flag_methods(layout: &Layout, name: &proc_macro2::Ident, arch: &str) -> TokenStream {
+    let kinds: Vec<&str> = layout
+        .fields
+        .iter()
+        .filter_map(|f| write_kind(f.access))
+        .collect();
+    let base = if WriteEffects::of(layout).stored == 0 {
+        quote!(<crate::#name as armreg_rt::Layout>::DEFAULT)
+    } else {
+        quote!(Self::read())
+    };
+    let helpers: [(&str, &str, &[&str], &str); 4] = [
+        ("clear_flag", "ClearsFlag", &["W1c", "W0c"], "Clears a write-1-to-clear (or write-0-to-clear) field, acknowledging that flag: the other flags stay pending and the ordinary fields keep their values."),
+        ("set_flag", "SetsFlag", &["W1s", "W0s"], "Sets a write-1-to-set (or write-0-to-set) field; nothing else changes."),
+        ("toggle_flag", "TogglesFlag", &["W1t", "W0t"], "Toggles a write-1-to-toggle (or write-0-to-toggle) field; nothing else changes."),
+        ("trigger", "Triggers", &["W1Action"], "Triggers a write-1 action; nothing else changes."),
+    ];
+    helpers
+        .iter()
+        .filter(|(_, _, of, _)| kinds.iter().any(|k| of.contains(k)))
+        .map(|(method, bound, _, doc)| {
+            let method = format_ident!("{method}");
+            let bound = format_ident!("{bound}");
+            quote! {
+                #[doc = #doc]
+                #[inline(always)]
+                #[cfg_attr(not(target_arch = #arch), track_caller)]
+                pub fn #method<R, W, K: armreg_rt::field::#bound>(
+                    field: armreg_rt::Field<crate::#name, R, W, K>,
+                ) {
+                    Self::write(#base.acting_on(field));
+                }
+            }
+        })
+        .collect()
 }
 
 fn method(op: Op, value: &TokenStream, layout: &Layout, arch: &str) -> TokenStream {
     let base = format_ident!("{}", op.name());
     let (param, _) = op.param(value).unzip();
     let ret = match op {
-        Op::Read => Some(value.clone()),
+        Op::Read | Op::ReadWithSideEffects => Some(value.clone()),
         _ => None,
     };
     let body = core_body(op, layout);
@@ -109,13 +168,14 @@ fn method(op: Op, value: &TokenStream, layout: &Layout, arch: &str) -> TokenStre
 fn core_body(op: Op, layout: &Layout) -> TokenStream {
     let (from_raw, to_raw) = conversions(layout);
     match op {
-        Op::Read => quote! {
+        Op::Read | Op::ReadWithSideEffects => quote! {
             let raw = Self::read_raw();
             #from_raw
         },
         Op::Write => quote!(Self::write_raw(#to_raw);),
-        Op::Modify => quote! {
-            let value = f(Self::read());
+        Op::Modify | Op::ModifyWithSideEffects => quote! {
+            let raw = Self::read_raw();
+            let value = f(#from_raw.neutral());
             Self::write(value);
         },
         Op::Set | Op::Clear => quote! {

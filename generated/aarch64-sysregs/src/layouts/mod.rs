@@ -65,6 +65,9 @@ impl armreg_rt::Layout for Actlr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Actlr",
         fields: "impdef 0 64",
@@ -115,6 +118,9 @@ impl armreg_rt::Layout for Aidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Aidr",
         fields: "impdef 0 64",
@@ -153,6 +159,9 @@ impl armreg_rt::Layout for Allint {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_dfff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x2000,
         reset: None,
         name: "Allint",
         fields: "allint 13 1",
@@ -203,6 +212,9 @@ impl armreg_rt::Layout for Amair2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Amair2",
         fields: "impdef 0 64",
@@ -229,6 +241,9 @@ impl armreg_rt::Layout for Apkey {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Apkey",
         fields: "",
@@ -281,6 +296,9 @@ impl armreg_rt::Layout for Ccsidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Ccsidr",
         fields: "linesize 0 3;associativity 3 10;numsets 13 15;unkn_31_28 28 4",
@@ -318,6 +336,9 @@ impl armreg_rt::Layout for Ccsidr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ff00_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Ccsidr2",
         fields: "numsets 0 24",
@@ -410,6 +431,9 @@ impl armreg_rt::Layout for Clidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_8000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Clidr",
         fields: "ctype1 0 3;ctype2 3 3;ctype3 6 3;ctype4 9 3;ctype5 12 3;ctype6 15 3;ctype7 18 3;louis 21 3;loc 24 3;louu 27 3;icb 30 3;ttypen 33 14",
@@ -449,6 +473,9 @@ impl armreg_rt::Layout for Cntfrq {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Cntfrq",
         fields: "clockfreq 0 32",
@@ -487,6 +514,9 @@ impl armreg_rt::Layout for CntfrqA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "CntfrqA32",
         fields: "clockfreq 0 32",
@@ -546,7 +576,7 @@ impl Cnthctl {
     /// `EVNTI`: Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream
     ///
     /// Bits \[7:4\], read/write. Reset: not described.
-    pub const EVNTI: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(4, 4);
+    pub const EVNTI: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(4, 4);
     /// `ECV`: With FEAT_ECV: 1 turns on enhanced counter virtualization (CNTPOFF_EL2 applies to EL0/EL1 physical counter reads)
     ///
     /// Bits \[12\], read/write. Reset: not described.
@@ -585,6 +615,9 @@ impl armreg_rt::Layout for Cnthctl {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_fff0_0f00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf_f0ff,
         reset: None,
         name: "Cnthctl",
         fields: "el1pcten 0 1;el1pcen 1 1;evnten 2 1;evntdir 3 1;evnti 4 4;ecv 12 1;el1tvt 13 1;el1tvct 14 1;el1nvpct 15 1;el1nvvct 16 1;evntis 17 1;cntvmask 18 1;cntpmask 19 1",
@@ -634,13 +667,16 @@ impl CnthctlA32 {
     /// `EVNTI`: Which counter bit (0 to 15) drives the event stream
     ///
     /// Bits \[7:4\], read/write. Reset: not described.
-    pub const EVNTI: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(4, 4);
+    pub const EVNTI: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(4, 4);
 }
 impl armreg_rt::Layout for CnthctlA32 {
     type Raw = u32;
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff,
         reset: None,
         name: "CnthctlA32",
         fields: "pl1pcten 0 1;pl1pcen 1 1;evnten 2 1;evntdir 3 1;evnti 4 4",
@@ -703,7 +739,7 @@ impl CnthctlE2h {
     /// `EVNTI`: Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream
     ///
     /// Bits \[7:4\], read/write. Reset: not described.
-    pub const EVNTI: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(4, 4);
+    pub const EVNTI: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(4, 4);
     /// `EL0VTEN`: 1: EL0 accesses to the virtual timer registers are not trapped
     ///
     /// Bits \[8\], read/write. Reset: not described.
@@ -758,6 +794,9 @@ impl armreg_rt::Layout for CnthctlE2h {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_fff0_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf_ffff,
         reset: None,
         name: "CnthctlE2h",
         fields: "el0pcten 0 1;el0vcten 1 1;evnten 2 1;evntdir 3 1;evnti 4 4;el0vten 8 1;el0pten 9 1;el1pcten 10 1;el1pten 11 1;ecv 12 1;el1tvt 13 1;el1tvct 14 1;el1nvpct 15 1;el1nvvct 16 1;evntis 17 1;cntvmask 18 1;cntpmask 19 1",
@@ -812,7 +851,7 @@ impl Cntkctl {
     /// `EVNTI`: Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream
     ///
     /// Bits \[7:4\], read/write. Reset: not described.
-    pub const EVNTI: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(4, 4);
+    pub const EVNTI: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(4, 4);
     /// `EL0VTEN`: 1: EL0 accesses to the virtual timer registers are not trapped
     ///
     /// Bits \[8\], read/write. Reset: not described.
@@ -831,6 +870,9 @@ impl armreg_rt::Layout for Cntkctl {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_fffd_fc00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x2_03ff,
         reset: None,
         name: "Cntkctl",
         fields: "el0pcten 0 1;el0vcten 1 1;evnten 2 1;evntdir 3 1;evnti 4 4;el0vten 8 1;el0pten 9 1;evntis 17 1",
@@ -885,7 +927,7 @@ impl CntkctlA32 {
     /// `EVNTI`: Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream
     ///
     /// Bits \[7:4\], read/write. Reset: not described.
-    pub const EVNTI: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(4, 4);
+    pub const EVNTI: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(4, 4);
     /// `EL0VTEN`: 1: EL0 accesses to the virtual timer registers are not trapped
     ///
     /// Bits \[8\], read/write. Reset: not described.
@@ -904,6 +946,9 @@ impl armreg_rt::Layout for CntkctlA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0xfffd_fc00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x2_03ff,
         reset: None,
         name: "CntkctlA32",
         fields: "el0pcten 0 1;el0vcten 1 1;evnten 2 1;evntdir 3 1;evnti 4 4;el0vten 8 1;el0pten 9 1;evntis 17 1",
@@ -942,6 +987,9 @@ impl armreg_rt::Layout for Cntpct {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Cntpct",
         fields: "physicalcount 0 64",
@@ -978,6 +1026,9 @@ impl armreg_rt::Layout for Cntpoff {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Cntpoff",
         fields: "physicaloffset 0 64",
@@ -1025,6 +1076,9 @@ impl armreg_rt::Layout for CntpCtl {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fff8,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3,
         reset: None,
         name: "CntpCtl",
         fields: "enable 0 1;imask 1 1;istatus 2 1",
@@ -1072,6 +1126,9 @@ impl armreg_rt::Layout for CntpCtlA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0xffff_fff8,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3,
         reset: None,
         name: "CntpCtlA32",
         fields: "enable 0 1;imask 1 1;istatus 2 1",
@@ -1108,6 +1165,9 @@ impl armreg_rt::Layout for CntpCval {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "CntpCval",
         fields: "comparevalue 0 64",
@@ -1145,6 +1205,9 @@ impl armreg_rt::Layout for CntpTval {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "CntpTval",
         fields: "timervalue 0 32",
@@ -1181,6 +1244,9 @@ impl armreg_rt::Layout for CntpTvalA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "CntpTvalA32",
         fields: "timervalue 0 32",
@@ -1219,6 +1285,9 @@ impl armreg_rt::Layout for Cntvct {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Cntvct",
         fields: "virtualcount 0 64",
@@ -1255,6 +1324,9 @@ impl armreg_rt::Layout for Cntvoff {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Cntvoff",
         fields: "voffset 0 64",
@@ -1363,6 +1435,9 @@ impl armreg_rt::Layout for Contextidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Contextidr",
         fields: "procid 0 32",
@@ -1373,8 +1448,8 @@ impl armreg_rt::Layout for Contextidr {
 /// A layout: its values are [`Value<Cpacr>`](armreg_rt::Value), from `Cpacr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CPACR_EL1`](crate::aarch64::CPACR_EL1), [`aarch64::CPACR_EL12`](crate::aarch64::CPACR_EL12).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Cpacr};
-/// let value = Cpacr::DEFAULT.with(Cpacr::ZEN, 1);
+/// # use aarch64_sysregs::{rt, Layout, Cpacr};
+/// let value = Cpacr::DEFAULT.with(Cpacr::ZEN, rt::Const::<1>);
 /// assert_eq!(value.get(Cpacr::ZEN), 1);
 /// ```
 ///
@@ -1401,15 +1476,15 @@ impl Cpacr {
     /// `ZEN`: Trap SVE instructions and registers (0b11: no trap)
     ///
     /// Bits \[17:16\], read/write. Reset: not described.
-    pub const ZEN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 2);
+    pub const ZEN: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(16, 2);
     /// `FPEN`: Trap floating-point and Advanced SIMD (0b11: no trap; 0b01: trap at EL0 only)
     ///
     /// Bits \[21:20\], read/write. Reset: not described.
-    pub const FPEN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(20, 2);
+    pub const FPEN: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(20, 2);
     /// `SMEN`: Trap SME instructions and registers (0b11: no trap)
     ///
     /// Bits \[25:24\], read/write. Reset: not described.
-    pub const SMEN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(24, 2);
+    pub const SMEN: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(24, 2);
     /// `TTA`: Trap trace register accesses
     ///
     /// Bits \[28\], read/write. Reset: not described.
@@ -1424,6 +1499,9 @@ impl armreg_rt::Layout for Cpacr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_cccc_ffff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3333_0000,
         reset: None,
         name: "Cpacr",
         fields: "zen 16 2;fpen 20 2;smen 24 2;tta 28 1;e0poe 29 1",
@@ -1492,6 +1570,9 @@ impl armreg_rt::Layout for CptrEl2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_3fef_c800,
         res1: 0x22ff,
+        default: 0x22ff,
+        w1_effects: 0x0,
+        stored: 0xc010_1500,
         reset: None,
         name: "CptrEl2",
         fields: "tz 8 1;tfp 10 1;tsm 12 1;tta 20 1;tam 30 1;tcpac 31 1",
@@ -1502,8 +1583,8 @@ impl armreg_rt::Layout for CptrEl2 {
 /// A layout: its values are [`Value<CptrEl2E2h>`](armreg_rt::Value), from `CptrEl2E2h::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CPTR_EL2_E2H`](crate::aarch64::CPTR_EL2_E2H).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, CptrEl2E2h};
-/// let value = CptrEl2E2h::DEFAULT.with(CptrEl2E2h::ZEN, 1);
+/// # use aarch64_sysregs::{rt, Layout, CptrEl2E2h};
+/// let value = CptrEl2E2h::DEFAULT.with(CptrEl2E2h::ZEN, rt::Const::<1>);
 /// assert_eq!(value.get(CptrEl2E2h::ZEN), 1);
 /// ```
 ///
@@ -1532,15 +1613,15 @@ impl CptrEl2E2h {
     /// `ZEN`: Trap SVE instructions and registers (0b11: no trap)
     ///
     /// Bits \[17:16\], read/write. Reset: not described.
-    pub const ZEN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 2);
+    pub const ZEN: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(16, 2);
     /// `FPEN`: Trap floating-point and Advanced SIMD (0b11: no trap; 0b01: trap at EL0 only)
     ///
     /// Bits \[21:20\], read/write. Reset: not described.
-    pub const FPEN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(20, 2);
+    pub const FPEN: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(20, 2);
     /// `SMEN`: Trap SME instructions and registers (0b11: no trap)
     ///
     /// Bits \[25:24\], read/write. Reset: not described.
-    pub const SMEN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(24, 2);
+    pub const SMEN: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(24, 2);
     /// `TTA`: Trap trace register accesses
     ///
     /// Bits \[28\], read/write. Reset: not described.
@@ -1563,6 +1644,9 @@ impl armreg_rt::Layout for CptrEl2E2h {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0ccc_ffff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf333_0000,
         reset: None,
         name: "CptrEl2E2h",
         fields: "zen 16 2;fpen 20 2;smen 24 2;tta 28 1;e0poe 29 1;tam 30 1;tcpac 31 1",
@@ -1630,6 +1714,9 @@ impl armreg_rt::Layout for CptrEl3 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_3fef_eaff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xc010_1500,
         reset: None,
         name: "CptrEl3",
         fields: "ez 8 1;tfp 10 1;esm 12 1;tta 20 1;tam 30 1;tcpac 31 1",
@@ -1666,7 +1753,7 @@ impl Csselr {
     /// `Level`: Cache level to select, minus 1
     ///
     /// Bits \[3:1\], read/write. Reset: not described.
-    pub const LEVEL: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(1, 3);
+    pub const LEVEL: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(1, 3);
     /// `TnD`: Select a separate allocation tag cache rather than a data or unified cache
     ///
     /// Bits \[4\], read/write. Reset: not described.
@@ -1677,6 +1764,9 @@ impl armreg_rt::Layout for Csselr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ffe0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x1f,
         reset: None,
         name: "Csselr",
         fields: "ind 0 1;level 1 3;tnd 4 1",
@@ -1752,6 +1842,9 @@ impl armreg_rt::Layout for Ctr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffc0_4000_3ff0,
         res1: 0x8000_0000,
+        default: 0x8000_0000,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Ctr",
         fields: "iminline 0 4;l1ip 14 2 0=ReservedVpipt 1=ReservedAivivt 2=Vipt 3=Pipt;dminline 16 4;erg 20 4;cwg 24 4;idc 28 1;dic 29 1;tminline 32 6",
@@ -1855,6 +1948,9 @@ impl armreg_rt::Layout for Currentel {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fff3,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Currentel",
         fields: "el 2 2 0=El0 1=El1 2=El2 3=El3",
@@ -2031,6 +2127,9 @@ impl armreg_rt::Layout for Dacr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Dacr",
         fields: "d0 0 2 0=Noaccess 1=Client 3=Manager;d1 2 2 0=Noaccess 1=Client 3=Manager;d2 4 2 0=Noaccess 1=Client 3=Manager;d3 6 2 0=Noaccess 1=Client 3=Manager;d4 8 2 0=Noaccess 1=Client 3=Manager;d5 10 2 0=Noaccess 1=Client 3=Manager;d6 12 2 0=Noaccess 1=Client 3=Manager;d7 14 2 0=Noaccess 1=Client 3=Manager;d8 16 2 0=Noaccess 1=Client 3=Manager;d9 18 2 0=Noaccess 1=Client 3=Manager;d10 20 2 0=Noaccess 1=Client 3=Manager;d11 22 2 0=Noaccess 1=Client 3=Manager;d12 24 2 0=Noaccess 1=Client 3=Manager;d13 26 2 0=Noaccess 1=Client 3=Manager;d14 28 2 0=Noaccess 1=Client 3=Manager;d15 30 2 0=Noaccess 1=Client 3=Manager",
@@ -2149,8 +2248,8 @@ pub mod dacr {
 /// A layout: its values are [`Value<Dacr32>`](armreg_rt::Value), from `Dacr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DACR32_EL2`](crate::aarch64::DACR32_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Dacr32};
-/// let value = Dacr32::DEFAULT.with(Dacr32::D0, 1);
+/// # use aarch64_sysregs::{rt, Layout, Dacr32};
+/// let value = Dacr32::DEFAULT.with(Dacr32::D0, rt::Const::<1>);
 /// assert_eq!(value.get(Dacr32::D0), 1);
 /// ```
 ///
@@ -2184,73 +2283,76 @@ impl Dacr32 {
     /// `D0`: Access permission for domain 0
     ///
     /// Bits \[1:0\], read/write. Reset: not described.
-    pub const D0: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 2);
+    pub const D0: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(0, 2);
     /// `D1`: Access permission for domain 1
     ///
     /// Bits \[3:2\], read/write. Reset: not described.
-    pub const D1: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(2, 2);
+    pub const D1: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(2, 2);
     /// `D2`: Access permission for domain 2
     ///
     /// Bits \[5:4\], read/write. Reset: not described.
-    pub const D2: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(4, 2);
+    pub const D2: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(4, 2);
     /// `D3`: Access permission for domain 3
     ///
     /// Bits \[7:6\], read/write. Reset: not described.
-    pub const D3: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(6, 2);
+    pub const D3: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(6, 2);
     /// `D4`: Access permission for domain 4
     ///
     /// Bits \[9:8\], read/write. Reset: not described.
-    pub const D4: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(8, 2);
+    pub const D4: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(8, 2);
     /// `D5`: Access permission for domain 5
     ///
     /// Bits \[11:10\], read/write. Reset: not described.
-    pub const D5: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(10, 2);
+    pub const D5: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(10, 2);
     /// `D6`: Access permission for domain 6
     ///
     /// Bits \[13:12\], read/write. Reset: not described.
-    pub const D6: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(12, 2);
+    pub const D6: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(12, 2);
     /// `D7`: Access permission for domain 7
     ///
     /// Bits \[15:14\], read/write. Reset: not described.
-    pub const D7: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(14, 2);
+    pub const D7: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(14, 2);
     /// `D8`: Access permission for domain 8
     ///
     /// Bits \[17:16\], read/write. Reset: not described.
-    pub const D8: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 2);
+    pub const D8: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(16, 2);
     /// `D9`: Access permission for domain 9
     ///
     /// Bits \[19:18\], read/write. Reset: not described.
-    pub const D9: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(18, 2);
+    pub const D9: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(18, 2);
     /// `D10`: Access permission for domain 10
     ///
     /// Bits \[21:20\], read/write. Reset: not described.
-    pub const D10: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(20, 2);
+    pub const D10: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(20, 2);
     /// `D11`: Access permission for domain 11
     ///
     /// Bits \[23:22\], read/write. Reset: not described.
-    pub const D11: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(22, 2);
+    pub const D11: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(22, 2);
     /// `D12`: Access permission for domain 12
     ///
     /// Bits \[25:24\], read/write. Reset: not described.
-    pub const D12: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(24, 2);
+    pub const D12: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(24, 2);
     /// `D13`: Access permission for domain 13
     ///
     /// Bits \[27:26\], read/write. Reset: not described.
-    pub const D13: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(26, 2);
+    pub const D13: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(26, 2);
     /// `D14`: Access permission for domain 14
     ///
     /// Bits \[29:28\], read/write. Reset: not described.
-    pub const D14: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(28, 2);
+    pub const D14: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(28, 2);
     /// `D15`: Access permission for domain 15
     ///
     /// Bits \[31:30\], read/write. Reset: not described.
-    pub const D15: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(30, 2);
+    pub const D15: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(30, 2);
 }
 impl armreg_rt::Layout for Dacr32 {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Dacr32",
         fields: "d0 0 2;d1 2 2;d2 4 2;d3 6 2;d4 8 2;d5 10 2;d6 12 2;d7 14 2;d8 16 2;d9 18 2;d10 20 2;d11 22 2;d12 24 2;d13 26 2;d14 28 2;d15 30 2",
@@ -2304,6 +2406,9 @@ impl armreg_rt::Layout for Daif {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fc3f,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3c0,
         reset: None,
         name: "Daif",
         fields: "f 6 1;i 7 1;a 8 1;d 9 1",
@@ -2345,6 +2450,9 @@ impl armreg_rt::Layout for Dbgdtr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Dbgdtr",
         fields: "lowword 0 32;highword 32 32",
@@ -2382,6 +2490,9 @@ impl armreg_rt::Layout for Dbgdtrrx {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Dbgdtrrx",
         fields: "data 0 32",
@@ -2419,6 +2530,9 @@ impl armreg_rt::Layout for Dbgdtrtx {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Dbgdtrtx",
         fields: "",
@@ -2461,6 +2575,9 @@ impl armreg_rt::Layout for Dczid {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ffe0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Dczid",
         fields: "bs 0 4;dzp 4 1",
@@ -2497,6 +2614,9 @@ impl armreg_rt::Layout for Elr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Elr",
         fields: "addr 0 64",
@@ -2507,8 +2627,8 @@ impl armreg_rt::Layout for Elr {
 /// A layout: its values are [`Value<Esr>`](armreg_rt::Value), from `Esr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ESR_EL1`](crate::aarch64::ESR_EL1), [`aarch64::ESR_EL2`](crate::aarch64::ESR_EL2), [`aarch64::ESR_EL3`](crate::aarch64::ESR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Esr};
-/// let value = Esr::DEFAULT.with(Esr::ISS, 1);
+/// # use aarch64_sysregs::{rt, Layout, Esr};
+/// let value = Esr::DEFAULT.with(Esr::ISS, rt::Const::<1>);
 /// assert_eq!(value.get(Esr::ISS), 1);
 /// ```
 ///
@@ -2530,7 +2650,7 @@ impl Esr {
     /// `ISS`: Instruction specific syndrome (meaning depends on EC)
     ///
     /// Bits \[24:0\], read/write. Reset: not described.
-    pub const ISS: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(0, 25);
+    pub const ISS: armreg_rt::Field<Self, u32, armreg_rt::UInt<u32, 25>> = armreg_rt::Field::new(0, 25);
     /// `IL`: Instruction length of the trapped instruction (1: 32-bit)
     ///
     /// Bits \[25\], read/write. Reset: not described.
@@ -2542,13 +2662,16 @@ impl Esr {
     /// `ISS2`: Instruction specific syndrome, part 2 (meaning depends on EC)
     ///
     /// Bits \[55:32\], read/write. Reset: not described.
-    pub const ISS2: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(32, 24);
+    pub const ISS2: armreg_rt::Field<Self, u32, armreg_rt::UInt<u32, 24>> = armreg_rt::Field::new(32, 24);
 }
 impl armreg_rt::Layout for Esr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xff00_0000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff_ffff_ffff_ffff,
         reset: None,
         name: "Esr",
         fields: "iss 0 25;il 25 1;ec 26 6 0=Unknown 1=Wfx 3=Cp1532 4=Cp1564 5=Cp14Mr 6=Cp14Ls 7=FpAsimd 8=Cp10Id 9=Pac 10=Other 12=Cp1464 13=Bti 14=Ill 17=Svc32 18=Hvc32 19=Smc32 21=Svc64 22=Hvc64 23=Smc64 24=Sys64 25=Sve 26=Eret 28=Fpac 29=Sme 31=ImpDef 32=IabtLow 33=IabtCur 34=PcAlign 36=DabtLow 37=DabtCur 38=SpAlign 39=Mops 40=FpExc32 44=FpExc64 45=Gcs 47=Serror 48=BreakptLow 49=BreakptCur 50=SoftstpLow 51=SoftstpCur 52=WatchptLow 53=WatchptCur 56=Bkpt32 58=Vector32 60=Brk64;iss2 32 24",
@@ -2811,7 +2934,7 @@ impl Fpmr {
     /// `LSCALE`: Left scale for FP8 to half-precision conversion
     ///
     /// Bits \[22:16\], read/write. Reset: not described.
-    pub const LSCALE: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 7);
+    pub const LSCALE: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 7>> = armreg_rt::Field::new(16, 7);
     /// `NSCALE`: Scale for FP8 down-conversion
     ///
     /// Bits \[31:24\], read/write. Reset: not described.
@@ -2819,13 +2942,16 @@ impl Fpmr {
     /// `LSCALE2`: Left scale for the top half of FP8 widening conversions
     ///
     /// Bits \[37:32\], read/write. Reset: not described.
-    pub const LSCALE2: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(32, 6);
+    pub const LSCALE2: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 6>> = armreg_rt::Field::new(32, 6);
 }
 impl armreg_rt::Layout for Fpmr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffc0_0080_3e00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3f_ff7f_c1ff,
         reset: None,
         name: "Fpmr",
         fields: "f8s1 0 3 0=E5m2 1=E4m3;f8s2 3 3 0=E5m2 1=E4m3;f8d 6 3 0=E5m2 1=E4m3;osm 14 1;osc 15 1;lscale 16 7;nscale 24 8;lscale2 32 6",
@@ -2949,6 +3075,9 @@ impl armreg_rt::Layout for Gcscr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fc9e,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x361,
         reset: None,
         name: "Gcscr",
         fields: "pcrsel 0 1;rvchken 5 1;exlocken 6 1;pushmen 8 1;stren 9 1",
@@ -3008,6 +3137,9 @@ impl armreg_rt::Layout for Gcscre0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_f8de,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x721,
         reset: None,
         name: "Gcscre0",
         fields: "pcrsel 0 1;rvchken 5 1;pushmen 8 1;stren 9 1;ntr 10 1",
@@ -3018,8 +3150,8 @@ impl armreg_rt::Layout for Gcscre0 {
 /// A layout: its values are [`Value<Gcspr>`](armreg_rt::Value), from `Gcspr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::GCSPR_EL0`](crate::aarch64::GCSPR_EL0), [`aarch64::GCSPR_EL1`](crate::aarch64::GCSPR_EL1), [`aarch64::GCSPR_EL12`](crate::aarch64::GCSPR_EL12), [`aarch64::GCSPR_EL2`](crate::aarch64::GCSPR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Gcspr};
-/// let value = Gcspr::DEFAULT.with(Gcspr::PTR, 1);
+/// # use aarch64_sysregs::{rt, Layout, Gcspr};
+/// let value = Gcspr::DEFAULT.with(Gcspr::PTR, rt::Const::<1>);
 /// assert_eq!(value.get(Gcspr::PTR), 1);
 /// ```
 ///
@@ -3038,13 +3170,16 @@ impl Gcspr {
     /// `PTR`: Guarded control stack pointer, bits 63:3
     ///
     /// Bits \[63:3\], read/write. Reset: not described.
-    pub const PTR: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(3, 61);
+    pub const PTR: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 61>> = armreg_rt::Field::new(3, 61);
 }
 impl armreg_rt::Layout for Gcspr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x7,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_fff8,
         reset: None,
         name: "Gcspr",
         fields: "ptr 3 61",
@@ -3082,6 +3217,9 @@ impl armreg_rt::Layout for Gmid {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fff0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Gmid",
         fields: "bs 0 4",
@@ -3305,6 +3443,9 @@ impl armreg_rt::Layout for Hafgrtr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xfffc_0000_0001_ffe0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3_ffff_fffe_001f,
         reset: None,
         name: "Hafgrtr",
         fields: "amcnten0 0 1;amevcntr00_el0 1 1;amevcntr01_el0 2 1;amevcntr02_el0 3 1;amevcntr03_el0 4 1;amcnten1 17 1;amevcntr10_el0 18 1;amevtyper10_el0 19 1;amevcntr11_el0 20 1;amevtyper11_el0 21 1;amevcntr12_el0 22 1;amevtyper12_el0 23 1;amevcntr13_el0 24 1;amevtyper13_el0 25 1;amevcntr14_el0 26 1;amevtyper14_el0 27 1;amevcntr15_el0 28 1;amevtyper15_el0 29 1;amevcntr16_el0 30 1;amevtyper16_el0 31 1;amevcntr17_el0 32 1;amevtyper17_el0 33 1;amevcntr18_el0 34 1;amevtyper18_el0 35 1;amevcntr19_el0 36 1;amevtyper19_el0 37 1;amevcntr110_el0 38 1;amevtyper110_el0 39 1;amevcntr111_el0 40 1;amevtyper111_el0 41 1;amevcntr112_el0 42 1;amevtyper112_el0 43 1;amevcntr113_el0 44 1;amevtyper113_el0 45 1;amevcntr114_el0 46 1;amevtyper114_el0 47 1;amevcntr115_el0 48 1;amevtyper115_el0 49 1",
@@ -3629,13 +3770,16 @@ impl Hcr {
     /// `TWEDEL`: Delay before a trapped WFE traps to EL2, as 2^(TWEDEL+8) cycles (FEAT_TWED)
     ///
     /// Bits \[63:60\], read/write. Reset: not described.
-    pub const TWEDEL: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(60, 4);
+    pub const TWEDEL: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for Hcr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Hcr",
         fields: "vm 0 1;swio 1 1;ptw 2 1;fmo 3 1;imo 4 1;amo 5 1;vf 6 1;vi 7 1;vse 8 1;fb 9 1;bsu 10 2 0=None 1=Inner 2=Outer 3=Full;dc 12 1;twi 13 1;twe 14 1;tid0 15 1;tid1 16 1;tid2 17 1;tid3 18 1;tsc 19 1;tidcp 20 1;tacr 21 1;tsw 22 1;tpcp 23 1;tpu 24 1;ttlb 25 1;tvm 26 1;tge 27 1;tdz 28 1;hcd 29 1;trvm 30 1;rw 31 1;cd 32 1;id 33 1;e2h 34 1;tlor 35 1;terr 36 1;tea 37 1;miocnce 38 1;tme 39 1;apk 40 1;api 41 1;nv 42 1;nv1 43 1;at 44 1;nv2 45 1;fwb 46 1;fien 47 1;gpf 48 1;tid4 49 1;ticab 50 1;amvoffen 51 1;tocu 52 1;enscxt 53 1;ttlbis 54 1;ttlbos 55 1;ata 56 1;dct 57 1;tid5 58 1;tweden 59 1;twedel 60 4",
@@ -3849,6 +3993,9 @@ impl armreg_rt::Layout for Hcrx {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_fe00_3000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x1ff_cfff,
         reset: None,
         name: "Hcrx",
         fields: "enas0 0 1;enals 1 1;enasr 2 1;fnxs 3 1;fgtnxs 4 1;smpme 5 1;tallint 6 1;vinmi 7 1;vfnmi 8 1;cmow 9 1;mce2 10 1;mscen 11 1;tcr2en 14 1;sctlr2en 15 1;pttwi 16 1;d128en 17 1;ensnerr 18 1;tmea 19 1;ensderr 20 1;enidcp128 21 1;gcsen 22 1;enfpm 23 1;pacmen 24 1",
@@ -4170,6 +4317,9 @@ impl armreg_rt::Layout for Hdfgrtr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x2_04c0_0030_0100,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfffd_fb3f_ffcf_feff,
         reset: None,
         name: "Hdfgrtr",
         fields: "dbgbcrn_el1 0 1;dbgbvrn_el1 1 1;dbgwcrn_el1 2 1;dbgwvrn_el1 3 1;mdscr_el1 4 1;dbgclaim 5 1;dbgauthstatus_el1 6 1;dbgprcr_el1 7 1;oslsr_el1 9 1;oseccr_el1 10 1;osdlr_el1 11 1;pmevcntrn_el0 12 1;pmevtypern_el0 13 1;pmccfiltr_el0 14 1;pmccntr_el0 15 1;pmcnten 16 1;pminten 17 1;pmovs 18 1;pmselr_el0 19 1;pmmir_el1 22 1;pmblimitr_el1 23 1;pmbptr_el1 24 1;pmbsr_el1 25 1;pmscr_el1 26 1;pmsevfr_el1 27 1;pmsfcr_el1 28 1;pmsicr_el1 29 1;pmsidr_el1 30 1;pmsirr_el1 31 1;pmslatfr_el1 32 1;trc 33 1;trcauthstatus 34 1;trcauxctlr 35 1;trcclaim 36 1;trccntvrn 37 1;trcid 40 1;trcimspecn 41 1;trcoslsr 43 1;trcprgctlr 44 1;trcseqstr 45 1;trcsscsrn 46 1;trcstatr 47 1;trcvictlr 48 1;trbbaser_el1 50 1;trbidr_el1 51 1;trblimitr_el1 52 1;trbmar_el1 53 1;trbptr_el1 54 1;trbsr_el1 55 1;trbtrg_el1 56 1;pmuserenr_el0 57 1;pmceidn_el0 58 1;nbrbidr 59 1;nbrbctl 60 1;nbrbdata 61 1;npmsnevfr_el1 62 1;pmbidr_el1 63 1",
@@ -4323,6 +4473,9 @@ impl armreg_rt::Layout for Hdfgrtr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_fe20_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x1df_ffff,
         reset: None,
         name: "Hdfgrtr2",
         fields: "npmecr_el1 0 1;npmiar_el1 1 1;npmicntr_el0 2 1;npmicfiltr_el0 3 1;npmuacr_el1 4 1;nmdselr_el1 5 1;npmssdata 6 1;npmsscr_el1 7 1;nspmevcntrn_el0 8 1;nspmevtypern_el0 9 1;nspmselr_el0 10 1;nspmcnten 11 1;nspminten 12 1;nspmovs 13 1;nspmcr_el0 14 1;nspmaccessr_el1 15 1;nspmscr_el1 16 1;nspmid 17 1;nspmdevaff_el1 18 1;npmsdsfr_el1 19 1;ntrcitecr_el1 20 1;ntrbmpam_el1 22 1;nmdstepop_el1 23 1;npmbmar_el1 24 1",
@@ -4615,6 +4768,9 @@ impl armreg_rt::Layout for Hdfgwtr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x8c08_89c4_4040_0240,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x73f7_763b_bfbf_fdbf,
         reset: None,
         name: "Hdfgwtr",
         fields: "dbgbcrn_el1 0 1;dbgbvrn_el1 1 1;dbgwcrn_el1 2 1;dbgwvrn_el1 3 1;mdscr_el1 4 1;dbgclaim 5 1;dbgprcr_el1 7 1;oslar_el1 8 1;oseccr_el1 10 1;osdlr_el1 11 1;pmevcntrn_el0 12 1;pmevtypern_el0 13 1;pmccfiltr_el0 14 1;pmccntr_el0 15 1;pmcnten 16 1;pminten 17 1;pmovs 18 1;pmselr_el0 19 1;pmswinc_el0 20 1;pmcr_el0 21 1;pmblimitr_el1 23 1;pmbptr_el1 24 1;pmbsr_el1 25 1;pmscr_el1 26 1;pmsevfr_el1 27 1;pmsfcr_el1 28 1;pmsicr_el1 29 1;pmsirr_el1 31 1;pmslatfr_el1 32 1;trc 33 1;trcauxctlr 35 1;trcclaim 36 1;trccntvrn 37 1;trcimspecn 41 1;trcoslar 42 1;trcprgctlr 44 1;trcseqstr 45 1;trcsscsrn 46 1;trcvictlr 48 1;trfcr_el1 49 1;trbbaser_el1 50 1;trblimitr_el1 52 1;trbmar_el1 53 1;trbptr_el1 54 1;trbsr_el1 55 1;trbtrg_el1 56 1;pmuserenr_el0 57 1;nbrbctl 60 1;nbrbdata 61 1;npmsnevfr_el1 62 1",
@@ -4759,6 +4915,9 @@ impl armreg_rt::Layout for Hdfgwtr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_fe06_0040,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x1f9_ffbf,
         reset: None,
         name: "Hdfgwtr2",
         fields: "npmecr_el1 0 1;npmiar_el1 1 1;npmicntr_el0 2 1;npmicfiltr_el0 3 1;npmuacr_el1 4 1;nmdselr_el1 5 1;npmsscr_el1 7 1;nspmevcntrn_el0 8 1;nspmevtypern_el0 9 1;nspmselr_el0 10 1;nspmcnten 11 1;nspminten 12 1;nspmovs 13 1;nspmcr_el0 14 1;nspmaccessr_el1 15 1;nspmscr_el1 16 1;npmsdsfr_el1 19 1;ntrcitecr_el1 20 1;npmzr_el0 21 1;ntrbmpam_el1 22 1;nmdstepop_el1 23 1;npmbmar_el1 24 1",
@@ -5102,6 +5261,9 @@ impl armreg_rt::Layout for Hfgitr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xa000_0000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x5fff_ffff_ffff_ffff,
         reset: None,
         name: "Hfgitr",
         fields: "icialluis 0 1;iciallu 1 1;icivau 2 1;dcivac 3 1;dcisw 4 1;dccsw 5 1;dccisw 6 1;dccvau 7 1;dccvap 8 1;dccvadp 9 1;dccivac 10 1;dczva 11 1;ats1e1r 12 1;ats1e1w 13 1;ats1e0r 14 1;ats1e0w 15 1;ats1e1rp 16 1;ats1e1wp 17 1;tlbivmalle1os 18 1;tlbivae1os 19 1;tlbiaside1os 20 1;tlbivaae1os 21 1;tlbivale1os 22 1;tlbivaale1os 23 1;tlbirvae1os 24 1;tlbirvaae1os 25 1;tlbirvale1os 26 1;tlbirvaale1os 27 1;tlbivmalle1is 28 1;tlbivae1is 29 1;tlbiaside1is 30 1;tlbivaae1is 31 1;tlbivale1is 32 1;tlbivaale1is 33 1;tlbirvae1is 34 1;tlbirvaae1is 35 1;tlbirvale1is 36 1;tlbirvaale1is 37 1;tlbirvae1 38 1;tlbirvaae1 39 1;tlbirvale1 40 1;tlbirvaale1 41 1;tlbivmalle1 42 1;tlbivae1 43 1;tlbiaside1 44 1;tlbivaae1 45 1;tlbivale1 46 1;tlbivaale1 47 1;cfprctx 48 1;dvprctx 49 1;cpprctx 50 1;eret 51 1;svc_el0 52 1;svc_el1 53 1;dccvac 54 1;nbrbinj 55 1;nbrbiall 56 1;ngcspushm_el1 57 1;ngcsstr_el1 58 1;ngcsepp 59 1;cosprctx 60 1;ats1e1a 62 1",
@@ -5144,6 +5306,9 @@ impl armreg_rt::Layout for Hfgitr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fffc,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3,
         reset: None,
         name: "Hfgitr2",
         fields: "tsbcsync 0 1;ndccivaps 1 1",
@@ -5251,6 +5416,9 @@ impl armreg_rt::Layout for Hfgrtr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_8000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x7fff,
         reset: None,
         name: "Hfgrtr2",
         fields: "npfar_el1 0 1;nerxgsr_el1 1 1;nrcwsmask_el1 2 1;ncpacrmask_el1 3 1;nsctlrmask_el1 4 1;nsctlr2mask_el1 5 1;ntcrmask_el1 6 1;ntcr2mask_el1 7 1;ncpacralias_el1 8 1;nsctlralias_el1 9 1;nsctlralias2_el1 10 1;ntcralias_el1 11 1;ntcr2alias_el1 12 1;nactlrmask_el1 13 1;nactlralias_el1 14 1",
@@ -5354,6 +5522,9 @@ impl armreg_rt::Layout for Hfgwtr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_8002,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x7ffd,
         reset: None,
         name: "Hfgwtr2",
         fields: "npfar_el1 0 1;nrcwsmask_el1 2 1;ncpacrmask_el1 3 1;nsctlrmask_el1 4 1;nsctlr2mask_el1 5 1;ntcrmask_el1 6 1;ntcr2mask_el1 7 1;ncpacralias_el1 8 1;nsctlralias_el1 9 1;nsctlralias2_el1 10 1;ntcralias_el1 11 1;ntcr2alias_el1 12 1;nactlrmask_el1 13 1;nactlralias_el1 14 1",
@@ -5701,6 +5872,9 @@ impl armreg_rt::Layout for Hfgxtr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x8_0000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfff7_ffff_ffff_ffff,
         reset: None,
         name: "Hfgxtr",
         fields: "afsr0_el1 0 1;afsr1_el1 1 1;aidr_el1 2 1;amair_el1 3 1;apdakey 4 1;apdbkey 5 1;apgakey 6 1;apiakey 7 1;apibkey 8 1;ccsidr_el1 9 1;clidr_el1 10 1;contextidr_el1 11 1;cpacr_el1 12 1;csselr_el1 13 1;ctr_el0 14 1;dczid_el0 15 1;esr_el1 16 1;far_el1 17 1;isr_el1 18 1;lorc_el1 19 1;lorea_el1 20 1;lorid_el1 21 1;lorn_el1 22 1;lorsa_el1 23 1;mair_el1 24 1;midr_el1 25 1;mpidr_el1 26 1;par_el1 27 1;revidr_el1 28 1;sctlr_el1 29 1;scxtnum_el1 30 1;scxtnum_el0 31 1;tcr_el1 32 1;tpidr_el1 33 1;tpidrro_el0 34 1;tpidr_el0 35 1;ttbr0_el1 36 1;ttbr1_el1 37 1;vbar_el1 38 1;icc_igrpenn_el1 39 1;erridr_el1 40 1;errselr_el1 41 1;erxfr_el1 42 1;erxctlr_el1 43 1;erxstatus_el1 44 1;erxmiscn_el1 45 1;erxpfgf_el1 46 1;erxpfgctl_el1 47 1;erxpfgcdn_el1 48 1;erxaddr_el1 49 1;naccdata_el1 50 1;ngcs_el0 52 1;ngcs_el1 53 1;nsmpri_el1 54 1;ntpidr2_el0 55 1;nrcwmask_el1 56 1;npire0_el1 57 1;npir_el1 58 1;npor_el0 59 1;npor_el1 60 1;ns2por_el1 61 1;nmair2_el1 62 1;namair2_el1 63 1",
@@ -5711,8 +5885,8 @@ impl armreg_rt::Layout for Hfgxtr {
 /// A layout: its values are [`Value<Hpfar>`](armreg_rt::Value), from `Hpfar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HPFAR_EL2`](crate::aarch64::HPFAR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Hpfar};
-/// let value = Hpfar::DEFAULT.with(Hpfar::FIPA, 1);
+/// # use aarch64_sysregs::{rt, Layout, Hpfar};
+/// let value = Hpfar::DEFAULT.with(Hpfar::FIPA, rt::Const::<1>);
 /// assert_eq!(value.get(Hpfar::FIPA), 1);
 /// ```
 ///
@@ -5733,7 +5907,7 @@ impl Hpfar {
     /// `FIPA`: Faulting IPA from bit 12 up (bits above the implemented IPA size are RES0)
     ///
     /// Bits \[47:4\], read/write. Reset: not described.
-    pub const FIPA: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(4, 44);
+    pub const FIPA: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 44>> = armreg_rt::Field::new(4, 44);
     /// `NS`: Faulting IPA is in the Non-secure IPA space (FEAT_SEL2)
     ///
     /// Bits \[63\], read/write. Reset: not described.
@@ -5744,6 +5918,9 @@ impl armreg_rt::Layout for Hpfar {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x7fff_0000_0000_000f,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x8000_ffff_ffff_fff0,
         reset: None,
         name: "Hpfar",
         fields: "fipa 4 44;ns 63 1",
@@ -5781,6 +5958,9 @@ impl armreg_rt::Layout for IccAp0r {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "IccAp0r",
         fields: "activepriorities 0 32",
@@ -5823,6 +6003,9 @@ impl armreg_rt::Layout for IccAp1r {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x7fff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x8000_0000_ffff_ffff,
         reset: None,
         name: "IccAp1r",
         fields: "activepriorities 0 32;nmi 63 1",
@@ -5833,8 +6016,8 @@ impl armreg_rt::Layout for IccAp1r {
 /// A layout: its values are [`Value<IccBpr>`](armreg_rt::Value), from `IccBpr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_BPR0_EL1`](crate::aarch64::ICC_BPR0_EL1), [`aarch64::ICC_BPR1_EL1`](crate::aarch64::ICC_BPR1_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, IccBpr};
-/// let value = IccBpr::DEFAULT.with(IccBpr::BINARYPOINT, 1);
+/// # use aarch64_sysregs::{rt, Layout, IccBpr};
+/// let value = IccBpr::DEFAULT.with(IccBpr::BINARYPOINT, rt::Const::<1>);
 /// assert_eq!(value.get(IccBpr::BINARYPOINT), 1);
 /// ```
 ///
@@ -5853,13 +6036,16 @@ impl IccBpr {
     /// `BinaryPoint`: Number of low priority bits that form the subpriority (preemption ignores them)
     ///
     /// Bits \[2:0\], read/write. Reset: not described.
-    pub const BINARYPOINT: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 3);
+    pub const BINARYPOINT: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(0, 3);
 }
 impl armreg_rt::Layout for IccBpr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fff8,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x7,
         reset: None,
         name: "IccBpr",
         fields: "binarypoint 0 3",
@@ -5940,6 +6126,9 @@ impl armreg_rt::Layout for IccCtlr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_fff3_00bc,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x43,
         reset: None,
         name: "IccCtlr",
         fields: "cbpr 0 1;eoimode 1 1;pmhe 6 1;pribits 8 3;idbits 11 3 0=Bits16 1=Bits24;seis 14 1;a3v 15 1;rss 18 1;extrange 19 1",
@@ -6104,6 +6293,9 @@ impl armreg_rt::Layout for IccCtlrEl3 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_fff1_0080,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x5f,
         reset: None,
         name: "IccCtlrEl3",
         fields: "cbpr_el1s 0 1;cbpr_el1ns 1 1;eoimode_el3 2 1;eoimode_el1s 3 1;eoimode_el1ns 4 1;rm 5 1;pmhe 6 1;pribits 8 3;idbits 11 3 0=Bits16 1=Bits24;seis 14 1;a3v 15 1;nds 17 1;rss 18 1;extrange 19 1",
@@ -6140,13 +6332,16 @@ impl IccDir {
     /// `INTID`: ID of the interrupt to deactivate
     ///
     /// Bits \[23:0\], write-only. Reset: not described.
-    pub const INTID: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, u32> = armreg_rt::Field::new(0, 24);
+    pub const INTID: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, armreg_rt::UInt<u32, 24>> = armreg_rt::Field::new(0, 24);
 }
 impl armreg_rt::Layout for IccDir {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ff00_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IccDir",
         fields: "",
@@ -6199,6 +6394,9 @@ impl armreg_rt::Layout for IccHppir {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ff00_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IccHppir",
         fields: "intid 0 24",
@@ -6251,6 +6449,9 @@ impl armreg_rt::Layout for IccIgrpen {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fffe,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x1,
         reset: None,
         name: "IccIgrpen",
         fields: "enable 0 1",
@@ -6293,6 +6494,9 @@ impl armreg_rt::Layout for IccIgrpen1El3 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fffc,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3,
         reset: None,
         name: "IccIgrpen1El3",
         fields: "enablegrp1ns 0 1;enablegrp1s 1 1",
@@ -6330,6 +6534,9 @@ impl armreg_rt::Layout for IccPmr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ff00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff,
         reset: None,
         name: "IccPmr",
         fields: "priority 0 8",
@@ -6377,6 +6584,9 @@ impl armreg_rt::Layout for IccRpr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x3fff_ffff_ffff_ff00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IccRpr",
         fields: "priority 0 8;nmi_ns 62 1;nmi 63 1",
@@ -6423,7 +6633,7 @@ impl IccSgir {
     /// `INTID`: SGI number, 0 to 15
     ///
     /// Bits \[27:24\], write-only. Reset: not described.
-    pub const INTID: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, u8> = armreg_rt::Field::new(24, 4);
+    pub const INTID: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(24, 4);
     /// `Aff2`: Affinity level 2 of the targets
     ///
     /// Bits \[39:32\], write-only. Reset: not described.
@@ -6435,7 +6645,7 @@ impl IccSgir {
     /// `RS`: Range selector: which block of 16 Aff0 values TargetList covers
     ///
     /// Bits \[47:44\], write-only. Reset: not described.
-    pub const RS: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, u8> = armreg_rt::Field::new(44, 4);
+    pub const RS: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(44, 4);
     /// `Aff3`: Affinity level 3 of the targets
     ///
     /// Bits \[55:48\], write-only. Reset: not described.
@@ -6446,6 +6656,9 @@ impl armreg_rt::Layout for IccSgir {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xff00_0e00_f000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IccSgir",
         fields: "",
@@ -6552,6 +6765,9 @@ impl armreg_rt::Layout for IccSre {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fff8,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x7,
         reset: None,
         name: "IccSre",
         fields: "sre 0 1;dfb 1 1;dib 2 1",
@@ -6604,6 +6820,9 @@ impl armreg_rt::Layout for IccSreElx {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fff0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf,
         reset: None,
         name: "IccSreElx",
         fields: "sre 0 1;dfb 1 1;dib 2 1;enable 3 1",
@@ -6672,6 +6891,9 @@ impl armreg_rt::Layout for IchEisr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IchEisr",
         fields: "status 0 16",
@@ -6794,13 +7016,16 @@ impl IchHcr {
     /// `EOIcount`: Count of EOIs that found no matching list register
     ///
     /// Bits \[31:27\], read/write. Reset: not described.
-    pub const EOICOUNT: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(27, 5);
+    pub const EOICOUNT: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 5>> = armreg_rt::Field::new(27, 5);
 }
 impl armreg_rt::Layout for IchHcr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_07ff_0200,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf800_fdff,
         reset: None,
         name: "IchHcr",
         fields: "en 0 1;uie 1 1;lrenpie 2 1;npie 3 1;vgrp0eie 4 1;vgrp0die 5 1;vgrp1eie 6 1;vgrp1die 7 1;vsgieoicount 8 1;tc 10 1;tall0 11 1;tall1 12 1;tsei 13 1;tdir 14 1;dvim 15 1;eoicount 27 5",
@@ -6842,7 +7067,7 @@ impl IchLr {
     /// `pINTID`: With HW 1: physical INTID deactivated with the virtual one; with HW 0, bit 41 is the EOI maintenance request and the rest RES0
     ///
     /// Bits \[44:32\], read/write. Reset: not described.
-    pub const PINTID: armreg_rt::Field<Self, u16, u16> = armreg_rt::Field::new(32, 13);
+    pub const PINTID: armreg_rt::Field<Self, u16, armreg_rt::UInt<u16, 13>> = armreg_rt::Field::new(32, 13);
     /// `Priority`: Priority of the virtual interrupt (unimplemented low bits RES0)
     ///
     /// Bits \[55:48\], read/write. Reset: not described.
@@ -6869,6 +7094,9 @@ impl armreg_rt::Layout for IchLr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x700_e000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf8ff_1fff_ffff_ffff,
         reset: None,
         name: "IchLr",
         fields: "vintid 0 32;pintid 32 13;priority 48 8;nmi 59 1;group 60 1;hw 61 1;state 62 2 0=Invalid 1=Pending 2=Active 3=Pendingactive",
@@ -7006,6 +7234,9 @@ impl armreg_rt::Layout for IchMisr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ff00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IchMisr",
         fields: "eoi 0 1;u 1 1;lrenp 2 1;np 3 1;vgrp0e 4 1;vgrp0d 5 1;vgrp1e 6 1;vgrp1d 7 1",
@@ -7070,11 +7301,11 @@ impl IchVmcr {
     /// `VBPR1`: Virtual Group 1 binary point
     ///
     /// Bits \[20:18\], read/write. Reset: not described.
-    pub const VBPR1: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(18, 3);
+    pub const VBPR1: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(18, 3);
     /// `VBPR0`: Virtual Group 0 binary point
     ///
     /// Bits \[23:21\], read/write. Reset: not described.
-    pub const VBPR0: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(21, 3);
+    pub const VBPR0: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(21, 3);
     /// `VPMR`: Virtual priority mask
     ///
     /// Bits \[31:24\], read/write. Reset: not described.
@@ -7085,6 +7316,9 @@ impl armreg_rt::Layout for IchVmcr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0003_fde0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfffc_021f,
         reset: None,
         name: "IchVmcr",
         fields: "veng0 0 1;veng1 1 1;vackctl 2 1;vfiqen 3 1;vcbpr 4 1;veoim 9 1;vbpr1 18 3;vbpr0 21 3;vpmr 24 8",
@@ -7163,6 +7397,9 @@ impl armreg_rt::Layout for IchVtr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0003_ffe0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IchVtr",
         fields: "listregs 0 5;dvim 18 1;tds 19 1;nv4 20 1;a3v 21 1;seis 22 1;idbits 23 3 0=Bits16 1=Bits24;prebits 26 3;pribits 29 3",
@@ -7241,6 +7478,9 @@ impl armreg_rt::Layout for IdAa64afr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64afr0",
         fields: "impdef0 0 4;impdef1 4 4;impdef2 8 4;impdef3 12 4;impdef4 16 4;impdef5 20 4;impdef6 24 4;impdef7 28 4",
@@ -7271,6 +7511,9 @@ impl armreg_rt::Layout for IdAa64afr1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ffff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64afr1",
         fields: "",
@@ -7374,6 +7617,9 @@ impl armreg_rt::Layout for IdAa64dfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf0f_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64dfr0",
         fields: "debugver 0 4 6=Imp 7=Vhe 8=V8p2 9=V8p4 10=V8p8 11=V8p9;tracever 4 4 0=Ni 1=Imp;pmuver 8 4 0=Ni 1=Imp 4=V3p1 5=V3p4 6=V3p5 7=V3p7 8=V3p8 9=V3p9 15=ImpDef;brps 12 4;wrps 20 4;ctx_cmps 28 4;pmsver 32 4 0=Ni 1=Imp 2=V1p1 3=V1p2 4=V1p3 5=V1p4;doublelock 36 4 0=Imp 15=Ni;tracefilt 40 4 0=Ni 1=Imp;tracebuffer 44 4 0=Ni 1=Imp;mtpmu 48 4 0=NiImpdef 1=Imp 15=Ni;brbe 52 4 0=Ni 1=Imp 2=BrbeV1p1;exttrcbuff 56 4 0=Ni 1=Imp;hpmn0 60 4 0=Unpredictable 1=Def",
@@ -7978,6 +8224,9 @@ impl armreg_rt::Layout for IdAa64dfr1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64dfr1",
         fields: "syspmuid 0 8;brps 8 8;wrps 16 8;ctx_cmps 24 8;spmu 32 4 0=Ni 1=Imp 2=ImpSpmzr;pmicntr 36 4 0=Ni 1=Imp;able 40 4 0=Ni 1=Imp;ite 44 4 0=Ni 1=Imp;ebep 48 4 0=Ni 1=Imp;dpfzs 52 4 0=Ignr 1=Frzn;abl_cmps 56 8",
@@ -8170,6 +8419,9 @@ impl armreg_rt::Layout for IdAa64fpfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0fff_fffc,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64fpfr0",
         fields: "f8e5m2 0 1 0=Ni 1=Imp;f8e4m3 1 1 0=Ni 1=Imp;f8dp2 28 1 0=Ni 1=Imp;f8dp4 29 1 0=Ni 1=Imp;f8fma 30 1 0=Ni 1=Imp;f8cvt 31 1 0=Ni 1=Imp",
@@ -8351,6 +8603,9 @@ impl armreg_rt::Layout for IdAa64isar0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64isar0",
         fields: "aes 4 4 0=Ni 1=Aes 2=Pmull;sha1 8 4 0=Ni 1=Imp;sha2 12 4 0=Ni 1=Sha256 2=Sha512;crc32 16 4 0=Ni 1=Imp;atomic 20 4 0=Ni 2=Imp 3=FeatLse128;tme 24 4 0=Ni 1=Imp;rdm 28 4 0=Ni 1=Imp;sha3 32 4 0=Ni 1=Imp;sm3 36 4 0=Ni 1=Imp;sm4 40 4 0=Ni 1=Imp;dp 44 4 0=Ni 1=Imp;fhm 48 4 0=Ni 1=Imp;ts 52 4 0=Ni 1=Flagm 2=Flagm2;tlb 56 4 0=Ni 1=Os 2=Range;rndr 60 4 0=Ni 1=Imp",
@@ -8793,6 +9048,9 @@ impl armreg_rt::Layout for IdAa64isar1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64isar1",
         fields: "dpb 0 4 0=Ni 1=Imp 2=Dpb2;apa 4 4 0=Ni 1=Pauth 2=Epac 3=Pauth2 4=Fpac 5=Fpaccombine 6=PauthLr;api 8 4 0=Ni 1=Pauth 2=Epac 3=Pauth2 4=Fpac 5=Fpaccombine 6=PauthLr;jscvt 12 4 0=Ni 1=Imp;fcma 16 4 0=Ni 1=Imp;lrcpc 20 4 0=Ni 1=Imp 2=Lrcpc2 3=Lrcpc3;gpa 24 4 0=Ni 1=Imp;gpi 28 4 0=Ni 1=Imp;frintts 32 4 0=Ni 1=Imp;sb 36 4 0=Ni 1=Imp;specres 40 4 0=Ni 1=Imp 2=CospRctx;bf16 44 4 0=Ni 1=Imp 2=Ebf16;dgh 48 4 0=Ni 1=Imp;i8mm 52 4 0=Ni 1=Imp;xs 56 4 0=Ni 1=Imp;ls64 60 4 0=Ni 1=Ls64 2=Ls64V 3=Ls64Accdata",
@@ -9297,6 +9555,9 @@ impl armreg_rt::Layout for IdAa64isar2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64isar2",
         fields: "wfxt 0 4 0=Ni 2=Imp;rpres 4 4 0=Ni 1=Imp;gpa3 8 4 0=Ni 1=Imp;apa3 12 4 0=Ni 1=Pauth 2=Epac 3=Pauth2 4=Fpac 5=Fpaccombine 6=PauthLr;mops 16 4 0=Ni 1=Imp;bc 20 4 0=Ni 1=Imp;pac_frac 24 4 0=Ni 1=Imp;clrbhb 28 4 0=Ni 1=Imp;sysreg_128 32 4 0=Ni 1=Imp;sysinstr_128 36 4 0=Ni 1=Imp;prfmslc 40 4 0=Ni 1=Imp;rprfm 48 4 0=Ni 1=Imp;cssc 52 4 0=Ni 1=Imp;lut 56 4 0=Ni 1=Imp;ats1a 60 4 0=Ni 1=Imp",
@@ -9451,6 +9712,9 @@ impl armreg_rt::Layout for IdAa64isar3 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64isar3",
         fields: "cpa 0 4 0=Ni 1=Imp 2=Cpa2;faminmax 4 4 0=Ni 1=Imp;tlbiw 8 4 0=Ni 1=Imp;pacm 12 4 0=Ni 1=TrivialImp 2=FullImp",
@@ -9679,6 +9943,9 @@ impl armreg_rt::Layout for IdAa64mmfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xff_0000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64mmfr0",
         fields: "parange 0 4 0=_32 1=_36 2=_40 3=_42 4=_44 5=_48 6=_52 7=_56;asidbits 4 4 0=_8 2=_16;bigend 8 4 0=Ni 1=Imp;snsmem 12 4 0=Ni 1=Imp;bigendel0 16 4 0=Ni 1=Imp;tgran16 20 4 0=Ni 1=Imp 2=_52Bit;tgran64 24 4 0=Imp 15=Ni;tgran4 28 4 0=Imp 1=_52Bit 15=Ni;tgran16_2 32 4 0=Tgran16 1=Ni 2=Imp 3=_52Bit;tgran64_2 36 4 0=Tgran64 1=Ni 2=Imp;tgran4_2 40 4 0=Tgran4 1=Ni 2=Imp 3=_52Bit;exs 44 4 0=Ni 1=Imp;fgt 56 4 0=Ni 1=Imp 2=Fgt2;ecv 60 4 0=Ni 1=Imp 2=Cntpoff",
@@ -10418,6 +10685,9 @@ impl armreg_rt::Layout for IdAa64mmfr1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64mmfr1",
         fields: "hafdbs 0 4 0=Ni 1=Af 2=Dbm;vmidbits 4 4 0=_8 2=_16;vh 8 4 0=Ni 1=Imp;hpds 12 4 0=Ni 1=Imp 2=Hpds2;lo 16 4 0=Ni 1=Imp;pan 20 4 0=Ni 1=Imp 2=Pan2 3=Pan3;specsei 24 4 0=Ni 1=Imp;xnx 28 4 0=Ni 1=Imp;twed 32 4 0=Ni 1=Imp;ets 36 4 0=Ni 1=Imp;hcx 40 4 0=Ni 1=Imp;afp 44 4 0=Ni 1=Imp;ntlbpa 48 4 0=Ni 1=Imp;tidcp1 52 4 0=Ni 1=Imp;cmow 56 4 0=Ni 1=Imp;ecbhb 60 4 0=Ni 1=Imp",
@@ -10801,6 +11071,9 @@ impl armreg_rt::Layout for IdAa64mmfr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64mmfr2",
         fields: "cnp 0 4 0=Ni 1=Imp;uao 4 4 0=Ni 1=Imp;lsm 8 4 0=Ni 1=Imp;iesb 12 4 0=Ni 1=Imp;varange 16 4 0=_48 1=_52;ccidx 20 4 0=_32 1=_64;nv 24 4 0=Ni 1=Imp 2=Nv2;st 28 4 0=_39 1=_4847;at 32 4 0=Ni 1=Imp;ids 36 4 0=_0x0 1=_0x18;fwb 40 4 0=Ni 1=Imp;ttl 48 4 0=Ni 1=Imp;bbm 52 4 0=_0 1=_1 2=_2;evt 56 4 0=Ni 1=Imp 2=Ttlbxs;e0pd 60 4 0=Ni 1=Imp",
@@ -11341,6 +11614,9 @@ impl armreg_rt::Layout for IdAa64mmfr3 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf_0000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64mmfr3",
         fields: "tcrx 0 4 0=Ni 1=Imp;sctlrx 4 4 0=Ni 1=Imp;s1pie 8 4 0=Ni 1=Imp;s2pie 12 4 0=Ni 1=Imp;s1poe 16 4 0=Ni 1=Imp;s2poe 20 4 0=Ni 1=Imp;aie 24 4 0=Ni 1=Imp;mec 28 4 0=Ni 1=Imp;d128 32 4 0=Ni 1=Imp;d128_2 36 4 0=Ni 1=Imp;snerr 40 4 0=Ni 1=Sync 2=FeatAnerr 3=FeatAnerrInd;anerr 44 4 0=Ni 1=Async 2=FeatAnerr 3=FeatAnerrInd;sderr 52 4 0=Ni 1=DevSync 2=FeatAderr 3=FeatAderrInd;aderr 56 4 0=Ni 1=DevAsync 2=FeatAderr 3=FeatAderrInd;spec_fpacc 60 4 0=Ni 1=Imp",
@@ -11686,6 +11962,9 @@ impl armreg_rt::Layout for IdAa64mmfr4 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ff0f_f000_000f,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64mmfr4",
         fields: "eiesb 4 4 0=Ni 1=Toel3 2=Toelx 15=Any;asid2 8 4 0=Ni 1=Imp;hacdbs 12 4 0=Ni 1=Imp;fgwte3 16 4 0=Ni 1=Imp;nv_frac 20 4 0=NvNv2 1=Nv2Only;e2h0 24 4 0=Imp 14=NiNv1 15=Ni;e3dse 36 4 0=Ni 1=Imp",
@@ -11986,6 +12265,9 @@ impl armreg_rt::Layout for IdAa64pfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64pfr0",
         fields: "el0 0 4 1=Imp 2=Aarch32;el1 4 4 1=Imp 2=Aarch32;el2 8 4 0=Ni 1=Imp 2=Aarch32;el3 12 4 0=Ni 1=Imp 2=Aarch32;fp 16 4 0=Imp 1=Fp16 15=Ni;advsimd 20 4 0=Imp 1=Fp16 15=Ni;gic 24 4 0=Ni 1=Imp 3=V4p1;ras 28 4 0=Ni 1=Imp 2=V1p1;sve 32 4 0=Ni 1=Imp;sel2 36 4 0=Ni 1=Imp;mpam 40 4 0=_0 1=_1;amu 44 4 0=Ni 1=Imp 2=V1p1;dit 48 4 0=Ni 1=Imp;rme 52 4 0=Ni 1=Imp;csv2 56 4 0=Ni 1=Imp 2=Csv22 3=Csv23;csv3 60 4 0=Ni 1=Imp",
@@ -12597,6 +12879,9 @@ impl armreg_rt::Layout for IdAa64pfr1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf0_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64pfr1",
         fields: "bt 0 4 0=Ni 1=Imp;ssbs 4 4 0=Ni 1=Imp 2=Ssbs2;mte 8 4 0=Ni 1=Imp 2=Mte2 3=Mte3;ras_frac 12 4 0=Ni 1=Rasv1p1;mpam_frac 16 4 0=Minor0 1=Minor1;sme 24 4 0=Ni 1=Imp 2=Sme2;rndr_trap 28 4 0=Ni 1=Imp;csv2_frac 32 4 0=Ni 1=Csv21p1 2=Csv21p2;nmi 36 4 0=Ni 1=Imp;mte_frac 40 4 0=Async 15=Ni;gcs 44 4 0=Ni 1=Imp;the 48 4 0=Ni 1=Imp;mtex 52 4 0=Mte 1=Mte4;df2 56 4 0=Ni 1=Imp;pfar 60 4 0=Ni 1=Imp",
@@ -13137,6 +13422,9 @@ impl armreg_rt::Layout for IdAa64pfr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_fff0_ffff_f000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64pfr2",
         fields: "mteperm 0 4 0=Ni 1=Imp;mtestoreonly 4 4 0=Ni 1=Imp;mtefar 8 4 0=Ni 1=Imp;fpmr 32 4 0=Ni 1=Imp",
@@ -13277,6 +13565,9 @@ impl armreg_rt::Layout for IdAa64smfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x600e_0000_8fff_ffff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64smfr0",
         fields: "sf8dp2 28 1 0=Ni 1=Imp;sf8dp4 29 1 0=Ni 1=Imp;sf8fma 30 1 0=Ni 1=Imp;f32f32 32 1 0=Ni 1=Imp;bi32i32 33 1 0=Ni 1=Imp;b16f32 34 1 0=Ni 1=Imp;f16f32 35 1 0=Ni 1=Imp;i8i32 36 4 0=Ni 15=Imp;f8f32 40 1 0=Ni 1=Imp;f8f16 41 1 0=Ni 1=Imp;f16f16 42 1 0=Ni 1=Imp;b16b16 43 1 0=Ni 1=Imp;i16i32 44 4 0=Ni 5=Imp;f64f64 48 1 0=Ni 1=Imp;i16i64 52 4 0=Ni 15=Imp;smever 56 4 0=Sme 1=Sme2 2=Sme2p1;lutv2 60 1 0=Ni 1=Imp;fa64 63 1 0=Ni 1=Imp",
@@ -13585,6 +13876,9 @@ impl armreg_rt::Layout for IdAa64zfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf00f_00f0_f000_ff00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64zfr0",
         fields: "svever 0 4 0=Imp 1=Sve2 2=Sve2p1;aes 4 4 0=Ni 1=Imp 2=Pmull128;bitperm 16 4 0=Ni 1=Imp;bf16 20 4 0=Ni 1=Imp 2=Ebf16;b16b16 24 4 0=Ni 1=Imp;sha3 32 4 0=Ni 1=Imp;sm4 40 4 0=Ni 1=Imp;i8mm 44 4 0=Ni 1=Imp;f32mm 52 4 0=Ni 1=Imp;f64mm 56 4 0=Ni 1=Imp",
@@ -13783,6 +14077,9 @@ impl armreg_rt::Layout for IdAfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAfr0",
         fields: "impdef0 0 4;impdef1 4 4;impdef2 8 4;impdef3 12 4",
@@ -13821,6 +14118,9 @@ impl armreg_rt::Layout for IdDfr0 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdDfr0",
         fields: "perfmon 24 4",
@@ -13893,6 +14193,9 @@ impl armreg_rt::Layout for IdDfr0El1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdDfr0El1",
         fields: "copdbg 0 4 0=Ni 2=Armv6 3=Armv6p1 4=Armv7 5=Armv7p1 6=Armv8 7=Vhe 8=Debugv8p2 9=Debugv8p4 10=Debugv8p8 11=Debugv8p9;copsdbg 4 4;mmapdbg 8 4 0=Ni 4=Armv7 5=Armv7p1;coptrc 12 4 0=Ni 1=Imp;mmaptrc 16 4 0=Ni 1=Imp;mprofdbg 20 4 0=Ni 1=Imp;perfmon 24 4 0=Ni 1=Pmuv1 2=Pmuv2 3=Pmuv3 4=Pmuv3p1 5=Pmuv3p4 6=Pmuv3p5 7=Pmuv3p7 8=Pmuv3p8 9=Pmuv3p9 15=Impdef;tracefilt 28 4 0=Ni 1=Imp",
@@ -14205,6 +14508,9 @@ impl armreg_rt::Layout for IdDfr1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ff00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdDfr1",
         fields: "mtpmu 0 4 0=Impdef 1=Imp 15=Ni;hpmn0 4 4 0=Ni 1=Imp",
@@ -14335,6 +14641,9 @@ impl armreg_rt::Layout for IdIsar0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_f000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdIsar0",
         fields: "swap 0 4 0=Ni 1=Imp;bitcount 4 4 0=Ni 1=Imp;bitfield 8 4 0=Ni 1=Imp;cmpbranch 12 4 0=Ni 1=Imp;coproc 16 4 0=Ni 1=Mrc 2=Mrc2 3=Mrrc 4=Mrrc2;debug 20 4 0=Ni 1=Imp;divide 24 4 0=Ni 1=XdivT32 2=XdivA32",
@@ -14543,6 +14852,9 @@ impl armreg_rt::Layout for IdIsar1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdIsar1",
         fields: "endian 0 4 0=Ni 1=Imp;except 4 4 0=Ni 1=Imp;except_ar 8 4 0=Ni 1=Imp;extend 12 4 0=Ni 1=Sxtb 2=Sxtb16;ifthen 16 4 0=Ni 1=Imp;immediate 20 4 0=Ni 1=Imp;interwork 24 4 0=Ni 1=Bx 2=Blx 3=A32Bx;jazelle 28 4 0=Ni 1=Imp",
@@ -14752,6 +15064,9 @@ impl armreg_rt::Layout for IdIsar2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdIsar2",
         fields: "loadstore 0 4 0=Ni 1=Double 2=Acquire;memhint 4 4 0=Ni 1=Pld 2=Pld2 3=Pli 4=Pldw;multiaccessint 8 4 0=Ni 1=Restartable 2=Continuable;mult 12 4 0=Ni 1=Mla 2=Mls;mults 16 4 0=Ni 1=Smull 2=Smlabb 3=Smlad;multu 20 4 0=Ni 1=Umull 2=Umaal;psr_ar 24 4 0=Ni 1=Imp;reversal 28 4 0=Ni 1=Rev 2=Rbit",
@@ -15235,6 +15550,9 @@ impl armreg_rt::Layout for IdIsar3 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdIsar3",
         fields: "saturate 0 4 0=Ni 1=Imp;simd 4 4 0=Ni 1=Ssat 3=Pkhbt;svc 8 4 0=Ni 1=Imp;synchprim 12 4 0=Ni 1=Exclusive 2=Double;tabbranch 16 4 0=Ni 1=Imp;t32copy 20 4 0=Ni 1=Imp;truenop 24 4 0=Ni 1=Imp;t32ee 28 4 0=Ni 1=Imp",
@@ -15442,6 +15760,9 @@ impl armreg_rt::Layout for IdIsar4 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdIsar4",
         fields: "unpriv 0 4 0=Ni 1=RegByte 2=SignedHalfword;withshifts 4 4 0=Ni 1=Lsl3 3=Ls 4=Reg;writeback 8 4 0=Ni 1=Imp;smc 12 4 0=Ni 1=Imp;barrier 16 4 0=Ni 1=Imp;synchprim_frac 20 4 0=Ni 3=Imp;psr_m 24 4 0=Ni 1=Imp;swp_frac 28 4 0=Ni 1=Imp",
@@ -15699,6 +16020,9 @@ impl armreg_rt::Layout for IdIsar5 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_00f0_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdIsar5",
         fields: "sevl 0 4 0=Ni 1=Imp;aes 4 4 0=Ni 1=Imp 2=Vmull;sha1 8 4 0=Ni 1=Imp;sha2 12 4 0=Ni 1=Imp;crc32 16 4 0=Ni 1=Imp;rdm 24 4 0=Ni 1=Imp;vcma 28 4 0=Ni 1=Imp",
@@ -15844,6 +16168,9 @@ impl armreg_rt::Layout for IdIsar6 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_f000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdIsar6",
         fields: "jscvt 0 4 0=Ni 1=Imp;dp 4 4 0=Ni 1=Imp;fhm 8 4 0=Ni 1=Imp;sb 12 4 0=Ni 1=Imp;specres 16 4 0=Ni 1=Imp;bf16 20 4 0=Ni 1=Imp;i8mm 24 4 0=Ni 1=Imp",
@@ -15940,6 +16267,9 @@ impl armreg_rt::Layout for IdMmfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdMmfr0",
         fields: "vmsa 0 4 0=Ni 1=Impdef 2=Vmsav6 3=Vmsav7 4=Vmsav7Pxn 5=Vmsav7Long;pmsa 4 4 0=Ni 1=Impdef 2=Pmsav6 3=Pmsav7;outershr 8 4 0=Nc 1=Hw 15=Ignored;sharelvl 12 4 0=One 1=Two;tcm 16 4 0=Ni 1=Impdef 2=Tcm 3=TcmDma;auxreg 20 4 0=Ni 1=Actlr 2=Aifsr;fcse 24 4 0=Ni 1=Imp;innershr 28 4 0=Nc 1=Hw 15=Ignored",
@@ -16371,6 +16701,9 @@ impl armreg_rt::Layout for IdMmfr1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdMmfr1",
         fields: "l1hvdva 0 4 0=Ni 1=CleanAndInvalidate 2=InvalidateBp;l1univa 4 4 0=Ni 1=CleanAndInvalidate 2=InvalidateBp;l1hvdsw 8 4 0=Ni 1=CleanAndInvalidate 2=InvalidateDsideOnly 3=Invalidate;l1unisw 12 4 0=Ni 1=Clean 2=CleanAndInvalidate 3=Invalidate;l1hvd 16 4 0=Ni 1=InvalidateIsideOnly 2=Invalidate 3=CleanAndInvalidate;l1uni 20 4 0=Ni 1=Invalidate 2=CleanAndInvalidate;l1tstcln 24 4 0=Ni 1=Noinvalidate 2=Invalidate;bpred 28 4 0=Ni 1=BpSwManged 2=BpAsidAware 3=BpNosnoop 4=BpInvisible",
@@ -16858,6 +17191,9 @@ impl armreg_rt::Layout for IdMmfr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdMmfr2",
         fields: "l1hvdfg 0 4 0=Ni 1=Imp;l1hvdbg 4 4 0=Ni 1=Imp;l1hvdrng 8 4 0=Ni 1=Imp;hvdtlb 12 4 0=Ni;unitlb 16 4 0=Ni 1=ByVa 2=ByMatchAsid 3=ByAllAsid 4=OtherTlbs 5=Broadcast 6=ByIpa;membarr 20 4 0=Ni 1=DsbOnly 2=Imp;wfistall 24 4 0=Ni 1=Imp;hwaccflg 28 4 0=Ni 1=Imp",
@@ -17123,6 +17459,9 @@ impl armreg_rt::Layout for IdMmfr3 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdMmfr3",
         fields: "cmaintva 0 4 0=Ni 1=Imp;cmaintsw 4 4 0=Ni 1=Imp;bpmaint 8 4 0=Ni 1=All 2=ByVa;maintbcst 12 4 0=Ni 1=NoTlb 2=All;pan 16 4 0=Ni 1=Pan 2=Pan2;cohwalk 20 4 0=Ni 1=Imp;cmemsz 24 4 0=_4gb 1=_64gb 2=_1tb;supersec 28 4 0=Imp 15=Ni",
@@ -17490,6 +17829,9 @@ impl armreg_rt::Layout for IdMmfr4 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdMmfr4",
         fields: "specsei 0 4 0=Ni 1=Imp;ac2 4 4 0=Ni 1=Imp;xnx 8 4 0=Ni 1=Imp;cnp 12 4 0=Ni 1=Imp;hpds 16 4 0=Ni 1=Aa32hpd 2=Hpds2;lsm 20 4 0=Ni 1=Imp;ccidx 24 4 0=Ni 1=Imp;evt 28 4 0=Ni 1=NoTlbis 2=Tlbis",
@@ -17667,6 +18009,9 @@ impl armreg_rt::Layout for IdMmfr5 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ff00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdMmfr5",
         fields: "ets 0 4 0=Ni 1=Imp;ntlbpa 4 4 0=Ni 1=Imp",
@@ -17748,6 +18093,9 @@ impl armreg_rt::Layout for IdPfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdPfr0",
         fields: "state0 0 4 0=Ni 1=Imp;state1 4 4 0=Ni 1=Thumb 2=Thumb2;state2 8 4 0=Ni 1=NoCv 2=Cv;state3 12 4 0=Ni 1=Imp;csv2 16 4 0=Undisclosed 1=Imp 2=Csv2p1;amu 20 4 0=Ni 1=Amuv1 2=Amuv1p1;dit 24 4 0=Ni 1=Imp;ras 28 4 0=Ni 1=Ras 2=Rasv1p1",
@@ -18117,6 +18465,9 @@ impl armreg_rt::Layout for IdPfr1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdPfr1",
         fields: "progmod 0 4 0=Ni 1=Imp;security 4 4 0=Ni 1=El3;mprogmod 8 4 0=Ni 1=Imp;virtualization 12 4 0=Ni 1=Imp;gentimer 16 4 0=Ni 1=Imp 2=Ecv;sec_frac 20 4 0=Ni 1=WalkDisable 2=SecureMemory;virt_frac 24 4 0=Ni 1=Imp;gic 28 4 0=Ni 1=Gicv3 3=Gicv4p1",
@@ -18405,6 +18756,9 @@ impl armreg_rt::Layout for IdPfr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_f000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdPfr2",
         fields: "csv3 0 4 0=Ni 1=Imp;ssbs 4 4 0=Ni 1=Imp;ras_frac 8 4 0=Ni 1=Rasv1p1",
@@ -18527,6 +18881,9 @@ impl armreg_rt::Layout for Isr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_f83f,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Isr",
         fields: "f 6 1;i 7 1;a 8 1;fs 9 1;is 10 1",
@@ -18570,6 +18927,9 @@ impl armreg_rt::Layout for Lorc {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fc02,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3fd,
         reset: None,
         name: "Lorc",
         fields: "en 0 1;ds 2 8",
@@ -18606,13 +18966,16 @@ impl Lorea {
     /// `EA_51_48`: End physical address bits 51:48
     ///
     /// Bits \[51:48\], read/write. Reset: not described.
-    pub const EA_51_48: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(48, 4);
+    pub const EA_51_48: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(48, 4);
 }
 impl armreg_rt::Layout for Lorea {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xfff0_0000_0000_ffff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf_ffff_ffff_0000,
         reset: None,
         name: "Lorea",
         fields: "ea_47_16 16 32;ea_51_48 48 4",
@@ -18656,6 +19019,9 @@ impl armreg_rt::Layout for Lorid {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ff00_ff00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Lorid",
         fields: "lr 0 8;ld 16 8",
@@ -18693,6 +19059,9 @@ impl armreg_rt::Layout for Lorn {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ff00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff,
         reset: None,
         name: "Lorn",
         fields: "num 0 8",
@@ -18729,13 +19098,16 @@ impl Lorsa {
     /// `SA`: Start physical address bits of the LORegion
     ///
     /// Bits \[51:16\], read/write. Reset: not described.
-    pub const SA: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(16, 36);
+    pub const SA: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 36>> = armreg_rt::Field::new(16, 36);
 }
 impl armreg_rt::Layout for Lorsa {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xfff0_0000_0000_fffe,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf_ffff_ffff_0001,
         reset: None,
         name: "Lorsa",
         fields: "valid 0 1;sa 16 36",
@@ -18807,6 +19179,9 @@ impl armreg_rt::Layout for Mair {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Mair",
         fields: "attr0 0 8;attr1 8 8;attr2 16 8;attr3 24 8;attr4 32 8;attr5 40 8;attr6 48 8;attr7 56 8",
@@ -18871,6 +19246,9 @@ impl armreg_rt::Layout for Mdccint {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_9fff_ffff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x6000_0000,
         reset: None,
         name: "Mdccint",
         fields: "tx 29 1;rx 30 1",
@@ -18914,6 +19292,9 @@ impl armreg_rt::Layout for Mdccsr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_9fff_ffff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Mdccsr",
         fields: "txfull 29 1;rxfull 30 1",
@@ -18924,8 +19305,8 @@ impl armreg_rt::Layout for Mdccsr {
 /// A layout: its values are [`Value<MdcrEl2>`](armreg_rt::Value), from `MdcrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, MdcrEl2};
-/// let value = MdcrEl2::DEFAULT.with(MdcrEl2::HPMN, 1);
+/// # use aarch64_sysregs::{rt, Layout, MdcrEl2};
+/// let value = MdcrEl2::DEFAULT.with(MdcrEl2::HPMN, rt::Const::<1>);
 /// assert_eq!(value.get(MdcrEl2::HPMN), 1);
 /// ```
 ///
@@ -18950,7 +19331,7 @@ impl MdcrEl2 {
     /// Bits \[4:0\], read/write. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487, MDCR_EL2
-    pub const HPMN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 5);
+    pub const HPMN: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 5>> = armreg_rt::Field::new(0, 5);
     /// `TPMCR`: Trap PMCR accesses from EL0/EL1 to EL2
     ///
     /// Bits \[5\], read/write. Reset: not described.
@@ -18987,6 +19368,9 @@ impl armreg_rt::Layout for MdcrEl2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x82_00ff,
         reset: None,
         name: "MdcrEl2",
         fields: "hpmn 0 5;tpmcr 5 1;tpm 6 1;hpme 7 1;hpmd 17 1;hccd 23 1",
@@ -19032,6 +19416,9 @@ impl armreg_rt::Layout for MdcrEl3 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x82_0000,
         reset: None,
         name: "MdcrEl3",
         fields: "spme 17 1;sccd 23 1",
@@ -19117,7 +19504,7 @@ impl Mdscr {
     /// `INTdis`: Interrupt disable in Debug state
     ///
     /// Bits \[23:22\], read/write. Reset: not described.
-    pub const INTDIS: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(22, 2);
+    pub const INTDIS: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(22, 2);
     /// `TXU`: DTRTX underrun flag
     ///
     /// Bits \[26\], read/write. Reset: not described.
@@ -19160,6 +19547,9 @@ impl armreg_rt::Layout for Mdscr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_fff0_1317_0fbe,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf_ece8_f041,
         reset: None,
         name: "Mdscr",
         fields: "ss 0 1;err 6 1;tdcc 12 1;kde 13 1;hde 14 1;mde 15 1;sc2 19 1;tda 21 1;intdis 22 2;txu 26 1;rxo 27 1;txfull 29 1;rxfull 30 1;tfo 31 1;embwe 32 1;tta 33 1;enspm 34 1;ehbwe 35 1",
@@ -19226,6 +19616,9 @@ impl armreg_rt::Layout for Midr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Midr",
         fields: "revision 0 4;partnum 4 12;architecture 16 4;variant 20 4;implementer 24 8 0=Software 65=Arm 66=Broadcom 67=Cavium 70=Fujitsu 72=Hisilicon 78=Nvidia 80=Apm 81=Qualcomm 97=Apple 109=Microsoft 192=Ampere",
@@ -19380,6 +19773,9 @@ impl armreg_rt::Layout for Mpidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ff00_3e00_0000,
         res1: 0x8000_0000,
+        default: 0x8000_0000,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Mpidr",
         fields: "aff0 0 8;aff1 8 8;aff2 16 8;mt 24 1;u 30 1;aff3 32 8",
@@ -19438,6 +19834,9 @@ impl armreg_rt::Layout for MpidrA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x3e00_0000,
         res1: 0x8000_0000,
+        default: 0x8000_0000,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "MpidrA32",
         fields: "aff0 0 8;aff1 8 8;aff2 16 8;mt 24 1;u 30 1",
@@ -19510,6 +19909,9 @@ impl armreg_rt::Layout for Mvfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Mvfr0",
         fields: "simdreg 0 4 0=Ni 1=Imp16x64 2=Imp32x64;fpsp 4 4 0=Ni 1=Vfpv2 2=Vfpv3;fpdp 8 4 0=Ni 1=Vfpv2 2=Vfpv3;fptrap 12 4 0=Ni 1=Imp;fpdivide 16 4 0=Ni 1=Imp;fpsqrt 20 4 0=Ni 1=Imp;fpshvec 24 4 0=Ni 1=Imp;fpround 28 4 0=Ni 1=Imp",
@@ -19717,6 +20119,9 @@ impl armreg_rt::Layout for Mvfr1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Mvfr1",
         fields: "fpftz 0 4 0=Ni 1=Imp;fpdnan 4 4 0=Ni 1=Imp;simdls 8 4 0=Ni 1=Imp;simdint 12 4 0=Ni 1=Imp;simdsp 16 4 0=Ni 1=Imp;simdhp 20 4 0=Ni 1=Simdhp 2=SimdhpFloat;fphp 24 4 0=Ni 1=Fphp 2=FphpConv 3=Fp16;simdfmac 28 4 0=Ni 1=Imp",
@@ -19896,6 +20301,9 @@ impl armreg_rt::Layout for Mvfr2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ff00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Mvfr2",
         fields: "simdmisc 0 4 0=Ni 1=SimdDirectedRounding 2=SimdRounding 3=SimdMaxMin;fpmisc 4 4 0=Ni 1=Fp 2=FpDirectedRounding 3=FpRounding 4=FpMaxMin",
@@ -20072,6 +20480,9 @@ impl armreg_rt::Layout for Nzcv {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0fff_ffff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf000_0000,
         reset: None,
         name: "Nzcv",
         fields: "v 28 1;c 29 1;z 30 1;n 31 1",
@@ -20109,6 +20520,9 @@ impl armreg_rt::Layout for Osdtrrx {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Osdtrrx",
         fields: "dtrrx 0 32",
@@ -20146,6 +20560,9 @@ impl armreg_rt::Layout for Osdtrtx {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Osdtrtx",
         fields: "dtrtx 0 32",
@@ -20183,6 +20600,9 @@ impl armreg_rt::Layout for Oseccr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Oseccr",
         fields: "edeccr 0 32",
@@ -20220,6 +20640,9 @@ impl armreg_rt::Layout for Oslar {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fffe,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Oslar",
         fields: "",
@@ -20277,7 +20700,7 @@ impl Par {
     /// `PA`: Output physical address from bit 12 up
     ///
     /// Bits \[51:12\], read/write. Reset: not described.
-    pub const PA: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(12, 40);
+    pub const PA: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 40>> = armreg_rt::Field::new(12, 40);
     /// `ATTR`: Memory attributes of the output, in MAIR attribute encoding
     ///
     /// Bits \[63:56\], read/write. Reset: not described.
@@ -20288,6 +20711,9 @@ impl armreg_rt::Layout for Par {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf0_0000_0000_007e,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff0f_ffff_ffff_ff81,
         reset: None,
         name: "Par",
         fields: "f 0 1;sh 7 2 0=NonShareable 2=OuterShareable 3=InnerShareable;ns 9 1;impdef 10 1;nse 11 1;pa 12 40;attr 56 8",
@@ -20396,7 +20822,7 @@ impl ParFault {
     /// `FST`: Fault status code of the abort
     ///
     /// Bits \[6:1\], read/write. Reset: not described.
-    pub const FST: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(1, 6);
+    pub const FST: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 6>> = armreg_rt::Field::new(1, 6);
     /// `PTW`: Stage 2 fault during the stage 1 translation table walk
     ///
     /// Bits \[8\], read/write. Reset: not described.
@@ -20431,6 +20857,9 @@ impl armreg_rt::Layout for ParFault {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0480,
         res1: 0x800,
+        default: 0x800,
+        w1_effects: 0x0,
+        stored: 0xffff_0000_0000_f37f,
         reset: None,
         name: "ParFault",
         fields: "f 0 1;fst 1 6;ptw 8 1;s 9 1;assuredonly 12 1;toplevel 13 1;overlay 14 1;dirtybit 15 1;impdef 48 16",
@@ -20441,8 +20870,8 @@ impl armreg_rt::Layout for ParFault {
 /// A layout: its values are [`Value<Pirx>`](armreg_rt::Value), from `Pirx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PIRE0_EL1`](crate::aarch64::PIRE0_EL1), [`aarch64::PIRE0_EL12`](crate::aarch64::PIRE0_EL12), [`aarch64::PIR_EL1`](crate::aarch64::PIR_EL1), [`aarch64::PIR_EL12`](crate::aarch64::PIR_EL12), [`aarch64::PIR_EL2`](crate::aarch64::PIR_EL2), [`aarch64::POR_EL0`](crate::aarch64::POR_EL0), [`aarch64::POR_EL1`](crate::aarch64::POR_EL1), [`aarch64::POR_EL12`](crate::aarch64::POR_EL12) and 2 more.
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Pirx};
-/// let value = Pirx::DEFAULT.with(Pirx::PERM0, 1);
+/// # use aarch64_sysregs::{rt, Layout, Pirx};
+/// let value = Pirx::DEFAULT.with(Pirx::PERM0, rt::Const::<1>);
 /// assert_eq!(value.get(Pirx::PERM0), 1);
 /// ```
 ///
@@ -20475,73 +20904,76 @@ impl Pirx {
     /// `Perm0`: Permissions for index 0
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
-    pub const PERM0: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 4);
+    pub const PERM0: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(0, 4);
     /// `Perm1`: Permissions for index 1
     ///
     /// Bits \[7:4\], read/write. Reset: not described.
-    pub const PERM1: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(4, 4);
+    pub const PERM1: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(4, 4);
     /// `Perm2`: Permissions for index 2
     ///
     /// Bits \[11:8\], read/write. Reset: not described.
-    pub const PERM2: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(8, 4);
+    pub const PERM2: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(8, 4);
     /// `Perm3`: Permissions for index 3
     ///
     /// Bits \[15:12\], read/write. Reset: not described.
-    pub const PERM3: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(12, 4);
+    pub const PERM3: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(12, 4);
     /// `Perm4`: Permissions for index 4
     ///
     /// Bits \[19:16\], read/write. Reset: not described.
-    pub const PERM4: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 4);
+    pub const PERM4: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(16, 4);
     /// `Perm5`: Permissions for index 5
     ///
     /// Bits \[23:20\], read/write. Reset: not described.
-    pub const PERM5: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(20, 4);
+    pub const PERM5: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(20, 4);
     /// `Perm6`: Permissions for index 6
     ///
     /// Bits \[27:24\], read/write. Reset: not described.
-    pub const PERM6: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(24, 4);
+    pub const PERM6: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(24, 4);
     /// `Perm7`: Permissions for index 7
     ///
     /// Bits \[31:28\], read/write. Reset: not described.
-    pub const PERM7: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(28, 4);
+    pub const PERM7: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(28, 4);
     /// `Perm8`: Permissions for index 8
     ///
     /// Bits \[35:32\], read/write. Reset: not described.
-    pub const PERM8: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(32, 4);
+    pub const PERM8: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(32, 4);
     /// `Perm9`: Permissions for index 9
     ///
     /// Bits \[39:36\], read/write. Reset: not described.
-    pub const PERM9: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(36, 4);
+    pub const PERM9: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(36, 4);
     /// `Perm10`: Permissions for index 10
     ///
     /// Bits \[43:40\], read/write. Reset: not described.
-    pub const PERM10: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(40, 4);
+    pub const PERM10: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(40, 4);
     /// `Perm11`: Permissions for index 11
     ///
     /// Bits \[47:44\], read/write. Reset: not described.
-    pub const PERM11: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(44, 4);
+    pub const PERM11: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(44, 4);
     /// `Perm12`: Permissions for index 12
     ///
     /// Bits \[51:48\], read/write. Reset: not described.
-    pub const PERM12: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(48, 4);
+    pub const PERM12: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(48, 4);
     /// `Perm13`: Permissions for index 13
     ///
     /// Bits \[55:52\], read/write. Reset: not described.
-    pub const PERM13: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(52, 4);
+    pub const PERM13: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(52, 4);
     /// `Perm14`: Permissions for index 14
     ///
     /// Bits \[59:56\], read/write. Reset: not described.
-    pub const PERM14: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(56, 4);
+    pub const PERM14: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(56, 4);
     /// `Perm15`: Permissions for index 15
     ///
     /// Bits \[63:60\], read/write. Reset: not described.
-    pub const PERM15: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(60, 4);
+    pub const PERM15: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for Pirx {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Pirx",
         fields: "perm0 0 4;perm1 4 4;perm2 8 4;perm3 12 4;perm4 16 4;perm5 20 4;perm6 24 4;perm7 28 4;perm8 32 4;perm9 36 4;perm10 40 4;perm11 44 4;perm12 48 4;perm13 52 4;perm14 56 4;perm15 60 4",
@@ -20595,6 +21027,9 @@ impl armreg_rt::Layout for Pmbidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_f0c0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmbidr",
         fields: "align 0 4;p 4 1;f 5 1;ea 8 4 0=Notdescribed 1=Ignored 2=Serror",
@@ -20701,13 +21136,16 @@ impl Pmblimitr {
     /// `LIMIT`: Buffer limit address, bits 63:12
     ///
     /// Bits \[63:12\], read/write. Reset: not described.
-    pub const LIMIT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(12, 52);
+    pub const LIMIT: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 52>> = armreg_rt::Field::new(12, 52);
 }
 impl armreg_rt::Layout for Pmblimitr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xfd8,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_f027,
         reset: None,
         name: "Pmblimitr",
         fields: "e 0 1;fm 1 2 0=Fill 2=Discard;pmfz 5 1;limit 12 52",
@@ -20802,6 +21240,9 @@ impl armreg_rt::Layout for Pmbptr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Pmbptr",
         fields: "ptr 0 64",
@@ -20865,6 +21306,9 @@ impl armreg_rt::Layout for Pmbsr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_03f0_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfc0f_ffff,
         reset: None,
         name: "Pmbsr",
         fields: "mss 0 16;coll 16 1;s 17 1;ea 18 1;dl 19 1;ec 26 6 0=Buf 36=FaultS1 37=FaultS2 30=FaultGpc 31=ImpDef",
@@ -21033,6 +21477,9 @@ impl armreg_rt::Layout for Pmccfiltr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfd70_0000,
         reset: None,
         name: "Pmccfiltr",
         fields: "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
@@ -21074,6 +21521,9 @@ impl armreg_rt::Layout for Pmccntr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Pmccntr",
         fields: "ccnt 0 64",
@@ -21112,6 +21562,9 @@ impl armreg_rt::Layout for Pmccntr32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Pmccntr32",
         fields: "ccnt 0 32",
@@ -21150,6 +21603,9 @@ impl armreg_rt::Layout for Pmceid {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmceid",
         fields: "id 0 64",
@@ -21193,6 +21649,9 @@ impl armreg_rt::Layout for Pmceid32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmceid32",
         fields: "id 0 32",
@@ -21240,6 +21699,9 @@ impl armreg_rt::Layout for Pmcidr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmcidr",
         fields: "value 0 32",
@@ -21289,13 +21751,13 @@ impl Pmcr {
     /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5
-    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(1, 1);
     /// `C`: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0
     ///
     /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5
-    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(2, 1);
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
     /// Bits \[3\], read/write. Reset: not described.
@@ -21362,6 +21824,9 @@ impl armreg_rt::Layout for Pmcr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x6,
+        stored: 0x1_0000_02f9,
         reset: None,
         name: "Pmcr",
         fields: "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm;fzs 32 1",
@@ -21467,13 +21932,13 @@ impl PmcrA32 {
     /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5
-    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(1, 1);
     /// `C`: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0
     ///
     /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5
-    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(2, 1);
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
     /// Bits \[3\], read/write. Reset: not described.
@@ -21534,6 +21999,9 @@ impl armreg_rt::Layout for PmcrA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x6,
+        stored: 0x2f9,
         reset: None,
         name: "PmcrA32",
         fields: "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm",
@@ -21580,6 +22048,9 @@ impl armreg_rt::Layout for Pmevcntr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Pmevcntr",
         fields: "evcnt 0 64",
@@ -21618,6 +22089,9 @@ impl armreg_rt::Layout for Pmevcntr32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Pmevcntr32",
         fields: "evcnt 0 32",
@@ -21738,6 +22212,9 @@ impl armreg_rt::Layout for Pmevtyper {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff70_ffff,
         reset: None,
         name: "Pmevtyper",
         fields: "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
@@ -21832,7 +22309,7 @@ impl Pmicfiltr {
     /// `VS`: Threshold qualifier
     ///
     /// Bits \[57:56\], read/write. Reset: not described.
-    pub const VS: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(56, 2);
+    pub const VS: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(56, 2);
     /// `SYNC`: Synchronous mode
     ///
     /// Bits \[58\], read/write. Reset: not described.
@@ -21843,6 +22320,9 @@ impl armreg_rt::Layout for Pmicfiltr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf8ff_ffff_020f_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x700_0000_fdf0_ffff,
         reset: None,
         name: "Pmicfiltr",
         fields: "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;t 23 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1;vs 56 2;sync 58 1",
@@ -21879,6 +22359,9 @@ impl armreg_rt::Layout for Pmicntr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Pmicntr",
         fields: "icnt 0 64",
@@ -21943,13 +22426,16 @@ impl PmscrEl1 {
     /// `PCT`: Timestamp counter select
     ///
     /// Bits \[7:6\], read/write. Reset: not described.
-    pub const PCT: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(6, 2);
+    pub const PCT: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(6, 2);
 }
 impl armreg_rt::Layout for PmscrEl1 {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ff04,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfb,
         reset: None,
         name: "PmscrEl1",
         fields: "e0spe 0 1;e1spe 1 1;cx 3 1;pa 4 1;ts 5 1;pct 6 2",
@@ -22013,6 +22499,9 @@ impl armreg_rt::Layout for PmscrEl2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_ff04,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfb,
         reset: None,
         name: "PmscrEl2",
         fields: "e0hspe 0 1;e2spe 1 1;cx 3 1;pa 4 1;ts 5 1;pct 6 2 0=Virt 1=Phys 3=Guest",
@@ -22083,8 +22572,8 @@ pub mod pmscr_el2 {
 /// A layout: its values are [`Value<Pmselr>`](armreg_rt::Value), from `Pmselr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Pmselr};
-/// let value = Pmselr::DEFAULT.with(Pmselr::SEL, 1);
+/// # use aarch64_sysregs::{rt, Layout, Pmselr};
+/// let value = Pmselr::DEFAULT.with(Pmselr::SEL, rt::Const::<1>);
 /// assert_eq!(value.get(Pmselr::SEL), 1);
 /// ```
 ///
@@ -22104,13 +22593,16 @@ impl Pmselr {
     /// Bits \[4:0\], read/write. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5 PMSELR_EL0
-    pub const SEL: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 5);
+    pub const SEL: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 5>> = armreg_rt::Field::new(0, 5);
 }
 impl armreg_rt::Layout for Pmselr {
     type Raw = u32;
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x1f,
         reset: None,
         name: "Pmselr",
         fields: "sel 0 5",
@@ -22147,6 +22639,9 @@ impl armreg_rt::Layout for Pmsevfr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Pmsevfr",
         fields: "e 0 64",
@@ -22215,6 +22710,9 @@ impl armreg_rt::Layout for Pmsfcr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_fff8_fff0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x7_000f,
         reset: None,
         name: "Pmsfcr",
         fields: "fe 0 1;ft 1 1;fl 2 1;fne 3 1;b 16 1;ld 17 1;st 18 1",
@@ -22257,6 +22755,9 @@ impl armreg_rt::Layout for Pmsicr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff00_0000_ffff_ffff,
         reset: None,
         name: "Pmsicr",
         fields: "count 0 32;ecount 56 8",
@@ -22350,6 +22851,9 @@ impl armreg_rt::Layout for Pmsidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_fe00_0080,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmsidr",
         fields: "fe 0 1;ft 1 1;fl 2 1;archinst 3 1;lds 4 1;ernd 5 1;fne 6 1;interval 8 4 0=_256 2=_512 3=_768 4=_1024 5=_1536 6=_2048 7=_3072 8=_4096;maxsize 12 4;countsize 16 4 2=_12BitSat 3=_16BitSat;format 20 4;pbt 24 1",
@@ -22511,13 +23015,16 @@ impl Pmsirr {
     /// `INTERVAL`: Sampling interval, bits 31:8
     ///
     /// Bits \[31:8\], read/write. Reset: not described.
-    pub const INTERVAL: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(8, 24);
+    pub const INTERVAL: armreg_rt::Field<Self, u32, armreg_rt::UInt<u32, 24>> = armreg_rt::Field::new(8, 24);
 }
 impl armreg_rt::Layout for Pmsirr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_00fe,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ff01,
         reset: None,
         name: "Pmsirr",
         fields: "rnd 0 1;interval 8 24",
@@ -22555,6 +23062,9 @@ impl armreg_rt::Layout for Pmslatfr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff,
         reset: None,
         name: "Pmslatfr",
         fields: "minlat 0 16",
@@ -22820,6 +23330,9 @@ impl armreg_rt::Layout for Pmswinc {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmswinc",
         fields: "",
@@ -22900,6 +23413,9 @@ impl armreg_rt::Layout for Pmuserenr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x7f,
         reset: None,
         name: "Pmuserenr",
         fields: "en 0 1;sw 1 1;cr 2 1;er 3 1;uen 4 1;ir 5 1;tid 6 1",
@@ -22966,6 +23482,9 @@ impl armreg_rt::Layout for PmuserenrA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x4f,
         reset: None,
         name: "PmuserenrA32",
         fields: "en 0 1;sw 1 1;cr 2 1;er 3 1;tid 6 1",
@@ -23230,6 +23749,9 @@ impl armreg_rt::Layout for PmCounterMask {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "PmCounterMask",
         fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1",
@@ -23266,6 +23788,9 @@ impl armreg_rt::Layout for Rcwmask {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Rcwmask",
         fields: "rcwmask 0 64",
@@ -23302,6 +23827,9 @@ impl armreg_rt::Layout for Rcwsmask {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Rcwsmask",
         fields: "rcwsmask 0 64",
@@ -23352,6 +23880,9 @@ impl armreg_rt::Layout for Rvbar {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Rvbar",
         fields: "resetaddress 0 64",
@@ -23511,7 +24042,7 @@ impl Scr {
     /// `EXT24_22`: Controls added by later extensions; not itemised here, RES0 when not implemented
     ///
     /// Bits \[24:22\], read/write. Reset: not described.
-    pub const EXT24_22: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(22, 3);
+    pub const EXT24_22: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(22, 3);
     /// `EnSCXT`: Lower-EL access to SCXTNUM_ELx (FEAT_CSV2_2)
     ///
     /// Bits \[25\], read/write. Reset: not described.
@@ -23535,7 +24066,7 @@ impl Scr {
     /// `TWEDEL`: Delay before a trapped WFE traps to EL3, as 2^(TWEDEL+8) cycles (FEAT_TWED)
     ///
     /// Bits \[33:30\], read/write. Reset: not described.
-    pub const TWEDEL: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(30, 4);
+    pub const TWEDEL: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(30, 4);
     /// `TME`: Enable transactional memory at lower ELs (FEAT_TME)
     ///
     /// Bits \[34\], read/write. Reset: not described.
@@ -23627,7 +24158,7 @@ impl Scr {
     /// `EXT58_56`: Controls added by later extensions; not itemised here, RES0 when not implemented
     ///
     /// Bits \[58:56\], read/write. Reset: not described.
-    pub const EXT58_56: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(56, 3);
+    pub const EXT58_56: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(56, 3);
     /// `FGTEn2`: Enable the second set of fine-grained traps at EL2 (FEAT_FGT2)
     ///
     /// Bits \[59\], read/write. Reset: not described.
@@ -23635,7 +24166,7 @@ impl Scr {
     /// `EXT61_60`: Controls added by later extensions; not itemised here, RES0 when not implemented
     ///
     /// Bits \[61:60\], read/write. Reset: not described.
-    pub const EXT61_60: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(60, 2);
+    pub const EXT61_60: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(60, 2);
     /// `NSE`: With NS, selects the Security state of EL0-EL2 (FEAT_RME)
     ///
     /// Bits \[62\], read/write. Reset: not described.
@@ -23650,6 +24181,9 @@ impl armreg_rt::Layout for Scr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x40,
         res1: 0x30,
+        default: 0x30,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ff8f,
         reset: None,
         name: "Scr",
         fields: "ns 0 1;irq 1 1;fiq 2 1;ea 3 1;smd 7 1;hce 8 1;sif 9 1;rw 10 1;st 11 1;twi 12 1;twe 13 1;tlor 14 1;terr 15 1;apk 16 1;api 17 1;eel2 18 1;ease 19 1;nmea 20 1;fien 21 1;ext24_22 22 3;enscxt 25 1;ata 26 1;fgten 27 1;ecven 28 1;tweden 29 1;twedel 30 4;tme 34 1;amvoffen 35 1;enas0 36 1;aden 37 1;hxen 38 1;gcsen 39 1;trndr 40 1;entp2 41 1;rcwmasken 42 1;tcr2en 43 1;sctlr2en 44 1;pien 45 1;aien 46 1;d128en 47 1;gpf 48 1;mecen 49 1;enfpm 50 1;tmea 51 1;twerr 52 1;pfaren 53 1;ext54 54 1;enidcp128 55 1;ext58_56 56 3;fgten2 59 1;ext61_60 60 2;nse 62 1;ext63 63 1",
@@ -23909,7 +24443,7 @@ impl Sctlr {
     /// `TWEDEL`: Delay before a trapped WFE traps, as 2^(TWEDEL+8) cycles (FEAT_TWED)
     ///
     /// Bits \[49:46\], read/write. Reset: not described.
-    pub const TWEDEL: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(46, 4);
+    pub const TWEDEL: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(46, 4);
     /// `TMT0`: Trivial implementation of transactions at EL0 (FEAT_TME)
     ///
     /// Bits \[50\], read/write. Reset: not described.
@@ -23972,6 +24506,9 @@ impl armreg_rt::Layout for Sctlr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x2_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_fffd_ffff,
         reset: None,
         name: "Sctlr",
         fields: "m 0 1;a 1 1;c 2 1;sa 3 1;sa0 4 1;cp15ben 5 1;naa 6 1;itd 7 1;sed 8 1;uma 9 1;enrctx 10 1;eos 11 1;i 12 1;endb 13 1;dze 14 1;uct 15 1;ntwi 16 1;ntwe 18 1;wxn 19 1;tscxt 20 1;iesb 21 1;eis 22 1;span 23 1;e0e 24 1;ee 25 1;uci 26 1;enda 27 1;ntlsmd 28 1;lsmaoe 29 1;enib 30 1;enia 31 1;cmow 32 1;mscen 33 1;enfpm 34 1;bt0 35 1;bt1 36 1;itfsb 37 1;tcf0 38 2 0=None 1=Sync 2=Async 3=Asymm;tcf 40 2 0=None 1=Sync 2=Async 3=Asymm;ata0 42 1;ata 43 1;dssbs 44 1;tweden 45 1;twedel 46 4;tmt0 50 1;tmt 51 1;tme0 52 1;tme 53 1;enasr 54 1;enas0 55 1;enals 56 1;epan 57 1;tcso0 58 1;tcso 59 1;entp2 60 1;nmi 61 1;spintmask 62 1;tidcp 63 1",
@@ -24161,6 +24698,9 @@ impl armreg_rt::Layout for SctlrA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x721d_31bf,
         reset: None,
         name: "SctlrA32",
         fields: "m 0 1;a 1 1;c 2 1;ntlsmd 3 1;lsmaoe 4 1;cp15ben 5 1;itd 7 1;sed 8 1;i 12 1;v 13 1;ntwi 16 1;ntwe 18 1;wxn 19 1;uwxn 20 1;ee 25 1;tre 28 1;afe 29 1;te 30 1",
@@ -24304,13 +24844,16 @@ impl SctlrEl3 {
     /// `EXT`: Controls added by later extensions (for example FEAT_TME); not itemised here, RES0 when none is implemented
     ///
     /// Bits \[63:45\], read/write. Reset: not described.
-    pub const EXT: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(45, 19);
+    pub const EXT: armreg_rt::Field<Self, u32, armreg_rt::UInt<u32, 19>> = armreg_rt::Field::new(45, 19);
 }
 impl armreg_rt::Layout for SctlrEl3 {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x4cf_0512_c780,
         res1: 0x3085_0030,
+        default: 0x3085_0030,
+        w1_effects: 0x0,
+        stored: 0xffff_fb30_ca68_384f,
         reset: None,
         name: "SctlrEl3",
         fields: "m 0 1;a 1 1;c 2 1;sa 3 1;naa 6 1;eos 11 1;i 12 1;endb 13 1;wxn 19 1;iesb 21 1;eis 22 1;ee 25 1;enda 27 1;enib 30 1;enia 31 1;bt 36 1;itfsb 37 1;tcf 40 2 0=None 1=Sync 2=Async 3=Asymm;ata 43 1;dssbs 44 1;ext 45 19",
@@ -24353,6 +24896,9 @@ impl armreg_rt::Layout for Scxtnum {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Scxtnum",
         fields: "softwarecontextnumber 0 64",
@@ -24363,8 +24909,8 @@ impl armreg_rt::Layout for Scxtnum {
 /// A layout: its values are [`Value<Smcr>`](armreg_rt::Value), from `Smcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMCR_EL1`](crate::aarch64::SMCR_EL1), [`aarch64::SMCR_EL12`](crate::aarch64::SMCR_EL12), [`aarch64::SMCR_EL2`](crate::aarch64::SMCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Smcr};
-/// let value = Smcr::DEFAULT.with(Smcr::LEN, 1);
+/// # use aarch64_sysregs::{rt, Layout, Smcr};
+/// let value = Smcr::DEFAULT.with(Smcr::LEN, rt::Const::<1>);
 /// assert_eq!(value.get(Smcr::LEN), 1);
 /// ```
 ///
@@ -24387,7 +24933,7 @@ impl Smcr {
     /// `LEN`: Requested streaming vector length, in units of 128 bits, minus 1
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
-    pub const LEN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 4);
+    pub const LEN: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(0, 4);
     /// `RAZ_8_4`: Reads as zero
     ///
     /// Bits \[8:4\], read-only. Reset: not described.
@@ -24406,6 +24952,9 @@ impl armreg_rt::Layout for Smcr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_3fff_fe00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xc000_000f,
         reset: None,
         name: "Smcr",
         fields: "len 0 4;raz_8_4 4 5;ezt0 30 1;fa64 31 1",
@@ -24459,6 +25008,9 @@ impl armreg_rt::Layout for Smidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_7000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Smidr",
         fields: "affinity 0 12;smps 15 1;revision 16 8;implementer 24 8",
@@ -24469,8 +25021,8 @@ impl armreg_rt::Layout for Smidr {
 /// A layout: its values are [`Value<Smpri>`](armreg_rt::Value), from `Smpri::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMPRI_EL1`](crate::aarch64::SMPRI_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Smpri};
-/// let value = Smpri::DEFAULT.with(Smpri::PRIORITY, 1);
+/// # use aarch64_sysregs::{rt, Layout, Smpri};
+/// let value = Smpri::DEFAULT.with(Smpri::PRIORITY, rt::Const::<1>);
 /// assert_eq!(value.get(Smpri::PRIORITY), 1);
 /// ```
 ///
@@ -24489,13 +25041,16 @@ impl Smpri {
     /// `PRIORITY`: Streaming execution priority
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
-    pub const PRIORITY: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 4);
+    pub const PRIORITY: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(0, 4);
 }
 impl armreg_rt::Layout for Smpri {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fff0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf,
         reset: None,
         name: "Smpri",
         fields: "priority 0 4",
@@ -24506,8 +25061,8 @@ impl armreg_rt::Layout for Smpri {
 /// A layout: its values are [`Value<Smprimap>`](armreg_rt::Value), from `Smprimap::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMPRIMAP_EL2`](crate::aarch64::SMPRIMAP_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Smprimap};
-/// let value = Smprimap::DEFAULT.with(Smprimap::P0, 1);
+/// # use aarch64_sysregs::{rt, Layout, Smprimap};
+/// let value = Smprimap::DEFAULT.with(Smprimap::P0, rt::Const::<1>);
 /// assert_eq!(value.get(Smprimap::P0), 1);
 /// ```
 ///
@@ -24540,73 +25095,76 @@ impl Smprimap {
     /// `P0`: Physical priority for SMPRI_EL1 priority 0
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
-    pub const P0: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 4);
+    pub const P0: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(0, 4);
     /// `P1`: 
     ///
     /// Bits \[7:4\], read/write. Reset: not described.
-    pub const P1: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(4, 4);
+    pub const P1: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(4, 4);
     /// `P2`: 
     ///
     /// Bits \[11:8\], read/write. Reset: not described.
-    pub const P2: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(8, 4);
+    pub const P2: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(8, 4);
     /// `P3`: 
     ///
     /// Bits \[15:12\], read/write. Reset: not described.
-    pub const P3: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(12, 4);
+    pub const P3: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(12, 4);
     /// `P4`: 
     ///
     /// Bits \[19:16\], read/write. Reset: not described.
-    pub const P4: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 4);
+    pub const P4: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(16, 4);
     /// `P5`: 
     ///
     /// Bits \[23:20\], read/write. Reset: not described.
-    pub const P5: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(20, 4);
+    pub const P5: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(20, 4);
     /// `P6`: 
     ///
     /// Bits \[27:24\], read/write. Reset: not described.
-    pub const P6: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(24, 4);
+    pub const P6: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(24, 4);
     /// `P7`: 
     ///
     /// Bits \[31:28\], read/write. Reset: not described.
-    pub const P7: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(28, 4);
+    pub const P7: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(28, 4);
     /// `P8`: 
     ///
     /// Bits \[35:32\], read/write. Reset: not described.
-    pub const P8: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(32, 4);
+    pub const P8: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(32, 4);
     /// `F9`: 
     ///
     /// Bits \[39:36\], read/write. Reset: not described.
-    pub const F9: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(36, 4);
+    pub const F9: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(36, 4);
     /// `P10`: 
     ///
     /// Bits \[43:40\], read/write. Reset: not described.
-    pub const P10: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(40, 4);
+    pub const P10: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(40, 4);
     /// `P11`: 
     ///
     /// Bits \[47:44\], read/write. Reset: not described.
-    pub const P11: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(44, 4);
+    pub const P11: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(44, 4);
     /// `P12`: 
     ///
     /// Bits \[51:48\], read/write. Reset: not described.
-    pub const P12: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(48, 4);
+    pub const P12: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(48, 4);
     /// `P13`: 
     ///
     /// Bits \[55:52\], read/write. Reset: not described.
-    pub const P13: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(52, 4);
+    pub const P13: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(52, 4);
     /// `P14`: 
     ///
     /// Bits \[59:56\], read/write. Reset: not described.
-    pub const P14: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(56, 4);
+    pub const P14: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(56, 4);
     /// `P15`: 
     ///
     /// Bits \[63:60\], read/write. Reset: not described.
-    pub const P15: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(60, 4);
+    pub const P15: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for Smprimap {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Smprimap",
         fields: "p0 0 4;p1 4 4;p2 8 4;p3 12 4;p4 16 4;p5 20 4;p6 24 4;p7 28 4;p8 32 4;f9 36 4;p10 40 4;p11 44 4;p12 48 4;p13 52 4;p14 56 4;p15 60 4",
@@ -24690,7 +25248,7 @@ impl Spsr {
     /// `BTYPE`: Branch type indicator (FEAT_BTI)
     ///
     /// Bits \[11:10\], read/write. Reset: not described.
-    pub const BTYPE: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(10, 2);
+    pub const BTYPE: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(10, 2);
     /// `SSBS`: Speculative store bypass safe (FEAT_SSBS)
     ///
     /// Bits \[12\], read/write. Reset: not described.
@@ -24749,6 +25307,9 @@ impl armreg_rt::Layout for Spsr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xc0f_c020,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_f3f0_3fdf,
         reset: None,
         name: "Spsr",
         fields: "m 0 4 0=El0t 4=El1t 5=El1h 8=El2t 9=El2h 12=El3t 13=El3h;nrw 4 1;f 6 1;i 7 1;a 8 1;d 9 1;btype 10 2;ssbs 12 1;allint 13 1;il 20 1;ss 21 1;pan 22 1;uao 23 1;dit 24 1;tco 25 1;v 28 1;c 29 1;z 30 1;n 31 1;ext 32 32",
@@ -24861,6 +25422,9 @@ impl armreg_rt::Layout for Spsel {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fffe,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x1,
         reset: None,
         name: "Spsel",
         fields: "sp 0 1",
@@ -24903,6 +25467,9 @@ impl armreg_rt::Layout for Svcr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fffc,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3,
         reset: None,
         name: "Svcr",
         fields: "sm 0 1;za 1 1",
@@ -24987,6 +25554,9 @@ impl armreg_rt::Layout for Tcr2El1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_33c0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xcc3f,
         reset: None,
         name: "Tcr2El1",
         fields: "pnch 0 1;pie 1 1;e0poe 2 1;poe 3 1;aie 4 1;d128 5 1;pttwi 10 1;haft 11 1;disch0 14 1;disch1 15 1",
@@ -25054,11 +25624,11 @@ impl Tcr2El2 {
     /// `SKL0`: 
     ///
     /// Bits \[7:6\], read/write. Reset: not described.
-    pub const SKL0: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(6, 2);
+    pub const SKL0: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(6, 2);
     /// `SKL1`: 
     ///
     /// Bits \[9:8\], read/write. Reset: not described.
-    pub const SKL1: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(8, 2);
+    pub const SKL1: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(8, 2);
     /// `PTTWI`: 
     ///
     /// Bits \[10\], read/write. Reset: not described.
@@ -25089,6 +25659,9 @@ impl armreg_rt::Layout for Tcr2El2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff,
         reset: None,
         name: "Tcr2El2",
         fields: "pnch 0 1;pie 1 1;e0poe 2 1;poe 3 1;aie 4 1;d128 5 1;skl0 6 2;skl1 8 2;pttwi 10 1;haft 11 1;amec0 12 1;amec1 13 1;disch0 14 1;disch1 15 1",
@@ -25099,8 +25672,8 @@ impl armreg_rt::Layout for Tcr2El2 {
 /// A layout: its values are [`Value<TcrEl1>`](armreg_rt::Value), from `TcrEl1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TCR_EL1`](crate::aarch64::TCR_EL1), [`aarch64::TCR_EL2_E2H`](crate::aarch64::TCR_EL2_E2H).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, TcrEl1};
-/// let value = TcrEl1::DEFAULT.with(TcrEl1::T0SZ, 1);
+/// # use aarch64_sysregs::{rt, Layout, TcrEl1};
+/// let value = TcrEl1::DEFAULT.with(TcrEl1::T0SZ, rt::Const::<1>);
 /// assert_eq!(value.get(TcrEl1::T0SZ), 1);
 /// ```
 ///
@@ -25160,7 +25733,7 @@ impl TcrEl1 {
     /// `T0SZ`: Size offset of the TTBR0 region: 2^(64-T0SZ) bytes
     ///
     /// Bits \[5:0\], read/write. Reset: not described.
-    pub const T0SZ: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 6);
+    pub const T0SZ: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 6>> = armreg_rt::Field::new(0, 6);
     /// `EPD0`: Disable table walks for TTBR0 (translation fault instead)
     ///
     /// Bits \[7\], read/write. Reset: not described.
@@ -25184,7 +25757,7 @@ impl TcrEl1 {
     /// `T1SZ`: Size offset of the TTBR1 region: 2^(64-T1SZ) bytes
     ///
     /// Bits \[21:16\], read/write. Reset: not described.
-    pub const T1SZ: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 6);
+    pub const T1SZ: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 6>> = armreg_rt::Field::new(16, 6);
     /// `A1`: ASID comes from TTBR1_EL1 (1) or TTBR0_EL1 (0)
     ///
     /// Bits \[22\], read/write. Reset: not described.
@@ -25323,6 +25896,9 @@ impl armreg_rt::Layout for TcrEl1 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xc000_0008_0000_0040,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x3fff_fff7_ffff_ffbf,
         reset: None,
         name: "TcrEl1",
         fields: "t0sz 0 6;epd0 7 1;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;tg0 14 2 0=_4k 1=_64k 2=_16k;t1sz 16 6;a1 22 1;epd1 23 1;irgn1 24 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn1 26 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh1 28 2 0=None 2=Outer 3=Inner;tg1 30 2 1=_16k 2=_4k 3=_64k;ips 32 3 0=_32Bit 1=_36Bit 2=_40Bit 3=_42Bit 4=_44Bit 5=_48Bit 6=_52Bit 7=_56Bit;as_ 36 1;tbi0 37 1;tbi1 38 1;ha 39 1;hd 40 1;hpd0 41 1;hpd1 42 1;hwu059 43 1;hwu060 44 1;hwu061 45 1;hwu062 46 1;hwu159 47 1;hwu160 48 1;hwu161 49 1;hwu162 50 1;tbid0 51 1;tbid1 52 1;nfd0 53 1;nfd1 54 1;e0pd0 55 1;e0pd1 56 1;tcma0 57 1;tcma1 58 1;ds 59 1;mtx0 60 1;mtx1 61 1",
@@ -25664,8 +26240,8 @@ pub mod tcr_el1 {
 /// A layout: its values are [`Value<TcrEl2>`](armreg_rt::Value), from `TcrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TCR_EL2`](crate::aarch64::TCR_EL2), [`aarch64::TCR_EL3`](crate::aarch64::TCR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, TcrEl2};
-/// let value = TcrEl2::DEFAULT.with(TcrEl2::T0SZ, 1);
+/// # use aarch64_sysregs::{rt, Layout, TcrEl2};
+/// let value = TcrEl2::DEFAULT.with(TcrEl2::T0SZ, rt::Const::<1>);
 /// assert_eq!(value.get(TcrEl2::T0SZ), 1);
 /// ```
 ///
@@ -25705,7 +26281,7 @@ impl TcrEl2 {
     /// `T0SZ`: Size offset of the region: 2^(64-T0SZ) bytes
     ///
     /// Bits \[5:0\], read/write. Reset: not described.
-    pub const T0SZ: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 6);
+    pub const T0SZ: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 6>> = armreg_rt::Field::new(0, 6);
     /// `IRGN0`: Inner cacheability of table walks
     ///
     /// Bits \[9:8\], read/write. Reset: not described.
@@ -25780,6 +26356,9 @@ impl armreg_rt::Layout for TcrEl2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_fffc_0008_00c0,
         res1: 0x8080_0000,
+        default: 0x8080_0000,
+        w1_effects: 0x0,
+        stored: 0x3_7f77_ff3f,
         reset: None,
         name: "TcrEl2",
         fields: "t0sz 0 6;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;tg0 14 2 0=_4k 1=_64k 2=_16k;ps 16 3 0=_32Bit 1=_36Bit 2=_40Bit 3=_42Bit 4=_44Bit 5=_48Bit 6=_52Bit 7=_56Bit;tbi 20 1;ha 21 1;hd 22 1;hpd 24 1;hwu59 25 1;hwu60 26 1;hwu61 27 1;hwu62 28 1;tbid 29 1;tcma 30 1;ds 32 1;mtx 33 1",
@@ -25834,6 +26413,9 @@ impl armreg_rt::Layout for Tpidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Tpidr",
         fields: "threadid 0 64",
@@ -25860,8 +26442,8 @@ pub type Tpidrro = crate::Tpidr;
 /// A layout: its values are [`Value<Trbbaser>`](armreg_rt::Value), from `Trbbaser::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBBASER_EL1`](crate::aarch64::TRBBASER_EL1).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Trbbaser};
-/// let value = Trbbaser::DEFAULT.with(Trbbaser::BASE, 1);
+/// # use aarch64_sysregs::{rt, Layout, Trbbaser};
+/// let value = Trbbaser::DEFAULT.with(Trbbaser::BASE, rt::Const::<1>);
 /// assert_eq!(value.get(Trbbaser::BASE), 1);
 /// ```
 ///
@@ -25880,13 +26462,16 @@ impl Trbbaser {
     /// `BASE`: Buffer base address, bits 63:12
     ///
     /// Bits \[63:12\], read/write. Reset: not described.
-    pub const BASE: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(12, 52);
+    pub const BASE: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 52>> = armreg_rt::Field::new(12, 52);
 }
 impl armreg_rt::Layout for Trbbaser {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xfff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_f000,
         reset: None,
         name: "Trbbaser",
         fields: "base_ 12 52",
@@ -25940,6 +26525,9 @@ impl armreg_rt::Layout for Trbidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_f0c0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Trbidr",
         fields: "align 0 4;p 4 1;f 5 1;ea 8 4 0=NonDesc 1=Ignore 2=Serror",
@@ -26055,13 +26643,16 @@ impl Trblimitr {
     /// `LIMIT`: Buffer limit address, bits 63:12
     ///
     /// Bits \[63:12\], read/write. Reset: not described.
-    pub const LIMIT: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(12, 52);
+    pub const LIMIT: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 52>> = armreg_rt::Field::new(12, 52);
 }
 impl armreg_rt::Layout for Trblimitr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf80,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_f07f,
         reset: None,
         name: "Trblimitr",
         fields: "e 0 1;fm 1 2 0=Fill 1=Wrap 3=Cbuf;tm 3 2 0=Stop 1=Irq 3=Ignr;nvm 5 1;xe 6 1;limit 12 52",
@@ -26226,6 +26817,9 @@ impl armreg_rt::Layout for Trbmar {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_f000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfff,
         reset: None,
         name: "Trbmar",
         fields: "attr 0 8;sh 8 2 0=NonShareable 2=OuterShareable 3=InnerShareable;pas 10 2 0=Secure 1=NonSecure 2=Root 3=Realm",
@@ -26427,17 +27021,20 @@ impl Trbsr {
     /// `EC`: Event class
     ///
     /// Bits \[31:26\], read/write. Reset: not described.
-    pub const EC: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(26, 6);
+    pub const EC: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 6>> = armreg_rt::Field::new(26, 6);
     /// `MSS2`: Management event specific syndrome 2
     ///
     /// Bits \[55:32\], read/write. Reset: not described.
-    pub const MSS2: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(32, 24);
+    pub const MSS2: armreg_rt::Field<Self, u32, armreg_rt::UInt<u32, 24>> = armreg_rt::Field::new(32, 24);
 }
 impl armreg_rt::Layout for Trbsr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xff00_0000_0309_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff_ffff_fcf6_ffff,
         reset: None,
         name: "Trbsr",
         fields: "mss 0 16;s 17 1;ea 18 1;wrap 20 1;trg 21 1;irq 22 1;dat 23 1;ec 26 6;mss2 32 24",
@@ -26475,6 +27072,9 @@ impl armreg_rt::Layout for Trbtrg {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Trbtrg",
         fields: "trg 0 32",
@@ -26485,8 +27085,8 @@ impl armreg_rt::Layout for Trbtrg {
 /// A layout: its values are [`Value<Ttbcr>`](armreg_rt::Value), from `Ttbcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::TTBCR`](crate::aarch32::TTBCR).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Ttbcr};
-/// let value = Ttbcr::DEFAULT.with(Ttbcr::N, 1);
+/// # use aarch64_sysregs::{rt, Layout, Ttbcr};
+/// let value = Ttbcr::DEFAULT.with(Ttbcr::N, rt::Const::<1>);
 /// assert_eq!(value.get(Ttbcr::N), 1);
 /// ```
 ///
@@ -26510,7 +27110,7 @@ impl Ttbcr {
     /// `N`: Width of the TTBR0 base address field; TTBR1 is used above 2^(32-N)
     ///
     /// Bits \[2:0\], read/write. Reset: not described.
-    pub const N: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 3);
+    pub const N: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(0, 3);
     /// `PD0`: Disable table walks for TTBR0
     ///
     /// Bits \[4\], read/write. Reset: not described.
@@ -26533,6 +27133,9 @@ impl armreg_rt::Layout for Ttbcr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x7fff_ff88,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x8000_0077,
         reset: None,
         name: "Ttbcr",
         fields: "n 0 3;pd0 4 1;pd1 5 1;t2e 6 1;eae 31 1",
@@ -26543,8 +27146,8 @@ impl armreg_rt::Layout for Ttbcr {
 /// A layout: its values are [`Value<TtbcrLong>`](armreg_rt::Value), from `TtbcrLong::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::TTBCR_EAE`](crate::aarch32::TTBCR_EAE).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, TtbcrLong};
-/// let value = TtbcrLong::DEFAULT.with(TtbcrLong::T0SZ, 1);
+/// # use aarch64_sysregs::{rt, Layout, TtbcrLong};
+/// let value = TtbcrLong::DEFAULT.with(TtbcrLong::T0SZ, rt::Const::<1>);
 /// assert_eq!(value.get(TtbcrLong::T0SZ), 1);
 /// ```
 ///
@@ -26577,7 +27180,7 @@ impl TtbcrLong {
     /// `T0SZ`: Size offset of the TTBR0 region
     ///
     /// Bits \[2:0\], read/write. Reset: not described.
-    pub const T0SZ: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 3);
+    pub const T0SZ: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(0, 3);
     /// `EPD0`: Disable table walks for TTBR0
     ///
     /// Bits \[7\], read/write. Reset: not described.
@@ -26597,7 +27200,7 @@ impl TtbcrLong {
     /// `T1SZ`: Size offset of the TTBR1 region
     ///
     /// Bits \[18:16\], read/write. Reset: not described.
-    pub const T1SZ: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 3);
+    pub const T1SZ: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 3>> = armreg_rt::Field::new(16, 3);
     /// `A1`: ASID comes from TTBR1 (1) or TTBR0 (0)
     ///
     /// Bits \[22\], read/write. Reset: not described.
@@ -26632,6 +27235,9 @@ impl armreg_rt::Layout for TtbcrLong {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x38_c078,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffc7_3f87,
         reset: None,
         name: "TtbcrLong",
         fields: "t0sz 0 3;epd0 7 1;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;t1sz 16 3;a1 22 1;epd1 23 1;irgn1 24 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn1 26 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh1 28 2 0=None 2=Outer 3=Inner;impdef 30 1;eae 31 1",
@@ -26688,7 +27294,7 @@ impl Ttbr {
     /// `BADDR`: Translation table base address (bits 5:1 extend it with 52-bit addresses)
     ///
     /// Bits \[47:1\], read/write. Reset: not described.
-    pub const BADDR: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(1, 47);
+    pub const BADDR: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 47>> = armreg_rt::Field::new(1, 47);
     /// `ASID`: ASID for the translation table base (upper 8 bits RES0 with 8-bit ASIDs)
     ///
     /// Bits \[63:48\], read/write. Reset: not described.
@@ -26699,6 +27305,9 @@ impl armreg_rt::Layout for Ttbr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Ttbr",
         fields: "cnp 0 1;baddr 1 47;asid 48 16",
@@ -26735,7 +27344,7 @@ impl TtbrA3264 {
     /// `BADDR`: Translation table base address
     ///
     /// Bits \[47:1\], read/write. Reset: not described.
-    pub const BADDR: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(1, 47);
+    pub const BADDR: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 47>> = armreg_rt::Field::new(1, 47);
     /// `ASID`: ASID for this table (the one selected by TTBCR.A1 is used)
     ///
     /// Bits \[55:48\], read/write. Reset: not described.
@@ -26746,6 +27355,9 @@ impl armreg_rt::Layout for TtbrA3264 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xff00_0000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff_ffff_ffff_ffff,
         reset: None,
         name: "TtbrA3264",
         fields: "cnp 0 1;baddr 1 47;asid 48 8",
@@ -26781,13 +27393,16 @@ impl TtbrNoasid {
     /// `BADDR`: Translation table base address (bits 5:1 extend it with 52-bit addresses)
     ///
     /// Bits \[47:1\], read/write. Reset: not described.
-    pub const BADDR: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(1, 47);
+    pub const BADDR: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 47>> = armreg_rt::Field::new(1, 47);
 }
 impl armreg_rt::Layout for TtbrNoasid {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_0000_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff,
         reset: None,
         name: "TtbrNoasid",
         fields: "cnp 0 1;baddr 1 47",
@@ -26798,8 +27413,8 @@ impl armreg_rt::Layout for TtbrNoasid {
 /// A layout: its values are [`Value<Vbar>`](armreg_rt::Value), from `Vbar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VBAR_EL1`](crate::aarch64::VBAR_EL1), [`aarch64::VBAR_EL2`](crate::aarch64::VBAR_EL2), [`aarch64::VBAR_EL3`](crate::aarch64::VBAR_EL3).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Vbar};
-/// let value = Vbar::DEFAULT.with(Vbar::VBA, 1);
+/// # use aarch64_sysregs::{rt, Layout, Vbar};
+/// let value = Vbar::DEFAULT.with(Vbar::VBA, rt::Const::<1>);
 /// assert_eq!(value.get(Vbar::VBA), 1);
 /// ```
 ///
@@ -26818,13 +27433,16 @@ impl Vbar {
     /// `VBA`: Vector table base address, bits 63:11 (2KB aligned)
     ///
     /// Bits \[63:11\], read/write. Reset: not described.
-    pub const VBA: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(11, 53);
+    pub const VBA: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 53>> = armreg_rt::Field::new(11, 53);
 }
 impl armreg_rt::Layout for Vbar {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x7ff,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_f800,
         reset: None,
         name: "Vbar",
         fields: "vba 11 53",
@@ -26835,8 +27453,8 @@ impl armreg_rt::Layout for Vbar {
 /// A layout: its values are [`Value<VbarA32>`](armreg_rt::Value), from `VbarA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::VBAR`](crate::aarch32::VBAR).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, VbarA32};
-/// let value = VbarA32::DEFAULT.with(VbarA32::VBA, 1);
+/// # use aarch64_sysregs::{rt, Layout, VbarA32};
+/// let value = VbarA32::DEFAULT.with(VbarA32::VBA, rt::Const::<1>);
 /// assert_eq!(value.get(VbarA32::VBA), 1);
 /// ```
 ///
@@ -26855,13 +27473,16 @@ impl VbarA32 {
     /// `VBA`: Vector table base address, bits 31:5 (32-byte aligned)
     ///
     /// Bits \[31:5\], read/write. Reset: not described.
-    pub const VBA: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(5, 27);
+    pub const VBA: armreg_rt::Field<Self, u32, armreg_rt::UInt<u32, 27>> = armreg_rt::Field::new(5, 27);
 }
 impl armreg_rt::Layout for VbarA32 {
     type Raw = u32;
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x1f,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffe0,
         reset: None,
         name: "VbarA32",
         fields: "vba 5 27",
@@ -26926,6 +27547,9 @@ impl armreg_rt::Layout for Vmpidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ff00_3e00_0000,
         res1: 0x8000_0000,
+        default: 0x8000_0000,
+        w1_effects: 0x0,
+        stored: 0xff_41ff_ffff,
         reset: None,
         name: "Vmpidr",
         fields: "aff0 0 8;aff1 8 8;aff2 16 8;mt 24 1;u 30 1;aff3 32 8",
@@ -26936,8 +27560,8 @@ impl armreg_rt::Layout for Vmpidr {
 /// A layout: its values are [`Value<Vpidr>`](armreg_rt::Value), from `Vpidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VPIDR_EL2`](crate::aarch64::VPIDR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Vpidr};
-/// let value = Vpidr::DEFAULT.with(Vpidr::REVISION, 1);
+/// # use aarch64_sysregs::{rt, Layout, Vpidr};
+/// let value = Vpidr::DEFAULT.with(Vpidr::REVISION, rt::Const::<1>);
 /// assert_eq!(value.get(Vpidr::REVISION), 1);
 /// ```
 ///
@@ -26960,19 +27584,19 @@ impl Vpidr {
     /// `Revision`: Revision presented to EL1
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
-    pub const REVISION: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 4);
+    pub const REVISION: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(0, 4);
     /// `PartNum`: Part number presented to EL1
     ///
     /// Bits \[15:4\], read/write. Reset: not described.
-    pub const PARTNUM: armreg_rt::Field<Self, u16, u16> = armreg_rt::Field::new(4, 12);
+    pub const PARTNUM: armreg_rt::Field<Self, u16, armreg_rt::UInt<u16, 12>> = armreg_rt::Field::new(4, 12);
     /// `Architecture`: Architecture code presented to EL1
     ///
     /// Bits \[19:16\], read/write. Reset: not described.
-    pub const ARCHITECTURE: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 4);
+    pub const ARCHITECTURE: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(16, 4);
     /// `Variant`: Variant presented to EL1
     ///
     /// Bits \[23:20\], read/write. Reset: not described.
-    pub const VARIANT: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(20, 4);
+    pub const VARIANT: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(20, 4);
     /// `Implementer`: Implementer code presented to EL1
     ///
     /// Bits \[31:24\], read/write. Reset: not described.
@@ -26983,6 +27607,9 @@ impl armreg_rt::Layout for Vpidr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_0000_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Vpidr",
         fields: "revision 0 4;partnum 4 12;architecture 16 4;variant 20 4;implementer 24 8",
@@ -26993,8 +27620,8 @@ impl armreg_rt::Layout for Vpidr {
 /// A layout: its values are [`Value<Vtcr>`](armreg_rt::Value), from `Vtcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VTCR_EL2`](crate::aarch64::VTCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Vtcr};
-/// let value = Vtcr::DEFAULT.with(Vtcr::T0SZ, 1);
+/// # use aarch64_sysregs::{rt, Layout, Vtcr};
+/// let value = Vtcr::DEFAULT.with(Vtcr::T0SZ, rt::Const::<1>);
 /// assert_eq!(value.get(Vtcr::T0SZ), 1);
 /// ```
 ///
@@ -27033,11 +27660,11 @@ impl Vtcr {
     /// `T0SZ`: Size offset of the IPA region: 2^(64-T0SZ) bytes
     ///
     /// Bits \[5:0\], read/write. Reset: not described.
-    pub const T0SZ: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 6);
+    pub const T0SZ: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 6>> = armreg_rt::Field::new(0, 6);
     /// `SL0`: Starting level of the stage 2 table walk (meaning depends on TG0)
     ///
     /// Bits \[7:6\], read/write. Reset: not described.
-    pub const SL0: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(6, 2);
+    pub const SL0: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 2>> = armreg_rt::Field::new(6, 2);
     /// `IRGN0`: Inner cacheability of stage 2 table walks
     ///
     /// Bits \[9:8\], read/write. Reset: not described.
@@ -27105,13 +27732,16 @@ impl Vtcr {
     /// `EXT`: Controls added by later extensions (for example FEAT_THE, FEAT_S2PIE, FEAT_D128); not itemised here, RES0 when none is implemented
     ///
     /// Bits \[63:34\], read/write. Reset: not described.
-    pub const EXT: armreg_rt::Field<Self, u32, u32> = armreg_rt::Field::new(34, 30);
+    pub const EXT: armreg_rt::Field<Self, u32, armreg_rt::UInt<u32, 30>> = armreg_rt::Field::new(34, 30);
 }
 impl armreg_rt::Layout for Vtcr {
     type Raw = u64;
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x190_0000,
         res1: 0x8000_0000,
+        default: 0x8000_0000,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_7e6f_ffff,
         reset: None,
         name: "Vtcr",
         fields: "t0sz 0 6;sl0 6 2;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;tg0 14 2 0=_4k 1=_64k 2=_16k;ps 16 3 0=_32Bit 1=_36Bit 2=_40Bit 3=_42Bit 4=_44Bit 5=_48Bit 6=_52Bit 7=_56Bit;vs 19 1;ha 21 1;hd 22 1;hwu59 25 1;hwu60 26 1;hwu61 27 1;hwu62 28 1;nsw 29 1;nsa 30 1;ds 32 1;sl2 33 1;ext 34 30",
@@ -27165,7 +27795,7 @@ impl Vttbr {
     /// `BADDR`: Stage 2 translation table base address
     ///
     /// Bits \[47:1\], read/write. Reset: not described.
-    pub const BADDR: armreg_rt::Field<Self, u64, u64> = armreg_rt::Field::new(1, 47);
+    pub const BADDR: armreg_rt::Field<Self, u64, armreg_rt::UInt<u64, 47>> = armreg_rt::Field::new(1, 47);
     /// `VMID`: VMID of the stage 2 tables (upper 8 bits RES0 with 8-bit VMIDs)
     ///
     /// Bits \[63:48\], read/write. Reset: not described.
@@ -27176,6 +27806,9 @@ impl armreg_rt::Layout for Vttbr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Vttbr",
         fields: "cnp 0 1;baddr 1 47;vmid 48 16",
@@ -27186,8 +27819,8 @@ impl armreg_rt::Layout for Vttbr {
 /// A layout: its values are [`Value<Zcr>`](armreg_rt::Value), from `Zcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ZCR_EL1`](crate::aarch64::ZCR_EL1), [`aarch64::ZCR_EL12`](crate::aarch64::ZCR_EL12), [`aarch64::ZCR_EL2`](crate::aarch64::ZCR_EL2).
 ///
 /// ```
-/// # use aarch64_sysregs::{Layout, Zcr};
-/// let value = Zcr::DEFAULT.with(Zcr::LEN, 1);
+/// # use aarch64_sysregs::{rt, Layout, Zcr};
+/// let value = Zcr::DEFAULT.with(Zcr::LEN, rt::Const::<1>);
 /// assert_eq!(value.get(Zcr::LEN), 1);
 /// ```
 ///
@@ -27207,7 +27840,7 @@ impl Zcr {
     /// `LEN`: Requested vector length, in units of 128 bits, minus 1
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
-    pub const LEN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 4);
+    pub const LEN: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 4>> = armreg_rt::Field::new(0, 4);
     /// `RAZ_8_4`: Reads as zero
     ///
     /// Bits \[8:4\], read-only. Reset: not described.
@@ -27218,6 +27851,9 @@ impl armreg_rt::Layout for Zcr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xffff_ffff_ffff_fe00,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xf,
         reset: None,
         name: "Zcr",
         fields: "len 0 4;raz_8_4 4 5",

@@ -112,6 +112,9 @@ impl armreg_rt::Layout for Pmauthstatus {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmauthstatus",
         fields: "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2",
@@ -220,6 +223,9 @@ impl armreg_rt::Layout for Pmcfgr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmcfgr",
         fields: "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4",
@@ -268,13 +274,13 @@ impl PmcrExt {
     /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5
-    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(1, 1);
     /// `C`: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0
     ///
     /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5
-    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(2, 1);
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
     /// Bits \[3\], read/write. Reset: not described.
@@ -317,6 +323,9 @@ impl armreg_rt::Layout for PmcrExt {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x6,
+        stored: 0x2f9,
         reset: None,
         name: "PmcrExt",
         fields: "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1",
@@ -391,6 +400,9 @@ impl armreg_rt::Layout for Pmdevarch {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: Some(0x4770_2a16),
         name: "Pmdevarch",
         fields: "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11",
@@ -445,6 +457,9 @@ impl armreg_rt::Layout for Pmdevtype {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: Some(0x16),
         name: "Pmdevtype",
         fields: "major 0 4;sub 4 4",
@@ -492,6 +507,9 @@ impl armreg_rt::Layout for Pmitctrl {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Pmitctrl",
         fields: "value 0 32",
@@ -530,6 +548,9 @@ impl armreg_rt::Layout for Pmlar {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmlar",
         fields: "",
@@ -582,6 +603,9 @@ impl armreg_rt::Layout for Pmlsr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmlsr",
         fields: "sli 0 1;slk 1 1;ntt 2 1",

@@ -100,7 +100,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmevcntr(&self) -> armreg_rt::array::RegArray<crate::Pmevcntr, armreg_rt::mmio::Rw, { PmuExt32::PMEVCNTR_COUNT }, B> {
+    pub fn pmevcntr(&self) -> armreg_rt::array::RegArray<crate::Pmevcntr, armreg_rt::access::Rw, { PmuExt32::PMEVCNTR_COUNT }, B> {
         // SAFETY: the constructor's contract covers every register inside the block, and
         // the generator checked that all COUNT elements lie inside it.
         unsafe {
@@ -118,7 +118,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmccntr(&self) -> armreg_rt::mmio::Reg<crate::Pmccntr, armreg_rt::mmio::Rw, B> {
+    pub fn pmccntr(&self) -> armreg_rt::mmio::Reg<crate::Pmccntr, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -136,7 +136,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmevtyper(&self) -> armreg_rt::array::RegArray<crate::Pmevtyper, armreg_rt::mmio::Rw, { PmuExt32::PMEVTYPER_COUNT }, B> {
+    pub fn pmevtyper(&self) -> armreg_rt::array::RegArray<crate::Pmevtyper, armreg_rt::access::Rw, { PmuExt32::PMEVTYPER_COUNT }, B> {
         // SAFETY: the constructor's contract covers every register inside the block, and
         // the generator checked that all COUNT elements lie inside it.
         unsafe {
@@ -154,7 +154,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmccfiltr(&self) -> armreg_rt::mmio::Reg<crate::Pmccfiltr, armreg_rt::mmio::Rw, B> {
+    pub fn pmccfiltr(&self) -> armreg_rt::mmio::Reg<crate::Pmccfiltr, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -170,7 +170,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmcntenset(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmcntenset(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::access::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -186,7 +186,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmcntenclr(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmcntenclr(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::access::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -202,7 +202,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmintenset(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmintenset(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::access::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -218,7 +218,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmintenclr(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmintenclr(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::access::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -234,7 +234,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmovsclr(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmovsclr(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::access::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -250,7 +250,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmswinc(&self) -> armreg_rt::mmio::Reg<crate::Pmswinc, armreg_rt::mmio::Wo, B> {
+    pub fn pmswinc(&self) -> armreg_rt::mmio::Reg<crate::Pmswinc, armreg_rt::access::Wo, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -266,7 +266,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmovsset(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmovsset(&self) -> armreg_rt::mmio::Reg<crate::PmCounterMask, armreg_rt::access::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -282,7 +282,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::Pmcfgr, armreg_rt::mmio::Ro, B> {
+    pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::Pmcfgr, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -296,9 +296,11 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Offset 0xe04; read/write.
     ///
+    /// Writes have side effects on `P` (w1-action), `C` (w1-action): `modify` writes each the value that does nothing unless its closure sets it, and `clear_flag`, `set_flag`, `toggle_flag` or `trigger` acts on one field alone, leaving the others as they were.
+    ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::PmcrExt, armreg_rt::mmio::Rw, B> {
+    pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::PmcrExt, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -314,7 +316,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmiidr(&self) -> armreg_rt::mmio::Reg<crate::Pmiidr, armreg_rt::mmio::Ro, B> {
+    pub fn pmiidr(&self) -> armreg_rt::mmio::Reg<crate::Pmiidr, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -332,7 +334,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmceid(&self) -> armreg_rt::array::RegArray<crate::Pmceid32, armreg_rt::mmio::Ro, { PmuExt32::PMCEID_COUNT }, B> {
+    pub fn pmceid(&self) -> armreg_rt::array::RegArray<crate::Pmceid32, armreg_rt::access::Ro, { PmuExt32::PMCEID_COUNT }, B> {
         // SAFETY: the constructor's contract covers every register inside the block, and
         // the generator checked that all COUNT elements lie inside it.
         unsafe {
@@ -350,7 +352,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmmir(&self) -> armreg_rt::mmio::Reg<crate::Pmmir, armreg_rt::mmio::Ro, B> {
+    pub fn pmmir(&self) -> armreg_rt::mmio::Reg<crate::Pmmir, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -366,7 +368,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmitctrl(&self) -> armreg_rt::mmio::Reg<crate::Pmitctrl, armreg_rt::mmio::Rw, B> {
+    pub fn pmitctrl(&self) -> armreg_rt::mmio::Reg<crate::Pmitctrl, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -382,7 +384,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmdevaff0(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevaff0(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -398,7 +400,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmdevaff1(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevaff1(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -414,7 +416,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmlar(&self) -> armreg_rt::mmio::Reg<crate::Pmlar, armreg_rt::mmio::Wo, B> {
+    pub fn pmlar(&self) -> armreg_rt::mmio::Reg<crate::Pmlar, armreg_rt::access::Wo, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -430,7 +432,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmlsr(&self) -> armreg_rt::mmio::Reg<crate::Pmlsr, armreg_rt::mmio::Ro, B> {
+    pub fn pmlsr(&self) -> armreg_rt::mmio::Reg<crate::Pmlsr, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -446,7 +448,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmauthstatus(&self) -> armreg_rt::mmio::Reg<crate::Pmauthstatus, armreg_rt::mmio::Ro, B> {
+    pub fn pmauthstatus(&self) -> armreg_rt::mmio::Reg<crate::Pmauthstatus, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -462,7 +464,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmdevarch(&self) -> armreg_rt::mmio::Reg<crate::Pmdevarch, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevarch(&self) -> armreg_rt::mmio::Reg<crate::Pmdevarch, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -478,7 +480,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmdevid(&self) -> armreg_rt::mmio::Reg<crate::Pmdevid, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevid(&self) -> armreg_rt::mmio::Reg<crate::Pmdevid, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -494,7 +496,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmdevtype(&self) -> armreg_rt::mmio::Reg<crate::Pmdevtype, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevtype(&self) -> armreg_rt::mmio::Reg<crate::Pmdevtype, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -510,7 +512,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     #[inline(always)]
-    pub fn pmpidr4(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::mmio::Ro, B> {
+    pub fn pmpidr4(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -528,7 +530,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmpidr(&self) -> armreg_rt::array::RegArray<crate::Pmpidr, armreg_rt::mmio::Ro, { PmuExt32::PMPIDR_COUNT }, B> {
+    pub fn pmpidr(&self) -> armreg_rt::array::RegArray<crate::Pmpidr, armreg_rt::access::Ro, { PmuExt32::PMPIDR_COUNT }, B> {
         // SAFETY: the constructor's contract covers every register inside the block, and
         // the generator checked that all COUNT elements lie inside it.
         unsafe {
@@ -548,7 +550,7 @@ impl<B: armreg_rt::mmio::Bus> PmuExt32<B> {
     ///
     /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmcidr(&self) -> armreg_rt::array::RegArray<crate::Pmcidr, armreg_rt::mmio::Ro, { PmuExt32::PMCIDR_COUNT }, B> {
+    pub fn pmcidr(&self) -> armreg_rt::array::RegArray<crate::Pmcidr, armreg_rt::access::Ro, { PmuExt32::PMCIDR_COUNT }, B> {
         // SAFETY: the constructor's contract covers every register inside the block, and
         // the generator checked that all COUNT elements lie inside it.
         unsafe {

@@ -105,6 +105,9 @@ impl armreg_rt::Layout for DsuCounterMask {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x8000_003f,
         reset: None,
         name: "DsuCounterMask",
         fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1",
@@ -157,6 +160,9 @@ impl armreg_rt::Layout for DsuPmcfgr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "DsuPmcfgr",
         fields: "n 0 8;size 8 6;cc 14 1",
@@ -196,19 +202,22 @@ impl DsuPmcr {
     /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: bit from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战": confirmed for the CLUSTERPM* system register (Linux drivers/perf/arm_dsu_pmu.c), UNCONFIRMED in this memory-mapped view
-    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(1, 1);
     /// `C`: Cycle counter reset: writing 1 resets the cycle counter; reads as 0
     ///
     /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: bit from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战": confirmed for the CLUSTERPM* system register (Linux drivers/perf/arm_dsu_pmu.c), UNCONFIRMED in this memory-mapped view
-    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(2, 1);
 }
 impl armreg_rt::Layout for DsuPmcr {
     type Raw = u32;
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x6,
+        stored: 0x1,
         reset: None,
         name: "DsuPmcr",
         fields: "e 0 1",
@@ -247,6 +256,9 @@ impl armreg_rt::Layout for DsuPmevcntr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "DsuPmevcntr",
         fields: "evcnt 0 32",

@@ -68,6 +68,9 @@ impl armreg_rt::Layout for DsuPmevtyper {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "DsuPmevtyper",
         fields: "value 0 32",

@@ -86,7 +86,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmevtyper(&self) -> armreg_rt::array::RegArray<crate::DsuPmevtyper, armreg_rt::mmio::Rw, { DsuPmuMmio::PMEVTYPER_COUNT }, B> {
+    pub fn pmevtyper(&self) -> armreg_rt::array::RegArray<crate::DsuPmevtyper, armreg_rt::access::Rw, { DsuPmuMmio::PMEVTYPER_COUNT }, B> {
         // SAFETY: the constructor's contract covers every register inside the block, and
         // the generator checked that all COUNT elements lie inside it.
         unsafe {
@@ -106,7 +106,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// An array: `.at::<N>()` is register N, checked when the program is compiled; `.try_at(n)` is register n, or an error past the end.
     #[inline(always)]
-    pub fn pmevcntr(&self) -> armreg_rt::array::RegArray<crate::DsuPmevcntr, armreg_rt::mmio::Rw, { DsuPmuMmio::PMEVCNTR_COUNT }, B> {
+    pub fn pmevcntr(&self) -> armreg_rt::array::RegArray<crate::DsuPmevcntr, armreg_rt::access::Rw, { DsuPmuMmio::PMEVCNTR_COUNT }, B> {
         // SAFETY: the constructor's contract covers every register inside the block, and
         // the generator checked that all COUNT elements lie inside it.
         unsafe {
@@ -124,7 +124,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
-    pub fn pmcntenset(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmcntenset(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::access::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -140,7 +140,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
-    pub fn pmcntenclr(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmcntenclr(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::access::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -156,7 +156,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
-    pub fn pmintenset(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmintenset(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::access::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -172,7 +172,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
-    pub fn pmintenclr(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmintenclr(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::access::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -188,7 +188,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
-    pub fn pmovsclr(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::ClearView, B> {
+    pub fn pmovsclr(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::access::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -204,7 +204,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
-    pub fn pmovsset(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::mmio::SetView, B> {
+    pub fn pmovsset(&self) -> armreg_rt::mmio::Reg<crate::DsuCounterMask, armreg_rt::access::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -220,7 +220,7 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
-    pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::DsuPmcfgr, armreg_rt::mmio::Ro, B> {
+    pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::DsuPmcfgr, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -234,9 +234,11 @@ impl<B: armreg_rt::mmio::Bus> DsuPmuMmio<B> {
     ///
     /// Offset 0xe04; read/write.
     ///
+    /// Writes have side effects on `P` (w1-action), `C` (w1-action): `modify` writes each the value that does nothing unless its closure sets it, and `clear_flag`, `set_flag`, `toggle_flag` or `trigger` acts on one field alone, leaving the others as they were.
+    ///
     /// Source: UNCONFIRMED: offset from the article "Arm DynamIQ架构性能监控单元(PMU)设计与实战" only (it copies the generic external PMU layout, Arm ARM DDI0487 §I5.2 table I5-1); Linux drivers/perf/arm_dsu_pmu.c reaches the DSU PMU only through system registers, and no second source confirms a memory-mapped cluster PMU map
     #[inline(always)]
-    pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::DsuPmcr, armreg_rt::mmio::Rw, B> {
+    pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::DsuPmcr, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(

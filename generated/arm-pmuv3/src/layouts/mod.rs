@@ -132,6 +132,9 @@ impl armreg_rt::Layout for IdAa64dfr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0xf0f_0000,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdAa64dfr0",
         fields: "debugver 0 4 6=Imp 7=Vhe 8=V8p2 9=V8p4 10=V8p8 11=V8p9;tracever 4 4 0=Ni 1=Imp;pmuver 8 4 0=Ni 1=Imp 4=V3p1 5=V3p4 6=V3p5 7=V3p7 8=V3p8 9=V3p9 15=ImpDef;brps 12 4;wrps 20 4;ctx_cmps 28 4;pmsver 32 4 0=Ni 1=Imp 2=V1p1 3=V1p2 4=V1p3 5=V1p4;doublelock 36 4 0=Imp 15=Ni;tracefilt 40 4 0=Ni 1=Imp;tracebuffer 44 4 0=Ni 1=Imp;mtpmu 48 4 0=NiImpdef 1=Imp 15=Ni;brbe 52 4 0=Ni 1=Imp 2=BrbeV1p1;exttrcbuff 56 4 0=Ni 1=Imp;hpmn0 60 4 0=Unpredictable 1=Def",
@@ -688,6 +691,9 @@ impl armreg_rt::Layout for IdDfr0 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "IdDfr0",
         fields: "perfmon 24 4",
@@ -698,8 +704,8 @@ impl armreg_rt::Layout for IdDfr0 {
 /// A layout: its values are [`Value<MdcrEl2>`](armreg_rt::Value), from `MdcrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
 ///
 /// ```
-/// # use arm_pmuv3::{Layout, MdcrEl2};
-/// let value = MdcrEl2::DEFAULT.with(MdcrEl2::HPMN, 1);
+/// # use arm_pmuv3::{rt, Layout, MdcrEl2};
+/// let value = MdcrEl2::DEFAULT.with(MdcrEl2::HPMN, rt::Const::<1>);
 /// assert_eq!(value.get(MdcrEl2::HPMN), 1);
 /// ```
 ///
@@ -724,7 +730,7 @@ impl MdcrEl2 {
     /// Bits \[4:0\], read/write. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487, MDCR_EL2
-    pub const HPMN: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 5);
+    pub const HPMN: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 5>> = armreg_rt::Field::new(0, 5);
     /// `TPMCR`: Trap PMCR accesses from EL0/EL1 to EL2
     ///
     /// Bits \[5\], read/write. Reset: not described.
@@ -761,6 +767,9 @@ impl armreg_rt::Layout for MdcrEl2 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x82_00ff,
         reset: None,
         name: "MdcrEl2",
         fields: "hpmn 0 5;tpmcr 5 1;tpm 6 1;hpme 7 1;hpmd 17 1;hccd 23 1",
@@ -806,6 +815,9 @@ impl armreg_rt::Layout for MdcrEl3 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x82_0000,
         reset: None,
         name: "MdcrEl3",
         fields: "spme 17 1;sccd 23 1",
@@ -872,6 +884,9 @@ impl armreg_rt::Layout for Midr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Midr",
         fields: "revision 0 4;partnum 4 12;architecture 16 4;variant 20 4;implementer 24 8 0=Software 65=Arm 66=Broadcom 67=Cavium 70=Fujitsu 72=Hisilicon 78=Nvidia 80=Apm 81=Qualcomm 97=Apple 109=Microsoft 192=Ampere",
@@ -1066,6 +1081,9 @@ impl armreg_rt::Layout for Pmccfiltr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfd70_0000,
         reset: None,
         name: "Pmccfiltr",
         fields: "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
@@ -1107,6 +1125,9 @@ impl armreg_rt::Layout for Pmccntr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Pmccntr",
         fields: "ccnt 0 64",
@@ -1145,6 +1166,9 @@ impl armreg_rt::Layout for Pmccntr32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Pmccntr32",
         fields: "ccnt 0 32",
@@ -1183,6 +1207,9 @@ impl armreg_rt::Layout for Pmceid {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmceid",
         fields: "id 0 64",
@@ -1226,6 +1253,9 @@ impl armreg_rt::Layout for Pmceid32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmceid32",
         fields: "id 0 32",
@@ -1273,6 +1303,9 @@ impl armreg_rt::Layout for Pmcidr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmcidr",
         fields: "value 0 32",
@@ -1322,13 +1355,13 @@ impl Pmcr {
     /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5
-    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(1, 1);
     /// `C`: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0
     ///
     /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5
-    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(2, 1);
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
     /// Bits \[3\], read/write. Reset: not described.
@@ -1395,6 +1428,9 @@ impl armreg_rt::Layout for Pmcr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x6,
+        stored: 0x1_0000_02f9,
         reset: None,
         name: "Pmcr",
         fields: "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm;fzs 32 1",
@@ -1500,13 +1536,13 @@ impl PmcrA32 {
     /// Bits \[1\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5
-    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(1, 1);
+    pub const P: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(1, 1);
     /// `C`: Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0
     ///
     /// Bits \[2\], write 1 to act; reads as 0. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5
-    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool> = armreg_rt::Field::new(2, 1);
+    pub const C: armreg_rt::Field<Self, armreg_rt::field::WriteOnly, bool, armreg_rt::field::W1Action> = armreg_rt::Field::new(2, 1);
     /// `D`: Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1
     ///
     /// Bits \[3\], read/write. Reset: not described.
@@ -1567,6 +1603,9 @@ impl armreg_rt::Layout for PmcrA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x6,
+        stored: 0x2f9,
         reset: None,
         name: "PmcrA32",
         fields: "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1;lp 7 1;fzo 9 1;n 11 5;idcode 16 8;imp 24 8 65=Arm",
@@ -1613,6 +1652,9 @@ impl armreg_rt::Layout for Pmevcntr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Pmevcntr",
         fields: "evcnt 0 64",
@@ -1651,6 +1693,9 @@ impl armreg_rt::Layout for Pmevcntr32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Pmevcntr32",
         fields: "evcnt 0 32",
@@ -1771,6 +1816,9 @@ impl armreg_rt::Layout for Pmevtyper {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff70_ffff,
         reset: None,
         name: "Pmevtyper",
         fields: "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
@@ -1789,8 +1837,8 @@ pub type Pmmir = crate::Pmcidr;
 /// A layout: its values are [`Value<Pmselr>`](armreg_rt::Value), from `Pmselr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
 ///
 /// ```
-/// # use arm_pmuv3::{Layout, Pmselr};
-/// let value = Pmselr::DEFAULT.with(Pmselr::SEL, 1);
+/// # use arm_pmuv3::{rt, Layout, Pmselr};
+/// let value = Pmselr::DEFAULT.with(Pmselr::SEL, rt::Const::<1>);
 /// assert_eq!(value.get(Pmselr::SEL), 1);
 /// ```
 ///
@@ -1810,13 +1858,16 @@ impl Pmselr {
     /// Bits \[4:0\], read/write. Reset: not described.
     ///
     /// Source: Arm ARM DDI0487 §D24.5 PMSELR_EL0
-    pub const SEL: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 5);
+    pub const SEL: armreg_rt::Field<Self, u8, armreg_rt::UInt<u8, 5>> = armreg_rt::Field::new(0, 5);
 }
 impl armreg_rt::Layout for Pmselr {
     type Raw = u32;
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x1f,
         reset: None,
         name: "Pmselr",
         fields: "sel 0 5",
@@ -2068,6 +2119,9 @@ impl armreg_rt::Layout for Pmswinc {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmswinc",
         fields: "",
@@ -2148,6 +2202,9 @@ impl armreg_rt::Layout for Pmuserenr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x7f,
         reset: None,
         name: "Pmuserenr",
         fields: "en 0 1;sw 1 1;cr 2 1;er 3 1;uen 4 1;ir 5 1;tid 6 1",
@@ -2214,6 +2271,9 @@ impl armreg_rt::Layout for PmuserenrA32 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x4f,
         reset: None,
         name: "PmuserenrA32",
         fields: "en 0 1;sw 1 1;cr 2 1;er 3 1;tid 6 1",
@@ -2478,6 +2538,9 @@ impl armreg_rt::Layout for PmCounterMask {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "PmCounterMask",
         fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;p6 6 1;p7 7 1;p8 8 1;p9 9 1;p10 10 1;p11 11 1;p12 12 1;p13 13 1;p14 14 1;p15 15 1;p16 16 1;p17 17 1;p18 18 1;p19 19 1;p20 20 1;p21 21 1;p22 22 1;p23 23 1;p24 24 1;p25 25 1;p26 26 1;p27 27 1;p28 28 1;p29 29 1;p30 30 1;c 31 1",

@@ -94,6 +94,9 @@ impl armreg_rt::Layout for Pmauthstatus {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmauthstatus",
         fields: "nsid 0 2;nsnid 2 2;sid 4 2;snid 6 2;rlid 12 2;rlnid 14 2;rtid 24 2;rtnid 26 2",
@@ -173,6 +176,9 @@ impl armreg_rt::Layout for Pmccfiltr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xfd70_0000,
         reset: None,
         name: "Pmccfiltr",
         fields: "rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
@@ -207,6 +213,9 @@ impl armreg_rt::Layout for Pmccntr {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Pmccntr",
         fields: "ccnt 0 64",
@@ -241,6 +250,9 @@ impl armreg_rt::Layout for Pmceid0 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: Some(0x67ff_bfff),
         name: "Pmceid0",
         fields: "id 0 32",
@@ -276,6 +288,9 @@ impl armreg_rt::Layout for Pmceid1 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: Some(0x0),
         name: "Pmceid1",
         fields: "id 0 32",
@@ -311,6 +326,9 @@ impl armreg_rt::Layout for Pmceid2 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmceid2",
         fields: "id 0 32",
@@ -407,6 +425,9 @@ impl armreg_rt::Layout for Pmcfgr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmcfgr",
         fields: "n 0 8;size 8 6;cc 14 1;ccd 15 1;ex 16 1;na 17 1;wt 18 1;uen 19 1;fzo 21 1;ss 22 1;ncg 28 4",
@@ -441,6 +462,9 @@ impl armreg_rt::Layout for Pmcidr0 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmcidr0",
         fields: "value 0 32",
@@ -493,37 +517,40 @@ impl Pmcntenclr {
     /// `P0`: Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[0\], write 1 to clear. Reset: not described.
-    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    pub const P0: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1c> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[1\], write 1 to clear. Reset: not described.
-    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
+    pub const P1: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1c> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[2\], write 1 to clear. Reset: not described.
-    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
+    pub const P2: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1c> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[3\], write 1 to clear. Reset: not described.
-    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
+    pub const P3: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1c> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[4\], write 1 to clear. Reset: not described.
-    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
+    pub const P4: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1c> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[5\], write 1 to clear. Reset: not described.
-    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
+    pub const P5: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1c> = armreg_rt::Field::new(5, 1);
     /// `C`: Cycle counter (PMCCNTR): write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[31\], write 1 to clear. Reset: not described.
-    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
+    pub const C: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1c> = armreg_rt::Field::new(31, 1);
 }
 impl armreg_rt::Layout for Pmcntenclr {
     type Raw = u32;
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x8000_003f,
+        stored: 0x0,
         reset: None,
         name: "Pmcntenclr",
         fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1",
@@ -558,37 +585,40 @@ impl Pmcntenset {
     /// `P0`: Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[0\], write 1 to set. Reset: not described.
-    pub const P0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    pub const P0: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1s> = armreg_rt::Field::new(0, 1);
     /// `P1`: Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[1\], write 1 to set. Reset: not described.
-    pub const P1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(1, 1);
+    pub const P1: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1s> = armreg_rt::Field::new(1, 1);
     /// `P2`: Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[2\], write 1 to set. Reset: not described.
-    pub const P2: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
+    pub const P2: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1s> = armreg_rt::Field::new(2, 1);
     /// `P3`: Event counter 3: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[3\], write 1 to set. Reset: not described.
-    pub const P3: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(3, 1);
+    pub const P3: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1s> = armreg_rt::Field::new(3, 1);
     /// `P4`: Event counter 4: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[4\], write 1 to set. Reset: not described.
-    pub const P4: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(4, 1);
+    pub const P4: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1s> = armreg_rt::Field::new(4, 1);
     /// `P5`: Event counter 5: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[5\], write 1 to set. Reset: not described.
-    pub const P5: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(5, 1);
+    pub const P5: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1s> = armreg_rt::Field::new(5, 1);
     /// `C`: Cycle counter (PMCCNTR): write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
     ///
     /// Bits \[31\], write 1 to set. Reset: not described.
-    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
+    pub const C: armreg_rt::Field<Self, bool, bool, armreg_rt::field::W1s> = armreg_rt::Field::new(31, 1);
 }
 impl armreg_rt::Layout for Pmcntenset {
     type Raw = u32;
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x8000_003f,
+        stored: 0x0,
         reset: None,
         name: "Pmcntenset",
         fields: "p0 0 1;p1 1 1;p2 2 1;p3 3 1;p4 4 1;p5 5 1;c 31 1",
@@ -655,6 +685,9 @@ impl armreg_rt::Layout for Pmcr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x79,
         reset: None,
         name: "Pmcr",
         fields: "e 0 1;d 3 1;x 4 1;dp 5 1;lc 6 1",
@@ -721,6 +754,9 @@ impl armreg_rt::Layout for Pmdevarch {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: Some(0x4770_2a16),
         name: "Pmdevarch",
         fields: "archpart 0 12;archver 12 4;revision 16 4;present 20 1;architect 21 11",
@@ -767,6 +803,9 @@ impl armreg_rt::Layout for Pmdevtype {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: Some(0x16),
         name: "Pmdevtype",
         fields: "major 0 4;sub 4 4",
@@ -802,6 +841,9 @@ impl armreg_rt::Layout for Pmevcntr0 {
     const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Pmevcntr0",
         fields: "evcnt 0 64",
@@ -951,6 +993,9 @@ impl armreg_rt::Layout for Pmevtyper0 {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xff70_ffff,
         reset: None,
         name: "Pmevtyper0",
         fields: "evtcount 0 16;rlh 20 1;rlu 21 1;rlk 22 1;sh 24 1;mt 25 1;m 26 1;nsh 27 1;nsu 28 1;nsk 29 1;u 30 1;p 31 1",
@@ -1059,6 +1104,9 @@ impl armreg_rt::Layout for Pmitctrl {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff,
         reset: None,
         name: "Pmitctrl",
         fields: "value 0 32",
@@ -1093,6 +1141,9 @@ impl armreg_rt::Layout for Pmlar {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmlar",
         fields: "",
@@ -1137,6 +1188,9 @@ impl armreg_rt::Layout for Pmlsr {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: Some(0x3),
         name: "Pmlsr",
         fields: "sli 0 1;slk 1 1;ntt 2 1",
@@ -1272,6 +1326,9 @@ impl armreg_rt::Layout for Pmswinc {
     const INFO: armreg_rt::LayoutInfo<u32> = armreg_rt::LayoutInfo {
         res0: 0x0,
         res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0x0,
         reset: None,
         name: "Pmswinc",
         fields: "",

@@ -74,7 +74,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x0; read/write.
     #[inline(always)]
-    pub fn pmevcntr0(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr0, armreg_rt::mmio::Rw, B> {
+    pub fn pmevcntr0(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr0, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -88,7 +88,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x8; read/write.
     #[inline(always)]
-    pub fn pmevcntr1(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr1, armreg_rt::mmio::Rw, B> {
+    pub fn pmevcntr1(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr1, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -102,7 +102,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x10; read/write.
     #[inline(always)]
-    pub fn pmevcntr2(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr2, armreg_rt::mmio::Rw, B> {
+    pub fn pmevcntr2(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr2, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -116,7 +116,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x18; read/write.
     #[inline(always)]
-    pub fn pmevcntr3(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr3, armreg_rt::mmio::Rw, B> {
+    pub fn pmevcntr3(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr3, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -130,7 +130,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x20; read/write.
     #[inline(always)]
-    pub fn pmevcntr4(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr4, armreg_rt::mmio::Rw, B> {
+    pub fn pmevcntr4(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr4, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -144,7 +144,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x28; read/write.
     #[inline(always)]
-    pub fn pmevcntr5(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr5, armreg_rt::mmio::Rw, B> {
+    pub fn pmevcntr5(&self) -> armreg_rt::mmio::Reg<crate::Pmevcntr5, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -158,7 +158,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xf8; read/write.
     #[inline(always)]
-    pub fn pmccntr(&self) -> armreg_rt::mmio::Reg<crate::Pmccntr, armreg_rt::mmio::Rw, B> {
+    pub fn pmccntr(&self) -> armreg_rt::mmio::Reg<crate::Pmccntr, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -172,7 +172,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x400; read/write.
     #[inline(always)]
-    pub fn pmevtyper0(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper0, armreg_rt::mmio::Rw, B> {
+    pub fn pmevtyper0(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper0, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -186,7 +186,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x404; read/write.
     #[inline(always)]
-    pub fn pmevtyper1(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper1, armreg_rt::mmio::Rw, B> {
+    pub fn pmevtyper1(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper1, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -200,7 +200,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x408; read/write.
     #[inline(always)]
-    pub fn pmevtyper2(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper2, armreg_rt::mmio::Rw, B> {
+    pub fn pmevtyper2(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper2, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -214,7 +214,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x40c; read/write.
     #[inline(always)]
-    pub fn pmevtyper3(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper3, armreg_rt::mmio::Rw, B> {
+    pub fn pmevtyper3(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper3, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -228,7 +228,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x410; read/write.
     #[inline(always)]
-    pub fn pmevtyper4(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper4, armreg_rt::mmio::Rw, B> {
+    pub fn pmevtyper4(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper4, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -242,7 +242,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x414; read/write.
     #[inline(always)]
-    pub fn pmevtyper5(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper5, armreg_rt::mmio::Rw, B> {
+    pub fn pmevtyper5(&self) -> armreg_rt::mmio::Reg<crate::Pmevtyper5, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -256,7 +256,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0x47c; read/write.
     #[inline(always)]
-    pub fn pmccfiltr(&self) -> armreg_rt::mmio::Reg<crate::Pmccfiltr, armreg_rt::mmio::Rw, B> {
+    pub fn pmccfiltr(&self) -> armreg_rt::mmio::Reg<crate::Pmccfiltr, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -270,7 +270,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xc00; write-1-to-set view of `PMCNTEN`.
     #[inline(always)]
-    pub fn pmcntenset(&self) -> armreg_rt::mmio::Reg<crate::Pmcntenset, armreg_rt::mmio::SetView, B> {
+    pub fn pmcntenset(&self) -> armreg_rt::mmio::Reg<crate::Pmcntenset, armreg_rt::access::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -284,7 +284,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xc20; write-1-to-clear view of `PMCNTEN`.
     #[inline(always)]
-    pub fn pmcntenclr(&self) -> armreg_rt::mmio::Reg<crate::Pmcntenclr, armreg_rt::mmio::ClearView, B> {
+    pub fn pmcntenclr(&self) -> armreg_rt::mmio::Reg<crate::Pmcntenclr, armreg_rt::access::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -298,7 +298,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xc40; write-1-to-set view of `PMINTEN`.
     #[inline(always)]
-    pub fn pmintenset(&self) -> armreg_rt::mmio::Reg<crate::Pmintenset, armreg_rt::mmio::SetView, B> {
+    pub fn pmintenset(&self) -> armreg_rt::mmio::Reg<crate::Pmintenset, armreg_rt::access::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -312,7 +312,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xc60; write-1-to-clear view of `PMINTEN`.
     #[inline(always)]
-    pub fn pmintenclr(&self) -> armreg_rt::mmio::Reg<crate::Pmintenclr, armreg_rt::mmio::ClearView, B> {
+    pub fn pmintenclr(&self) -> armreg_rt::mmio::Reg<crate::Pmintenclr, armreg_rt::access::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -326,7 +326,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xc80; write-1-to-clear view of `PMOVS`.
     #[inline(always)]
-    pub fn pmovsclr(&self) -> armreg_rt::mmio::Reg<crate::Pmovsclr, armreg_rt::mmio::ClearView, B> {
+    pub fn pmovsclr(&self) -> armreg_rt::mmio::Reg<crate::Pmovsclr, armreg_rt::access::ClearView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -340,7 +340,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xca0; write-only.
     #[inline(always)]
-    pub fn pmswinc(&self) -> armreg_rt::mmio::Reg<crate::Pmswinc, armreg_rt::mmio::Wo, B> {
+    pub fn pmswinc(&self) -> armreg_rt::mmio::Reg<crate::Pmswinc, armreg_rt::access::Wo, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -354,7 +354,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xcc0; write-1-to-set view of `PMOVS`.
     #[inline(always)]
-    pub fn pmovsset(&self) -> armreg_rt::mmio::Reg<crate::Pmovsset, armreg_rt::mmio::SetView, B> {
+    pub fn pmovsset(&self) -> armreg_rt::mmio::Reg<crate::Pmovsset, armreg_rt::access::SetView, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -368,7 +368,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xe00; read-only.
     #[inline(always)]
-    pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::Pmcfgr, armreg_rt::mmio::Ro, B> {
+    pub fn pmcfgr(&self) -> armreg_rt::mmio::Reg<crate::Pmcfgr, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -382,7 +382,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xe04; read/write.
     #[inline(always)]
-    pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::Pmcr, armreg_rt::mmio::Rw, B> {
+    pub fn pmcr(&self) -> armreg_rt::mmio::Reg<crate::Pmcr, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -396,7 +396,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xe08; read-only.
     #[inline(always)]
-    pub fn pmiidr(&self) -> armreg_rt::mmio::Reg<crate::Pmiidr, armreg_rt::mmio::Ro, B> {
+    pub fn pmiidr(&self) -> armreg_rt::mmio::Reg<crate::Pmiidr, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -410,7 +410,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xe20; read-only.
     #[inline(always)]
-    pub fn pmceid0(&self) -> armreg_rt::mmio::Reg<crate::Pmceid0, armreg_rt::mmio::Ro, B> {
+    pub fn pmceid0(&self) -> armreg_rt::mmio::Reg<crate::Pmceid0, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -424,7 +424,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xe24; read-only.
     #[inline(always)]
-    pub fn pmceid1(&self) -> armreg_rt::mmio::Reg<crate::Pmceid1, armreg_rt::mmio::Ro, B> {
+    pub fn pmceid1(&self) -> armreg_rt::mmio::Reg<crate::Pmceid1, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -438,7 +438,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xe28; read-only.
     #[inline(always)]
-    pub fn pmceid2(&self) -> armreg_rt::mmio::Reg<crate::Pmceid2, armreg_rt::mmio::Ro, B> {
+    pub fn pmceid2(&self) -> armreg_rt::mmio::Reg<crate::Pmceid2, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -452,7 +452,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xe2c; read-only.
     #[inline(always)]
-    pub fn pmceid3(&self) -> armreg_rt::mmio::Reg<crate::Pmceid3, armreg_rt::mmio::Ro, B> {
+    pub fn pmceid3(&self) -> armreg_rt::mmio::Reg<crate::Pmceid3, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -466,7 +466,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xe40; read-only.
     #[inline(always)]
-    pub fn pmmir(&self) -> armreg_rt::mmio::Reg<crate::Pmmir, armreg_rt::mmio::Ro, B> {
+    pub fn pmmir(&self) -> armreg_rt::mmio::Reg<crate::Pmmir, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -480,7 +480,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xf00; read/write.
     #[inline(always)]
-    pub fn pmitctrl(&self) -> armreg_rt::mmio::Reg<crate::Pmitctrl, armreg_rt::mmio::Rw, B> {
+    pub fn pmitctrl(&self) -> armreg_rt::mmio::Reg<crate::Pmitctrl, armreg_rt::access::Rw, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -494,7 +494,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfa8; read-only.
     #[inline(always)]
-    pub fn pmdevaff0(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff0, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevaff0(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff0, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -508,7 +508,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfac; read-only.
     #[inline(always)]
-    pub fn pmdevaff1(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff1, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevaff1(&self) -> armreg_rt::mmio::Reg<crate::Pmdevaff1, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -522,7 +522,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfb0; write-only.
     #[inline(always)]
-    pub fn pmlar(&self) -> armreg_rt::mmio::Reg<crate::Pmlar, armreg_rt::mmio::Wo, B> {
+    pub fn pmlar(&self) -> armreg_rt::mmio::Reg<crate::Pmlar, armreg_rt::access::Wo, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -536,7 +536,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfb4; read-only.
     #[inline(always)]
-    pub fn pmlsr(&self) -> armreg_rt::mmio::Reg<crate::Pmlsr, armreg_rt::mmio::Ro, B> {
+    pub fn pmlsr(&self) -> armreg_rt::mmio::Reg<crate::Pmlsr, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -550,7 +550,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfb8; read-only.
     #[inline(always)]
-    pub fn pmauthstatus(&self) -> armreg_rt::mmio::Reg<crate::Pmauthstatus, armreg_rt::mmio::Ro, B> {
+    pub fn pmauthstatus(&self) -> armreg_rt::mmio::Reg<crate::Pmauthstatus, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -564,7 +564,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfbc; read-only.
     #[inline(always)]
-    pub fn pmdevarch(&self) -> armreg_rt::mmio::Reg<crate::Pmdevarch, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevarch(&self) -> armreg_rt::mmio::Reg<crate::Pmdevarch, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -578,7 +578,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfc8; read-only.
     #[inline(always)]
-    pub fn pmdevid(&self) -> armreg_rt::mmio::Reg<crate::Pmdevid, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevid(&self) -> armreg_rt::mmio::Reg<crate::Pmdevid, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -592,7 +592,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfcc; read-only.
     #[inline(always)]
-    pub fn pmdevtype(&self) -> armreg_rt::mmio::Reg<crate::Pmdevtype, armreg_rt::mmio::Ro, B> {
+    pub fn pmdevtype(&self) -> armreg_rt::mmio::Reg<crate::Pmdevtype, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -606,7 +606,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfd0; read-only.
     #[inline(always)]
-    pub fn pmpidr4(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr4, armreg_rt::mmio::Ro, B> {
+    pub fn pmpidr4(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr4, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -620,7 +620,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfe0; read-only.
     #[inline(always)]
-    pub fn pmpidr0(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr0, armreg_rt::mmio::Ro, B> {
+    pub fn pmpidr0(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr0, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -634,7 +634,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfe4; read-only.
     #[inline(always)]
-    pub fn pmpidr1(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr1, armreg_rt::mmio::Ro, B> {
+    pub fn pmpidr1(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr1, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -648,7 +648,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfe8; read-only.
     #[inline(always)]
-    pub fn pmpidr2(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr2, armreg_rt::mmio::Ro, B> {
+    pub fn pmpidr2(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr2, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -662,7 +662,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xfec; read-only.
     #[inline(always)]
-    pub fn pmpidr3(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr3, armreg_rt::mmio::Ro, B> {
+    pub fn pmpidr3(&self) -> armreg_rt::mmio::Reg<crate::Pmpidr3, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -676,7 +676,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xff0; read-only.
     #[inline(always)]
-    pub fn pmcidr0(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr0, armreg_rt::mmio::Ro, B> {
+    pub fn pmcidr0(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr0, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -690,7 +690,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xff4; read-only.
     #[inline(always)]
-    pub fn pmcidr1(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr1, armreg_rt::mmio::Ro, B> {
+    pub fn pmcidr1(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr1, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -704,7 +704,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xff8; read-only.
     #[inline(always)]
-    pub fn pmcidr2(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr2, armreg_rt::mmio::Ro, B> {
+    pub fn pmcidr2(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr2, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(
@@ -718,7 +718,7 @@ impl<B: armreg_rt::mmio::Bus> Pmu<B> {
     ///
     /// Offset 0xffc; read-only.
     #[inline(always)]
-    pub fn pmcidr3(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr3, armreg_rt::mmio::Ro, B> {
+    pub fn pmcidr3(&self) -> armreg_rt::mmio::Reg<crate::Pmcidr3, armreg_rt::access::Ro, B> {
         // SAFETY: the constructor's contract covers every register inside the block.
         unsafe {
             armreg_rt::mmio::Reg::on(

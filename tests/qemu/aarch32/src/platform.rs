@@ -101,7 +101,7 @@ impl Platform for A32 {
     #[inline(always)]
     fn asm_two_reads<const K: u32>() -> u64 {
         // PMXEVCNTR with PMSELR = 0: one instruction per read on Armv7 and Armv8 alike.
-        arm_pmuv3::aarch32::PMSELR::write(Pmselr::DEFAULT.with(Pmselr::SEL, 0));
+        arm_pmuv3::aarch32::PMSELR::write(Pmselr::DEFAULT.with(Pmselr::SEL, arm_pmuv3::Const::<0>));
         let (a, b): (u32, u32);
         if K == 0 {
             // SAFETY: two reads of PMXEVCNTR at PL1.

@@ -19,8 +19,8 @@ use aarch64_sysregs::currentel::El;
 use aarch64_sysregs::id_aa64pfr0::{El2, Gic};
 use aarch64_sysregs::spsr::M;
 use aarch64_sysregs::{
-    Cnthctl, Cntvoff, Cpacr, CptrEl2, CptrEl3, Elr, Hcr, IccSreElx, IdAa64pfr0, Layout, MdcrEl3,
-    Scr, Sctlr, Spsr, Vbar,
+    Cnthctl, Cntvoff, Const, Cpacr, CptrEl2, CptrEl3, Elr, Hcr, IccSreElx, IdAa64pfr0, Layout,
+    MdcrEl3, Scr, Sctlr, Spsr, UInt, Vbar,
 };
 use arm_pmuv3::aarch64::{MDCR_EL2, PMCR_EL0};
 use arm_pmuv3::MdcrEl2;
@@ -141,7 +141,8 @@ extern "C" fn el2_main() -> ! {
 fn el2_setup() {
     let n = PMCR_EL0::read().get(arm_pmuv3::Pmcr::N);
     let hpmn = n.saturating_sub(2);
-    MDCR_EL2::write(MdcrEl2::DEFAULT.with(MdcrEl2::HPMN, hpmn));
+    // N is a 5-bit field, so N - 2 fits HPMN's 5 bits.
+    MDCR_EL2::write(MdcrEl2::DEFAULT.with(MdcrEl2::HPMN, UInt::truncating(hpmn)));
     EL2_N.store(n.into(), Ordering::SeqCst);
     HPMN.store(hpmn.into(), Ordering::SeqCst);
 }
@@ -163,7 +164,7 @@ pub fn sctlr_el1_off() -> aarch64_sysregs::Value<Sctlr> {
 #[no_mangle]
 extern "C" fn el1_main() -> ! {
     // FPEN = 0b11: no FP/SIMD traps at EL0 or EL1.
-    CPACR_EL1::write(Cpacr::DEFAULT.with(Cpacr::FPEN, 0b11));
+    CPACR_EL1::write(Cpacr::DEFAULT.with(Cpacr::FPEN, Const::<0b11>));
     qemu_harness::isb();
     el1_rest()
 }
@@ -171,7 +172,7 @@ extern "C" fn el1_main() -> ! {
 #[inline(never)]
 fn el1_rest() -> ! {
     SCTLR_EL1::write(sctlr_el1_off());
-    VBAR_EL1::write(Vbar::DEFAULT.with(Vbar::VBA, vectors_addr() >> 11));
+    VBAR_EL1::write(Vbar::DEFAULT.with_address(Vbar::VBA, vectors_addr()));
     qemu_harness::isb();
     crate::main_el1()
 }

@@ -17,8 +17,8 @@ use aarch64_sysregs::esr::Ec;
 use aarch64_sysregs::id_aa64mmfr0::Parange;
 use aarch64_sysregs::tcr_el1::{Ips, Irgn0, Sh0, Tg0, Tg1};
 use aarch64_sysregs::{
-    CntvCtl, CntvCval, Currentel, Daif, Elr, Esr, IdAa64dfr0, IdAa64mmfr0, IdAa64pfr0, Layout,
-    Mair, Midr, Mpidr, Sctlr, TcrEl1, Ttbr, Vbar,
+    CntvCtl, CntvCval, Const, Currentel, Daif, Elr, Esr, IdAa64dfr0, IdAa64mmfr0, IdAa64pfr0,
+    Layout, Mair, Midr, Mpidr, Sctlr, TcrEl1, Ttbr, Vbar,
 };
 use qemu_harness::irq::{LAST_INTID, TIMER_IRQS};
 use qemu_harness::report::{fail, value};
@@ -95,7 +95,7 @@ extern "C" fn el1_sync_rust() {
 
 fn take_brk() {
     // The boot path installed the vectors; install them again here, as a kernel would.
-    VBAR_EL1::write(Vbar::DEFAULT.with(Vbar::VBA, crate::boot::vectors_addr() >> 11));
+    VBAR_EL1::write(Vbar::DEFAULT.with_address(Vbar::VBA, crate::boot::vectors_addr()));
     isb();
     value(
         "vbar_ok",
@@ -173,7 +173,7 @@ fn mmu_on() {
     };
     TCR_EL1::write(
         TcrEl1::DEFAULT
-            .with(TcrEl1::T0SZ, 64 - 39)
+            .with(TcrEl1::T0SZ, Const::<{ 64 - 39 }>)
             .with(TcrEl1::IRGN0, Irgn0::Wbwa)
             .with(TcrEl1::ORGN0, Irgn0::Wbwa)
             .with(TcrEl1::SH0, Sh0::Inner)
@@ -183,7 +183,7 @@ fn mmu_on() {
             .with(TcrEl1::TG1, Tg1::_4k)
             .with(TcrEl1::IPS, ips),
     );
-    TTBR0_EL1::write(Ttbr::DEFAULT.with(Ttbr::BADDR, L1.0.get() as u64 >> 1));
+    TTBR0_EL1::write(Ttbr::DEFAULT.with_address(Ttbr::BADDR, L1.0.get() as u64));
     // SAFETY: barriers and TLB maintenance: the table writes complete before the walks, no stale
     // entries, the register writes take effect.
     unsafe {

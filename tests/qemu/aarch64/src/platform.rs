@@ -6,7 +6,9 @@ use aarch64_sysregs::aarch64::{
     ID_AA64PFR0_EL1,
 };
 use aarch64_sysregs::id_aa64pfr0::Gic;
-use aarch64_sysregs::{Currentel, IccEoir, IccIar, IccIgrpen, IccPmr, IccSre, IdAa64pfr0, Layout};
+use aarch64_sysregs::{
+    Currentel, IccEoir, IccIar, IccIgrpen, IccPmr, IccSre, IdAa64pfr0, Layout, UInt,
+};
 
 use pmu_driver::timer::Aarch64Timer;
 use pmu_driver::{Aarch64, Pmu, SampleRing};
@@ -41,7 +43,8 @@ impl CpuInterfaceV3 for IccSysregs {
         ICC_IAR1_EL1::read().get(IccIar::INTID)
     }
     fn end(&self, intid: u32) {
-        ICC_EOIR1_EL1::write(IccEoir::DEFAULT.with(IccEoir::INTID, intid));
+        // An INTID read from ICC_IAR1_EL1 is 24 bits.
+        ICC_EOIR1_EL1::write(IccEoir::DEFAULT.with(IccEoir::INTID, UInt::truncating(intid)));
     }
 }
 
