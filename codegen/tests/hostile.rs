@@ -503,9 +503,9 @@ fn regen(root: &Path, env: &[(&str, &str)]) -> Output {
 }
 
 /// Killing the generator at every step that changes the file system (an abort, as SIGKILL
-/// would) leaves either the previous output complete and unchanged (plus staged files the next
-/// run removes) or a commit journal that the next run completes; the next run always gives
-/// exactly the new output.
+/// would) leaves either the previous output complete and unchanged (plus staged files and the
+/// lock file, which the next run removes) or a commit journal that the next run completes; the
+/// next run always gives exactly the new output, and says it completed the killed run's commit.
 #[test]
 fn killed_at_any_point_leaves_the_previous_output() {
     let dir = tempfile::tempdir().unwrap();
@@ -518,6 +518,7 @@ fn killed_at_any_point_leaves_the_previous_output() {
     let new = snapshot(&root.join("generated"));
     assert_ne!(old, new);
     let mut aborted = 0;
+    let mut completed = 0;
     for k in 1.. {
         scratch(root, 1);
         assert!(regen(root, &[]).status.success());
@@ -534,21 +535,35 @@ fn killed_at_any_point_leaves_the_previous_output() {
             .clone()
             .into_iter()
             .filter(|(p, _)| {
-                !p.file_name()
-                    .unwrap()
-                    .to_str()
-                    .unwrap()
-                    .ends_with(".codegen-new")
+                let name = p.file_name().unwrap().to_str().unwrap();
+                !name.contains(".codegen-new") && name != ".codegen-lock"
             })
             .collect();
         assert!(
             journal || without_staged == old,
             "step {k}: killed before the commit, yet the output changed"
         );
-        assert!(regen(root, &[]).status.success());
+        let next = regen(root, &[]);
+        assert!(next.status.success(), "{}", stderr(&next));
+        // What it says is true: "nothing changed" only when the output already was the new one,
+        // and a completed commit only when there was a journal.
+        let said = String::from_utf8_lossy(&next.stdout).into_owned();
+        let mut output = without_staged;
+        output.remove(Path::new(".codegen-commit"));
+        assert_eq!(
+            said.contains("nothing changed"),
+            output == new,
+            "step {k}:\n{said}"
+        );
+        assert!(
+            journal || !said.contains("completed the commit"),
+            "step {k}:\n{said}"
+        );
+        completed += usize::from(said.contains("completed the commit"));
         assert_eq!(snapshot(&root.join("generated")), new, "step {k}: recovery");
     }
     assert!(aborted > 10, "only {aborted} kill points");
+    assert!(completed > 0, "no run completed a killed run's commit");
 }
 
 /// `generate` into a folder that does not exist: killed at any step, the folder is either absent
