@@ -108,7 +108,8 @@ impl Build {
         self
     }
 
-    /// Where to write (default: `$OUT_DIR/armreg`).
+    /// Where to write (default: `$OUT_DIR/armreg`). Builds writing one folder at once take turns
+    /// (the lock file `.<name>.codegen-lock` beside it, as every write of the generator).
     #[must_use]
     pub fn out_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.out_dir = Some(dir.into());

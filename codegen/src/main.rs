@@ -70,6 +70,9 @@ enum Command {
     /// relative to the output folder as well when the runtime is found: the one given with
     /// --runtime-path, or the one of the tree this generator was built from. Files the generator
     /// did not write are never replaced, unless --force is given.
+    ///
+    /// Two runs into one folder take turns: the second waits for the first, then makes the
+    /// folder its own crate.
     #[command(
         after_help = "Examples:\n  armreg-codegen generate rp2040.svd -o rp2040-pac\n  armreg-codegen generate rp2040.svd -o rp2040-pac --c-headers --models\n  armreg-codegen generate soc.xml overlay.toml -o soc-regs --name soc-regs --license MIT\n  armreg-codegen generate soc.svd -o pac --runtime-version 0.1 --runtime-path ../armreg/runtime"
     )]
@@ -365,6 +368,10 @@ fn print_written(done: &[Written]) {
             Written::Created(p) => println!("created {}", p.display()),
             Written::Updated(p) => println!("updated {}", p.display()),
             Written::Removed(p) => println!("removed {}", p.display()),
+            Written::Completed { dir, changes } => println!(
+                "completed the commit of an interrupted run in {}: {changes} change(s)",
+                dir.display()
+            ),
         }
     }
 }

@@ -1,12 +1,17 @@
 //! Writing generated crates: nothing is written unless everything generated, each file is replaced
 //! atomically (written beside its target, then renamed over it), unchanged files are left alone,
-//! and a check mode reports every difference instead of writing.
+//! and a check mode reports every difference instead of writing. One run writes a folder at a
+//! time (`lock`), and each stages under names of its own.
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::backend::File;
+
+mod lock;
+
+use lock::is_lock_file;
 
 /// Which files of a crate's folder the generator may replace or remove.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,6 +139,10 @@ pub fn check(root: Option<&Path>, crates: &[CrateOutput], ownership: Ownership) 
         drift.extend(
             present
                 .into_iter()
+                .filter(|p| {
+                    !p.file_name()
+                        .is_some_and(|n| is_lock_file(&n.to_string_lossy()))
+                })
                 .filter(|p| ownership == Ownership::Folder || written_by_generator(p))
                 .map(Drift::Unexpected),
         );
@@ -148,9 +157,16 @@ pub enum Written {
     Created(PathBuf),
     Updated(PathBuf),
     Removed(PathBuf),
+    /// The commit of a run killed while committing, which this run completed first: `changes`
+    /// renames and removals in `dir`.
+    Completed {
+        dir: PathBuf,
+        changes: usize,
+    },
 }
 
-/// The suffix of a file staged beside its target before the commit renames it into place.
+/// The suffix of a file staged beside its target before the commit renames it into place,
+/// followed by the run's own mark (`-<process id>-<nonce>`).
 const STAGED: &str = ".codegen-new";
 /// The commit journal, in the output folder: written once everything is staged, removed once
 /// every rename and removal it lists is done. A run that finds one finishes it first.
@@ -160,25 +176,44 @@ const JOURNAL: &str = ".codegen-commit";
 /// beside its target (written and synced); if any staging fails (a full disk) every staged file
 /// is removed and the output is left exactly as it was. Only then is a journal of the renames and
 /// removals written, and they are carried out; a run killed during that step leaves the journal,
-/// and the next `write` (or `recover`) completes it. Unchanged files are not touched, stale files
-/// are removed (and, with `root`, stale generated crates under it).
+/// and the next `write` completes it. Unchanged files are not touched, stale files are removed
+/// (and, with `root`, stale generated crates under it).
+///
+/// The whole write holds the output's lock (`lock`): a run that finds another writing the same
+/// root or folder says so on standard error and waits for it, then brings the folder in line with
+/// its own crate. Every run stages under names of its own; what a killed run staged is removed
+/// only under the lock, when no other run can be staging there.
 pub fn write(
     root: Option<&Path>,
     crates: &[CrateOutput],
     ownership: Ownership,
 ) -> std::io::Result<Vec<Written>> {
+    // Several crates without a root (no command writes so) lock the first's folder, which
+    // holds the journal too.
+    let _lock = match (root, crates) {
+        (Some(r), _) => lock::Lock::root(r),
+        (None, [c, ..]) => lock::Lock::folder(&c.dir),
+        (None, []) => return Ok(Vec::new()),
+    }
+    .map_err(|e| std::io::Error::new(e.kind(), format!("{e}; nothing was written")))?;
+    failpoint();
+    let run = run_mark();
     if let (None, [krate]) = (root, crates) {
         // A killed run into a new folder leaves its staging folder beside it.
-        let staging = staged_path(&krate.dir);
-        if staging.is_dir() {
-            fs::remove_dir_all(&staging)?;
-        }
+        remove_staged_beside(&krate.dir)?;
         if !krate.dir.exists() {
-            return write_new_folder(krate, &staging);
+            return write_new_folder(krate, &staged_path(&krate.dir, &run));
         }
     }
     let journal_dir = journal_dir(root, crates);
-    recover(&journal_dir, root, crates)?;
+    let mut done = recover(&journal_dir, root, crates)?;
+    // What an error leaves: this run changed nothing, though a killed run's commit may have
+    // been completed first.
+    let unchanged = if done.is_empty() {
+        "nothing was changed"
+    } else {
+        "nothing else was changed (an interrupted run's commit was completed first)"
+    };
     let drift = check(root, crates, ownership);
     if ownership == (Ownership::Written { force: false }) {
         let theirs: Vec<String> = drift
@@ -192,7 +227,7 @@ pub fn write(
             return Err(std::io::Error::new(
                 std::io::ErrorKind::AlreadyExists,
                 format!(
-                    "refusing to replace {} file(s) the generator did not write (they lack its banner); nothing was changed. Move them away, or pass --force to replace them:\n{}",
+                    "refusing to replace {} file(s) the generator did not write (they lack its banner); {unchanged}. Move them away, or pass --force to replace them:\n{}",
                     theirs.len(),
                     theirs.join("\n")
                 ),
@@ -201,7 +236,6 @@ pub fn write(
     }
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
     let mut removed: Vec<PathBuf> = Vec::new();
-    let mut done = Vec::new();
     let contents: BTreeMap<PathBuf, &[u8]> = crates
         .iter()
         .flat_map(|c| {
@@ -224,7 +258,7 @@ pub fn write(
                 } else {
                     Written::Created(path.clone())
                 });
-                let tmp = staged_path(&path);
+                let tmp = staged_path(&path, &run);
                 staged.push((tmp.clone(), path));
                 jobs.push((tmp, content));
             }
@@ -243,9 +277,9 @@ pub fn write(
             text.push_str(&format!("D\t{}\n", path.display()));
         }
         let journal = journal_dir.join(JOURNAL);
-        stage(&staged_path(&journal), text.as_bytes())?;
+        stage(&staged_path(&journal, &run), text.as_bytes())?;
         failpoint();
-        fs::rename(staged_path(&journal), &journal)?;
+        fs::rename(staged_path(&journal, &run), &journal)?;
         sync_dir(&journal_dir);
         Ok(())
     })();
@@ -253,11 +287,11 @@ pub fn write(
         for (tmp, _) in &staged {
             let _ = fs::remove_file(tmp);
         }
-        let _ = fs::remove_file(staged_path(&journal_dir.join(JOURNAL)));
+        let _ = fs::remove_file(staged_path(&journal_dir.join(JOURNAL), &run));
         remove_empty_dirs(&staged);
         return Err(std::io::Error::new(
             e.kind(),
-            format!("{e}; nothing was changed, the previous output is intact"),
+            format!("{e}; {unchanged}, the previous output is intact"),
         ));
     }
     if !staged.is_empty() || !removed.is_empty() {
@@ -267,9 +301,10 @@ pub fn write(
 }
 
 /// Writes a crate into a folder that does not exist yet: every file is staged in a sibling
-/// folder (`.<name>.codegen-new`), made durable, and the folder renamed into place, so the
-/// output appears whole or not at all. One rename replaces the journal and a rename per file, and
-/// their syncs (nrf52840's 120 files: three journal commits of the file system fewer).
+/// folder of this run's (`.<name>.codegen-new-<mark>`), made durable, and the folder renamed into
+/// place, so the output appears whole or not at all. One rename replaces the journal and a rename
+/// per file, and their syncs (nrf52840's 120 files: three journal commits of the file system
+/// fewer).
 fn write_new_folder(krate: &CrateOutput, staging: &Path) -> std::io::Result<Vec<Written>> {
     let jobs: Vec<(PathBuf, &[u8])> = krate
         .files
@@ -312,38 +347,56 @@ fn journal_dir(root: Option<&Path>, crates: &[CrateOutput]) -> PathBuf {
     }
 }
 
-/// Finishes the commit a killed run left (its journal), and removes files a run killed while
-/// staging left (nothing was changed by it). Called by `write` before anything else.
-pub fn recover(
+/// Finishes the commit a killed run left (its journal), and removes files runs killed while
+/// staging left (nothing was changed by them). Called by `write`, under the lock (so no other run
+/// is staging there), before anything else; says what the completed commit did, if any.
+fn recover(
     journal_dir: &Path,
     root: Option<&Path>,
     crates: &[CrateOutput],
-) -> std::io::Result<()> {
+) -> std::io::Result<Vec<Written>> {
     let journal = journal_dir.join(JOURNAL);
+    let mut done = Vec::new();
     if journal.is_file() {
-        apply_journal(&journal)?;
-    }
-    let _ = fs::remove_file(staged_path(&journal));
-    let mut dirs: BTreeSet<PathBuf> = crates.iter().map(|c| c.dir.clone()).collect();
-    dirs.extend(root.map(generated_dirs).unwrap_or_default());
-    for dir in dirs {
-        for f in files_under(&dir) {
-            if f.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with('.') && n.ends_with(STAGED))
-            {
-                fs::remove_file(&f)?;
-            }
+        let changes = apply_journal(&journal)?;
+        if changes > 0 {
+            done.push(Written::Completed {
+                dir: journal_dir.to_path_buf(),
+                changes,
+            });
         }
     }
-    Ok(())
+    let mut dirs: BTreeSet<PathBuf> = crates.iter().map(|c| c.dir.clone()).collect();
+    dirs.extend(root.map(generated_dirs).unwrap_or_default());
+    // The journal's own staging, beside it (in a root, outside every crate's folder).
+    let beside_journal = fs::read_dir(journal_dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file());
+    let staged = dirs
+        .iter()
+        .flat_map(|d| files_under(d))
+        .chain(beside_journal)
+        .filter(|f| {
+            f.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(is_staged)
+        })
+        .collect::<BTreeSet<_>>();
+    for f in staged {
+        fs::remove_file(&f)?;
+    }
+    Ok(done)
 }
 
 /// Carries out a journal's renames and removals (each at most once: a rename whose staged file
-/// is gone was done), syncs, and removes the journal.
-fn apply_journal(journal: &Path) -> std::io::Result<()> {
+/// is gone was done), syncs, and removes the journal. Returns how many it carried out.
+fn apply_journal(journal: &Path) -> std::io::Result<usize> {
     let text = fs::read_to_string(journal)?;
     let mut dirs = BTreeSet::new();
+    let mut changes = 0;
     for line in text.lines() {
         let parts: Vec<&str> = line.split('\t').collect();
         match parts[..] {
@@ -351,6 +404,7 @@ fn apply_journal(journal: &Path) -> std::io::Result<()> {
                 if Path::new(tmp).exists() {
                     failpoint();
                     fs::rename(tmp, path)?;
+                    changes += 1;
                     dirs.extend(Path::new(path).parent().map(Path::to_path_buf));
                 }
             }
@@ -359,8 +413,10 @@ fn apply_journal(journal: &Path) -> std::io::Result<()> {
                 failpoint();
                 if path.is_dir() {
                     fs::remove_dir_all(path)?;
+                    changes += 1;
                 } else if path.exists() {
                     fs::remove_file(path)?;
+                    changes += 1;
                 }
                 dirs.extend(path.parent().map(Path::to_path_buf));
             }
@@ -380,13 +436,57 @@ fn apply_journal(journal: &Path) -> std::io::Result<()> {
     if let Some(d) = journal.parent() {
         sync_dir(d);
     }
-    Ok(())
+    Ok(changes)
 }
 
-/// `dir/.name.codegen-new` for `dir/name`.
-fn staged_path(path: &Path) -> PathBuf {
+/// This run's mark on what it stages: its process id and a nonce (a process may write twice,
+/// and a process id is reused), so that no two runs ever stage under one name.
+fn run_mark() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    // Each `RandomState` is keyed anew (randomly seeded per thread, then counted up).
+    let nonce = std::collections::hash_map::RandomState::new()
+        .build_hasher()
+        .finish();
+    format!("{}-{nonce:016x}", std::process::id())
+}
+
+/// `dir/.name.codegen-new-<mark>` for `dir/name`.
+fn staged_path(path: &Path, mark: &str) -> PathBuf {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("out");
-    path.with_file_name(format!(".{name}{STAGED}"))
+    path.with_file_name(format!(".{name}{STAGED}-{mark}"))
+}
+
+/// Whether `name` is a staged file's or folder's (any run's, or of a version that staged
+/// without a mark).
+fn is_staged(name: &str) -> bool {
+    name.starts_with('.') && (name.ends_with(STAGED) || name.contains(&format!("{STAGED}-")))
+}
+
+/// Removes the staging folders killed runs into the new folder `dir` left beside it
+/// (`.<name>.codegen-new[-<mark>]`). Only under the lock: no other run is staging there.
+fn remove_staged_beside(dir: &Path) -> std::io::Result<()> {
+    let (Some(name), parent) = (dir.file_name().and_then(|n| n.to_str()), dir.parent()) else {
+        return Ok(());
+    };
+    let parent = parent
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let prefix = format!(".{name}{STAGED}");
+    for entry in fs::read_dir(parent).into_iter().flatten().flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        if rest.is_empty() || rest.starts_with('-') {
+            let path = entry.path();
+            if path.is_dir() {
+                fs::remove_dir_all(&path)?;
+            } else {
+                fs::remove_file(&path)?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Stages every `(tmp, content)` and makes them, and the folders they were created in, durable.

@@ -8,47 +8,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::{codegen_in, regen, scratch, snapshot, stderr};
+
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
         .to_path_buf()
-}
-
-fn codegen_in(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"));
-    c.current_dir(cwd).args(args);
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("codegen runs")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-/// Every file under `dir`, relative path → content.
-fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(
-                    p.strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(&p).unwrap(),
-                );
-            }
-        }
-    }
-    out
 }
 
 /// A tree where generated crates build: `tree/{runtime,pmu-macros,pmu-events}` link to the
@@ -479,33 +446,10 @@ fn nothing_is_written_outside_the_output_folder() {
     }
 }
 
-/// A scratch repository: a manifest of two crates; `version` changes every file's content.
-fn scratch(root: &Path, version: u32) {
-    std::fs::create_dir_all(root.join("descriptions")).unwrap();
-    let mut manifest = String::new();
-    for n in ["one", "two"] {
-        std::fs::write(
-            root.join(format!("descriptions/{n}.toml")),
-            format!(
-                "[device]\nname = \"{n}\"\ndoc = \"Version {version}\"\n[[layout]]\nname = \"L{version}\"\nwidth = 32\ndoc = \"v{version}\"\nfields = [ {{ name = \"A{version}\", bits = \"0\", access = \"rw\" }} ]\n[[block]]\nname = \"B\"\nsize = 0x100\ndoc = \"v{version}\"\n[[block.register]]\nname = \"R\"\nlayout = \"L{version}\"\noffset = 0\n"
-            ),
-        )
-        .unwrap();
-        manifest.push_str(&format!(
-            "[[crate]]\nname = \"{n}\"\ninputs = [\"{n}.toml\"]\n"
-        ));
-    }
-    std::fs::write(root.join("descriptions/manifest.toml"), manifest).unwrap();
-}
-
-fn regen(root: &Path, env: &[(&str, &str)]) -> Output {
-    codegen_in(root, &["--root", root.to_str().unwrap()], env)
-}
-
 /// Killing the generator at every step that changes the file system (an abort, as SIGKILL
-/// would) leaves either the previous output complete and unchanged (plus staged files the next
-/// run removes) or a commit journal that the next run completes; the next run always gives
-/// exactly the new output.
+/// would) leaves either the previous output complete and unchanged (plus staged files and the
+/// lock file, which the next run removes) or a commit journal that the next run completes; the
+/// next run always gives exactly the new output, and says it completed the killed run's commit.
 #[test]
 fn killed_at_any_point_leaves_the_previous_output() {
     let dir = tempfile::tempdir().unwrap();
@@ -518,6 +462,7 @@ fn killed_at_any_point_leaves_the_previous_output() {
     let new = snapshot(&root.join("generated"));
     assert_ne!(old, new);
     let mut aborted = 0;
+    let mut completed = 0;
     for k in 1.. {
         scratch(root, 1);
         assert!(regen(root, &[]).status.success());
@@ -534,21 +479,35 @@ fn killed_at_any_point_leaves_the_previous_output() {
             .clone()
             .into_iter()
             .filter(|(p, _)| {
-                !p.file_name()
-                    .unwrap()
-                    .to_str()
-                    .unwrap()
-                    .ends_with(".codegen-new")
+                let name = p.file_name().unwrap().to_str().unwrap();
+                !name.contains(".codegen-new") && name != ".codegen-lock"
             })
             .collect();
         assert!(
             journal || without_staged == old,
             "step {k}: killed before the commit, yet the output changed"
         );
-        assert!(regen(root, &[]).status.success());
+        let next = regen(root, &[]);
+        assert!(next.status.success(), "{}", stderr(&next));
+        // What it says is true: "nothing changed" only when the output already was the new one,
+        // and a completed commit only when there was a journal.
+        let said = String::from_utf8_lossy(&next.stdout).into_owned();
+        let mut output = without_staged;
+        output.remove(Path::new(".codegen-commit"));
+        assert_eq!(
+            said.contains("nothing changed"),
+            output == new,
+            "step {k}:\n{said}"
+        );
+        assert!(
+            journal || !said.contains("completed the commit"),
+            "step {k}:\n{said}"
+        );
+        completed += usize::from(said.contains("completed the commit"));
         assert_eq!(snapshot(&root.join("generated")), new, "step {k}: recovery");
     }
     assert!(aborted > 10, "only {aborted} kill points");
+    assert!(completed > 0, "no run completed a killed run's commit");
 }
 
 /// `generate` into a folder that does not exist: killed at any step, the folder is either absent
