@@ -107,10 +107,11 @@ impl<R: SysRegArray, const N: usize> Element<R, N> {
     /// Writes the element.
     #[inline(always)]
     #[track_caller]
-    pub fn write(self, value: Value<R::Layout>)
+    pub fn write(self, value: impl Into<Value<R::Layout>>)
     where
         R: WriteElement,
     {
+        let value = value.into();
         R::write_at::<N>(value);
     }
 
@@ -153,20 +154,22 @@ impl<R: SysRegArray, const N: usize> Element<R, N> {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[track_caller]
-    pub fn set(self, mask: Value<R::Layout>)
+    pub fn set(self, mask: impl Into<Value<R::Layout>>)
     where
         R: SetElement,
     {
+        let mask = mask.into();
         R::set_at::<N>(mask);
     }
 
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[track_caller]
-    pub fn clear(self, mask: Value<R::Layout>)
+    pub fn clear(self, mask: impl Into<Value<R::Layout>>)
     where
         R: ClearElement,
     {
+        let mask = mask.into();
         R::clear_at::<N>(mask);
     }
 }
@@ -228,10 +231,11 @@ impl<R: SysRegArray> Indexed<R> {
     /// Writes the element.
     #[inline(always)]
     #[track_caller]
-    pub fn write(self, value: Value<R::Layout>)
+    pub fn write(self, value: impl Into<Value<R::Layout>>)
     where
         R: WriteElement,
     {
+        let value = value.into();
         R::write_index(self.index, value);
     }
 
@@ -274,20 +278,22 @@ impl<R: SysRegArray> Indexed<R> {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[track_caller]
-    pub fn set(self, mask: Value<R::Layout>)
+    pub fn set(self, mask: impl Into<Value<R::Layout>>)
     where
         R: SetElement,
     {
+        let mask = mask.into();
         R::set_index(self.index, mask);
     }
 
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[track_caller]
-    pub fn clear(self, mask: Value<R::Layout>)
+    pub fn clear(self, mask: impl Into<Value<R::Layout>>)
     where
         R: ClearElement,
     {
+        let mask = mask.into();
         R::clear_index(self.index, mask);
     }
 }

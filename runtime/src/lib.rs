@@ -13,6 +13,8 @@
 //! - [`mmio::Reg`]: a typed handle to one memory-mapped register whose access rules are in its
 //!   type ([`access`]): `modify` never triggers a side effect it was not asked for, and a read
 //!   with one is written `read_with_side_effects`;
+//! - [`asm`]: the barriers and hints register code needs (`asm::isb()`, `asm::dsb(Ish)`), and
+//!   AArch64's exception return, each one instruction;
 //! - [`host`]: the hook through which system-register accessors run on a target that lacks the
 //!   instruction (the host, for tests and docs);
 //! - [`events`]: PMU event tables and CPU cores as data, for lookups at run time;
@@ -28,10 +30,12 @@ extern crate std;
 
 pub mod access;
 pub mod array;
+pub mod asm;
 #[cfg(feature = "defmt")]
 mod defmt_format;
 pub mod events;
 pub mod field;
+mod field_value;
 pub mod host;
 pub mod mmio;
 #[cfg(feature = "model")]
@@ -40,5 +44,6 @@ mod path;
 mod value;
 
 pub use field::{Const, Field, FieldArray, UInt};
+pub use field_value::{FieldValue, IntoFieldValue};
 pub use path::SysRegPath;
 pub use value::{IndexOutOfRange, Layout, LayoutInfo, Reset, Value, Word};

@@ -226,14 +226,16 @@ impl<L: Layout, A, B: Bus> Reg<L, A, B> {
         self.load()
     }
 
-    /// Writes the register: exactly `value`, side-effect fields included (start it from
-    /// `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, side-effect fields included. `value` is a
+    /// [`Value`], or anything that becomes one: fields combined with `|` (`Ctrl::EN |
+    /// Ctrl::DIV.to(..)`, each unnamed field at its `DEFAULT`, whose write triggers nothing),
+    /// or for an integer register an integer or a [`Const`](crate::Const).
     #[inline(always)]
-    pub fn write(&self, value: Value<L>)
+    pub fn write(&self, value: impl Into<Value<L>>)
     where
         A: Writable,
     {
-        self.store(value);
+        self.store(value.into());
     }
 
     /// Writes `f(L::RESET)`: the fields `f` sets, and every other field at its reset value
@@ -312,16 +314,16 @@ impl<L: Layout, A, B: Bus> Reg<L, A, B> {
 impl<L: Layout, B: Bus> Reg<L, SetView, B> {
     /// Sets the bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn set(&self, mask: Value<L>) {
-        self.store(mask);
+    pub fn set(&self, mask: impl Into<Value<L>>) {
+        self.store(mask.into());
     }
 }
 
 impl<L: Layout, B: Bus> Reg<L, ClearView, B> {
     /// Clears the bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
-    pub fn clear(&self, mask: Value<L>) {
-        self.store(mask);
+    pub fn clear(&self, mask: impl Into<Value<L>>) {
+        self.store(mask.into());
     }
 }
 

@@ -2,7 +2,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 use core::marker::PhantomData;
 
-use crate::field::{Field, IntegerWrite, ReadableField, WritableField};
+use crate::field::{Const, Field, IntegerWrite, ReadableField, UInt, WritableField};
 
 /// An unsigned integer a register can be made of.
 ///
@@ -127,6 +127,12 @@ pub struct LayoutInfo<R> {
     /// Bits a write stores as written (read/write fields): what a read-modify-write must carry
     /// over. Where none are, acting on one side-effect field needs no read.
     pub stored: R,
+    /// Where the register is an integer, one field from bit 0 and nothing else described (a
+    /// counter, an address, a data register), that field's bits; 0 otherwise. An integer
+    /// register's value converts from an integer (`ELR_EL2::write(addr)`), from a [`UInt`]
+    /// of the field's width and from a [`Const`]. A `u64` whatever the width: the conversions
+    /// check it in constants, where only plain integers compute.
+    pub integer: u64,
     /// The value at reset, when the description gives every bit of it.
     pub reset: Option<R>,
     /// The name `Debug` shows.
@@ -134,6 +140,63 @@ pub struct LayoutInfo<R> {
     /// The fields `Debug` shows, in the format [`debug_fields`](crate::field::debug_fields)
     /// reads.
     pub fields: &'static str,
+}
+
+/// An integer of the register's own width, for an integer register: every bit is the one
+/// field's, so nothing is dropped. For a register of fields, a compile error when the program is
+/// built (build its value from fields: `Ctrl::EN | Ctrl::DIV.to(..)`).
+macro_rules! from_integer {
+    ($($t:ty),*) => {$(
+        impl<L: Layout<Raw = $t>> From<$t> for Value<L> {
+            #[inline(always)]
+            fn from(value: $t) -> Self {
+                const {
+                    assert!(
+                        L::INFO.integer == <$t>::MAX as u64,
+                        "only an integer register (one field, every bit) is written from an integer; build this register's value from its fields"
+                    )
+                };
+                Value::from_bits_retain(value)
+            }
+        }
+    )*};
+}
+from_integer!(u8, u16, u32, u64);
+
+/// A [`UInt`] of the width of an integer register's field (`SIO.GPIO_OE_SET`'s 30 bits).
+impl<L: Layout, T: Word, const N: u32> From<UInt<T, N>> for Value<L> {
+    #[inline(always)]
+    fn from(value: UInt<T, N>) -> Self {
+        const {
+            assert!(
+                L::INFO.integer == UInt::<T, N>::MAX,
+                "a `UInt` becomes the value of an integer register whose one field has its width"
+            )
+        };
+        let bits = L::INFO.default.to_u64() | value.get().to_u64();
+        Value::from_bits_retain(L::Raw::from_u64(bits))
+    }
+}
+
+/// A constant for an integer register, checked when the program is built: it must fit the
+/// register's field (`sio.gpio_oe_set().write(Const::<{ 1 << 25 }>)`).
+impl<L: Layout, const V: u64> From<Const<V>> for Value<L> {
+    #[inline(always)]
+    fn from(_: Const<V>) -> Self {
+        const {
+            let integer = L::INFO.integer;
+            assert!(
+                integer != 0,
+                "only an integer register (one field, from bit 0) is written from a constant; build this register's value from its fields"
+            );
+            assert!(
+                V & !integer == 0,
+                "the constant is wider than the register's field"
+            );
+        };
+        let bits = L::INFO.default.to_u64() | V;
+        Value::from_bits_retain(L::Raw::from_u64(bits))
+    }
 }
 
 macro_rules! plain_info {
@@ -147,6 +210,7 @@ macro_rules! plain_info {
                 default: 0,
                 w1_effects: 0,
                 stored: <$t>::MAX,
+                integer: 0,
                 reset: None,
                 name: "",
                 fields: "",

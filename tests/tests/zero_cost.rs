@@ -135,6 +135,17 @@ const AARCH64_CASES: &[Case] = &[
         name: "mmio_pmevtyper3_write",
         expect: &[&["str w1, [x0, #0x40c]", "ret"]],
     },
+    // armreg_rt::asm::dsb(Ish) then isb(): the two instructions.
+    Case {
+        name: "isb_dsb_ish",
+        expect: &[&["dsb ish", "isb", "ret"]],
+    },
+    // armreg_rt::asm::eret(): the instruction (LLVM may put its trap for "unreachable" after
+    // it, in the hand-written function too).
+    Case {
+        name: "eret",
+        expect: &[&["eret"], &["eret", "brk #0x1"]],
+    },
     // PmuExt32::new(base).pmcr().modify(|v| v.with(PmcrExt::E, true)): one load at base +
     // 0xE04, the write-1 actions P and C cleared and E set (one AND with a constant and one
     // ORR, or a bit-field insert), one store.
@@ -211,6 +222,11 @@ const ARMV7A_CASES: &[Case] = &[
     Case {
         name: "mmio_pmevtyper3_write",
         expect: &[&["str r1, [r0, #0x40c]", "bx lr"]],
+    },
+    // armreg_rt::asm::dsb(Sy): the one instruction.
+    Case {
+        name: "dsb_sy",
+        expect: &[&["dsb sy", "bx lr"]],
     },
     // PmuExt32::new(base).pmcr().modify(|v| v.with(PmcrExt::E, true)): one load, the write-1
     // actions cleared (BIC #6) and E set (ORR #1), one store.

@@ -92,10 +92,11 @@ impl CNTFRQ {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntfrqA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntfrqA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntfrqA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -178,10 +179,11 @@ impl CNTHCTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CnthctlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CnthctlA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthctlA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -265,10 +267,11 @@ impl CNTHP_CTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCtlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpCtlA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpCtlA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -350,10 +353,11 @@ impl CNTHP_CVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpCval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -437,10 +441,11 @@ impl CNTHP_TVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpTvalA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpTvalA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpTvalA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -524,10 +529,11 @@ impl CNTKCTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntkctlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntkctlA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntkctlA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -700,10 +706,11 @@ impl CNTP_CTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCtlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpCtlA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpCtlA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -785,10 +792,11 @@ impl CNTP_CVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpCval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -872,10 +880,11 @@ impl CNTP_TVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpTvalA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpTvalA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpTvalA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1046,10 +1055,11 @@ impl CNTVOFF {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntvoff>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Cntvoff>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Cntvoff>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1133,10 +1143,11 @@ impl CNTV_CTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvCtlA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvCtlA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1218,10 +1229,11 @@ impl CNTV_CVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvCval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvCval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1305,10 +1317,11 @@ impl CNTV_TVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTvalA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvTvalA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvTvalA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1392,10 +1405,11 @@ impl DACR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Dacr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Dacr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Dacr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1615,10 +1629,11 @@ impl PMCCFILTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccfiltr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1701,10 +1716,11 @@ impl PMCCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmccntr32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccntr32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1786,10 +1802,11 @@ impl PMCCNTR64 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccntr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2060,8 +2077,8 @@ impl PMCNTENCLR {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -2134,8 +2151,8 @@ impl PMCNTENSET {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -2206,10 +2223,11 @@ impl PMCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmcrA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::PmcrA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::PmcrA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2644,8 +2662,8 @@ impl PMINTENCLR {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -2718,8 +2736,8 @@ impl PMINTENSET {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -2837,8 +2855,8 @@ impl PMOVSR {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -2911,8 +2929,8 @@ impl PMOVSSET {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -2981,10 +2999,11 @@ impl PMSELR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmselr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3039,10 +3058,11 @@ impl PMSWINC {
             armreg_rt::host::write("PMSWINC", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmswinc>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -3112,10 +3132,11 @@ impl PMUSERENR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmuserenrA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::PmuserenrA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::PmuserenrA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3200,10 +3221,11 @@ impl PMXEVCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevcntr32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3287,10 +3309,11 @@ impl PMXEVTYPER {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevtyper>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3373,10 +3396,11 @@ impl SCTLR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::SctlrA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::SctlrA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::SctlrA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3459,10 +3483,11 @@ impl TTBCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Ttbcr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Ttbcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Ttbcr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3546,10 +3571,11 @@ impl TTBCR_EAE {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TtbcrLong>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::TtbcrLong>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::TtbcrLong>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3630,10 +3656,11 @@ impl TTBR0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TtbrA3264>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::TtbrA3264>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::TtbrA3264>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3714,10 +3741,11 @@ impl TTBR1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TtbrA3264>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::TtbrA3264>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::TtbrA3264>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3800,10 +3828,11 @@ impl VBAR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::VbarA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::VbarA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::VbarA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.

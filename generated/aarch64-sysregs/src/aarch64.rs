@@ -93,10 +93,11 @@ impl ACTLR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Actlr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Actlr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Actlr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -176,10 +177,11 @@ impl ACTLR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Actlr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Actlr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Actlr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -259,10 +261,11 @@ impl ACTLR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Actlr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Actlr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Actlr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -342,10 +345,11 @@ impl AFSR0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Afsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Afsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -425,10 +429,11 @@ impl AFSR0_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Afsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Afsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -508,10 +513,11 @@ impl AFSR0_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Afsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Afsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -591,10 +597,11 @@ impl AFSR1_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Afsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Afsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -674,10 +681,11 @@ impl AFSR1_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Afsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Afsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -757,10 +765,11 @@ impl AFSR1_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Afsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Afsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Afsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -887,10 +896,11 @@ impl ALLINT {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Allint>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Allint>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Allint>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -974,10 +984,11 @@ impl AMAIR2_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Amair2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Amair2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Amair2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1061,10 +1072,11 @@ impl AMAIR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Amair2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Amair2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Amair2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1148,10 +1160,11 @@ impl AMAIR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Amair>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Amair>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Amair>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1231,10 +1244,11 @@ impl AMAIR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Amair>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Amair>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Amair>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1314,10 +1328,11 @@ impl AMAIR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Amair>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Amair>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Amair>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1397,10 +1412,11 @@ impl APDAKEYHI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Apkey>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Apkey>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1480,10 +1496,11 @@ impl APDAKEYLO_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Apkey>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Apkey>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1563,10 +1580,11 @@ impl APDBKEYHI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Apkey>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Apkey>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1646,10 +1664,11 @@ impl APDBKEYLO_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Apkey>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Apkey>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1729,10 +1748,11 @@ impl APGAKEYHI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Apkey>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Apkey>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1812,10 +1832,11 @@ impl APGAKEYLO_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Apkey>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Apkey>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1895,10 +1916,11 @@ impl APIAKEYHI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Apkey>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Apkey>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1978,10 +2000,11 @@ impl APIAKEYLO_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Apkey>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Apkey>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2061,10 +2084,11 @@ impl APIBKEYHI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Apkey>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Apkey>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2144,10 +2168,11 @@ impl APIBKEYLO_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Apkey>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Apkey>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Apkey>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2368,10 +2393,11 @@ impl CNTFRQ_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntfrq>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Cntfrq>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Cntfrq>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2455,10 +2481,11 @@ impl CNTHCTL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cnthctl>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Cnthctl>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Cnthctl>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2544,10 +2571,11 @@ impl CNTHCTL_EL2_E2H {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CnthctlE2h>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CnthctlE2h>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CnthctlE2h>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2631,10 +2659,11 @@ impl CNTHP_CTL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCtl>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpCtl>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpCtl>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2718,10 +2747,11 @@ impl CNTHP_CVAL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpCval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2805,10 +2835,11 @@ impl CNTHP_TVAL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpTval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpTval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpTval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2892,10 +2923,11 @@ impl CNTHV_CTL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvCtl>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvCtl>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -2979,10 +3011,11 @@ impl CNTHV_CVAL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvCval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvCval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3066,10 +3099,11 @@ impl CNTHV_TVAL_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvTval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvTval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3153,10 +3187,11 @@ impl CNTKCTL_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntkctl>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Cntkctl>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Cntkctl>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3334,10 +3369,11 @@ impl CNTPOFF_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntpoff>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Cntpoff>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Cntpoff>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3421,10 +3457,11 @@ impl CNTPS_CTL_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCtl>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpCtl>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpCtl>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3508,10 +3545,11 @@ impl CNTPS_CVAL_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpCval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3595,10 +3633,11 @@ impl CNTPS_TVAL_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpTval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpTval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpTval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3682,10 +3721,11 @@ impl CNTP_CTL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCtl>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpCtl>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpCtl>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3769,10 +3809,11 @@ impl CNTP_CVAL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpCval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpCval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpCval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -3856,10 +3897,11 @@ impl CNTP_TVAL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntpTval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntpTval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntpTval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4037,10 +4079,11 @@ impl CNTVOFF_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntvoff>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Cntvoff>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Cntvoff>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4124,10 +4167,11 @@ impl CNTV_CTL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvCtl>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvCtl>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4211,10 +4255,11 @@ impl CNTV_CVAL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvCval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvCval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4298,10 +4343,11 @@ impl CNTV_TVAL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvTval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvTval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4385,10 +4431,11 @@ impl CONTEXTIDR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Contextidr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Contextidr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Contextidr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4472,10 +4519,11 @@ impl CONTEXTIDR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Contextidr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Contextidr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Contextidr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4559,10 +4607,11 @@ impl CONTEXTIDR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Contextidr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Contextidr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Contextidr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4646,10 +4695,11 @@ impl CPACR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cpacr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Cpacr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Cpacr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4729,10 +4779,11 @@ impl CPACR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cpacr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Cpacr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Cpacr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4812,10 +4863,11 @@ impl CPTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CptrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CptrEl2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CptrEl2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4901,10 +4953,11 @@ impl CPTR_EL2_E2H {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CptrEl2E2h>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CptrEl2E2h>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CptrEl2E2h>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -4988,10 +5041,11 @@ impl CPTR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CptrEl3>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CptrEl3>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CptrEl3>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -5075,10 +5129,11 @@ impl CSSELR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Csselr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Csselr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Csselr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -5256,10 +5311,11 @@ impl DACR32_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Dacr32>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Dacr32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Dacr32>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -5343,10 +5399,11 @@ impl DAIF {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Daif>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Daif>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Daif>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -5446,10 +5503,11 @@ impl DBGDTRTX_EL0 {
             armreg_rt::host::write("DBGDTRTX_EL0", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Dbgdtrtx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Dbgdtrtx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
 }
@@ -5519,10 +5577,11 @@ impl DBGDTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Dbgdtr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Dbgdtr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Dbgdtr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -5653,10 +5712,11 @@ impl ELR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Elr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Elr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Elr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -5736,10 +5796,11 @@ impl ELR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Elr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Elr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Elr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -5819,10 +5880,11 @@ impl ELR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Elr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Elr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Elr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -5902,10 +5964,11 @@ impl ESR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Esr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Esr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Esr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -5985,10 +6048,11 @@ impl ESR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Esr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Esr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Esr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6068,10 +6132,11 @@ impl ESR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Esr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Esr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Esr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6151,10 +6216,11 @@ impl FAR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Far>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Far>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Far>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6234,10 +6300,11 @@ impl FAR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Far>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Far>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Far>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6317,10 +6384,11 @@ impl FAR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Far>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Far>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Far>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6400,10 +6468,11 @@ impl FAR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Far>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Far>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Far>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6483,10 +6552,11 @@ impl FPMR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Fpmr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Fpmr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Fpmr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6566,10 +6636,11 @@ impl GCSCRE0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcscre0>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Gcscre0>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Gcscre0>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6653,10 +6724,11 @@ impl GCSCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcscr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Gcscr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Gcscr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6736,10 +6808,11 @@ impl GCSCR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcscr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Gcscr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Gcscr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6819,10 +6892,11 @@ impl GCSCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcscr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Gcscr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Gcscr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6902,10 +6976,11 @@ impl GCSPR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Gcspr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Gcspr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -6985,10 +7060,11 @@ impl GCSPR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Gcspr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Gcspr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7068,10 +7144,11 @@ impl GCSPR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Gcspr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Gcspr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7151,10 +7228,11 @@ impl GCSPR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Gcspr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Gcspr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Gcspr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7281,10 +7359,11 @@ impl HAFGRTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hafgrtr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hafgrtr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hafgrtr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7368,10 +7447,11 @@ impl HCRX_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hcrx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hcrx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hcrx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7451,10 +7531,11 @@ impl HCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7534,10 +7615,11 @@ impl HDFGRTR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hdfgrtr2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hdfgrtr2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hdfgrtr2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7621,10 +7703,11 @@ impl HDFGRTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hdfgrtr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hdfgrtr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hdfgrtr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7708,10 +7791,11 @@ impl HDFGWTR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hdfgwtr2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hdfgwtr2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hdfgwtr2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7795,10 +7879,11 @@ impl HDFGWTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hdfgwtr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hdfgwtr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hdfgwtr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7882,10 +7967,11 @@ impl HFGITR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgitr2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hfgitr2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hfgitr2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -7969,10 +8055,11 @@ impl HFGITR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgitr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hfgitr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hfgitr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -8056,10 +8143,11 @@ impl HFGRTR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgrtr2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hfgrtr2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hfgrtr2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -8143,10 +8231,11 @@ impl HFGRTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgxtr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hfgxtr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hfgxtr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -8230,10 +8319,11 @@ impl HFGWTR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgwtr2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hfgwtr2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hfgwtr2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -8317,10 +8407,11 @@ impl HFGWTR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hfgxtr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hfgxtr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hfgxtr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -8404,10 +8495,11 @@ impl HPFAR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Hpfar>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Hpfar>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Hpfar>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -8690,10 +8782,11 @@ impl ICC_ASGI1R_EL1 {
             armreg_rt::host::write("ICC_ASGI1R_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccSgir>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccSgir>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
 }
@@ -8763,10 +8856,11 @@ impl ICC_BPR0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccBpr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccBpr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccBpr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -8850,10 +8944,11 @@ impl ICC_BPR1_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccBpr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccBpr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccBpr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -8937,10 +9032,11 @@ impl ICC_CTLR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccCtlr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccCtlr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccCtlr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -9024,10 +9120,11 @@ impl ICC_CTLR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccCtlrEl3>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccCtlrEl3>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccCtlrEl3>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -9082,10 +9179,11 @@ impl ICC_DIR_EL1 {
             armreg_rt::host::write("ICC_DIR_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccDir>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccDir>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
 }
@@ -9126,10 +9224,11 @@ impl ICC_EOIR0_EL1 {
             armreg_rt::host::write("ICC_EOIR0_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccEoir>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccEoir>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
 }
@@ -9170,10 +9269,11 @@ impl ICC_EOIR1_EL1 {
             armreg_rt::host::write("ICC_EOIR1_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccEoir>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccEoir>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
 }
@@ -9431,10 +9531,11 @@ impl ICC_IGRPEN0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccIgrpen>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccIgrpen>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccIgrpen>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -9518,10 +9619,11 @@ impl ICC_IGRPEN1_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccIgrpen>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccIgrpen>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccIgrpen>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -9605,10 +9707,11 @@ impl ICC_IGRPEN1_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccIgrpen1El3>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccIgrpen1El3>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccIgrpen1El3>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -9739,10 +9842,11 @@ impl ICC_PMR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccPmr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccPmr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccPmr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -9844,10 +9948,11 @@ impl ICC_SGI0R_EL1 {
             armreg_rt::host::write("ICC_SGI0R_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccSgir>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccSgir>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
 }
@@ -9888,10 +9993,11 @@ impl ICC_SGI1R_EL1 {
             armreg_rt::host::write("ICC_SGI1R_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccSgir>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccSgir>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
 }
@@ -9961,10 +10067,11 @@ impl ICC_SRE_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccSre>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccSre>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccSre>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -10048,10 +10155,11 @@ impl ICC_SRE_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccSreElx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccSreElx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccSreElx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -10135,10 +10243,11 @@ impl ICC_SRE_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IccSreElx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IccSreElx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IccSreElx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -10548,10 +10657,11 @@ impl ICH_HCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IchHcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IchHcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IchHcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -10822,10 +10932,11 @@ impl ICH_VMCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::IchVmcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::IchVmcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::IchVmcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -12789,10 +12900,11 @@ impl LORC_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Lorc>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Lorc>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Lorc>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -12872,10 +12984,11 @@ impl LOREA_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Lorea>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Lorea>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Lorea>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13002,10 +13115,11 @@ impl LORN_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Lorn>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Lorn>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Lorn>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13085,10 +13199,11 @@ impl LORSA_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Lorsa>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Lorsa>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Lorsa>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13168,10 +13283,11 @@ impl MAIR2_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mair2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Mair2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Mair2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13251,10 +13367,11 @@ impl MAIR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mair2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Mair2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Mair2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13334,10 +13451,11 @@ impl MAIR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mair>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Mair>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Mair>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13417,10 +13535,11 @@ impl MAIR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mair>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Mair>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Mair>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13500,10 +13619,11 @@ impl MAIR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mair>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Mair>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Mair>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13583,10 +13703,11 @@ impl MDCCINT_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mdccint>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Mdccint>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Mdccint>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13717,10 +13838,11 @@ impl MDCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::MdcrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::MdcrEl2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::MdcrEl2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13804,10 +13926,11 @@ impl MDCR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::MdcrEl3>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::MdcrEl3>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::MdcrEl3>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -13891,10 +14014,11 @@ impl MDSCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Mdscr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Mdscr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Mdscr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -14209,10 +14333,11 @@ impl NZCV {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Nzcv>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Nzcv>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Nzcv>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -14292,10 +14417,11 @@ impl OSDTRRX_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Osdtrrx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Osdtrrx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Osdtrrx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -14379,10 +14505,11 @@ impl OSDTRTX_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Osdtrtx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Osdtrtx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Osdtrtx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -14466,10 +14593,11 @@ impl OSECCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Oseccr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Oseccr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Oseccr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -14524,10 +14652,11 @@ impl OSLAR_EL1 {
             armreg_rt::host::write("OSLAR_EL1", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Oslar>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Oslar>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
 }
@@ -14597,10 +14726,11 @@ impl PAR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Par>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Par>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Par>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -14682,10 +14812,11 @@ impl PAR_EL1_FAULT {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::ParFault>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::ParFault>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::ParFault>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -14769,10 +14900,11 @@ impl PIRE0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pirx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pirx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -14852,10 +14984,11 @@ impl PIRE0_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pirx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pirx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -14935,10 +15068,11 @@ impl PIR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pirx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pirx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -15018,10 +15152,11 @@ impl PIR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pirx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pirx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -15101,10 +15236,11 @@ impl PIR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pirx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pirx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -15231,10 +15367,11 @@ impl PMBLIMITR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmblimitr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmblimitr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmblimitr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -15318,10 +15455,11 @@ impl PMBPTR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmbptr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmbptr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmbptr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -15405,10 +15543,11 @@ impl PMBSR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmbsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmbsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmbsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -15488,10 +15627,11 @@ impl PMCCFILTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccfiltr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -15575,10 +15715,11 @@ impl PMCCNTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccntr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -15759,8 +15900,8 @@ impl PMCNTENCLR_EL0 {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -15833,8 +15974,8 @@ impl PMCNTENSET_EL0 {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -15906,10 +16047,11 @@ impl PMCR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -16337,10 +16479,11 @@ impl PMICFILTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmicfiltr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmicfiltr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmicfiltr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -16424,10 +16567,11 @@ impl PMICNTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmicntr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmicntr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmicntr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -16514,8 +16658,8 @@ impl PMINTENCLR_EL1 {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -16588,8 +16732,8 @@ impl PMINTENSET_EL1 {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -16709,8 +16853,8 @@ impl PMOVSCLR_EL0 {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -16783,8 +16927,8 @@ impl PMOVSSET_EL0 {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -16854,10 +16998,11 @@ impl PMSCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmscrEl1>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::PmscrEl1>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::PmscrEl1>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -16941,10 +17086,11 @@ impl PMSCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmscrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::PmscrEl2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::PmscrEl2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17028,10 +17174,11 @@ impl PMSELR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmselr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17115,10 +17262,11 @@ impl PMSEVFR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmsevfr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmsevfr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmsevfr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17202,10 +17350,11 @@ impl PMSFCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmsfcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmsfcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmsfcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17289,10 +17438,11 @@ impl PMSICR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmsicr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmsicr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmsicr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17423,10 +17573,11 @@ impl PMSIRR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmsirr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmsirr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmsirr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17510,10 +17661,11 @@ impl PMSLATFR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmslatfr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmslatfr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmslatfr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17597,10 +17749,11 @@ impl PMSNEVFR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmsnevfr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmsnevfr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmsnevfr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17655,10 +17808,11 @@ impl PMSWINC_EL0 {
             armreg_rt::host::write("PMSWINC_EL0", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmswinc>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -17728,10 +17882,11 @@ impl PMUSERENR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmuserenr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmuserenr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmuserenr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17815,10 +17970,11 @@ impl PMXEVCNTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevcntr32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17902,10 +18058,11 @@ impl PMXEVTYPER_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevtyper>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -17989,10 +18146,11 @@ impl POR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pirx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pirx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -18072,10 +18230,11 @@ impl POR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pirx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pirx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -18155,10 +18314,11 @@ impl POR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pirx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pirx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -18238,10 +18398,11 @@ impl RCWMASK_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Rcwmask>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Rcwmask>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Rcwmask>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -18325,10 +18486,11 @@ impl RCWSMASK_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Rcwsmask>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Rcwsmask>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Rcwsmask>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -18600,10 +18762,11 @@ impl S2PIR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pirx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pirx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -18683,10 +18846,11 @@ impl S2POR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pirx>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pirx>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pirx>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -18766,10 +18930,11 @@ impl SCR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Scr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Scr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Scr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -18849,10 +19014,11 @@ impl SCTLR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Sctlr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Sctlr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Sctlr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -18932,10 +19098,11 @@ impl SCTLR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Sctlr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Sctlr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Sctlr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19015,10 +19182,11 @@ impl SCTLR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::SctlrEl3>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::SctlrEl3>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::SctlrEl3>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19102,10 +19270,11 @@ impl SCXTNUM_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Scxtnum>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Scxtnum>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Scxtnum>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19189,10 +19358,11 @@ impl SMCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Smcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Smcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Smcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19272,10 +19442,11 @@ impl SMCR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Smcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Smcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Smcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19355,10 +19526,11 @@ impl SMCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Smcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Smcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Smcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19485,10 +19657,11 @@ impl SMPRIMAP_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Smprimap>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Smprimap>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Smprimap>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19572,10 +19745,11 @@ impl SMPRI_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Smpri>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Smpri>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Smpri>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19655,10 +19829,11 @@ impl SPSR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Spsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Spsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Spsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19738,10 +19913,11 @@ impl SPSR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Spsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Spsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Spsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19821,10 +19997,11 @@ impl SPSR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Spsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Spsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Spsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19904,10 +20081,11 @@ impl SPSel {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Spsel>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Spsel>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Spsel>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -19987,10 +20165,11 @@ impl SP_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Sp>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Sp>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Sp>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20070,10 +20249,11 @@ impl SP_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Sp>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Sp>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Sp>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20153,10 +20333,11 @@ impl SP_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Sp>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Sp>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Sp>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20236,10 +20417,11 @@ impl SVCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Svcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Svcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Svcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20319,10 +20501,11 @@ impl TCR2_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tcr2El1>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Tcr2El1>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Tcr2El1>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20406,10 +20589,11 @@ impl TCR2_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tcr2El1>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Tcr2El1>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Tcr2El1>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20493,10 +20677,11 @@ impl TCR2_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tcr2El2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Tcr2El2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Tcr2El2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20580,10 +20765,11 @@ impl TCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TcrEl1>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::TcrEl1>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::TcrEl1>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20667,10 +20853,11 @@ impl TCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TcrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::TcrEl2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::TcrEl2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20756,10 +20943,11 @@ impl TCR_EL2_E2H {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TcrEl1>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::TcrEl1>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::TcrEl1>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20843,10 +21031,11 @@ impl TCR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TcrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::TcrEl2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::TcrEl2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -20930,10 +21119,11 @@ impl TPIDR2_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidr2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Tpidr2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Tpidr2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21017,10 +21207,11 @@ impl TPIDRRO_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidrro>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Tpidrro>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Tpidrro>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21104,10 +21295,11 @@ impl TPIDR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Tpidr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Tpidr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21187,10 +21379,11 @@ impl TPIDR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Tpidr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Tpidr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21270,10 +21463,11 @@ impl TPIDR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Tpidr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Tpidr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21353,10 +21547,11 @@ impl TPIDR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Tpidr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Tpidr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Tpidr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21436,10 +21631,11 @@ impl TRBBASER_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trbbaser>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Trbbaser>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Trbbaser>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21570,10 +21766,11 @@ impl TRBLIMITR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trblimitr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Trblimitr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Trblimitr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21657,10 +21854,11 @@ impl TRBMAR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trbmar>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Trbmar>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Trbmar>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21744,10 +21942,11 @@ impl TRBPTR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trbptr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Trbptr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Trbptr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21831,10 +22030,11 @@ impl TRBSR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trbsr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Trbsr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Trbsr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -21914,10 +22114,11 @@ impl TRBTRG_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Trbtrg>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Trbtrg>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Trbtrg>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22001,10 +22202,11 @@ impl TTBR0_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Ttbr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Ttbr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22084,10 +22286,11 @@ impl TTBR0_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TtbrNoasid>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::TtbrNoasid>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::TtbrNoasid>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22173,10 +22376,11 @@ impl TTBR0_EL2_E2H {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Ttbr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Ttbr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22256,10 +22460,11 @@ impl TTBR0_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::TtbrNoasid>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::TtbrNoasid>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::TtbrNoasid>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22343,10 +22548,11 @@ impl TTBR1_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Ttbr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Ttbr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22426,10 +22632,11 @@ impl TTBR1_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Ttbr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Ttbr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Ttbr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22509,10 +22716,11 @@ impl VBAR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vbar>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Vbar>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Vbar>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22592,10 +22800,11 @@ impl VBAR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vbar>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Vbar>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Vbar>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22675,10 +22884,11 @@ impl VBAR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vbar>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Vbar>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Vbar>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22758,10 +22968,11 @@ impl VMPIDR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vmpidr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Vmpidr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Vmpidr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22845,10 +23056,11 @@ impl VPIDR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vpidr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Vpidr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Vpidr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -22928,10 +23140,11 @@ impl VTCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vtcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Vtcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Vtcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -23011,10 +23224,11 @@ impl VTTBR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Vttbr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Vttbr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Vttbr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -23094,10 +23308,11 @@ impl ZCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Zcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Zcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Zcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -23177,10 +23392,11 @@ impl ZCR_EL12 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Zcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Zcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Zcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -23260,10 +23476,11 @@ impl ZCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Zcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Zcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Zcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.

@@ -93,10 +93,11 @@ impl CLUSTERPMCCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmccntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmccntr32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmccntr32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -278,8 +279,8 @@ impl CLUSTERPMCNTENCLR {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -352,8 +353,8 @@ impl CLUSTERPMCNTENSET {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -425,10 +426,11 @@ impl CLUSTERPMCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmcr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -524,8 +526,8 @@ impl CLUSTERPMINTENCLR {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -598,8 +600,8 @@ impl CLUSTERPMINTENSET {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -669,10 +671,11 @@ impl CLUSTERPMMDCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmmdcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmmdcr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -760,8 +763,8 @@ impl CLUSTERPMOVSCLR {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -834,8 +837,8 @@ impl CLUSTERPMOVSSET {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -905,10 +908,11 @@ impl CLUSTERPMSELR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmselr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmselr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -993,10 +997,11 @@ impl CLUSTERPMXEVCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmxevcntr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmxevcntr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1081,10 +1086,11 @@ impl CLUSTERPMXEVTYPER {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmxevtyper>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmxevtyper>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.

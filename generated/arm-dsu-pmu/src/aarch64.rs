@@ -93,10 +93,11 @@ impl CLUSTERPMCCNTR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmccntr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmccntr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmccntr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -277,8 +278,8 @@ impl CLUSTERPMCNTENCLR_EL1 {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -351,8 +352,8 @@ impl CLUSTERPMCNTENSET_EL1 {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -424,10 +425,11 @@ impl CLUSTERPMCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmcr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmcr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -523,8 +525,8 @@ impl CLUSTERPMINTENCLR_EL1 {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -597,8 +599,8 @@ impl CLUSTERPMINTENSET_EL1 {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -668,10 +670,11 @@ impl CLUSTERPMMDCR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmmdcr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmmdcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmmdcr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -759,8 +762,8 @@ impl CLUSTERPMOVSCLR_EL1 {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -833,8 +836,8 @@ impl CLUSTERPMOVSSET_EL1 {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::ClusterpmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::ClusterpmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -904,10 +907,11 @@ impl CLUSTERPMSELR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmselr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmselr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -992,10 +996,11 @@ impl CLUSTERPMXEVCNTR_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevcntr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmxevcntr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmxevcntr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1080,10 +1085,11 @@ impl CLUSTERPMXEVTYPER_EL1 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Clusterpmxevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Clusterpmxevtyper>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Clusterpmxevtyper>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.

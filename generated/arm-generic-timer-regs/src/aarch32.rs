@@ -92,10 +92,11 @@ impl CNTFRQ {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntfrqA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntfrqA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntfrqA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -267,10 +268,11 @@ impl CNTV_CTL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtlA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvCtlA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvCtlA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -354,10 +356,11 @@ impl CNTV_TVAL {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTvalA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvTvalA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvTvalA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.

@@ -93,10 +93,11 @@ impl CNTFRQ_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Cntfrq>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Cntfrq>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Cntfrq>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -274,10 +275,11 @@ impl CNTV_CTL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvCtl>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvCtl>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvCtl>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -361,10 +363,11 @@ impl CNTV_TVAL_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::CntvTval>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::CntvTval>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::CntvTval>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.

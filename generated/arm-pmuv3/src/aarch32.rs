@@ -185,10 +185,11 @@ impl PMCCFILTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccfiltr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -271,10 +272,11 @@ impl PMCCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmccntr32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccntr32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -356,10 +358,11 @@ impl PMCCNTR64 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccntr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -630,8 +633,8 @@ impl PMCNTENCLR {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -704,8 +707,8 @@ impl PMCNTENSET {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -776,10 +779,11 @@ impl PMCR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmcrA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::PmcrA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::PmcrA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1214,8 +1218,8 @@ impl PMINTENCLR {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -1288,8 +1292,8 @@ impl PMINTENSET {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -1407,8 +1411,8 @@ impl PMOVSR {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -1481,8 +1485,8 @@ impl PMOVSSET {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -1551,10 +1555,11 @@ impl PMSELR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmselr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1609,10 +1614,11 @@ impl PMSWINC {
             armreg_rt::host::write("PMSWINC", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmswinc>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -1682,10 +1688,11 @@ impl PMUSERENR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::PmuserenrA32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::PmuserenrA32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::PmuserenrA32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1770,10 +1777,11 @@ impl PMXEVCNTR {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevcntr32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1857,10 +1865,11 @@ impl PMXEVTYPER {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "arm"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevtyper>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.

@@ -140,10 +140,11 @@ impl MDCR_EL2 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::MdcrEl2>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::MdcrEl2>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::MdcrEl2>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -227,10 +228,11 @@ impl MDCR_EL3 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::MdcrEl3>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::MdcrEl3>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::MdcrEl3>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -361,10 +363,11 @@ impl PMCCFILTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccfiltr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmccfiltr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccfiltr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -448,10 +451,11 @@ impl PMCCNTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmccntr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmccntr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmccntr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -632,8 +636,8 @@ impl PMCNTENCLR_EL0 {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -706,8 +710,8 @@ impl PMCNTENSET_EL0 {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -779,10 +783,11 @@ impl PMCR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmcr>::from_bits_retain(raw)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmcr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmcr>>) {
+        let value = value.into();
         Self::write_raw(value.bits());
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1213,8 +1218,8 @@ impl PMINTENCLR_EL1 {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -1287,8 +1292,8 @@ impl PMINTENSET_EL1 {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -1408,8 +1413,8 @@ impl PMOVSCLR_EL0 {
     /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn clear(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn clear(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -1482,8 +1487,8 @@ impl PMOVSSET_EL0 {
     /// Sets the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn set(mask: armreg_rt::Value<crate::PmCounterMask>) {
-        let value = mask;
+    pub fn set(mask: impl Into<armreg_rt::Value<crate::PmCounterMask>>) {
+        let value = mask.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -1553,10 +1558,11 @@ impl PMSELR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmselr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmselr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmselr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1611,10 +1617,11 @@ impl PMSWINC_EL0 {
             armreg_rt::host::write("PMSWINC_EL0", Self::PATH, raw);
         }
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmswinc>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmswinc>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
 }
@@ -1684,10 +1691,11 @@ impl PMUSERENR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmuserenr>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmuserenr>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmuserenr>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1771,10 +1779,11 @@ impl PMXEVCNTR_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevcntr32>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmevcntr32>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevcntr32>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.
@@ -1858,10 +1867,11 @@ impl PMXEVTYPER_EL0 {
         let raw = Self::read_raw();
         armreg_rt::Value::<crate::Pmevtyper>::from_bits_retain(raw as u32)
     }
-    /// Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing).
+    /// Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer).
     #[inline(always)]
     #[cfg_attr(not(target_arch = "aarch64"), track_caller)]
-    pub fn write(value: armreg_rt::Value<crate::Pmevtyper>) {
+    pub fn write(value: impl Into<armreg_rt::Value<crate::Pmevtyper>>) {
+        let value = value.into();
         Self::write_raw(u64::from(value.bits()));
     }
     /// Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts.

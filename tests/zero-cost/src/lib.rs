@@ -207,6 +207,32 @@ pub mod a64 {
         let at = (base + 0xE04) as *mut u32;
         unsafe { at.write_volatile((at.read_volatile() & !0b110) | 0b1) }
     }
+
+    // The runtime's instruction helpers: one instruction each.
+
+    #[no_mangle]
+    pub extern "C" fn gen_isb_dsb_ish() {
+        armreg_rt::asm::dsb(armreg_rt::asm::Ish);
+        armreg_rt::asm::isb();
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_isb_dsb_ish() {
+        unsafe {
+            asm!("dsb ish", options(nostack, preserves_flags));
+            asm!("isb", options(nostack, preserves_flags));
+        }
+    }
+
+    #[no_mangle]
+    pub extern "C" fn gen_eret() -> ! {
+        unsafe { armreg_rt::asm::eret() }
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_eret() -> ! {
+        unsafe { asm!("eret", options(noreturn)) }
+    }
 }
 
 /// Cases for AArch32 (`MRC`/`MCR`, `MRRC` system registers, MMIO through `PmuExt32`).
@@ -349,5 +375,17 @@ pub mod a32 {
     pub extern "C" fn ref_mmio_pmcr_modify(base: usize) {
         let at = (base + 0xE04) as *mut u32;
         unsafe { at.write_volatile((at.read_volatile() & !0b110) | 0b1) }
+    }
+
+    // The runtime's barrier: one instruction.
+
+    #[no_mangle]
+    pub extern "C" fn gen_dsb_sy() {
+        armreg_rt::asm::dsb(armreg_rt::asm::Sy);
+    }
+
+    #[no_mangle]
+    pub extern "C" fn ref_dsb_sy() {
+        unsafe { asm!("dsb sy", options(nostack, preserves_flags)) }
     }
 }

@@ -562,6 +562,7 @@ fn layout(c: &mut Code, layout: &Layout, shared: &SharedEnums, page: &[DocLine])
     c.fmt(format_args!("default: {},", hex(res1 | effects.on_zero)));
     c.fmt(format_args!("w1_effects: {},", hex(effects.on_one)));
     c.fmt(format_args!("stored: {},", hex(effects.stored)));
+    c.fmt(format_args!("integer: {},", hex(integer_mask(layout))));
     match reset {
         Some(value) => c.fmt(format_args!("reset: Some({}),", hex(value))),
         None => c.line("reset: None,"),
@@ -710,6 +711,17 @@ fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> String {
         "bool".to_string()
     } else {
         uint(f.width).to_string()
+    }
+}
+
+/// Where the layout is an integer, one field from bit 0 without named values and nothing else
+/// described (a counter, an address, a data register), that field's bits; else 0. Its values
+/// then convert from integers (`LayoutInfo::integer`).
+fn integer_mask(layout: &Layout) -> u64 {
+    let mut named = layout.fields.iter().filter(|f| !f.is_reserved());
+    match (named.next(), named.next()) {
+        (Some(f), None) if f.lsb == 0 && f.enums.is_empty() && has_constant(f) => f.mask(),
+        _ => 0,
     }
 }
 

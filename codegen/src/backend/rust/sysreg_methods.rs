@@ -54,7 +54,7 @@ impl Op {
         match self {
             Op::Read => "Reads the register",
             Op::ReadWithSideEffects => "Reads the register, with the side effect its description gives the read",
-            Op::Write => "Writes the register: exactly `value` (start it from `DEFAULT`, whose write triggers nothing)",
+            Op::Write => "Writes the register: exactly `value`, a `Value` or what becomes one (fields combined with `|`, each other field at its `DEFAULT`, whose write triggers nothing; for an integer register, an integer)",
             Op::Modify => "Reads the register, changes the value with `f` and writes it back; `f` gets the value read with every side-effect field neutral (`Value::neutral`), so only what `f` sets acts",
             Op::ModifyWithSideEffects => "Reads the register, changes the value with `f` and writes it back, where the read or any write has a side effect (see the register's documentation)",
             Op::Set => "Sets the state bits that are 1 in `mask`; the others keep their state",
@@ -66,11 +66,11 @@ impl Op {
     fn param(self, value: &TokenStream) -> Option<(TokenStream, TokenStream)> {
         match self {
             Op::Read | Op::ReadWithSideEffects => None,
-            Op::Write => Some((quote!(value: #value), quote!(value))),
+            Op::Write => Some((quote!(value: impl Into<#value>), quote!(value))),
             Op::Modify | Op::ModifyWithSideEffects => {
                 Some((quote!(f: impl FnOnce(#value) -> #value), quote!(f)))
             }
-            Op::Set | Op::Clear => Some((quote!(mask: #value), quote!(mask))),
+            Op::Set | Op::Clear => Some((quote!(mask: impl Into<#value>), quote!(mask))),
         }
     }
 }
@@ -172,14 +172,17 @@ fn core_body(op: Op, layout: &Layout) -> TokenStream {
             let raw = Self::read_raw();
             #from_raw
         },
-        Op::Write => quote!(Self::write_raw(#to_raw);),
+        Op::Write => quote! {
+            let value = value.into();
+            Self::write_raw(#to_raw);
+        },
         Op::Modify | Op::ModifyWithSideEffects => quote! {
             let raw = Self::read_raw();
             let value = f(#from_raw.neutral());
             Self::write(value);
         },
         Op::Set | Op::Clear => quote! {
-            let value = mask;
+            let value = mask.into();
             Self::write_raw(#to_raw);
         },
     }

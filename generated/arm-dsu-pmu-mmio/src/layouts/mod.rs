@@ -71,6 +71,7 @@ impl armreg_rt::Layout for DsuPmevtyper {
         default: 0x0,
         w1_effects: 0x0,
         stored: 0xffff_ffff,
+        integer: 0xffff_ffff,
         reset: None,
         name: "DsuPmevtyper",
         fields: "value 0 32",
