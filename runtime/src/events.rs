@@ -4,6 +4,17 @@
 //!
 //! Everything is `'static` data and plain loops: no allocation, no panic.
 
+/// An event of a compile-time checked set (an enum `pmu_macros::event_set!` declares, such as
+/// `arm_pmu_events::cortex_a53::Event`): its number and its name. A driver takes any such event
+/// (`pmu_driver::Event` converts from every one), so a set's events keep their names wherever
+/// they go.
+pub trait PmuEvent: Copy {
+    /// The number written to the event-type register.
+    fn code(self) -> u16;
+    /// The mnemonic (`INST_RETIRED`).
+    fn name(self) -> &'static str;
+}
+
 /// One event of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EventInfo {
@@ -23,6 +34,24 @@ impl EventInfo {
             name,
             description,
         }
+    }
+}
+
+impl PmuEvent for EventInfo {
+    fn code(self) -> u16 {
+        self.code
+    }
+    fn name(self) -> &'static str {
+        self.name
+    }
+}
+
+impl PmuEvent for &EventInfo {
+    fn code(self) -> u16 {
+        self.code
+    }
+    fn name(self) -> &'static str {
+        self.name
     }
 }
 

@@ -192,6 +192,8 @@ fn runs() -> Vec<Run> {
             "detect",
             "mux",
             "mux_timer",
+            "rotate_cost",
+            "drop_then_session",
         ] {
             add(test, "virt");
         }
@@ -436,6 +438,11 @@ fn check(run: &Run, v: &mut Values) {
         "detect" => check_detect(cpu, v),
         "mux" => check_mux(cpu, v),
         "mux_timer" => check_mux_timer(cpu, v),
+        "rotate_cost" => check_rotate_cost(cpu, v),
+        "drop_then_session" => {
+            v.expect("measured", loop_len(100) + MEASURE_OVERHEAD);
+            v.expect("counters", cpu.n);
+        }
         "mrrc_trap" => {
             v.expect("mrrc_traps", 1);
             if let Some(insn) = v.take("mrrc_insn") {
@@ -674,6 +681,39 @@ fn check_mux_timer(cpu: Cpu, v: &mut Values) {
         period,
         MUX_IRQ_EDGE,
         move |enabled, running| (irqs + 1) * enabled / running.max(1) + 1,
+    );
+}
+
+/// Rotations `rotate_cost` times back to back, for each number of events.
+const ROTATIONS: u64 = 64;
+/// The most instructions one `rotate` may cost, whatever the number of events and counters (it
+/// moves one counter on). Measured on QEMU 7.2: 166 (AArch64), 298 (AArch32: each counter access
+/// selects the counter through PMSELR and puts the selection back).
+const ROTATE_BUDGET: u64 = 400;
+
+/// One `rotate` with 8, 10 and 16 events on the PMU's counters costs at most
+/// [`ROTATE_BUDGET`] instructions, the same for every number of events.
+fn check_rotate_cost(cpu: Cpu, v: &mut Values) {
+    let mut costs = Vec::new();
+    for n in [8, 10, 16] {
+        v.expect(&format!("rotations_{n}"), ROTATIONS);
+        v.expect(&format!("held_{n}"), cpu.n);
+        let Some(cycles) = v.take(&format!("rotate_cycles_{n}")) else {
+            continue;
+        };
+        let per = cycles / ROTATIONS;
+        v.check(per <= ROTATE_BUDGET, || {
+            format!("one rotate with {n} events costs {per} instructions (budget {ROTATE_BUDGET})")
+        });
+        costs.push(per);
+    }
+    v.check(costs.windows(2).all(|w| w[0] == w[1]), || {
+        format!("rotate costs {costs:?} instructions for 8, 10 and 16 events: not one figure")
+    });
+    println!(
+        "rotate on {} {}: {costs:?} instructions for 8, 10, 16 events",
+        cpu.arch.name(),
+        cpu.name
     );
 }
 
@@ -1033,14 +1073,14 @@ fn run_all(arches: &[Arch], runs: &[Run]) {
 
     println!();
     println!(
-        "{:<8} {:<13} {:<11} {:<46} {:<6} {:>6}",
+        "{:<8} {:<17} {:<11} {:<46} {:<6} {:>6}",
         "state", "test", "cpu", "machine", "result", "ms"
     );
     let mut failures = Vec::new();
     for (i, outcome, verdict) in &results {
         let run = &runs[*i];
         println!(
-            "{:<8} {:<13} {:<11} {:<46} {:<6} {:>6}",
+            "{:<8} {:<17} {:<11} {:<46} {:<6} {:>6}",
             run.cpu.arch.name(),
             run.test,
             run.cpu.name,
