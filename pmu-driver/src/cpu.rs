@@ -131,7 +131,7 @@ impl Events {
     /// The name of the set closest to `name`, if one is close (a typo).
     pub fn closest(&self, name: &str) -> Option<&'static str> {
         let events = self.table().map_or(&[][..], EventTable::events);
-        crate::suggest::closest(name, events.iter().map(|e| e.name))
+        armreg_rt::events::closest_name(name, events.iter().map(|e| e.name))
     }
 
     /// The event called `name`, for a multiplexing session. A name the set does not have gives a

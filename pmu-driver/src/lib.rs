@@ -54,7 +54,6 @@ pub mod mux;
 mod overflow;
 mod pmu;
 mod ring;
-mod suggest;
 mod text;
 pub mod timer;
 mod version;
