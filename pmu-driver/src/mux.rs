@@ -600,7 +600,7 @@ impl fmt::Display for Report<'_> {
                     let p = r.permille();
                     writeln!(
                         f,
-                        "{:>20}  {label:<24} ({}.{}% counted; may not be real: no PMCEID bit says the PMU counts it)",
+                        "{:>20}  {label:<24} ({}.{}% counted; no PMCEID bit says the PMU counts it)",
                         "<none seen>",
                         p / 10,
                         p % 10

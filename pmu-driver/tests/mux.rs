@@ -190,7 +190,7 @@ fn without_pmceid_an_event_that_counted_nothing_gives_no_number() {
     assert!(table.contains("<none seen>  MEM_ACCESS"), "{table}");
     // The filtered row says where it counted, as perf does.
     assert!(
-        table.contains("<none seen>  INST_RETIRED:u           (100.0% counted; may not be real"),
+        table.contains("<none seen>  INST_RETIRED:u           (100.0% counted; no PMCEID bit"),
         "{table}"
     );
 }

@@ -21,7 +21,6 @@
 //! interrupt through the GICv3 CPU interface, and the ID registers' feature fields.
 
 use std::collections::BTreeMap;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -922,61 +921,19 @@ struct Outcome {
 
 fn boot(run: &Run, image: &Path) -> Outcome {
     let start = Instant::now();
-    let mut child = Command::new(run.cpu.arch.qemu())
-        .args(["-M", run.machine, "-cpu", run.cpu.name])
-        .args(["-nographic", "-nic", "none", "-icount", "shift=0"])
-        .args(["-semihosting-config", "enable=on,target=native"])
-        .arg("-kernel")
-        .arg(image)
-        .args(["-append", &format!("test={}", run.test)])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("start {}: {e}", run.cpu.arch.qemu()));
-    // Drain both pipes while waiting, so a chatty guest cannot block on a full pipe.
-    let mut pipes: Vec<Box<dyn Read + Send>> = Vec::new();
-    pipes.extend(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    let finished = integration_tests::run_with_deadline(
+        Command::new(run.cpu.arch.qemu())
+            .args(["-M", run.machine, "-cpu", run.cpu.name])
+            .args(["-nographic", "-nic", "none", "-icount", "shift=0"])
+            .args(["-semihosting-config", "enable=on,target=native"])
+            .arg("-kernel")
+            .arg(image)
+            .args(["-append", &format!("test={}", run.test)]),
+        DEADLINE,
     );
-    pipes.extend(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let readers: Vec<_> = pipes
-        .into_iter()
-        .map(|mut p| {
-            std::thread::spawn(move || {
-                let mut s = String::new();
-                let _ = p.read_to_string(&mut s);
-                s
-            })
-        })
-        .collect();
-    let deadline = start + DEADLINE;
-    let status = loop {
-        match child.try_wait().expect("wait for QEMU") {
-            Some(status) => break status.code(),
-            None if Instant::now() >= deadline => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            None => std::thread::sleep(Duration::from_millis(2)),
-        }
-    };
-    let output = readers
-        .into_iter()
-        .map(|r| r.join().unwrap_or_default())
-        .collect();
     Outcome {
-        status,
-        output,
+        status: finished.status,
+        output: finished.output,
         elapsed: start.elapsed(),
     }
 }
