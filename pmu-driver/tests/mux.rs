@@ -291,3 +291,41 @@ fn increments_without_the_session_count_only_where_sw_incr_is_on_a_counter() {
         );
     }
 }
+
+/// Counters are not zeroed between events: each count is the difference from where the counter
+/// stood when the event got it, across a wrap of the 32-bit counter (its overflow flag, taken
+/// and cleared by the session), and the next event on that counter starts from there.
+#[test]
+fn a_counter_that_wraps_while_it_counts_is_counted_across_the_wrap() {
+    let _guard = install_all_events();
+    let pmu = leak(Pmu::new(Aarch64).unwrap());
+    let mut tracked = events();
+    let mut s = Session::new(pmu, &mut tracked, Filter::EL0_EL1).unwrap();
+    // Counter 0 (INST_RETIRED's, first in the ring) stands just below the wrap.
+    model::with(|m| m.evcntr[0] = 0xFFFF_FFF0);
+    s.start();
+    model::with(|m| {
+        m.cycles(1000);
+        m.event(0x08, 0x30);
+    });
+    assert_ne!(model::with(|m| m.ovs) & 1, 0, "the counter wrapped");
+    // INST_RETIRED gives its counter to the seventh event (INST_SPEC, 0x1B).
+    s.rotate();
+    assert_eq!(model::with(|m| m.ovs) & 1, 0, "the session took the wrap");
+    model::with(|m| {
+        m.cycles(1000);
+        m.event(0x1B, 5);
+    });
+    s.stop();
+    let readings: Vec<_> = s.readings().collect();
+    assert!(
+        matches!(readings[0].counted, Counted::Scaled { count: 0x30, .. }),
+        "{:?}",
+        readings[0].counted
+    );
+    assert!(
+        matches!(readings[6].counted, Counted::Scaled { count: 5, .. }),
+        "{:?}",
+        readings[6].counted
+    );
+}
