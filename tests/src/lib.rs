@@ -99,12 +99,16 @@ pub fn codegen_binary() -> PathBuf {
         .output()
         .expect("cargo runs");
     assert!(out.status.success(), "building armreg-codegen failed");
-    String::from_utf8_lossy(&out.stdout)
+    executable(&out.stdout, "armreg-codegen").expect("cargo names the armreg-codegen executable")
+}
+
+/// The executable cargo built for target `name`, from its `--message-format=json*` output.
+pub fn executable(cargo_stdout: &[u8], name: &str) -> Option<PathBuf> {
+    String::from_utf8_lossy(cargo_stdout)
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "armreg-codegen")
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == name)
         .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the armreg-codegen executable")
 }
 
 /// What a program run with a deadline gave: its exit status (`None` when the deadline killed

@@ -903,11 +903,7 @@ fn build(arch: Arch) -> PathBuf {
         "building the {} firmware failed (is the rustup target installed? tests/qemu/install.sh)",
         arch.name()
     );
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|msg| msg["reason"] == "compiler-artifact" && msg["target"]["name"] == arch.bin())
-        .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
+    integration_tests::executable(&out.stdout, arch.bin())
         .unwrap_or_else(|| panic!("cargo did not report the {} image", arch.bin()))
 }
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use integration_tests::{cargo_in, root, run_with_deadline, scratch, target_subdir};
+use integration_tests::{cargo_in, executable, root, run_with_deadline, scratch, target_subdir};
 
 /// A guest still running after this is hung.
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -76,11 +76,7 @@ fn build(dir: &Path, bin: &str) -> (PathBuf, Vec<String>) {
         "building the quick start in {} failed",
         dir.display()
     );
-    let program = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == bin)
-        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+    let program = executable(&out.stdout, bin)
         .unwrap_or_else(|| panic!("cargo did not name the {bin} program"));
     let config: toml::Table = std::fs::read_to_string(dir.join(".cargo/config.toml"))
         .expect("the example's .cargo/config.toml")

@@ -38,21 +38,10 @@ pub(crate) fn generate(out: &Output<'_>) -> TokenStream {
     let pmceid = pmceid_methods(pmu, out.events);
     let from_name = from_name();
     let shared = shared(out);
+    let header = header(attrs, &set_doc);
 
     quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #[doc = #set_doc]
-        #[derive(
-            ::core::clone::Clone,
-            ::core::marker::Copy,
-            ::core::fmt::Debug,
-            ::core::cmp::PartialEq,
-            ::core::cmp::Eq,
-            ::core::cmp::PartialOrd,
-            ::core::cmp::Ord,
-            ::core::hash::Hash,
-        )]
+        #header
         #[repr(u16)]
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         #vis enum #name {
@@ -97,6 +86,25 @@ pub(crate) fn generate(out: &Output<'_>) -> TokenStream {
         }
 
         #shared
+    }
+}
+
+/// The enum's attributes: the caller's, the set's doc line, and the derives every set has.
+fn header(attrs: &[Attribute], set_doc: &str) -> TokenStream {
+    quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #[doc = #set_doc]
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::fmt::Debug,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::cmp::PartialOrd,
+            ::core::cmp::Ord,
+            ::core::hash::Hash,
+        )]
     }
 }
 
@@ -192,20 +200,9 @@ pub(crate) fn subset(out: &Output<'_>, core: &Ident, names: &[(Ident, String)]) 
     );
     let from_name = from_name();
     let shared = shared(out);
+    let header = header(attrs, &set_doc);
     quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #[doc = #set_doc]
-        #[derive(
-            ::core::clone::Clone,
-            ::core::marker::Copy,
-            ::core::fmt::Debug,
-            ::core::cmp::PartialEq,
-            ::core::cmp::Eq,
-            ::core::cmp::PartialOrd,
-            ::core::cmp::Ord,
-            ::core::hash::Hash,
-        )]
+        #header
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         #vis enum #name {
             #( #[doc = #docs] #variants, )*
