@@ -57,6 +57,12 @@ for a in aarch64 aarch32; do
   (cd "tests/qemu/$a" && cargo clippy --locked --release -p qemu-harness -p "qemu-$a" -- -D warnings)
 done
 
+step "quick-start examples (format + clippy; tests/tests/quickstart.rs builds and runs them)"
+for a in qemu-aarch64 qemu-aarch32; do
+  (cd "pmu-driver/examples/$a" && cargo fmt --check &&
+    CARGO_TARGET_DIR=../../../target/quickstart cargo clippy --offline --release -- -D warnings)
+done
+
 step "generated crates' docs build without warnings (default and all features)"
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps "${generated[@]}" -p armreg-rt
 RUSTDOCFLAGS="-D warnings" cargo doc --locked --no-deps --all-features "${generated[@]}" -p armreg-rt

@@ -30,8 +30,10 @@ pub enum CounterKind {
 }
 
 /// An allocated counter. It is not `Clone`: releasing it ([`crate::Pmu::release`]) consumes it,
-/// so a released counter cannot be used by mistake.
+/// so a released counter cannot be used by mistake. Dropping it does not release it (the
+/// overflow handler may still use its index): a counter dropped unreleased stays allocated.
 #[derive(Debug, PartialEq, Eq)]
+#[must_use = "a counter stays allocated until `Pmu::release` takes it back"]
 pub struct Counter {
     pub(crate) kind: CounterKind,
     pub(crate) index: u8,
@@ -86,6 +88,7 @@ impl Slot {
 
     /// Makes `total` the count represented by the hardware value `hw`, with period `2^32 - reload`.
     /// Only while the counter is stopped and its overflow flag clear.
+    #[inline]
     pub fn reset(&self, total: u64, hw: u32, reload: u32) {
         self.reload.store(reload, Relaxed);
         self.overflows.store(0, Relaxed);
@@ -96,6 +99,7 @@ impl Slot {
     }
 
     /// The total for a snapshot: hardware value `hw`, `pending` overflow flag, `overflows` handled.
+    #[inline]
     pub fn total(&self, hw: u32, pending: bool, overflows: u32) -> u64 {
         let reload = self.reload.load(Relaxed);
         let period = (1u64 << 32) - u64::from(reload);

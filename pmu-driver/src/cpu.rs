@@ -115,12 +115,33 @@ impl Events {
         self.table()?.by_code(code).filter(|e| self.offers(e))
     }
 
-    /// The event called `name`, for a multiplexing session; a name that is not offered gives a
-    /// [`Tracked`](crate::mux::Tracked) the session reports as not supported.
+    /// The event called `name` (ASCII case ignored), whether or not the PMU counts it (the driver
+    /// says so when it is allocated); [`Error::UnknownEventName`](crate::Error::UnknownEventName),
+    /// with the closest name the set has, when the set has no such event.
+    pub fn event(&self, name: &'static str) -> Result<Event, crate::Error> {
+        self.table()
+            .and_then(|t| t.by_name(name))
+            .map(Event::from)
+            .ok_or_else(|| crate::Error::UnknownEventName {
+                name,
+                suggestion: self.closest(name),
+            })
+    }
+
+    /// The name of the set closest to `name`, if one is close (a typo).
+    pub fn closest(&self, name: &str) -> Option<&'static str> {
+        let events = self.table().map_or(&[][..], EventTable::events);
+        armreg_rt::events::closest_name(name, events.iter().map(|e| e.name))
+    }
+
+    /// The event called `name`, for a multiplexing session. A name the set does not have gives a
+    /// [`Tracked`](crate::mux::Tracked) that [`Session::new`](crate::mux::Session::new) refuses
+    /// with [`Error::UnknownEventName`](crate::Error::UnknownEventName) ("did you mean ...?");
+    /// an event the PMU does not count is reported as not supported.
     pub fn tracked(&self, name: &'static str) -> crate::mux::Tracked {
-        match self.by_name(name) {
-            Some(info) => crate::mux::Tracked::from_info(info),
-            None => crate::mux::Tracked::unknown(name),
+        match self.event(name) {
+            Ok(event) => crate::mux::Tracked::new(event),
+            Err(_) => crate::mux::Tracked::unknown(name, self.closest(name)),
         }
     }
 
@@ -255,6 +276,15 @@ mod tests {
         let names: std::vec::Vec<&str> = d.events.iter().map(|e| e.name).collect();
         assert_eq!(names, ["SW_INCR", "INST_RETIRED", "CPU_CYCLES"]);
         assert!(d.events.by_name("L1D_CACHE").is_none());
+        // Named, though the PMU does not count it: allocation says why.
+        assert_eq!(d.events.event("L1D_CACHE"), Ok(Event::L1D_CACHE));
+        assert_eq!(
+            d.events.event("L1D_CACHE_REFIL"),
+            Err(crate::Error::UnknownEventName {
+                name: "L1D_CACHE_REFIL",
+                suggestion: Some("L1D_CACHE_REFILL")
+            })
+        );
         // An Armv7 PMU without PMCEID: the whole Armv7 set.
         let v7 = identify(id(0x4100_0000), info(PmuVersion::V2, None));
         assert!(v7.events.iter().count() > 50);

@@ -47,6 +47,17 @@ impl Filter {
         nsh: true,
         ..Self::EL0_EL1
     };
+    /// EL0 only (perf's `:u`): the same as [`Filter::EL0_ONLY`].
+    pub const EL0: Self = Self::EL0_ONLY;
+    /// EL1 only (perf's `:k`): the same as [`Filter::EL1_ONLY`].
+    pub const EL1: Self = Self::EL1_ONLY;
+    /// EL2 only (perf's `:h`): P and U exclude EL1 and EL0, NSH includes EL2, M != P excludes EL3.
+    pub const EL2: Self = Self {
+        p: true,
+        u: true,
+        nsh: true,
+        ..Self::EL0_EL1
+    };
     /// EL0 only: P excludes EL1 (NSK == 0 != P keeps Non-secure EL1 out too), M != P excludes EL3.
     pub const EL0_ONLY: Self = Self {
         p: true,
@@ -74,6 +85,18 @@ impl Filter {
         self.apply(Pmevtyper::DEFAULT.with(Pmevtyper::EVTCOUNT, event.number()))
     }
 
+    /// The Non-secure exception levels this filter counts at, as perf's event modifiers write
+    /// them: `u` (EL0), `k` (EL1), `h` (EL2), in that order (`"uk"` for [`Filter::EL0_EL1`]).
+    pub fn levels(self) -> &'static str {
+        // Non-secure EL1 is counted when NSK == P (NSK is RES0 without EL3, so then when P is
+        // clear); EL0 likewise with NSU and U; Non-secure EL2 when NSH is set.
+        let el0 = self.u == self.nsu;
+        let el1 = self.p == self.nsk;
+        let el2 = self.nsh;
+        const NAMES: [&str; 8] = ["", "u", "k", "uk", "h", "uh", "kh", "ukh"];
+        NAMES[usize::from(el0) | usize::from(el1) << 1 | usize::from(el2) << 2]
+    }
+
     /// The PMCCFILTR value for this filter.
     pub fn cycle_filter(self) -> Value<Pmccfiltr> {
         Pmccfiltr::DEFAULT
@@ -83,5 +106,59 @@ impl Filter {
             .with(Pmccfiltr::NSU, self.nsu)
             .with(Pmccfiltr::NSH, self.nsh)
             .with(Pmccfiltr::M, self.m)
+    }
+}
+
+/// An event's name with perf's suffix for where it counted (`INST_RETIRED:u`): what a report
+/// prints. Padding (`{:<24}`) applies to the whole label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Label {
+    event: crate::Event,
+    levels: Option<&'static str>,
+}
+
+impl Label {
+    /// `event`, with the suffix of `filter` when there is one.
+    pub fn new(event: crate::Event, filter: Option<Filter>) -> Self {
+        Self {
+            event,
+            levels: filter.map(Filter::levels),
+        }
+    }
+}
+
+impl core::fmt::Display for Label {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut text = crate::text::Text::<64>::new();
+        let _ = match self.event.name() {
+            Some(name) => core::fmt::Write::write_str(&mut text, name),
+            None => core::fmt::Write::write_fmt(
+                &mut text,
+                format_args!("0x{:04X}", self.event.number()),
+            ),
+        };
+        if let Some(levels) = self.levels {
+            let _ = core::fmt::Write::write_fmt(&mut text, format_args!(":{levels}"));
+        }
+        f.pad(text.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::format;
+
+    #[test]
+    fn levels_read_as_perf_modifiers() {
+        assert_eq!(Filter::EL0_EL1.levels(), "uk");
+        assert_eq!(Filter::EL0.levels(), "u");
+        assert_eq!(Filter::EL1.levels(), "k");
+        assert_eq!(Filter::EL2.levels(), "h");
+        assert_eq!(Filter::ALL.levels(), "ukh");
+        let label = Label::new(crate::Event::INST_RETIRED, Some(Filter::EL0));
+        assert_eq!(format!("[{label:<16}]"), "[INST_RETIRED:u  ]");
+        let label = Label::new(crate::Event::new(0xC0), None);
+        assert_eq!(format!("{label}"), "0x00C0");
     }
 }

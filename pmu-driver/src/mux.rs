@@ -28,7 +28,7 @@
 //!         "INST_RETIRED", "CPU_CYCLES", "L1D_CACHE", "L1D_CACHE_REFILL",
 //!         "BR_PRED", "BR_MIS_PRED", "MEM_ACCESS", "BUS_ACCESS",
 //!     ]
-//!     .map(|name| core.events.tracked(name));
+//!     .map(|name| core.events.tracked(name)); // a name the core lacks fails Session::new
 //!     let mut session = Session::new(&pmu, &mut events, Filter::EL0_EL1)?;
 //!     session.start();
 //!     for i in 0..100 {
@@ -47,57 +47,75 @@
 //! through [`Session::increments`], which holds no session state. The QEMU tests do exactly that
 //! (`tests/qemu/harness`, test `mux_timer`).
 //!
-//! Rotation costs the instructions of `rotate` itself. They run with every event counter
-//! stopped, and their time is left out of every event's enabled time, so an estimate
-//! extrapolates only over the time the session was counting.
+//! Typed events go in directly, with their names: `track([cortex_a53::Event::CPU_CYCLES, ...])`
+//! gives the array a session takes. An event counted where its own filter says rather than the
+//! session's is reported with perf's suffix for where it counted (`INST_RETIRED:u`, `:k`, `:h`).
+//!
+//! Rotation moves the window of events on by one, so it touches one counter whatever the number
+//! of events: 166 instructions on QEMU 7.2's AArch64 models and 298 on AArch32 (PMSELR for each
+//! counter access), for 8, 10 or 16 events on 6 counters (`tests/qemu/harness`, test
+//! `rotate_cost`; the crate's README has the figures from before, when every rotation
+//! reprogrammed every counter: about 2,000 instructions). They run with every event counter stopped, and their time is left out of
+//! every event's enabled time, so an estimate extrapolates only over the time the session was
+//! counting; the fixed cycle counter counts them.
+//!
+//! A session holds its counters until it is dropped (or [`finish`](Session::finish)ed).
 //!
 //! Everything is in the caller's storage (`&mut [Tracked]`): no allocation, no panic.
 use core::fmt;
 
-use arm_pmuv3::PmCounterMask;
+use arm_pmuv3::{PmCounterMask, Pmevtyper};
 use armreg_rt::{Layout, Value};
 
 use crate::backend::Registers;
-use crate::{Counter, Error, Event, Filter, Pmu, Support};
+use crate::counter::Counter;
+use crate::filter::Label;
+use crate::{Error, Event, Filter, Pmu, Support};
 
 /// One event of a session, and what the session learnt of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Tracked {
-    /// The event.
+    /// The event (with its name).
     pub event: Event,
-    /// Its name, for the report.
-    pub name: &'static str,
     /// Where it counts, when not where the session's filter says (perf's `:u`, `:k`).
     pub filter: Option<Filter>,
+    /// The name was looked up and names no event of the core: [`Session::new`] refuses it.
+    unknown: Option<(&'static str, Option<&'static str>)>,
+    /// The event-type register value, worked out once when the session is made.
+    evtyper: Value<Pmevtyper>,
     support: Support,
-    /// The name was looked up and names no event of the core: never scheduled.
-    unknown: bool,
+    /// The filter differs from the session's: the report says where it counted.
+    own_filter: bool,
     count: u64,
-    enabled: u64,
     running: u64,
+    /// On a counter now, since the session's counting time was `on_since`.
+    on_counter: bool,
+    on_since: u64,
 }
 
 impl Tracked {
-    /// `event`, reported as `name`.
-    pub const fn new(event: Event, name: &'static str) -> Self {
+    /// `event`: a typed event of a core (`arm_pmu_events::cortex_a53::Event::L1D_CACHE`), an
+    /// [`Event`], or a row of an event table. It is reported under its name.
+    pub fn new(event: impl Into<Event>) -> Self {
         Self {
-            event,
-            name,
+            event: event.into(),
             filter: None,
+            unknown: None,
+            evtyper: Pmevtyper::DEFAULT,
             support: Support::NotDescribed,
-            unknown: false,
+            own_filter: false,
             count: 0,
-            enabled: 0,
             running: 0,
+            on_counter: false,
+            on_since: 0,
         }
     }
 
-    /// A name that names no event of the core (see [`crate::cpu::Events::tracked`]): the session
-    /// reports it [`Counted::NotSupported`] and never schedules it.
-    pub const fn unknown(name: &'static str) -> Self {
-        let mut t = Self::new(Event::new(0), name);
-        t.unknown = true;
-        t.support = Support::NotCounted;
+    /// A name that names no event of the core (see [`crate::cpu::Events::tracked`]), with the
+    /// closest name the core has: [`Session::new`] fails with [`Error::UnknownEventName`].
+    pub fn unknown(name: &'static str, suggestion: Option<&'static str>) -> Self {
+        let mut t = Self::new(Event::new(0));
+        t.unknown = Some((name, suggestion));
         t
     }
 
@@ -114,26 +132,38 @@ impl Tracked {
     }
 
     /// The event of a table row (`arm_pmu_events` or [`crate::cpu::Events`]).
-    pub const fn from_info(info: &arm_pmu_events::EventInfo) -> Self {
-        Self::new(Event::new(info.code), info.name)
+    pub fn from_info(info: &arm_pmu_events::EventInfo) -> Self {
+        Self::new(info)
     }
 
-    /// What the session found.
-    pub fn reading(&self) -> Reading {
+    /// What the session found, the session having counted for `enabled` cycles (every event it
+    /// schedules is part of it the whole time).
+    fn reading(&self, enabled: u64) -> Reading {
+        let enabled = if self.scheduled() { enabled } else { 0 };
+        let running = if self.on_counter {
+            self.running
+                .wrapping_add(enabled.saturating_sub(self.on_since))
+        } else {
+            self.running
+        };
+        let this = Self { running, ..*self };
+        this.counted(enabled)
+    }
+
+    fn counted(&self, enabled: u64) -> Reading {
         let counted = if self.support == Support::NotCounted {
             Counted::NotSupported
         } else if self.running == 0 {
             Counted::NotCounted
         } else if self.count == 0 && self.support == Support::NotDescribed {
             Counted::NoneSeen
-        } else if self.running >= self.enabled {
+        } else if self.running >= enabled {
             Counted::Exact(self.count)
         } else {
             // count × enabled / running, rounded to the nearest, in 128 bits: no overflow for
             // any u64 operands.
             let running = u128::from(self.running);
-            let scaled =
-                (u128::from(self.count) * u128::from(self.enabled) + running / 2) / running;
+            let scaled = (u128::from(self.count) * u128::from(enabled) + running / 2) / running;
             Counted::Scaled {
                 count: self.count,
                 estimate: u64::try_from(scaled).unwrap_or(u64::MAX),
@@ -141,19 +171,28 @@ impl Tracked {
         };
         Reading {
             event: self.event,
-            name: self.name,
+            filter: self.filter.filter(|_| self.own_filter),
             counted,
-            enabled: self.enabled,
+            enabled,
             running: self.running,
         }
     }
 }
 
+/// The events of `events` (typed events of a core, [`Event`]s, table rows), ready for a session:
+/// `Session::new(&pmu, &mut track([Event::CPU_CYCLES, Event::INST_RETIRED]), filter)`.
+pub fn track<E: Into<Event>, const N: usize>(events: [E; N]) -> [Tracked; N] {
+    events.map(Tracked::new)
+}
+
 /// What a session reports for one event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reading {
+    /// The event, with its name.
     pub event: Event,
-    pub name: &'static str,
+    /// Where it counted, when that is not where the session's filter says.
+    pub filter: Option<Filter>,
+    /// How it was counted.
     pub counted: Counted,
     /// Cycles the session was counting while this event was part of it.
     pub enabled: u64,
@@ -172,6 +211,12 @@ impl Reading {
             }
         }
     }
+
+    /// The event's name with perf's suffix for where it counted (`INST_RETIRED:u`), as the
+    /// report shows it.
+    pub fn label(&self) -> Label {
+        Label::new(self.event, self.filter)
+    }
 }
 
 /// How an event was counted.
@@ -183,8 +228,7 @@ pub enum Counted {
     Scaled { count: u64, estimate: u64 },
     /// Never on a counter (the session ended before its turn).
     NotCounted,
-    /// The PMU does not count it (its PMCEID bit is clear), or the name names no event of the
-    /// core: it was never scheduled.
+    /// The PMU does not count it (its PMCEID bit is clear): it was never scheduled.
     NotSupported,
     /// It was on a counter and nothing was counted, and PMCEID does not say whether the PMU
     /// counts it (an Armv7 PMU without PMCEID, an implementation-defined event): a zero that may
@@ -192,26 +236,53 @@ pub enum Counted {
     NoneSeen,
 }
 
-/// A multiplexing session over `events` on `pmu`.
+/// No event assigned to a held counter.
+const IDLE: usize = usize::MAX;
+
+/// One event counter a session holds: which, what it counts now, and its value when it started.
+#[derive(Clone, Copy)]
+struct Held {
+    index: u8,
+    /// The `events` index it counts, or [`IDLE`].
+    event: usize,
+    /// Its hardware value when it started counting its event: counters are not zeroed, the
+    /// count is the difference.
+    start: u32,
+}
+
+/// A multiplexing session over `events` on `pmu`. It holds the PMU's free event counters and its
+/// cycle counter until it is dropped.
+///
+/// Scheduling is perf's: the events the PMU counts, in order, are a ring; as many consecutive
+/// ones as there are counters count at a time, and each rotation moves the window on by one:
+/// the event that has been on a counter longest gives its counter to the next one. A rotation
+/// so touches one counter, whatever the number of events and counters.
+#[must_use = "a session gives its counters back when dropped: keep it while it counts"]
 pub struct Session<'p, 'e, R: Registers> {
     pmu: &'p Pmu<R>,
     events: &'e mut [Tracked],
-    filter: Filter,
-    /// The event counters the session holds, lowest first.
-    counters: [Option<Counter>; 31],
+    /// The event counters the session holds, lowest first (`held` of them).
+    counters: [Held; 31],
     held: usize,
-    /// `events` index each held counter counts, or `None`.
-    assigned: [Option<usize>; 31],
-    /// The held counters that count an event now (PMCNTENSET bits), worked out when the group
-    /// is scheduled so that starting and stopping it is one register write each.
+    /// Their PMCNTENSET bits.
+    held_mask: u32,
+    /// The held counters that count an event now (PMCNTENSET bits): starting and stopping the
+    /// group is one register write each.
     group: Value<PmCounterMask>,
-    /// The next event to schedule, round-robin.
+    /// The next event to put on a counter, round-robin.
     next: usize,
+    /// The counter the next rotation moves on (the one whose event has counted longest).
+    oldest: usize,
+    /// How many events the session schedules (PMCEID does not rule them out).
+    schedulable: usize,
     cycles: Counter,
-    /// Cycle count when the current group started counting.
+    /// Cycle count when the group last started counting.
     started_at: u64,
+    /// Cycles the session counted, rotations left out: its clock, by which each event's time on
+    /// a counter is kept (every event it schedules is part of it all that time).
+    enabled: u64,
     counting: bool,
-    /// More events to schedule than counters: `rotate` moves the groups on.
+    /// More events to schedule than counters: `rotate` moves the window on.
     rotating: bool,
     rotations: u64,
 }
@@ -219,15 +290,26 @@ pub struct Session<'p, 'e, R: Registers> {
 impl<'p, 'e, R: Registers> Session<'p, 'e, R> {
     /// A session counting `events` where `filter` says, on every event counter `pmu` has free and
     /// the cycle counter. Events PMCEID says the PMU does not count are kept out (they report
-    /// [`Counted::NotSupported`]). Fails when the cycle counter or every event counter is taken.
+    /// [`Counted::NotSupported`]). Fails with [`Error::UnknownEventName`] for a name the core
+    /// does not have, and when the cycle counter or every event counter is taken.
     pub fn new(pmu: &'p Pmu<R>, events: &'e mut [Tracked], filter: Filter) -> Result<Self, Error> {
+        if let Some((name, suggestion)) = events.iter().find_map(|e| e.unknown) {
+            return Err(Error::UnknownEventName { name, suggestion });
+        }
         let cycles = pmu.allocate_cycles(filter)?;
-        let mut counters: [Option<Counter>; 31] = [const { None }; 31];
+        let idle = Held {
+            index: 0,
+            event: IDLE,
+            start: 0,
+        };
+        let mut counters = [idle; 31];
         let mut held = 0;
+        let mut held_mask = 0;
         for index in 0..usize::from(pmu.info().counters) {
             if let Ok(c) = pmu.allocate_at(index, Event::SW_INCR, filter) {
                 if let Some(slot) = counters.get_mut(held) {
-                    *slot = Some(c);
+                    slot.index = c.index();
+                    held_mask |= c.mask();
                     held += 1;
                 }
             }
@@ -236,30 +318,34 @@ impl<'p, 'e, R: Registers> Session<'p, 'e, R> {
             pmu.release(cycles);
             return Err(Error::NoFreeCounter);
         }
+        let mut schedulable = 0;
         for e in events.iter_mut() {
-            let (filter, unknown) = (e.filter, e.unknown);
-            *e = Tracked::new(e.event, e.name);
-            e.filter = filter;
-            e.unknown = unknown;
-            e.support = if unknown {
-                Support::NotCounted
-            } else {
-                pmu.info()
+            let own = e.filter.unwrap_or(filter);
+            *e = Tracked {
+                evtyper: own.event_type(e.event),
+                own_filter: own != filter,
+                support: pmu
+                    .info()
                     .events
-                    .map_or(Support::NotDescribed, |set| set.support(e.event))
-            };
+                    .map_or(Support::NotDescribed, |set| set.support(e.event)),
+                ..Tracked::new(e.event)
+            }
+            .with_filter(own);
+            schedulable += usize::from(e.scheduled());
         }
         Ok(Self {
             pmu,
             events,
-            filter,
             counters,
             held,
-            assigned: [None; 31],
+            held_mask,
             group: PmCounterMask::from_bits_retain(0),
             next: 0,
+            oldest: 0,
+            schedulable,
             cycles,
             started_at: 0,
+            enabled: 0,
             counting: false,
             rotating: false,
             rotations: 0,
@@ -281,92 +367,111 @@ impl<'p, 'e, R: Registers> Session<'p, 'e, R> {
         self.pmu.read(&self.cycles)
     }
 
-    /// The mask of the held counters that count an event in the group just scheduled.
-    fn group_mask(&self) -> Value<PmCounterMask> {
-        let mut bits = 0u32;
-        for (c, a) in self.counters.iter().zip(&self.assigned) {
-            if let (Some(c), Some(_)) = (c, a) {
-                bits |= 1 << (c.index() % 32);
+    /// The next event to put on a counter, round-robin over those PMCEID does not rule out.
+    fn next_event(&mut self) -> Option<usize> {
+        let len = self.events.len();
+        for _ in 0..len {
+            let i = self.next;
+            self.next = if i + 1 >= len { 0 } else { i + 1 };
+            if self.events.get(i).is_some_and(Tracked::scheduled) {
+                return Some(i);
             }
         }
-        PmCounterMask::from_bits_retain(bits)
+        None
     }
 
-    /// Programs the next group: each held counter gets the next supported event, round-robin.
-    fn schedule(&mut self) {
-        let supported = self.events.iter().filter(|e| e.scheduled()).count();
-        let take = supported.min(self.held);
-        let mut given = 0;
-        let mut looked = 0;
-        self.assigned = [None; 31];
-        while given < take && looked < self.events.len() {
-            let i = self.next % self.events.len();
-            self.next = self.next.wrapping_add(1);
-            looked += 1;
-            let Some((event, filter)) = self
-                .events
-                .get(i)
-                .filter(|e| e.scheduled())
-                .map(|e| (e.event, e.filter.unwrap_or(self.filter)))
-            else {
-                continue;
-            };
-            if let Some(Some(counter)) = self.counters.get(given) {
-                if self.pmu.program(counter, event, filter).is_ok() {
-                    if let Some(a) = self.assigned.get_mut(given) {
-                        *a = Some(i);
-                    }
-                }
-            }
-            given += 1;
+    /// Puts the next event on held counter `k` (stopped, its overflows taken), counting from
+    /// `start`; updates the group.
+    fn assign(&mut self, k: usize, start: u32) {
+        let Some(i) = self.next_event() else { return };
+        let (Some(h), Some(e)) = (self.counters.get_mut(k), self.events.get_mut(i)) else {
+            return;
+        };
+        let bit = 1u32 << (h.index % 32);
+        h.start = start;
+        let programmed = self
+            .pmu
+            .registers()
+            .set_event_type(usize::from(h.index), e.evtyper);
+        if programmed.is_ok() {
+            h.event = i;
+            e.on_counter = true;
+            e.on_since = self.enabled;
+            self.group = PmCounterMask::from_bits_retain(self.group.bits() | bit);
+        } else {
+            h.event = IDLE;
+            self.group = PmCounterMask::from_bits_retain(self.group.bits() & !bit);
         }
-        self.group = self.group_mask();
     }
 
-    /// Starts counting: the cycle counter and the first group of events, and the PMU (PMCR.E).
+    /// Takes held counter `k`'s event off it (the counter is stopped): its count and its time
+    /// on the counter are added up. The counter's value now.
+    fn retire(&mut self, k: usize) -> u32 {
+        let Some(&h) = self.counters.get(k) else {
+            return 0;
+        };
+        let (count, now) = self.pmu.take_stopped_count(h.index, h.start);
+        if let Some(e) = self.events.get_mut(h.event) {
+            // u64 counts and cycles do not wrap in any real session.
+            e.count = e.count.wrapping_add(count);
+            e.running = e
+                .running
+                .wrapping_add(self.enabled.saturating_sub(e.on_since));
+            e.on_counter = false;
+        }
+        now
+    }
+
+    /// Stops the group and moves the session's clock on by the time it counted.
+    fn pause(&mut self) {
+        self.pmu.registers().disable_counters(self.group);
+        let span = self.pmu.cycle_total().saturating_sub(self.started_at);
+        self.enabled = self.enabled.wrapping_add(span);
+    }
+
+    /// Starts the group again, the session's clock from here.
+    fn resume(&mut self) {
+        self.started_at = self.pmu.cycle_total();
+        self.pmu.registers().enable_counters(self.group);
+    }
+
+    /// Starts counting: the cycle counter and the first events, one per counter, and the PMU
+    /// (PMCR.E).
     pub fn start(&mut self) {
-        self.rotating = self.events.iter().filter(|e| e.scheduled()).count() > self.held;
-        self.schedule();
+        if self.counting {
+            return;
+        }
+        self.rotating = self.schedulable > self.held;
+        self.group = PmCounterMask::from_bits_retain(0);
+        self.oldest = 0;
+        for k in 0..self.held.min(self.schedulable) {
+            let start = self
+                .counters
+                .get(k)
+                .map_or(0, |h| self.pmu.take_stopped_count(h.index, 0).1);
+            self.assign(k, start);
+        }
         self.pmu.enable(&self.cycles);
         self.pmu.start();
-        self.started_at = self.pmu.read(&self.cycles);
-        self.pmu.registers().enable_counters(self.group);
         self.counting = true;
+        self.resume();
     }
 
-    /// Ends the current group (its counts and times are added up) and leaves the counters
-    /// stopped. Returns the cycles the group counted.
-    fn close_group(&mut self) -> u64 {
-        self.pmu.registers().disable_counters(self.group);
-        let now = self.pmu.read(&self.cycles);
-        let span = now.saturating_sub(self.started_at);
-        for (counter, assigned) in self.counters.iter().zip(&self.assigned) {
-            if let (Some(counter), Some(i)) = (counter, assigned) {
-                let count = self.pmu.read(counter);
-                if let Some(e) = self.events.get_mut(*i) {
-                    e.count = e.count.saturating_add(count);
-                    e.running = e.running.saturating_add(span);
-                }
-            }
-        }
-        for e in self.events.iter_mut().filter(|e| e.scheduled()) {
-            e.enabled = e.enabled.saturating_add(span);
-        }
-        span
-    }
-
-    /// Moves to the next group of events: call it from a timer interrupt, or between pieces of
-    /// the work. With no more supported events than counters, nothing moves and every count
-    /// stays exact.
+    /// Moves the window of events on by one: the event that has been on a counter longest gives
+    /// its counter to the next event. Call it from a timer interrupt, or between pieces of the
+    /// work. With no more supported events than counters, nothing moves and every count stays
+    /// exact. The counters are stopped while it runs, and its time is left out of the session's.
     pub fn rotate(&mut self) {
         if !(self.counting && self.rotating) {
             return;
         }
-        self.close_group();
-        self.schedule();
-        self.rotations = self.rotations.saturating_add(1);
-        self.started_at = self.pmu.read(&self.cycles);
-        self.pmu.registers().enable_counters(self.group);
+        self.pause();
+        let k = self.oldest;
+        self.oldest = if k + 1 >= self.held { 0 } else { k + 1 };
+        let now = self.retire(k);
+        self.assign(k, now);
+        self.rotations = self.rotations.wrapping_add(1);
+        self.resume();
     }
 
     /// Increments every held counter that counts SW_INCR now (a PMSWINC write).
@@ -377,17 +482,23 @@ impl<'p, 'e, R: Registers> Session<'p, 'e, R> {
     /// Software increments for code that does not hold the session: the work, while a timer
     /// interrupt handler owns the session and rotates it.
     pub fn increments(&self) -> Increments<'p, R> {
-        let mask = self.counters.iter().flatten().fold(0, |m, c| m | c.mask());
         Increments {
             pmu: self.pmu,
-            mask: PmCounterMask::from_bits_retain(mask),
+            mask: PmCounterMask::from_bits_retain(self.held_mask),
         }
     }
 
     /// Stops counting (the last group's counts and times are added up). The readings stay.
     pub fn stop(&mut self) {
         if self.counting {
-            self.close_group();
+            self.pause();
+            for k in 0..self.held {
+                self.retire(k);
+                if let Some(h) = self.counters.get_mut(k) {
+                    h.event = IDLE;
+                }
+            }
+            self.group = PmCounterMask::from_bits_retain(0);
             self.pmu.disable(&self.cycles);
             self.counting = false;
         }
@@ -395,32 +506,29 @@ impl<'p, 'e, R: Registers> Session<'p, 'e, R> {
 
     /// What the session found, event by event.
     pub fn readings(&self) -> impl Iterator<Item = Reading> + '_ {
-        self.events.iter().map(Tracked::reading)
+        self.events.iter().map(|e| e.reading(self.enabled))
     }
 
     /// The session's results as a table (`Display`), as perf stat prints them.
     pub fn report(&self) -> Report<'_> {
         Report {
             events: self.events,
+            enabled: self.enabled,
             cycles: self.cycles(),
             counters: self.held,
             rotations: self.rotations,
         }
     }
 
-    /// Stops and gives the counters back to the PMU.
-    pub fn finish(mut self) {
+    /// Stops and gives the counters back to the PMU (as dropping the session does).
+    pub fn finish(self) {}
+}
+
+impl<R: Registers> Drop for Session<'_, '_, R> {
+    fn drop(&mut self) {
         self.stop();
-        let Self {
-            pmu,
-            counters,
-            cycles,
-            ..
-        } = self;
-        for c in counters.into_iter().flatten() {
-            pmu.release(c);
-        }
-        pmu.release(cycles);
+        self.pmu.release_mask(self.held_mask);
+        self.pmu.release_mask(self.cycles.mask());
     }
 }
 
@@ -450,6 +558,7 @@ impl<R: Registers> Increments<'_, R> {
 /// A session's results as a table.
 pub struct Report<'a> {
     events: &'a [Tracked],
+    enabled: u64,
     cycles: u64,
     counters: usize,
     rotations: u64,
@@ -464,34 +573,37 @@ impl fmt::Display for Report<'_> {
             self.cycles, "cycles"
         )?;
         for e in self.events {
-            let r = e.reading();
+            let r = e.reading(self.enabled);
+            let label = r.label();
             match r.counted {
-                Counted::Exact(n) => writeln!(f, "{n:>20}  {:<24} exact (100.0%)", r.name)?,
+                Counted::Exact(n) => writeln!(f, "{n:>20}  {label:<24} exact (100.0%)")?,
                 Counted::Scaled { estimate, .. } => {
                     let p = r.permille();
                     writeln!(
                         f,
-                        "{estimate:>20}  {:<24} scaled ({}.{}% counted)",
-                        r.name,
+                        "{estimate:>20}  {label:<24} scaled ({}.{}% counted)",
                         p / 10,
                         p % 10
                     )?;
                 }
                 Counted::NotCounted => {
-                    writeln!(f, "{:>20}  {:<24} (0.0% counted)", "<not counted>", r.name)?
+                    writeln!(f, "{:>20}  {label:<24} (0.0% counted)", "<not counted>")?
                 }
-                Counted::NotSupported => writeln!(
-                    f,
-                    "{:>20}  {:<24} (not an event this PMU counts)",
-                    "<not supported>", r.name
-                )?,
+                Counted::NotSupported => {
+                    let why = crate::event::pmceid_bit(r.event);
+                    let (register, bit) = why.unwrap_or((0, 0));
+                    writeln!(
+                        f,
+                        "{:>20}  {label:<24} (not counted by this PMU: PMCEID{register} bit {bit} is clear)",
+                        "<not supported>"
+                    )?
+                }
                 Counted::NoneSeen => {
                     let p = r.permille();
                     writeln!(
                         f,
-                        "{:>20}  {:<24} ({}.{}% counted; no PMCEID bit says the PMU counts it)",
+                        "{:>20}  {label:<24} ({}.{}% counted; no PMCEID bit says the PMU counts it)",
                         "<none seen>",
-                        r.name,
                         p / 10,
                         p % 10
                     )?;

@@ -110,12 +110,21 @@ impl<R: Registers> Pmu<R> {
     }
 
     /// Whether the PMU counts `event`. Events PMCEID does not describe, and every event on a PMU
-    /// that has no PMCEID, are accepted.
+    /// that has no PMCEID, are accepted ([`Pmu::support`] tells them apart).
     pub fn check_event(&self, event: Event) -> Result<(), Error> {
         match self.info.events.map(|set| set.support(event)) {
             Some(Support::NotCounted) => Err(Error::UnsupportedEvent(event)),
             _ => Ok(()),
         }
+    }
+
+    /// What PMCEID says of `event`: [`Support::NotDescribed`] on a PMU without PMCEID (an Armv7
+    /// PMU) and for implementation-defined events, whose counts the PMU cannot vouch for.
+    pub fn support(&self, event: impl Into<Event>) -> Support {
+        let event = event.into();
+        self.info
+            .events
+            .map_or(Support::NotDescribed, |set| set.support(event))
     }
 
     /// Marks `bits` allocated if none of them is. A compare-exchange loop: `fetch_update` is
@@ -146,7 +155,8 @@ impl<R: Registers> Pmu<R> {
 
     /// Allocates the lowest free event counter to count `event` where `filter` says.
     /// The counter starts stopped, at zero, with its overflow interrupt enabled.
-    pub fn allocate(&self, event: Event, filter: Filter) -> Result<Counter, Error> {
+    pub fn allocate(&self, event: impl Into<Event>, filter: Filter) -> Result<Counter, Error> {
+        let event = event.into();
         self.check_event(event)?;
         let index = (0..self.info.counters)
             .find(|&n| self.claim(1 << n))
@@ -158,9 +168,10 @@ impl<R: Registers> Pmu<R> {
     pub fn allocate_at(
         &self,
         index: usize,
-        event: Event,
+        event: impl Into<Event>,
         filter: Filter,
     ) -> Result<Counter, Error> {
+        let event = event.into();
         let slot = match u8::try_from(index) {
             Ok(slot) if slot < self.info.counters => slot,
             _ => {
@@ -218,7 +229,12 @@ impl<R: Registers> Pmu<R> {
     /// Allocates an even/odd pair of event counters chained into one 64-bit hardware counter: the
     /// even one counts `event`, the odd one the CHAIN event (its overflows). Needs a PMU that
     /// reports CHAIN in PMCEID0.
-    pub fn allocate_chained(&self, event: Event, filter: Filter) -> Result<Counter, Error> {
+    pub fn allocate_chained(
+        &self,
+        event: impl Into<Event>,
+        filter: Filter,
+    ) -> Result<Counter, Error> {
+        let event = event.into();
         if !self
             .info
             .events
@@ -445,6 +461,49 @@ impl<R: Registers> Pmu<R> {
                     }
                 }
             }
+        }
+    }
+
+    /// The cycle counter's 64-bit total: [`Pmu::read`] of it, with the 64-bit counter's one
+    /// register read inlined (what a rotation reads twice).
+    #[inline]
+    pub(crate) fn cycle_total(&self) -> u64 {
+        if self.info.cycle_counter_bits == 64 {
+            self.slot(CYCLE_INDEX)
+                .base
+                .load(SeqCst)
+                .wrapping_add(self.regs.cycle_count())
+        } else {
+            self.total(CounterKind::Cycles, CYCLE_INDEX)
+        }
+    }
+
+    /// What 32-bit event counter `index` counted since it held `start`, and what it holds now;
+    /// its count of overflows starts again from zero. The counter is stopped and has no reload
+    /// (a multiplexing session's counter): the count is its overflows since (those the handler
+    /// counted, and a pending one) and the hardware count. The snapshot is retaken if the
+    /// overflow handler ran in the middle of it; a pending overflow it took into account is
+    /// cleared before the count of overflows is, so that the handler cannot count it again.
+    #[inline]
+    pub(crate) fn take_stopped_count(&self, index: u8, start: u32) -> (u64, u32) {
+        let overflows = &self.slot(index).overflows;
+        let bit = 1u32 << (index % 32);
+        loop {
+            let before = overflows.load(SeqCst);
+            let pending = self.regs.overflow_flags().bits() & bit != 0;
+            // `index` < 31 for every allocated counter, so the back end accepts it.
+            let hw = self.regs.event_count(usize::from(index)).unwrap_or(0);
+            if overflows.load(SeqCst) != before {
+                continue;
+            }
+            if pending {
+                self.regs
+                    .clear_overflow_flags(PmCounterMask::from_bits_retain(bit));
+            }
+            overflows.store(0, SeqCst);
+            let wraps = u64::from(before) + u64::from(pending);
+            let count = (wraps << 32 | u64::from(hw)).wrapping_sub(u64::from(start));
+            return (count, hw);
         }
     }
 

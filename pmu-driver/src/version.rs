@@ -29,6 +29,26 @@ pub enum PmuVersion {
     Unknown(u8),
 }
 
+/// As the Arm ARM names it: `PMUv3`, `PMUv3p5`.
+impl core::fmt::Display for PmuVersion {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Self::NotImplemented => f.write_str("no PMU"),
+            Self::V1 => f.write_str("PMUv1"),
+            Self::V2 => f.write_str("PMUv2"),
+            Self::V3 => f.write_str("PMUv3"),
+            Self::V3p1 => f.write_str("PMUv3p1"),
+            Self::V3p4 => f.write_str("PMUv3p4"),
+            Self::V3p5 => f.write_str("PMUv3p5"),
+            Self::V3p7 => f.write_str("PMUv3p7"),
+            Self::V3p8 => f.write_str("PMUv3p8"),
+            Self::V3p9 => f.write_str("PMUv3p9"),
+            Self::ImplementationDefined => f.write_str("an implementation-defined PMU"),
+            Self::Unknown(n) => write!(f, "PMU version field {n:#x}"),
+        }
+    }
+}
+
 impl PmuVersion {
     /// Decodes ID_AA64DFR0_EL1.PMUVer (bits \[11:8\]).
     pub const fn from_aa64dfr0(id_aa64dfr0: u64) -> Self {

@@ -457,6 +457,65 @@ fn measure_starts_and_stops_every_counter_with_one_write_each() {
     pmu.release_measurer(m);
 }
 
+/// A measurer or a session gives its counters back when dropped: a measurer that goes out of
+/// scope unreleased leaves the cycle counter free for the session that comes next.
+#[test]
+fn dropping_a_measurer_frees_its_counters_for_a_session() {
+    use pmu_driver::mux::{track, Session};
+    let _g = model::install(model::cortex_a53());
+    let pmu = Pmu::new(Aarch64).unwrap();
+    pmu.start();
+    {
+        let m = pmu.measurer([Event::SW_INCR], Filter::EL0_EL1).unwrap();
+        let (_, counts) = m.measure(|| model::with(|m| m.event(0x08, 10)));
+        assert_eq!(counts.instructions, 10);
+        // Dropped here, not released by hand.
+    }
+    let mut events = track([Event::INST_RETIRED, Event::CPU_CYCLES]);
+    let session = Session::new(&pmu, &mut events, Filter::EL0_EL1).unwrap();
+    assert_eq!(session.counters(), 6);
+    // While the session lives it holds the counters; dropped, it gives them back too.
+    assert_eq!(
+        pmu.measurer([], Filter::EL0_EL1).err(),
+        Some(Error::NoFreeCounter)
+    );
+    drop(session);
+    let m = pmu.measurer([Event::SW_INCR, Event::INST_RETIRED], Filter::EL0_EL1);
+    assert!(m.is_ok());
+    // So does a measurer that failed half-way: the counters it had taken are free again.
+    drop(m);
+    assert_eq!(
+        pmu.measurer([Event::SW_INCR, Event::L1D_CACHE], Filter::EL0_EL1)
+            .err(),
+        Some(Error::UnsupportedEvent(Event::L1D_CACHE))
+    );
+    assert_eq!(model::with(|m| m.cnten), 0, "no counter left enabled");
+    let mut events = track([Event::INST_RETIRED]);
+    assert!(Session::new(&pmu, &mut events, Filter::EL0_EL1).is_ok());
+}
+
+/// On a PMU without PMCEID (an Armv7 PMU), a zero the PMU cannot vouch for says so.
+#[test]
+fn a_zero_without_pmceid_may_not_be_real() {
+    let _g = model::install(model::cortex_a7());
+    let pmu = Pmu::new(Aarch32::new()).unwrap();
+    pmu.start();
+    let m = pmu
+        .measurer([Event::L1D_CACHE_REFILL], Filter::EL0_EL1)
+        .unwrap();
+    let (_, counts) = m.measure(|| ());
+    assert_eq!(counts.events, [0]);
+    assert_eq!(counts.support, [Support::NotDescribed]);
+    assert!(counts.unconfirmed_zero(0));
+    let text = counts.to_string();
+    assert!(
+        text.ends_with(
+            "0  L1D_CACHE_REFILL  (may not be real: the PMU has no PMCEID bit to say it counts this event)"
+        ),
+        "{text}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // AArch32 paths
 // ---------------------------------------------------------------------------------------------

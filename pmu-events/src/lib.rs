@@ -14,6 +14,8 @@
 //!   [`parse_arm_pmu_data`] give an [`ArmPmuFile`] (the core's identity and its [`ArmEvent`]s);
 //!   [`ArmPmuFile::events`] turns them into [`Event`]s, naming the ones the data leaves unnamed.
 //! - PMCEID decoding and event-field widths: [`pmceid_bit`], [`Pmu`].
+//! - The architecture's common events, number and mnemonic: [`COMMON_EVENTS`],
+//!   [`common_event_name`], [`common_event_code`].
 //! - Every file is read bounded: one over [`MAX_FILE_BYTES`] (32 MiB) is an error naming it.
 //!
 //! ```no_run
@@ -27,6 +29,7 @@
 //! ```
 mod arch;
 mod arm_data;
+mod common;
 mod error;
 mod locate;
 mod mapfile;
@@ -40,6 +43,7 @@ pub use arm_data::{
     generated_name, is_arm_cpus, is_arm_pmu_data, parse_arm_cpus, parse_arm_pmu_data,
     read_arm_cpus, read_arm_pmu_data, ArmCpu, ArmEvent, ArmPmuFile, Repair,
 };
+pub use common::{common_event_code, common_event_name, COMMON_EVENTS};
 pub use error::{Error, ErrorKind, Position};
 pub use mapfile::{lookup_midr, parse_mapfile, MapEntry};
 pub use parse::{parse_file, parse_str, Entry, Event, EventFile, Reference};

@@ -53,6 +53,19 @@ impl Pmu {
         Self::ALL.into_iter().find(|p| p.keyword() == keyword)
     }
 
+    /// Whether `code` is in the range the architecture leaves to each implementation, where a
+    /// core may give an event of its own a number the common events use elsewhere, or reuse a
+    /// common mnemonic (the Cortex-A55's STALL_FRONTEND_TLB is 0x00E2, the architecture's
+    /// 0x815C): 0x40–0xFF on an Armv7 PMU, 0xC0–0xFF on PMUv3; every number of the ARM11 and
+    /// DSU PMUs, which number their events their own way.
+    pub const fn is_implementation_defined(self, code: u16) -> bool {
+        match self {
+            Pmu::PmuV2 => matches!(code, 0x0040..=0x00FF),
+            Pmu::PmuV3 | Pmu::PmuV3p1 => matches!(code, 0x00C0..=0x00FF),
+            Pmu::Arm11 | Pmu::Dsu => true,
+        }
+    }
+
     /// Width in bits of the event number field.
     pub const fn event_bits(self) -> u32 {
         match self {

@@ -28,6 +28,30 @@
 //! assert_eq!(evtyper.get(Pmevtyper::EVTCOUNT), 0x11);
 //! ```
 //!
+//! Written events are checked against the Arm architecture's common events
+//! (`pmu_events::COMMON_EVENTS`): a common event's name with another number (`L1D_CACHE_REFILL =
+//! 0x04`) is an error naming the right one, a common number under another name (`INST_RETIERD =
+//! 0x08`) one suggesting the architecture's name. Numbers in the implementation-defined range
+//! (0xC0–0xFF; 0x40–0xFF on Armv7) are each core's own, and the ARM11 and DSU PMUs number their
+//! events their own way: not checked.
+//!
+//! A core's events by name (`core` names a set of the generated `arm-pmu-events` crate, whose
+//! feature must be on), and a budget of counters the set must fit, checked at compile time:
+//!
+//! ```
+//! pmu_macros::event_set! {
+//!     #[core = cortex_a53]
+//!     #[counters = 6]
+//!     pub enum Mine { CPU_CYCLES, INST_RETIRED, L1D_CACHE_REFILL, EVENT_C0 }
+//! }
+//!
+//! assert_eq!(Mine::L1D_CACHE_REFILL.code(), 0x03);
+//! assert_eq!(Mine::EVENT_C0.event(), arm_pmu_events::cortex_a53::Event::EVENT_C0);
+//! ```
+//!
+//! Such a set has the API below but `supported` (ask `event()`, the core's event), and converts
+//! into the core's event and, through `arm_pmu_events::PmuEvent`, into `pmu_driver::Event`.
+//!
 //! Importing perf JSON: a file, or a core folder (every `*.json` in it), relative to the calling
 //! crate's manifest; `ArchStdEvent` references are resolved against the tables of the arch root
 //! found above it, as Linux's jevents does (or `#[arch = "..."]`). Here, the Cortex-A53 events
@@ -55,8 +79,10 @@
 //!
 //! Errors, each at the offending token (for JSON events, at the `json` path, with the file's own
 //! line:column): duplicate code, duplicate name (ASCII case ignored, as perf does), a code that
-//! does not fit the PMU's event field, a name that is not an identifier, an unknown
-//! `ArchStdEvent`, a JSON file that is missing or malformed, and unknown or repeated settings.
+//! does not fit the PMU's event field, a name or number that disagrees with the architecture, a
+//! name that is not an identifier, an unknown `ArchStdEvent`, a JSON file that is missing or
+//! malformed, more events than `counters`, an unknown core, and unknown (with the closest
+//! setting) or repeated settings.
 use proc_macro::TokenStream;
 
 mod expand;
@@ -64,6 +90,7 @@ mod expand;
 /// Declares a checked PMU event set: `event_set! { #[settings] pub enum Name { NAME = CODE, ... } }`.
 ///
 /// Settings, as attributes on the enum: `pmu = pmuv3 | pmuv3p1 | dsu` (default `pmuv3`),
+/// `core = cortex_a53` (the events are a core's, named without codes), `counters = N` (a budget),
 /// `evtype = path::To::Layout` (emits `From<Name> for path::To::Value<Layout>`) and
 /// `evtype_field = FIELD` (the layout's field constant for the event number; default `EVTCOUNT`,
 /// or `VALUE` for `dsu`), `json = "path"` (repeatable), `arch = "path"`. A name may also be a

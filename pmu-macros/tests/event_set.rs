@@ -64,6 +64,81 @@ pub enum Basic {
     CPU_CYCLES = 0x11,
 }
 
+pmu_macros::event_set! {
+    /// Three events of the Cortex-A53, by name: the core's data numbers them.
+    #[core = cortex_a53]
+    #[counters = 6]
+    #[evtype = arm_pmuv3::Pmevtyper]
+    pub enum Mine {
+        CPU_CYCLES,
+        L1D_CACHE_REFILL,
+        EVENT_C0,
+    }
+}
+
+pmu_macros::event_set! {
+    /// The feature's spelling works too; an Armv7 core.
+    #[core = "cortex-a7"]
+    pub enum OnA7 {
+        INST_RETIRED,
+    }
+}
+
+#[test]
+fn a_set_of_a_cores_events_takes_their_numbers_and_names() {
+    use arm_pmu_events::cortex_a53::Event as A53;
+    assert_eq!(
+        Mine::ALL,
+        [Mine::CPU_CYCLES, Mine::L1D_CACHE_REFILL, Mine::EVENT_C0]
+    );
+    assert_eq!(Mine::L1D_CACHE_REFILL.code(), 0x03);
+    assert_eq!(Mine::EVENT_C0.code(), 0xC0);
+    assert_eq!(Mine::EVENT_C0.description(), A53::EVENT_C0.description());
+    assert_eq!(Mine::L1D_CACHE_REFILL.event(), A53::L1D_CACHE_REFILL);
+    assert_eq!(A53::from(Mine::CPU_CYCLES), A53::CPU_CYCLES);
+    assert_eq!(Mine::from_code(0x11), Some(Mine::CPU_CYCLES));
+    assert_eq!(Mine::from_code(0x08), None);
+    assert_eq!("l1d_cache_refill".parse(), Ok(Mine::L1D_CACHE_REFILL));
+    assert_eq!(Mine::CPU_CYCLES.to_string(), "CPU_CYCLES");
+    assert_eq!(Mine::CPU_CYCLES.pmceid_bit(), Some((0, 17)));
+    assert_eq!(u16::from(Mine::EVENT_C0), 0xC0);
+    use arm_pmuv3::{Pmevtyper, Value};
+    assert_eq!(
+        Value::<Pmevtyper>::from(Mine::L1D_CACHE_REFILL).get(Pmevtyper::EVTCOUNT),
+        0x03
+    );
+    // The driver's vocabulary: the name comes along.
+    use arm_pmu_events::PmuEvent;
+    assert_eq!(
+        (Mine::EVENT_C0.code(), PmuEvent::name(Mine::EVENT_C0)),
+        (0xC0, "EVENT_C0")
+    );
+    assert_eq!(OnA7::INST_RETIRED.code(), 0x08);
+}
+
+/// `core = ...` names one of the generated crate's sets: the macro's list of them is the crate's.
+#[test]
+fn the_cores_the_macro_knows_are_the_generated_crates_sets() {
+    let sets: Vec<&str> = arm_pmu_events::SETS
+        .iter()
+        .map(|(feature, _)| *feature)
+        .collect();
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/expand/options.rs"),
+    )
+    .unwrap();
+    let start = text.find("CORE_SETS: [&str; ").unwrap();
+    let list = &text[start..text[start..].find("];").unwrap() + start];
+    let known: Vec<String> = list
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .map(|s| s.replace('_', "-"))
+        .collect();
+    let features: Vec<String> = sets.iter().map(|s| s.replace('_', "-")).collect();
+    assert_eq!(known, features);
+}
+
 /// The expansion names everything by absolute `::core` paths: it needs no prelude.
 mod bare {
     #![no_implicit_prelude]

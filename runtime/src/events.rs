@@ -4,6 +4,55 @@
 //!
 //! Everything is `'static` data and plain loops: no allocation, no panic.
 
+/// An event of a compile-time checked set (an enum `pmu_macros::event_set!` declares, such as
+/// `arm_pmu_events::cortex_a53::Event`): its number and its name. A driver takes any such event
+/// (`pmu_driver::Event` converts from every one), so a set's events keep their names wherever
+/// they go.
+pub trait PmuEvent: Copy {
+    /// The number written to the event-type register.
+    fn code(self) -> u16;
+    /// The mnemonic (`INST_RETIRED`).
+    fn name(self) -> &'static str;
+}
+
+/// Names longer than this are not compared by [`closest_name`].
+const MAX_NAME: usize = 64;
+
+/// Levenshtein distance between `a` and `b` (ASCII case ignored), or `None` when either is
+/// longer than [`MAX_NAME`] bytes. One row of the table, in a fixed buffer: no allocation.
+fn distance(a: &str, b: &str) -> Option<usize> {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() > MAX_NAME || b.len() > MAX_NAME {
+        return None;
+    }
+    let mut row = [0usize; MAX_NAME + 1];
+    for (j, cell) in row.iter_mut().enumerate().take(b.len() + 1) {
+        *cell = j;
+    }
+    for (i, &ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(!ca.eq_ignore_ascii_case(&cb));
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row.get(b.len()).copied()
+}
+
+/// "Did you mean ...?": the name of `names` closest to `name` (ASCII case ignored), if it is as
+/// close as a typo is: at most a third of its length away, and 1 to 3 edits.
+pub fn closest_name<'a>(name: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.len() / 3).clamp(1, 3);
+    names
+        .into_iter()
+        .filter_map(|candidate| distance(name, candidate).map(|d| (d, candidate)))
+        .filter(|&(d, _)| d <= limit)
+        .min_by_key(|&(d, _)| d)
+        .map(|(_, candidate)| candidate)
+}
+
 /// One event of a table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EventInfo {
@@ -23,6 +72,24 @@ impl EventInfo {
             name,
             description,
         }
+    }
+}
+
+impl PmuEvent for EventInfo {
+    fn code(self) -> u16 {
+        self.code
+    }
+    fn name(self) -> &'static str {
+        self.name
+    }
+}
+
+impl PmuEvent for &EventInfo {
+    fn code(self) -> u16 {
+        self.code
+    }
+    fn name(self) -> &'static str {
+        self.name
     }
 }
 
@@ -124,6 +191,24 @@ mod tests {
         counters: Some(6),
         events: Some(&TABLE),
     }];
+
+    #[test]
+    fn closest_names() {
+        let names = [
+            "L1D_CACHE",
+            "L1D_CACHE_REFILL",
+            "INST_RETIRED",
+            "CPU_CYCLES",
+        ];
+        assert_eq!(distance("kitten", "sitting"), Some(3));
+        assert_eq!(distance("inst_retired", "INST_RETIRED"), Some(0));
+        assert_eq!(
+            closest_name("L1D_CACHE_REFIL", names),
+            Some("L1D_CACHE_REFILL")
+        );
+        assert_eq!(closest_name("INST_RETIERD", names), Some("INST_RETIRED"));
+        assert_eq!(closest_name("BR_MIS_PRED", names), None);
+    }
 
     #[test]
     fn lookups() {

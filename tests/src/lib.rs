@@ -99,10 +99,73 @@ pub fn codegen_binary() -> PathBuf {
         .output()
         .expect("cargo runs");
     assert!(out.status.success(), "building armreg-codegen failed");
-    String::from_utf8_lossy(&out.stdout)
+    executable(&out.stdout, "armreg-codegen").expect("cargo names the armreg-codegen executable")
+}
+
+/// The executable cargo built for target `name`, from its `--message-format=json*` output.
+pub fn executable(cargo_stdout: &[u8], name: &str) -> Option<PathBuf> {
+    String::from_utf8_lossy(cargo_stdout)
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == "armreg-codegen")
+        .filter(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == name)
         .find_map(|m| m["executable"].as_str().map(PathBuf::from))
-        .expect("cargo names the armreg-codegen executable")
+}
+
+/// What a program run with a deadline gave: its exit status (`None` when the deadline killed
+/// it), and its standard output and error, in that order.
+pub struct Finished {
+    pub status: Option<i32>,
+    pub output: String,
+}
+
+/// Runs `cmd` to its end or to `deadline`, when it is killed: a hung guest under QEMU cannot
+/// hang the suite. Both pipes are drained while it runs, so a chatty program cannot block.
+pub fn run_with_deadline(cmd: &mut Command, deadline: std::time::Duration) -> Finished {
+    use std::io::Read;
+    let start = std::time::Instant::now();
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("start {:?}: {e}", cmd.get_program()));
+    let mut pipes: Vec<Box<dyn Read + Send>> = Vec::new();
+    pipes.extend(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    pipes.extend(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let readers: Vec<_> = pipes
+        .into_iter()
+        .map(|mut p| {
+            std::thread::spawn(move || {
+                let mut s = String::new();
+                let _ = p.read_to_string(&mut s);
+                s
+            })
+        })
+        .collect();
+    let status = loop {
+        match child.try_wait().expect("wait for the child") {
+            Some(status) => break status.code(),
+            None if start.elapsed() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            None => std::thread::sleep(std::time::Duration::from_millis(2)),
+        }
+    };
+    let output = readers
+        .into_iter()
+        .map(|r| r.join().unwrap_or_default())
+        .collect();
+    Finished { status, output }
 }

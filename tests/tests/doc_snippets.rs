@@ -15,7 +15,7 @@
 //!   `// src/lib.rs: what it is`) is a crate: each such comment starts the next file, written as
 //!   is. A crate with a `build.rs` has `codegen` as its build dependency.
 //! - **Dependencies**, the same for every snippet: `armreg-rt`, `pmu-macros`, `pmu-driver`, every
-//!   crate of `generated/` (with `model` where it has it), and `qemu-virt-pl011`, generated from
+//!   crate of `generated/` (with `model` where it has it; `arm-pmu-events` with `cortex-a53`), and `qemu-virt-pl011`, generated from
 //!   the worked example's description (`tests/docs/example/`) as the README's walk-through does.
 //! - **Files a snippet names** are put in its crate's folder when its text names them: see
 //!   [`DATA`] (`path/to/pmu-events/...` is Linux's perf JSON, which `tests/linux/extract.sh`
@@ -313,6 +313,9 @@ fn dependencies(pl011: &Path) -> String {
             .is_some();
         let features = if model {
             ", features = [\"model\"]"
+        } else if name == "arm-pmu-events" {
+            // The core the snippets name (`#[core = cortex_a53]`), as a user enables it.
+            ", features = [\"cortex-a53\"]"
         } else {
             ""
         };

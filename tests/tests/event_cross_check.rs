@@ -296,3 +296,28 @@ fn event_sources_agree_but_for_the_reviewed_differences() {
         stale.join("\n  ")
     );
 }
+
+/// The architecture's common events `pmu-macros` checks hand-written sets against
+/// (`pmu_events::COMMON_EVENTS`) are exactly the named events of Arm's common Armv7, Armv8 and
+/// Armv9 sets, which agree with each other wherever they overlap.
+#[test]
+fn the_macros_common_events_are_arms_common_sets() {
+    let mut union: BTreeMap<u16, String> = BTreeMap::new();
+    for set in ["common_armv7", "common_armv8", "common_armv9"] {
+        for (code, name) in arm(set) {
+            if let Some(other) = union.insert(code, name.clone()) {
+                assert_eq!(other, name, "{set}: 0x{code:04X} named two ways");
+            }
+        }
+    }
+    let table: BTreeMap<u16, String> = pmu_events::COMMON_EVENTS
+        .iter()
+        .map(|&(code, name)| (code, name.to_string()))
+        .collect();
+    assert_eq!(
+        table.len(),
+        pmu_events::COMMON_EVENTS.len(),
+        "a number twice"
+    );
+    assert_eq!(table, union);
+}

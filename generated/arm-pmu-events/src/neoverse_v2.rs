@@ -331,6 +331,15 @@ pmu_macros::event_set! {
         ASE_SVE_INT64_SPEC = 0x80ef,
     }
 }
+/// The set's number and name for a driver: `pmu_driver::Event::from(Event::CPU_CYCLES)`.
+impl armreg_rt::events::PmuEvent for Event {
+    fn code(self) -> u16 {
+        Event::code(self)
+    }
+    fn name(self) -> &'static str {
+        Event::name(self)
+    }
+}
 /// The 155 events of [`Event`] as data, in code order: look one up by name or by code at run time (`TABLE.by_name("CPU_CYCLES")`).
 pub static TABLE: armreg_rt::events::EventTable = armreg_rt::events::EventTable::new(
     "Neoverse V2",

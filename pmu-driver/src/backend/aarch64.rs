@@ -10,6 +10,13 @@ use crate::{idregs, word, EventSet, PmuVersion};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Aarch64;
 
+impl Aarch64 {
+    /// The PMU of the running CPU (as `Aarch64` itself, spelled like [`crate::Aarch32::new`]).
+    pub const fn new() -> Self {
+        Self
+    }
+}
+
 impl Registers for Aarch64 {
     #[inline(always)]
     fn control(&self) -> Value<Pmcr> {

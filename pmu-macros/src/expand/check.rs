@@ -1,6 +1,9 @@
 //! The checks every event must pass: its name is an identifier, its code fits the PMU's event
-//! field, and no name or code is declared twice.
-use super::model::{Candidate, Docs};
+//! field, and no name or code is declared twice. An event written in the macro for an
+//! architected PMU (PMUv2, PMUv3) must also agree with the architecture's common events: a
+//! common event's name with another number, or a common event's number under another name, is a
+//! typo (`L1D_CACHE_REFILL = 0x04`, `INST_RETIERD = 0x08`).
+use super::model::{Candidate, Docs, Origin};
 use pmu_events::Pmu;
 use proc_macro2::Ident;
 use std::collections::HashMap;
@@ -40,7 +43,8 @@ pub(crate) fn check(
                 format!("event name `{}` {why}", c.name),
             );
         }
-        if !pmu.fits(c.code) {
+        let fits = pmu.fits(c.code);
+        if !fits {
             fail(c.origin.code_span(), too_wide(c, pmu));
         }
         // perf matches event names ignoring ASCII case, and so does `FromStr`: names that differ
@@ -60,6 +64,13 @@ pub(crate) fn check(
                 codes.insert(c.code, i);
             }
         }
+        // Against the architecture only once everything else holds: one error per mistake.
+        if ok && fits {
+            if let Some((span, message)) = architecture(c, pmu) {
+                ok = false;
+                errors.push(syn::Error::new(span, message));
+            }
+        }
         // `identifier` and `fits` passed, so the ident and the narrowing are valid.
         if let (true, Ok(code)) = (ok, u16::try_from(c.code)) {
             out.push(Checked {
@@ -72,6 +83,58 @@ pub(crate) fn check(
         }
     }
     out
+}
+
+/// What is wrong with a written event against the architecture's common events, if anything:
+/// a common event's name with another number, or a common event's number under another name;
+/// but for numbers in the PMU's implementation-defined range (0xC0–0xFF on PMUv3, 0x40–0xFF on
+/// Armv7), where cores number events of their own. Events imported from files, and events of
+/// the ARM11 and DSU PMUs (numbered their own way), are not checked.
+fn architecture(c: &Candidate, pmu: Pmu) -> Option<(proc_macro2::Span, String)> {
+    let code = u16::try_from(c.code).ok()?;
+    if !matches!(c.origin, Origin::Written { .. }) || pmu.is_implementation_defined(code) {
+        return None;
+    }
+    let by_name = pmu_events::common_event_code(&c.name);
+    let by_code = pmu_events::common_event_name(code);
+    match (by_name, by_code) {
+        (Some(right), _) if right != code => {
+            let other = by_code
+                .map(|other| format!(" (0x{code:04X} is `{other}`)"))
+                .unwrap_or_default();
+            Some((
+                c.origin.code_span(),
+                format!(
+                    "`{}` is the architecture's event 0x{right:04X}, not 0x{code:04X}{other}: \
+                     write `{} = 0x{right:04X}`",
+                    c.name, c.name
+                ),
+            ))
+        }
+        (None, Some(named)) => {
+            let hint = armreg_rt::events::closest_name(
+                &c.name,
+                pmu_events::COMMON_EVENTS.iter().map(|&(_, n)| n),
+            )
+            .filter(|&n| n != named)
+            .map(|n| {
+                format!(
+                    "; `{n}` is 0x{:04X}",
+                    pmu_events::common_event_code(n).unwrap_or(0)
+                )
+            })
+            .unwrap_or_default();
+            Some((
+                c.origin.name_span(),
+                format!(
+                    "event 0x{code:04X} is the architecture's `{named}`, not `{}`: did you mean \
+                     `{named}`?{hint}",
+                    c.name
+                ),
+            ))
+        }
+        _ => None,
+    }
 }
 
 fn too_wide(c: &Candidate, pmu: Pmu) -> String {
@@ -171,9 +234,9 @@ mod tests {
     fn duplicates_keep_the_first_and_report_the_second() {
         let (ok, errors) = messages(
             vec![
-                written("CPU_CYCLES", 0x11),
-                written("cpu_cycles", 0x12),
-                written("OTHER", 0x11),
+                written("EXT_MEM_REQ", 0xC0),
+                written("ext_mem_req", 0xC1),
+                written("OTHER", 0xC0),
             ],
             Pmu::PmuV3,
         );
@@ -181,11 +244,42 @@ mod tests {
         assert_eq!(
             errors,
             [
-                "duplicate event name `cpu_cycles`: `CPU_CYCLES` is already declared with code \
-                 0x0011 (names are matched ignoring ASCII case, as perf does)",
-                "duplicate event code 0x0011 for `OTHER`: `CPU_CYCLES` already has it",
+                "duplicate event name `ext_mem_req`: `EXT_MEM_REQ` is already declared with code \
+                 0x00C0 (names are matched ignoring ASCII case, as perf does)",
+                "duplicate event code 0x00C0 for `OTHER`: `EXT_MEM_REQ` already has it",
             ]
         );
+    }
+
+    #[test]
+    fn written_events_agree_with_the_architecture() {
+        let (ok, errors) = messages(
+            vec![
+                written("INST_RETIERD", 0x08),
+                written("L1D_CACHE_REFILL", 0x04),
+                written("L2D_CACHE_REFILL", 0x2F),
+                // A core's own event under a common name, in the implementation-defined range.
+                written("STALL_FRONTEND_TLB", 0xE2),
+                written("EXT_MEM_REQ", 0xC0),
+                // Names are matched ignoring ASCII case, as perf does.
+                written("cpu_cycles", 0x11),
+            ],
+            Pmu::PmuV3,
+        );
+        assert_eq!(ok, 3);
+        assert_eq!(
+            errors,
+            [
+                "event 0x0008 is the architecture's `INST_RETIRED`, not `INST_RETIERD`: did you \
+                 mean `INST_RETIRED`?",
+                "`L1D_CACHE_REFILL` is the architecture's event 0x0003, not 0x0004 (0x0004 is \
+                 `L1D_CACHE`): write `L1D_CACHE_REFILL = 0x0003`",
+                "`L2D_CACHE_REFILL` is the architecture's event 0x0017, not 0x002F (0x002F is \
+                 `L2D_TLB`): write `L2D_CACHE_REFILL = 0x0017`",
+            ]
+        );
+        // The DSU numbers its events its own way, in lower case as Linux does.
+        assert_eq!(messages(vec![written("cycles", 0x11)], Pmu::Dsu).0, 1);
     }
 
     #[test]
@@ -196,7 +290,10 @@ mod tests {
             ["event code 0x400 (`A`) does not fit the PMUv3 event field PMEVTYPER<n>.evtCount[9:0] \
               (bits [15:10] need PMUv3p1); if the PMU has PMUv3p1, say so with `pmu = pmuv3p1`"]
         );
-        assert_eq!(messages(vec![written("A", 0x4000)], Pmu::PmuV3p1).0, 1);
+        assert_eq!(
+            messages(vec![written("SAMPLE_POP", 0x4000)], Pmu::PmuV3p1).0,
+            1
+        );
         assert_eq!(
             messages(vec![written("A", 0x1_0000)], Pmu::PmuV3p1).1.len(),
             1

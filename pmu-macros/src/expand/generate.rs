@@ -35,28 +35,13 @@ pub(crate) fn generate(out: &Output<'_>) -> TokenStream {
         pmu_name(pmu),
         out.events.len()
     );
-    let parse_error = format_ident!("Parse{}Error", name);
-    let parse_error_doc =
-        format!(" The error of parsing a [`{name}`] from a name that is not one of its events.");
-    let parse_error_message = format!("not an event of {name}");
     let pmceid = pmceid_methods(pmu, out.events);
-    let evtype = evtype_impl(out);
-    let tracked = tracked_files(out.tracked);
+    let from_name = from_name();
+    let shared = shared(out);
+    let header = header(attrs, &set_doc);
 
     quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #[doc = #set_doc]
-        #[derive(
-            ::core::clone::Clone,
-            ::core::marker::Copy,
-            ::core::fmt::Debug,
-            ::core::cmp::PartialEq,
-            ::core::cmp::Eq,
-            ::core::cmp::PartialOrd,
-            ::core::cmp::Ord,
-            ::core::hash::Hash,
-        )]
+        #header
         #[repr(u16)]
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         #vis enum #name {
@@ -95,22 +80,45 @@ pub(crate) fn generate(out: &Output<'_>) -> TokenStream {
                 }
             }
 
-            /// The event called `name`, ignoring ASCII case as perf does.
-            #[must_use]
-            pub fn from_name(name: &str) -> ::core::option::Option<Self> {
-                // A plain loop: iterator adaptors are trait methods, and the expansion must not
-                // rely on a prelude bringing traits into scope.
-                for event in Self::ALL {
-                    if event.name().eq_ignore_ascii_case(name) {
-                        return ::core::option::Option::Some(*event);
-                    }
-                }
-                ::core::option::Option::None
-            }
+            #from_name
 
             #pmceid
         }
 
+        #shared
+    }
+}
+
+/// The enum's attributes: the caller's, the set's doc line, and the derives every set has.
+fn header(attrs: &[Attribute], set_doc: &str) -> TokenStream {
+    quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #[doc = #set_doc]
+        #[derive(
+            ::core::clone::Clone,
+            ::core::marker::Copy,
+            ::core::fmt::Debug,
+            ::core::cmp::PartialEq,
+            ::core::cmp::Eq,
+            ::core::cmp::PartialOrd,
+            ::core::cmp::Ord,
+            ::core::hash::Hash,
+        )]
+    }
+}
+
+/// What every set gets whatever its events: `Display` (the name), `FromStr` with its error
+/// type, `From<Set> for u16`, the `evtype` conversion, and the rebuild triggers.
+fn shared(out: &Output<'_>) -> TokenStream {
+    let Output { vis, name, .. } = out;
+    let parse_error = format_ident!("Parse{}Error", name);
+    let parse_error_doc =
+        format!(" The error of parsing a [`{name}`] from a name that is not one of its events.");
+    let parse_error_message = format!("not an event of {name}");
+    let evtype = evtype_impl(out);
+    let tracked = tracked_files(out.tracked);
+    quote! {
         #[automatically_derived]
         impl ::core::fmt::Display for #name {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
@@ -151,6 +159,126 @@ pub(crate) fn generate(out: &Output<'_>) -> TokenStream {
 
         #evtype
         #tracked
+    }
+}
+
+/// The methods both kinds of set have whose code does not depend on how codes are given.
+fn from_name() -> TokenStream {
+    quote! {
+        /// The event called `name`, ignoring ASCII case as perf does.
+        #[must_use]
+        pub fn from_name(name: &str) -> ::core::option::Option<Self> {
+            // A plain loop: iterator adaptors are trait methods, and the expansion must not
+            // rely on a prelude bringing traits into scope.
+            for event in Self::ALL {
+                if event.name().eq_ignore_ascii_case(name) {
+                    return ::core::option::Option::Some(*event);
+                }
+            }
+            ::core::option::Option::None
+        }
+    }
+}
+
+/// A set of a core's events named without codes (`core = cortex_a53`): each variant stands for
+/// the core's event of that name in `arm_pmu_events::<core>::Event`, which `event()` names once,
+/// so that a name the core does not have is one compiler error, at that name (with the core's
+/// closest name). The codes are the core's: `code()` asks its event.
+pub(crate) fn subset(out: &Output<'_>, core: &Ident, names: &[(Ident, String)]) -> TokenStream {
+    let Output {
+        attrs, vis, name, ..
+    } = out;
+    let set: syn::Path = syn::parse_quote!(::arm_pmu_events::#core::Event);
+    let variants: Vec<&Ident> = names.iter().map(|(i, _)| i).collect();
+    let texts = names.iter().map(|(_, n)| n);
+    let docs = names
+        .iter()
+        .map(|(_, n)| format!(" The `{core}` event [`{n}`](arm_pmu_events::{core}::Event::{n})."));
+    let set_doc = format!(
+        " {} events of `{core}`, numbered by its data (`arm_pmu_events::{core}`). Generated by `pmu_macros`.",
+        names.len()
+    );
+    let from_name = from_name();
+    let shared = shared(out);
+    let header = header(attrs, &set_doc);
+    quote! {
+        #header
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #vis enum #name {
+            #( #[doc = #docs] #variants, )*
+        }
+
+        impl #name {
+            /// Every event of the set, in declaration order.
+            pub const ALL: &'static [Self] = &[ #(Self::#variants),* ];
+
+            /// The event number, as written to the event field of the event-type register.
+            #[inline]
+            #[must_use]
+            pub const fn code(self) -> u16 {
+                self.event().code()
+            }
+
+            /// The core's event this is.
+            #[must_use]
+            pub const fn event(self) -> #set {
+                match self { #( Self::#variants => #set::#variants, )* }
+            }
+
+            /// The event's name, as the core's data spells it.
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self { #( Self::#variants => #texts, )* }
+            }
+
+            /// What the event counts.
+            #[must_use]
+            pub const fn description(self) -> &'static str {
+                self.event().description()
+            }
+
+            /// The event with number `code`, if the set has one.
+            #[must_use]
+            pub const fn from_code(code: u16) -> ::core::option::Option<Self> {
+                let mut i = 0;
+                while i < Self::ALL.len() {
+                    if Self::ALL[i].code() == code {
+                        return ::core::option::Option::Some(Self::ALL[i]);
+                    }
+                    i += 1;
+                }
+                ::core::option::Option::None
+            }
+
+            #from_name
+
+            /// The PMCEID register and bit that advertise this event (see the core's set).
+            #[must_use]
+            pub const fn pmceid_bit(self) -> ::core::option::Option<(usize, u32)> {
+                self.event().pmceid_bit()
+            }
+        }
+
+        #[automatically_derived]
+        impl ::core::convert::From<#name> for #set {
+            #[inline]
+            fn from(event: #name) -> Self {
+                event.event()
+            }
+        }
+
+        /// The set's number and name for a driver: `pmu_driver::Event::from(...)`.
+        #[automatically_derived]
+        impl ::arm_pmu_events::PmuEvent for #name {
+            fn code(self) -> u16 {
+                #name::code(self)
+            }
+            fn name(self) -> &'static str {
+                #name::name(self)
+            }
+        }
+
+        #shared
     }
 }
 

@@ -13,7 +13,17 @@ pub(crate) fn written(
 ) -> Vec<Candidate> {
     let mut out = Vec::new();
     for event in events {
-        let code = &event.code;
+        let Some(code) = &event.code else {
+            errors.push(syn::Error::new(
+                event.name_span,
+                format!(
+                    "event `{}` has no code: give it one (`{0} = 0x11`), or name the core whose \
+                     events these are (`#[core = cortex_a53]`)",
+                    event.name
+                ),
+            ));
+            continue;
+        };
         if !matches!(code.suffix(), "" | "u16") {
             errors.push(syn::Error::new(
                 code.span(),

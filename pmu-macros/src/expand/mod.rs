@@ -47,6 +47,9 @@ pub(crate) fn event_enum(args: TokenStream, item: TokenStream, ctx: &Context) ->
 }
 
 fn expand(mut set: EventSetInput, ctx: &Context) -> TokenStream {
+    if let Some(core) = set.options.core.clone() {
+        return subset(&set, &core);
+    }
     let mut errors = Vec::new();
     let imported = import::json(&set.options, ctx, &mut errors);
     // A file of Arm's PMU data says which PMU its events are for; `pmu = ...` overrides it.
@@ -67,12 +70,9 @@ fn expand(mut set: EventSetInput, ctx: &Context) -> TokenStream {
             ),
         ));
     }
-    // Only the errors: a partial enum would add follow-on errors that hide the real ones.
-    if let Some(combined) = errors.into_iter().reduce(|mut all, e| {
-        all.combine(e);
-        all
-    }) {
-        return combined.to_compile_error();
+    budget(&set, events.len(), &mut errors);
+    if let Some(errors) = combined(errors) {
+        return errors;
     }
     generate::generate(&generate::Output {
         attrs: &set.attrs,
@@ -82,6 +82,111 @@ fn expand(mut set: EventSetInput, ctx: &Context) -> TokenStream {
         events: &events,
         tracked: &tracked,
     })
+}
+
+/// Only the errors, if there are any: a partial enum would add follow-on errors that hide the
+/// real ones.
+fn combined(errors: Vec<syn::Error>) -> Option<TokenStream> {
+    errors
+        .into_iter()
+        .reduce(|mut all, e| {
+            all.combine(e);
+            all
+        })
+        .map(|e| e.to_compile_error())
+}
+
+/// `counters = N`: the set must fit N counters at once.
+fn budget(set: &EventSetInput, events: usize, errors: &mut Vec<syn::Error>) {
+    if let Some((counters, literal)) = &set.options.counters {
+        if events > *counters {
+            errors.push(syn::Error::new(
+                literal.span(),
+                format!(
+                    "{events} events do not fit {counters} counters: a measurement counts a set \
+                     at once only if each event has a counter (count more by multiplexing, \
+                     `pmu_driver::mux`, or drop {} of them)",
+                    events - counters
+                ),
+            ));
+        }
+    }
+}
+
+/// `#[core = cortex_a53] enum Mine { CPU_CYCLES, L1D_CACHE_REFILL }`: a core's events by name,
+/// numbered by its data. The names are checked as identifiers and for duplicates here; whether
+/// the core has them is the compiler's check at each name.
+fn subset(set: &EventSetInput, core: &syn::Ident) -> TokenStream {
+    let mut errors = Vec::new();
+    let mut names: Vec<(syn::Ident, String)> = Vec::new();
+    if let Some(json) = set.options.json.first() {
+        errors.push(syn::Error::new(
+            json.span(),
+            "`json` and `core` do not mix: a set takes its events from one source",
+        ));
+    }
+    for event in &set.events {
+        if let Some(code) = &event.code {
+            errors.push(syn::Error::new(
+                code.span(),
+                format!(
+                    "`{}` has a code, but the core's data gives each code: write `{0}` alone \
+                     with `core = {core}`",
+                    event.name
+                ),
+            ));
+            continue;
+        }
+        if let Err(why) = check::identifier(&event.name) {
+            errors.push(syn::Error::new(
+                event.name_span,
+                format!("event name `{}` {why}", event.name),
+            ));
+            continue;
+        }
+        if let Some((_, first)) = names
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(&event.name))
+        {
+            errors.push(syn::Error::new(
+                event.name_span,
+                format!(
+                    "duplicate event name `{}`: `{first}` is already in the set",
+                    event.name
+                ),
+            ));
+            continue;
+        }
+        names.push((
+            syn::Ident::new(&event.name, event.name_span),
+            event.name.clone(),
+        ));
+    }
+    if set.events.is_empty() {
+        errors.push(syn::Error::new(
+            set.name.span(),
+            format!(
+                "event set `{}` has no events: name some of `{core}`",
+                set.name
+            ),
+        ));
+    }
+    budget(set, set.events.len(), &mut errors);
+    if let Some(errors) = combined(errors) {
+        return errors;
+    }
+    generate::subset(
+        &generate::Output {
+            attrs: &set.attrs,
+            vis: &set.vis,
+            name: &set.name,
+            options: &set.options,
+            events: &[],
+            tracked: &[],
+        },
+        core,
+        &names,
+    )
 }
 
 #[cfg(test)]

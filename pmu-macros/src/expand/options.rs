@@ -1,13 +1,83 @@
-//! The settings of an event set: `pmu`, `evtype`, `evtype_field`, `json`, `arch`.
+//! The settings of an event set: `pmu`, `core`, `counters`, `evtype`, `evtype_field`, `json`,
+//! `arch`.
 //!
 //! Both macro forms spell them as `key = value`: as attributes on the enum (`#[pmu = pmuv3p1]`)
 //! or, for the attribute form, also as its arguments (`#[event_enum(pmu = pmuv3p1)]`).
 use pmu_events::Pmu;
 use proc_macro2::Span;
-use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitStr, MetaNameValue, Path};
+use syn::{Expr, ExprLit, ExprPath, Ident, Lit, LitInt, LitStr, MetaNameValue, Path};
 
-/// The keys this macro understands; any other attribute on the enum is passed through.
-pub(crate) const KEYS: [&str; 5] = ["pmu", "evtype", "evtype_field", "json", "arch"];
+/// The keys this macro understands.
+pub(crate) const KEYS: [&str; 7] = [
+    "pmu",
+    "core",
+    "counters",
+    "evtype",
+    "evtype_field",
+    "json",
+    "arch",
+];
+
+/// The name-value attributes Rust itself has for an enum: passed through. Any other
+/// `#[name = value]` on the enum is a setting, so that a misspelt one is this macro's error.
+const RUST_ATTRIBUTES: [&str; 3] = ["doc", "must_use", "deprecated"];
+
+/// The sets of events of the generated `arm-pmu-events` crate, by module name: what
+/// `core = ...` may name (checked against the crate by `tests/ui.rs`).
+pub(crate) const CORE_SETS: [&str; 52] = [
+    "arm1136jf_s",
+    "arm1176jzf_s",
+    "common_armv7",
+    "common_armv8",
+    "common_armv9",
+    "cortex_a15",
+    "cortex_a17",
+    "cortex_a32",
+    "cortex_a34",
+    "cortex_a35",
+    "cortex_a5",
+    "cortex_a510",
+    "cortex_a520",
+    "cortex_a53",
+    "cortex_a55",
+    "cortex_a57",
+    "cortex_a65",
+    "cortex_a65ae",
+    "cortex_a7",
+    "cortex_a710",
+    "cortex_a715",
+    "cortex_a72",
+    "cortex_a720",
+    "cortex_a73",
+    "cortex_a75",
+    "cortex_a76",
+    "cortex_a76ae",
+    "cortex_a77",
+    "cortex_a78",
+    "cortex_a78c",
+    "cortex_a8",
+    "cortex_a9",
+    "cortex_r4",
+    "cortex_r5",
+    "cortex_r52",
+    "cortex_r7",
+    "cortex_r8",
+    "cortex_r82",
+    "cortex_x1",
+    "cortex_x1c",
+    "cortex_x2",
+    "cortex_x3",
+    "cortex_x4",
+    "neoverse_e1",
+    "neoverse_n1",
+    "neoverse_n2",
+    "neoverse_n3",
+    "neoverse_v1",
+    "neoverse_v2",
+    "neoverse_v3",
+    "neoverse_v3ae",
+    "rainier",
+];
 
 #[derive(Clone)]
 pub(crate) struct Options {
@@ -16,6 +86,11 @@ pub(crate) struct Options {
     /// Whether `pmu` was given: a second one is rejected, and it overrides the PMU an imported
     /// file of Arm's PMU data says.
     pub(crate) pmu_given: bool,
+    /// The core whose events these are (`cortex_a53`): a module of `arm-pmu-events`, whose
+    /// events the set names without codes.
+    pub(crate) core: Option<Ident>,
+    /// The most events the set may have: the counters they must fit at once.
+    pub(crate) counters: Option<(usize, LitInt)>,
     /// The event-type register layout to emit `From<Set>` for (e.g. `arm_pmuv3::Pmevtyper`).
     pub(crate) evtype: Option<Path>,
     /// The field constant of `evtype` that holds the event number.
@@ -32,6 +107,8 @@ impl Default for Options {
         Self {
             pmu: Pmu::PmuV3,
             pmu_given: false,
+            core: None,
+            counters: None,
             evtype: None,
             evtype_field: None,
             json: Vec::new(),
@@ -78,6 +155,18 @@ impl Options {
                 })?;
                 self.pmu_given = true;
             }
+            "core" => {
+                if self.core.is_some() {
+                    return Err(twice("core"));
+                }
+                self.core = Some(core(&nv.value)?);
+            }
+            "counters" => {
+                if self.counters.is_some() {
+                    return Err(twice("counters"));
+                }
+                self.counters = Some(counters(&nv.value)?);
+            }
             "evtype" => {
                 if self.evtype.is_some() {
                     return Err(twice("evtype"));
@@ -98,20 +187,85 @@ impl Options {
                 self.arch = Some(string(&nv.value)?);
             }
             _ => {
+                let hint = armreg_rt::events::closest_name(&key, KEYS)
+                    .map(|k| format!(" (did you mean `{k}`?)"))
+                    .unwrap_or_default();
                 return Err(syn::Error::new_spanned(
                     &nv.path,
-                    format!("unknown setting: expected one of {}", KEYS.join(", ")),
-                ))
+                    format!(
+                        "unknown setting `{}`: expected one of {}{hint}",
+                        path_text(&nv.path),
+                        KEYS.join(", ")
+                    ),
+                ));
             }
         }
         Ok(())
     }
 }
 
-/// Whether an attribute path names one of the settings.
-pub(crate) fn is_setting(path: &Path) -> bool {
-    path.get_ident()
-        .is_some_and(|i| KEYS.contains(&i.to_string().as_str()))
+/// Whether an attribute is one of the settings (or a misspelt one): `#[name = value]` with a
+/// single name that is not a name-value attribute of Rust's.
+pub(crate) fn is_setting(meta: &syn::Meta) -> bool {
+    match meta {
+        syn::Meta::NameValue(nv) => nv
+            .path
+            .get_ident()
+            .is_some_and(|i| !RUST_ATTRIBUTES.contains(&i.to_string().as_str())),
+        syn::Meta::Path(p) | syn::Meta::List(syn::MetaList { path: p, .. }) => p
+            .get_ident()
+            .is_some_and(|i| KEYS.contains(&i.to_string().as_str())),
+    }
+}
+
+fn path_text(path: &Path) -> String {
+    let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    segments.join("::")
+}
+
+/// `core = cortex_a53` (or the feature's spelling, `core = "cortex-a53"`): one of [`CORE_SETS`].
+fn core(value: &Expr) -> syn::Result<Ident> {
+    let (name, span) = match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => (s.value().replace('-', "_"), s.span()),
+        other => {
+            let ident = single_ident(other, "a core, e.g. `cortex_a53`")?;
+            (ident.to_string(), ident.span())
+        }
+    };
+    if CORE_SETS.contains(&name.as_str()) {
+        return Ok(Ident::new(&name, span));
+    }
+    let hint = armreg_rt::events::closest_name(&name, CORE_SETS)
+        .map(|c| format!("did you mean `{c}`? "))
+        .unwrap_or_default();
+    Err(syn::Error::new(
+        span,
+        format!(
+            "unknown core `{name}`: {hint}`core` names a set of events of `arm-pmu-events` \
+             (cortex_a53, neoverse_n1, common_armv8, ...)"
+        ),
+    ))
+}
+
+/// `counters = 6`: a positive number.
+fn counters(value: &Expr) -> syn::Result<(usize, LitInt)> {
+    match value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(n), ..
+        }) => match n.base10_parse::<usize>() {
+            Ok(count) if count > 0 => Ok((count, n.clone())),
+            _ => Err(syn::Error::new(
+                n.span(),
+                "expected a number of counters, 1 or more",
+            )),
+        },
+        other => Err(syn::Error::new_spanned(
+            other,
+            "expected a number of counters, e.g. `counters = 6`",
+        )),
+    }
 }
 
 fn path(value: &Expr) -> syn::Result<Path> {
@@ -173,6 +327,9 @@ mod tests {
         assert_eq!(o.field().to_string(), "VALUE");
         assert_eq!(o.json.len(), 2);
         assert_eq!(o.arch.unwrap().value(), "z");
+        let o = apply_all(quote!(core = "cortex-a53", counters = 6)).unwrap();
+        assert_eq!(o.core.unwrap().to_string(), "cortex_a53");
+        assert_eq!(o.counters.unwrap().0, 6);
         let o = apply_all(quote!(evtype_field = EVENT)).unwrap();
         assert_eq!(o.pmu, Pmu::PmuV3);
         assert_eq!(o.field().to_string(), "EVENT");
@@ -193,7 +350,22 @@ mod tests {
             ),
             (
                 quote!(colour = "red"),
-                "unknown setting: expected one of pmu, evtype, evtype_field, json, arch",
+                "unknown setting `colour`: expected one of pmu, core, counters, evtype, \
+                 evtype_field, json, arch",
+            ),
+            (
+                quote!(cores = cortex_a53),
+                "unknown setting `cores`: expected one of pmu, core, counters, evtype, \
+                 evtype_field, json, arch (did you mean `core`?)",
+            ),
+            (
+                quote!(core = cortex_a35x),
+                "unknown core `cortex_a35x`: did you mean `cortex_a35`? `core` names a set of \
+                 events of `arm-pmu-events` (cortex_a53, neoverse_n1, common_armv8, ...)",
+            ),
+            (
+                quote!(counters = 0),
+                "expected a number of counters, 1 or more",
             ),
         ] {
             let err = apply_all(tokens).err().expect("should be rejected");

@@ -29,7 +29,8 @@ pub(crate) struct Declared {
     /// The name as written (an identifier's text, or a string literal's value).
     pub(crate) name: String,
     pub(crate) name_span: Span,
-    pub(crate) code: LitInt,
+    /// `None` in a set of a core's events (`core = ...`), whose data gives the codes.
+    pub(crate) code: Option<LitInt>,
     /// The doc comments, re-emitted on the variant.
     pub(crate) docs: Vec<Attribute>,
 }
@@ -79,7 +80,7 @@ impl Parse for EventSetInput {
         let mut options = Options::default();
         let mut attrs = Vec::new();
         for attr in all_attrs {
-            if !is_setting(attr.path()) {
+            if !is_setting(&attr.meta) {
                 attrs.push(attr);
                 continue;
             }
@@ -120,8 +121,12 @@ impl Parse for Declared {
             let ident = input.call(Ident::parse_any)?;
             (ident.to_string(), ident.span())
         };
-        input.parse::<Token![=]>()?;
-        let code: LitInt = input.parse()?;
+        let code = if input.peek(Token![=]) {
+            input.parse::<Token![=]>()?;
+            Some(input.parse::<LitInt>()?)
+        } else {
+            None
+        };
         Ok(Self {
             name,
             name_span,

@@ -77,7 +77,7 @@ fn generates_the_enum_and_its_api() {
         pub enum Mine {
             /// Cycle
             CPU_CYCLES = 0x11,
-            STALL_SLOT = 0x4005,
+            STALL_BACKEND_MEM = 0x4005,
         }
     });
     let e = item_enum(&file);
@@ -90,7 +90,10 @@ fn generates_the_enum_and_its_api() {
             format!("{} = {}", v.ident, quote!(#code))
         })
         .collect();
-    assert_eq!(variants, ["CPU_CYCLES = 0x0011", "STALL_SLOT = 0x4005"]);
+    assert_eq!(
+        variants,
+        ["CPU_CYCLES = 0x0011", "STALL_BACKEND_MEM = 0x4005"]
+    );
     assert_eq!(
         methods(&file),
         [
@@ -269,13 +272,14 @@ fn an_explicit_arch_root_replaces_the_search() {
 fn reports_every_error_at_once() {
     let messages = set_errors(quote! {
         enum E {
-            A = 0x08,
-            "B-1" = 0x09,
-            type = 0x0A,
-            A = 0x0B,
-            C = 0x08,
+            A = 0xC8,
+            "B-1" = 0xC9,
+            type = 0xCA,
+            A = 0xCB,
+            C = 0xC8,
             D = 0x400,
             F = 0x08u8,
+            INST_RETIERD = 0x08,
         }
     });
     assert_eq!(
@@ -284,10 +288,12 @@ fn reports_every_error_at_once() {
             "an event code is an unsuffixed integer (or `u16`)",
             "event name `B-1` is not a Rust identifier",
             "event name `type` is a Rust keyword, not usable as an identifier",
-            "duplicate event name `A`: already declared with code 0x0008",
-            "duplicate event code 0x0008 for `C`: `A` already has it",
+            "duplicate event name `A`: already declared with code 0x00C8",
+            "duplicate event code 0x00C8 for `C`: `A` already has it",
             "event code 0x400 (`D`) does not fit the PMUv3 event field PMEVTYPER<n>.evtCount[9:0] \
              (bits [15:10] need PMUv3p1); if the PMU has PMUv3p1, say so with `pmu = pmuv3p1`",
+            "event 0x0008 is the architecture's `INST_RETIRED`, not `INST_RETIERD`: did you mean \
+             `INST_RETIRED`?",
         ]
     );
 }

@@ -242,7 +242,7 @@ fn lib(
         #![doc = #crate_doc]
         #![no_std]
 
-        pub use armreg_rt::events::{CoreInfo, EventInfo, EventTable};
+        pub use armreg_rt::events::{CoreInfo, EventInfo, EventTable, PmuEvent};
 
         #modules
 

@@ -56,7 +56,8 @@ pub fn events(device: &Device) -> TokenStream {
 }
 
 /// The events of `device` as data for lookups at run time: `TABLE`, an
-/// `armreg_rt::events::EventTable` in code order, beside the compile-time checked enum.
+/// `armreg_rt::events::EventTable` in code order, beside the compile-time checked enum; and the
+/// enum's `armreg_rt::events::PmuEvent` impl, through which a driver takes its events.
 pub fn table(device: &Device) -> TokenStream {
     if device.events.is_empty() {
         return TokenStream::new();
@@ -86,6 +87,16 @@ pub fn table(device: &Device) -> TokenStream {
         "The {len} events of [`Event`] as data, in code order: look one up by name or by code at run time (`TABLE.by_name(\"CPU_CYCLES\")`)."
     );
     quote! {
+        /// The set's number and name for a driver: `pmu_driver::Event::from(Event::CPU_CYCLES)`.
+        impl armreg_rt::events::PmuEvent for Event {
+            fn code(self) -> u16 {
+                Event::code(self)
+            }
+            fn name(self) -> &'static str {
+                Event::name(self)
+            }
+        }
+
         #[doc = #doc]
         pub static TABLE: armreg_rt::events::EventTable =
             armreg_rt::events::EventTable::new(#owner, #bits, &EVENTS);

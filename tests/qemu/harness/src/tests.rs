@@ -4,7 +4,7 @@
 use core::sync::atomic::Ordering;
 
 use pmu_driver::cpu::{self, Events};
-use pmu_driver::mux::{Counted, Session, Tracked};
+use pmu_driver::mux::{track, Counted, Session, Tracked};
 use pmu_driver::timer::{TickConverter, Timer};
 use pmu_driver::{Counter, Error, Event, Filter, Pmu, PmuVersion, Registers, UserAccess};
 
@@ -30,6 +30,8 @@ pub fn run<P: Platform>(name: &str) -> bool {
         "detect" => detect::<P>(),
         "mux" => mux::<P>(),
         "mux_timer" => mux_timer::<P>(),
+        "rotate_cost" => rotate_cost::<P>(),
+        "drop_then_session" => drop_then_session::<P>(),
         _ => return false,
     }
     true
@@ -85,6 +87,7 @@ pub fn report_error<T>(key: &str, r: &Result<T, Error>) {
         Err(Error::ZeroPeriod) => 6,
         Err(Error::ZeroFrequency) => 7,
         Err(Error::NoCycleCounter) => 8,
+        Err(Error::UnknownEventName { .. }) => 9,
     };
     value(key, code);
 }
@@ -491,11 +494,7 @@ fn mux_workload<P: Platform, const K: u32>(
 /// The exact counts of the multiplexing workload (`chunks` of `spin::<K>()`): a session of the
 /// three events QEMU implements, which fit the counters and so are never rotated.
 fn mux_exact<P: Platform, const K: u32>(pmu: &Pmu<P::Regs>, chunks: u32) {
-    let mut events = [
-        Tracked::new(Event::INST_RETIRED, "INST_RETIRED"),
-        Tracked::new(Event::CPU_CYCLES, "CPU_CYCLES"),
-        Tracked::new(Event::SW_INCR, "SW_INCR"),
-    ];
+    let mut events = track([Event::INST_RETIRED, Event::CPU_CYCLES, Event::SW_INCR]);
     let mut s = ok(
         "Session::new",
         Session::new(pmu, &mut events, Filter::EL0_EL1),
@@ -519,19 +518,19 @@ fn mux_exact<P: Platform, const K: u32>(pmu: &Pmu<P::Regs>, chunks: u32) {
 /// The eleven events of the multiplexing tests: the three QEMU implements, at every level and
 /// at EL1 (`:k`), INST_RETIRED at EL0 (`:u`, nothing runs there), and four QEMU does not implement.
 fn mux_events() -> [Tracked; 11] {
-    let k = Filter::EL1_ONLY;
+    let k = Filter::EL1;
     [
-        Tracked::new(Event::INST_RETIRED, "INST_RETIRED"),
-        Tracked::new(Event::INST_RETIRED, "INST_RETIRED:k").with_filter(k),
-        Tracked::new(Event::CPU_CYCLES, "CPU_CYCLES"),
-        Tracked::new(Event::CPU_CYCLES, "CPU_CYCLES:k").with_filter(k),
-        Tracked::new(Event::SW_INCR, "SW_INCR"),
-        Tracked::new(Event::SW_INCR, "SW_INCR:k").with_filter(k),
-        Tracked::new(Event::INST_RETIRED, "INST_RETIRED:u").with_filter(Filter::EL0_ONLY),
-        Tracked::new(Event::L1D_CACHE, "L1D_CACHE"),
-        Tracked::new(Event::BR_MIS_PRED, "BR_MIS_PRED"),
-        Tracked::new(Event::new(0x13), "MEM_ACCESS"),
-        Tracked::new(Event::BUS_ACCESS, "BUS_ACCESS"),
+        Tracked::new(Event::INST_RETIRED),
+        Tracked::new(Event::INST_RETIRED).with_filter(k),
+        Tracked::new(Event::CPU_CYCLES),
+        Tracked::new(Event::CPU_CYCLES).with_filter(k),
+        Tracked::new(Event::SW_INCR),
+        Tracked::new(Event::SW_INCR).with_filter(k),
+        Tracked::new(Event::INST_RETIRED).with_filter(Filter::EL0),
+        Tracked::new(Event::L1D_CACHE),
+        Tracked::new(Event::BR_MIS_PRED),
+        Tracked::new(Event::MEM_ACCESS),
+        Tracked::new(Event::BUS_ACCESS),
     ]
 }
 
@@ -626,6 +625,63 @@ fn mux_timer<P: Platform>() {
     s.stop();
     value("timer_irqs", TIMER_IRQS.load(Ordering::SeqCst).into());
     mux_report(&s);
+}
+
+/// Rotations timed by the session's own cycle counter (`-icount shift=0`: a cycle is an
+/// instruction): 64 calls of `rotate` back to back, less two reads of the counter back to back.
+const ROTATIONS: u64 = 64;
+
+/// What one `rotate` costs with 8, 10 and 16 events on the PMU's counters. The events are the
+/// three QEMU counts, over and over (with PMCEID, only events the PMU counts are rotated), each
+/// counted where the session's filter says or at EL1 only.
+fn rotate_cost<P: Platform>() {
+    let pmu = driver::<P>();
+    let mut all = [Tracked::new(Event::SW_INCR); 16];
+    for (i, t) in all.iter_mut().enumerate() {
+        let event = [Event::INST_RETIRED, Event::CPU_CYCLES, Event::SW_INCR][i % 3];
+        *t = Tracked::new(event);
+        if i % 2 == 1 {
+            *t = t.with_filter(Filter::EL1);
+        }
+    }
+    for n in [8usize, 10, 16] {
+        let mut events = all;
+        let mut s = ok(
+            "Session::new",
+            Session::new(pmu, &mut events[..n], Filter::EL0_EL1),
+        );
+        s.start();
+        let (a, b) = (s.cycles(), s.cycles());
+        let start = s.cycles();
+        for _ in 0..ROTATIONS {
+            s.rotate();
+        }
+        let end = s.cycles();
+        value_n("rotations", n as u64, s.rotations());
+        value_n(
+            "rotate_cycles",
+            n as u64,
+            (end - start).saturating_sub(b - a),
+        );
+        value_n("held", n as u64, s.counters() as u64);
+    }
+}
+
+/// A measurer dropped without being released, then a session: the session gets every counter.
+fn drop_then_session<P: Platform>() {
+    let pmu = driver::<P>();
+    pmu.start();
+    {
+        let m = ok("measurer", pmu.measurer([Event::SW_INCR], Filter::EL0_EL1));
+        let (_, c) = m.measure(|| P::spin::<100>());
+        value("measured", c.instructions);
+    }
+    let mut events = track([Event::INST_RETIRED, Event::CPU_CYCLES]);
+    let s = ok(
+        "Session::new after a dropped measurer",
+        Session::new(pmu, &mut events, Filter::EL0_EL1),
+    );
+    value("counters", s.counters() as u64);
 }
 
 /// Sends a `Display` line by line as notes.

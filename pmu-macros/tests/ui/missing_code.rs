@@ -1,0 +1,7 @@
+pmu_macros::event_set! {
+    pub enum Mine {
+        CPU_CYCLES,
+    }
+}
+
+fn main() {}
