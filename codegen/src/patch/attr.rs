@@ -3,7 +3,9 @@
 use super::elem::{Elem, Reg};
 use super::run::{shown_doc, Run};
 use super::select::Level;
-use crate::ir::{EnumUsage, FieldAccess, Pos, ReadAction, RegAccess};
+use crate::diagnostic::Diagnostic;
+use crate::ir::{EnumUsage, FieldAccess, IndexName, Pos, ReadAction, RegAccess};
+use crate::rules::PATCH_OPERATIONS_APPLY;
 
 /// One attribute a `[[modify]]` sets, with where the file sets it.
 #[derive(Clone, Debug)]
@@ -32,6 +34,8 @@ pub enum Attr {
     Value(u64),
     Usage(EnumUsage),
     ReadAction(ReadAction),
+    /// The names of an array's elements, element 0's first.
+    IndexNames(Vec<String>),
 }
 
 impl Attr {
@@ -52,6 +56,7 @@ impl Attr {
             Attr::Value(_) => "value",
             Attr::Usage(_) => "usage",
             Attr::ReadAction(_) => "read_action",
+            Attr::IndexNames(_) => "index_names",
         }
     }
 
@@ -71,6 +76,7 @@ impl Attr {
             Attr::AccessWidth(w) | Attr::Width(w) => w.to_string(),
             Attr::Usage(u) => usage_str(*u).to_string(),
             Attr::ReadAction(a) => read_action_str(*a).to_string(),
+            Attr::IndexNames(names) => names.join(", "),
         }
     }
 
@@ -78,7 +84,7 @@ impl Attr {
     pub fn levels(&self) -> &'static [Level] {
         use Level::*;
         match self {
-            Attr::Doc(_) => &[Block, Instance, Register, SysReg, Field, Value],
+            Attr::Doc(_) => &[Block, Cluster, Instance, Register, SysReg, Field, Value],
             Attr::Source(_) => &[Block, Instance, Register, SysReg, Field, Value],
             Attr::FieldAccess(_) => &[Field],
             Attr::RegAccess(_) => &[Register, SysReg],
@@ -91,6 +97,7 @@ impl Attr {
             Attr::Base(_) => &[Instance],
             Attr::Value(_) | Attr::Usage(_) => &[Value],
             Attr::ReadAction(_) => &[Register, Field],
+            Attr::IndexNames(_) => &[Register, Cluster],
         }
     }
 
@@ -140,6 +147,9 @@ fn set_layout(run: &mut Run, reg: Reg, at: &str, attr: &Attr) -> Option<String> 
 /// Sets an attribute of an element other than a register's layout; the old value as shown, or
 /// `None` (the attribute is not the element's, or an error was reported).
 fn set_attr(run: &mut Run, elem: Elem, set: &Set) -> Option<String> {
+    if let Attr::IndexNames(names) = &set.attr {
+        return name_elements(run, elem, names, &set.pos);
+    }
     let d = &mut *run.device;
     let attr = &set.attr;
     match elem {
@@ -171,8 +181,12 @@ fn set_attr(run: &mut Run, elem: Elem, set: &Set) -> Option<String> {
                 _ => set_text(attr, &mut reg.doc, &mut reg.source),
             }
         }
+        Elem::Cluster(b, c) => match attr {
+            Attr::Doc(v) => Some(shown_doc(d.blocks[b].clusters[c].doc.replace(v.clone()))),
+            _ => None,
+        },
         Elem::Field(..) | Elem::Value(..) => set_in_layout(run, elem, attr),
-        Elem::Cluster(..) | Elem::Device => None,
+        Elem::Device => None,
     }
 }
 
@@ -191,6 +205,51 @@ fn set_register(run: &mut Run, b: usize, r: usize, set: &Set) -> Option<String> 
         ),
         attr => set_text(attr, &mut reg.doc, &mut reg.source),
     }
+}
+
+/// Names the elements of the array `elem` (a register or a cluster); the old names as shown.
+fn name_elements(run: &mut Run, elem: Elem, names: &[String], pos: &Pos) -> Option<String> {
+    let at = run.path(elem);
+    let d = &mut *run.device;
+    let (array, slot) = match elem {
+        Elem::Reg(Reg::Block(b, r)) => {
+            let reg = &mut d.blocks[b].registers[r];
+            (reg.array, &mut reg.index_names)
+        }
+        Elem::Cluster(b, c) => {
+            let cluster = &mut d.blocks[b].clusters[c];
+            (cluster.array, &mut cluster.index_names)
+        }
+        _ => return None,
+    };
+    let problem = match array {
+        None => Some(format!("`{at}` is no array: it has no elements to name")),
+        Some(a) if a.count as usize != names.len() => Some(format!(
+            "`{at}` has {} elements and `index_names` names {}: give one name per element, element 0's first",
+            a.count,
+            names.len()
+        )),
+        Some(_) => None,
+    };
+    if let Some(message) = problem {
+        run.errors
+            .push(Diagnostic::error(PATCH_OPERATIONS_APPLY, pos, message));
+        return None;
+    }
+    let named = names.iter().zip(0..).map(|(name, index)| IndexName {
+        name: name.clone(),
+        index,
+        doc: None,
+    });
+    Some(shown_names(std::mem::replace(slot, named.collect())))
+}
+
+fn shown_names(old: Vec<IndexName>) -> String {
+    if old.is_empty() {
+        return "none".into();
+    }
+    let names: Vec<&str> = old.iter().map(|n| n.name.as_str()).collect();
+    names.join(", ")
 }
 
 /// Sets an attribute of a field or an enumerated value (in its register's layout).

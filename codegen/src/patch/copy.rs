@@ -1,7 +1,8 @@
 //! `[[copy]]`: copies the selected block under a new name (its registers sharing the block's
-//! layouts), or the selected instance as a new instance of its block; `base` places an instance
-//! of the copy.
+//! layouts, and the blocks its clusters place copied with it, named after the copy), or the
+//! selected instance as a new instance of its block; `base` places an instance of the copy.
 //! Claims a change of each element it copies.
+use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use toml::Spanned as S;
@@ -15,7 +16,7 @@ use super::select::{Level, Selected, Selector};
 use crate::diagnostic::Diagnostic;
 use crate::frontend::spanned::Reader;
 use crate::ir::{Block, Device, Instance, Pos};
-use crate::rules::PATCH_OPERATIONS_APPLY;
+use crate::rules::PATCHES_DO_NOT_CONFLICT;
 
 pub const SPEC: Spec = Spec::new("copy", &["to", "base"], check::<Raw>, read);
 
@@ -29,6 +30,7 @@ struct Raw {
 #[derive(Debug)]
 struct Copy {
     to: String,
+    to_pos: Pos,
     base: Option<u64>,
 }
 
@@ -58,6 +60,7 @@ fn read(r: &mut Reader, table: &Table, select: &Selector, pos: &Pos) -> Option<B
     }
     Some(Box::new(Copy {
         to: to.get_ref().clone(),
+        to_pos: r.pos(to),
         base,
     }))
 }
@@ -67,11 +70,11 @@ impl Operation for Copy {
         on_each(sel, &What::Change, &op.pos)
     }
 
-    fn apply(&self, run: &mut Run, op: &Op, sel: &Selected) {
+    fn apply(&self, run: &mut Run, _: &Op, sel: &Selected) {
         for (elem, _) in &sel.targets {
             match *elem {
                 Elem::Block(b) => {
-                    if let Err(e) = self.block(run, b, &op.pos) {
+                    if let Err(e) = self.block(run, b) {
                         run.errors.push(e);
                     }
                 }
@@ -83,27 +86,37 @@ impl Operation for Copy {
 }
 
 impl Copy {
-    /// Copies block `b`; its registers share its layouts.
-    fn block(&self, run: &mut Run, b: usize, pos: &Pos) -> Result<(), Diagnostic> {
+    /// Copies block `b`, with the blocks its clusters place, at any depth.
+    fn block(&self, run: &mut Run, b: usize) -> Result<(), Diagnostic> {
         let from = run.device.blocks[b].name.clone();
-        // The blocks its clusters place are placed by one block each: a copy would place
-        // them twice.
-        if !run.device.blocks[b].clusters.is_empty() {
-            return Err(Diagnostic::error(
-                PATCH_OPERATIONS_APPLY,
-                pos,
-                format!("block `{from}` has clusters, and the blocks they place cannot be shared by a copy; copy the instance instead (another instance of the same block)"),
-            ));
-        }
-        let copied = Block {
-            name: self.to.clone(),
-            ..run.device.blocks[b].clone()
+        let names = self.nested_names(run.device, &from)?;
+        let renamed = |name: &str| names.get(name).cloned().unwrap_or_else(|| name.to_string());
+        let copy = |block: &Block, name: String| {
+            let mut copy = Block {
+                name,
+                ..block.clone()
+            };
+            for cluster in &mut copy.clusters {
+                cluster.block.name = renamed(&cluster.block.name);
+            }
+            copy
         };
+        let copied = copy(&run.device.blocks[b], self.to.clone());
         run.device.blocks.push(copied);
         run.note(format!(
             "block {from} copied as {} (its registers share {from}'s layouts)",
             self.to
         ));
+        for (old, new) in &names {
+            let Some(nested) = run.device.blocks.iter().find(|x| x.name == *old) else {
+                continue;
+            };
+            let copied = copy(nested, new.clone());
+            run.device.blocks.push(copied);
+            run.note(format!(
+                "block {old} copied as {new}, placed by the copy's clusters"
+            ));
+        }
         if let Some(base) = self.base {
             let source = &run.device.blocks[b];
             let new = instance(&self.to, &self.to, base, source.doc.clone(), &source.pos);
@@ -114,6 +127,51 @@ impl Copy {
             ));
         }
         Ok(())
+    }
+
+    /// The names of the copies of the blocks `from`'s clusters place (at any depth): `from`'s
+    /// name at their start becomes the copy's (`DMA_CH` → `DMA2_CH`), else the copy's name and
+    /// `_` go before theirs. Each must be free.
+    fn nested_names(
+        &self,
+        device: &Device,
+        from: &str,
+    ) -> Result<BTreeMap<String, String>, Diagnostic> {
+        let mut names = BTreeMap::new();
+        let mut todo = vec![from.to_string()];
+        while let Some(parent) = todo.pop() {
+            let Some(block) = device.blocks.iter().find(|x| x.name == parent) else {
+                continue;
+            };
+            for cluster in &block.clusters {
+                let old = &cluster.block.name;
+                if names.contains_key(old) || old == from {
+                    continue;
+                }
+                let new = match old.strip_prefix(from) {
+                    Some(rest) => format!("{}{rest}", self.to),
+                    None => format!("{}_{old}", self.to),
+                };
+                let message = format!("the copy of block `{old}`, which a cluster of `{from}` places, would be `{new}`, the name of a block there is");
+                if let Some(there) = device.blocks.iter().find(|x| x.name == new) {
+                    return Err(
+                        Diagnostic::error(PATCHES_DO_NOT_CONFLICT, &self.to_pos, message)
+                            .with_note(&there.pos, "defined here".to_string()),
+                    );
+                }
+                if new == self.to || names.values().any(|n| *n == new) {
+                    let message = format!("the copy of block `{old}`, which a cluster of `{from}` places, would be `{new}`, the name of another copy");
+                    return Err(Diagnostic::error(
+                        PATCHES_DO_NOT_CONFLICT,
+                        &self.to_pos,
+                        message,
+                    ));
+                }
+                names.insert(old.clone(), new);
+                todo.push(old.clone());
+            }
+        }
+        Ok(names)
     }
 
     /// A new instance of instance `i`'s block.

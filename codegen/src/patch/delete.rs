@@ -32,7 +32,7 @@ impl Operation for Delete {
                 what: What::Delete,
                 pos: op.pos.clone(),
             });
-            if let Some(b) = placed_only_by(device, sel, *elem) {
+            for b in going_with(device, sel, *elem) {
                 out.push(Claim {
                     elem: Elem::Block(b),
                     what: What::Delete,
@@ -71,6 +71,30 @@ fn instances_go(run: &mut Run, b: usize) {
             run.note(format!("instance {inst} (of block {block}) deleted"));
         }
     }
+}
+
+/// The blocks that go with `elem`: for a block, those its clusters place; for a cluster, the
+/// block it places when nothing else does, and those its clusters place; at any depth.
+fn going_with(device: &Device, sel: &Selected, elem: Elem) -> Vec<usize> {
+    let mut going: Vec<usize> = match elem {
+        Elem::Block(b) => vec![b],
+        _ => placed_only_by(device, sel, elem).into_iter().collect(),
+    };
+    let mut at = 0;
+    while at < going.len() {
+        for cluster in &device.blocks[going[at]].clusters {
+            let placed = device
+                .blocks
+                .iter()
+                .position(|x| x.name == cluster.block.name);
+            if let Some(p) = placed.filter(|p| !going.contains(p)) {
+                going.push(p);
+            }
+        }
+        at += 1;
+    }
+    going.retain(|b| elem != Elem::Block(*b));
+    going
 }
 
 /// For a cluster `elem`, the block it places when the clusters `sel` deletes are all that place

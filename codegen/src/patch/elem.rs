@@ -186,7 +186,8 @@ pub fn pos_of(device: &Device, layouts: &Layouts, e: Elem) -> Pos {
     named(device, layouts, e).map_or_else(Pos::default, |(_, pos)| pos.clone())
 }
 
-/// The elements of the same kind as `like` under `parent`.
+/// The elements of the same kind as `like` under `parent` (a block's registers and clusters
+/// both, being one namespace).
 pub fn siblings(device: &Device, layouts: &Layouts, parent: Elem, like: Elem) -> Vec<Elem> {
     match (parent, like) {
         (Elem::Device, Elem::Block(_)) => (0..device.blocks.len()).map(Elem::Block).collect(),
@@ -200,6 +201,7 @@ pub fn siblings(device: &Device, layouts: &Layouts, parent: Elem, like: Elem) ->
             let block = &device.blocks[b];
             (0..block.registers.len())
                 .map(|r| Elem::Reg(Reg::Block(b, r)))
+                .chain((0..block.clusters.len()).map(|c| Elem::Cluster(b, c)))
                 .collect()
         }
         (Elem::Reg(r), _) => layouts

@@ -44,6 +44,7 @@ struct RawSet {
     value: Option<S<i64>>,
     usage: Option<S<String>>,
     read_action: Option<S<String>>,
+    index_names: Option<S<Vec<S<String>>>>,
 }
 
 /// The attributes to set.
@@ -153,6 +154,9 @@ fn given(r: &mut Reader, s: &RawSet, level: Level) -> Vec<(Option<Attr>, Pos)> {
     if let Some(v) = &s.read_action {
         out.push((read_action(r, v).map(Attr::ReadAction), r.pos(v)));
     }
+    if let Some(v) = &s.index_names {
+        out.push((index_names(r, v).map(Attr::IndexNames), r.pos(v)));
+    }
     out
 }
 
@@ -181,6 +185,33 @@ fn read_action(r: &mut Reader, raw: &S<String>) -> Option<ReadAction> {
             None
         }
     }
+}
+
+/// An array's element names: identifiers (each becomes a constant), no two alike.
+fn index_names(r: &mut Reader, raw: &S<Vec<S<String>>>) -> Option<Vec<String>> {
+    let mut names: Vec<String> = Vec::new();
+    for name in raw.get_ref() {
+        let text = name.get_ref();
+        let identifier = text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let problem = if !identifier {
+            Some(format!("`{text}` is no name for an element: letters, digits and `_`, not starting with a digit"))
+        } else if names.contains(text) {
+            Some(format!("`{text}` names two elements"))
+        } else {
+            None
+        };
+        if let Some(message) = problem {
+            r.error(name, message);
+            return None;
+        }
+        names.push(text.clone());
+    }
+    if names.is_empty() {
+        r.error(raw, "`index_names = []` names no element".into());
+        return None;
+    }
+    Some(names)
 }
 
 impl Operation for Modify {

@@ -173,8 +173,8 @@ pub fn glob(r: &mut Reader, raw: &Option<S<String>>, numbered: bool) -> Option<O
 
 /// Which levels may be combined: each level below the top needs the one above it.
 fn shape(r: &mut Reader, s: &Selector, pos: &Pos) -> bool {
-    let problem = if s.cluster.is_some() && (s.block.is_none() || s.register.is_none()) {
-        Some("`cluster` needs `block` and `register`: it selects the registers of the blocks the block's clusters place (a cluster itself is not an operation's target)")
+    let problem = if s.cluster.is_some() && s.block.is_none() {
+        Some("`cluster` needs `block`: the block whose clusters it selects (with `register`, the registers of the blocks they place)")
     } else if s.register.is_some() && s.block.is_none() {
         Some("`register` needs `block`: the block whose registers it selects (system registers are selected with `sysreg`)")
     } else if s.field.is_some() && s.register.is_none() && s.sysreg.is_none() {

@@ -200,11 +200,185 @@ to = "DEST"
         "{}",
         e[0].message
     );
-    // The cluster itself is not a target.
-    let e = errors(&mut d, "[[delete]]\nblock = \"P\"\ncluster = \"CH<n>\"\n");
+}
+
+fn nested() -> crate::ir::Device {
+    device(
+        Format::Svd,
+        "nested_clusters.svd",
+        include_str!("../../../tests/svd/nested_clusters.svd"),
+    )
+}
+
+/// The passes find nothing wrong with `d`.
+fn valid(d: &mut crate::ir::Device) {
+    let found = crate::passes::run(d, crate::passes::Mode::Strict);
+    assert!(found.iter().all(|x| !x.is_error()), "{found:?}");
+}
+
+#[test]
+fn a_cluster_is_renamed_named_and_deleted() {
+    let mut d = nested();
+    let log = patched(
+        &mut d,
+        r#"
+[[rename]]
+block = "P"
+cluster = "CH<n>"
+to = "CHANNEL<n>"
+
+[[modify]]
+block = "Channel"
+cluster = "SLOT*"
+set = { index_names = ["A", "B", "C", "D"], doc = "Slots" }
+"#,
+    );
+    let ch = &block(&d, "P").clusters[0];
+    assert_eq!(
+        (ch.name.as_str(), ch.block.name.as_str()),
+        ("CHANNEL<n>", "Channel")
+    );
+    let slot = &block(&d, "Channel").clusters[0];
+    let names: Vec<(&str, u32)> = slot
+        .index_names
+        .iter()
+        .map(|n| (n.name.as_str(), n.index))
+        .collect();
+    assert_eq!(names, [("A", 0), ("B", 1), ("C", 2), ("D", 3)]);
+    assert_eq!(slot.doc.as_deref(), Some("Slots"));
+    assert!(
+        log.iter()
+            .any(|l| l.ends_with("cluster P.CH<n> → CHANNEL<n>")),
+        "{log:?}"
+    );
+    valid(&mut d);
+    // Deleted, the cluster takes the blocks it places, at any depth, and their layouts.
+    let log = patched(
+        &mut d,
+        "[[delete]]\nblock = \"P\"\ncluster = \"CHANNEL<n>\"\n",
+    );
+    assert!(block(&d, "P").clusters.is_empty());
+    assert_eq!(d.blocks.len(), 1, "{:?}", d.blocks);
+    assert!(d.layouts.is_empty(), "{:?}", d.layouts);
+    assert!(
+        log.iter()
+            .any(|l| l.ends_with("block Channel, placed by nothing else, deleted")),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn cluster_targets_are_checked() {
+    let first_error = |patch: &str| {
+        let e = errors(&mut nested(), patch);
+        assert_eq!(e.len(), 1, "{e:?}");
+        e.into_iter().next().unwrap()
+    };
+    // An array's name holds `<n>`.
+    let e = first_error("[[rename]]\nblock = \"P\"\ncluster = \"CH<n>\"\nto = \"CHANNEL\"\n");
+    assert_eq!(e.rule, PATCH_OPERATIONS_APPLY);
+    assert!(
+        e.message.contains("is an array: its name holds `<n>` once"),
+        "{}",
+        e.message
+    );
+    // One name per element, of an array only.
+    let e = first_error(
+        "[[modify]]\nblock = \"Channel\"\ncluster = \"SLOT<n>\"\nset = { index_names = [\"A\"] }\n",
+    );
+    assert!(
+        e.message
+            .contains("has 4 elements and `index_names` names 1"),
+        "{}",
+        e.message
+    );
+    let e = first_error(
+        "[[modify]]\nblock = \"Channel\"\nregister = \"CR\"\nset = { index_names = [\"A\"] }\n",
+    );
+    assert!(
+        e.message.contains("`Channel.CR` is no array"),
+        "{}",
+        e.message
+    );
+    // Names that are names, once each.
+    for (names, says) in [
+        ("[\"1A\"]", "is no name for an element"),
+        ("[\"A\", \"A\"]", "names two elements"),
+        ("[]", "names no element"),
+    ] {
+        let text = format!("[[modify]]\nblock = \"Channel\"\ncluster = \"SLOT<n>\"\nset = {{ index_names = {names} }}\n");
+        let e = parse("p.toml", &text).unwrap_err();
+        assert!(e[0].message.contains(says), "{}", e[0].message);
+    }
+    // A cluster is a block's: `cluster` needs `block`.
+    let e = parse("p.toml", "[[delete]]\ncluster = \"CH<n>\"\n").unwrap_err();
+    assert!(
+        e[0].message.contains("`cluster` needs `block`"),
+        "{}",
+        e[0].message
+    );
+    // A block's registers and clusters are one namespace.
+    let e = first_error("[[rename]]\nblock = \"Channel\"\nregister = \"CR\"\nto = \"SLOT<n>\"\n");
+    assert_eq!(e.rule, PATCHES_DO_NOT_CONFLICT);
+    // What a deleted cluster places goes with it: nothing may change it.
+    let e = first_error("[[delete]]\nblock = \"P\"\ncluster = \"CH<n>\"\n\n[[modify]]\nblock = \"Channel_SLOT\"\nregister = \"SRC\"\nset = { doc = \"x\" }\n");
+    assert!(
+        e.message
+            .contains("`Channel_SLOT` is deleted by one operation"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn a_block_with_clusters_is_copied_with_the_blocks_they_place() {
+    let mut d = nested();
+    let log = patched(
+        &mut d,
+        "[[copy]]\nblock = \"P\"\nto = \"Q\"\nbase = 0x50000000\n",
+    );
+    // Each copy places the copy of what the original places; the registers share layouts.
+    let q = block(&d, "Q");
+    assert_eq!(q.clusters[0].block.name, "Q_Channel");
+    assert_eq!(
+        block(&d, "Q_Channel").clusters[0].block.name,
+        "Q_Channel_SLOT"
+    );
+    assert_eq!(
+        block(&d, "Q_Channel_SLOT").registers,
+        block(&d, "Channel_SLOT").registers
+    );
+    let parents = d.block_parents();
+    let parent = |name: &str| {
+        parents[d.blocks.iter().position(|b| b.name == name).unwrap()]
+            .map(|p| d.blocks[p].name.as_str())
+    };
+    assert_eq!(
+        (parent("Q_Channel"), parent("Channel")),
+        (Some("Q"), Some("P"))
+    );
+    assert!(d
+        .instances
+        .iter()
+        .any(|i| i.name == "Q" && i.base == 0x5000_0000));
+    assert!(
+        log.iter().any(|l| l.ends_with(
+            "block Channel_SLOT copied as Q_Channel_SLOT, placed by the copy's clusters"
+        )),
+        "{log:?}"
+    );
+    valid(&mut d);
+    // A copy's name that is taken is an error naming both.
+    let mut d = nested();
+    patched(
+        &mut d,
+        "[[add]]\nnew_block = { name = \"Q_Channel\", size = 4 }\n",
+    );
+    let e = errors(&mut d, "[[copy]]\nblock = \"P\"\nto = \"Q\"\n");
+    assert_eq!(e[0].rule, PATCHES_DO_NOT_CONFLICT, "{e:?}");
     assert!(
         e[0].message
-            .contains("`cluster` needs `block` and `register`"),
+            .contains("would be `Q_Channel`, the name of a block there is"),
         "{}",
         e[0].message
     );
