@@ -60,10 +60,18 @@ pub fn apply(device: &mut Device, file: &PatchFile) -> (Vec<Diagnostic>, Vec<Str
     split(&mut run, file, &selected);
     let mut order: Vec<usize> = (0..file.ops.len()).collect();
     order.sort_by_key(|&i| file.ops[i].phase);
-    for i in order {
+    for (k, &i) in order.iter().enumerate() {
         let op = &file.ops[i];
         if op.spec.compares_layouts {
-            run.sweep_layouts();
+            // What the operations still to apply selected of the layouts follows their fields.
+            let moved = run.sweep_layouts();
+            for &later in &order[k..] {
+                let targets = std::mem::take(&mut selected[later].targets);
+                selected[later].targets = targets
+                    .into_iter()
+                    .filter_map(|(e, c)| Some((run.moved(&moved, e)?, c)))
+                    .collect();
+            }
         }
         run.label = op.label();
         op.operation.apply(&mut run, op, &selected[i]);

@@ -1,7 +1,7 @@
 //! The device while a file's operations apply to it: what they change, the explanation they
 //! give (`--explain-patches`), their errors, and the elements marked for removal, which go at the
 //! end (until then every index stays valid).
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::elem::{path, Elem, Layouts, Reg};
 use crate::diagnostic::Diagnostic;
@@ -62,8 +62,8 @@ impl<'a> Run<'a> {
     }
 
     /// Removes the fields and values deleted, for the operations that read layouts whole
-    /// (arrays compare them) and at the end.
-    pub fn sweep_layouts(&mut self) {
+    /// (arrays compare them) and at the end; where the others went.
+    pub fn sweep_layouts(&mut self) -> Moved {
         let mut dead_values: HashSet<(usize, usize, usize)> = HashSet::new();
         let mut dead_fields: HashSet<(usize, usize)> = HashSet::new();
         for e in &self.dead {
@@ -81,17 +81,47 @@ impl<'a> Run<'a> {
                 _ => {}
             }
         }
+        let mut moved = Moved::default();
         if dead_values.is_empty() && dead_fields.is_empty() {
-            return;
+            return moved;
         }
         self.dead
             .retain(|e| !matches!(e, Elem::Value(..) | Elem::Field(..)));
         for (l, layout) in self.device.layouts.iter_mut().enumerate() {
             for (f, field) in layout.fields.iter_mut().enumerate() {
-                retain_indexed(&mut field.enums, |v| !dead_values.contains(&(l, f, v)));
+                let gone = |v| dead_values.contains(&(l, f, v));
+                moved
+                    .values
+                    .extend(renumbered(field.enums.len(), gone).map(|(v, to)| ((l, f, v), to)));
+                retain_indexed(&mut field.enums, |v| !gone(v));
             }
-            retain_indexed(&mut layout.fields, |f| !dead_fields.contains(&(l, f)));
+            let gone = |f| dead_fields.contains(&(l, f));
+            moved
+                .fields
+                .extend(renumbered(layout.fields.len(), gone).map(|(f, to)| ((l, f), to)));
+            retain_indexed(&mut layout.fields, |f| !gone(f));
         }
+        moved
+    }
+
+    /// Where `elem` is once the fields and values `moved` says were removed (`None`: it is
+    /// gone).
+    pub fn moved(&self, moved: &Moved, elem: Elem) -> Option<Elem> {
+        let (Elem::Field(r, f) | Elem::Value(r, f, _)) = elem else {
+            return Some(elem);
+        };
+        let Some(l) = self.layout_of(r) else {
+            return Some(elem);
+        };
+        let to = moved.fields.get(&(l, f)).copied().unwrap_or(Some(f))?;
+        Some(match elem {
+            Elem::Value(_, _, v) => Elem::Value(
+                r,
+                to,
+                moved.values.get(&(l, f, v)).copied().unwrap_or(Some(v))?,
+            ),
+            _ => Elem::Field(r, to),
+        })
     }
 
     /// Removes what was deleted or folded into arrays and clusters, and the layouts the patch
@@ -151,6 +181,29 @@ impl<'a> Run<'a> {
         }
         gone
     }
+}
+
+/// Where the fields and values of layouts went when the deleted ones were removed: by layout
+/// and old index, the new index, or `None` when removed. Indices not listed did not move.
+#[derive(Default)]
+pub struct Moved {
+    fields: HashMap<(usize, usize), Option<usize>>,
+    values: HashMap<(usize, usize, usize), Option<usize>>,
+}
+
+/// For `count` items of which `gone` are removed, the old index and the new of each that moves.
+fn renumbered(
+    count: usize,
+    gone: impl Fn(usize) -> bool,
+) -> impl Iterator<Item = (usize, Option<usize>)> {
+    let mut next = 0;
+    (0..count).filter_map(move |i| {
+        if gone(i) {
+            return Some((i, None));
+        }
+        next += 1;
+        (next - 1 != i).then_some((i, Some(next - 1)))
+    })
 }
 
 /// Keeps the items whose index `keep` accepts.

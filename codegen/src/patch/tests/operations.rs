@@ -407,3 +407,36 @@ fn the_same_language_acts_on_ti_xml_and_linux_sysreg() {
     let mode = layout.fields.iter().find(|f| f.name == "MODE").unwrap();
     assert_eq!(mode.enums[1].name, "ENABLED");
 }
+
+#[test]
+fn a_field_array_follows_its_fields_past_a_deleted_one() {
+    let native = r#"
+[device]
+name = "d"
+[[layout]]
+name = "OUT"
+width = 32
+fields = [
+  { name = "A", bits = "0", access = "rw" },
+  { name = "PIN0", bits = "1", access = "rw" },
+  { name = "PIN1", bits = "2", access = "rw" },
+  { name = "PIN2", bits = "3", access = "rw" },
+]
+[[block]]
+name = "GPIO"
+size = 0x10
+[[block.register]]
+name = "OUT"
+layout = "OUT"
+offset = 0
+"#;
+    let mut d = device(Format::Native, "d.toml", native);
+    // The field before the array goes first: the array's fields are found where they went.
+    patched(
+        &mut d,
+        "[[delete]]\nblock = \"GPIO\"\nregister = \"OUT\"\nfield = \"A\"\n\n[[field_array]]\nblock = \"GPIO\"\nregister = \"OUT\"\nfield = \"PIN<n>\"\n",
+    );
+    let layout = d.layout(&register(&d, "GPIO", "OUT").layout.name).unwrap();
+    assert_eq!(layout.fields.len(), 3);
+    assert_eq!(layout.field_arrays[0].members, ["PIN0", "PIN1", "PIN2"]);
+}
