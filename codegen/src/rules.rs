@@ -364,7 +364,7 @@ register = "CH9_*"   # PWM has CH0..CH7"#,
 pub const PATCHES_DO_NOT_CONFLICT: &Rule = &Rule {
     name: "patches_do_not_conflict",
     severity: Error,
-    summary: "no two patch operations set one attribute of an element to different values, change an element another deletes, give one element two names or two elements one name, put a register into two arrays or clusters (or one of each), or name a cluster or its block as something that is there",
+    summary: "no two patch operations set one attribute of an element to different values, change an element another deletes, give one element two names or two elements one name, put a register into two arrays or clusters (or one of each), or name a cluster, its block or the copy of a block a cluster places as something that is there",
     formats: &[Patch],
     example: r#"[[modify]]
 block = "PWM"
@@ -381,7 +381,7 @@ set = { access = "rw" }   # CH0_CSR: ro or rw?"#,
 pub const PATCH_OPERATIONS_APPLY: &Rule = &Rule {
     name: "patch_operations_apply",
     severity: Error,
-    summary: "each patch operation can do what it says: an array's registers, a cluster's groups of registers and a field array's fields are numbered from 0 without gaps, evenly spaced and alike; merged enums have fields with the same values",
+    summary: "each patch operation can do what it says: an array's registers, a cluster's groups of registers and a field array's fields are numbered from 0 without gaps, evenly spaced and alike; merged enums have fields with the same values; element names name each element of an array",
     formats: &[Patch],
     example: r#"[[array]]
 block = "PWM"

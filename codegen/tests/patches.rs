@@ -1,7 +1,8 @@
 //! The patch layer end to end: `tests/patches/demo.svd` with `demo.toml`, every operation once,
-//! gives exactly the IR in `demo.ir.json` and the explanation in `demo.explain`
-//! (`BLESS=1 cargo test -p codegen --test patches` rewrites both after a deliberate change);
-//! a manifest's `patches` and repeated `--patch` apply in order.
+//! gives exactly the IR in `demo.ir.json` and the explanation in `demo.explain`, and
+//! `clusters.svd` with `clusters.toml`, the operations on clusters themselves, `clusters.ir.json`
+//! and `clusters.explain` (`BLESS=1 cargo test -p codegen --test patches` rewrites them after a
+//! deliberate change); a manifest's `patches` and repeated `--patch` apply in order.
 use std::path::Path;
 use std::process::Command;
 
@@ -28,37 +29,50 @@ fn golden(path: &Path, actual: &str) -> Result<(), String> {
     Err(format!("{} differs:\n{diff}", path.display()))
 }
 
+/// `dump-ir` of `tests/patches/<case>.svd` patched with `<case>.toml`, against `<case>.ir.json`
+/// and `<case>.explain`; the explanation's lines.
+fn golden_case(case: &str) -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = codegen(dir)
+        .args(["dump-ir", &format!("tests/patches/{case}.svd"), "--patch"])
+        .arg(format!("tests/patches/{case}.toml"))
+        .arg("--explain-patches")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let ir = golden(&dir.join(format!("tests/patches/{case}.ir.json")), &stdout);
+    let explain = golden(&dir.join(format!("tests/patches/{case}.explain")), &stderr);
+    assert!(ir.is_ok() && explain.is_ok(), "{ir:?}\n{explain:?}");
+    stderr.lines().map(str::to_string).collect()
+}
+
+#[test]
+fn operations_on_clusters_give_the_expected_ir_and_explanation() {
+    let explained = golden_case("clusters");
+    assert!(explained
+        .iter()
+        .any(|l| l.ends_with("cluster DMA.CH<n> → CHANNEL<n>")));
+}
+
 #[test]
 fn every_operation_gives_the_expected_ir_and_explanation() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let explained = golden_case("demo");
     let out = codegen(dir)
         .args([
             "dump-ir",
             "tests/patches/demo.svd",
             "--patch",
             "tests/patches/demo.toml",
-            "--explain-patches",
         ])
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let ir = golden(&dir.join("tests/patches/demo.ir.json"), &stdout);
-    let explain = golden(&dir.join("tests/patches/demo.explain"), &stderr);
-    assert!(ir.is_ok() && explain.is_ok(), "{ir:?}\n{explain:?}");
-    // Without --explain-patches nothing is said about the patches.
-    let quiet = codegen(dir)
-        .args([
-            "dump-ir",
-            "tests/patches/demo.svd",
-            "--patch",
-            "tests/patches/demo.toml",
-        ])
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("patch:"));
-    assert_eq!(quiet.stdout, out.stdout);
+    // Without --explain-patches nothing is said about the patches, and the IR is the same.
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("patch:"));
+    let ir = std::fs::read_to_string(dir.join("tests/patches/demo.ir.json")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), ir);
     // `generate` explains the same changes.
     let tmp = tempfile::tempdir().unwrap();
     let generated = codegen(dir)
@@ -74,7 +88,11 @@ fn every_operation_gives_the_expected_ir_and_explanation() {
         .output()
         .unwrap();
     assert!(generated.status.success());
-    let explained: Vec<&str> = stderr.lines().filter(|l| l.starts_with("patch:")).collect();
+    let explained: Vec<&str> = explained
+        .iter()
+        .map(String::as_str)
+        .filter(|l| l.starts_with("patch:"))
+        .collect();
     let generate_stderr = String::from_utf8_lossy(&generated.stderr);
     let again: Vec<&str> = generate_stderr
         .lines()

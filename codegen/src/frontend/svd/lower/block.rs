@@ -1,10 +1,10 @@
 //! A peripheral's register map as an IR block: its registers, size and bus access width.
 use std::collections::BTreeMap;
 
-use super::clusters::{Items, Scope};
+use super::clusters::Items;
 use super::effective::EffectivePeripheral;
 use super::names::{plain_name, unique};
-use super::properties::Properties;
+use super::properties::{Properties, Scope};
 use super::text::doc_text;
 use super::Lower;
 use crate::ir::{Block, BlockArray, BlockRegister, Cluster};

@@ -7,9 +7,10 @@
 //! `headerStructName` (else its `dimName`, else `<block>_<cluster>`), and its layouts after it.
 //! The registers of an `alternateCluster` are another view of the storage of the cluster it names.
 use super::locate::Item;
-use super::names::{array_name, indexes, join, plain_name, substitute, unique, zero_based};
-use super::properties::Properties;
-use super::register::index_names;
+use super::names::{
+    array_name, index_names, indexes, join, plain_name, substitute, unique, zero_based,
+};
+use super::properties::Scope;
 use super::text::doc_text;
 use super::Lower;
 use crate::ir::{Block, BlockArray, BlockRegister, Cluster, NameRef};
@@ -18,15 +19,6 @@ use crate::rules::ARRAYS_IN_RANGE;
 
 /// The most registers and clusters one peripheral may expand to, nested blocks included.
 const MAX_REGISTERS: usize = 1 << 16;
-
-/// Where registers are being placed.
-#[derive(Clone, Copy)]
-pub(super) struct Scope {
-    pub(super) props: Properties,
-    /// The offsets and strides of the clusters around, or-ed: what the alignment of a register
-    /// inside is relative to.
-    pub(super) base_steps: u64,
-}
 
 /// What a block's items become.
 #[derive(Default)]

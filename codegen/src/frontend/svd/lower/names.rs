@@ -4,6 +4,8 @@ use std::collections::BTreeSet;
 
 use svd_rs::DimElement;
 
+use super::text::doc_text;
+use crate::ir::IndexName;
 use crate::names::{ident, Case};
 
 /// The indexes of an array, as svd-rs gives them (`dimIndex` was checked against `dim`).
@@ -110,4 +112,24 @@ pub(super) fn unique(taken: &mut BTreeSet<String>, base: &str, case: Case) -> St
         suffix += 1;
     }
     name
+}
+
+/// The names `dimArrayIndex` gives an array's elements (values past the array are left out:
+/// they name no element).
+pub(super) fn index_names(dim: &DimElement) -> Vec<IndexName> {
+    let Some(names) = &dim.dim_array_index else {
+        return Vec::new();
+    };
+    names
+        .values
+        .iter()
+        .filter_map(|value| {
+            let index = u32::try_from(value.value?).ok().filter(|&i| i < dim.dim)?;
+            Some(IndexName {
+                name: value.name.clone(),
+                index,
+                doc: doc_text(value.description.as_deref()),
+            })
+        })
+        .collect()
 }

@@ -1,5 +1,6 @@
 //! Register properties (size, access, reset value and mask, protection) as an element gives them, and as it
-//! inherits them from the elements around it or the one it derives from.
+//! inherits them from the elements around it or the one it derives from; the `Scope` a register
+//! is placed in carries them.
 use svd_rs::{Access, Protection, RegisterProperties};
 
 use crate::ir;
@@ -82,4 +83,13 @@ impl Lower<'_, '_> {
             }),
         }
     }
+}
+
+/// Where registers are being placed.
+#[derive(Clone, Copy)]
+pub(super) struct Scope {
+    pub(super) props: Properties,
+    /// The offsets and strides of the clusters around, or-ed: what the alignment of a register
+    /// inside is relative to.
+    pub(super) base_steps: u64,
 }

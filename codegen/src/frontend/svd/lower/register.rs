@@ -1,12 +1,12 @@
 //! One SVD register as block registers: an IR array when it is indexed 0..n-1, else one
 //! register per element; its size checked and narrowed to what its offset allows.
 use super::access::{read_action, register_access};
-use super::clusters::Scope;
 use super::locate::Item;
-use super::names::{array_name, indexes, join, plain_name, substitute, zero_based};
+use super::names::{array_name, index_names, indexes, join, plain_name, substitute, zero_based};
+use super::properties::Scope;
 use super::text::doc_text;
 use super::Lower;
-use crate::ir::{BlockArray, BlockRegister, IndexName, NameRef, RegAccess};
+use crate::ir::{BlockArray, BlockRegister, NameRef, RegAccess};
 use crate::rules::{
     ALTERNATES_RESOLVE, REGISTERS_ALIGNED, REGISTER_ACCESS_FITS_FIELDS, REGISTER_SIZES_SUPPORTED,
 };
@@ -206,24 +206,4 @@ impl Lower<'_, '_> {
         );
         RegAccess::Rw
     }
-}
-
-/// The names `dimArrayIndex` gives an array's elements (values past the array are left out:
-/// they name no element).
-pub(super) fn index_names(dim: &svd_rs::DimElement) -> Vec<IndexName> {
-    let Some(names) = &dim.dim_array_index else {
-        return Vec::new();
-    };
-    names
-        .values
-        .iter()
-        .filter_map(|value| {
-            let index = u32::try_from(value.value?).ok().filter(|&i| i < dim.dim)?;
-            Some(IndexName {
-                name: value.name.clone(),
-                index,
-                doc: doc_text(value.description.as_deref()),
-            })
-        })
-        .collect()
 }

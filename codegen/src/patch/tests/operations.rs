@@ -1,53 +1,8 @@
-//! Each operation on a small device from each vendor format, asserting the IR it leaves.
-use super::*;
-use crate::diagnostic::Sources;
-use crate::frontend::{self, Format};
-use crate::ir::{Device, RegAccess};
-use crate::rules::{PATCHES_DO_NOT_CONFLICT, PATCH_OPERATIONS_APPLY, PATCH_SELECTORS_MATCH};
-
-const SVD: &str = include_str!("../../tests/patches/demo.svd");
-
-fn device(format: Format, file: &str, text: &str) -> Device {
-    let mut sources = Sources::default();
-    let (mut device, _) =
-        frontend::parse(format, file, std::path::Path::new(file), text, &mut sources)
-            .unwrap_or_else(|e| panic!("{e:?}"));
-    device.canonicalize();
-    device
-}
-
-fn svd() -> Device {
-    device(Format::Svd, "demo.svd", SVD)
-}
-
-/// Applies `patch` and returns the log; panics on any error.
-fn patched(device: &mut Device, patch: &str) -> Vec<String> {
-    let file = parse("p.toml", patch).unwrap_or_else(|e| panic!("{e:?}"));
-    let (errors, log) = apply(device, &file);
-    assert!(errors.is_empty(), "{errors:?}");
-    log
-}
-
-/// The errors `patch` gives.
-fn errors(device: &mut Device, patch: &str) -> Vec<Diagnostic> {
-    match parse("p.toml", patch) {
-        Err(e) => e,
-        Ok(file) => apply(device, &file).0,
-    }
-}
-
-fn register<'a>(d: &'a Device, block: &str, name: &str) -> &'a crate::ir::BlockRegister {
-    d.blocks
-        .iter()
-        .find(|b| b.name == block)
-        .and_then(|b| b.registers.iter().find(|r| r.name == name))
-        .unwrap_or_else(|| panic!("no {block}.{name}"))
-}
-
-fn field<'a>(d: &'a Device, block: &str, reg: &str, name: &str) -> &'a crate::ir::Field {
-    let layout = d.layout(&register(d, block, reg).layout.name).unwrap();
-    layout.fields.iter().find(|f| f.name == name).unwrap()
-}
+//! The operations one by one, on SVD, native, TI XML and Linux sysreg inputs.
+use super::{device, errors, field, patched, register, svd};
+use crate::frontend::Format;
+use crate::ir::{EnumUsage, FieldAccess, ReadAction, RegAccess};
+use crate::rules::{PATCHES_DO_NOT_CONFLICT, PATCH_OPERATIONS_APPLY};
 
 #[test]
 fn modify_sets_attributes_at_every_level() {
@@ -361,173 +316,6 @@ register = "CH<n>_CR"
     assert_eq!(e[0].rule, PATCHES_DO_NOT_CONFLICT, "{e:?}");
 }
 
-fn block<'a>(d: &'a Device, name: &str) -> &'a crate::ir::Block {
-    d.blocks
-        .iter()
-        .find(|b| b.name == name)
-        .unwrap_or_else(|| panic!("no block {name}"))
-}
-
-#[test]
-fn cluster_folds_groups_of_registers_into_a_block() {
-    let mut d = svd();
-    let log = patched(
-        &mut d,
-        r#"
-[[cluster]]
-block = "UDMA"
-register = "CH<n>_*"
-name = "CH<n>"
-members = ["SRC", "DST", "CTRL*"]
-
-[[cluster]]
-block = "UDMA"
-register = "CFG_*"
-name = "CFG"
-block_name = "UDMA_CONFIG"
-"#,
-    );
-    let udma = block(&d, "UDMA");
-    assert!(udma.registers.is_empty(), "{:?}", udma.registers);
-    let ch = &udma.clusters[0];
-    assert_eq!(
-        (ch.name.as_str(), ch.block.name.as_str(), ch.offset),
-        ("CH<n>", "UDMA_CH", 0)
-    );
-    assert_eq!(
-        ch.array,
-        Some(crate::ir::BlockArray {
-            count: 3,
-            stride: 0x10
-        })
-    );
-    let cfg = &udma.clusters[1];
-    assert_eq!(
-        (cfg.name.as_str(), cfg.offset, cfg.array),
-        ("CFG", 0x40, None)
-    );
-    let channel = block(&d, "UDMA_CH");
-    let members: Vec<(&str, u64)> = channel
-        .registers
-        .iter()
-        .map(|r| (r.name.as_str(), r.offset))
-        .collect();
-    assert_eq!(
-        members,
-        [("SRC", 0), ("DST", 4), ("CTRL", 8), ("CTRL_TRIG", 8)]
-    );
-    assert_eq!(channel.size, 0xc);
-    // The alias follows its target's new name; layouts are named after the members.
-    let trig = register(&d, "UDMA_CH", "CTRL_TRIG");
-    assert_eq!(
-        trig.alias_of.as_ref().map(|a| a.name.as_str()),
-        Some("CTRL")
-    );
-    assert_eq!(trig.layout.name, "UDMA_CH_CTRL_TRIG");
-    assert!(d.layout("UDMA_CH1_CTRL").is_none() && d.layout("UDMA_CH0_CTRL").is_none());
-    let config = block(&d, "UDMA_CONFIG");
-    assert_eq!((config.registers.len(), config.size), (2, 8));
-    // The device is one the passes accept: every block placed once, nothing overlapping.
-    let parents = d.block_parents();
-    let placed = |name: &str| parents[d.blocks.iter().position(|b| b.name == name).unwrap()];
-    assert!(placed("UDMA_CH").is_some() && placed("UDMA_CONFIG").is_some());
-    assert!(
-        log.iter().any(|l| l.contains(
-            "UDMA: 3 groups (CH0_SRC .. CH2_SRC) of `CH<n>_*` → cluster UDMA.CH<n> of block UDMA_CH (4 members: SRC, DST, CTRL, CTRL_TRIG), count 3, stride 0x10"
-        )),
-        "{log:?}"
-    );
-}
-
-#[test]
-fn cluster_needs_alike_evenly_spaced_groups() {
-    let apply_error = |patch: &str| {
-        let mut d = svd();
-        let e = errors(&mut d, patch);
-        assert_eq!(e.len(), 1, "{e:?}");
-        e.into_iter().next().unwrap()
-    };
-    let cluster = "[[cluster]]\nblock = \"UDMA\"\nregister = \"CH<n>_*\"\nname = \"CH<n>\"\n";
-    // A member's layout differs in group 2.
-    let e = apply_error(&format!(
-        "[[modify]]\nblock = \"UDMA\"\nregister = \"CH2_CTRL\"\nfield = \"SIZE\"\nset = {{ access = \"ro\" }}\n\n{cluster}"
-    ));
-    assert_eq!(e.rule, PATCH_OPERATIONS_APPLY);
-    assert!(
-        e.message
-            .contains("CH2_CTRL differs from CH0_CTRL: field `SIZE` differs in its access"),
-        "{}",
-        e.message
-    );
-    // A member missing from group 1.
-    let e = apply_error(&format!(
-        "[[delete]]\nblock = \"UDMA\"\nregister = \"CH1_DST\"\n\n{cluster}"
-    ));
-    assert_eq!(e.rule, PATCHES_DO_NOT_CONFLICT, "{}", e.message);
-    // A member elsewhere in its group.
-    let e = apply_error(&format!(
-        "[[modify]]\nblock = \"UDMA\"\nregister = \"CH1_DST\"\nset = {{ offset = 0x1c }}\n\n{cluster}"
-    ));
-    assert!(
-        e.message
-            .contains("CH1_DST is at 0xc in its group, CH0_DST at 0x4 in group 0"),
-        "{}",
-        e.message
-    );
-    // An alias whose target stays behind.
-    let e = apply_error(
-        "[[cluster]]\nblock = \"UDMA\"\nregister = \"CH<n>_*\"\nname = \"CH<n>\"\nmembers = [\"SRC\", \"DST\", \"CTRL_TRIG\"]\n",
-    );
-    assert!(
-        e.message
-            .contains("CH0_CTRL_TRIG (member `CTRL_TRIG`) is an alias of CH0_CTRL, which is not in the cluster"),
-        "{}",
-        e.message
-    );
-    // A register of the parent inside a group's span.
-    let e = apply_error(
-        "[[cluster]]\nblock = \"UDMA\"\nregister = \"CH<n>_*\"\nname = \"CH<n>\"\nmembers = [\"SRC\", \"CTRL\", \"CTRL_TRIG\"]\n",
-    );
-    assert!(
-        e.message.contains(
-            "CH0_DST (offset 0x4) lies inside the cluster's span but is not one of its members"
-        ),
-        "{}",
-        e.message
-    );
-    // One register in two clusters.
-    let e = apply_error(&format!(
-        "{cluster}\n[[cluster]]\nblock = \"UDMA\"\nregister = \"CH0_*\"\nname = \"FIRST\"\n"
-    ));
-    assert_eq!(e.rule, PATCHES_DO_NOT_CONFLICT);
-    assert!(
-        e.message.contains("is made part of two clusters"),
-        "{}",
-        e.message
-    );
-    // The new block's name is taken.
-    let e = apply_error(&format!("{cluster}block_name = \"TIMER0\"\n"));
-    assert_eq!(e.rule, PATCHES_DO_NOT_CONFLICT);
-    assert_eq!((e.pos.line, e.pos.col), (5, 14));
-    // Syntax: the cluster's name and its selector agree on `<n>`.
-    let e = parse(
-        "p.toml",
-        "[[cluster]]\nblock = \"UDMA\"\nregister = \"CH<n>_*\"\nname = \"CH\"\n",
-    )
-    .unwrap_err();
-    assert!(
-        e[0].message.contains("holds `<n>` once"),
-        "{}",
-        e[0].message
-    );
-    let e = parse(
-        "p.toml",
-        "[[cluster]]\nblock = \"UDMA\"\nregister = \"CH0_*\"\nname = \"CH<n>\"\n",
-    )
-    .unwrap_err();
-    assert!(e[0].message.contains("not an array"), "{}", e[0].message);
-}
-
 #[test]
 fn merged_enums_are_one_set_of_values() {
     let mut d = svd();
@@ -621,103 +409,34 @@ fn the_same_language_acts_on_ti_xml_and_linux_sysreg() {
 }
 
 #[test]
-fn conflicts_and_misses_are_errors_naming_positions() {
-    // A rename onto a name a sibling keeps.
-    let mut d = svd();
-    let e = errors(
-        &mut d,
-        "[[rename]]\nblock = \"TIMER0\"\nregister = \"CH0_CR\"\nto = \"STATUS\"\n",
-    );
-    assert_eq!(e[0].rule, PATCHES_DO_NOT_CONFLICT);
-    assert_eq!((e[0].pos.line, e[0].pos.col), (4, 6));
-    assert!(e[0].notes[0].0.file.ends_with("demo.svd"));
-    // An added register whose name is taken.
-    let mut d = svd();
-    let e = errors(
-        &mut d,
-        "[[add]]\nblock = \"TIMER0\"\nnew_register = { name = \"STATUS\", offset = 0x80 }\n",
-    );
-    assert_eq!(e[0].rule, PATCHES_DO_NOT_CONFLICT, "{e:?}");
-    // A derive from no block.
-    let mut d = svd();
-    let e = errors(
-        &mut d,
-        "[[derive]]\ninstance = \"UART1\"\nfrom = \"UART9\"\n",
-    );
-    assert_eq!(e[0].rule, PATCH_SELECTORS_MATCH);
-    assert_eq!((e[0].pos.line, e[0].pos.col), (3, 8));
-    // Nothing is applied when anything fails.
-    let mut d = svd();
-    let before = d.clone();
-    let e = errors(
-        &mut d,
-        "[[delete]]\nblock = \"UART1\"\n\n[[delete]]\nblock = \"NOPE\"\n",
-    );
-    assert_eq!(e.len(), 1);
-    assert_eq!(d, before);
-}
-
-#[test]
-fn syntax_errors_point_at_keys() {
-    let e = parse("p.toml", "[[rename]]\nblock = \"A*\"\nto = \"B{2}\"\n").unwrap_err();
-    assert_eq!(e[0].rule, PATCH_SYNTAX);
-    assert_eq!((e[0].pos.line, e[0].pos.col), (3, 6));
-    let e = parse("p.toml", "[[copy]]\nblock = \"A\"\n").unwrap_err();
-    assert!(e[0].message.contains("needs `to`"), "{}", e[0].message);
-    let e = parse("p.toml", "").unwrap_err();
-    assert!(e[0].message.contains("no operation"), "{}", e[0].message);
-    let e = parse("p.toml", "[[array]]\nblock = \"A\"\nregister = \"CH*\"\n").unwrap_err();
-    assert!(e[0].message.contains("<n>"), "{}", e[0].message);
-    let e = parse(
-        "p.toml",
-        "[[modify]]\nblock = \"A\"\nset = { doc = \"x\" }\nto = \"B\"\n",
-    )
-    .unwrap_err();
-    assert!(e[0].message.contains("takes no `to`"), "{}", e[0].message);
-}
-
-#[test]
-fn the_cluster_level_reaches_the_registers_of_a_clusters_block() {
-    let text = include_str!("../../tests/svd/nested_clusters.svd");
-    let mut d = device(Format::Svd, "nested_clusters.svd", text);
+fn a_field_array_follows_its_fields_past_a_deleted_one() {
+    let native = r#"
+[device]
+name = "d"
+[[layout]]
+name = "OUT"
+width = 32
+fields = [
+  { name = "A", bits = "0", access = "rw" },
+  { name = "PIN0", bits = "1", access = "rw" },
+  { name = "PIN1", bits = "2", access = "rw" },
+  { name = "PIN2", bits = "3", access = "rw" },
+]
+[[block]]
+name = "GPIO"
+size = 0x10
+[[block.register]]
+name = "OUT"
+layout = "OUT"
+offset = 0
+"#;
+    let mut d = device(Format::Native, "d.toml", native);
+    // The field before the array goes first: the array's fields are found where they went.
     patched(
         &mut d,
-        r#"
-[[modify]]
-block = "P"
-cluster = "CH<n>"
-register = "CR"
-set = { doc = "Channel control" }
-
-[[rename]]
-block = "Channel"
-cluster = "SLOT*"
-register = "DST"
-to = "DEST"
-"#,
+        "[[delete]]\nblock = \"GPIO\"\nregister = \"OUT\"\nfield = \"A\"\n\n[[field_array]]\nblock = \"GPIO\"\nregister = \"OUT\"\nfield = \"PIN<n>\"\n",
     );
-    assert_eq!(
-        register(&d, "Channel", "CR").doc.as_deref(),
-        Some("Channel control")
-    );
-    register(&d, "Channel_SLOT", "DEST");
-    // A cluster the block does not have is an error at its glob, as any level's.
-    let e = errors(
-        &mut d,
-        "[[delete]]\nblock = \"P\"\ncluster = \"DMA*\"\nregister = \"CR\"\n",
-    );
-    assert_eq!(e[0].rule.name, PATCH_SELECTORS_MATCH.name);
-    assert!(
-        e[0].message.contains("matches no cluster of block `P`"),
-        "{}",
-        e[0].message
-    );
-    // The cluster itself is not a target.
-    let e = errors(&mut d, "[[delete]]\nblock = \"P\"\ncluster = \"CH<n>\"\n");
-    assert!(
-        e[0].message
-            .contains("`cluster` needs `block` and `register`"),
-        "{}",
-        e[0].message
-    );
+    let layout = d.layout(&register(&d, "GPIO", "OUT").layout.name).unwrap();
+    assert_eq!(layout.fields.len(), 3);
+    assert_eq!(layout.field_arrays[0].members, ["PIN0", "PIN1", "PIN2"]);
 }
