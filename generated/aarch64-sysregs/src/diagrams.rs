@@ -3441,6 +3441,30 @@ macro_rules! diagram_Mair {
 </svg>
 </div>"## };
 }
+macro_rules! diagram_Mair2 {
+    () => { r##"<div class="register-diagram">
+<svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="172" viewBox="0 0 724 172" role="img" aria-label="Bit fields of MAIR2" font-family="monospace" style="max-width:100%;height:auto">
+<title>Bit fields of MAIR2</title>
+<rect width="724" height="172" fill="#fff"/>
+<text x="10" y="21" font-size="13" font-weight="bold" fill="#111">MAIR2 · 64 bits · reset not described</text>
+<text y="42" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">63</tspan><tspan x="43">62</tspan><tspan x="65">61</tspan><tspan x="87">60</tspan><tspan x="109">59</tspan><tspan x="131">58</tspan><tspan x="153">57</tspan><tspan x="175">56</tspan><tspan x="197">55</tspan><tspan x="219">54</tspan><tspan x="241">53</tspan><tspan x="263">52</tspan><tspan x="285">51</tspan><tspan x="307">50</tspan><tspan x="329">49</tspan><tspan x="351">48</tspan><tspan x="373">47</tspan><tspan x="395">46</tspan><tspan x="417">45</tspan><tspan x="439">44</tspan><tspan x="461">43</tspan><tspan x="483">42</tspan><tspan x="505">41</tspan><tspan x="527">40</tspan><tspan x="549">39</tspan><tspan x="571">38</tspan><tspan x="593">37</tspan><tspan x="615">36</tspan><tspan x="637">35</tspan><tspan x="659">34</tspan><tspan x="681">33</tspan><tspan x="703">32</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>Attr7 [63:56] read/write: Memory attributes for AttrIndx 15</title><rect x="10" y="46" width="176" height="36" fill="#cfe3ff" stroke="#333"/><text x="98" y="58" dominant-baseline="central">Attr7</text><text x="98" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>Attr6 [55:48] read/write: Memory attributes for AttrIndx 14</title><rect x="186" y="46" width="176" height="36" fill="#cfe3ff" stroke="#333"/><text x="274" y="58" dominant-baseline="central">Attr6</text><text x="274" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>Attr5 [47:40] read/write: Memory attributes for AttrIndx 13</title><rect x="362" y="46" width="176" height="36" fill="#cfe3ff" stroke="#333"/><text x="450" y="58" dominant-baseline="central">Attr5</text><text x="450" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>Attr4 [39:32] read/write: Memory attributes for AttrIndx 12</title><rect x="538" y="46" width="176" height="36" fill="#cfe3ff" stroke="#333"/><text x="626" y="58" dominant-baseline="central">Attr4</text><text x="626" y="72" font-size="9" dominant-baseline="central">rw</text></g>
+</g>
+<text y="100" font-size="9" fill="#444" text-anchor="middle"><tspan x="21">31</tspan><tspan x="43">30</tspan><tspan x="65">29</tspan><tspan x="87">28</tspan><tspan x="109">27</tspan><tspan x="131">26</tspan><tspan x="153">25</tspan><tspan x="175">24</tspan><tspan x="197">23</tspan><tspan x="219">22</tspan><tspan x="241">21</tspan><tspan x="263">20</tspan><tspan x="285">19</tspan><tspan x="307">18</tspan><tspan x="329">17</tspan><tspan x="351">16</tspan><tspan x="373">15</tspan><tspan x="395">14</tspan><tspan x="417">13</tspan><tspan x="439">12</tspan><tspan x="461">11</tspan><tspan x="483">10</tspan><tspan x="505">9</tspan><tspan x="527">8</tspan><tspan x="549">7</tspan><tspan x="571">6</tspan><tspan x="593">5</tspan><tspan x="615">4</tspan><tspan x="637">3</tspan><tspan x="659">2</tspan><tspan x="681">1</tspan><tspan x="703">0</tspan></text>
+<g font-size="11" text-anchor="middle" fill="#111">
+<g><title>Attr3 [31:24] read/write: Memory attributes for AttrIndx 11</title><rect x="10" y="104" width="176" height="36" fill="#cfe3ff" stroke="#333"/><text x="98" y="116" dominant-baseline="central">Attr3</text><text x="98" y="130" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>Attr2 [23:16] read/write: Memory attributes for AttrIndx 10</title><rect x="186" y="104" width="176" height="36" fill="#cfe3ff" stroke="#333"/><text x="274" y="116" dominant-baseline="central">Attr2</text><text x="274" y="130" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>Attr1 [15:8] read/write: Memory attributes for AttrIndx 9</title><rect x="362" y="104" width="176" height="36" fill="#cfe3ff" stroke="#333"/><text x="450" y="116" dominant-baseline="central">Attr1</text><text x="450" y="130" font-size="9" dominant-baseline="central">rw</text></g>
+<g><title>Attr0 [7:0] read/write: Memory attributes for AttrIndx 8</title><rect x="538" y="104" width="176" height="36" fill="#cfe3ff" stroke="#333"/><text x="626" y="116" dominant-baseline="central">Attr0</text><text x="626" y="130" font-size="9" dominant-baseline="central">rw</text></g>
+</g>
+<rect x="10" y="150" width="12" height="12" fill="#cfe3ff" stroke="#333"/><text x="27" y="156" font-size="9" fill="#333" dominant-baseline="central">rw: read/write</text>
+</svg>
+</div>"## };
+}
 macro_rules! diagram_Mdccint {
     () => { r##"<div class="register-diagram">
 <svg xmlns="http://www.w3.org/2000/svg" class="register-diagram" width="724" height="174.4" viewBox="0 0 724 174.4" role="img" aria-label="Bit fields of MDCCINT" font-family="monospace" style="max-width:100%;height:auto">

@@ -19,7 +19,7 @@ fn panic(_: &core::panic::PanicInfo<'_>) -> ! {
 /// Cases for AArch64 (`MRS`/`MSR` system registers, MMIO through `PmuExt32`).
 #[cfg(target_arch = "aarch64")]
 pub mod a64 {
-    use aarch64_sysregs::Sctlr;
+    use aarch64_sysregs::{sctlr, Sctlr};
     use arm_generic_timer_regs::aarch64::CNTVCT_EL0;
     use arm_pmuv3::aarch64::{PMCCNTR_EL0, PMCR_EL0, PMEVCNTR_EL0, PMEVTYPER_EL0};
     use arm_pmuv3::mmio::PmuExt32;
@@ -131,9 +131,9 @@ pub mod a64 {
     #[no_mangle]
     pub extern "C" fn gen_sctlr_el1_mmu_on() {
         aarch64_sysregs::aarch64::SCTLR_EL1::modify(|v| {
-            v.with(Sctlr::M, true)
-                .with(Sctlr::C, true)
-                .with(Sctlr::I, true)
+            v | Sctlr::M.to(sctlr::M::Enabled)
+                | Sctlr::C.to(sctlr::C::Cacheable)
+                | Sctlr::I.to(sctlr::I::Cacheable)
         });
     }
 

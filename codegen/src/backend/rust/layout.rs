@@ -662,6 +662,7 @@ fn field_doc(f: &Field) -> String {
         )),
         f.read_action
             .map(|a| format!("Reading has a side effect: {}.", doc::read_action(a))),
+        partial_enum_note(f),
         f.write_constraint.map(|c| match c {
             WriteConstraint::Enumerated => "Only the enumerated values may be written.".to_string(),
             WriteConstraint::Range { min, max } => {
@@ -676,6 +677,24 @@ fn field_doc(f: &Field) -> String {
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),
     ])
+}
+
+/// The one rule for enumerated fields, said where it applies: a field whose enum names every bit
+/// pattern reads as the enum; one that names only some reads as `Result`, the bits of an unnamed
+/// value in `Err`.
+fn partial_enum_note(f: &Field) -> Option<String> {
+    let (values, enum_read, _) = enum_values(f);
+    (enum_read && f.access.readable() && !exhaustive(f)).then(|| {
+        format!(
+            "The description names {} of its {} values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).",
+            values.len(),
+            if f.width >= 64 {
+                "2^64".to_string()
+            } else {
+                (1u128 << f.width).to_string()
+            }
+        )
+    })
 }
 
 /// The values a field's enum is made of, and whether the getter and the setter use it: values

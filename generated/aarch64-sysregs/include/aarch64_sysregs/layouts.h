@@ -1280,24 +1280,32 @@
 #define AARCH64_SYSREGS_DAIF_F_MASK UINT64_C(0x40)
 #define AARCH64_SYSREGS_DAIF_F_GET(v) (((v) & AARCH64_SYSREGS_DAIF_F_MASK) >> AARCH64_SYSREGS_DAIF_F_SHIFT)
 #define AARCH64_SYSREGS_DAIF_F_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_DAIF_F_SHIFT) & AARCH64_SYSREGS_DAIF_F_MASK)
+#define AARCH64_SYSREGS_DAIF_F_UNMASKED UINT32_C(0x0) /* The exception is not masked */
+#define AARCH64_SYSREGS_DAIF_F_MASKED UINT32_C(0x1) /* The exception is masked */
 /* I [7] rw: IRQ mask */
 #define AARCH64_SYSREGS_DAIF_I_SHIFT 7u
 #define AARCH64_SYSREGS_DAIF_I_WIDTH 1u
 #define AARCH64_SYSREGS_DAIF_I_MASK UINT64_C(0x80)
 #define AARCH64_SYSREGS_DAIF_I_GET(v) (((v) & AARCH64_SYSREGS_DAIF_I_MASK) >> AARCH64_SYSREGS_DAIF_I_SHIFT)
 #define AARCH64_SYSREGS_DAIF_I_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_DAIF_I_SHIFT) & AARCH64_SYSREGS_DAIF_I_MASK)
+#define AARCH64_SYSREGS_DAIF_I_UNMASKED UINT32_C(0x0) /* The exception is not masked */
+#define AARCH64_SYSREGS_DAIF_I_MASKED UINT32_C(0x1) /* The exception is masked */
 /* A [8] rw: SError exception mask */
 #define AARCH64_SYSREGS_DAIF_A_SHIFT 8u
 #define AARCH64_SYSREGS_DAIF_A_WIDTH 1u
 #define AARCH64_SYSREGS_DAIF_A_MASK UINT64_C(0x100)
 #define AARCH64_SYSREGS_DAIF_A_GET(v) (((v) & AARCH64_SYSREGS_DAIF_A_MASK) >> AARCH64_SYSREGS_DAIF_A_SHIFT)
 #define AARCH64_SYSREGS_DAIF_A_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_DAIF_A_SHIFT) & AARCH64_SYSREGS_DAIF_A_MASK)
+#define AARCH64_SYSREGS_DAIF_A_UNMASKED UINT32_C(0x0) /* The exception is not masked */
+#define AARCH64_SYSREGS_DAIF_A_MASKED UINT32_C(0x1) /* The exception is masked */
 /* D [9] rw: Debug exception mask */
 #define AARCH64_SYSREGS_DAIF_D_SHIFT 9u
 #define AARCH64_SYSREGS_DAIF_D_WIDTH 1u
 #define AARCH64_SYSREGS_DAIF_D_MASK UINT64_C(0x200)
 #define AARCH64_SYSREGS_DAIF_D_GET(v) (((v) & AARCH64_SYSREGS_DAIF_D_MASK) >> AARCH64_SYSREGS_DAIF_D_SHIFT)
 #define AARCH64_SYSREGS_DAIF_D_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_DAIF_D_SHIFT) & AARCH64_SYSREGS_DAIF_D_MASK)
+#define AARCH64_SYSREGS_DAIF_D_UNMASKED UINT32_C(0x0) /* The exception is not masked */
+#define AARCH64_SYSREGS_DAIF_D_MASKED UINT32_C(0x1) /* The exception is masked */
 
 /* DBGDTR (64 bits): Both halves of the debug communication channel, moved in one access. Source: Arm ARM DDI0487, DBGDTR_EL0 */
 #define AARCH64_SYSREGS_DBGDTR_WIDTH 64u
@@ -2029,6 +2037,8 @@
 #define AARCH64_SYSREGS_HCR_RW_MASK UINT64_C(0x80000000)
 #define AARCH64_SYSREGS_HCR_RW_GET(v) (((v) & AARCH64_SYSREGS_HCR_RW_MASK) >> AARCH64_SYSREGS_HCR_RW_SHIFT)
 #define AARCH64_SYSREGS_HCR_RW_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_HCR_RW_SHIFT) & AARCH64_SYSREGS_HCR_RW_MASK)
+#define AARCH64_SYSREGS_HCR_RW_AARCH32 UINT32_C(0x0) /* The lower Exception level is AArch32 */
+#define AARCH64_SYSREGS_HCR_RW_AARCH64 UINT32_C(0x1) /* The lower Exception level is AArch64 */
 /* CD [32] rw: Stage 2 data access cacheability disable */
 #define AARCH64_SYSREGS_HCR_CD_SHIFT 32u
 #define AARCH64_SYSREGS_HCR_CD_WIDTH 1u
@@ -8269,7 +8279,7 @@
 #define AARCH64_SYSREGS_LORSA_SA_GET(v) (((v) & AARCH64_SYSREGS_LORSA_SA_MASK) >> AARCH64_SYSREGS_LORSA_SA_SHIFT)
 #define AARCH64_SYSREGS_LORSA_SA_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_LORSA_SA_SHIFT) & AARCH64_SYSREGS_LORSA_SA_MASK)
 
-/* MAIR (64 bits): Memory Attribute Indirection Register: eight attribute encodings indexed by AttrIndx. Source: Arm ARM DDI0487, MAIR_EL1 */
+/* MAIR (64 bits): Memory Attribute Indirection Register: eight attribute encodings indexed by AttrIndx. Source: Arm ARM DDI0487, MAIR_EL1 (the Attr<n> encodings); the encodings named are Linux's MAIR_ATTR_* (arch/arm64/include/asm/memory.h) */
 #define AARCH64_SYSREGS_MAIR_WIDTH 64u
 #define AARCH64_SYSREGS_MAIR_RES0 UINT64_C(0x0)
 #define AARCH64_SYSREGS_MAIR_RES1 UINT64_C(0x0)
@@ -8279,48 +8289,112 @@
 #define AARCH64_SYSREGS_MAIR_ATTR0_MASK UINT64_C(0xff)
 #define AARCH64_SYSREGS_MAIR_ATTR0_GET(v) (((v) & AARCH64_SYSREGS_MAIR_ATTR0_MASK) >> AARCH64_SYSREGS_MAIR_ATTR0_SHIFT)
 #define AARCH64_SYSREGS_MAIR_ATTR0_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_MAIR_ATTR0_SHIFT) & AARCH64_SYSREGS_MAIR_ATTR0_MASK)
+#define AARCH64_SYSREGS_MAIR_ATTR0_DEVICE_NGNRNE UINT32_C(0x0) /* Device-nGnRnE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR0_DEVICE_NGNRE UINT32_C(0x4) /* Device-nGnRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR0_DEVICE_NGRE UINT32_C(0x8) /* Device-nGRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR0_DEVICE_GRE UINT32_C(0xc) /* Device-GRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR0_NORMAL_NC UINT32_C(0x44) /* Normal memory, Inner and Outer Non-cacheable */
+#define AARCH64_SYSREGS_MAIR_ATTR0_NORMAL_WT UINT32_C(0xbb) /* Normal memory, Inner and Outer Write-Through Non-transient, Read-Allocate and Write-Allocate */
+#define AARCH64_SYSREGS_MAIR_ATTR0_NORMAL_TAGGED UINT32_C(0xf0) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate, with Allocation Tags (FEAT_MTE2) */
+#define AARCH64_SYSREGS_MAIR_ATTR0_NORMAL_WB UINT32_C(0xff) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate */
 /* Attr1 [15:8] rw: Memory attribute encoding for AttrIndx 1 */
 #define AARCH64_SYSREGS_MAIR_ATTR1_SHIFT 8u
 #define AARCH64_SYSREGS_MAIR_ATTR1_WIDTH 8u
 #define AARCH64_SYSREGS_MAIR_ATTR1_MASK UINT64_C(0xff00)
 #define AARCH64_SYSREGS_MAIR_ATTR1_GET(v) (((v) & AARCH64_SYSREGS_MAIR_ATTR1_MASK) >> AARCH64_SYSREGS_MAIR_ATTR1_SHIFT)
 #define AARCH64_SYSREGS_MAIR_ATTR1_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_MAIR_ATTR1_SHIFT) & AARCH64_SYSREGS_MAIR_ATTR1_MASK)
+#define AARCH64_SYSREGS_MAIR_ATTR1_DEVICE_NGNRNE UINT32_C(0x0) /* Device-nGnRnE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR1_DEVICE_NGNRE UINT32_C(0x4) /* Device-nGnRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR1_DEVICE_NGRE UINT32_C(0x8) /* Device-nGRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR1_DEVICE_GRE UINT32_C(0xc) /* Device-GRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR1_NORMAL_NC UINT32_C(0x44) /* Normal memory, Inner and Outer Non-cacheable */
+#define AARCH64_SYSREGS_MAIR_ATTR1_NORMAL_WT UINT32_C(0xbb) /* Normal memory, Inner and Outer Write-Through Non-transient, Read-Allocate and Write-Allocate */
+#define AARCH64_SYSREGS_MAIR_ATTR1_NORMAL_TAGGED UINT32_C(0xf0) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate, with Allocation Tags (FEAT_MTE2) */
+#define AARCH64_SYSREGS_MAIR_ATTR1_NORMAL_WB UINT32_C(0xff) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate */
 /* Attr2 [23:16] rw: Memory attribute encoding for AttrIndx 2 */
 #define AARCH64_SYSREGS_MAIR_ATTR2_SHIFT 16u
 #define AARCH64_SYSREGS_MAIR_ATTR2_WIDTH 8u
 #define AARCH64_SYSREGS_MAIR_ATTR2_MASK UINT64_C(0xff0000)
 #define AARCH64_SYSREGS_MAIR_ATTR2_GET(v) (((v) & AARCH64_SYSREGS_MAIR_ATTR2_MASK) >> AARCH64_SYSREGS_MAIR_ATTR2_SHIFT)
 #define AARCH64_SYSREGS_MAIR_ATTR2_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_MAIR_ATTR2_SHIFT) & AARCH64_SYSREGS_MAIR_ATTR2_MASK)
+#define AARCH64_SYSREGS_MAIR_ATTR2_DEVICE_NGNRNE UINT32_C(0x0) /* Device-nGnRnE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR2_DEVICE_NGNRE UINT32_C(0x4) /* Device-nGnRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR2_DEVICE_NGRE UINT32_C(0x8) /* Device-nGRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR2_DEVICE_GRE UINT32_C(0xc) /* Device-GRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR2_NORMAL_NC UINT32_C(0x44) /* Normal memory, Inner and Outer Non-cacheable */
+#define AARCH64_SYSREGS_MAIR_ATTR2_NORMAL_WT UINT32_C(0xbb) /* Normal memory, Inner and Outer Write-Through Non-transient, Read-Allocate and Write-Allocate */
+#define AARCH64_SYSREGS_MAIR_ATTR2_NORMAL_TAGGED UINT32_C(0xf0) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate, with Allocation Tags (FEAT_MTE2) */
+#define AARCH64_SYSREGS_MAIR_ATTR2_NORMAL_WB UINT32_C(0xff) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate */
 /* Attr3 [31:24] rw: Memory attribute encoding for AttrIndx 3 */
 #define AARCH64_SYSREGS_MAIR_ATTR3_SHIFT 24u
 #define AARCH64_SYSREGS_MAIR_ATTR3_WIDTH 8u
 #define AARCH64_SYSREGS_MAIR_ATTR3_MASK UINT64_C(0xff000000)
 #define AARCH64_SYSREGS_MAIR_ATTR3_GET(v) (((v) & AARCH64_SYSREGS_MAIR_ATTR3_MASK) >> AARCH64_SYSREGS_MAIR_ATTR3_SHIFT)
 #define AARCH64_SYSREGS_MAIR_ATTR3_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_MAIR_ATTR3_SHIFT) & AARCH64_SYSREGS_MAIR_ATTR3_MASK)
+#define AARCH64_SYSREGS_MAIR_ATTR3_DEVICE_NGNRNE UINT32_C(0x0) /* Device-nGnRnE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR3_DEVICE_NGNRE UINT32_C(0x4) /* Device-nGnRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR3_DEVICE_NGRE UINT32_C(0x8) /* Device-nGRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR3_DEVICE_GRE UINT32_C(0xc) /* Device-GRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR3_NORMAL_NC UINT32_C(0x44) /* Normal memory, Inner and Outer Non-cacheable */
+#define AARCH64_SYSREGS_MAIR_ATTR3_NORMAL_WT UINT32_C(0xbb) /* Normal memory, Inner and Outer Write-Through Non-transient, Read-Allocate and Write-Allocate */
+#define AARCH64_SYSREGS_MAIR_ATTR3_NORMAL_TAGGED UINT32_C(0xf0) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate, with Allocation Tags (FEAT_MTE2) */
+#define AARCH64_SYSREGS_MAIR_ATTR3_NORMAL_WB UINT32_C(0xff) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate */
 /* Attr4 [39:32] rw: Memory attribute encoding for AttrIndx 4 */
 #define AARCH64_SYSREGS_MAIR_ATTR4_SHIFT 32u
 #define AARCH64_SYSREGS_MAIR_ATTR4_WIDTH 8u
 #define AARCH64_SYSREGS_MAIR_ATTR4_MASK UINT64_C(0xff00000000)
 #define AARCH64_SYSREGS_MAIR_ATTR4_GET(v) (((v) & AARCH64_SYSREGS_MAIR_ATTR4_MASK) >> AARCH64_SYSREGS_MAIR_ATTR4_SHIFT)
 #define AARCH64_SYSREGS_MAIR_ATTR4_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_MAIR_ATTR4_SHIFT) & AARCH64_SYSREGS_MAIR_ATTR4_MASK)
+#define AARCH64_SYSREGS_MAIR_ATTR4_DEVICE_NGNRNE UINT32_C(0x0) /* Device-nGnRnE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR4_DEVICE_NGNRE UINT32_C(0x4) /* Device-nGnRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR4_DEVICE_NGRE UINT32_C(0x8) /* Device-nGRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR4_DEVICE_GRE UINT32_C(0xc) /* Device-GRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR4_NORMAL_NC UINT32_C(0x44) /* Normal memory, Inner and Outer Non-cacheable */
+#define AARCH64_SYSREGS_MAIR_ATTR4_NORMAL_WT UINT32_C(0xbb) /* Normal memory, Inner and Outer Write-Through Non-transient, Read-Allocate and Write-Allocate */
+#define AARCH64_SYSREGS_MAIR_ATTR4_NORMAL_TAGGED UINT32_C(0xf0) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate, with Allocation Tags (FEAT_MTE2) */
+#define AARCH64_SYSREGS_MAIR_ATTR4_NORMAL_WB UINT32_C(0xff) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate */
 /* Attr5 [47:40] rw: Memory attribute encoding for AttrIndx 5 */
 #define AARCH64_SYSREGS_MAIR_ATTR5_SHIFT 40u
 #define AARCH64_SYSREGS_MAIR_ATTR5_WIDTH 8u
 #define AARCH64_SYSREGS_MAIR_ATTR5_MASK UINT64_C(0xff0000000000)
 #define AARCH64_SYSREGS_MAIR_ATTR5_GET(v) (((v) & AARCH64_SYSREGS_MAIR_ATTR5_MASK) >> AARCH64_SYSREGS_MAIR_ATTR5_SHIFT)
 #define AARCH64_SYSREGS_MAIR_ATTR5_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_MAIR_ATTR5_SHIFT) & AARCH64_SYSREGS_MAIR_ATTR5_MASK)
+#define AARCH64_SYSREGS_MAIR_ATTR5_DEVICE_NGNRNE UINT32_C(0x0) /* Device-nGnRnE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR5_DEVICE_NGNRE UINT32_C(0x4) /* Device-nGnRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR5_DEVICE_NGRE UINT32_C(0x8) /* Device-nGRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR5_DEVICE_GRE UINT32_C(0xc) /* Device-GRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR5_NORMAL_NC UINT32_C(0x44) /* Normal memory, Inner and Outer Non-cacheable */
+#define AARCH64_SYSREGS_MAIR_ATTR5_NORMAL_WT UINT32_C(0xbb) /* Normal memory, Inner and Outer Write-Through Non-transient, Read-Allocate and Write-Allocate */
+#define AARCH64_SYSREGS_MAIR_ATTR5_NORMAL_TAGGED UINT32_C(0xf0) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate, with Allocation Tags (FEAT_MTE2) */
+#define AARCH64_SYSREGS_MAIR_ATTR5_NORMAL_WB UINT32_C(0xff) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate */
 /* Attr6 [55:48] rw: Memory attribute encoding for AttrIndx 6 */
 #define AARCH64_SYSREGS_MAIR_ATTR6_SHIFT 48u
 #define AARCH64_SYSREGS_MAIR_ATTR6_WIDTH 8u
 #define AARCH64_SYSREGS_MAIR_ATTR6_MASK UINT64_C(0xff000000000000)
 #define AARCH64_SYSREGS_MAIR_ATTR6_GET(v) (((v) & AARCH64_SYSREGS_MAIR_ATTR6_MASK) >> AARCH64_SYSREGS_MAIR_ATTR6_SHIFT)
 #define AARCH64_SYSREGS_MAIR_ATTR6_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_MAIR_ATTR6_SHIFT) & AARCH64_SYSREGS_MAIR_ATTR6_MASK)
+#define AARCH64_SYSREGS_MAIR_ATTR6_DEVICE_NGNRNE UINT32_C(0x0) /* Device-nGnRnE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR6_DEVICE_NGNRE UINT32_C(0x4) /* Device-nGnRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR6_DEVICE_NGRE UINT32_C(0x8) /* Device-nGRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR6_DEVICE_GRE UINT32_C(0xc) /* Device-GRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR6_NORMAL_NC UINT32_C(0x44) /* Normal memory, Inner and Outer Non-cacheable */
+#define AARCH64_SYSREGS_MAIR_ATTR6_NORMAL_WT UINT32_C(0xbb) /* Normal memory, Inner and Outer Write-Through Non-transient, Read-Allocate and Write-Allocate */
+#define AARCH64_SYSREGS_MAIR_ATTR6_NORMAL_TAGGED UINT32_C(0xf0) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate, with Allocation Tags (FEAT_MTE2) */
+#define AARCH64_SYSREGS_MAIR_ATTR6_NORMAL_WB UINT32_C(0xff) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate */
 /* Attr7 [63:56] rw: Memory attribute encoding for AttrIndx 7 */
 #define AARCH64_SYSREGS_MAIR_ATTR7_SHIFT 56u
 #define AARCH64_SYSREGS_MAIR_ATTR7_WIDTH 8u
 #define AARCH64_SYSREGS_MAIR_ATTR7_MASK UINT64_C(0xff00000000000000)
 #define AARCH64_SYSREGS_MAIR_ATTR7_GET(v) (((v) & AARCH64_SYSREGS_MAIR_ATTR7_MASK) >> AARCH64_SYSREGS_MAIR_ATTR7_SHIFT)
 #define AARCH64_SYSREGS_MAIR_ATTR7_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_MAIR_ATTR7_SHIFT) & AARCH64_SYSREGS_MAIR_ATTR7_MASK)
+#define AARCH64_SYSREGS_MAIR_ATTR7_DEVICE_NGNRNE UINT32_C(0x0) /* Device-nGnRnE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR7_DEVICE_NGNRE UINT32_C(0x4) /* Device-nGnRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR7_DEVICE_NGRE UINT32_C(0x8) /* Device-nGRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR7_DEVICE_GRE UINT32_C(0xc) /* Device-GRE memory */
+#define AARCH64_SYSREGS_MAIR_ATTR7_NORMAL_NC UINT32_C(0x44) /* Normal memory, Inner and Outer Non-cacheable */
+#define AARCH64_SYSREGS_MAIR_ATTR7_NORMAL_WT UINT32_C(0xbb) /* Normal memory, Inner and Outer Write-Through Non-transient, Read-Allocate and Write-Allocate */
+#define AARCH64_SYSREGS_MAIR_ATTR7_NORMAL_TAGGED UINT32_C(0xf0) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate, with Allocation Tags (FEAT_MTE2) */
+#define AARCH64_SYSREGS_MAIR_ATTR7_NORMAL_WB UINT32_C(0xff) /* Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate */
 
 /* MAIR2 (64 bits): Extended Memory Attribute Indirection Register. Source: Arm ARM DDI0487, MAIR2_EL1; Linux arch/arm64/tools/sysreg (encoding, fields) */
 #define AARCH64_SYSREGS_MAIR2_WIDTH 64u
@@ -10934,6 +11008,8 @@
 #define AARCH64_SYSREGS_SCR_NS_MASK UINT64_C(0x1)
 #define AARCH64_SYSREGS_SCR_NS_GET(v) (((v) & AARCH64_SYSREGS_SCR_NS_MASK) >> AARCH64_SYSREGS_SCR_NS_SHIFT)
 #define AARCH64_SYSREGS_SCR_NS_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SCR_NS_SHIFT) & AARCH64_SYSREGS_SCR_NS_MASK)
+#define AARCH64_SYSREGS_SCR_NS_SECURE UINT32_C(0x0) /* Lower Exception levels are in Secure state */
+#define AARCH64_SYSREGS_SCR_NS_NON_SECURE UINT32_C(0x1) /* Lower Exception levels are in Non-secure state */
 /* IRQ [1] rw: Route physical IRQ to EL3 */
 #define AARCH64_SYSREGS_SCR_IRQ_SHIFT 1u
 #define AARCH64_SYSREGS_SCR_IRQ_WIDTH 1u
@@ -10976,6 +11052,8 @@
 #define AARCH64_SYSREGS_SCR_RW_MASK UINT64_C(0x400)
 #define AARCH64_SYSREGS_SCR_RW_GET(v) (((v) & AARCH64_SYSREGS_SCR_RW_MASK) >> AARCH64_SYSREGS_SCR_RW_SHIFT)
 #define AARCH64_SYSREGS_SCR_RW_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SCR_RW_SHIFT) & AARCH64_SYSREGS_SCR_RW_MASK)
+#define AARCH64_SYSREGS_SCR_RW_AARCH32 UINT32_C(0x0) /* The lower Exception level is AArch32 */
+#define AARCH64_SYSREGS_SCR_RW_AARCH64 UINT32_C(0x1) /* The lower Exception level is AArch64 */
 /* ST [11] rw: Secure EL1 access to the secure physical timer registers */
 #define AARCH64_SYSREGS_SCR_ST_SHIFT 11u
 #define AARCH64_SYSREGS_SCR_ST_WIDTH 1u
@@ -11257,6 +11335,8 @@
 #define AARCH64_SYSREGS_SCTLR_M_MASK UINT64_C(0x1)
 #define AARCH64_SYSREGS_SCTLR_M_GET(v) (((v) & AARCH64_SYSREGS_SCTLR_M_MASK) >> AARCH64_SYSREGS_SCTLR_M_SHIFT)
 #define AARCH64_SYSREGS_SCTLR_M_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SCTLR_M_SHIFT) & AARCH64_SYSREGS_SCTLR_M_MASK)
+#define AARCH64_SYSREGS_SCTLR_M_DISABLED UINT32_C(0x0) /* Stage 1 address translation disabled */
+#define AARCH64_SYSREGS_SCTLR_M_ENABLED UINT32_C(0x1) /* Stage 1 address translation enabled */
 /* A [1] rw: Alignment check for data accesses */
 #define AARCH64_SYSREGS_SCTLR_A_SHIFT 1u
 #define AARCH64_SYSREGS_SCTLR_A_WIDTH 1u
@@ -11269,6 +11349,8 @@
 #define AARCH64_SYSREGS_SCTLR_C_MASK UINT64_C(0x4)
 #define AARCH64_SYSREGS_SCTLR_C_GET(v) (((v) & AARCH64_SYSREGS_SCTLR_C_MASK) >> AARCH64_SYSREGS_SCTLR_C_SHIFT)
 #define AARCH64_SYSREGS_SCTLR_C_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SCTLR_C_SHIFT) & AARCH64_SYSREGS_SCTLR_C_MASK)
+#define AARCH64_SYSREGS_SCTLR_C_NON_CACHEABLE UINT32_C(0x0) /* Data accesses to Normal memory are Non-cacheable */
+#define AARCH64_SYSREGS_SCTLR_C_CACHEABLE UINT32_C(0x1) /* This control has no effect on the cacheability of data accesses */
 /* SA [3] rw: SP alignment check at EL1 */
 #define AARCH64_SYSREGS_SCTLR_SA_SHIFT 3u
 #define AARCH64_SYSREGS_SCTLR_SA_WIDTH 1u
@@ -11329,6 +11411,8 @@
 #define AARCH64_SYSREGS_SCTLR_I_MASK UINT64_C(0x1000)
 #define AARCH64_SYSREGS_SCTLR_I_GET(v) (((v) & AARCH64_SYSREGS_SCTLR_I_MASK) >> AARCH64_SYSREGS_SCTLR_I_SHIFT)
 #define AARCH64_SYSREGS_SCTLR_I_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SCTLR_I_SHIFT) & AARCH64_SYSREGS_SCTLR_I_MASK)
+#define AARCH64_SYSREGS_SCTLR_I_NON_CACHEABLE UINT32_C(0x0) /* Instruction accesses to Normal memory are Non-cacheable */
+#define AARCH64_SYSREGS_SCTLR_I_CACHEABLE UINT32_C(0x1) /* This control has no effect on the cacheability of instruction accesses */
 /* EnDB [13] rw: Enable pointer authentication with the APDB key (FEAT_PAuth) */
 #define AARCH64_SYSREGS_SCTLR_ENDB_SHIFT 13u
 #define AARCH64_SYSREGS_SCTLR_ENDB_WIDTH 1u
@@ -11618,6 +11702,8 @@
 #define AARCH64_SYSREGS_SCTLR_A32_M_MASK UINT32_C(0x1)
 #define AARCH64_SYSREGS_SCTLR_A32_M_GET(v) (((v) & AARCH64_SYSREGS_SCTLR_A32_M_MASK) >> AARCH64_SYSREGS_SCTLR_A32_M_SHIFT)
 #define AARCH64_SYSREGS_SCTLR_A32_M_PREP(x) (((uint32_t)(x) << AARCH64_SYSREGS_SCTLR_A32_M_SHIFT) & AARCH64_SYSREGS_SCTLR_A32_M_MASK)
+#define AARCH64_SYSREGS_SCTLR_A32_M_DISABLED UINT32_C(0x0) /* Stage 1 address translation disabled */
+#define AARCH64_SYSREGS_SCTLR_A32_M_ENABLED UINT32_C(0x1) /* Stage 1 address translation enabled */
 /* A [1] rw: Alignment checking enable */
 #define AARCH64_SYSREGS_SCTLR_A32_A_SHIFT 1u
 #define AARCH64_SYSREGS_SCTLR_A32_A_WIDTH 1u
@@ -11630,6 +11716,8 @@
 #define AARCH64_SYSREGS_SCTLR_A32_C_MASK UINT32_C(0x4)
 #define AARCH64_SYSREGS_SCTLR_A32_C_GET(v) (((v) & AARCH64_SYSREGS_SCTLR_A32_C_MASK) >> AARCH64_SYSREGS_SCTLR_A32_C_SHIFT)
 #define AARCH64_SYSREGS_SCTLR_A32_C_PREP(x) (((uint32_t)(x) << AARCH64_SYSREGS_SCTLR_A32_C_SHIFT) & AARCH64_SYSREGS_SCTLR_A32_C_MASK)
+#define AARCH64_SYSREGS_SCTLR_A32_C_NON_CACHEABLE UINT32_C(0x0) /* Data accesses to Normal memory are Non-cacheable */
+#define AARCH64_SYSREGS_SCTLR_A32_C_CACHEABLE UINT32_C(0x1) /* This control has no effect on the cacheability of data accesses */
 /* nTLSMD [3] rw: No trap of load/store multiple to Device memory at PL0 */
 #define AARCH64_SYSREGS_SCTLR_A32_NTLSMD_SHIFT 3u
 #define AARCH64_SYSREGS_SCTLR_A32_NTLSMD_WIDTH 1u
@@ -11666,6 +11754,8 @@
 #define AARCH64_SYSREGS_SCTLR_A32_I_MASK UINT32_C(0x1000)
 #define AARCH64_SYSREGS_SCTLR_A32_I_GET(v) (((v) & AARCH64_SYSREGS_SCTLR_A32_I_MASK) >> AARCH64_SYSREGS_SCTLR_A32_I_SHIFT)
 #define AARCH64_SYSREGS_SCTLR_A32_I_PREP(x) (((uint32_t)(x) << AARCH64_SYSREGS_SCTLR_A32_I_SHIFT) & AARCH64_SYSREGS_SCTLR_A32_I_MASK)
+#define AARCH64_SYSREGS_SCTLR_A32_I_NON_CACHEABLE UINT32_C(0x0) /* Instruction accesses to Normal memory are Non-cacheable */
+#define AARCH64_SYSREGS_SCTLR_A32_I_CACHEABLE UINT32_C(0x1) /* This control has no effect on the cacheability of instruction accesses */
 /* V [13] rw: High exception vectors (0xFFFF0000) instead of VBAR */
 #define AARCH64_SYSREGS_SCTLR_A32_V_SHIFT 13u
 #define AARCH64_SYSREGS_SCTLR_A32_V_WIDTH 1u
@@ -11731,6 +11821,8 @@
 #define AARCH64_SYSREGS_SCTLR_EL3_M_MASK UINT64_C(0x1)
 #define AARCH64_SYSREGS_SCTLR_EL3_M_GET(v) (((v) & AARCH64_SYSREGS_SCTLR_EL3_M_MASK) >> AARCH64_SYSREGS_SCTLR_EL3_M_SHIFT)
 #define AARCH64_SYSREGS_SCTLR_EL3_M_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SCTLR_EL3_M_SHIFT) & AARCH64_SYSREGS_SCTLR_EL3_M_MASK)
+#define AARCH64_SYSREGS_SCTLR_EL3_M_DISABLED UINT32_C(0x0) /* Stage 1 address translation disabled */
+#define AARCH64_SYSREGS_SCTLR_EL3_M_ENABLED UINT32_C(0x1) /* Stage 1 address translation enabled */
 /* A [1] rw: Alignment check for data accesses */
 #define AARCH64_SYSREGS_SCTLR_EL3_A_SHIFT 1u
 #define AARCH64_SYSREGS_SCTLR_EL3_A_WIDTH 1u
@@ -11743,6 +11835,8 @@
 #define AARCH64_SYSREGS_SCTLR_EL3_C_MASK UINT64_C(0x4)
 #define AARCH64_SYSREGS_SCTLR_EL3_C_GET(v) (((v) & AARCH64_SYSREGS_SCTLR_EL3_C_MASK) >> AARCH64_SYSREGS_SCTLR_EL3_C_SHIFT)
 #define AARCH64_SYSREGS_SCTLR_EL3_C_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SCTLR_EL3_C_SHIFT) & AARCH64_SYSREGS_SCTLR_EL3_C_MASK)
+#define AARCH64_SYSREGS_SCTLR_EL3_C_NON_CACHEABLE UINT32_C(0x0) /* Data accesses to Normal memory are Non-cacheable */
+#define AARCH64_SYSREGS_SCTLR_EL3_C_CACHEABLE UINT32_C(0x1) /* This control has no effect on the cacheability of data accesses */
 /* SA [3] rw: SP alignment check at EL3 */
 #define AARCH64_SYSREGS_SCTLR_EL3_SA_SHIFT 3u
 #define AARCH64_SYSREGS_SCTLR_EL3_SA_WIDTH 1u
@@ -11767,6 +11861,8 @@
 #define AARCH64_SYSREGS_SCTLR_EL3_I_MASK UINT64_C(0x1000)
 #define AARCH64_SYSREGS_SCTLR_EL3_I_GET(v) (((v) & AARCH64_SYSREGS_SCTLR_EL3_I_MASK) >> AARCH64_SYSREGS_SCTLR_EL3_I_SHIFT)
 #define AARCH64_SYSREGS_SCTLR_EL3_I_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SCTLR_EL3_I_SHIFT) & AARCH64_SYSREGS_SCTLR_EL3_I_MASK)
+#define AARCH64_SYSREGS_SCTLR_EL3_I_NON_CACHEABLE UINT32_C(0x0) /* Instruction accesses to Normal memory are Non-cacheable */
+#define AARCH64_SYSREGS_SCTLR_EL3_I_CACHEABLE UINT32_C(0x1) /* This control has no effect on the cacheability of instruction accesses */
 /* EnDB [13] rw: Enable pointer authentication with the APDB key (FEAT_PAuth) */
 #define AARCH64_SYSREGS_SCTLR_EL3_ENDB_SHIFT 13u
 #define AARCH64_SYSREGS_SCTLR_EL3_ENDB_WIDTH 1u
@@ -12071,24 +12167,32 @@
 #define AARCH64_SYSREGS_SPSR_F_MASK UINT64_C(0x40)
 #define AARCH64_SYSREGS_SPSR_F_GET(v) (((v) & AARCH64_SYSREGS_SPSR_F_MASK) >> AARCH64_SYSREGS_SPSR_F_SHIFT)
 #define AARCH64_SYSREGS_SPSR_F_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SPSR_F_SHIFT) & AARCH64_SYSREGS_SPSR_F_MASK)
+#define AARCH64_SYSREGS_SPSR_F_UNMASKED UINT32_C(0x0) /* The exception is not masked */
+#define AARCH64_SYSREGS_SPSR_F_MASKED UINT32_C(0x1) /* The exception is masked */
 /* I [7] rw: IRQ mask */
 #define AARCH64_SYSREGS_SPSR_I_SHIFT 7u
 #define AARCH64_SYSREGS_SPSR_I_WIDTH 1u
 #define AARCH64_SYSREGS_SPSR_I_MASK UINT64_C(0x80)
 #define AARCH64_SYSREGS_SPSR_I_GET(v) (((v) & AARCH64_SYSREGS_SPSR_I_MASK) >> AARCH64_SYSREGS_SPSR_I_SHIFT)
 #define AARCH64_SYSREGS_SPSR_I_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SPSR_I_SHIFT) & AARCH64_SYSREGS_SPSR_I_MASK)
+#define AARCH64_SYSREGS_SPSR_I_UNMASKED UINT32_C(0x0) /* The exception is not masked */
+#define AARCH64_SYSREGS_SPSR_I_MASKED UINT32_C(0x1) /* The exception is masked */
 /* A [8] rw: SError exception mask */
 #define AARCH64_SYSREGS_SPSR_A_SHIFT 8u
 #define AARCH64_SYSREGS_SPSR_A_WIDTH 1u
 #define AARCH64_SYSREGS_SPSR_A_MASK UINT64_C(0x100)
 #define AARCH64_SYSREGS_SPSR_A_GET(v) (((v) & AARCH64_SYSREGS_SPSR_A_MASK) >> AARCH64_SYSREGS_SPSR_A_SHIFT)
 #define AARCH64_SYSREGS_SPSR_A_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SPSR_A_SHIFT) & AARCH64_SYSREGS_SPSR_A_MASK)
+#define AARCH64_SYSREGS_SPSR_A_UNMASKED UINT32_C(0x0) /* The exception is not masked */
+#define AARCH64_SYSREGS_SPSR_A_MASKED UINT32_C(0x1) /* The exception is masked */
 /* D [9] rw: Debug exception mask */
 #define AARCH64_SYSREGS_SPSR_D_SHIFT 9u
 #define AARCH64_SYSREGS_SPSR_D_WIDTH 1u
 #define AARCH64_SYSREGS_SPSR_D_MASK UINT64_C(0x200)
 #define AARCH64_SYSREGS_SPSR_D_GET(v) (((v) & AARCH64_SYSREGS_SPSR_D_MASK) >> AARCH64_SYSREGS_SPSR_D_SHIFT)
 #define AARCH64_SYSREGS_SPSR_D_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_SPSR_D_SHIFT) & AARCH64_SYSREGS_SPSR_D_MASK)
+#define AARCH64_SYSREGS_SPSR_D_UNMASKED UINT32_C(0x0) /* The exception is not masked */
+#define AARCH64_SYSREGS_SPSR_D_MASKED UINT32_C(0x1) /* The exception is masked */
 /* BTYPE [11:10] rw: Branch type indicator (FEAT_BTI) */
 #define AARCH64_SYSREGS_SPSR_BTYPE_SHIFT 10u
 #define AARCH64_SYSREGS_SPSR_BTYPE_WIDTH 2u
@@ -12372,6 +12476,8 @@
 #define AARCH64_SYSREGS_TCR_EL1_EPD0_MASK UINT64_C(0x80)
 #define AARCH64_SYSREGS_TCR_EL1_EPD0_GET(v) (((v) & AARCH64_SYSREGS_TCR_EL1_EPD0_MASK) >> AARCH64_SYSREGS_TCR_EL1_EPD0_SHIFT)
 #define AARCH64_SYSREGS_TCR_EL1_EPD0_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_TCR_EL1_EPD0_SHIFT) & AARCH64_SYSREGS_TCR_EL1_EPD0_MASK)
+#define AARCH64_SYSREGS_TCR_EL1_EPD0_WALK UINT32_C(0x0) /* A TLB miss walks the translation tables */
+#define AARCH64_SYSREGS_TCR_EL1_EPD0_FAULT UINT32_C(0x1) /* A TLB miss generates a Translation fault: no walk */
 /* IRGN0 [9:8] rw: Inner cacheability of TTBR0 table walks */
 #define AARCH64_SYSREGS_TCR_EL1_IRGN0_SHIFT 8u
 #define AARCH64_SYSREGS_TCR_EL1_IRGN0_WIDTH 2u
@@ -12428,6 +12534,8 @@
 #define AARCH64_SYSREGS_TCR_EL1_EPD1_MASK UINT64_C(0x800000)
 #define AARCH64_SYSREGS_TCR_EL1_EPD1_GET(v) (((v) & AARCH64_SYSREGS_TCR_EL1_EPD1_MASK) >> AARCH64_SYSREGS_TCR_EL1_EPD1_SHIFT)
 #define AARCH64_SYSREGS_TCR_EL1_EPD1_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_TCR_EL1_EPD1_SHIFT) & AARCH64_SYSREGS_TCR_EL1_EPD1_MASK)
+#define AARCH64_SYSREGS_TCR_EL1_EPD1_WALK UINT32_C(0x0) /* A TLB miss walks the translation tables */
+#define AARCH64_SYSREGS_TCR_EL1_EPD1_FAULT UINT32_C(0x1) /* A TLB miss generates a Translation fault: no walk */
 /* IRGN1 [25:24] rw: Inner cacheability of TTBR1 table walks */
 #define AARCH64_SYSREGS_TCR_EL1_IRGN1_SHIFT 24u
 #define AARCH64_SYSREGS_TCR_EL1_IRGN1_WIDTH 2u
@@ -12492,12 +12600,16 @@
 #define AARCH64_SYSREGS_TCR_EL1_TBI0_MASK UINT64_C(0x2000000000)
 #define AARCH64_SYSREGS_TCR_EL1_TBI0_GET(v) (((v) & AARCH64_SYSREGS_TCR_EL1_TBI0_MASK) >> AARCH64_SYSREGS_TCR_EL1_TBI0_SHIFT)
 #define AARCH64_SYSREGS_TCR_EL1_TBI0_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_TCR_EL1_TBI0_SHIFT) & AARCH64_SYSREGS_TCR_EL1_TBI0_MASK)
+#define AARCH64_SYSREGS_TCR_EL1_TBI0_USED UINT32_C(0x0) /* The top byte is used in the address calculation */
+#define AARCH64_SYSREGS_TCR_EL1_TBI0_IGNORED UINT32_C(0x1) /* The top byte is ignored in the address calculation (tagged addresses) */
 /* TBI1 [38] rw: Top byte ignored, TTBR1 range */
 #define AARCH64_SYSREGS_TCR_EL1_TBI1_SHIFT 38u
 #define AARCH64_SYSREGS_TCR_EL1_TBI1_WIDTH 1u
 #define AARCH64_SYSREGS_TCR_EL1_TBI1_MASK UINT64_C(0x4000000000)
 #define AARCH64_SYSREGS_TCR_EL1_TBI1_GET(v) (((v) & AARCH64_SYSREGS_TCR_EL1_TBI1_MASK) >> AARCH64_SYSREGS_TCR_EL1_TBI1_SHIFT)
 #define AARCH64_SYSREGS_TCR_EL1_TBI1_PREP(x) (((uint64_t)(x) << AARCH64_SYSREGS_TCR_EL1_TBI1_SHIFT) & AARCH64_SYSREGS_TCR_EL1_TBI1_MASK)
+#define AARCH64_SYSREGS_TCR_EL1_TBI1_USED UINT32_C(0x0) /* The top byte is used in the address calculation */
+#define AARCH64_SYSREGS_TCR_EL1_TBI1_IGNORED UINT32_C(0x1) /* The top byte is ignored in the address calculation (tagged addresses) */
 /* HA [39] rw: Hardware Access flag update (FEAT_HAFDBS) */
 #define AARCH64_SYSREGS_TCR_EL1_HA_SHIFT 39u
 #define AARCH64_SYSREGS_TCR_EL1_HA_WIDTH 1u
@@ -13057,6 +13169,8 @@
 #define AARCH64_SYSREGS_TTBCR_LONG_EPD0_MASK UINT32_C(0x80)
 #define AARCH64_SYSREGS_TTBCR_LONG_EPD0_GET(v) (((v) & AARCH64_SYSREGS_TTBCR_LONG_EPD0_MASK) >> AARCH64_SYSREGS_TTBCR_LONG_EPD0_SHIFT)
 #define AARCH64_SYSREGS_TTBCR_LONG_EPD0_PREP(x) (((uint32_t)(x) << AARCH64_SYSREGS_TTBCR_LONG_EPD0_SHIFT) & AARCH64_SYSREGS_TTBCR_LONG_EPD0_MASK)
+#define AARCH64_SYSREGS_TTBCR_LONG_EPD0_WALK UINT32_C(0x0) /* A TLB miss walks the translation tables */
+#define AARCH64_SYSREGS_TTBCR_LONG_EPD0_FAULT UINT32_C(0x1) /* A TLB miss generates a Translation fault: no walk */
 /* IRGN0 [9:8] rw: Inner cacheability of TTBR0 table walks */
 #define AARCH64_SYSREGS_TTBCR_LONG_IRGN0_SHIFT 8u
 #define AARCH64_SYSREGS_TTBCR_LONG_IRGN0_WIDTH 2u
@@ -13104,6 +13218,8 @@
 #define AARCH64_SYSREGS_TTBCR_LONG_EPD1_MASK UINT32_C(0x800000)
 #define AARCH64_SYSREGS_TTBCR_LONG_EPD1_GET(v) (((v) & AARCH64_SYSREGS_TTBCR_LONG_EPD1_MASK) >> AARCH64_SYSREGS_TTBCR_LONG_EPD1_SHIFT)
 #define AARCH64_SYSREGS_TTBCR_LONG_EPD1_PREP(x) (((uint32_t)(x) << AARCH64_SYSREGS_TTBCR_LONG_EPD1_SHIFT) & AARCH64_SYSREGS_TTBCR_LONG_EPD1_MASK)
+#define AARCH64_SYSREGS_TTBCR_LONG_EPD1_WALK UINT32_C(0x0) /* A TLB miss walks the translation tables */
+#define AARCH64_SYSREGS_TTBCR_LONG_EPD1_FAULT UINT32_C(0x1) /* A TLB miss generates a Translation fault: no walk */
 /* IRGN1 [25:24] rw: Inner cacheability of TTBR1 table walks */
 #define AARCH64_SYSREGS_TTBCR_LONG_IRGN1_SHIFT 24u
 #define AARCH64_SYSREGS_TTBCR_LONG_IRGN1_WIDTH 2u

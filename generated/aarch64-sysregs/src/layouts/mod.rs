@@ -2092,66 +2092,98 @@ impl Dacr {
     /// `D0`: Access to domain 0
     ///
     /// Bits \[1:0\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D0: armreg_rt::Field<Self, dacr::D0, dacr::D0> = armreg_rt::Field::new(0, 2);
     /// `D1`: Access to domain 1
     ///
     /// Bits \[3:2\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D1: armreg_rt::Field<Self, dacr::D1, dacr::D1> = armreg_rt::Field::new(2, 2);
     /// `D2`: Access to domain 2
     ///
     /// Bits \[5:4\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D2: armreg_rt::Field<Self, dacr::D2, dacr::D2> = armreg_rt::Field::new(4, 2);
     /// `D3`: Access to domain 3
     ///
     /// Bits \[7:6\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D3: armreg_rt::Field<Self, dacr::D3, dacr::D3> = armreg_rt::Field::new(6, 2);
     /// `D4`: Access to domain 4
     ///
     /// Bits \[9:8\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D4: armreg_rt::Field<Self, dacr::D4, dacr::D4> = armreg_rt::Field::new(8, 2);
     /// `D5`: Access to domain 5
     ///
     /// Bits \[11:10\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D5: armreg_rt::Field<Self, dacr::D5, dacr::D5> = armreg_rt::Field::new(10, 2);
     /// `D6`: Access to domain 6
     ///
     /// Bits \[13:12\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D6: armreg_rt::Field<Self, dacr::D6, dacr::D6> = armreg_rt::Field::new(12, 2);
     /// `D7`: Access to domain 7
     ///
     /// Bits \[15:14\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D7: armreg_rt::Field<Self, dacr::D7, dacr::D7> = armreg_rt::Field::new(14, 2);
     /// `D8`: Access to domain 8
     ///
     /// Bits \[17:16\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D8: armreg_rt::Field<Self, dacr::D8, dacr::D8> = armreg_rt::Field::new(16, 2);
     /// `D9`: Access to domain 9
     ///
     /// Bits \[19:18\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D9: armreg_rt::Field<Self, dacr::D9, dacr::D9> = armreg_rt::Field::new(18, 2);
     /// `D10`: Access to domain 10
     ///
     /// Bits \[21:20\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D10: armreg_rt::Field<Self, dacr::D10, dacr::D10> = armreg_rt::Field::new(20, 2);
     /// `D11`: Access to domain 11
     ///
     /// Bits \[23:22\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D11: armreg_rt::Field<Self, dacr::D11, dacr::D11> = armreg_rt::Field::new(22, 2);
     /// `D12`: Access to domain 12
     ///
     /// Bits \[25:24\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D12: armreg_rt::Field<Self, dacr::D12, dacr::D12> = armreg_rt::Field::new(24, 2);
     /// `D13`: Access to domain 13
     ///
     /// Bits \[27:26\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D13: armreg_rt::Field<Self, dacr::D13, dacr::D13> = armreg_rt::Field::new(26, 2);
     /// `D14`: Access to domain 14
     ///
     /// Bits \[29:28\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D14: armreg_rt::Field<Self, dacr::D14, dacr::D14> = armreg_rt::Field::new(28, 2);
     /// `D15`: Access to domain 15
     ///
     /// Bits \[31:30\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D15: armreg_rt::Field<Self, dacr::D15, dacr::D15> = armreg_rt::Field::new(30, 2);
 }
 impl armreg_rt::Layout for Dacr {
@@ -2398,8 +2430,8 @@ impl armreg_rt::Layout for Dacr32 {
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Daif};
-/// let value = Daif::DEFAULT.with(Daif::F, true);
-/// assert!(value.get(Daif::F));
+/// let value = Daif::DEFAULT;
+/// assert_eq!(value, Daif::DEFAULT);
 /// ```
 ///
 /// Width: 64 bits.
@@ -2421,19 +2453,19 @@ impl Daif {
     /// `F`: FIQ mask
     ///
     /// Bits \[6\], read/write. Reset: not described.
-    pub const F: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
+    pub const F: armreg_rt::Field<Self, daif::F, daif::F> = armreg_rt::Field::new(6, 1);
     /// `I`: IRQ mask
     ///
     /// Bits \[7\], read/write. Reset: not described.
-    pub const I: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
+    pub const I: armreg_rt::Field<Self, daif::I, daif::I> = armreg_rt::Field::new(7, 1);
     /// `A`: SError exception mask
     ///
     /// Bits \[8\], read/write. Reset: not described.
-    pub const A: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(8, 1);
+    pub const A: armreg_rt::Field<Self, daif::A, daif::A> = armreg_rt::Field::new(8, 1);
     /// `D`: Debug exception mask
     ///
     /// Bits \[9\], read/write. Reset: not described.
-    pub const D: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(9, 1);
+    pub const D: armreg_rt::Field<Self, daif::D, daif::D> = armreg_rt::Field::new(9, 1);
 }
 impl armreg_rt::Layout for Daif {
     type Raw = u64;
@@ -2446,8 +2478,76 @@ impl armreg_rt::Layout for Daif {
         integer: 0x0,
         reset: None,
         name: "Daif",
-        fields: "f 6 1;i 7 1;a 8 1;d 9 1",
+        fields: "f 6 1 0=Unmasked 1=Masked;i 7 1 0=Unmasked 1=Masked;a 8 1 0=Unmasked 1=Masked;d 9 1 0=Unmasked 1=Masked",
     };
+}
+/// Enumerated field values of `DAIF`.
+pub mod daif {
+    /// Values of `F` (bits \[6\] of `DAIF`).
+    #[repr(u8)]
+    pub enum F {
+        /// The exception is not masked
+        Unmasked = 0x0,
+        /// The exception is masked
+        Masked = 0x1,
+    }
+    impl Clone for F {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for F {}
+    impl PartialEq for F {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for F {}
+    impl F {
+        /// The value for `bits` (only the field's width is looked at).
+        #[inline(always)]
+        pub const fn from_bits(bits: u8) -> Self {
+            match bits & 0x1 {
+                0x0 => Self::Unmasked,
+                _ => Self::Masked,
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for F {
+        type Value = Self;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Self {
+            Self::from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for F {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for F {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Unmasked 1=Masked")
+        }
+    }
+    /// Values of `I` (bits \[7\] of `DAIF`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::daif::F as I;
+    /// Values of `A` (bits \[8\] of `DAIF`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::daif::F as A;
+    /// Values of `D` (bits \[9\] of `DAIF`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::daif::F as D;
 }
 /// Both halves of the debug communication channel, moved in one access
 ///
@@ -2698,6 +2798,8 @@ impl Esr {
     /// `EC`: Exception class
     ///
     /// Bits \[31:26\], read/write. Reset: not described.
+    ///
+    /// The description names 45 of its 64 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EC: armreg_rt::Field<Self, esr::Ec, esr::Ec> = armreg_rt::Field::new(26, 6);
     /// `ISS2`: Instruction specific syndrome, part 2 (meaning depends on EC)
     ///
@@ -2955,14 +3057,20 @@ impl Fpmr {
     /// `F8S1`: FP8 format of the first source operand
     ///
     /// Bits \[2:0\], read/write. Reset: not described.
+    ///
+    /// The description names 2 of its 8 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const F8S1: armreg_rt::Field<Self, fpmr::F8s1, fpmr::F8s1> = armreg_rt::Field::new(0, 3);
     /// `F8S2`: FP8 format of the second source operand
     ///
     /// Bits \[5:3\], read/write. Reset: not described.
+    ///
+    /// The description names 2 of its 8 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const F8S2: armreg_rt::Field<Self, fpmr::F8s2, fpmr::F8s2> = armreg_rt::Field::new(3, 3);
     /// `F8D`: FP8 format of the destination
     ///
     /// Bits \[8:6\], read/write. Reset: not described.
+    ///
+    /// The description names 2 of its 8 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const F8D: armreg_rt::Field<Self, fpmr::F8d, fpmr::F8d> = armreg_rt::Field::new(6, 3);
     /// `OSM`: Overflow saturation for multiplies
     ///
@@ -3701,7 +3809,7 @@ impl Hcr {
     /// `RW`: EL1 execution state (1: AArch64)
     ///
     /// Bits \[31\], read/write. Reset: not described.
-    pub const RW: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(31, 1);
+    pub const RW: armreg_rt::Field<Self, hcr::Rw, hcr::Rw> = armreg_rt::Field::new(31, 1);
     /// `CD`: Stage 2 data access cacheability disable
     ///
     /// Bits \[32\], read/write. Reset: not described.
@@ -3830,7 +3938,7 @@ impl armreg_rt::Layout for Hcr {
         integer: 0x0,
         reset: None,
         name: "Hcr",
-        fields: "vm 0 1;swio 1 1;ptw 2 1;fmo 3 1;imo 4 1;amo 5 1;vf 6 1;vi 7 1;vse 8 1;fb 9 1;bsu 10 2 0=None 1=Inner 2=Outer 3=Full;dc 12 1;twi 13 1;twe 14 1;tid0 15 1;tid1 16 1;tid2 17 1;tid3 18 1;tsc 19 1;tidcp 20 1;tacr 21 1;tsw 22 1;tpcp 23 1;tpu 24 1;ttlb 25 1;tvm 26 1;tge 27 1;tdz 28 1;hcd 29 1;trvm 30 1;rw 31 1;cd 32 1;id 33 1;e2h 34 1;tlor 35 1;terr 36 1;tea 37 1;miocnce 38 1;tme 39 1;apk 40 1;api 41 1;nv 42 1;nv1 43 1;at 44 1;nv2 45 1;fwb 46 1;fien 47 1;gpf 48 1;tid4 49 1;ticab 50 1;amvoffen 51 1;tocu 52 1;enscxt 53 1;ttlbis 54 1;ttlbos 55 1;ata 56 1;dct 57 1;tid5 58 1;tweden 59 1;twedel 60 4",
+        fields: "vm 0 1;swio 1 1;ptw 2 1;fmo 3 1;imo 4 1;amo 5 1;vf 6 1;vi 7 1;vse 8 1;fb 9 1;bsu 10 2 0=None 1=Inner 2=Outer 3=Full;dc 12 1;twi 13 1;twe 14 1;tid0 15 1;tid1 16 1;tid2 17 1;tid3 18 1;tsc 19 1;tidcp 20 1;tacr 21 1;tsw 22 1;tpcp 23 1;tpu 24 1;ttlb 25 1;tvm 26 1;tge 27 1;tdz 28 1;hcd 29 1;trvm 30 1;rw 31 1 0=Aarch32 1=Aarch64;cd 32 1;id 33 1;e2h 34 1;tlor 35 1;terr 36 1;tea 37 1;miocnce 38 1;tme 39 1;apk 40 1;api 41 1;nv 42 1;nv1 43 1;at 44 1;nv2 45 1;fwb 46 1;fien 47 1;gpf 48 1;tid4 49 1;ticab 50 1;amvoffen 51 1;tocu 52 1;enscxt 53 1;ttlbis 54 1;ttlbos 55 1;ata 56 1;dct 57 1;tid5 58 1;tweden 59 1;twedel 60 4",
     };
 }
 /// Enumerated field values of `HCR`.
@@ -3895,6 +4003,62 @@ pub mod hcr {
         #[inline]
         fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
             armreg_rt::field::debug_variant(f, *self as u64, "0=None 1=Inner 2=Outer 3=Full")
+        }
+    }
+    /// Values of `RW` (bits \[31\] of `HCR`).
+    #[repr(u8)]
+    pub enum Rw {
+        /// The lower Exception level is AArch32
+        Aarch32 = 0x0,
+        /// The lower Exception level is AArch64
+        Aarch64 = 0x1,
+    }
+    impl Clone for Rw {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Rw {}
+    impl PartialEq for Rw {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Rw {}
+    impl Rw {
+        /// The value for `bits` (only the field's width is looked at).
+        #[inline(always)]
+        pub const fn from_bits(bits: u8) -> Self {
+            match bits & 0x1 {
+                0x0 => Self::Aarch32,
+                _ => Self::Aarch64,
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Rw {
+        type Value = Self;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Self {
+            Self::from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Rw {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Rw {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Aarch32 1=Aarch64")
         }
     }
 }
@@ -6165,6 +6329,8 @@ impl IccCtlr {
     /// `IDbits`: Number of interrupt ID bits implemented
     ///
     /// Bits \[13:11\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 8 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const IDBITS: armreg_rt::Field<Self, icc_ctlr::Idbits, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(11, 3);
     /// `SEIS`: 1: the CPU interface supports locally generated SErrors
     ///
@@ -6329,6 +6495,8 @@ impl IccCtlrEl3 {
     /// `IDbits`: Number of interrupt ID bits implemented
     ///
     /// Bits \[13:11\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 8 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const IDBITS: armreg_rt::Field<Self, icc_ctlr_el3::Idbits, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(11, 3);
     /// `SEIS`: 1: the CPU interface supports locally generated SErrors
     ///
@@ -7460,6 +7628,8 @@ impl IchVtr {
     /// `IDbits`: Number of virtual interrupt ID bits
     ///
     /// Bits \[25:23\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 8 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const IDBITS: armreg_rt::Field<Self, ich_vtr::Idbits, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(23, 3);
     /// `PREbits`: Number of virtual preemption bits, minus one
     ///
@@ -7639,14 +7809,20 @@ impl IdAa64dfr0 {
     /// `DebugVer`: Debug architecture version
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 6 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DEBUGVER: armreg_rt::Field<Self, id_aa64dfr0::Debugver, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `TraceVer`: System register interface to the trace unit
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TRACEVER: armreg_rt::Field<Self, id_aa64dfr0::Tracever, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `PMUVer`: Performance Monitors Extension version
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 9 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PMUVER: armreg_rt::Field<Self, id_aa64dfr0::Pmuver, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `BRPs`: Number of breakpoints, minus 1
     ///
@@ -7663,34 +7839,50 @@ impl IdAa64dfr0 {
     /// `PMSVer`: Statistical Profiling Extension version
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 6 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PMSVER: armreg_rt::Field<Self, id_aa64dfr0::Pmsver, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `DoubleLock`: OS Double Lock (signed field)
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DOUBLELOCK: armreg_rt::Field<Self, id_aa64dfr0::Doublelock, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `TraceFilt`: Self-hosted trace filtering (TRFCR_ELx)
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TRACEFILT: armreg_rt::Field<Self, id_aa64dfr0::Tracefilt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `TraceBuffer`: Trace Buffer Extension
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TRACEBUFFER: armreg_rt::Field<Self, id_aa64dfr0::Tracebuffer, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `MTPMU`: Multi-threaded PMU extension
     ///
     /// Bits \[51:48\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MTPMU: armreg_rt::Field<Self, id_aa64dfr0::Mtpmu, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
     /// `BRBE`: Branch Record Buffer Extension
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BRBE: armreg_rt::Field<Self, id_aa64dfr0::Brbe, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `ExtTrcBuff`: Trace buffer external mode
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EXTTRCBUFF: armreg_rt::Field<Self, id_aa64dfr0::Exttrcbuff, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `HPMN0`: Whether MDCR_EL2.HPMN may be zero
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const HPMN0: armreg_rt::Field<Self, id_aa64dfr0::Hpmn0, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64dfr0 {
@@ -8275,26 +8467,38 @@ impl IdAa64dfr1 {
     /// `SPMU`: System Performance Monitors Extension
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SPMU: armreg_rt::Field<Self, id_aa64dfr1::Spmu, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `PMICNTR`: PMU fixed instruction counter PMICNTR_EL0
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PMICNTR: armreg_rt::Field<Self, id_aa64dfr1::Pmicntr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `ABLE`: Address Breakpoint Linking Extension
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ABLE: armreg_rt::Field<Self, id_aa64dfr1::Able, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `ITE`: Instrumentation Trace Extension
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ITE: armreg_rt::Field<Self, id_aa64dfr1::Ite, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `EBEP`: Exception-based event profiling
     ///
     /// Bits \[51:48\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EBEP: armreg_rt::Field<Self, id_aa64dfr1::Ebep, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
     /// `DPFZS`: Interaction of PMCR_EL0.DP with freeze on SPE event (PMCR_EL0.FZS)
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DPFZS: armreg_rt::Field<Self, id_aa64dfr1::Dpfzs, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `ABL_CMPs`: Breakpoints that support address breakpoint linking (FEAT_ABLE)
     ///
@@ -8624,62 +8828,92 @@ impl IdAa64isar0 {
     /// `AES`: AES and PMULL instructions
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const AES: armreg_rt::Field<Self, id_aa64isar0::Aes, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `SHA1`: SHA-1 instructions
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SHA1: armreg_rt::Field<Self, id_aa64isar0::Sha1, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `SHA2`: SHA-256 and SHA-512 instructions
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SHA2: armreg_rt::Field<Self, id_aa64isar0::Sha2, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `CRC32`: CRC32 instructions
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CRC32: armreg_rt::Field<Self, id_aa64isar0::Crc32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `ATOMIC`: Large System Extension atomic instructions
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ATOMIC: armreg_rt::Field<Self, id_aa64isar0::Atomic, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `TME`: Transactional Memory Extension
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TME: armreg_rt::Field<Self, id_aa64isar0::Tme, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `RDM`: Rounding doubling multiply-accumulate instructions
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RDM: armreg_rt::Field<Self, id_aa64isar0::Rdm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
     /// `SHA3`: SHA-3 instructions
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SHA3: armreg_rt::Field<Self, id_aa64isar0::Sha3, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `SM3`: SM3 instructions
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SM3: armreg_rt::Field<Self, id_aa64isar0::Sm3, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `SM4`: SM4 instructions
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SM4: armreg_rt::Field<Self, id_aa64isar0::Sm4, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `DP`: Dot product instructions
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DP: armreg_rt::Field<Self, id_aa64isar0::Dp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `FHM`: Half-precision FMLAL and FMLSL instructions
     ///
     /// Bits \[51:48\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FHM: armreg_rt::Field<Self, id_aa64isar0::Fhm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
     /// `TS`: Condition flag manipulation instructions
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TS: armreg_rt::Field<Self, id_aa64isar0::Ts, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `TLB`: Outer Shareable and range TLB maintenance instructions
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TLB: armreg_rt::Field<Self, id_aa64isar0::Tlb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `RNDR`: Random number instructions RNDR and RNDRRS
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RNDR: armreg_rt::Field<Self, id_aa64isar0::Rndr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64isar0 {
@@ -9066,66 +9300,98 @@ impl IdAa64isar1 {
     /// `DPB`: Data cache clean to point of persistence instructions
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DPB: armreg_rt::Field<Self, id_aa64isar1::Dpb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `APA`: Address authentication with the QARMA5 algorithm
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 7 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const APA: armreg_rt::Field<Self, id_aa64isar1::Apa, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `API`: Address authentication with an IMPLEMENTATION DEFINED algorithm
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 7 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const API: armreg_rt::Field<Self, id_aa64isar1::Api, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `JSCVT`: FJCVTZS JavaScript conversion instruction
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const JSCVT: armreg_rt::Field<Self, id_aa64isar1::Jscvt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `FCMA`: Complex number add and multiply-accumulate instructions
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FCMA: armreg_rt::Field<Self, id_aa64isar1::Fcma, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `LRCPC`: Release-consistent processor-consistent load-acquire instructions
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const LRCPC: armreg_rt::Field<Self, id_aa64isar1::Lrcpc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `GPA`: Generic pointer authentication with the QARMA5 algorithm
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const GPA: armreg_rt::Field<Self, id_aa64isar1::Gpa, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `GPI`: Generic pointer authentication with an IMPLEMENTATION DEFINED algorithm
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const GPI: armreg_rt::Field<Self, id_aa64isar1::Gpi, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
     /// `FRINTTS`: FRINT32 and FRINT64 rounding instructions
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FRINTTS: armreg_rt::Field<Self, id_aa64isar1::Frintts, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `SB`: Speculation Barrier instruction
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SB: armreg_rt::Field<Self, id_aa64isar1::Sb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `SPECRES`: Speculation restriction by context instructions
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SPECRES: armreg_rt::Field<Self, id_aa64isar1::Specres, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `BF16`: BFloat16 instructions
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BF16: armreg_rt::Field<Self, id_aa64isar1::Bf16, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `DGH`: Data Gathering Hint
     ///
     /// Bits \[51:48\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DGH: armreg_rt::Field<Self, id_aa64isar1::Dgh, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
     /// `I8MM`: 8-bit integer matrix multiply instructions
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const I8MM: armreg_rt::Field<Self, id_aa64isar1::I8mm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `XS`: XS memory attribute
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const XS: armreg_rt::Field<Self, id_aa64isar1::Xs, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `LS64`: 64-byte single-copy atomic loads and stores
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const LS64: armreg_rt::Field<Self, id_aa64isar1::Ls64, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64isar1 {
@@ -9578,62 +9844,92 @@ impl IdAa64isar2 {
     /// `WFxT`: WFET and WFIT instructions with timeout
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const WFXT: armreg_rt::Field<Self, id_aa64isar2::Wfxt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `RPRES`: Increased precision of reciprocal estimates
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RPRES: armreg_rt::Field<Self, id_aa64isar2::Rpres, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `GPA3`: Generic pointer authentication with the QARMA3 algorithm
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const GPA3: armreg_rt::Field<Self, id_aa64isar2::Gpa3, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `APA3`: Address authentication with the QARMA3 algorithm
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 7 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const APA3: armreg_rt::Field<Self, id_aa64isar2::Apa3, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `MOPS`: Memory copy and memory set instructions
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MOPS: armreg_rt::Field<Self, id_aa64isar2::Mops, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `BC`: BC.cond hinted conditional branch
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BC: armreg_rt::Field<Self, id_aa64isar2::Bc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `PAC_frac`: Pointer authentication refinement (ConstPACField)
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PAC_FRAC: armreg_rt::Field<Self, id_aa64isar2::PacFrac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `CLRBHB`: CLRBHB branch history clearing instruction
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CLRBHB: armreg_rt::Field<Self, id_aa64isar2::Clrbhb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
     /// `SYSREG_128`: 128-bit system register accesses (MRRS, MSRR)
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SYSREG_128: armreg_rt::Field<Self, id_aa64isar2::Sysreg128, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `SYSINSTR_128`: 128-bit system instructions (SYSP)
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SYSINSTR_128: armreg_rt::Field<Self, id_aa64isar2::Sysinstr128, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `PRFMSLC`: PRFM with the system level cache as target
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PRFMSLC: armreg_rt::Field<Self, id_aa64isar2::Prfmslc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `RPRFM`: RPRFM range prefetch hint
     ///
     /// Bits \[51:48\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RPRFM: armreg_rt::Field<Self, id_aa64isar2::Rprfm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
     /// `CSSC`: Common short sequence compression instructions
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CSSC: armreg_rt::Field<Self, id_aa64isar2::Cssc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `LUT`: Lookup table instructions
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const LUT: armreg_rt::Field<Self, id_aa64isar2::Lut, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `ATS1A`: AT S1E1A and related address translation instructions
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ATS1A: armreg_rt::Field<Self, id_aa64isar2::Ats1a, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64isar2 {
@@ -9780,18 +10076,26 @@ impl IdAa64isar3 {
     /// `CPA`: Checked pointer arithmetic
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CPA: armreg_rt::Field<Self, id_aa64isar3::Cpa, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `FAMINMAX`: Floating-point absolute minimum and maximum instructions
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FAMINMAX: armreg_rt::Field<Self, id_aa64isar3::Faminmax, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `TLBIW`: TLBI VMALLWS2E1 stage 2 invalidation instructions
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TLBIW: armreg_rt::Field<Self, id_aa64isar3::Tlbiw, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `PACM`: PACM hint instruction
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PACM: armreg_rt::Field<Self, id_aa64isar3::Pacm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
 }
 impl armreg_rt::Layout for IdAa64isar3 {
@@ -9972,58 +10276,86 @@ impl IdAa64mmfr0 {
     /// `PARANGE`: Physical address range
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 8 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PARANGE: armreg_rt::Field<Self, id_aa64mmfr0::Parange, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `ASIDBITS`: Number of ASID bits
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ASIDBITS: armreg_rt::Field<Self, id_aa64mmfr0::Asidbits, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `BIGEND`: Mixed-endian support
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BIGEND: armreg_rt::Field<Self, id_aa64mmfr0::Bigend, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `SNSMEM`: Distinction between Secure and Non-secure memory
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SNSMEM: armreg_rt::Field<Self, id_aa64mmfr0::Snsmem, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `BIGENDEL0`: Mixed-endian support at EL0 only
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BIGENDEL0: armreg_rt::Field<Self, id_aa64mmfr0::Bigendel0, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `TGRAN16`: 16KB granule support at stage 1
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TGRAN16: armreg_rt::Field<Self, id_aa64mmfr0::Tgran16, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `TGRAN64`: 64KB granule support at stage 1 (signed field)
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TGRAN64: armreg_rt::Field<Self, id_aa64mmfr0::Tgran64, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `TGRAN4`: 4KB granule support at stage 1 (signed field)
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TGRAN4: armreg_rt::Field<Self, id_aa64mmfr0::Tgran4, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
     /// `TGRAN16_2`: 16KB granule support at stage 2
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TGRAN16_2: armreg_rt::Field<Self, id_aa64mmfr0::Tgran162, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `TGRAN64_2`: 64KB granule support at stage 2
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TGRAN64_2: armreg_rt::Field<Self, id_aa64mmfr0::Tgran642, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `TGRAN4_2`: 4KB granule support at stage 2
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TGRAN4_2: armreg_rt::Field<Self, id_aa64mmfr0::Tgran42, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `EXS`: Non-context-synchronizing exception entry and return
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EXS: armreg_rt::Field<Self, id_aa64mmfr0::Exs, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `FGT`: Fine-grained trap controls
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FGT: armreg_rt::Field<Self, id_aa64mmfr0::Fgt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `ECV`: Enhanced Counter Virtualization
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ECV: armreg_rt::Field<Self, id_aa64mmfr0::Ecv, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64mmfr0 {
@@ -10707,66 +11039,98 @@ impl IdAa64mmfr1 {
     /// `HAFDBS`: Hardware update of the Access flag and dirty state
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const HAFDBS: armreg_rt::Field<Self, id_aa64mmfr1::Hafdbs, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `VMIDBits`: Number of VMID bits
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const VMIDBITS: armreg_rt::Field<Self, id_aa64mmfr1::Vmidbits, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `VH`: Virtualization Host Extensions
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const VH: armreg_rt::Field<Self, id_aa64mmfr1::Vh, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `HPDS`: Hierarchical permission disables
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const HPDS: armreg_rt::Field<Self, id_aa64mmfr1::Hpds, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `LO`: Limited Ordering regions
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const LO: armreg_rt::Field<Self, id_aa64mmfr1::Lo, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `PAN`: Privileged Access Never
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PAN: armreg_rt::Field<Self, id_aa64mmfr1::Pan, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `SpecSEI`: SError interrupts from speculative reads
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SPECSEI: armreg_rt::Field<Self, id_aa64mmfr1::Specsei, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `XNX`: Stage 2 execute-never distinction between EL0 and EL1
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const XNX: armreg_rt::Field<Self, id_aa64mmfr1::Xnx, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
     /// `TWED`: Delayed trapping of WFE
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TWED: armreg_rt::Field<Self, id_aa64mmfr1::Twed, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `ETS`: Enhanced translation synchronization
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ETS: armreg_rt::Field<Self, id_aa64mmfr1::Ets, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `HCX`: Extended Hypervisor Configuration register HCRX_EL2
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const HCX: armreg_rt::Field<Self, id_aa64mmfr1::Hcx, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `AFP`: Alternate floating-point behaviour controls in FPCR
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const AFP: armreg_rt::Field<Self, id_aa64mmfr1::Afp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `nTLBPA`: Intermediate caching of translation table walks excludes non-coherent physical translation caches
     ///
     /// Bits \[51:48\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const NTLBPA: armreg_rt::Field<Self, id_aa64mmfr1::Ntlbpa, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
     /// `TIDCP1`: Trapping of EL0 IMPLEMENTATION DEFINED register accesses (SCTLR_ELx.TIDCP)
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TIDCP1: armreg_rt::Field<Self, id_aa64mmfr1::Tidcp1, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `CMOW`: Cache maintenance instruction permission checks (SCTLR_ELx.CMOW)
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CMOW: armreg_rt::Field<Self, id_aa64mmfr1::Cmow, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `ECBHB`: Branch history not used to control speculation from another context
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ECBHB: armreg_rt::Field<Self, id_aa64mmfr1::Ecbhb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64mmfr1 {
@@ -11098,62 +11462,92 @@ impl IdAa64mmfr2 {
     /// `CnP`: Common not Private translations
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CNP: armreg_rt::Field<Self, id_aa64mmfr2::Cnp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `UAO`: User Access Override (PSTATE.UAO)
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const UAO: armreg_rt::Field<Self, id_aa64mmfr2::Uao, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `LSM`: Load/store multiple ordering controls (SCTLR_ELx.LSMAOE, nTLSMD)
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const LSM: armreg_rt::Field<Self, id_aa64mmfr2::Lsm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `IESB`: Implicit error synchronization event (SCTLR_ELx.IESB)
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const IESB: armreg_rt::Field<Self, id_aa64mmfr2::Iesb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `VARange`: Virtual address range
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const VARANGE: armreg_rt::Field<Self, id_aa64mmfr2::Varange, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `CCIDX`: Format of the CCSIDR_EL1 register
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CCIDX: armreg_rt::Field<Self, id_aa64mmfr2::Ccidx, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `NV`: Nested virtualization
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const NV: armreg_rt::Field<Self, id_aa64mmfr2::Nv, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `ST`: Small translation tables (larger TnSZ maximum)
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ST: armreg_rt::Field<Self, id_aa64mmfr2::St, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
     /// `AT`: Unaligned single-copy atomicity and atomic instructions
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const AT: armreg_rt::Field<Self, id_aa64mmfr2::At, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `IDS`: Exception syndrome reported for trapped ID register accesses
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const IDS: armreg_rt::Field<Self, id_aa64mmfr2::Ids, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `FWB`: Stage 2 forced write-back (HCR_EL2.FWB)
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FWB: armreg_rt::Field<Self, id_aa64mmfr2::Fwb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `TTL`: TLB maintenance by address with translation table level hints
     ///
     /// Bits \[51:48\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TTL: armreg_rt::Field<Self, id_aa64mmfr2::Ttl, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
     /// `BBM`: Break-before-make requirement level when changing block size
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BBM: armreg_rt::Field<Self, id_aa64mmfr2::Bbm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `EVT`: Enhanced virtualization traps
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EVT: armreg_rt::Field<Self, id_aa64mmfr2::Evt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `E0PD`: EL0 access faults from TCR_ELx.E0PDx
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const E0PD: armreg_rt::Field<Self, id_aa64mmfr2::E0pd, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64mmfr2 {
@@ -11642,62 +12036,92 @@ impl IdAa64mmfr3 {
     /// `TCRX`: Extended translation control registers TCR2_ELx
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TCRX: armreg_rt::Field<Self, id_aa64mmfr3::Tcrx, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `SCTLRX`: Extended system control registers SCTLR2_ELx
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SCTLRX: armreg_rt::Field<Self, id_aa64mmfr3::Sctlrx, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `S1PIE`: Stage 1 permission indirection
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const S1PIE: armreg_rt::Field<Self, id_aa64mmfr3::S1pie, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `S2PIE`: Stage 2 permission indirection
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const S2PIE: armreg_rt::Field<Self, id_aa64mmfr3::S2pie, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `S1POE`: Stage 1 permission overlays
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const S1POE: armreg_rt::Field<Self, id_aa64mmfr3::S1poe, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `S2POE`: Stage 2 permission overlays
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const S2POE: armreg_rt::Field<Self, id_aa64mmfr3::S2poe, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `AIE`: Attribute Index Enhancement
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const AIE: armreg_rt::Field<Self, id_aa64mmfr3::Aie, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `MEC`: Memory Encryption Contexts
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MEC: armreg_rt::Field<Self, id_aa64mmfr3::Mec, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
     /// `D128`: 128-bit translation table descriptors
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D128: armreg_rt::Field<Self, id_aa64mmfr3::D128, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `D128_2`: 128-bit translation table descriptors at stage 2
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const D128_2: armreg_rt::Field<Self, id_aa64mmfr3::D1282, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `SNERR`: Handling of synchronous external aborts on Normal memory
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SNERR: armreg_rt::Field<Self, id_aa64mmfr3::Snerr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `ANERR`: Handling of asynchronous external aborts on Normal memory
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ANERR: armreg_rt::Field<Self, id_aa64mmfr3::Anerr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `SDERR`: Handling of synchronous external aborts on Device memory
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SDERR: armreg_rt::Field<Self, id_aa64mmfr3::Sderr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `ADERR`: Handling of asynchronous external aborts on Device memory
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ADERR: armreg_rt::Field<Self, id_aa64mmfr3::Aderr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `Spec_FPACC`: Speculative behaviour after a pointer authentication failure
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SPEC_FPACC: armreg_rt::Field<Self, id_aa64mmfr3::SpecFpacc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64mmfr3 {
@@ -12023,30 +12447,44 @@ impl IdAa64mmfr4 {
     /// `EIESB`: Implicit error synchronization on exception entry
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EIESB: armreg_rt::Field<Self, id_aa64mmfr4::Eiesb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `ASID2`: Two concurrent ASIDs per translation regime
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ASID2: armreg_rt::Field<Self, id_aa64mmfr4::Asid2, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `HACDBS`: Hardware accelerator for cleaning dirty state
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const HACDBS: armreg_rt::Field<Self, id_aa64mmfr4::Hacdbs, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `FGWTE3`: Fine-grained write traps at EL3
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FGWTE3: armreg_rt::Field<Self, id_aa64mmfr4::Fgwte3, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `NV_frac`: Nested virtualization refinement
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const NV_FRAC: armreg_rt::Field<Self, id_aa64mmfr4::NvFrac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `E2H0`: Whether HCR_EL2.E2H can be 0 (signed field)
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const E2H0: armreg_rt::Field<Self, id_aa64mmfr4::E2h0, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `E3DSE`: Delegation of SError exceptions taken to EL3
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const E3DSE: armreg_rt::Field<Self, id_aa64mmfr4::E3dse, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
 }
 impl armreg_rt::Layout for IdAa64mmfr4 {
@@ -12291,66 +12729,98 @@ impl IdAa64pfr0 {
     /// `EL0`: EL0 exception level handling
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EL0: armreg_rt::Field<Self, id_aa64pfr0::El0, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `EL1`: EL1 exception level handling
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EL1: armreg_rt::Field<Self, id_aa64pfr0::El1, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `EL2`: EL2 exception level handling
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EL2: armreg_rt::Field<Self, id_aa64pfr0::El2, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `EL3`: EL3 exception level handling
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EL3: armreg_rt::Field<Self, id_aa64pfr0::El3, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `FP`: Floating-point support (signed field)
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FP: armreg_rt::Field<Self, id_aa64pfr0::Fp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `AdvSIMD`: Advanced SIMD support (signed field)
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ADVSIMD: armreg_rt::Field<Self, id_aa64pfr0::Advsimd, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `GIC`: System register interface to the GIC CPU interface
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const GIC: armreg_rt::Field<Self, id_aa64pfr0::Gic, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `RAS`: RAS Extension version
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RAS: armreg_rt::Field<Self, id_aa64pfr0::Ras, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
     /// `SVE`: Scalable Vector Extension
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SVE: armreg_rt::Field<Self, id_aa64pfr0::Sve, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `SEL2`: Secure EL2
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SEL2: armreg_rt::Field<Self, id_aa64pfr0::Sel2, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `MPAM`: Memory Partitioning and Monitoring major version
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MPAM: armreg_rt::Field<Self, id_aa64pfr0::Mpam, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `AMU`: Activity Monitors Extension version
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const AMU: armreg_rt::Field<Self, id_aa64pfr0::Amu, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `DIT`: Data Independent Timing (PSTATE.DIT)
     ///
     /// Bits \[51:48\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DIT: armreg_rt::Field<Self, id_aa64pfr0::Dit, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
     /// `RME`: Realm Management Extension
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RME: armreg_rt::Field<Self, id_aa64pfr0::Rme, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `CSV2`: Branch targets trained in one context do not steer speculation in another (FEAT_CSV2)
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CSV2: armreg_rt::Field<Self, id_aa64pfr0::Csv2, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `CSV3`: Faulting data is not used speculatively to form addresses (FEAT_CSV3)
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CSV3: armreg_rt::Field<Self, id_aa64pfr0::Csv3, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64pfr0 {
@@ -12910,62 +13380,92 @@ impl IdAa64pfr1 {
     /// `BT`: Branch Target Identification
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BT: armreg_rt::Field<Self, id_aa64pfr1::Bt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `SSBS`: Speculative Store Bypass Safe
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SSBS: armreg_rt::Field<Self, id_aa64pfr1::Ssbs, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `MTE`: Memory Tagging Extension
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MTE: armreg_rt::Field<Self, id_aa64pfr1::Mte, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `RAS_frac`: RAS Extension minor version
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RAS_FRAC: armreg_rt::Field<Self, id_aa64pfr1::RasFrac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `MPAM_frac`: Memory Partitioning and Monitoring minor version
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MPAM_FRAC: armreg_rt::Field<Self, id_aa64pfr1::MpamFrac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `SME`: Scalable Matrix Extension
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SME: armreg_rt::Field<Self, id_aa64pfr1::Sme, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `RNDR_trap`: Trapping of RNDR and RNDRRS to EL3
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RNDR_TRAP: armreg_rt::Field<Self, id_aa64pfr1::RndrTrap, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
     /// `CSV2_frac`: CSV2 minor version
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CSV2_FRAC: armreg_rt::Field<Self, id_aa64pfr1::Csv2Frac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `NMI`: Non-maskable interrupts
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const NMI: armreg_rt::Field<Self, id_aa64pfr1::Nmi, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `MTE_frac`: Asynchronous tag check fault support, refining MTE
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MTE_FRAC: armreg_rt::Field<Self, id_aa64pfr1::MteFrac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `GCS`: Guarded Control Stack
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const GCS: armreg_rt::Field<Self, id_aa64pfr1::Gcs, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `THE`: Translation Hardening Extension
     ///
     /// Bits \[51:48\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const THE: armreg_rt::Field<Self, id_aa64pfr1::The, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
     /// `MTEX`: Further MTE extensions: canonical tag checking and no address tags
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MTEX: armreg_rt::Field<Self, id_aa64pfr1::Mtex, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `DF2`: Double Fault Extension 2 (FEAT_DoubleFault2)
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DF2: armreg_rt::Field<Self, id_aa64pfr1::Df2, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `PFAR`: Physical fault address registers (FEAT_PFAR)
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PFAR: armreg_rt::Field<Self, id_aa64pfr1::Pfar, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64pfr1 {
@@ -13498,18 +13998,26 @@ impl IdAa64pfr2 {
     /// `MTEPERM`: MTE tag access permission in stage 2
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MTEPERM: armreg_rt::Field<Self, id_aa64pfr2::Mteperm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `MTESTOREONLY`: Tag checking of stores only
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MTESTOREONLY: armreg_rt::Field<Self, id_aa64pfr2::Mtestoreonly, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `MTEFAR`: Tag bits reported in FAR_ELx on a tag check fault
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MTEFAR: armreg_rt::Field<Self, id_aa64pfr2::Mtefar, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `FPMR`: Floating-point Mode Register FPMR
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPMR: armreg_rt::Field<Self, id_aa64pfr2::Fpmr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
 }
 impl armreg_rt::Layout for IdAa64pfr2 {
@@ -13614,6 +14122,8 @@ impl IdAa64smfr0 {
     /// `I8I32`: 8-bit integer outer products into 32-bit accumulators
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const I8I32: armreg_rt::Field<Self, id_aa64smfr0::I8i32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `F8F32`: FP8 SME instructions into single-precision results
     ///
@@ -13634,6 +14144,8 @@ impl IdAa64smfr0 {
     /// `I16I32`: 16-bit integer outer products into 32-bit accumulators
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const I16I32: armreg_rt::Field<Self, id_aa64smfr0::I16i32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `F64F64`: Double-precision outer products
     ///
@@ -13642,10 +14154,14 @@ impl IdAa64smfr0 {
     /// `I16I64`: 16-bit integer outer products into 64-bit accumulators
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const I16I64: armreg_rt::Field<Self, id_aa64smfr0::I16i64, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `SMEver`: SME version
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SMEVER: armreg_rt::Field<Self, id_aa64smfr0::Smever, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `LUTv2`: SME2 lookup table extensions (FEAT_SME_LUTv2)
     ///
@@ -13930,42 +14446,62 @@ impl IdAa64zfr0 {
     /// `SVEver`: SVE version
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SVEVER: armreg_rt::Field<Self, id_aa64zfr0::Svever, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `AES`: SVE AES and 128-bit polynomial multiply instructions
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const AES: armreg_rt::Field<Self, id_aa64zfr0::Aes, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `BitPerm`: SVE bit permute instructions
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BITPERM: armreg_rt::Field<Self, id_aa64zfr0::Bitperm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `BF16`: SVE BFloat16 instructions
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BF16: armreg_rt::Field<Self, id_aa64zfr0::Bf16, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `B16B16`: SVE non-widening BFloat16 arithmetic
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const B16B16: armreg_rt::Field<Self, id_aa64zfr0::B16b16, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `SHA3`: SVE SHA-3 instructions
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SHA3: armreg_rt::Field<Self, id_aa64zfr0::Sha3, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `SM4`: SVE SM4 instructions
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SM4: armreg_rt::Field<Self, id_aa64zfr0::Sm4, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `I8MM`: SVE 8-bit integer matrix multiply
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const I8MM: armreg_rt::Field<Self, id_aa64zfr0::I8mm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `F32MM`: SVE single-precision floating-point matrix multiply
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const F32MM: armreg_rt::Field<Self, id_aa64zfr0::F32mm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `F64MM`: SVE double-precision floating-point matrix multiply
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const F64MM: armreg_rt::Field<Self, id_aa64zfr0::F64mm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
 }
 impl armreg_rt::Layout for IdAa64zfr0 {
@@ -14258,6 +14794,8 @@ impl IdDfr0El1 {
     /// `CopDbg`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 11 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const COPDBG: armreg_rt::Field<Self, id_dfr0_el1::Copdbg, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `CopSDbg`: 
     ///
@@ -14266,26 +14804,38 @@ impl IdDfr0El1 {
     /// `MMapDbg`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MMAPDBG: armreg_rt::Field<Self, id_dfr0_el1::Mmapdbg, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `CopTrc`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const COPTRC: armreg_rt::Field<Self, id_dfr0_el1::Coptrc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `MMapTrc`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MMAPTRC: armreg_rt::Field<Self, id_dfr0_el1::Mmaptrc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `MProfDbg`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MPROFDBG: armreg_rt::Field<Self, id_dfr0_el1::Mprofdbg, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `PerfMon`: Performance Monitors version
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 11 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PERFMON: armreg_rt::Field<Self, id_dfr0_el1::Perfmon, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `TraceFilt`: Trace filtering (TRFCR) supported
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TRACEFILT: armreg_rt::Field<Self, id_dfr0_el1::Tracefilt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdDfr0El1 {
@@ -14598,10 +15148,14 @@ impl IdDfr1 {
     /// `MTPMU`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MTPMU: armreg_rt::Field<Self, id_dfr1::Mtpmu, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `HPMN0`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const HPMN0: armreg_rt::Field<Self, id_dfr1::Hpmn0, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
 }
 impl armreg_rt::Layout for IdDfr1 {
@@ -14712,30 +15266,44 @@ impl IdIsar0 {
     /// `Swap`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SWAP: armreg_rt::Field<Self, id_isar0::Swap, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `BitCount`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BITCOUNT: armreg_rt::Field<Self, id_isar0::Bitcount, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `BitField`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BITFIELD: armreg_rt::Field<Self, id_isar0::Bitfield, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `CmpBranch`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CMPBRANCH: armreg_rt::Field<Self, id_isar0::Cmpbranch, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `Coproc`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 5 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const COPROC: armreg_rt::Field<Self, id_isar0::Coproc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `Debug`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DEBUG: armreg_rt::Field<Self, id_isar0::Debug, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `Divide`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DIVIDE: armreg_rt::Field<Self, id_isar0::Divide, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
 }
 impl armreg_rt::Layout for IdIsar0 {
@@ -14920,34 +15488,50 @@ impl IdIsar1 {
     /// `Endian`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ENDIAN: armreg_rt::Field<Self, id_isar1::Endian, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `Except`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EXCEPT: armreg_rt::Field<Self, id_isar1::Except, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `Except_AR`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EXCEPT_AR: armreg_rt::Field<Self, id_isar1::ExceptAr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `Extend`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EXTEND: armreg_rt::Field<Self, id_isar1::Extend, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `IfThen`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const IFTHEN: armreg_rt::Field<Self, id_isar1::Ifthen, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `Immediate`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const IMMEDIATE: armreg_rt::Field<Self, id_isar1::Immediate, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `Interwork`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const INTERWORK: armreg_rt::Field<Self, id_isar1::Interwork, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `Jazelle`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const JAZELLE: armreg_rt::Field<Self, id_isar1::Jazelle, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdIsar1 {
@@ -15133,34 +15717,50 @@ impl IdIsar2 {
     /// `LoadStore`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const LOADSTORE: armreg_rt::Field<Self, id_isar2::Loadstore, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `MemHint`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 5 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MEMHINT: armreg_rt::Field<Self, id_isar2::Memhint, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `MultiAccessInt`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MULTIACCESSINT: armreg_rt::Field<Self, id_isar2::Multiaccessint, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `Mult`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MULT: armreg_rt::Field<Self, id_isar2::Mult, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `MultS`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MULTS: armreg_rt::Field<Self, id_isar2::Mults, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `MultU`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MULTU: armreg_rt::Field<Self, id_isar2::Multu, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `PSR_AR`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PSR_AR: armreg_rt::Field<Self, id_isar2::PsrAr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `Reversal`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const REVERSAL: armreg_rt::Field<Self, id_isar2::Reversal, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdIsar2 {
@@ -15620,34 +16220,50 @@ impl IdIsar3 {
     /// `Saturate`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SATURATE: armreg_rt::Field<Self, id_isar3::Saturate, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `SIMD`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SIMD: armreg_rt::Field<Self, id_isar3::Simd, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `SVC`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SVC: armreg_rt::Field<Self, id_isar3::Svc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `SynchPrim`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SYNCHPRIM: armreg_rt::Field<Self, id_isar3::Synchprim, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `TabBranch`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TABBRANCH: armreg_rt::Field<Self, id_isar3::Tabbranch, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `T32Copy`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const T32COPY: armreg_rt::Field<Self, id_isar3::T32copy, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `TrueNOP`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TRUENOP: armreg_rt::Field<Self, id_isar3::Truenop, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `T32EE`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const T32EE: armreg_rt::Field<Self, id_isar3::T32ee, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdIsar3 {
@@ -15831,34 +16447,50 @@ impl IdIsar4 {
     /// `Unpriv`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const UNPRIV: armreg_rt::Field<Self, id_isar4::Unpriv, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `WithShifts`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const WITHSHIFTS: armreg_rt::Field<Self, id_isar4::Withshifts, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `Writeback`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const WRITEBACK: armreg_rt::Field<Self, id_isar4::Writeback, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `SMC`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SMC: armreg_rt::Field<Self, id_isar4::Smc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `Barrier`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BARRIER: armreg_rt::Field<Self, id_isar4::Barrier, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `SynchPrim_frac`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SYNCHPRIM_FRAC: armreg_rt::Field<Self, id_isar4::SynchprimFrac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `PSR_M`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PSR_M: armreg_rt::Field<Self, id_isar4::PsrM, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `SWP_frac`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SWP_FRAC: armreg_rt::Field<Self, id_isar4::SwpFrac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdIsar4 {
@@ -16096,30 +16728,44 @@ impl IdIsar5 {
     /// `SEVL`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SEVL: armreg_rt::Field<Self, id_isar5::Sevl, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `AES`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const AES: armreg_rt::Field<Self, id_isar5::Aes, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `SHA1`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SHA1: armreg_rt::Field<Self, id_isar5::Sha1, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `SHA2`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SHA2: armreg_rt::Field<Self, id_isar5::Sha2, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `CRC32`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CRC32: armreg_rt::Field<Self, id_isar5::Crc32, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `RDM`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RDM: armreg_rt::Field<Self, id_isar5::Rdm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `VCMA`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const VCMA: armreg_rt::Field<Self, id_isar5::Vcma, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdIsar5 {
@@ -16245,30 +16891,44 @@ impl IdIsar6 {
     /// `JSCVT`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const JSCVT: armreg_rt::Field<Self, id_isar6::Jscvt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `DP`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DP: armreg_rt::Field<Self, id_isar6::Dp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `FHM`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FHM: armreg_rt::Field<Self, id_isar6::Fhm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `SB`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SB: armreg_rt::Field<Self, id_isar6::Sb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `SPECRES`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SPECRES: armreg_rt::Field<Self, id_isar6::Specres, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `BF16`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BF16: armreg_rt::Field<Self, id_isar6::Bf16, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `I8MM`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const I8MM: armreg_rt::Field<Self, id_isar6::I8mm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
 }
 impl armreg_rt::Layout for IdIsar6 {
@@ -16341,34 +17001,50 @@ impl IdMmfr0 {
     /// `VMSA`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 6 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const VMSA: armreg_rt::Field<Self, id_mmfr0::Vmsa, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `PMSA`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PMSA: armreg_rt::Field<Self, id_mmfr0::Pmsa, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `OuterShr`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const OUTERSHR: armreg_rt::Field<Self, id_mmfr0::Outershr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `ShareLvl`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SHARELVL: armreg_rt::Field<Self, id_mmfr0::Sharelvl, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `TCM`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TCM: armreg_rt::Field<Self, id_mmfr0::Tcm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `AuxReg`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const AUXREG: armreg_rt::Field<Self, id_mmfr0::Auxreg, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `FCSE`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FCSE: armreg_rt::Field<Self, id_mmfr0::Fcse, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `InnerShr`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const INNERSHR: armreg_rt::Field<Self, id_mmfr0::Innershr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdMmfr0 {
@@ -16776,34 +17452,50 @@ impl IdMmfr1 {
     /// `L1HvdVA`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const L1HVDVA: armreg_rt::Field<Self, id_mmfr1::L1hvdva, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `L1UniVA`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const L1UNIVA: armreg_rt::Field<Self, id_mmfr1::L1univa, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `L1HvdSW`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const L1HVDSW: armreg_rt::Field<Self, id_mmfr1::L1hvdsw, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `L1UniSW`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const L1UNISW: armreg_rt::Field<Self, id_mmfr1::L1unisw, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `L1Hvd`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const L1HVD: armreg_rt::Field<Self, id_mmfr1::L1hvd, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `L1Uni`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const L1UNI: armreg_rt::Field<Self, id_mmfr1::L1uni, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `L1TstCln`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const L1TSTCLN: armreg_rt::Field<Self, id_mmfr1::L1tstcln, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `BPred`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 5 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BPRED: armreg_rt::Field<Self, id_mmfr1::Bpred, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdMmfr1 {
@@ -17267,34 +17959,50 @@ impl IdMmfr2 {
     /// `L1HvdFG`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const L1HVDFG: armreg_rt::Field<Self, id_mmfr2::L1hvdfg, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `L1HvdBG`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const L1HVDBG: armreg_rt::Field<Self, id_mmfr2::L1hvdbg, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `L1HvdRng`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const L1HVDRNG: armreg_rt::Field<Self, id_mmfr2::L1hvdrng, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `HvdTLB`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 1 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const HVDTLB: armreg_rt::Field<Self, id_mmfr2::Hvdtlb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `UniTLB`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 7 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const UNITLB: armreg_rt::Field<Self, id_mmfr2::Unitlb, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `MemBarr`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MEMBARR: armreg_rt::Field<Self, id_mmfr2::Membarr, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `WFIStall`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const WFISTALL: armreg_rt::Field<Self, id_mmfr2::Wfistall, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `HWAccFlg`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const HWACCFLG: armreg_rt::Field<Self, id_mmfr2::Hwaccflg, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdMmfr2 {
@@ -17536,34 +18244,50 @@ impl IdMmfr3 {
     /// `CMaintVA`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CMAINTVA: armreg_rt::Field<Self, id_mmfr3::Cmaintva, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `CMaintSW`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CMAINTSW: armreg_rt::Field<Self, id_mmfr3::Cmaintsw, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `BPMaint`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BPMAINT: armreg_rt::Field<Self, id_mmfr3::Bpmaint, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `MaintBcst`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MAINTBCST: armreg_rt::Field<Self, id_mmfr3::Maintbcst, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `PAN`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PAN: armreg_rt::Field<Self, id_mmfr3::Pan, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `CohWalk`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const COHWALK: armreg_rt::Field<Self, id_mmfr3::Cohwalk, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `CMemSz`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CMEMSZ: armreg_rt::Field<Self, id_mmfr3::Cmemsz, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `Supersec`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SUPERSEC: armreg_rt::Field<Self, id_mmfr3::Supersec, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdMmfr3 {
@@ -17907,34 +18631,50 @@ impl IdMmfr4 {
     /// `SpecSEI`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SPECSEI: armreg_rt::Field<Self, id_mmfr4::Specsei, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `AC2`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const AC2: armreg_rt::Field<Self, id_mmfr4::Ac2, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `XNX`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const XNX: armreg_rt::Field<Self, id_mmfr4::Xnx, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `CnP`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CNP: armreg_rt::Field<Self, id_mmfr4::Cnp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `HPDS`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const HPDS: armreg_rt::Field<Self, id_mmfr4::Hpds, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `LSM`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const LSM: armreg_rt::Field<Self, id_mmfr4::Lsm, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `CCIDX`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CCIDX: armreg_rt::Field<Self, id_mmfr4::Ccidx, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `EVT`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EVT: armreg_rt::Field<Self, id_mmfr4::Evt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdMmfr4 {
@@ -18112,10 +18852,14 @@ impl IdMmfr5 {
     /// `ETS`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const ETS: armreg_rt::Field<Self, id_mmfr5::Ets, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `nTLBPA`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const NTLBPA: armreg_rt::Field<Self, id_mmfr5::Ntlbpa, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
 }
 impl armreg_rt::Layout for IdMmfr5 {
@@ -18173,34 +18917,50 @@ impl IdPfr0 {
     /// `State0`: A32 instruction set support
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const STATE0: armreg_rt::Field<Self, id_pfr0::State0, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `State1`: T32 instruction set support
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const STATE1: armreg_rt::Field<Self, id_pfr0::State1, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `State2`: Jazelle support
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const STATE2: armreg_rt::Field<Self, id_pfr0::State2, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `State3`: T32EE support
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const STATE3: armreg_rt::Field<Self, id_pfr0::State3, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `CSV2`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CSV2: armreg_rt::Field<Self, id_pfr0::Csv2, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `AMU`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const AMU: armreg_rt::Field<Self, id_pfr0::Amu, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `DIT`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DIT: armreg_rt::Field<Self, id_pfr0::Dit, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `RAS`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RAS: armreg_rt::Field<Self, id_pfr0::Ras, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdPfr0 {
@@ -18546,34 +19306,50 @@ impl IdPfr1 {
     /// `ProgMod`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PROGMOD: armreg_rt::Field<Self, id_pfr1::Progmod, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `Security`: Security Extensions support
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SECURITY: armreg_rt::Field<Self, id_pfr1::Security, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `MProgMod`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MPROGMOD: armreg_rt::Field<Self, id_pfr1::Mprogmod, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `Virtualization`: Virtualization Extensions support
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const VIRTUALIZATION: armreg_rt::Field<Self, id_pfr1::Virtualization, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `GenTimer`: Generic Timer support
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const GENTIMER: armreg_rt::Field<Self, id_pfr1::Gentimer, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `Sec_frac`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SEC_FRAC: armreg_rt::Field<Self, id_pfr1::SecFrac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `Virt_frac`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const VIRT_FRAC: armreg_rt::Field<Self, id_pfr1::VirtFrac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `GIC`: System register interface to the GIC CPU interface
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const GIC: armreg_rt::Field<Self, id_pfr1::Gic, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for IdPfr1 {
@@ -18858,14 +19634,20 @@ impl IdPfr2 {
     /// `CSV3`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const CSV3: armreg_rt::Field<Self, id_pfr2::Csv3, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `SSBS`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SSBS: armreg_rt::Field<Self, id_pfr2::Ssbs, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `RAS_frac`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const RAS_FRAC: armreg_rt::Field<Self, id_pfr2::RasFrac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
 }
 impl armreg_rt::Layout for IdPfr2 {
@@ -19239,17 +20021,17 @@ impl armreg_rt::Layout for Lorsa {
 }
 /// Memory Attribute Indirection Register: eight attribute encodings indexed by AttrIndx
 ///
-/// A layout: its values are [`Value<Mair>`](armreg_rt::Value), from `Mair::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MAIR_EL1`](crate::aarch64::MAIR_EL1), [`aarch64::MAIR_EL2`](crate::aarch64::MAIR_EL2), [`aarch64::MAIR_EL3`](crate::aarch64::MAIR_EL3), [`aarch64::MAIR2_EL1`](crate::aarch64::MAIR2_EL1), [`aarch64::MAIR2_EL2`](crate::aarch64::MAIR2_EL2).
+/// A layout: its values are [`Value<Mair>`](armreg_rt::Value), from `Mair::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MAIR_EL1`](crate::aarch64::MAIR_EL1), [`aarch64::MAIR_EL2`](crate::aarch64::MAIR_EL2), [`aarch64::MAIR_EL3`](crate::aarch64::MAIR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mair};
-/// let value = Mair::DEFAULT.with(Mair::ATTR0, 1);
-/// assert_eq!(value.get(Mair::ATTR0), 1);
+/// let value = Mair::DEFAULT;
+/// assert_eq!(value, Mair::DEFAULT);
 /// ```
 ///
 /// Width: 64 bits.
 ///
-/// Source: Arm ARM DDI0487, MAIR_EL1
+/// Source: Arm ARM DDI0487, MAIR_EL1 (the Attr&lt;n&gt; encodings); the encodings named are Linux's MAIR_ATTR_* (arch/arm64/include/asm/memory.h)
 ///
 #[cfg_attr(doc, doc = diagram_Mair!())]
 ///
@@ -19268,35 +20050,51 @@ impl Mair {
     /// `Attr0`: Memory attribute encoding for AttrIndx 0
     ///
     /// Bits \[7:0\], read/write. Reset: not described.
-    pub const ATTR0: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 8);
+    ///
+    /// The description names 8 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    pub const ATTR0: armreg_rt::Field<Self, mair::Attr0, mair::Attr0> = armreg_rt::Field::new(0, 8);
     /// `Attr1`: Memory attribute encoding for AttrIndx 1
     ///
     /// Bits \[15:8\], read/write. Reset: not described.
-    pub const ATTR1: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(8, 8);
+    ///
+    /// The description names 8 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    pub const ATTR1: armreg_rt::Field<Self, mair::Attr1, mair::Attr1> = armreg_rt::Field::new(8, 8);
     /// `Attr2`: Memory attribute encoding for AttrIndx 2
     ///
     /// Bits \[23:16\], read/write. Reset: not described.
-    pub const ATTR2: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 8);
+    ///
+    /// The description names 8 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    pub const ATTR2: armreg_rt::Field<Self, mair::Attr2, mair::Attr2> = armreg_rt::Field::new(16, 8);
     /// `Attr3`: Memory attribute encoding for AttrIndx 3
     ///
     /// Bits \[31:24\], read/write. Reset: not described.
-    pub const ATTR3: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(24, 8);
+    ///
+    /// The description names 8 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    pub const ATTR3: armreg_rt::Field<Self, mair::Attr3, mair::Attr3> = armreg_rt::Field::new(24, 8);
     /// `Attr4`: Memory attribute encoding for AttrIndx 4
     ///
     /// Bits \[39:32\], read/write. Reset: not described.
-    pub const ATTR4: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(32, 8);
+    ///
+    /// The description names 8 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    pub const ATTR4: armreg_rt::Field<Self, mair::Attr4, mair::Attr4> = armreg_rt::Field::new(32, 8);
     /// `Attr5`: Memory attribute encoding for AttrIndx 5
     ///
     /// Bits \[47:40\], read/write. Reset: not described.
-    pub const ATTR5: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(40, 8);
+    ///
+    /// The description names 8 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    pub const ATTR5: armreg_rt::Field<Self, mair::Attr5, mair::Attr5> = armreg_rt::Field::new(40, 8);
     /// `Attr6`: Memory attribute encoding for AttrIndx 6
     ///
     /// Bits \[55:48\], read/write. Reset: not described.
-    pub const ATTR6: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(48, 8);
+    ///
+    /// The description names 8 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    pub const ATTR6: armreg_rt::Field<Self, mair::Attr6, mair::Attr6> = armreg_rt::Field::new(48, 8);
     /// `Attr7`: Memory attribute encoding for AttrIndx 7
     ///
     /// Bits \[63:56\], read/write. Reset: not described.
-    pub const ATTR7: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(56, 8);
+    ///
+    /// The description names 8 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    pub const ATTR7: armreg_rt::Field<Self, mair::Attr7, mair::Attr7> = armreg_rt::Field::new(56, 8);
 }
 impl armreg_rt::Layout for Mair {
     type Raw = u64;
@@ -19309,18 +20107,123 @@ impl armreg_rt::Layout for Mair {
         integer: 0x0,
         reset: None,
         name: "Mair",
-        fields: "attr0 0 8;attr1 8 8;attr2 16 8;attr3 24 8;attr4 32 8;attr5 40 8;attr6 48 8;attr7 56 8",
+        fields: "attr0 0 8 0=DeviceNgnrne 4=DeviceNgnre 8=DeviceNgre 12=DeviceGre 68=NormalNc 187=NormalWt 240=NormalTagged 255=NormalWb;attr1 8 8 0=DeviceNgnrne 4=DeviceNgnre 8=DeviceNgre 12=DeviceGre 68=NormalNc 187=NormalWt 240=NormalTagged 255=NormalWb;attr2 16 8 0=DeviceNgnrne 4=DeviceNgnre 8=DeviceNgre 12=DeviceGre 68=NormalNc 187=NormalWt 240=NormalTagged 255=NormalWb;attr3 24 8 0=DeviceNgnrne 4=DeviceNgnre 8=DeviceNgre 12=DeviceGre 68=NormalNc 187=NormalWt 240=NormalTagged 255=NormalWb;attr4 32 8 0=DeviceNgnrne 4=DeviceNgnre 8=DeviceNgre 12=DeviceGre 68=NormalNc 187=NormalWt 240=NormalTagged 255=NormalWb;attr5 40 8 0=DeviceNgnrne 4=DeviceNgnre 8=DeviceNgre 12=DeviceGre 68=NormalNc 187=NormalWt 240=NormalTagged 255=NormalWb;attr6 48 8 0=DeviceNgnrne 4=DeviceNgnre 8=DeviceNgre 12=DeviceGre 68=NormalNc 187=NormalWt 240=NormalTagged 255=NormalWb;attr7 56 8 0=DeviceNgnrne 4=DeviceNgnre 8=DeviceNgre 12=DeviceGre 68=NormalNc 187=NormalWt 240=NormalTagged 255=NormalWb",
     };
 }
+/// Enumerated field values of `MAIR`.
+pub mod mair {
+    /// Values of `Attr0` (bits \[7:0\] of `MAIR`).
+    #[repr(u8)]
+    pub enum Attr0 {
+        /// Device-nGnRnE memory
+        DeviceNgnrne = 0x0,
+        /// Device-nGnRE memory
+        DeviceNgnre = 0x4,
+        /// Device-nGRE memory
+        DeviceNgre = 0x8,
+        /// Device-GRE memory
+        DeviceGre = 0xc,
+        /// Normal memory, Inner and Outer Non-cacheable
+        NormalNc = 0x44,
+        /// Normal memory, Inner and Outer Write-Through Non-transient, Read-Allocate and Write-Allocate
+        NormalWt = 0xbb,
+        /// Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate, with Allocation Tags (FEAT_MTE2)
+        NormalTagged = 0xf0,
+        /// Normal memory, Inner and Outer Write-Back Non-transient, Read-Allocate and Write-Allocate
+        NormalWb = 0xff,
+    }
+    impl Clone for Attr0 {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Attr0 {}
+    impl PartialEq for Attr0 {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Attr0 {}
+    impl Attr0 {
+        /// The value for `bits`, or the bits themselves if no value has them.
+        #[inline(always)]
+        pub const fn try_from_bits(bits: u8) -> Result<Self, u8> {
+            match bits {
+                0x0 => Ok(Self::DeviceNgnrne),
+                0x4 => Ok(Self::DeviceNgnre),
+                0x8 => Ok(Self::DeviceNgre),
+                0xc => Ok(Self::DeviceGre),
+                0x44 => Ok(Self::NormalNc),
+                0xbb => Ok(Self::NormalWt),
+                0xf0 => Ok(Self::NormalTagged),
+                0xff => Ok(Self::NormalWb),
+                other => Err(other),
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Attr0 {
+        type Value = Result<Self, u8>;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Result<Self, u8> {
+            Self::try_from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Attr0 {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Attr0 {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            armreg_rt::field::debug_variant(f, *self as u64, "0=DeviceNgnrne 4=DeviceNgnre 8=DeviceNgre 12=DeviceGre 68=NormalNc 187=NormalWt 240=NormalTagged 255=NormalWb")
+        }
+    }
+    /// Values of `Attr1` (bits \[15:8\] of `MAIR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::mair::Attr0 as Attr1;
+    /// Values of `Attr2` (bits \[23:16\] of `MAIR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::mair::Attr0 as Attr2;
+    /// Values of `Attr3` (bits \[31:24\] of `MAIR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::mair::Attr0 as Attr3;
+    /// Values of `Attr4` (bits \[39:32\] of `MAIR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::mair::Attr0 as Attr4;
+    /// Values of `Attr5` (bits \[47:40\] of `MAIR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::mair::Attr0 as Attr5;
+    /// Values of `Attr6` (bits \[55:48\] of `MAIR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::mair::Attr0 as Attr6;
+    /// Values of `Attr7` (bits \[63:56\] of `MAIR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::mair::Attr0 as Attr7;
+}
 /// Extended Memory Attribute Indirection Register
+///
+/// A layout: its values are [`Value<Mair2>`](armreg_rt::Value), from `Mair2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MAIR2_EL1`](crate::aarch64::MAIR2_EL1), [`aarch64::MAIR2_EL2`](crate::aarch64::MAIR2_EL2).
+///
+/// ```
+/// # use aarch64_sysregs::{Layout, Mair2};
+/// let value = Mair2::DEFAULT.with(Mair2::ATTR0, 1);
+/// assert_eq!(value.get(Mair2::ATTR0), 1);
+/// ```
 ///
 /// Width: 64 bits.
 ///
 /// Source: Arm ARM DDI0487, MAIR2_EL1; Linux arch/arm64/tools/sysreg (encoding, fields)
 ///
-/// The same layout as [`Mair`](crate::Mair), so the same type: values move between the two registers as they are. Its diagram and fields are there.
-///
-/// Its fields, as this register's description words them:
+#[cfg_attr(doc, doc = diagram_Mair2!())]
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
@@ -19332,7 +20235,55 @@ impl armreg_rt::Layout for Mair {
 /// | \[23:16\] | `Attr2` | read/write | - | Memory attributes for AttrIndx 10 |
 /// | \[15:8\] | `Attr1` | read/write | - | Memory attributes for AttrIndx 9 |
 /// | \[7:0\] | `Attr0` | read/write | - | Memory attributes for AttrIndx 8 |
-pub type Mair2 = crate::Mair;
+pub enum Mair2 {}
+impl Mair2 {
+    /// `Attr0`: Memory attributes for AttrIndx 8
+    ///
+    /// Bits \[7:0\], read/write. Reset: not described.
+    pub const ATTR0: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(0, 8);
+    /// `Attr1`: Memory attributes for AttrIndx 9
+    ///
+    /// Bits \[15:8\], read/write. Reset: not described.
+    pub const ATTR1: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(8, 8);
+    /// `Attr2`: Memory attributes for AttrIndx 10
+    ///
+    /// Bits \[23:16\], read/write. Reset: not described.
+    pub const ATTR2: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(16, 8);
+    /// `Attr3`: Memory attributes for AttrIndx 11
+    ///
+    /// Bits \[31:24\], read/write. Reset: not described.
+    pub const ATTR3: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(24, 8);
+    /// `Attr4`: Memory attributes for AttrIndx 12
+    ///
+    /// Bits \[39:32\], read/write. Reset: not described.
+    pub const ATTR4: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(32, 8);
+    /// `Attr5`: Memory attributes for AttrIndx 13
+    ///
+    /// Bits \[47:40\], read/write. Reset: not described.
+    pub const ATTR5: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(40, 8);
+    /// `Attr6`: Memory attributes for AttrIndx 14
+    ///
+    /// Bits \[55:48\], read/write. Reset: not described.
+    pub const ATTR6: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(48, 8);
+    /// `Attr7`: Memory attributes for AttrIndx 15
+    ///
+    /// Bits \[63:56\], read/write. Reset: not described.
+    pub const ATTR7: armreg_rt::Field<Self, u8, u8> = armreg_rt::Field::new(56, 8);
+}
+impl armreg_rt::Layout for Mair2 {
+    type Raw = u64;
+    const INFO: armreg_rt::LayoutInfo<u64> = armreg_rt::LayoutInfo {
+        res0: 0x0,
+        res1: 0x0,
+        default: 0x0,
+        w1_effects: 0x0,
+        stored: 0xffff_ffff_ffff_ffff,
+        integer: 0x0,
+        reset: None,
+        name: "Mair2",
+        fields: "attr0 0 8;attr1 8 8;attr2 16 8;attr3 24 8;attr4 32 8;attr5 40 8;attr6 48 8;attr7 56 8",
+    };
+}
 /// Monitor Debug Comms Channel Interrupt Enable Register
 ///
 /// A layout: its values are [`Value<Mdccint>`](armreg_rt::Value), from `Mdccint::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCCINT_EL1`](crate::aarch64::MDCCINT_EL1).
@@ -19738,6 +20689,8 @@ impl Midr {
     ///
     /// Bits \[31:24\], read-only. Reset: not described.
     ///
+    /// The description names 12 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    ///
     /// Source: Arm ARM DDI0487, MIDR_EL1; Linux arch/arm64/include/asm/cputype.h (ARM_CPU_IMP_*)
     pub const IMPLEMENTER: armreg_rt::Field<Self, midr::Implementer, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 8);
 }
@@ -20007,34 +20960,50 @@ impl Mvfr0 {
     /// `SIMDReg`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SIMDREG: armreg_rt::Field<Self, mvfr0::Simdreg, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `FPSP`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPSP: armreg_rt::Field<Self, mvfr0::Fpsp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `FPDP`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPDP: armreg_rt::Field<Self, mvfr0::Fpdp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `FPTrap`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPTRAP: armreg_rt::Field<Self, mvfr0::Fptrap, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `FPDivide`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPDIVIDE: armreg_rt::Field<Self, mvfr0::Fpdivide, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `FPSqrt`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPSQRT: armreg_rt::Field<Self, mvfr0::Fpsqrt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `FPShVec`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPSHVEC: armreg_rt::Field<Self, mvfr0::Fpshvec, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `FPRound`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPROUND: armreg_rt::Field<Self, mvfr0::Fpround, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for Mvfr0 {
@@ -20218,34 +21187,50 @@ impl Mvfr1 {
     /// `FPFtZ`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPFTZ: armreg_rt::Field<Self, mvfr1::Fpftz, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `FPDNaN`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPDNAN: armreg_rt::Field<Self, mvfr1::Fpdnan, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `SIMDLS`: 
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SIMDLS: armreg_rt::Field<Self, mvfr1::Simdls, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `SIMDInt`: 
     ///
     /// Bits \[15:12\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SIMDINT: armreg_rt::Field<Self, mvfr1::Simdint, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `SIMDSP`: 
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SIMDSP: armreg_rt::Field<Self, mvfr1::Simdsp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `SIMDHP`: 
     ///
     /// Bits \[23:20\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SIMDHP: armreg_rt::Field<Self, mvfr1::Simdhp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(20, 4);
     /// `FPHP`: 
     ///
     /// Bits \[27:24\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPHP: armreg_rt::Field<Self, mvfr1::Fphp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 4);
     /// `SIMDFMAC`: 
     ///
     /// Bits \[31:28\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SIMDFMAC: armreg_rt::Field<Self, mvfr1::Simdfmac, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(28, 4);
 }
 impl armreg_rt::Layout for Mvfr1 {
@@ -20425,10 +21410,14 @@ impl Mvfr2 {
     /// `SIMDMisc`: 
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 4 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SIMDMISC: armreg_rt::Field<Self, mvfr2::Simdmisc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `FPMisc`: 
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 5 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FPMISC: armreg_rt::Field<Self, mvfr2::Fpmisc, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
 }
 impl armreg_rt::Layout for Mvfr2 {
@@ -20825,6 +21814,8 @@ impl Par {
     /// `SH`: Shareability of the output address
     ///
     /// Bits \[8:7\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SH: armreg_rt::Field<Self, par::Sh, par::Sh> = armreg_rt::Field::new(7, 2);
     /// `NS`: Output address is in the Non-secure physical address space
     ///
@@ -21164,6 +22155,8 @@ impl Pmbidr {
     /// `EA`: External abort handling
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EA: armreg_rt::Field<Self, pmbidr::Ea, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
 }
 impl armreg_rt::Layout for Pmbidr {
@@ -21273,6 +22266,8 @@ impl Pmblimitr {
     /// `FM`: Buffer fill mode
     ///
     /// Bits \[2:1\], read/write. Reset: not described.
+    ///
+    /// The description names 2 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FM: armreg_rt::Field<Self, pmblimitr::Fm, pmblimitr::Fm> = armreg_rt::Field::new(1, 2);
     /// `PMFZ`: Stop collection when the PMU freezes on overflow
     ///
@@ -21446,6 +22441,8 @@ impl Pmbsr {
     /// `EC`: Event class
     ///
     /// Bits \[31:26\], read/write. Reset: not described.
+    ///
+    /// The description names 5 of its 64 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EC: armreg_rt::Field<Self, pmbsr::Ec, pmbsr::Ec> = armreg_rt::Field::new(26, 6);
 }
 impl armreg_rt::Layout for Pmbsr {
@@ -21964,6 +22961,8 @@ impl Pmcr {
     ///
     /// Bits \[31:24\], read-only. Reset: not described.
     ///
+    /// The description names 1 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    ///
     /// Source: Arm ARM DDI0487 §D24.5
     pub const IMP: armreg_rt::Field<Self, pmcr::Imp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 8);
     /// `FZS`: Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only
@@ -22145,6 +23144,8 @@ impl PmcrA32 {
     /// `IMP`: Implementer code, same encoding as MIDR_EL1.Implementer
     ///
     /// Bits \[31:24\], read-only. Reset: not described.
+    ///
+    /// The description names 1 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     ///
     /// Source: Arm ARM DDI0487 §D24.5
     pub const IMP: armreg_rt::Field<Self, pmcr_a32::Imp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 8);
@@ -22654,6 +23655,8 @@ impl PmscrEl2 {
     /// `PCT`: Timestamp counter select
     ///
     /// Bits \[7:6\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PCT: armreg_rt::Field<Self, pmscr_el2::Pct, pmscr_el2::Pct> = armreg_rt::Field::new(6, 2);
 }
 impl armreg_rt::Layout for PmscrEl2 {
@@ -22995,6 +23998,8 @@ impl Pmsidr {
     /// `INTERVAL`: Recommended minimum sampling interval
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 8 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const INTERVAL: armreg_rt::Field<Self, pmsidr::Interval, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `MAXSIZE`: Maximum record size
     ///
@@ -23003,6 +24008,8 @@ impl Pmsidr {
     /// `COUNTSIZE`: Counter size
     ///
     /// Bits \[19:16\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const COUNTSIZE: armreg_rt::Field<Self, pmsidr::Countsize, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
     /// `FORMAT`: Record format
     ///
@@ -24071,8 +25078,8 @@ impl armreg_rt::Layout for Rvbar {
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Scr};
-/// let value = Scr::DEFAULT.with(Scr::NS, true);
-/// assert!(value.get(Scr::NS));
+/// let value = Scr::DEFAULT.with(Scr::IRQ, true);
+/// assert!(value.get(Scr::IRQ));
 /// ```
 ///
 /// Width: 64 bits.
@@ -24143,7 +25150,7 @@ impl Scr {
     /// `NS`: Non-secure: lower ELs are in Non-secure (with NSE, Realm) state
     ///
     /// Bits \[0\], read/write. Reset: not described.
-    pub const NS: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    pub const NS: armreg_rt::Field<Self, scr::Ns, scr::Ns> = armreg_rt::Field::new(0, 1);
     /// `IRQ`: Route physical IRQ to EL3
     ///
     /// Bits \[1\], read/write. Reset: not described.
@@ -24171,7 +25178,7 @@ impl Scr {
     /// `RW`: Execution state of the next lower EL (1: AArch64)
     ///
     /// Bits \[10\], read/write. Reset: not described.
-    pub const RW: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(10, 1);
+    pub const RW: armreg_rt::Field<Self, scr::Rw, scr::Rw> = armreg_rt::Field::new(10, 1);
     /// `ST`: Secure EL1 access to the secure physical timer registers
     ///
     /// Bits \[11\], read/write. Reset: not described.
@@ -24364,8 +25371,70 @@ impl armreg_rt::Layout for Scr {
         integer: 0x0,
         reset: None,
         name: "Scr",
-        fields: "ns 0 1;irq 1 1;fiq 2 1;ea 3 1;smd 7 1;hce 8 1;sif 9 1;rw 10 1;st 11 1;twi 12 1;twe 13 1;tlor 14 1;terr 15 1;apk 16 1;api 17 1;eel2 18 1;ease 19 1;nmea 20 1;fien 21 1;ext24_22 22 3;enscxt 25 1;ata 26 1;fgten 27 1;ecven 28 1;tweden 29 1;twedel 30 4;tme 34 1;amvoffen 35 1;enas0 36 1;aden 37 1;hxen 38 1;gcsen 39 1;trndr 40 1;entp2 41 1;rcwmasken 42 1;tcr2en 43 1;sctlr2en 44 1;pien 45 1;aien 46 1;d128en 47 1;gpf 48 1;mecen 49 1;enfpm 50 1;tmea 51 1;twerr 52 1;pfaren 53 1;ext54 54 1;enidcp128 55 1;ext58_56 56 3;fgten2 59 1;ext61_60 60 2;nse 62 1;ext63 63 1",
+        fields: "ns 0 1 0=Secure 1=NonSecure;irq 1 1;fiq 2 1;ea 3 1;smd 7 1;hce 8 1;sif 9 1;rw 10 1 0=Aarch32 1=Aarch64;st 11 1;twi 12 1;twe 13 1;tlor 14 1;terr 15 1;apk 16 1;api 17 1;eel2 18 1;ease 19 1;nmea 20 1;fien 21 1;ext24_22 22 3;enscxt 25 1;ata 26 1;fgten 27 1;ecven 28 1;tweden 29 1;twedel 30 4;tme 34 1;amvoffen 35 1;enas0 36 1;aden 37 1;hxen 38 1;gcsen 39 1;trndr 40 1;entp2 41 1;rcwmasken 42 1;tcr2en 43 1;sctlr2en 44 1;pien 45 1;aien 46 1;d128en 47 1;gpf 48 1;mecen 49 1;enfpm 50 1;tmea 51 1;twerr 52 1;pfaren 53 1;ext54 54 1;enidcp128 55 1;ext58_56 56 3;fgten2 59 1;ext61_60 60 2;nse 62 1;ext63 63 1",
     };
+}
+/// Enumerated field values of `SCR`.
+pub mod scr {
+    /// Values of `NS` (bits \[0\] of `SCR`).
+    #[repr(u8)]
+    pub enum Ns {
+        /// Lower Exception levels are in Secure state
+        Secure = 0x0,
+        /// Lower Exception levels are in Non-secure state
+        NonSecure = 0x1,
+    }
+    impl Clone for Ns {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Ns {}
+    impl PartialEq for Ns {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Ns {}
+    impl Ns {
+        /// The value for `bits` (only the field's width is looked at).
+        #[inline(always)]
+        pub const fn from_bits(bits: u8) -> Self {
+            match bits & 0x1 {
+                0x0 => Self::Secure,
+                _ => Self::NonSecure,
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Ns {
+        type Value = Self;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Self {
+            Self::from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Ns {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Ns {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Secure 1=NonSecure")
+        }
+    }
+    /// Values of `RW` (bits \[10\] of `SCR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::hcr::Rw as Rw;
 }
 /// System Control Register layout of SCTLR_EL1 (and of SCTLR_EL2 with HCR_EL2.{E2H,TGE} = {1,1})
 ///
@@ -24373,8 +25442,8 @@ impl armreg_rt::Layout for Scr {
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Sctlr};
-/// let value = Sctlr::DEFAULT.with(Sctlr::M, true);
-/// assert!(value.get(Sctlr::M));
+/// let value = Sctlr::DEFAULT.with(Sctlr::A, true);
+/// assert!(value.get(Sctlr::A));
 /// ```
 ///
 /// Width: 64 bits.
@@ -24449,7 +25518,7 @@ impl Sctlr {
     /// `M`: Enable the EL1&0 stage 1 MMU
     ///
     /// Bits \[0\], read/write. Reset: not described.
-    pub const M: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    pub const M: armreg_rt::Field<Self, sctlr::M, sctlr::M> = armreg_rt::Field::new(0, 1);
     /// `A`: Alignment check for data accesses
     ///
     /// Bits \[1\], read/write. Reset: not described.
@@ -24457,7 +25526,7 @@ impl Sctlr {
     /// `C`: Data access cacheability at EL0 and EL1
     ///
     /// Bits \[2\], read/write. Reset: not described.
-    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
+    pub const C: armreg_rt::Field<Self, sctlr::C, sctlr::C> = armreg_rt::Field::new(2, 1);
     /// `SA`: SP alignment check at EL1
     ///
     /// Bits \[3\], read/write. Reset: not described.
@@ -24497,7 +25566,7 @@ impl Sctlr {
     /// `I`: Instruction access cacheability at EL0 and EL1
     ///
     /// Bits \[12\], read/write. Reset: not described.
-    pub const I: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(12, 1);
+    pub const I: armreg_rt::Field<Self, sctlr::I, sctlr::I> = armreg_rt::Field::new(12, 1);
     /// `EnDB`: Enable pointer authentication with the APDB key (FEAT_PAuth)
     ///
     /// Bits \[13\], read/write. Reset: not described.
@@ -24690,11 +25759,179 @@ impl armreg_rt::Layout for Sctlr {
         integer: 0x0,
         reset: None,
         name: "Sctlr",
-        fields: "m 0 1;a 1 1;c 2 1;sa 3 1;sa0 4 1;cp15ben 5 1;naa 6 1;itd 7 1;sed 8 1;uma 9 1;enrctx 10 1;eos 11 1;i 12 1;endb 13 1;dze 14 1;uct 15 1;ntwi 16 1;ntwe 18 1;wxn 19 1;tscxt 20 1;iesb 21 1;eis 22 1;span 23 1;e0e 24 1;ee 25 1;uci 26 1;enda 27 1;ntlsmd 28 1;lsmaoe 29 1;enib 30 1;enia 31 1;cmow 32 1;mscen 33 1;enfpm 34 1;bt0 35 1;bt1 36 1;itfsb 37 1;tcf0 38 2 0=None 1=Sync 2=Async 3=Asymm;tcf 40 2 0=None 1=Sync 2=Async 3=Asymm;ata0 42 1;ata 43 1;dssbs 44 1;tweden 45 1;twedel 46 4;tmt0 50 1;tmt 51 1;tme0 52 1;tme 53 1;enasr 54 1;enas0 55 1;enals 56 1;epan 57 1;tcso0 58 1;tcso 59 1;entp2 60 1;nmi 61 1;spintmask 62 1;tidcp 63 1",
+        fields: "m 0 1 0=Disabled 1=Enabled;a 1 1;c 2 1 0=NonCacheable 1=Cacheable;sa 3 1;sa0 4 1;cp15ben 5 1;naa 6 1;itd 7 1;sed 8 1;uma 9 1;enrctx 10 1;eos 11 1;i 12 1 0=NonCacheable 1=Cacheable;endb 13 1;dze 14 1;uct 15 1;ntwi 16 1;ntwe 18 1;wxn 19 1;tscxt 20 1;iesb 21 1;eis 22 1;span 23 1;e0e 24 1;ee 25 1;uci 26 1;enda 27 1;ntlsmd 28 1;lsmaoe 29 1;enib 30 1;enia 31 1;cmow 32 1;mscen 33 1;enfpm 34 1;bt0 35 1;bt1 36 1;itfsb 37 1;tcf0 38 2 0=None 1=Sync 2=Async 3=Asymm;tcf 40 2 0=None 1=Sync 2=Async 3=Asymm;ata0 42 1;ata 43 1;dssbs 44 1;tweden 45 1;twedel 46 4;tmt0 50 1;tmt 51 1;tme0 52 1;tme 53 1;enasr 54 1;enas0 55 1;enals 56 1;epan 57 1;tcso0 58 1;tcso 59 1;entp2 60 1;nmi 61 1;spintmask 62 1;tidcp 63 1",
     };
 }
 /// Enumerated field values of `SCTLR`.
 pub mod sctlr {
+    /// Values of `M` (bits \[0\] of `SCTLR`).
+    #[repr(u8)]
+    pub enum M {
+        /// Stage 1 address translation disabled
+        Disabled = 0x0,
+        /// Stage 1 address translation enabled
+        Enabled = 0x1,
+    }
+    impl Clone for M {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for M {}
+    impl PartialEq for M {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for M {}
+    impl M {
+        /// The value for `bits` (only the field's width is looked at).
+        #[inline(always)]
+        pub const fn from_bits(bits: u8) -> Self {
+            match bits & 0x1 {
+                0x0 => Self::Disabled,
+                _ => Self::Enabled,
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for M {
+        type Value = Self;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Self {
+            Self::from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for M {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for M {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Disabled 1=Enabled")
+        }
+    }
+    /// Values of `C` (bits \[2\] of `SCTLR`).
+    #[repr(u8)]
+    pub enum C {
+        /// Data accesses to Normal memory are Non-cacheable
+        NonCacheable = 0x0,
+        /// This control has no effect on the cacheability of data accesses
+        Cacheable = 0x1,
+    }
+    impl Clone for C {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for C {}
+    impl PartialEq for C {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for C {}
+    impl C {
+        /// The value for `bits` (only the field's width is looked at).
+        #[inline(always)]
+        pub const fn from_bits(bits: u8) -> Self {
+            match bits & 0x1 {
+                0x0 => Self::NonCacheable,
+                _ => Self::Cacheable,
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for C {
+        type Value = Self;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Self {
+            Self::from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for C {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for C {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            armreg_rt::field::debug_variant(f, *self as u64, "0=NonCacheable 1=Cacheable")
+        }
+    }
+    /// Values of `I` (bits \[12\] of `SCTLR`).
+    #[repr(u8)]
+    pub enum I {
+        /// Instruction accesses to Normal memory are Non-cacheable
+        NonCacheable = 0x0,
+        /// This control has no effect on the cacheability of instruction accesses
+        Cacheable = 0x1,
+    }
+    impl Clone for I {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for I {}
+    impl PartialEq for I {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for I {}
+    impl I {
+        /// The value for `bits` (only the field's width is looked at).
+        #[inline(always)]
+        pub const fn from_bits(bits: u8) -> Self {
+            match bits & 0x1 {
+                0x0 => Self::NonCacheable,
+                _ => Self::Cacheable,
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for I {
+        type Value = Self;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Self {
+            Self::from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for I {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for I {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            armreg_rt::field::debug_variant(f, *self as u64, "0=NonCacheable 1=Cacheable")
+        }
+    }
     /// Values of `TCF0` (bits \[39:38\] of `SCTLR`).
     #[repr(u8)]
     pub enum Tcf0 {
@@ -24767,8 +26004,8 @@ pub mod sctlr {
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, SctlrA32};
-/// let value = SctlrA32::DEFAULT.with(SctlrA32::M, true);
-/// assert!(value.get(SctlrA32::M));
+/// let value = SctlrA32::DEFAULT.with(SctlrA32::A, true);
+/// assert!(value.get(SctlrA32::A));
 /// ```
 ///
 /// Width: 32 bits.
@@ -24802,7 +26039,7 @@ impl SctlrA32 {
     /// `M`: MMU enable for the PL1&0 translation regime
     ///
     /// Bits \[0\], read/write. Reset: not described.
-    pub const M: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    pub const M: armreg_rt::Field<Self, sctlr_a32::M, sctlr_a32::M> = armreg_rt::Field::new(0, 1);
     /// `A`: Alignment checking enable
     ///
     /// Bits \[1\], read/write. Reset: not described.
@@ -24810,7 +26047,7 @@ impl SctlrA32 {
     /// `C`: Data and unified cacheability
     ///
     /// Bits \[2\], read/write. Reset: not described.
-    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
+    pub const C: armreg_rt::Field<Self, sctlr_a32::C, sctlr_a32::C> = armreg_rt::Field::new(2, 1);
     /// `nTLSMD`: No trap of load/store multiple to Device memory at PL0
     ///
     /// Bits \[3\], read/write. Reset: not described.
@@ -24834,7 +26071,7 @@ impl SctlrA32 {
     /// `I`: Instruction cacheability
     ///
     /// Bits \[12\], read/write. Reset: not described.
-    pub const I: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(12, 1);
+    pub const I: armreg_rt::Field<Self, sctlr_a32::I, sctlr_a32::I> = armreg_rt::Field::new(12, 1);
     /// `V`: High exception vectors (0xFFFF0000) instead of VBAR
     ///
     /// Bits \[13\], read/write. Reset: not described.
@@ -24883,8 +26120,20 @@ impl armreg_rt::Layout for SctlrA32 {
         integer: 0x0,
         reset: None,
         name: "SctlrA32",
-        fields: "m 0 1;a 1 1;c 2 1;ntlsmd 3 1;lsmaoe 4 1;cp15ben 5 1;itd 7 1;sed 8 1;i 12 1;v 13 1;ntwi 16 1;ntwe 18 1;wxn 19 1;uwxn 20 1;ee 25 1;tre 28 1;afe 29 1;te 30 1",
+        fields: "m 0 1 0=Disabled 1=Enabled;a 1 1;c 2 1 0=NonCacheable 1=Cacheable;ntlsmd 3 1;lsmaoe 4 1;cp15ben 5 1;itd 7 1;sed 8 1;i 12 1 0=NonCacheable 1=Cacheable;v 13 1;ntwi 16 1;ntwe 18 1;wxn 19 1;uwxn 20 1;ee 25 1;tre 28 1;afe 29 1;te 30 1",
     };
+}
+/// Enumerated field values of `SCTLR_A32`.
+pub mod sctlr_a32 {
+    /// Values of `M` (bits \[0\] of `SCTLR_A32`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::sctlr::M as M;
+    /// Values of `C` (bits \[2\] of `SCTLR_A32`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::sctlr::C as C;
+    /// Values of `I` (bits \[12\] of `SCTLR_A32`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::sctlr::I as I;
 }
 /// System Control Register for EL3
 ///
@@ -24892,8 +26141,8 @@ impl armreg_rt::Layout for SctlrA32 {
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, SctlrEl3};
-/// let value = SctlrEl3::DEFAULT.with(SctlrEl3::M, true);
-/// assert!(value.get(SctlrEl3::M));
+/// let value = SctlrEl3::DEFAULT.with(SctlrEl3::A, true);
+/// assert!(value.get(SctlrEl3::A));
 /// ```
 ///
 /// Width: 64 bits.
@@ -24944,7 +26193,7 @@ impl SctlrEl3 {
     /// `M`: Enable the EL3 stage 1 MMU
     ///
     /// Bits \[0\], read/write. Reset: not described.
-    pub const M: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(0, 1);
+    pub const M: armreg_rt::Field<Self, sctlr_el3::M, sctlr_el3::M> = armreg_rt::Field::new(0, 1);
     /// `A`: Alignment check for data accesses
     ///
     /// Bits \[1\], read/write. Reset: not described.
@@ -24952,7 +26201,7 @@ impl SctlrEl3 {
     /// `C`: Data access cacheability at EL3
     ///
     /// Bits \[2\], read/write. Reset: not described.
-    pub const C: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(2, 1);
+    pub const C: armreg_rt::Field<Self, sctlr_el3::C, sctlr_el3::C> = armreg_rt::Field::new(2, 1);
     /// `SA`: SP alignment check at EL3
     ///
     /// Bits \[3\], read/write. Reset: not described.
@@ -24968,7 +26217,7 @@ impl SctlrEl3 {
     /// `I`: Instruction access cacheability at EL3
     ///
     /// Bits \[12\], read/write. Reset: not described.
-    pub const I: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(12, 1);
+    pub const I: armreg_rt::Field<Self, sctlr_el3::I, sctlr_el3::I> = armreg_rt::Field::new(12, 1);
     /// `EnDB`: Enable pointer authentication with the APDB key (FEAT_PAuth)
     ///
     /// Bits \[13\], read/write. Reset: not described.
@@ -25037,11 +26286,20 @@ impl armreg_rt::Layout for SctlrEl3 {
         integer: 0x0,
         reset: None,
         name: "SctlrEl3",
-        fields: "m 0 1;a 1 1;c 2 1;sa 3 1;naa 6 1;eos 11 1;i 12 1;endb 13 1;wxn 19 1;iesb 21 1;eis 22 1;ee 25 1;enda 27 1;enib 30 1;enia 31 1;bt 36 1;itfsb 37 1;tcf 40 2 0=None 1=Sync 2=Async 3=Asymm;ata 43 1;dssbs 44 1;ext 45 19",
+        fields: "m 0 1 0=Disabled 1=Enabled;a 1 1;c 2 1 0=NonCacheable 1=Cacheable;sa 3 1;naa 6 1;eos 11 1;i 12 1 0=NonCacheable 1=Cacheable;endb 13 1;wxn 19 1;iesb 21 1;eis 22 1;ee 25 1;enda 27 1;enib 30 1;enia 31 1;bt 36 1;itfsb 37 1;tcf 40 2 0=None 1=Sync 2=Async 3=Asymm;ata 43 1;dssbs 44 1;ext 45 19",
     };
 }
 /// Enumerated field values of `SCTLR_EL3`.
 pub mod sctlr_el3 {
+    /// Values of `M` (bits \[0\] of `SCTLR_EL3`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::sctlr::M as M;
+    /// Values of `C` (bits \[2\] of `SCTLR_EL3`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::sctlr::C as C;
+    /// Values of `I` (bits \[12\] of `SCTLR_EL3`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::sctlr::I as I;
     /// Values of `TCF` (bits \[41:40\] of `SCTLR_EL3`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::sctlr::Tcf0 as Tcf;
@@ -25410,6 +26668,8 @@ impl Spsr {
     /// `M`: AArch64 exception level and stack pointer the exception was taken from, M\[3:0\]
     ///
     /// Bits \[3:0\], read/write. Reset: not described.
+    ///
+    /// The description names 7 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const M: armreg_rt::Field<Self, spsr::M, spsr::M> = armreg_rt::Field::new(0, 4);
     /// `nRW`: Execution state the exception was taken from (0: AArch64), M\[4\]
     ///
@@ -25418,19 +26678,19 @@ impl Spsr {
     /// `F`: FIQ mask
     ///
     /// Bits \[6\], read/write. Reset: not described.
-    pub const F: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(6, 1);
+    pub const F: armreg_rt::Field<Self, spsr::F, spsr::F> = armreg_rt::Field::new(6, 1);
     /// `I`: IRQ mask
     ///
     /// Bits \[7\], read/write. Reset: not described.
-    pub const I: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
+    pub const I: armreg_rt::Field<Self, spsr::I, spsr::I> = armreg_rt::Field::new(7, 1);
     /// `A`: SError exception mask
     ///
     /// Bits \[8\], read/write. Reset: not described.
-    pub const A: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(8, 1);
+    pub const A: armreg_rt::Field<Self, spsr::A, spsr::A> = armreg_rt::Field::new(8, 1);
     /// `D`: Debug exception mask
     ///
     /// Bits \[9\], read/write. Reset: not described.
-    pub const D: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(9, 1);
+    pub const D: armreg_rt::Field<Self, spsr::D, spsr::D> = armreg_rt::Field::new(9, 1);
     /// `BTYPE`: Branch type indicator (FEAT_BTI)
     ///
     /// Bits \[11:10\], read/write. Reset: not described.
@@ -25499,7 +26759,7 @@ impl armreg_rt::Layout for Spsr {
         integer: 0x0,
         reset: None,
         name: "Spsr",
-        fields: "m 0 4 0=El0t 4=El1t 5=El1h 8=El2t 9=El2h 12=El3t 13=El3h;nrw 4 1;f 6 1;i 7 1;a 8 1;d 9 1;btype 10 2;ssbs 12 1;allint 13 1;il 20 1;ss 21 1;pan 22 1;uao 23 1;dit 24 1;tco 25 1;v 28 1;c 29 1;z 30 1;n 31 1;ext 32 32",
+        fields: "m 0 4 0=El0t 4=El1t 5=El1h 8=El2t 9=El2h 12=El3t 13=El3h;nrw 4 1;f 6 1 0=Unmasked 1=Masked;i 7 1 0=Unmasked 1=Masked;a 8 1 0=Unmasked 1=Masked;d 9 1 0=Unmasked 1=Masked;btype 10 2;ssbs 12 1;allint 13 1;il 20 1;ss 21 1;pan 22 1;uao 23 1;dit 24 1;tco 25 1;v 28 1;c 29 1;z 30 1;n 31 1;ext 32 32",
     };
 }
 /// Enumerated field values of `SPSR`.
@@ -25576,6 +26836,18 @@ pub mod spsr {
             armreg_rt::field::debug_variant(f, *self as u64, "0=El0t 4=El1t 5=El1h 8=El2t 9=El2h 12=El3t 13=El3h")
         }
     }
+    /// Values of `F` (bits \[6\] of `SPSR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::daif::F as F;
+    /// Values of `I` (bits \[7\] of `SPSR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::daif::F as I;
+    /// Values of `A` (bits \[8\] of `SPSR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::daif::F as A;
+    /// Values of `D` (bits \[9\] of `SPSR`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::daif::F as D;
 }
 /// Stack Pointer Select
 ///
@@ -25928,7 +27200,7 @@ impl TcrEl1 {
     /// `EPD0`: Disable table walks for TTBR0 (translation fault instead)
     ///
     /// Bits \[7\], read/write. Reset: not described.
-    pub const EPD0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
+    pub const EPD0: armreg_rt::Field<Self, tcr_el1::Epd0, tcr_el1::Epd0> = armreg_rt::Field::new(7, 1);
     /// `IRGN0`: Inner cacheability of TTBR0 table walks
     ///
     /// Bits \[9:8\], read/write. Reset: not described.
@@ -25940,10 +27212,14 @@ impl TcrEl1 {
     /// `SH0`: Shareability of TTBR0 table walks
     ///
     /// Bits \[13:12\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SH0: armreg_rt::Field<Self, tcr_el1::Sh0, tcr_el1::Sh0> = armreg_rt::Field::new(12, 2);
     /// `TG0`: Granule size for TTBR0
     ///
     /// Bits \[15:14\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TG0: armreg_rt::Field<Self, tcr_el1::Tg0, tcr_el1::Tg0> = armreg_rt::Field::new(14, 2);
     /// `T1SZ`: Size offset of the TTBR1 region: 2^(64-T1SZ) bytes
     ///
@@ -25956,7 +27232,7 @@ impl TcrEl1 {
     /// `EPD1`: Disable table walks for TTBR1 (translation fault instead)
     ///
     /// Bits \[23\], read/write. Reset: not described.
-    pub const EPD1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
+    pub const EPD1: armreg_rt::Field<Self, tcr_el1::Epd1, tcr_el1::Epd1> = armreg_rt::Field::new(23, 1);
     /// `IRGN1`: Inner cacheability of TTBR1 table walks
     ///
     /// Bits \[25:24\], read/write. Reset: not described.
@@ -25968,10 +27244,14 @@ impl TcrEl1 {
     /// `SH1`: Shareability of TTBR1 table walks
     ///
     /// Bits \[29:28\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SH1: armreg_rt::Field<Self, tcr_el1::Sh1, tcr_el1::Sh1> = armreg_rt::Field::new(28, 2);
     /// `TG1`: Granule size for TTBR1
     ///
     /// Bits \[31:30\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TG1: armreg_rt::Field<Self, tcr_el1::Tg1, tcr_el1::Tg1> = armreg_rt::Field::new(30, 2);
     /// `IPS`: Intermediate physical address size
     ///
@@ -25984,11 +27264,11 @@ impl TcrEl1 {
     /// `TBI0`: Top byte ignored, TTBR0 range
     ///
     /// Bits \[37\], read/write. Reset: not described.
-    pub const TBI0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(37, 1);
+    pub const TBI0: armreg_rt::Field<Self, tcr_el1::Tbi0, tcr_el1::Tbi0> = armreg_rt::Field::new(37, 1);
     /// `TBI1`: Top byte ignored, TTBR1 range
     ///
     /// Bits \[38\], read/write. Reset: not described.
-    pub const TBI1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(38, 1);
+    pub const TBI1: armreg_rt::Field<Self, tcr_el1::Tbi1, tcr_el1::Tbi1> = armreg_rt::Field::new(38, 1);
     /// `HA`: Hardware Access flag update (FEAT_HAFDBS)
     ///
     /// Bits \[39\], read/write. Reset: not described.
@@ -26093,11 +27373,67 @@ impl armreg_rt::Layout for TcrEl1 {
         integer: 0x0,
         reset: None,
         name: "TcrEl1",
-        fields: "t0sz 0 6;epd0 7 1;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;tg0 14 2 0=_4k 1=_64k 2=_16k;t1sz 16 6;a1 22 1;epd1 23 1;irgn1 24 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn1 26 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh1 28 2 0=None 2=Outer 3=Inner;tg1 30 2 1=_16k 2=_4k 3=_64k;ips 32 3 0=_32Bit 1=_36Bit 2=_40Bit 3=_42Bit 4=_44Bit 5=_48Bit 6=_52Bit 7=_56Bit;as_ 36 1;tbi0 37 1;tbi1 38 1;ha 39 1;hd 40 1;hpd0 41 1;hpd1 42 1;hwu059 43 1;hwu060 44 1;hwu061 45 1;hwu062 46 1;hwu159 47 1;hwu160 48 1;hwu161 49 1;hwu162 50 1;tbid0 51 1;tbid1 52 1;nfd0 53 1;nfd1 54 1;e0pd0 55 1;e0pd1 56 1;tcma0 57 1;tcma1 58 1;ds 59 1;mtx0 60 1;mtx1 61 1",
+        fields: "t0sz 0 6;epd0 7 1 0=Walk 1=Fault;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;tg0 14 2 0=_4k 1=_64k 2=_16k;t1sz 16 6;a1 22 1;epd1 23 1 0=Walk 1=Fault;irgn1 24 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn1 26 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh1 28 2 0=None 2=Outer 3=Inner;tg1 30 2 1=_16k 2=_4k 3=_64k;ips 32 3 0=_32Bit 1=_36Bit 2=_40Bit 3=_42Bit 4=_44Bit 5=_48Bit 6=_52Bit 7=_56Bit;as_ 36 1;tbi0 37 1 0=Used 1=Ignored;tbi1 38 1 0=Used 1=Ignored;ha 39 1;hd 40 1;hpd0 41 1;hpd1 42 1;hwu059 43 1;hwu060 44 1;hwu061 45 1;hwu062 46 1;hwu159 47 1;hwu160 48 1;hwu161 49 1;hwu162 50 1;tbid0 51 1;tbid1 52 1;nfd0 53 1;nfd1 54 1;e0pd0 55 1;e0pd1 56 1;tcma0 57 1;tcma1 58 1;ds 59 1;mtx0 60 1;mtx1 61 1",
     };
 }
 /// Enumerated field values of `TCR_EL1`.
 pub mod tcr_el1 {
+    /// Values of `EPD0` (bits \[7\] of `TCR_EL1`).
+    #[repr(u8)]
+    pub enum Epd0 {
+        /// A TLB miss walks the translation tables
+        Walk = 0x0,
+        /// A TLB miss generates a Translation fault: no walk
+        Fault = 0x1,
+    }
+    impl Clone for Epd0 {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Epd0 {}
+    impl PartialEq for Epd0 {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Epd0 {}
+    impl Epd0 {
+        /// The value for `bits` (only the field's width is looked at).
+        #[inline(always)]
+        pub const fn from_bits(bits: u8) -> Self {
+            match bits & 0x1 {
+                0x0 => Self::Walk,
+                _ => Self::Fault,
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Epd0 {
+        type Value = Self;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Self {
+            Self::from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Epd0 {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Epd0 {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Walk 1=Fault")
+        }
+    }
     /// Values of `IRGN0` (bits \[9:8\] of `TCR_EL1`).
     #[repr(u8)]
     pub enum Irgn0 {
@@ -26283,6 +27619,9 @@ pub mod tcr_el1 {
             armreg_rt::field::debug_variant(f, *self as u64, "0=_4k 1=_64k 2=_16k")
         }
     }
+    /// Values of `EPD1` (bits \[23\] of `TCR_EL1`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::tcr_el1::Epd0 as Epd1;
     /// Values of `IRGN1` (bits \[25:24\] of `TCR_EL1`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::tcr_el1::Irgn0 as Irgn1;
@@ -26426,6 +27765,65 @@ pub mod tcr_el1 {
             armreg_rt::field::debug_variant(f, *self as u64, "0=_32Bit 1=_36Bit 2=_40Bit 3=_42Bit 4=_44Bit 5=_48Bit 6=_52Bit 7=_56Bit")
         }
     }
+    /// Values of `TBI0` (bits \[37\] of `TCR_EL1`).
+    #[repr(u8)]
+    pub enum Tbi0 {
+        /// The top byte is used in the address calculation
+        Used = 0x0,
+        /// The top byte is ignored in the address calculation (tagged addresses)
+        Ignored = 0x1,
+    }
+    impl Clone for Tbi0 {
+        #[inline(always)]
+        fn clone(&self) -> Self {
+            *self
+        }
+    }
+    impl Copy for Tbi0 {}
+    impl PartialEq for Tbi0 {
+        #[inline(always)]
+        fn eq(&self, other: &Self) -> bool {
+            *self as u8 == *other as u8
+        }
+    }
+    impl Eq for Tbi0 {}
+    impl Tbi0 {
+        /// The value for `bits` (only the field's width is looked at).
+        #[inline(always)]
+        pub const fn from_bits(bits: u8) -> Self {
+            match bits & 0x1 {
+                0x0 => Self::Used,
+                _ => Self::Ignored,
+            }
+        }
+        /// The field bits of this value.
+        #[inline(always)]
+        pub const fn bits(self) -> u8 {
+            self as u8
+        }
+    }
+    impl armreg_rt::field::FieldRead for Tbi0 {
+        type Value = Self;
+        #[inline(always)]
+        fn from_field_bits(bits: u64) -> Self {
+            Self::from_bits(bits as u8)
+        }
+    }
+    impl armreg_rt::field::FieldWrite for Tbi0 {
+        #[inline(always)]
+        fn to_field_bits(self) -> u64 {
+            self as u64
+        }
+    }
+    impl core::fmt::Debug for Tbi0 {
+        #[inline]
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            armreg_rt::field::debug_variant(f, *self as u64, "0=Used 1=Ignored")
+        }
+    }
+    /// Values of `TBI1` (bits \[38\] of `TCR_EL1`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::tcr_el1::Tbi0 as Tbi1;
 }
 /// Translation Control Register layout of TCR_EL2 (HCR_EL2.E2H = 0) and TCR_EL3: one VA range
 ///
@@ -26485,10 +27883,14 @@ impl TcrEl2 {
     /// `SH0`: Shareability of table walks
     ///
     /// Bits \[13:12\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SH0: armreg_rt::Field<Self, tcr_el2::Sh0, tcr_el2::Sh0> = armreg_rt::Field::new(12, 2);
     /// `TG0`: Granule size for TTBR0
     ///
     /// Bits \[15:14\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TG0: armreg_rt::Field<Self, tcr_el2::Tg0, tcr_el2::Tg0> = armreg_rt::Field::new(14, 2);
     /// `PS`: Physical address size
     ///
@@ -26713,6 +28115,8 @@ impl Trbidr {
     /// `EA`: External abort handling
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EA: armreg_rt::Field<Self, trbidr::Ea, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
 }
 impl armreg_rt::Layout for Trbidr {
@@ -26823,10 +28227,14 @@ impl Trblimitr {
     /// `FM`: Buffer fill mode
     ///
     /// Bits \[2:1\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const FM: armreg_rt::Field<Self, trblimitr::Fm, trblimitr::Fm> = armreg_rt::Field::new(1, 2);
     /// `TM`: Trigger mode
     ///
     /// Bits \[4:3\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TM: armreg_rt::Field<Self, trblimitr::Tm, trblimitr::Tm> = armreg_rt::Field::new(3, 2);
     /// `nVM`: Address mode: 1 for physical addresses
     ///
@@ -27003,6 +28411,8 @@ impl Trbmar {
     /// `SH`: Shareability
     ///
     /// Bits \[9:8\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SH: armreg_rt::Field<Self, trbmar::Sh, trbmar::Sh> = armreg_rt::Field::new(8, 2);
     /// `PAS`: Physical address space
     ///
@@ -27385,7 +28795,7 @@ impl TtbcrLong {
     /// `EPD0`: Disable table walks for TTBR0
     ///
     /// Bits \[7\], read/write. Reset: not described.
-    pub const EPD0: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(7, 1);
+    pub const EPD0: armreg_rt::Field<Self, ttbcr_long::Epd0, ttbcr_long::Epd0> = armreg_rt::Field::new(7, 1);
     /// `IRGN0`: Inner cacheability of TTBR0 table walks
     ///
     /// Bits \[9:8\], read/write. Reset: not described.
@@ -27397,6 +28807,8 @@ impl TtbcrLong {
     /// `SH0`: Shareability of TTBR0 table walks
     ///
     /// Bits \[13:12\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SH0: armreg_rt::Field<Self, ttbcr_long::Sh0, ttbcr_long::Sh0> = armreg_rt::Field::new(12, 2);
     /// `T1SZ`: Size offset of the TTBR1 region
     ///
@@ -27409,7 +28821,7 @@ impl TtbcrLong {
     /// `EPD1`: Disable table walks for TTBR1
     ///
     /// Bits \[23\], read/write. Reset: not described.
-    pub const EPD1: armreg_rt::Field<Self, bool, bool> = armreg_rt::Field::new(23, 1);
+    pub const EPD1: armreg_rt::Field<Self, ttbcr_long::Epd1, ttbcr_long::Epd1> = armreg_rt::Field::new(23, 1);
     /// `IRGN1`: Inner cacheability of TTBR1 table walks
     ///
     /// Bits \[25:24\], read/write. Reset: not described.
@@ -27421,6 +28833,8 @@ impl TtbcrLong {
     /// `SH1`: Shareability of TTBR1 table walks
     ///
     /// Bits \[29:28\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SH1: armreg_rt::Field<Self, ttbcr_long::Sh1, ttbcr_long::Sh1> = armreg_rt::Field::new(28, 2);
     /// `IMPDEF`: Implementation defined
     ///
@@ -27442,11 +28856,14 @@ impl armreg_rt::Layout for TtbcrLong {
         integer: 0x0,
         reset: None,
         name: "TtbcrLong",
-        fields: "t0sz 0 3;epd0 7 1;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;t1sz 16 3;a1 22 1;epd1 23 1;irgn1 24 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn1 26 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh1 28 2 0=None 2=Outer 3=Inner;impdef 30 1;eae 31 1",
+        fields: "t0sz 0 3;epd0 7 1 0=Walk 1=Fault;irgn0 8 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn0 10 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh0 12 2 0=None 2=Outer 3=Inner;t1sz 16 3;a1 22 1;epd1 23 1 0=Walk 1=Fault;irgn1 24 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;orgn1 26 2 0=Nc 1=Wbwa 2=Wt 3=Wbnwa;sh1 28 2 0=None 2=Outer 3=Inner;impdef 30 1;eae 31 1",
     };
 }
 /// Enumerated field values of `TTBCR_LONG`.
 pub mod ttbcr_long {
+    /// Values of `EPD0` (bits \[7\] of `TTBCR_LONG`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::tcr_el1::Epd0 as Epd0;
     /// Values of `IRGN0` (bits \[9:8\] of `TTBCR_LONG`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::tcr_el1::Irgn0 as Irgn0;
@@ -27456,6 +28873,9 @@ pub mod ttbcr_long {
     /// Values of `SH0` (bits \[13:12\] of `TTBCR_LONG`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::tcr_el1::Sh0 as Sh0;
+    /// Values of `EPD1` (bits \[23\] of `TTBCR_LONG`): the same values as another field's, one type.
+    #[doc(no_inline)]
+    pub use crate::tcr_el1::Epd0 as Epd1;
     /// Values of `IRGN1` (bits \[25:24\] of `TTBCR_LONG`): the same values as another field's, one type.
     #[doc(no_inline)]
     pub use crate::tcr_el1::Irgn0 as Irgn1;
@@ -27885,10 +29305,14 @@ impl Vtcr {
     /// `SH0`: Shareability of stage 2 table walks
     ///
     /// Bits \[13:12\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const SH0: armreg_rt::Field<Self, vtcr::Sh0, vtcr::Sh0> = armreg_rt::Field::new(12, 2);
     /// `TG0`: Granule size for VTTBR_EL2
     ///
     /// Bits \[15:14\], read/write. Reset: not described.
+    ///
+    /// The description names 3 of its 4 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TG0: armreg_rt::Field<Self, vtcr::Tg0, vtcr::Tg0> = armreg_rt::Field::new(14, 2);
     /// `PS`: Physical address size for stage 2 output
     ///

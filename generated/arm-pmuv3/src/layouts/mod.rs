@@ -73,14 +73,20 @@ impl IdAa64dfr0 {
     /// `DebugVer`: Debug architecture version
     ///
     /// Bits \[3:0\], read-only. Reset: not described.
+    ///
+    /// The description names 6 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DEBUGVER: armreg_rt::Field<Self, id_aa64dfr0::Debugver, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(0, 4);
     /// `TraceVer`: System register interface to the trace unit
     ///
     /// Bits \[7:4\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TRACEVER: armreg_rt::Field<Self, id_aa64dfr0::Tracever, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(4, 4);
     /// `PMUVer`: Performance Monitors Extension version
     ///
     /// Bits \[11:8\], read-only. Reset: not described.
+    ///
+    /// The description names 9 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PMUVER: armreg_rt::Field<Self, id_aa64dfr0::Pmuver, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(8, 4);
     /// `BRPs`: Number of breakpoints, minus 1
     ///
@@ -97,34 +103,50 @@ impl IdAa64dfr0 {
     /// `PMSVer`: Statistical Profiling Extension version
     ///
     /// Bits \[35:32\], read-only. Reset: not described.
+    ///
+    /// The description names 6 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const PMSVER: armreg_rt::Field<Self, id_aa64dfr0::Pmsver, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(32, 4);
     /// `DoubleLock`: OS Double Lock (signed field)
     ///
     /// Bits \[39:36\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const DOUBLELOCK: armreg_rt::Field<Self, id_aa64dfr0::Doublelock, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(36, 4);
     /// `TraceFilt`: Self-hosted trace filtering (TRFCR_ELx)
     ///
     /// Bits \[43:40\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TRACEFILT: armreg_rt::Field<Self, id_aa64dfr0::Tracefilt, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(40, 4);
     /// `TraceBuffer`: Trace Buffer Extension
     ///
     /// Bits \[47:44\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const TRACEBUFFER: armreg_rt::Field<Self, id_aa64dfr0::Tracebuffer, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(44, 4);
     /// `MTPMU`: Multi-threaded PMU extension
     ///
     /// Bits \[51:48\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const MTPMU: armreg_rt::Field<Self, id_aa64dfr0::Mtpmu, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(48, 4);
     /// `BRBE`: Branch Record Buffer Extension
     ///
     /// Bits \[55:52\], read-only. Reset: not described.
+    ///
+    /// The description names 3 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const BRBE: armreg_rt::Field<Self, id_aa64dfr0::Brbe, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(52, 4);
     /// `ExtTrcBuff`: Trace buffer external mode
     ///
     /// Bits \[59:56\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const EXTTRCBUFF: armreg_rt::Field<Self, id_aa64dfr0::Exttrcbuff, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(56, 4);
     /// `HPMN0`: Whether MDCR_EL2.HPMN may be zero
     ///
     /// Bits \[63:60\], read-only. Reset: not described.
+    ///
+    /// The description names 2 of its 16 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     pub const HPMN0: armreg_rt::Field<Self, id_aa64dfr0::Hpmn0, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(60, 4);
 }
 impl armreg_rt::Layout for IdAa64dfr0 {
@@ -880,6 +902,8 @@ impl Midr {
     ///
     /// Bits \[31:24\], read-only. Reset: not described.
     ///
+    /// The description names 12 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    ///
     /// Source: Arm ARM DDI0487, MIDR_EL1; Linux arch/arm64/include/asm/cputype.h (ARM_CPU_IMP_*)
     pub const IMPLEMENTER: armreg_rt::Field<Self, midr::Implementer, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 8);
 }
@@ -1425,6 +1449,8 @@ impl Pmcr {
     ///
     /// Bits \[31:24\], read-only. Reset: not described.
     ///
+    /// The description names 1 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
+    ///
     /// Source: Arm ARM DDI0487 §D24.5
     pub const IMP: armreg_rt::Field<Self, pmcr::Imp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 8);
     /// `FZS`: Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only
@@ -1606,6 +1632,8 @@ impl PmcrA32 {
     /// `IMP`: Implementer code, same encoding as MIDR_EL1.Implementer
     ///
     /// Bits \[31:24\], read-only. Reset: not described.
+    ///
+    /// The description names 1 of its 256 values, so `get` gives a `Result`: `Ok` with the value's name, or `Err` with the bits of one it does not name (a field whose every value is named gives the value itself).
     ///
     /// Source: Arm ARM DDI0487 §D24.5
     pub const IMP: armreg_rt::Field<Self, pmcr_a32::Imp, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(24, 8);

@@ -7,7 +7,7 @@
 //! gives EL1 the counters, calls [`el2_setup`] (MDCR_EL2.HPMN) and drops to EL1. EL1 enables
 //! FP/SIMD (rustc emits NEON), installs the vectors and calls Rust. Only `eret`, the stack
 //! pointer and the vector entries stay in assembly.
-use core::arch::{asm, global_asm};
+use core::arch::global_asm;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use aarch64_sysregs::aarch64::{
@@ -17,10 +17,12 @@ use aarch64_sysregs::aarch64::{
 };
 use aarch64_sysregs::currentel::El;
 use aarch64_sysregs::id_aa64pfr0::{El2, Gic};
-use aarch64_sysregs::spsr::M;
+use aarch64_sysregs::rt::asm;
+use aarch64_sysregs::spsr::{A, D, F, I, M};
+use aarch64_sysregs::{hcr, scr};
 use aarch64_sysregs::{
-    Cnthctl, Cntvoff, Const, Cpacr, CptrEl2, CptrEl3, Elr, Hcr, IccSreElx, IdAa64pfr0, Layout,
-    MdcrEl3, Scr, Sctlr, Spsr, UInt, Vbar,
+    Cnthctl, Cntvoff, Const, Cpacr, CptrEl2, CptrEl3, Hcr, IccSreElx, IdAa64pfr0, Layout, MdcrEl3,
+    Scr, Sctlr, Spsr, UInt, Vbar,
 };
 use arm_pmuv3::aarch64::{MDCR_EL2, PMCR_EL0};
 use arm_pmuv3::MdcrEl2;
@@ -46,18 +48,18 @@ pub fn vectors_addr() -> u64 {
 
 /// SPSR for an exception return to `mode` with D, A, I and F masked.
 fn spsr_masked(mode: M) -> aarch64_sysregs::Value<Spsr> {
-    Spsr::DEFAULT
-        .with(Spsr::M, mode)
-        .with(Spsr::D, true)
-        .with(Spsr::A, true)
-        .with(Spsr::I, true)
-        .with(Spsr::F, true)
+    Spsr::M.to(mode)
+        | Spsr::D.to(D::Masked)
+        | Spsr::A.to(A::Masked)
+        | Spsr::I.to(I::Masked)
+        | Spsr::F.to(F::Masked)
 }
 
 /// `ERET` to what ELR_ELx/SPSR_ELx (just written) say.
 fn eret() -> ! {
+    asm::isb();
     // SAFETY: ELR and SPSR of this EL name one of the entry points above, which set their own SP.
-    unsafe { asm!("isb", "eret", options(noreturn)) }
+    unsafe { asm::eret() }
 }
 
 /// From `_start` (stack set, .bss clear): records the boot EL and goes down to EL1.
@@ -90,12 +92,7 @@ fn sre_elx() -> aarch64_sysregs::Value<IccSreElx> {
 /// AArch64, HVC allowed; then EL2 (or EL1 when the CPU has no EL2).
 fn el3_main() -> ! {
     CPTR_EL3::write(CptrEl3::DEFAULT);
-    SCR_EL3::write(
-        Scr::DEFAULT
-            .with(Scr::NS, true)
-            .with(Scr::HCE, true)
-            .with(Scr::RW, true),
-    );
+    SCR_EL3::write(Scr::NS.to(scr::Ns::NonSecure) | Scr::HCE | Scr::RW.to(scr::Rw::Aarch64));
     MDCR_EL3::write(MdcrEl3::DEFAULT);
     if has_gicv3() {
         // Lower ELs use the system-register interface too, and own the GIC.
@@ -109,7 +106,7 @@ fn el3_main() -> ! {
     } else {
         (el1_entry as *const () as u64, M::El1h)
     };
-    ELR_EL3::write(Elr::DEFAULT.with(Elr::ADDR, entry));
+    ELR_EL3::write(entry);
     SPSR_EL3::write(spsr_masked(mode));
     eret()
 }
@@ -119,19 +116,15 @@ fn el3_main() -> ! {
 #[no_mangle]
 extern "C" fn el2_main() -> ! {
     CPTR_EL2::write(CptrEl2::DEFAULT);
-    HCR_EL2::write(Hcr::DEFAULT.with(Hcr::RW, true));
-    CNTHCTL_EL2::write(
-        Cnthctl::DEFAULT
-            .with(Cnthctl::EL1PCTEN, true)
-            .with(Cnthctl::EL1PCEN, true),
-    );
+    HCR_EL2::write(Hcr::RW.to(hcr::Rw::Aarch64));
+    CNTHCTL_EL2::write(Cnthctl::EL1PCTEN | Cnthctl::EL1PCEN);
     CNTVOFF_EL2::write(Cntvoff::DEFAULT);
     if has_gicv3() {
         ICC_SRE_EL2::write(sre_elx());
     }
     qemu_harness::isb();
     el2_setup();
-    ELR_EL2::write(Elr::DEFAULT.with(Elr::ADDR, el1_entry as *const () as u64));
+    ELR_EL2::write(el1_entry as *const () as u64);
     SPSR_EL2::write(spsr_masked(M::El1h));
     eret()
 }
@@ -181,7 +174,7 @@ fn el1_rest() -> ! {
 #[no_mangle]
 pub extern "C" fn unexpected_exception(vector: u64) -> ! {
     let esr = ESR_EL1::read();
-    let elr = ELR_EL1::read().get(Elr::ADDR);
+    let elr = ELR_EL1::read().bits();
     let far = FAR_EL1::read().bits();
     qemu_harness::report::fail(format_args!(
         "unexpected exception: vector {vector:#x} ESR {:#x} (EC {:?}) ELR {elr:#x} FAR {far:#x}",
@@ -195,7 +188,7 @@ pub extern "C" fn unexpected_exception(vector: u64) -> ! {
 #[no_mangle]
 extern "C" fn irq_rust() {
     let (elr, spsr) = (ELR_EL1::read(), SPSR_EL1::read());
-    qemu_harness::irq::handle::<crate::platform::A64>(elr.get(Elr::ADDR) as usize);
+    qemu_harness::irq::handle::<crate::platform::A64>(elr.bits() as usize);
     ELR_EL1::write(elr);
     SPSR_EL1::write(spsr);
 }

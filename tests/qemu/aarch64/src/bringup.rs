@@ -15,10 +15,12 @@ use aarch64_sysregs::aarch64::{
 };
 use aarch64_sysregs::esr::Ec;
 use aarch64_sysregs::id_aa64mmfr0::Parange;
-use aarch64_sysregs::tcr_el1::{Ips, Irgn0, Sh0, Tg0, Tg1};
+use aarch64_sysregs::mair::Attr0 as Attr;
+use aarch64_sysregs::tcr_el1::{Epd1, Ips, Irgn0, Sh0, Tg0, Tg1};
+use aarch64_sysregs::{daif, sctlr};
 use aarch64_sysregs::{
-    CntvCtl, CntvCval, Const, Currentel, Daif, Elr, Esr, IdAa64dfr0, IdAa64mmfr0, IdAa64pfr0,
-    Layout, Mair, Midr, Mpidr, Sctlr, TcrEl1, Ttbr, Vbar,
+    CntvCtl, CntvCval, Const, Currentel, Daif, Esr, IdAa64dfr0, IdAa64mmfr0, IdAa64pfr0, Layout,
+    Mair, Midr, Mpidr, Sctlr, TcrEl1, Ttbr, Vbar,
 };
 use qemu_harness::irq::{LAST_INTID, TIMER_IRQS};
 use qemu_harness::report::{fail, value};
@@ -86,11 +88,11 @@ extern "C" fn el1_sync_rust() {
     if !EXPECT_BRK.swap(false, Ordering::SeqCst) || esr.get(Esr::EC) != Ok(Ec::Brk64) {
         crate::boot::unexpected_exception(0x200)
     }
-    let elr = ELR_EL1::read().get(Elr::ADDR);
+    let elr = ELR_EL1::read().bits();
     BRK_ESR.store(esr.bits(), Ordering::SeqCst);
     BRK_ELR.store(elr, Ordering::SeqCst);
     // ELR is the `brk` itself: resume at the next instruction.
-    ELR_EL1::write(Elr::DEFAULT.with(Elr::ADDR, elr + 4));
+    ELR_EL1::write(elr + 4);
 }
 
 fn take_brk() {
@@ -160,11 +162,7 @@ fn mmu_on() {
     // QEMU `virt`: devices (GIC, UART, flash) in the first GiB, RAM from 1 GiB.
     table[0] = BLOCK | AF | attr_index(DEVICE) | PXN | UXN;
     table[1] = 0x4000_0000 | BLOCK | AF | SH_INNER | attr_index(NORMAL);
-    MAIR_EL1::write(
-        Mair::DEFAULT
-            .with(Mair::ATTR0, 0xFF) // Normal, inner and outer write-back, read/write-allocate
-            .with(Mair::ATTR1, 0x00), // Device-nGnRnE
-    );
+    MAIR_EL1::write(Mair::ATTR0.to(Attr::NormalWb) | Mair::ATTR1.to(Attr::DeviceNgnrne));
     // The output size the CPU supports, at most 40 bits (the map only reaches 2 GiB).
     let ips = match ID_AA64MMFR0_EL1::read().get(IdAa64mmfr0::PARANGE) {
         Ok(Parange::_32) => Ips::_32Bit,
@@ -179,7 +177,7 @@ fn mmu_on() {
             .with(TcrEl1::SH0, Sh0::Inner)
             .with(TcrEl1::TG0, Tg0::_4k)
             // No TTBR1 walks.
-            .with(TcrEl1::EPD1, true)
+            .with(TcrEl1::EPD1, Epd1::Fault)
             .with(TcrEl1::TG1, Tg1::_4k)
             .with(TcrEl1::IPS, ips),
     );
@@ -196,15 +194,15 @@ fn mmu_on() {
         )
     };
     SCTLR_EL1::modify(|v| {
-        v.with(Sctlr::M, true)
-            .with(Sctlr::C, true)
-            .with(Sctlr::I, true)
+        v | Sctlr::M.to(sctlr::M::Enabled)
+            | Sctlr::C.to(sctlr::C::Cacheable)
+            | Sctlr::I.to(sctlr::I::Cacheable)
     });
     isb();
     let sctlr = SCTLR_EL1::read();
-    value("sctlr_m", sctlr.get(Sctlr::M).into());
-    value("sctlr_c", sctlr.get(Sctlr::C).into());
-    value("sctlr_i", sctlr.get(Sctlr::I).into());
+    value("sctlr_m", sctlr.get(Sctlr::M).bits().into());
+    value("sctlr_c", sctlr.get(Sctlr::C).bits().into());
+    value("sctlr_i", sctlr.get(Sctlr::I).bits().into());
     let mut ok = PATTERN
         .iter()
         .enumerate()
@@ -245,7 +243,7 @@ fn take_timer_irq() {
     let before = TIMER_IRQS.load(Ordering::SeqCst);
     CNTV_CVAL_EL0::write(CntvCval::DEFAULT.with(CntvCval::COMPAREVALUE, cval));
     CNTV_CTL_EL0::write(CntvCtl::DEFAULT.with(CntvCtl::ENABLE, true));
-    DAIF::modify(|v| v.with(Daif::I, false));
+    DAIF::modify(|v| v.with(Daif::I, daif::F::Unmasked));
     isb();
     let mut spins = 0u32;
     while TIMER_IRQS.load(Ordering::SeqCst) == before {
@@ -255,7 +253,7 @@ fn take_timer_irq() {
         }
         core::hint::spin_loop();
     }
-    DAIF::modify(|v| v.with(Daif::I, true));
+    DAIF::modify(|v| v.with(Daif::I, daif::F::Masked));
     isb();
     TICK.clear();
     CNTV_CTL_EL0::write(CntvCtl::DEFAULT);
