@@ -9,7 +9,7 @@
 //! for it; a combination of constants folds to one constant.
 use core::ops::BitOr;
 
-use crate::field::{Field, WritableField};
+use crate::field::{Field, IntegerWrite, WritableField};
 use crate::{Layout, Value, Word};
 
 /// A field of layout `L` with its value: the bits `bits` under `mask`. Made by
@@ -49,6 +49,33 @@ impl<L: Layout, R, W, K> Field<L, R, W, K> {
         FieldValue {
             mask: self.mask(),
             bits: self.insert(0, <Self as WritableField<V>>::encode(value)),
+            _layout: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<L: Layout, R, W: IntegerWrite, K> Field<L, R, W, K> {
+    /// This field, which holds bits `lsb..=msb` of an address in place (a table base, a vector
+    /// base: `Ttbr::BADDR`, `Vbar::VBA`), set from `address` itself, not shifted:
+    /// `TTBR0_EL1::write(Ttbr::BADDR.address(table))`.
+    ///
+    /// The bits of `address` outside the field (below it: its alignment; above it: its size)
+    /// must be 0. Like integer overflow, that is checked in debug builds (a panic naming both)
+    /// and not in release builds, where those bits are dropped: the same instructions as the
+    /// hand-written mask.
+    #[inline(always)]
+    #[track_caller]
+    pub fn address(self, address: u64) -> FieldValue<L> {
+        debug_assert!(
+            address & !self.mask() == 0,
+            "address {address:#x} has bits outside the field's bits {}..={} (mask {:#x})",
+            self.lsb(),
+            self.lsb() + self.width() - 1,
+            self.mask()
+        );
+        FieldValue {
+            mask: self.mask(),
+            bits: address & self.mask(),
             _layout: core::marker::PhantomData,
         }
     }

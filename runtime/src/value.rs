@@ -277,14 +277,9 @@ impl<L: Layout> Value<L> {
     {
         *self = self.with(field, value);
     }
-    /// The value with `field`, which holds bits `lsb..=msb` of an address in place (a table base,
-    /// a vector base: `Ttbr::BADDR`, `Vbar::VBA`), set from `address` itself, not shifted:
-    /// `Ttbr::DEFAULT.with_address(Ttbr::BADDR, table as u64)`.
-    ///
-    /// The bits of `address` outside the field (below it: its alignment; above it: its size)
-    /// must be 0. Like integer overflow, that is checked in debug builds (a panic naming both)
-    /// and not in release builds, where those bits are dropped: the same instructions as the
-    /// hand-written mask.
+    /// The value with `field`, an address field, set from `address` in place:
+    /// `Ttbr::DEFAULT.with_address(Ttbr::BADDR, table)`, as [`Field::address`] (checked in
+    /// debug builds, masked in release builds).
     #[inline(always)]
     #[must_use]
     #[track_caller]
@@ -293,15 +288,7 @@ impl<L: Layout> Value<L> {
         field: Field<L, R, W, K>,
         address: u64,
     ) -> Self {
-        debug_assert!(
-            address & !field.mask() == 0,
-            "address {address:#x} has bits outside the field's bits {}..={} (mask {:#x})",
-            field.lsb(),
-            field.lsb() + field.width() - 1,
-            field.mask()
-        );
-        let bits = (self.bits().to_u64() & !field.mask()) | (address & field.mask());
-        Self::from_bits_retain(L::Raw::from_u64(bits))
+        self | field.address(address)
     }
     /// The value with every field whose write has a side effect at the value whose write has
     /// none: write-1-to-clear, -set and -toggle fields and write-1 actions 0, write-0 ones 1.

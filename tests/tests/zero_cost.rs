@@ -20,12 +20,10 @@
 //!   `push {r11, lr}; mov r11, sp; ...; pop {r11, pc}`. The gen/ref comparison is on the whole body;
 //!   the absolute check reads that exact wrapper as a plain `...; bx lr`.
 
-use std::collections::BTreeMap;
-use std::env;
-use std::ffi::OsString;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
+
+use integration_tests::disasm;
 
 /// One gen/ref pair and the listings its body may have (any one of them), one pattern per
 /// instruction. Patterns are matched token by token (tokens split at blanks and commas): `*` matches
@@ -269,61 +267,13 @@ fn armv7a_accessors_compile_to_the_hand_written_instructions() {
 }
 
 fn check_target(target: &str, cases: &[Case]) {
-    let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
-    let sysroot = rustc_output(&rustc, &["--print", "sysroot"]);
-    let sysroot = PathBuf::from(sysroot.trim());
-    assert!(
-        sysroot
-            .join("lib/rustlib")
-            .join(target)
-            .join("lib")
-            .is_dir(),
-        "the Rust target `{target}` is not installed in {} (needed by the zero-cost test): \
-         run `rustup target add {target}`",
-        sysroot.display()
-    );
-    let objdump = llvm_objdump(&rustc, &sysroot);
-
-    let archive = build_fixture(target);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("zero-cost");
+    let archive = disasm::build_staticlib(&dir, target, "zero_cost");
     let symbols: Vec<String> = cases
         .iter()
         .flat_map(|c| [format!("gen_{}", c.name), format!("ref_{}", c.name)])
         .collect();
-    let out = Command::new(&objdump)
-        .arg("--disassemble")
-        .arg("--no-show-raw-insn")
-        .arg(format!("--disassemble-symbols={}", symbols.join(",")))
-        .arg(&archive)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", objdump.display()));
-    // The archive also holds `core` and `compiler_builtins`; objdump warns on stderr, once per
-    // member, about the symbols that member lacks. Only the exit status and stdout matter.
-    assert!(
-        out.status.success(),
-        "{} failed on {}:\n{}",
-        objdump.display(),
-        archive.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut bodies = parse_disassembly(&String::from_utf8_lossy(&out.stdout));
-    // Identical functions are merged into aliases (rustc's default `merge-functions`): the
-    // disassembly then labels the shared body with one of the two names. A pair at the same
-    // place is one body, the strongest form of "the same instructions".
-    let places = symbol_places(&objdump, &archive);
-    for case in cases {
-        let (g, r) = (format!("gen_{}", case.name), format!("ref_{}", case.name));
-        if places.contains_key(&g) && places.get(&g) == places.get(&r) {
-            match (bodies.get(&g).cloned(), bodies.get(&r).cloned()) {
-                (Some(body), None) => {
-                    bodies.insert(r, body);
-                }
-                (None, Some(body)) => {
-                    bodies.insert(g, body);
-                }
-                _ => {}
-            }
-        }
-    }
+    let bodies = disasm::bodies(target, &archive, &symbols);
 
     let mut report = String::new();
     let mut failures = Vec::new();
@@ -346,8 +296,8 @@ fn check_target(target: &str, cases: &[Case]) {
                 "{target} {}: the generated accessor does not compile to the hand-written instructions\n\
                  {}\n{}",
                 case.name,
-                listing(&gen_name, gen_body),
-                listing(&ref_name, ref_body)
+                disasm::listing(&gen_name, gen_body),
+                disasm::listing(&ref_name, ref_body)
             ));
             continue;
         }
@@ -369,8 +319,8 @@ fn check_target(target: &str, cases: &[Case]) {
                 "{target} {}: gen and ref agree but are not the expected listing\n{}\n{}\n  expected (after \
                  the frame record, if any):\n{}",
                 case.name,
-                listing(&gen_name, gen_body),
-                listing(&ref_name, ref_body),
+                disasm::listing(&gen_name, gen_body),
+                disasm::listing(&ref_name, ref_body),
                 expected.join("\n")
             ));
         }
@@ -381,225 +331,6 @@ fn check_target(target: &str, cases: &[Case]) {
         "zero-cost check failed for {target}:\n\n{}\n\nall observed listings:\n{report}",
         failures.join("\n\n")
     );
-}
-
-/// Where each global function of `archive` is: (archive member, section, address), from the
-/// symbol table.
-fn symbol_places(
-    objdump: &Path,
-    archive: &Path,
-) -> std::collections::HashMap<String, (String, String, String)> {
-    let out = Command::new(objdump)
-        .arg("--syms")
-        .arg(archive)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", objdump.display()));
-    let mut places = std::collections::HashMap::new();
-    let mut member = String::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        if let Some(m) = line.strip_suffix(':') {
-            member = m.to_string();
-            continue;
-        }
-        // `<address> g     F <section>\t<size> <name>`
-        let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.len() >= 6 && fields[1] == "g" && fields[2] == "F" {
-            let name = fields[fields.len() - 1].to_string();
-            places.insert(
-                name,
-                (member.clone(), fields[3].to_string(), fields[0].to_string()),
-            );
-        }
-    }
-    places
-}
-
-/// Builds `tests/zero-cost` for `target` and returns the static library it produced.
-fn build_fixture(target: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("zero-cost");
-    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut cmd = Command::new(&cargo);
-    cmd.current_dir(&dir).args([
-        "build",
-        "--release",
-        "--offline",
-        "--target",
-        target,
-        "--message-format=json-render-diagnostics",
-    ]);
-    // The outer `cargo test` (or the user) may set these; the fixture must be built with its own
-    // profile and nothing else.
-    for var in [
-        "RUSTFLAGS",
-        "CARGO_ENCODED_RUSTFLAGS",
-        "CARGO_BUILD_RUSTFLAGS",
-        "CARGO_TARGET_DIR",
-        "CARGO_BUILD_TARGET_DIR",
-        "CARGO_BUILD_TARGET",
-    ] {
-        cmd.env_remove(var);
-    }
-    let target_flags = format!(
-        "CARGO_TARGET_{}_RUSTFLAGS",
-        target.to_uppercase().replace('-', "_")
-    );
-    cmd.env_remove(target_flags);
-    for (key, _) in env::vars_os() {
-        if key.to_string_lossy().starts_with("CARGO_PROFILE_") {
-            cmd.env_remove(key);
-        }
-    }
-    let out = cmd.output().unwrap_or_else(|e| {
-        panic!(
-            "cannot run {} in {}: {e}",
-            cargo.to_string_lossy(),
-            dir.display()
-        )
-    });
-    assert!(
-        out.status.success(),
-        "building {} for {target} failed (is the target installed? `rustup target add {target}`):\n{}",
-        dir.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut archives = Vec::new();
-    for line in String::from_utf8_lossy(&out.stdout).lines() {
-        let Ok(msg) = serde_json::from_str::<serde_json::Value>(line) else {
-            continue;
-        };
-        if msg["reason"] != "compiler-artifact" {
-            continue;
-        }
-        for file in msg["filenames"].as_array().into_iter().flatten() {
-            if let Some(file) = file.as_str() {
-                if file.ends_with("libzero_cost.a") {
-                    archives.push(PathBuf::from(file));
-                }
-            }
-        }
-    }
-    match archives.as_slice() {
-        [one] => one.clone(),
-        other => panic!(
-            "expected one libzero_cost.a from the build of {} for {target}, got {other:?}",
-            dir.display()
-        ),
-    }
-}
-
-fn rustc_output(rustc: &OsString, args: &[&str]) -> String {
-    let out = Command::new(rustc)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", rustc.to_string_lossy()));
-    assert!(
-        out.status.success(),
-        "{} {args:?} failed:\n{}",
-        rustc.to_string_lossy(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// `llvm-objdump` from the `llvm-tools` rustup component, else the one on `PATH`.
-fn llvm_objdump(rustc: &OsString, sysroot: &Path) -> PathBuf {
-    let version = rustc_output(rustc, &["-vV"]);
-    let host = version
-        .lines()
-        .find_map(|l| l.strip_prefix("host: "))
-        .unwrap_or("x86_64-unknown-linux-gnu")
-        .trim();
-    let bundled = sysroot
-        .join("lib/rustlib")
-        .join(host)
-        .join("bin")
-        .join(format!("llvm-objdump{}", env::consts::EXE_SUFFIX));
-    if bundled.is_file() {
-        return bundled;
-    }
-    let on_path = PathBuf::from("llvm-objdump");
-    let works = Command::new(&on_path)
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    assert!(
-        works,
-        "llvm-objdump not found (looked for {} and for `llvm-objdump` on PATH), needed by the \
-         zero-cost test: run `rustup component add llvm-tools`",
-        bundled.display()
-    );
-    on_path
-}
-
-/// Function bodies by symbol name from `llvm-objdump -d --no-show-raw-insn` output, each instruction
-/// normalised to `mnemonic operands` (no address, encoding, comment or symbolic annotation). Labels
-/// that share an address (aliases) all get the body that follows them.
-fn parse_disassembly(text: &str) -> BTreeMap<String, Vec<String>> {
-    let mut bodies = BTreeMap::new();
-    let mut labels: Vec<String> = Vec::new();
-    let mut body: Vec<String> = Vec::new();
-    let mut flush = |labels: &mut Vec<String>, body: &mut Vec<String>| {
-        for label in labels.drain(..) {
-            bodies.entry(label).or_insert_with(|| body.clone());
-        }
-        body.clear();
-    };
-    for line in text.lines() {
-        if let Some(name) = label_of(line) {
-            if !body.is_empty() {
-                flush(&mut labels, &mut body);
-            }
-            labels.push(name.to_owned());
-        } else if let Some(insn) = instruction_of(line) {
-            body.push(insn);
-        } else if !line.trim().is_empty() {
-            // A section or archive-member header ends the current function.
-            flush(&mut labels, &mut body);
-        }
-    }
-    flush(&mut labels, &mut body);
-    bodies
-}
-
-/// `0000000000000000 <name>:` gives `name`.
-fn label_of(line: &str) -> Option<&str> {
-    let (addr, rest) = line.split_once(' ')?;
-    if addr.is_empty() || !addr.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    rest.strip_prefix('<')?.strip_suffix(">:")
-}
-
-/// `       8:      \tmrs\tx0, CNTVCT_EL0 // comment` gives `mrs x0, CNTVCT_EL0`.
-fn instruction_of(line: &str) -> Option<String> {
-    if !line.starts_with([' ', '\t']) {
-        return None;
-    }
-    let (addr, text) = line.trim_start().split_once(':')?;
-    if addr.is_empty() || !addr.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let mut text = text.to_owned();
-    for comment in ["//", "\t@", " @", ";"] {
-        if let Some(i) = text.find(comment) {
-            text.truncate(i);
-        }
-    }
-    // Drop `<symbol+off>` annotations: they name the function (gen_ vs ref_), not the instruction.
-    while let (Some(start), Some(end)) = (text.find('<'), text.find('>')) {
-        if end < start {
-            break;
-        }
-        text.replace_range(start..=end, "");
-    }
-    let mut words = text.split_whitespace();
-    let mnemonic = words.next()?;
-    let operands: Vec<&str> = words.collect();
-    Some(if operands.is_empty() {
-        mnemonic.to_owned()
-    } else {
-        format!("{mnemonic} {}", operands.join(" "))
-    })
 }
 
 /// The AArch32 frame record `push {r11, lr}; mov r11, sp; BODY; pop {r11, pc}` read as
@@ -634,17 +365,6 @@ fn matches_listing(pattern: &[&str], body: &[String]) -> bool {
         })
 }
 
-fn listing(name: &str, body: &[String]) -> String {
-    let mut s = format!("  {name}:");
-    if body.is_empty() {
-        s.push_str(" (empty)");
-    }
-    for insn in body {
-        let _ = write!(s, "\n    {insn}");
-    }
-    s
-}
-
 #[test]
 fn parser_reads_aliases_and_separate_functions() {
     let text = "\
@@ -663,7 +383,7 @@ Disassembly of section .text.gen_b:
        0:      \tmov\tw9, #0x5                // =5
        4:      \tb\t0x0 <gen_b>
 ";
-    let bodies = parse_disassembly(text);
+    let bodies = disasm::parse_disassembly(text);
     assert_eq!(bodies["gen_a"], ["mrs x0, CNTVCT_EL0", "ret"]);
     assert_eq!(bodies["ref_a"], bodies["gen_a"]);
     assert_eq!(bodies["gen_b"], ["mov w9, #0x5", "b 0x0"]);

@@ -733,10 +733,14 @@ fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> String {
     }
 }
 
-/// Where the layout is an integer, one field from bit 0 without named values and nothing else
-/// described (a counter, an address, a data register), that field's bits; else 0. Its values
-/// then convert from integers (`LayoutInfo::integer`).
+/// Where the layout is an integer (a counter, an address, a data register), the bits of that
+/// integer: its one field from bit 0 without named values, with nothing else described, or every
+/// bit of a layout that describes no field at all; else 0. Its values then convert from integers
+/// (`LayoutInfo::integer`).
 fn integer_mask(layout: &Layout) -> u64 {
+    if layout.fields.is_empty() {
+        return bit_range_mask(0, layout.width);
+    }
     let mut named = layout.fields.iter().filter(|f| !f.is_reserved());
     match (named.next(), named.next()) {
         (Some(f), None) if f.lsb == 0 && f.enums.is_empty() && has_constant(f) => f.mask(),

@@ -248,7 +248,7 @@ impl armreg_rt::Layout for Apkey {
         default: 0x0,
         w1_effects: 0x0,
         stored: 0x0,
-        integer: 0x0,
+        integer: 0xffff_ffff_ffff_ffff,
         reset: None,
         name: "Apkey",
         fields: "",
