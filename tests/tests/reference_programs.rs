@@ -82,7 +82,7 @@ fn rustfmt_clean(file: &Path) {
 
 /// An instruction with its register names set aside (`mov x9, #0x3` → `mov R, #0x3`).
 fn without_registers(insn: &str) -> String {
-    insn.split(|c: char| c == ' ' || c == ',')
+    insn.split([' ', ','])
         .filter(|t| !t.is_empty())
         .map(|t| {
             let bare = t.trim_matches(|c| matches!(c, '[' | ']' | '{' | '}' | '!'));
