@@ -9,7 +9,7 @@
 //! Written as formatted text (`code::Code`), like the layouts.
 use super::code::{hex, name, Code};
 use super::doc;
-use super::layout::type_text;
+use super::naming::{const_prefix, type_text};
 use crate::backend::side_effects::{self, Reach};
 use crate::ir::{
     Block, BlockArray, BlockRegister, Cluster, Device, IndexName, Instance, RegAccess,
@@ -175,18 +175,6 @@ fn instance(c: &mut Code, inst: &Instance, irq_type: &str) {
             irq_name.trim_start_matches('_'),
             irq.value
         ));
-    }
-}
-
-/// The upper-case start of the constants named after `name`: leading `_` dropped, except the one
-/// sanitising puts before a leading digit (`32K_FOUT` → `_32K_FOUT_COUNT`).
-pub(super) fn const_prefix(text: &str) -> String {
-    let upper = name(text, Case::Verbatim).to_ascii_uppercase();
-    let trimmed = upper.trim_start_matches('_');
-    if trimmed.is_empty() || trimmed.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("_{trimmed}")
-    } else {
-        trimmed.to_string()
     }
 }
 

@@ -5,9 +5,9 @@
 //! Written as formatted text (`code::Code`), like the blocks.
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::block::const_prefix;
 use super::code::{name, string, Code};
 use super::doc;
+use super::naming::const_prefix;
 use crate::ir::{Device, Interrupt};
 use crate::names::Case;
 

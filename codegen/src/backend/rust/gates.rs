@@ -54,6 +54,23 @@ pub(super) struct Group {
 }
 
 impl Gates {
+    /// Each block's feature, and per layout the one feature it is compiled under if one (a
+    /// layout of one block), for the layouts' pages; `None` where nothing is gated.
+    pub(super) fn features_of(&self, layouts: usize) -> Option<(Vec<String>, Vec<Option<String>>)> {
+        if self.gating == Gating::None {
+            return None;
+        }
+        let mut layout_feature = vec![None; layouts];
+        for g in &self.groups {
+            if let Some([b]) = g.users.as_deref() {
+                for &l in &g.layouts {
+                    layout_feature[l] = Some(self.features[*b].clone());
+                }
+            }
+        }
+        Some((self.features.clone(), layout_feature))
+    }
+
     pub(super) fn of(device: &Device, plan: &Plan<'_>, gating: Gating) -> Gates {
         let tops = device.block_tops();
         let own = block_features(device);
@@ -79,7 +96,7 @@ impl Gates {
             .and_then(|p| p.strip_prefix("crate::"))
         {
             for (i, l) in device.layouts.iter().enumerate() {
-                if super::layout::type_text(l) == ty {
+                if super::naming::type_text(l) == ty {
                     users[i] = None;
                 }
             }

@@ -4,26 +4,14 @@
 //! enumerated fields.
 //!
 //! Written as formatted text (`code::Code`): this is most of a large crate.
-use proc_macro2::Ident;
-
 use super::code::{self, hex, name, uint, Code};
 use super::doc;
-use super::tokens::ident;
+use super::naming::{state_of, type_text};
 use crate::backend::side_effects::{write_kind, WriteEffects};
 use crate::ir::{
     bit_range_mask, EnumUsage, EnumValue, Field, FieldAccess, FieldArray, Layout, WriteConstraint,
 };
 use crate::names::Case;
-
-/// The Rust type name of a layout.
-pub fn type_name(layout: &Layout) -> Ident {
-    ident(&layout.name, Case::Camel)
-}
-
-/// The Rust type name of a layout. as text.
-pub(super) fn type_text(layout: &Layout) -> String {
-    name(&layout.name, Case::Camel)
-}
 
 /// What the layouts of a device share, decided once for all of them: which layout each one is
 /// the same type as, and which field defines each shared enum. Each layout's text depends only on
@@ -72,18 +60,15 @@ impl<'l> Plan<'l> {
         }
     }
 
-    /// The plan with each block's feature, for a crate whose blocks are gated by `gates`.
-    pub(super) fn gated_by(mut self, gates: &super::gates::Gates) -> Self {
-        if gates.gating != super::gates::Gating::None {
-            self.block_features = Some(gates.features.clone());
-            self.layout_feature = vec![None; self.layouts.len()];
-            for g in &gates.groups {
-                if let Some([b]) = g.users.as_deref() {
-                    for &l in &g.layouts {
-                        self.layout_feature[l] = Some(gates.features[*b].clone());
-                    }
-                }
-            }
+    /// The plan with each block's feature and, per layout, the one feature it is compiled under
+    /// if one, for a crate whose blocks are gated (`gates::Gates::features_of`).
+    pub(super) fn with_features(
+        mut self,
+        features: Option<(Vec<String>, Vec<Option<String>>)>,
+    ) -> Self {
+        if let Some((blocks, layouts)) = features {
+            self.block_features = Some(blocks);
+            self.layout_feature = layouts;
         }
         self
     }
@@ -105,7 +90,7 @@ impl<'l> Plan<'l> {
             .collect();
         for reg in &device.sysregs {
             if let Some(&i) = index.get(reg.layout.name.as_str()) {
-                let module = super::sysreg::state_of(reg.path).module();
+                let module = state_of(reg.path).module();
                 let name = name(&reg.name, Case::Verbatim);
                 self.users[i].push((
                     format!("[`{module}::{name}`](crate::{module}::{name})"),

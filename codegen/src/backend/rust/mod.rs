@@ -27,6 +27,7 @@ mod events;
 mod gates;
 mod layout;
 mod model;
+mod naming;
 mod package;
 mod sysreg;
 mod sysreg_methods;
@@ -41,8 +42,8 @@ use crate::backend::{File, Input, Outputs};
 use crate::ir::Device;
 pub use catalogue::{generate as generate_catalogue, CataloguePart};
 use gates::Gating;
+use naming::{state_of, State};
 pub use package::{Dependency, Packaging, VERSION};
-use sysreg::State;
 
 /// The Rust backend's entry in `backend::BACKENDS`: the crate, or a catalogue crate.
 pub fn emit(input: &Input<'_>) -> Result<Vec<File>, String> {
@@ -217,7 +218,7 @@ fn module_files(
     let reexports = runtime_reexports(device);
     let plan = layout::Plan::new(&device.layouts).with_pages(device, krate, &reexports);
     let gates = gates::Gates::of(device, &plan, gating);
-    let plan = plan.gated_by(&gates);
+    let plan = plan.with_features(gates.features_of(device.layouts.len()));
     let mut files = Vec::new();
     let mut public: Vec<Module> = Vec::new();
     // The layouts are most of a large crate: the rest and the diagrams are written on another
@@ -528,7 +529,7 @@ pub(super) fn runtime_reexports(device: &Device) -> Vec<&'static str> {
     ];
     let mut taken = [false; 6];
     for l in &device.layouts {
-        let name = layout::type_text(l);
+        let name = naming::type_text(l);
         if let Some(i) = NAMES.iter().position(|n| *n == name) {
             taken[i] = true;
         }
@@ -586,14 +587,14 @@ fn contents_doc(device: &Device, models: bool, reexports: &[&'static str]) -> St
             device
                 .sysregs
                 .iter()
-                .any(|s| sysreg::state_of(s.path) == State::AArch64),
+                .any(|s| state_of(s.path) == State::AArch64),
             "`aarch64`",
         ),
         (
             device
                 .sysregs
                 .iter()
-                .any(|s| sysreg::state_of(s.path) == State::AArch32),
+                .any(|s| state_of(s.path) == State::AArch32),
             "`aarch32`",
         ),
     ]

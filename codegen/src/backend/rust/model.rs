@@ -5,9 +5,9 @@
 //! shared states; the lock), and a `<Block>Model` type whose `block()` is the generated block on
 //! the model. The rules are applied by one engine in the runtime, written and tested once; what a
 //! crate adds is data read from the IR, so the model cannot drift from the description.
-use super::block::const_prefix;
 use super::code::{hex, name, string, Code};
 use super::doc;
+use super::naming::const_prefix;
 use crate::backend::reset;
 use crate::ir::{
     bit_range_mask, Block, BlockRegister, Device, FieldAccess, Layout, ReadAction, RegAccess,

@@ -407,7 +407,7 @@ fn contents(device: &Device, crate_name: &str, extra: &Extra) -> Vec<String> {
             count(device.layouts.len(), "register layout", "register layouts")
         ));
     }
-    use super::sysreg::{state_of, State};
+    use super::naming::{state_of, State};
     for (state, module, what, instructions) in [
         (State::AArch64, "aarch64", "AArch64", "`MRS`/`MSR`"),
         (

@@ -5,35 +5,11 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::doc;
-use super::layout::type_name;
-use super::sysreg_methods;
+use super::naming::{state_of, type_name, State};
+use super::sysreg_methods::{self, conversions};
 use super::tokens::{ident, unsuffixed};
 use crate::ir::{Device, Layout, RegAccess, SysReg, SysRegPath};
 use crate::names::Case;
-
-/// Which module a system register goes to.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum State {
-    AArch64,
-    AArch32,
-}
-
-impl State {
-    /// The crate module that holds the state's registers.
-    pub fn module(self) -> &'static str {
-        match self {
-            State::AArch64 => "aarch64",
-            State::AArch32 => "aarch32",
-        }
-    }
-}
-
-pub fn state_of(path: SysRegPath) -> State {
-    match path {
-        SysRegPath::A64 { .. } => State::AArch64,
-        SysRegPath::A32 { .. } | SysRegPath::A32Wide { .. } => State::AArch32,
-    }
-}
 
 /// Tokens for every system register of `device` in `state`.
 pub fn sysregs(device: &Device, state: State) -> TokenStream {
@@ -219,24 +195,6 @@ fn register_doc(reg: &SysReg, layout: &Layout) -> String {
             .as_deref()
             .map(|s| format!("Source: {}", doc::escape(s))),
     ])
-}
-
-/// The conversions between the value and the `u64` the instruction moves.
-pub(super) fn conversions(layout: &Layout) -> (TokenStream, TokenStream) {
-    let value = type_name(layout);
-    if layout.width == 64 {
-        (
-            quote!(armreg_rt::Value::<crate::#value>::from_bits_retain(raw)),
-            quote!(value.bits()),
-        )
-    } else {
-        let raw_ty = super::tokens::uint_type(layout.width);
-        (
-            // The upper bits of the transfer are outside the layout (RES0 for it).
-            quote!(armreg_rt::Value::<crate::#value>::from_bits_retain(raw as #raw_ty)),
-            quote!(u64::from(value.bits())),
-        )
-    }
 }
 
 fn sysreg(reg: &SysReg, layout: &Layout) -> TokenStream {

@@ -4,8 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::layout::type_name;
-use super::sysreg::conversions;
+use super::naming::type_name;
 use crate::backend::side_effects::{write_kind, Reach, WriteEffects};
 use crate::ir::{Layout, SysReg};
 
@@ -185,5 +184,23 @@ fn core_body(op: Op, layout: &Layout) -> TokenStream {
             let value = mask.into();
             Self::write_raw(#to_raw);
         },
+    }
+}
+
+/// The conversions between the value and the `u64` the instruction moves.
+pub(super) fn conversions(layout: &Layout) -> (TokenStream, TokenStream) {
+    let value = type_name(layout);
+    if layout.width == 64 {
+        (
+            quote!(armreg_rt::Value::<crate::#value>::from_bits_retain(raw)),
+            quote!(value.bits()),
+        )
+    } else {
+        let raw_ty = super::tokens::uint_type(layout.width);
+        (
+            // The upper bits of the transfer are outside the layout (RES0 for it).
+            quote!(armreg_rt::Value::<crate::#value>::from_bits_retain(raw as #raw_ty)),
+            quote!(u64::from(value.bits())),
+        )
     }
 }

@@ -14,7 +14,8 @@
 //! deliberate change; review their diff.
 use std::path::{Path, PathBuf};
 
-use super::sysreg::{self, State};
+use super::naming::State;
+use super::sysreg;
 use super::{block, format, layout};
 use crate::diagnostic::Sources;
 use crate::ir::Device;
