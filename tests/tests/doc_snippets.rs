@@ -15,8 +15,10 @@
 //!   `// src/lib.rs: what it is`) is a crate: each such comment starts the next file, written as
 //!   is. A crate with a `build.rs` has `codegen` as its build dependency.
 //! - **Dependencies**, the same for every snippet: `armreg-rt`, `pmu-macros`, `pmu-driver`, every
-//!   crate of `generated/` (with `model` where it has it; `arm-pmu-events` with `cortex-a53`), and `qemu-virt-pl011`, generated from
-//!   the worked example's description (`tests/docs/example/`) as the README's walk-through does.
+//!   crate of `generated/` (with `model` where it has it; `arm-pmu-events` with `cortex-a53`),
+//!   `qemu-virt-pl011`, generated from the worked example's description (`tests/docs/example/`)
+//!   as the README's walk-through does, and `uart-example`, the UART of the side-effect tests
+//!   (`tests/side-effects/uart.toml`) with its models.
 //! - **Files a snippet names** are put in its crate's folder when its text names them: see
 //!   [`DATA`] (`path/to/pmu-events/...` is Linux's perf JSON, which `tests/linux/extract.sh`
 //!   extracts; `path/to/arm-data/...` the vendored Arm PMU data; `registers/soc.svd` a small SVD).
@@ -280,7 +282,7 @@ fn quoted(path: &Path) -> String {
 }
 
 /// The `[dependencies]` every snippet has (see the module's documentation).
-fn dependencies(pl011: &Path) -> String {
+fn dependencies(examples: &[PathBuf]) -> String {
     let mut deps = BTreeMap::new();
     deps.insert(
         "armreg-rt".to_string(),
@@ -300,7 +302,7 @@ fn dependencies(pl011: &Path) -> String {
         .map(|e| e.unwrap().path())
         .filter(|p| p.join("Cargo.toml").is_file())
         .collect();
-    generated.push(pl011.to_path_buf());
+    generated.extend(examples.iter().cloned());
     for dir in generated {
         let manifest: toml::Table = std::fs::read_to_string(dir.join("Cargo.toml"))
             .unwrap()
@@ -330,16 +332,27 @@ fn dependencies(pl011: &Path) -> String {
 /// Generates the worked example's crate into the scratch workspace, as the README's walk-through
 /// does (the generator rewrites only what changed).
 fn generate_pl011(dir: &Path) -> PathBuf {
-    let out = dir.join("qemu-virt-pl011");
+    generate(
+        dir,
+        "tests/docs/example/qemu-virt-pl011.toml",
+        "qemu-virt-pl011",
+        &[],
+    )
+}
+
+/// Generates the crate `name` from `description` into the scratch workspace.
+fn generate(dir: &Path, description: &str, name: &str, flags: &[&str]) -> PathBuf {
+    let out = dir.join(name);
     let run = std::process::Command::new(codegen_binary())
         .current_dir(root())
-        .args(["generate", "tests/docs/example/qemu-virt-pl011.toml", "-o"])
+        .args(["generate", description, "-o"])
         .arg(&out)
+        .args(flags)
         .output()
         .expect("the generator runs");
     assert!(
         run.status.success(),
-        "generating qemu-virt-pl011: {}",
+        "generating {name}: {}",
         String::from_utf8_lossy(&run.stderr)
     );
     out
@@ -404,8 +417,18 @@ fn every_rust_snippet_of_the_documentation_builds() {
 
     let dir = scratch();
     std::fs::create_dir_all(&dir).unwrap();
-    let pl011 = generate_pl011(&dir);
-    let deps = dependencies(&pl011);
+    // The worked example, and the UART of the side-effect tests with its models
+    // (`uart-example`), which the side-effect rules are shown on.
+    let examples = [
+        generate_pl011(&dir),
+        generate(
+            &dir,
+            "tests/side-effects/uart.toml",
+            "uart-example",
+            &["--models"],
+        ),
+    ];
+    let deps = dependencies(&examples);
 
     // One crate per snippet, named after its document and its rank there.
     let mut crates: BTreeMap<String, (&Snippet, Vec<Source>)> = BTreeMap::new();
