@@ -321,7 +321,7 @@ impl Layout {
                     .collect();
                 (
                     (&f.name, f.lsb, f.width, f.access, f.reset),
-                    (enums, &f.enum_default),
+                    (enums, &f.enum_default, &f.enum_name),
                     (f.read_action, f.write_constraint),
                 )
             })
@@ -404,7 +404,9 @@ impl Layout {
                 (field.width != first.width, "width"),
                 (field.access != first.access, "access"),
                 (
-                    field.enums != first.enums || field.enum_default != first.enum_default,
+                    field.enums != first.enums
+                        || field.enum_default != first.enum_default
+                        || field.enum_name != first.enum_name,
                     "enumerated values",
                 ),
                 (
@@ -459,6 +461,10 @@ pub struct Field {
     /// The name of the values not listed in `enums` (SVD `isDefault`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub enum_default: Option<String>,
+    /// The name of the type of the field's values, where one is given (a patch's
+    /// `[[merge_enums]] name`); the field's own name otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enum_name: Option<String>,
     /// A side effect of reading the field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read_action: Option<ReadAction>,

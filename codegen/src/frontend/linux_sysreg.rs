@@ -460,6 +460,7 @@ impl Parser<'_> {
             pos: pos.clone(),
             enums: Vec::new(),
             enum_default: None,
+            enum_name: None,
             read_action: None,
             write_constraint: None,
         });

@@ -445,6 +445,7 @@ impl Lower<'_> {
             pos,
             enums,
             enum_default: None,
+            enum_name: None,
             read_action: self.read_action(&raw.read_action)?,
             write_constraint: None,
         })

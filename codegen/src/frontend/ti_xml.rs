@@ -361,6 +361,7 @@ fn bitfield(ctx: &mut Ctx<'_>, element: &Element) -> Option<Field> {
         pos: ctx.pos(id.span),
         enums,
         enum_default: None,
+        enum_name: None,
         read_action: None,
         write_constraint: None,
     })

@@ -354,6 +354,7 @@ fn new_field(r: &mut Reader, raw: &S<RawNewField>) -> Option<Field> {
         pos: r.pos(&f.name),
         enums,
         enum_default: None,
+        enum_name: None,
         read_action: None,
         write_constraint: None,
     })

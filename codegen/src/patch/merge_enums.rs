@@ -1,30 +1,53 @@
 //! `[[merge_enums]]`: among the selected fields, those with the same values (names, numbers,
 //! usage, width) get the same descriptions of them, the first field's in device order, so the
-//! backends make one type of them. Claims a change of each field; changes no layout's
-//! structure, so a shared layout is not copied first.
+//! backends make one type of them. With `name`, that type has the name (`Outover`, not the first
+//! field's `Oeover`); the selection must then hold one set of values. Claims a change of each
+//! field; changes no layout's structure, so a shared layout is not copied first.
 use std::collections::{BTreeMap, HashSet};
 
 use super::conflict::{on_each, Claim, What};
 use super::elem::{Elem, Reg};
 use super::operation::{Op, Operation, Spec};
-use super::raw::{check, refused, NoKeys, Table};
+use super::raw::{check, read as read_raw, refused, Table};
 use super::run::{short, Run};
 use super::select::{Level, Selected, Selector};
+use serde::Deserialize;
+use toml::Spanned as S;
+
 use crate::diagnostic::Diagnostic;
 use crate::frontend::spanned::Reader;
 use crate::ir::{Device, EnumValue, Pos};
 use crate::rules::PATCH_OPERATIONS_APPLY;
 
-pub const SPEC: Spec = Spec::new("merge_enums", &[], check::<NoKeys>, read);
+pub const SPEC: Spec = Spec::new("merge_enums", &["name"], check::<Raw>, read);
+
+#[derive(Deserialize)]
+struct Raw {
+    name: Option<S<String>>,
+}
 
 #[derive(Debug)]
-struct MergeEnums;
+struct MergeEnums {
+    /// The type's name, and where it is given.
+    name: Option<(String, Pos)>,
+}
 
-fn read(r: &mut Reader, _: &Table, select: &Selector, pos: &Pos) -> Option<Box<dyn Operation>> {
+fn read(r: &mut Reader, table: &Table, select: &Selector, pos: &Pos) -> Option<Box<dyn Operation>> {
     if select.level() != Level::Field {
         return refused(r, pos, "[[merge_enums]] selects fields: `block`, `register` and `field` (or `sysreg` and `field`), globs allowed");
     }
-    Some(Box::new(MergeEnums))
+    let raw: Raw = read_raw(r, table)?;
+    let name = match raw.name {
+        Some(n) => match crate::names::ident(n.get_ref(), crate::names::Case::Camel) {
+            Err(why) => {
+                r.error(&n, format!("`name` cannot name a type: {why}"));
+                return None;
+            }
+            Ok(_) => Some((n.get_ref().clone(), r.pos(&n))),
+        },
+        None => None,
+    };
+    Some(Box::new(MergeEnums { name }))
 }
 
 impl Operation for MergeEnums {
@@ -40,6 +63,24 @@ impl Operation for MergeEnums {
 
     fn apply(&self, run: &mut Run, op: &Op, sel: &Selected) {
         let groups = groups(run, sel);
+        if let Some((name, at)) = &self.name {
+            if groups.len() > 1 {
+                run.errors.push(Diagnostic::error(
+                    PATCH_OPERATIONS_APPLY,
+                    at,
+                    format!(
+                        "`name` names one type, but the selection holds {} different sets of values: select the fields of one",
+                        groups.len()
+                    ),
+                ));
+                return;
+            }
+            for &(reg, f) in groups.iter().flatten() {
+                if let Some(l) = run.layout_of(reg) {
+                    run.device.layouts[l].fields[f].enum_name = Some(name.clone());
+                }
+            }
+        }
         let mut merged = 0;
         let mut same = 0;
         for members in groups.iter().filter(|m| m.len() >= 2) {

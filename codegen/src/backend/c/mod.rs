@@ -154,6 +154,7 @@ mod tests {
             pos: Pos::default(),
             enums: Vec::new(),
             enum_default: None,
+            enum_name: None,
             read_action: None,
             write_constraint: None,
         };

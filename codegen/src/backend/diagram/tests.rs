@@ -13,6 +13,7 @@ fn field(name: &str, lsb: u32, width: u32, access: FieldAccess) -> Field {
         pos: Pos::default(),
         enums: Vec::new(),
         enum_default: None,
+        enum_name: None,
         read_action: None,
         write_constraint: None,
     }

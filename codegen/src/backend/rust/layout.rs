@@ -383,6 +383,8 @@ struct EnumKey {
     repr: &'static str,
     total_mask: Option<u64>,
     values: Vec<(String, u64, Option<u64>, String)>,
+    /// The name the description gives the type: differently named values are different types.
+    given: Option<String>,
 }
 
 impl EnumKey {
@@ -404,6 +406,7 @@ impl EnumKey {
             repr: uint(f.width.max(2)),
             total_mask: exhaustive(f).then(|| bit_range_mask(0, f.width)),
             values,
+            given: f.enum_name.clone(),
         }
     }
 }
@@ -453,8 +456,34 @@ fn enum_path(layout: &Layout, f: &Field) -> String {
     format!(
         "crate::{}::{}",
         name(&layout.name, Case::Snake),
-        name(&f.name, Case::Camel)
+        enum_type(layout, f)
     )
+}
+
+/// The name of field `f`'s enum type in its layout's module: the name the description gives it
+/// (`[[merge_enums]] name`), else for a member of a field array the array's (`PIN<n>`'s values
+/// are `Pin`, not `Pin0`), else the field's own. An array's name another field of the layout
+/// already takes for different values falls back to the field's.
+fn enum_type(layout: &Layout, f: &Field) -> String {
+    if let Some(given) = &f.enum_name {
+        return name(given, Case::Camel);
+    }
+    let own = name(&f.name, Case::Camel);
+    let array = layout
+        .field_arrays
+        .iter()
+        .find(|a| a.members.contains(&f.name))
+        .map(|a| name(&a.name.replace("<n>", ""), Case::Camel));
+    match array {
+        Some(array)
+            if !layout.fields.iter().any(|other| {
+                has_enum(other) && other.enums != f.enums && name(&other.name, Case::Camel) == array
+            }) =>
+        {
+            array
+        }
+        _ => own,
+    }
 }
 
 /// Whether a field gets an enum type.
@@ -709,7 +738,7 @@ fn enum_values(f: &Field) -> (Vec<&EnumValue>, bool, bool) {
 fn field_type(layout: &Layout, f: &Field, use_enum: bool) -> String {
     if use_enum {
         let module = name(&layout.name, Case::Snake);
-        let ty = name(&f.name, Case::Camel);
+        let ty = enum_type(layout, f);
         format!("{module}::{ty}")
     } else if f.width == 1 {
         "bool".to_string()
@@ -956,7 +985,13 @@ fn enums(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
         doc::code(&layout.name)
     ));
     c.open(&format!("pub mod {}", name(&layout.name, Case::Snake)));
+    // Fields whose enum has one name (a field array's members) name it once.
+    let mut named = std::collections::HashSet::new();
     for f in fields {
+        let ty = enum_type(layout, f);
+        if !named.insert(ty.clone()) {
+            continue;
+        }
         match shared.reused(f) {
             Some((_, path)) => {
                 c.doc(&format!(
@@ -966,10 +1001,7 @@ fn enums(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
                     doc::code(&layout.name)
                 ));
                 c.line("#[doc(no_inline)]");
-                c.fmt(format_args!(
-                    "pub use {path} as {};",
-                    name(&f.name, Case::Camel)
-                ));
+                c.fmt(format_args!("pub use {path} as {ty};"));
             }
             None => field_enum(c, layout, f),
         }
@@ -978,7 +1010,7 @@ fn enums(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
 }
 
 fn field_enum(c: &mut Code, layout: &Layout, f: &Field) {
-    let ty = name(&f.name, Case::Camel);
+    let ty = enum_type(layout, f);
     let repr = uint(f.width.max(2));
     let mut variants = enum_values(f).0;
     let masked: Vec<&EnumValue> = variants

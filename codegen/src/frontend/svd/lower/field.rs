@@ -108,6 +108,7 @@ impl<'a> Lower<'_, 'a> {
                 pos: pos.clone(),
                 enums: enums.clone(),
                 enum_default: enum_default.clone(),
+                enum_name: None,
                 read_action: effective.read_action.map(read_action),
                 write_constraint,
             });
