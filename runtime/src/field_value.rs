@@ -3,11 +3,12 @@
 //! (`Cnthctl::EL1PCEN`), combined with `|` into a register value
 //! (`Cnthctl::EL1PCEN | Cnthctl::EL1PCTEN`, `v | Sctlr::M`), which every `write` and `modify`
 //! takes. `x | y` sets the fields of `y` in `x`: a one-bit field to 1, a field value to its
-//! value, replacing what the field held.
+//! value, replacing what the field held. `x & !f` clears the one-bit field `f`, as C's
+//! `x & ~F` does (`modify(|v| v & !Reset::IO_BANK0)`).
 //!
 //! All of it is generic here, once, so a crate with thousands of fields declares nothing more
 //! for it; a combination of constants folds to one constant.
-use core::ops::BitOr;
+use core::ops::{BitAnd, BitOr, Not};
 
 use crate::field::{Field, IntegerWrite, WritableField};
 use crate::{Layout, Value, Word};
@@ -114,6 +115,47 @@ impl<L: Layout, R, K> IntoFieldValue<L> for Field<L, R, bool, K> {
     }
 }
 
+/// A one-bit field to clear: `!Ctrl::EN`, taken by `value & !Ctrl::EN`.
+pub struct Cleared<L> {
+    mask: u64,
+    _layout: core::marker::PhantomData<fn() -> L>,
+}
+
+impl<L> Clone for Cleared<L> {
+    #[inline(always)]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<L> Copy for Cleared<L> {}
+
+impl<L> core::fmt::Debug for Cleared<L> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Cleared {{ mask: {:#x} }}", self.mask)
+    }
+}
+
+impl<L: Layout, R, K> Not for Field<L, R, bool, K> {
+    type Output = Cleared<L>;
+    /// The field, to clear with `&`.
+    #[inline(always)]
+    fn not(self) -> Cleared<L> {
+        Cleared {
+            mask: self.mask(),
+            _layout: core::marker::PhantomData,
+        }
+    }
+}
+
+impl<L: Layout> BitAnd<Cleared<L>> for Value<L> {
+    type Output = Value<L>;
+    /// The value with the one-bit field cleared.
+    #[inline(always)]
+    fn bitand(self, field: Cleared<L>) -> Value<L> {
+        Value::from_bits_retain(L::Raw::from_u64(self.bits().to_u64() & !field.mask))
+    }
+}
+
 /// `DEFAULT` with the field's value.
 impl<L: Layout> From<FieldValue<L>> for Value<L> {
     #[inline(always)]
@@ -189,6 +231,8 @@ mod tests {
         let read = Value::<Ctrl>::from_bits_retain(0x1F0);
         assert_eq!((read | Ctrl::DIV.to(Const::<1>)).bits(), 0x190);
         assert_eq!((read | Ctrl::EN | Ctrl::OVR).bits(), 0x1F5);
+        // `& !field` clears a one-bit field, as C's `& ~FIELD`.
+        assert_eq!((read & !Ctrl::IE & !Ctrl::OVR).bits(), 0x1F0 & !0b110);
         let _ = Ctrl::BUSY;
     }
 

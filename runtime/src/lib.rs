@@ -44,6 +44,6 @@ mod path;
 mod value;
 
 pub use field::{Const, Field, FieldArray, UInt};
-pub use field_value::{FieldValue, IntoFieldValue};
+pub use field_value::{Cleared, FieldValue, IntoFieldValue};
 pub use path::SysRegPath;
 pub use value::{IndexOutOfRange, Layout, LayoutInfo, Reset, Value, Word};
