@@ -35,7 +35,7 @@ pub fn configure(pin: usize) -> (u32, bool) {
             ctrl.modify(|v| {
                 v.with(
                     rp2040_pac::IoBank0GpioCtrl::FUNCSEL,
-                    rp2040_pac::io_bank0_gpio_ctrl::Funcsel::Sio,
+                    rp2040_pac::Function::Sio,
                 )
             });
             true

@@ -36,6 +36,8 @@ pub enum Attr {
     ReadAction(ReadAction),
     /// The names of an array's elements, element 0's first.
     IndexNames(Vec<String>),
+    /// The name of the type of a field's values.
+    EnumName(String),
 }
 
 impl Attr {
@@ -57,6 +59,7 @@ impl Attr {
             Attr::Usage(_) => "usage",
             Attr::ReadAction(_) => "read_action",
             Attr::IndexNames(_) => "index_names",
+            Attr::EnumName(_) => "enum_name",
         }
     }
 
@@ -77,6 +80,7 @@ impl Attr {
             Attr::Usage(u) => usage_str(*u).to_string(),
             Attr::ReadAction(a) => read_action_str(*a).to_string(),
             Attr::IndexNames(names) => names.join(", "),
+            Attr::EnumName(name) => name.clone(),
         }
     }
 
@@ -98,6 +102,7 @@ impl Attr {
             Attr::Value(_) | Attr::Usage(_) => &[Value],
             Attr::ReadAction(_) => &[Register, Field],
             Attr::IndexNames(_) => &[Register, Cluster],
+            Attr::EnumName(_) => &[Field],
         }
     }
 
@@ -282,6 +287,7 @@ fn set_in_layout(run: &mut Run, elem: Elem, attr: &Attr) -> Option<String> {
                 .replace(*v)
                 .map_or("none".into(), |a| read_action_str(a).into()),
         ),
+        Attr::EnumName(v) => Some(field.enum_name.replace(v.clone()).unwrap_or("none".into())),
         _ => set_text(attr, &mut field.doc, &mut field.source),
     }
 }

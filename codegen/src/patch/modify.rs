@@ -45,6 +45,7 @@ struct RawSet {
     usage: Option<S<String>>,
     read_action: Option<S<String>>,
     index_names: Option<S<Vec<S<String>>>>,
+    enum_name: Option<S<String>>,
 }
 
 /// The attributes to set.
@@ -156,6 +157,16 @@ fn given(r: &mut Reader, s: &RawSet, level: Level) -> Vec<(Option<Attr>, Pos)> {
     }
     if let Some(v) = &s.index_names {
         out.push((index_names(r, v).map(Attr::IndexNames), r.pos(v)));
+    }
+    if let Some(v) = &s.enum_name {
+        let attr = match crate::names::ident(v.get_ref(), crate::names::Case::Camel) {
+            Ok(_) => Some(Attr::EnumName(v.get_ref().clone())),
+            Err(why) => {
+                r.error(v, format!("`enum_name` cannot name a type: {why}"));
+                None
+            }
+        };
+        out.push((attr, r.pos(v)));
     }
     out
 }

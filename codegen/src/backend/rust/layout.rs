@@ -47,6 +47,7 @@ impl<'l> Plan<'l> {
                 .zip(&same)
                 .filter(|(_, s)| s.is_none())
                 .map(|(l, _)| l),
+            layouts,
         );
         Plan {
             layouts,
@@ -421,13 +422,20 @@ struct SharedEnums {
     /// crate root) of the enum it reuses, if an earlier field defines it. Computed once: a key
     /// holds every value's name and text, and the emitters ask about each field several times.
     reuse: std::collections::HashMap<usize, Option<(usize, String)>>,
+    /// The fields (by address) defining an enum the description names (`[[merge_enums]] name`)
+    /// that no other type of the crate root is called: re-exported at the root, where a
+    /// device-wide name belongs (`rp2040::Function`).
+    at_root: std::collections::HashSet<usize>,
 }
 
 impl SharedEnums {
-    fn of<'a>(layouts: impl Iterator<Item = (usize, &'a Layout)>) -> SharedEnums {
+    fn of<'a>(layouts: impl Iterator<Item = (usize, &'a Layout)>, all: &[Layout]) -> SharedEnums {
         let mut owner: std::collections::HashMap<EnumKey, (usize, String)> =
             std::collections::HashMap::new();
         let mut reuse = std::collections::HashMap::new();
+        // Named enums by their type's name: the fields defining one.
+        let mut named: std::collections::HashMap<String, Vec<usize>> =
+            std::collections::HashMap::new();
         for (i, l) in layouts {
             for f in l.fields.iter().filter(|f| has_enum(f)) {
                 let own = enum_path(l, f);
@@ -435,10 +443,25 @@ impl SharedEnums {
                     .entry(EnumKey::of(f))
                     .or_insert_with(|| (i, own.clone()));
                 let reused = (first.1 != own).then(|| first.clone());
-                reuse.insert(std::ptr::from_ref(f).addr(), reused);
+                let at = std::ptr::from_ref(f).addr();
+                if reused.is_none() && f.enum_name.is_some() {
+                    named.entry(enum_type(l, f)).or_default().push(at);
+                }
+                reuse.insert(at, reused);
             }
         }
-        SharedEnums { reuse }
+        let taken: std::collections::HashSet<String> = all.iter().map(type_text).collect();
+        let at_root = named
+            .into_iter()
+            .filter(|(name, fields)| fields.len() == 1 && !taken.contains(name))
+            .flat_map(|(_, fields)| fields)
+            .collect();
+        SharedEnums { reuse, at_root }
+    }
+
+    /// Whether field `f` defines a named enum re-exported at the crate root.
+    fn exported(&self, f: &Field) -> bool {
+        self.at_root.contains(&std::ptr::from_ref(f).addr())
     }
 
     /// The defining layout and path of the enum field `f` (of a layout given to `of`) reuses,
@@ -1007,6 +1030,14 @@ fn enums(c: &mut Code, layout: &Layout, shared: &SharedEnums) {
         }
     }
     c.close("");
+    // A named enum is a device-wide name: re-exported up to the crate root.
+    for f in layout.fields.iter().filter(|f| shared.exported(f)) {
+        c.fmt(format_args!(
+            "pub use self::{}::{};",
+            name(&layout.name, Case::Snake),
+            enum_type(layout, f)
+        ));
+    }
 }
 
 fn field_enum(c: &mut Code, layout: &Layout, f: &Field) {
