@@ -68,6 +68,105 @@ pub trait ClearElement: SysRegArray {
     fn clear_index(n: usize, mask: Value<Self::Layout>);
 }
 
+/// The methods of an element (`Element`, `Indexed`), one text for both: each reaches its
+/// element through the type's `load`, `store`, `store_set` and `store_clear`.
+macro_rules! element_api {
+    ([$($generics:tt)*] $ty:ty) => {
+        impl<$($generics)*> $ty {
+    /// Reads the element.
+    #[inline(always)]
+    #[track_caller]
+    pub fn read(self) -> Value<R::Layout>
+    where
+        R: ReadElement,
+        R::Access: Readable,
+    {
+        self.load()
+    }
+
+    /// Reads the element, with the side effect its description gives the read.
+    #[inline(always)]
+    #[track_caller]
+    pub fn read_with_side_effects(self) -> Value<R::Layout>
+    where
+        R: ReadElement,
+        R::Access: ReadsWithSideEffects,
+    {
+        self.load()
+    }
+
+    /// Writes the element.
+    #[inline(always)]
+    #[track_caller]
+    pub fn write(self, value: impl Into<Value<R::Layout>>)
+    where
+        R: WriteElement,
+    {
+        let value = value.into();
+        self.store(value);
+    }
+
+    /// Writes `f(RESET)`: the fields `f` sets, the others at their reset value (side-effect
+    /// fields neutral).
+    #[inline(always)]
+    #[track_caller]
+    pub fn write_from_reset(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
+    where
+        R: WriteElement,
+        R::Layout: Reset,
+    {
+        self.store(f(<R::Layout as Reset>::RESET.neutral()));
+    }
+
+    /// Reads the element, changes the value with `f` and writes it back; `f` gets the value
+    /// with every side-effect field neutral ([`Value::neutral`]).
+    #[inline(always)]
+    #[track_caller]
+    pub fn modify(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
+    where
+        R: ReadElement + WriteElement,
+        R::Access: Modify,
+    {
+        self.store(f(self.load().neutral()));
+    }
+
+    /// Reads the element, changes the value with `f` and writes it back, where the read or
+    /// any write has a side effect (see [`crate::access`]).
+    #[inline(always)]
+    #[track_caller]
+    pub fn modify_with_side_effects(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
+    where
+        R: ReadElement + WriteElement,
+        R::Access: ModifyWithSideEffects,
+    {
+        self.store(f(self.load().neutral()));
+    }
+
+    /// Sets the state bits that are 1 in `mask`; the others keep their state.
+    #[inline(always)]
+    #[track_caller]
+    pub fn set(self, mask: impl Into<Value<R::Layout>>)
+    where
+        R: SetElement,
+    {
+        let mask = mask.into();
+        self.store_set(mask);
+    }
+
+    /// Clears the state bits that are 1 in `mask`; the others keep their state.
+    #[inline(always)]
+    #[track_caller]
+    pub fn clear(self, mask: impl Into<Value<R::Layout>>)
+    where
+        R: ClearElement,
+    {
+        let mask = mask.into();
+        self.store_clear(mask);
+    }
+}
+    };
+}
+
 /// Element `N` of the system-register array `R`, checked when the program is compiled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Element<R, const N: usize>(PhantomData<R>);
@@ -82,97 +181,44 @@ impl<R: SysRegArray, const N: usize> Element<R, N> {
 }
 
 impl<R: SysRegArray, const N: usize> Element<R, N> {
-    /// Reads the element.
     #[inline(always)]
     #[track_caller]
-    pub fn read(self) -> Value<R::Layout>
+    fn load(self) -> Value<R::Layout>
     where
         R: ReadElement,
-        R::Access: Readable,
     {
         R::read_at::<N>()
     }
 
-    /// Reads the element, with the side effect its description gives the read.
     #[inline(always)]
     #[track_caller]
-    pub fn read_with_side_effects(self) -> Value<R::Layout>
-    where
-        R: ReadElement,
-        R::Access: ReadsWithSideEffects,
-    {
-        R::read_at::<N>()
-    }
-
-    /// Writes the element.
-    #[inline(always)]
-    #[track_caller]
-    pub fn write(self, value: impl Into<Value<R::Layout>>)
+    fn store(self, value: Value<R::Layout>)
     where
         R: WriteElement,
     {
-        let value = value.into();
         R::write_at::<N>(value);
     }
 
-    /// Writes `f(RESET)`: the fields `f` sets, the others at their reset value (side-effect
-    /// fields neutral).
     #[inline(always)]
     #[track_caller]
-    pub fn write_from_reset(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
-    where
-        R: WriteElement,
-        R::Layout: Reset,
-    {
-        R::write_at::<N>(f(<R::Layout as Reset>::RESET.neutral()));
-    }
-
-    /// Reads the element, changes the value with `f` and writes it back; `f` gets the value
-    /// with every side-effect field neutral ([`Value::neutral`]).
-    #[inline(always)]
-    #[track_caller]
-    pub fn modify(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
-    where
-        R: ReadElement + WriteElement,
-        R::Access: Modify,
-    {
-        R::write_at::<N>(f(R::read_at::<N>().neutral()));
-    }
-
-    /// Reads the element, changes the value with `f` and writes it back, where the read or
-    /// any write has a side effect (see [`crate::access`]).
-    #[inline(always)]
-    #[track_caller]
-    pub fn modify_with_side_effects(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
-    where
-        R: ReadElement + WriteElement,
-        R::Access: ModifyWithSideEffects,
-    {
-        R::write_at::<N>(f(R::read_at::<N>().neutral()));
-    }
-
-    /// Sets the state bits that are 1 in `mask`; the others keep their state.
-    #[inline(always)]
-    #[track_caller]
-    pub fn set(self, mask: impl Into<Value<R::Layout>>)
+    fn store_set(self, mask: Value<R::Layout>)
     where
         R: SetElement,
     {
-        let mask = mask.into();
         R::set_at::<N>(mask);
     }
 
-    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[track_caller]
-    pub fn clear(self, mask: impl Into<Value<R::Layout>>)
+    fn store_clear(self, mask: Value<R::Layout>)
     where
         R: ClearElement,
     {
-        let mask = mask.into();
         R::clear_at::<N>(mask);
     }
 }
+
+element_api!([R: SysRegArray, const N: usize] Element<R, N>);
 
 /// Element `n` of the system-register array `R`, checked when it was made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -206,97 +252,44 @@ impl<R: SysRegArray> Indexed<R> {
 }
 
 impl<R: SysRegArray> Indexed<R> {
-    /// Reads the element.
     #[inline(always)]
     #[track_caller]
-    pub fn read(self) -> Value<R::Layout>
+    fn load(self) -> Value<R::Layout>
     where
         R: ReadElement,
-        R::Access: Readable,
     {
         R::read_index(self.index)
     }
 
-    /// Reads the element, with the side effect its description gives the read.
     #[inline(always)]
     #[track_caller]
-    pub fn read_with_side_effects(self) -> Value<R::Layout>
-    where
-        R: ReadElement,
-        R::Access: ReadsWithSideEffects,
-    {
-        R::read_index(self.index)
-    }
-
-    /// Writes the element.
-    #[inline(always)]
-    #[track_caller]
-    pub fn write(self, value: impl Into<Value<R::Layout>>)
+    fn store(self, value: Value<R::Layout>)
     where
         R: WriteElement,
     {
-        let value = value.into();
         R::write_index(self.index, value);
     }
 
-    /// Writes `f(RESET)`: the fields `f` sets, the others at their reset value (side-effect
-    /// fields neutral).
     #[inline(always)]
     #[track_caller]
-    pub fn write_from_reset(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
-    where
-        R: WriteElement,
-        R::Layout: Reset,
-    {
-        R::write_index(self.index, f(<R::Layout as Reset>::RESET.neutral()));
-    }
-
-    /// Reads the element, changes the value with `f` and writes it back; `f` gets the value
-    /// with every side-effect field neutral ([`Value::neutral`]).
-    #[inline(always)]
-    #[track_caller]
-    pub fn modify(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
-    where
-        R: ReadElement + WriteElement,
-        R::Access: Modify,
-    {
-        R::write_index(self.index, f(R::read_index(self.index).neutral()));
-    }
-
-    /// Reads the element, changes the value with `f` and writes it back, where the read or
-    /// any write has a side effect (see [`crate::access`]).
-    #[inline(always)]
-    #[track_caller]
-    pub fn modify_with_side_effects(self, f: impl FnOnce(Value<R::Layout>) -> Value<R::Layout>)
-    where
-        R: ReadElement + WriteElement,
-        R::Access: ModifyWithSideEffects,
-    {
-        R::write_index(self.index, f(R::read_index(self.index).neutral()));
-    }
-
-    /// Sets the state bits that are 1 in `mask`; the others keep their state.
-    #[inline(always)]
-    #[track_caller]
-    pub fn set(self, mask: impl Into<Value<R::Layout>>)
+    fn store_set(self, mask: Value<R::Layout>)
     where
         R: SetElement,
     {
-        let mask = mask.into();
         R::set_index(self.index, mask);
     }
 
-    /// Clears the state bits that are 1 in `mask`; the others keep their state.
     #[inline(always)]
     #[track_caller]
-    pub fn clear(self, mask: impl Into<Value<R::Layout>>)
+    fn store_clear(self, mask: Value<R::Layout>)
     where
         R: ClearElement,
     {
-        let mask = mask.into();
         R::clear_index(self.index, mask);
     }
 }
+
+element_api!([R: SysRegArray] Indexed<R>);
 
 /// The panic of a generated `read_index`/`write_index` called past the end: [`Indexed`] never
 /// does, so only a direct call of the trait method reaches it.
