@@ -332,3 +332,62 @@ impl<L, A, B> core::fmt::Debug for Reg<L, A, B> {
         write!(f, "Reg({:#x})", self.addr)
     }
 }
+
+/// The flag behind a generated crate's `Peripherals::take`: clear until the device's blocks are
+/// handed out, set once they are (by `take` or `steal`).
+///
+/// Where the target has an atomic swap (`target_has_atomic = "8"`: every Arm target but
+/// Armv6-M), [`take`](Self::take) is one swap and needs nothing else. Armv6-M (`thumbv6m`) has
+/// atomic loads and stores but no read-modify-write: there `take` is a load and a store inside a
+/// `critical_section::with`, with feature `critical-section` (which the generated crates forward
+/// as their own `critical-section`), and is absent without it. A critical section, not a cheaper
+/// load-then-store, because an interrupt between the two could take the blocks too.
+#[derive(Debug)]
+pub struct Taken(core::sync::atomic::AtomicBool);
+
+impl Taken {
+    /// A clear flag: nothing taken yet.
+    #[must_use]
+    pub const fn new() -> Self {
+        Self(core::sync::atomic::AtomicBool::new(false))
+    }
+
+    /// Sets the flag; whether it was clear, that is whether this call is the first to take.
+    #[cfg(target_has_atomic = "8")]
+    #[inline]
+    pub fn take(&self) -> bool {
+        // The flag guards no other memory, so no ordering beyond the flag's own is needed: every
+        // swap of one atomic sees the others in one order, and only the first finds it clear.
+        !self.0.swap(true, core::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Sets the flag; whether it was clear, that is whether this call is the first to take.
+    #[cfg(all(not(target_has_atomic = "8"), feature = "critical-section"))]
+    #[inline]
+    pub fn take(&self) -> bool {
+        use core::sync::atomic::Ordering::Relaxed;
+        critical_section::with(|_| {
+            let taken = self.0.load(Relaxed);
+            self.0.store(true, Relaxed);
+            !taken
+        })
+    }
+
+    /// Sets the flag, whatever it was (a `steal`): a later `take` finds it set.
+    #[inline]
+    pub fn set(&self) {
+        self.0.store(true, core::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether the flag is set.
+    #[inline]
+    pub fn is_set(&self) -> bool {
+        self.0.load(core::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Default for Taken {
+    fn default() -> Self {
+        Self::new()
+    }
+}

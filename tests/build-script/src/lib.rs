@@ -22,6 +22,13 @@ mod tests {
     }
 
     #[test]
+    fn peripherals_are_taken_once() {
+        let p = super::Peripherals::take().expect("the first take gives the blocks");
+        assert_eq!(p.uart0.base(), super::mmio::UART0_BASE);
+        assert!(super::Peripherals::take().is_none());
+    }
+
+    #[test]
     fn the_block_works_on_its_behavioural_model() {
         let model = Pl011Model::new();
         let uart: Pl011<_> = model.block();

@@ -29,6 +29,7 @@ mod layout;
 mod model;
 mod naming;
 mod package;
+mod peripherals;
 mod sysreg;
 mod sysreg_methods;
 #[cfg(test)]
@@ -409,9 +410,20 @@ fn root_items(
             Models::None => quote!(),
         }
     });
+    // `Peripherals` at the root, where `use krate::*` finds it; its module is private.
+    let peripherals = peripherals::has_items(device).then(|| {
+        let path = path_attr("peripherals");
+        quote! {
+            #[rustfmt::skip]
+            #path
+            mod peripherals;
+            pub use peripherals::Peripherals;
+        }
+    });
     quote! {
         #layouts
         #mods
+        #peripherals
         #model
     }
 }
@@ -495,6 +507,19 @@ fn rest_of_crate(
             (block::block_items, Holds::Blocks),
         );
         modules.push(("mmio", "Memory-mapped register blocks."));
+        if peripherals::has_items(device) {
+            files.push(File {
+                path: "src/peripherals.rs".to_string(),
+                content: format!(
+                    "{banner}{}{}",
+                    header(
+                        "`Peripherals`: every block at its address, handed out once.",
+                        Holds::Blocks
+                    ),
+                    peripherals::items(device, gates)
+                ),
+            });
+        }
         if models {
             split_module(
                 files,
@@ -613,6 +638,12 @@ fn contents_doc(device: &Device, models: bool, reexports: &[&'static str]) -> St
         } else {
             "Memory-mapped blocks are in `mmio`, each behind a feature of its name (all on by default).".to_string()
         });
+        if !device.instances.is_empty() {
+            parts.push(
+                "`Peripherals::take()` hands out every instance once, each a field (`p.uart0`)."
+                    .to_string(),
+            );
+        }
     }
     if has_arrays(device) {
         parts.push("An array's `at::<N>()` is element N, checked when the program is compiled; its `try_at(n)` is element n, or an `IndexOutOfRange` error.".to_string());

@@ -101,7 +101,7 @@ armreg-rt = {{ runtime }}
 {%- if events %}
 pmu-macros = {{ macros }}
 {%- endif %}
-{%- if blocks or features or models or values %}
+{%- if blocks or features or models or values or peripherals %}
 
 [features]
 {%- endif %}
@@ -116,6 +116,11 @@ all = [{{ all_blocks | join(", ") }}]
 {%- endfor %}
 {%- endif %}
 
+{%- if peripherals %}
+# `Peripherals::take()` on Armv6-M (no atomic swap), in a `critical_section::with`; the firmware
+# provides the implementation (for example `cortex-m`'s `critical-section-single-core`).
+critical-section = ["armreg-rt/critical-section"]
+{%- endif %}
 {%- if models %}
 # Behavioural models of the memory-mapped blocks (`model` module), for host tests; uses `std`.
 model = ["armreg-rt/model"]
@@ -296,6 +301,7 @@ fn cargo_toml(
             macros => dependency(&packaging.macros),
             depends => depends,
             events => events,
+            peripherals => !device.instances.is_empty(),
             blocks => &extra.blocks,
             all_blocks => extra.blocks.iter().map(|b| toml_string(b)).collect::<Vec<_>>(),
             models => extra.models,
@@ -450,6 +456,12 @@ fn contents(device: &Device, crate_name: &str, extra: &Extra) -> Vec<String> {
             ));
         }
         items.push(line);
+        if !device.instances.is_empty() {
+            items.push(
+                "`Peripherals`: every instance as a field, handed out once by `Peripherals::take()`"
+                    .to_string(),
+            );
+        }
         if extra.models {
             items.push(
                 "`model` (feature `model`): behavioural models of the blocks, for host tests"
