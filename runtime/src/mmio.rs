@@ -366,10 +366,15 @@ impl Taken {
     #[inline]
     pub fn take(&self) -> bool {
         use core::sync::atomic::Ordering::Relaxed;
+        // The store only when the flag was clear: a set flag is left as it is, as svd2rust's
+        // `take` leaves it, so both compile to the same load, compare and store.
         critical_section::with(|_| {
-            let taken = self.0.load(Relaxed);
-            self.0.store(true, Relaxed);
-            !taken
+            if self.0.load(Relaxed) {
+                false
+            } else {
+                self.0.store(true, Relaxed);
+                true
+            }
         })
     }
 

@@ -43,6 +43,11 @@ pub fn bodies(target: &str, archive: &Path, symbols: &[String]) -> BTreeMap<Stri
         String::from_utf8_lossy(&out.stderr)
     );
     let mut bodies = parse_disassembly(&String::from_utf8_lossy(&out.stdout));
+    for (symbol, body) in bodies.iter_mut() {
+        if body.iter().any(|i| i.contains(LITERAL)) {
+            resolve_literals(&objdump, archive, symbol, body);
+        }
+    }
     let places = symbol_places(&objdump, archive);
     for a in symbols {
         for b in symbols {
@@ -54,6 +59,74 @@ pub fn bodies(target: &str, archive: &Path, symbols: &[String]) -> BTreeMap<Stri
         }
     }
     bodies
+}
+
+/// What `instruction_of` puts in place of a load from a literal pool (`ldr r0, [pc, #0x48]`,
+/// Arm and Thumb), followed by the literal's offset in the function's section: the pool's order
+/// is the compiler's choice, so `resolve_literals` replaces it with the value loaded.
+const LITERAL: &str = "=literal@";
+
+/// Replaces each literal-pool load's `=literal@<offset>` in `body` with the 32-bit word at that
+/// offset of the function's section (`.text.<symbol>`), or with `=relocated` where the linker
+/// fills the word in (the address of a static or of a panic location: a different symbol in
+/// each version, the same kind of load).
+fn resolve_literals(objdump: &Path, archive: &Path, symbol: &str, body: &mut [String]) {
+    let section = format!(".text.{symbol}");
+    let run = |args: &[&str]| {
+        let out = Command::new(objdump)
+            .args(args)
+            .arg(archive)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", objdump.display()));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let mut bytes: BTreeMap<u64, u8> = BTreeMap::new();
+    for line in run(&["--full-contents", &format!("--section={section}")]).lines() {
+        // ` 0060 00c00040 0080004f ....  ........`
+        let mut words = line.split_whitespace();
+        let Some(Ok(mut at)) = words.next().map(|w| u64::from_str_radix(w, 16)) else {
+            continue;
+        };
+        for word in words.take(4) {
+            if word.len() % 2 != 0 || !word.bytes().all(|b| b.is_ascii_hexdigit()) {
+                break;
+            }
+            for pair in word.as_bytes().chunks(2) {
+                let hex = std::str::from_utf8(pair).unwrap();
+                bytes.insert(at, u8::from_str_radix(hex, 16).unwrap());
+                at += 1;
+            }
+        }
+    }
+    // `--section` does not select relocations: read the section's own block of them.
+    let relocations = run(&["--reloc"]);
+    let header = format!("RELOCATION RECORDS FOR [{section}]:");
+    let relocated: std::collections::HashSet<u64> = relocations
+        .lines()
+        .skip_while(|l| *l != header)
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| u64::from_str_radix(l.split_whitespace().next()?, 16).ok())
+        .collect();
+    for insn in body.iter_mut() {
+        let Some(at) = insn.find(LITERAL) else {
+            continue;
+        };
+        let offset = &insn[at + LITERAL.len()..];
+        let end = offset.find(' ').unwrap_or(offset.len());
+        let addr = u64::from_str_radix(offset[..end].trim_start_matches("0x"), 16)
+            .unwrap_or_else(|_| panic!("no literal offset in `{insn}`"));
+        let value = if relocated.contains(&addr) {
+            "=relocated".to_string()
+        } else {
+            let word: Option<Vec<u8>> = (addr..addr + 4).map(|a| bytes.get(&a).copied()).collect();
+            let word = word.unwrap_or_else(|| {
+                panic!("the literal of `{insn}` at {addr:#x} is not in .text.{symbol}")
+            });
+            format!("={:#x}", u32::from_le_bytes(word.try_into().unwrap()))
+        };
+        insn.replace_range(at..at + LITERAL.len() + end, &value);
+    }
 }
 
 /// Where each global function of `archive` is: (archive member, section, address), from the
@@ -253,6 +326,14 @@ fn instruction_of(line: &str) -> Option<String> {
         return None;
     }
     let mut text = text.to_owned();
+    // `ldr r0, [pc, #0x48] @ 0x64 <f+0x64>`: a load from the literal pool at 0x64.
+    if let (Some(start), Some(comment)) = (text.find("[pc, #"), text.find("@ 0x")) {
+        let target = text[comment + 2..].split_whitespace().next().unwrap_or("");
+        if let Some(end) = text[start..].find(']') {
+            let literal = format!("{LITERAL}{target}");
+            text.replace_range(start..=start + end, &literal);
+        }
+    }
     for comment in ["//", "\t@", " @", ";"] {
         if let Some(i) = text.find(comment) {
             text.truncate(i);

@@ -7,7 +7,8 @@
 //! - builds them for the target in release mode and requires the same instructions: the same
 //!   instructions once register names are set aside, with every system-register access, memory
 //!   access, barrier and branch in the same order (the compiler may schedule the arithmetic
-//!   between them differently),
+//!   between them differently; a Thumb load from a literal pool is compared by the word it loads,
+//!   since the pool's order is the compiler's choice),
 //! - prints the counts (`codegen/benches/reference.sh` runs it for the benchmark report).
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,9 @@ struct Program {
     crate_dir: &'static str,
     lib: &'static str,
     functions: &'static [(&'static str, &'static str)],
+    /// A crate the program's crate depends on, generated first into its `target/<name>`: the
+    /// description, the patch and the crate's name.
+    generated: Option<(&'static str, &'static str, &'static str)>,
 }
 
 const PROGRAMS: &[Program] = &[
@@ -39,6 +43,7 @@ const PROGRAMS: &[Program] = &[
             ("el2_to_el1_ours", "el2_to_el1_anchor"),
             ("mmu_on_ours", "mmu_on_anchor"),
         ],
+        generated: None,
     },
     Program {
         name: "cycles and one event around a function",
@@ -48,8 +53,49 @@ const PROGRAMS: &[Program] = &[
         crate_dir: "aarch64",
         lib: "reference_programs_aarch64",
         functions: &[("count_ours", "count_anchor")],
+        generated: None,
+    },
+    Program {
+        name: "blinky on rp2040",
+        anchor: "rp2040-pac 0.6.0 (svd2rust)",
+        folder: "blinky",
+        target: "thumbv6m-none-eabi",
+        crate_dir: "rp2040",
+        lib: "reference_programs_rp2040",
+        functions: &[("blinky_ours", "blinky_anchor")],
+        generated: Some((
+            "descriptions/third-party/cmsis-svd-data/RaspberryPi/rp2040.svd",
+            "tests/patches/rp2040.toml",
+            "rp2040",
+        )),
     },
 ];
+
+/// Generates `(description, patch, name)`'s crate into `<crate_dir>/target/<name>`, where the
+/// reference crate's `Cargo.toml` finds it.
+fn generate(crate_dir: &Path, (description, patch, name): (&str, &str, &str)) {
+    let out = crate_dir.join("target").join(name);
+    let run = Command::new(integration_tests::codegen_binary())
+        .current_dir(integration_tests::root())
+        .args([
+            "generate",
+            description,
+            "--patch",
+            patch,
+            "--name",
+            name,
+            "--force",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .expect("the generator runs");
+    assert!(
+        run.status.success(),
+        "generating {name} from {description}: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
 
 fn reference() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("reference")
@@ -171,7 +217,11 @@ fn ours_is_no_longer_and_compiles_to_the_same_instructions() {
         let archive = archives
             .entry((p.crate_dir, p.target))
             .or_insert_with(|| {
-                disasm::build_staticlib(&reference().join(p.crate_dir), p.target, p.lib)
+                let dir = reference().join(p.crate_dir);
+                if let Some(generated) = p.generated {
+                    generate(&dir, generated);
+                }
+                disasm::build_staticlib(&dir, p.target, p.lib)
             })
             .clone();
         let symbols: Vec<String> = p

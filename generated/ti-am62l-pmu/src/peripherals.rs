@@ -48,7 +48,7 @@ impl Peripherals {
         if TAKEN.take() {
             // SAFETY: the flag was clear: no other `Peripherals` was handed out, and this one
             // is the only one `take` will ever give.
-            Some(unsafe { Self::steal() })
+            Some(unsafe { Self::blocks() })
         } else {
             None
         }
@@ -61,10 +61,19 @@ impl Peripherals {
     /// may use a block (through another `Peripherals` or an `mmio` constructor) in a way
     /// that conflicts with the returned handles.
     #[inline]
-    #[allow(unused_unsafe, reason = "no block is compiled when no feature selects one")]
     #[must_use]
     pub unsafe fn steal() -> Self {
         TAKEN.set();
+        // SAFETY: the caller upholds `blocks`' contract.
+        unsafe { Self::blocks() }
+    }
+    /// The blocks, without touching the flag.
+    ///
+    /// # Safety
+    /// As `steal`.
+    #[inline(always)]
+    #[allow(unused_unsafe, reason = "no block is compiled when no feature selects one")]
+    unsafe fn blocks() -> Self {
         // SAFETY: the caller upholds `new`'s contract for every block at its address.
         unsafe {
             Self {

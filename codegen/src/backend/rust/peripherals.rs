@@ -82,7 +82,7 @@ pub fn items(device: &Device, gates: &Gates) -> String {
     c.open("pub fn take() -> Option<Self>");
     c.open("if TAKEN.take()");
     c.safety("the flag was clear: no other `Peripherals` was handed out, and this one\nis the only one `take` will ever give.");
-    c.line("Some(unsafe { Self::steal() })");
+    c.line("Some(unsafe { Self::blocks() })");
     c.shallower();
     c.line("} else {");
     c.deeper();
@@ -97,12 +97,23 @@ pub fn items(device: &Device, gates: &Gates) -> String {
     c.line("/// may use a block (through another `Peripherals` or an `mmio` constructor) in a way");
     c.line("/// that conflicts with the returned handles.");
     c.line("#[inline]");
-    c.line(
-        "#[allow(unused_unsafe, reason = \"no block is compiled when no feature selects one\")]",
-    );
     c.line("#[must_use]");
     c.open("pub unsafe fn steal() -> Self");
     c.line("TAKEN.set();");
+    c.safety("the caller upholds `blocks`' contract.");
+    c.line("unsafe { Self::blocks() }");
+    c.close("");
+    // `take` builds the struct without `steal`'s store: the flag is already set inside its swap
+    // or critical section, and a second store would be an instruction the anchor does not have.
+    c.line("/// The blocks, without touching the flag.");
+    c.line("///");
+    c.line("/// # Safety");
+    c.line("/// As `steal`.");
+    c.line("#[inline(always)]");
+    c.line(
+        "#[allow(unused_unsafe, reason = \"no block is compiled when no feature selects one\")]",
+    );
+    c.open("unsafe fn blocks() -> Self");
     c.safety("the caller upholds `new`'s contract for every block at its address.");
     c.open("unsafe");
     c.open("Self");
