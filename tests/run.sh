@@ -12,6 +12,10 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# The suite builds everything once: incremental caches (2.2 GB of a 9 GB target/) and full debug
+# info cost disk and link time and serve no rebuild; line tables keep backtraces readable.
+export CARGO_INCREMENTAL=0 CARGO_PROFILE_DEV_DEBUG=line-tables-only
+
 step "toolchain: rustup targets and components"
 targets=(aarch64-unknown-none armv7a-none-eabi)
 installed=$(rustup target list --installed)
