@@ -128,6 +128,9 @@ struct Row {
 
 #[test]
 fn corpus_generates_crates_that_build_warning_free() {
+    for target in TARGETS.into_iter().flatten() {
+        integration_tests::require_target(target);
+    }
     let root = integration_tests::root();
     let missing: Vec<&str> = INPUTS
         .iter()
