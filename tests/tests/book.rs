@@ -196,7 +196,13 @@ fn check_links(pages: &BTreeMap<PathBuf, String>, allowed: &Path, errors: &mut V
             if is_external(&link) {
                 continue;
             }
-            let at = format!("{}:{line}: link `{link}`", shown(path));
+            // A chapter with includes is read expanded: its line numbers are the expanded text's.
+            let expanded = std::fs::read_to_string(path).is_ok_and(|raw| &raw != text);
+            let at = format!(
+                "{}{}:{line}: link `{link}`",
+                shown(path),
+                if expanded { " (includes expanded)" } else { "" }
+            );
             let (file, anchor) = match link.split_once('#') {
                 Some((f, a)) => (f, Some(a)),
                 None => (link.as_str(), None),
