@@ -407,7 +407,7 @@ fn provide_data(snippet: &Snippet, dir: &Path) {
                 let target = root().join(target);
                 assert!(
                     target.exists(),
-                    "{}: `{name}` is {}, which is missing (run tests/linux/extract.sh for \
+                    "{}: `{name}` is {}, which is missing (run `bash tests/linux/extract.sh` for \
                      Linux's files)",
                     snippet.at(),
                     target.display()
