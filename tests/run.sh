@@ -6,7 +6,7 @@
 # diagnostics, CLI, IR snapshots, the independent register table, host emulation, zero-cost
 # disassembly, pmu-macros compile errors, the driver under QEMU on six CPU models, behavioural
 # models under Miri, hostile input, the corpus, a build-script crate, packaging into a local
-# registry).
+# registry, the book in docs/ built with mdBook: its links and every Rust snippet).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,9 +29,10 @@ for c in llvm-tools clippy rustfmt; do
   grep -q "^$c" <<<"$components" || rustup component add "$c"
 done
 
-step "QEMU for the driver tests; Chromium and Arm C compilers for the documentation tests"
+step "QEMU for the driver tests; Chromium and Arm C compilers for the documentation tests; mdBook"
 bash tests/qemu/install.sh
 bash tests/docs/install.sh
+bash tests/docs/install-mdbook.sh
 
 step "Linux 6.12's sysreg and perf JSON (GPL-2.0, not in the repository) into target/linux-6.12"
 bash tests/linux/extract.sh
@@ -47,6 +48,11 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 
 step "generated/ matches the descriptions"
 cargo run --quiet --locked -p codegen -- --check
+
+# tests/tests/book.rs builds it again and checks its links, includes and chapters;
+# tests/tests/doc_snippets.rs builds its Rust snippets.
+step "the book (mdbook build docs)"
+"${CARGO_HOME:-$HOME/.cargo}/bin/mdbook" build docs
 
 for t in "${targets[@]}"; do
   step "generated crates and the driver for $t (build + clippy)"

@@ -56,6 +56,16 @@ fn copy(from: &Path, to: &Path) {
 
 #[test]
 fn adding_a_soc_description_end_to_end() {
+    // The example builds for this target: without it, one line naming the command.
+    let sysroot = Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
+        .args(["--print", "sysroot"])
+        .output()
+        .expect("rustc runs");
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
+    assert!(
+        sysroot.join("lib/rustlib/aarch64-unknown-none/lib").is_dir(),
+        "the Rust target `aarch64-unknown-none` is not installed: run `rustup target add aarch64-unknown-none`"
+    );
     let scratch = tempfile::tempdir().unwrap();
     let root = scratch.path();
     // The repository's layout: descriptions/, generated/, and the runtime every crate uses.

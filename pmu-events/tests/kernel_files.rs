@@ -8,7 +8,7 @@ fn arm64() -> PathBuf {
     let linux = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/linux-6.12");
     assert!(
         linux.join(".complete").is_file(),
-        "the Linux 6.12 files are missing: expected them in {} (run tests/linux/extract.sh)",
+        "the Linux 6.12 files are missing: expected them in {} (run `bash tests/linux/extract.sh`)",
         linux.display()
     );
     linux.join("tools/perf/pmu-events/arch/arm64")

@@ -54,17 +54,18 @@
 //!
 //! Importing perf JSON: a file, or a core folder (every `*.json` in it), relative to the calling
 //! crate's manifest; `ArchStdEvent` references are resolved against the tables of the arch root
-//! found above it, as Linux's jevents does (or `#[arch = "..."]`). Here, the Cortex-A53 events
-//! of Linux 6.12, which `tests/linux/extract.sh` extracts into `target/linux-6.12/`:
+//! found above it, as Linux's jevents does (or `#[arch = "..."]`). Here, a core folder laid out as
+//! Linux's `tools/perf/pmu-events/arch/arm64/` is (the test fixture `tests/fixtures/arm64/`;
+//! `tests/json_import.rs` imports Linux 6.12's own, which `tests/linux/extract.sh` extracts):
 //!
 //! ```
 //! pmu_macros::event_set! {
-//!     #[json = "../target/linux-6.12/tools/perf/pmu-events/arch/arm64/arm/cortex-a53"]
-//!     pub enum CortexA53 {}
+//!     #[json = "tests/fixtures/arm64/vendor/core"]
+//!     pub enum Core {}
 //! }
 //!
-//! assert_eq!(CortexA53::BUS_ACCESS_RD.code(), 0x60); // {"ArchStdEvent": "BUS_ACCESS_RD"}
-//! assert_eq!(CortexA53::EXT_MEM_REQ.supported([0x20101, 0, 0, 0]), None); // IMPDEF: not in PMCEID
+//! assert_eq!(Core::CPU_CYCLES.code(), 0x11); // {"ArchStdEvent": "CPU_CYCLES"}, from common.json
+//! assert_eq!(Core::EXT_MEM_REQ.supported([0x20101, 0, 0, 0]), None); // IMPDEF: not in PMCEID
 //! ```
 //!
 //! The files read are tracked (`include_bytes!`), so editing one rebuilds the crate; a file added

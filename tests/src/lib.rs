@@ -9,6 +9,36 @@ use std::process::{Command, Stdio};
 
 pub mod disasm;
 
+/// Fails the calling test, in one line naming the command that installs it, when the Rust target
+/// `target` is not installed (its `core` would be missing from every build for it).
+pub fn require_target(target: &str) {
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let out = Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .expect("rustc runs");
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    assert!(
+        sysroot
+            .join("lib/rustlib")
+            .join(target)
+            .join("lib")
+            .is_dir(),
+        "the Rust target `{target}` is not installed: run `rustup target add {target}`"
+    );
+}
+
+/// Fails the calling test, in one line naming `install`, when `program --version` does not run.
+pub fn require_program(program: &str, install: &str) {
+    let runs = Command::new(program)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(runs, "`{program}` is not installed: run `{install}`");
+}
+
 /// The repository's root.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -170,4 +200,37 @@ pub fn run_with_deadline(cmd: &mut Command, deadline: std::time::Duration) -> Fi
         .map(|r| r.join().unwrap_or_default())
         .collect();
     Finished { status, output }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    #[should_panic(
+        expected = "the Rust target `no-such-target` is not installed: run `rustup target add no-such-target`"
+    )]
+    fn a_missing_target_is_one_line_naming_rustup() {
+        super::require_target("no-such-target");
+    }
+
+    #[test]
+    #[should_panic(
+        expected = "`armreg-no-such-program` is not installed: run `bash tests/qemu/install.sh`"
+    )]
+    fn a_missing_program_is_one_line_naming_its_install() {
+        super::require_program("armreg-no-such-program", "bash tests/qemu/install.sh");
+    }
+
+    #[test]
+    fn an_installed_target_and_program_pass() {
+        super::require_program("rustc", "rustup");
+        let host = std::process::Command::new("rustc")
+            .arg("-vV")
+            .output()
+            .expect("rustc runs");
+        let host = String::from_utf8_lossy(&host.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("host: ").map(str::to_string))
+            .expect("rustc names its host");
+        super::require_target(&host);
+    }
 }

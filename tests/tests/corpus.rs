@@ -128,6 +128,9 @@ struct Row {
 
 #[test]
 fn corpus_generates_crates_that_build_warning_free() {
+    for target in TARGETS.into_iter().flatten() {
+        integration_tests::require_target(target);
+    }
     let root = integration_tests::root();
     let missing: Vec<&str> = INPUTS
         .iter()
@@ -137,7 +140,7 @@ fn corpus_generates_crates_that_build_warning_free() {
     assert!(
         missing.is_empty(),
         "inputs are missing: {missing:?}. The Linux file comes from Debian's linux-source-6.12: \
-         run tests/linux/extract.sh. This test proves the toolchain on these files and fails \
+         run `bash tests/linux/extract.sh`. This test proves the toolchain on these files and fails \
          rather than pass without them."
     );
     let target_dir = integration_tests::target_subdir("corpus");

@@ -56,7 +56,7 @@ fn linux_arm64() -> PathBuf {
     let linux = root().join("target/linux-6.12");
     assert!(
         linux.join(".complete").is_file(),
-        "the Linux 6.12 files are missing: expected them in {} (run tests/linux/extract.sh)",
+        "the Linux 6.12 files are missing: expected them in {} (run `bash tests/linux/extract.sh`)",
         linux.display()
     );
     linux.join("tools/perf/pmu-events/arch/arm64")

@@ -162,6 +162,7 @@ fn download_cache() -> Vec<PathBuf> {
 
 #[test]
 fn crates_package_and_build_from_a_registry_by_version() {
+    integration_tests::require_target("aarch64-unknown-none");
     let root = integration_tests::root();
     let scratch = tempfile::tempdir().unwrap();
     let mut report = String::new();

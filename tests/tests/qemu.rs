@@ -69,6 +69,13 @@ impl Arch {
             Arch::A32 => "qemu-system-arm",
         }
     }
+    /// The Rust target its firmware builds for (`.cargo/config.toml`).
+    fn target(self) -> &'static str {
+        match self {
+            Arch::A64 => "aarch64-unknown-none",
+            Arch::A32 => "armv7a-none-eabi",
+        }
+    }
     fn crate_dir(self) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("qemu")
@@ -873,7 +880,7 @@ fn require_qemu(arch: Arch) {
             String::from_utf8_lossy(&out.stderr)
         ),
         Err(e) => panic!(
-            "{qemu} cannot run ({e}): the QEMU tests need it. Install it with tests/qemu/install.sh"
+            "{qemu} cannot run ({e}): the QEMU tests need it. Run `bash tests/qemu/install.sh`"
         ),
     }
 }
@@ -996,6 +1003,7 @@ fn run_all(arches: &[Arch], runs: &[Run]) {
     let started = Instant::now();
     for &arch in arches {
         require_qemu(arch);
+        integration_tests::require_target(arch.target());
     }
     let images: BTreeMap<&str, PathBuf> = arches
         .iter()

@@ -59,6 +59,18 @@ fn copy_dir(from: &Path, to: &Path) {
 /// Builds the copy (`cargo build --release`, as the user's `cargo run --release` does) and
 /// returns the program and the runner command line of its `.cargo/config.toml`.
 fn build(dir: &Path, bin: &str) -> (PathBuf, Vec<String>) {
+    let config: toml::Table = std::fs::read_to_string(dir.join(".cargo/config.toml"))
+        .expect("the example's .cargo/config.toml")
+        .parse()
+        .expect("it is TOML");
+    let target = config["build"]["target"].as_str().expect("build.target");
+    let runner = config["target"][target]["runner"]
+        .as_str()
+        .expect("a runner");
+    let runner: Vec<String> = runner.split_whitespace().map(String::from).collect();
+    // What the user needs installed, each named with its install command before anything runs.
+    integration_tests::require_target(target);
+    integration_tests::require_program(&runner[0], "bash tests/qemu/install.sh");
     let out = cargo_in(dir)
         .args([
             "build",
@@ -78,18 +90,7 @@ fn build(dir: &Path, bin: &str) -> (PathBuf, Vec<String>) {
     );
     let program = executable(&out.stdout, bin)
         .unwrap_or_else(|| panic!("cargo did not name the {bin} program"));
-    let config: toml::Table = std::fs::read_to_string(dir.join(".cargo/config.toml"))
-        .expect("the example's .cargo/config.toml")
-        .parse()
-        .expect("it is TOML");
-    let target = config["build"]["target"].as_str().expect("build.target");
-    let runner = config["target"][target]["runner"]
-        .as_str()
-        .expect("a runner");
-    (
-        program,
-        runner.split_whitespace().map(String::from).collect(),
-    )
+    (program, runner)
 }
 
 /// Boots `program` with the runner's command line, the machine options replaced by `machine`.

@@ -196,6 +196,9 @@ fn differs(ours: &[String], anchor: &[String]) -> Option<String> {
 
 #[test]
 fn ours_is_no_longer_and_compiles_to_the_same_instructions() {
+    for program in PROGRAMS {
+        integration_tests::require_target(program.target);
+    }
     let mut archives: BTreeMap<(&str, &str), PathBuf> = BTreeMap::new();
     let mut report = String::from(
         "| program | anchor | ours: lines, characters | anchor: lines, characters | instructions |\n|---|---|---|---|---|\n",

@@ -79,7 +79,7 @@ fn linux() -> Device {
     let linux = root().join("target/linux-6.12");
     assert!(
         linux.join(".complete").is_file(),
-        "the Linux 6.12 files are missing: expected them in {} (run tests/linux/extract.sh)",
+        "the Linux 6.12 files are missing: expected them in {} (run `bash tests/linux/extract.sh`)",
         linux.display()
     );
     let path = linux.join("arch/arm64/tools/sysreg");

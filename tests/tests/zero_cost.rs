@@ -267,6 +267,7 @@ fn armv7a_accessors_compile_to_the_hand_written_instructions() {
 }
 
 fn check_target(target: &str, cases: &[Case]) {
+    integration_tests::require_target(target);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("zero-cost");
     let archive = disasm::build_staticlib(&dir, target, "zero_cost");
     let symbols: Vec<String> = cases
