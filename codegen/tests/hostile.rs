@@ -746,6 +746,6 @@ fn every_unsafe_block_states_its_contract() {
 fn event_reader_has_the_input_size_limit() {
     assert_eq!(
         pmu_events::MAX_FILE_BYTES,
-        codegen::frontend::MAX_INPUT_BYTES
+        armreg_codegen::frontend::MAX_INPUT_BYTES
     );
 }

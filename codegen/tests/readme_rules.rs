@@ -1,7 +1,7 @@
 //! The README's table of rules is the registry's: the text between `<!-- rules:begin -->` and
-//! `<!-- rules:end -->` must be what `codegen::rules::text::readme_table` renders, so a rule added,
+//! `<!-- rules:end -->` must be what `armreg_codegen::rules::text::readme_table` renders, so a rule added,
 //! renamed or reworded in `codegen/src/rules.rs` cannot leave the README behind.
-//! `BLESS=1 cargo test -p codegen --test readme_rules` rewrites the table.
+//! `BLESS=1 cargo test -p armreg-codegen --test readme_rules` rewrites the table.
 use std::path::Path;
 
 const BEGIN: &str = "<!-- rules:begin -->\n";
@@ -19,7 +19,7 @@ fn the_readme_table_is_the_registry() {
         + readme[start..]
             .find(END)
             .expect("the README has `<!-- rules:end -->` after the begin marker");
-    let table = codegen::rules::text::readme_table();
+    let table = armreg_codegen::rules::text::readme_table();
     if readme[start..end] == table {
         return;
     }
