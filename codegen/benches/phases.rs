@@ -1,6 +1,6 @@
 //! In-process benchmarks of the generator's phases (divan): parse, validate, emit Rust (formatted,
 //! split into modules), emit C headers, for the vendored SVDs (rp2040, nrf52840) and the synthetic SVD 11 times
-//! the largest (`synthetic.rs`). `cargo bench -p codegen --bench phases`; whole-process figures
+//! the largest (`synthetic.rs`). `cargo bench -p armreg-codegen --bench phases`; whole-process figures
 //! and the comparison with svd2rust come from `benches/run.sh`.
 mod synthetic;
 
@@ -8,10 +8,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use codegen::diagnostic::Sources;
-use codegen::frontend::{self, Format};
-use codegen::ir::Device;
-use codegen::passes::{self, Mode};
+use armreg_codegen::diagnostic::Sources;
+use armreg_codegen::frontend::{self, Format};
+use armreg_codegen::ir::Device;
+use armreg_codegen::passes::{self, Mode};
 
 fn main() {
     divan::main();
@@ -102,12 +102,12 @@ fn emit_rust(bencher: divan::Bencher, name: &str) {
     let input = input(name);
     let inputs = [format!("{name}.svd")];
     bencher.bench(|| {
-        codegen::backend::rust::generate(
+        armreg_codegen::backend::rust::generate(
             &input.validated,
             "bench",
             &inputs,
-            &codegen::backend::rust::Packaging::default(),
-            codegen::backend::Outputs::default(),
+            &armreg_codegen::backend::rust::Packaging::default(),
+            armreg_codegen::backend::Outputs::default(),
         )
         .expect("the Rust crate generates")
     });
@@ -117,5 +117,5 @@ fn emit_rust(bencher: divan::Bencher, name: &str) {
 fn emit_c(bencher: divan::Bencher, name: &str) {
     let input = input(name);
     let inputs = [format!("{name}.svd")];
-    bencher.bench(|| codegen::backend::c::generate(&input.validated, &inputs));
+    bencher.bench(|| armreg_codegen::backend::c::generate(&input.validated, &inputs));
 }

@@ -54,7 +54,7 @@ mkdir -p "$root/target/bench"
 results="$root/target/bench/results.md"
 
 echo "building armreg-codegen (release)..." >&2
-cargo build --release --locked -q -p codegen --bins --examples --manifest-path "$root/Cargo.toml"
+cargo build --release --locked -q -p armreg-codegen --bins --examples --manifest-path "$root/Cargo.toml"
 codegen="$root/target/release/armreg-codegen"
 
 # Inputs, smallest first, then the synthetic one from the largest.

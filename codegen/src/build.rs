@@ -3,10 +3,16 @@
 //!
 //! `build.rs`, whose `main` is:
 //! ```no_run
-//! codegen::build::Build::new()
+//! armreg_codegen::build::Build::new()
 //!     .input("registers/soc.svd")
 //!     .run();
 //! ```
+//! `Cargo.toml` takes the library without the command's features, which a build script does not
+//! use: `armreg-codegen = { ..., default-features = false }` under `[build-dependencies]`.
+//!
+//! A vendor file's known defect need not warn on every build: `.allow("<rule>")` counts its
+//! warnings instead (one line, `N warnings allowed: <rule>`, in the build script's output), as
+//! `#[allow]` does for a lint. A rule that is always an error cannot be allowed.
 //! The crate's `src/lib.rs` then includes the generated root, whose items are what a generated
 //! crate's root holds (the layouts at the root, `mmio`, `aarch64`, `events`, ...):
 //! ```ignore
@@ -37,6 +43,7 @@ pub struct Build {
     format: Option<Format>,
     strict: bool,
     models: bool,
+    allow: Vec<String>,
     out_dir: Option<PathBuf>,
 }
 
@@ -49,6 +56,9 @@ pub struct Generated {
     pub read: Vec<PathBuf>,
     /// The warnings about the inputs (defects repaired), rendered; empty when there were none.
     pub warnings: String,
+    /// The warnings of the allowed rules, not rendered: `N warnings allowed: <rule>`, one per
+    /// rule that had any.
+    pub allowed: Vec<String>,
 }
 
 /// Why generation failed: the diagnostics, rendered with their positions, or an I/O error.
@@ -100,6 +110,14 @@ impl Build {
         self
     }
 
+    /// Allow the warnings of `rule` (see `armreg-codegen explain <rule>`): they are counted, not
+    /// shown. Generation fails if the rule is no rule, or one that is always an error.
+    #[must_use]
+    pub fn allow(mut self, rule: impl Into<String>) -> Self {
+        self.allow.push(rule.into());
+        self
+    }
+
     /// Also generate the behavioural models of the memory-mapped blocks (`model`, which needs
     /// `std` and `armreg-rt`'s `model` feature).
     #[must_use]
@@ -131,6 +149,17 @@ impl Build {
                 "no input: add a description with Build::input".into(),
             ));
         }
+        let refused: Vec<String> = self
+            .allow
+            .iter()
+            .filter_map(|rule| {
+                crate::manifest::unallowable(rule)
+                    .map(|message| format!("error: Build::allow({rule:?}): {message}"))
+            })
+            .collect();
+        if !refused.is_empty() {
+            return Err(Error(refused.join("\n")));
+        }
         let inputs: Vec<Input> = self
             .inputs
             .iter()
@@ -150,6 +179,7 @@ impl Build {
                     shown: p.display().to_string(),
                 })
                 .collect(),
+            allow: self.allow.clone(),
             ..Options::default()
         };
         let mut report = Report::default();
@@ -166,6 +196,10 @@ impl Build {
         let Some(device) = device else {
             return Err(Error(report.render()));
         };
+        let allowed = std::mem::take(&mut report.allowed)
+            .iter()
+            .map(ToString::to_string)
+            .collect();
         let warnings = report.render();
         let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
         let files = rust::generate_modules(&device, &shown, &dir, self.models).map_err(Error)?;
@@ -184,6 +218,7 @@ impl Build {
             root: dir.join(INCLUDE_ROOT),
             read,
             warnings,
+            allowed,
         })
     }
 
@@ -194,6 +229,10 @@ impl Build {
             Ok(generated) => {
                 for line in generated.warnings.lines().filter(|l| !l.is_empty()) {
                     println!("cargo:warning={line}");
+                }
+                // Not a cargo warning: kept in the build script's output (`cargo build -vv`).
+                for line in &generated.allowed {
+                    println!("armreg-codegen: {line}");
                 }
             }
             Err(e) => {
@@ -309,5 +348,71 @@ offset = 0
             .generate()
             .unwrap_err();
         assert!(err.to_string().contains("fix.toml:3:12"), "{err}");
+    }
+
+    /// An SVD whose peripheral lists its interrupt twice: a `no_duplicate_names` warning.
+    const TWICE: &str = r#"<?xml version="1.0" encoding="utf-8"?>
+<device schemaVersion="1.3" xmlns:xs="http://www.w3.org/2001/XMLSchema-instance">
+  <name>DEV</name><version>1</version><description>d</description>
+  <addressUnitBits>8</addressUnitBits><width>32</width><size>32</size><resetValue>0</resetValue><resetMask>0xFFFFFFFF</resetMask>
+  <peripherals><peripheral><name>UART</name><baseAddress>0x40000000</baseAddress>
+    <addressBlock><offset>0</offset><size>0x10</size><usage>registers</usage></addressBlock>
+    <interrupt><name>UART</name><value>1</value></interrupt>
+    <interrupt><name>UART</name><value>1</value></interrupt>
+    <registers><register><name>CTRL</name><addressOffset>0</addressOffset>
+      <fields><field><name>EN</name><bitRange>[0:0]</bitRange></field></fields></register></registers>
+  </peripheral></peripherals>
+</device>
+"#;
+
+    #[test]
+    fn allowed_warnings_are_counted_not_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("dev.svd");
+        std::fs::write(&input, TWICE).unwrap();
+        let warned = Build::new()
+            .input(&input)
+            .out_dir(dir.path().join("a"))
+            .generate()
+            .unwrap();
+        assert!(
+            warned.warnings.contains("warning[no_duplicate_names]"),
+            "{}",
+            warned.warnings
+        );
+        assert!(warned.allowed.is_empty());
+        let allowed = Build::new()
+            .input(&input)
+            .allow("no_duplicate_names")
+            .out_dir(dir.path().join("b"))
+            .generate()
+            .unwrap();
+        assert_eq!(allowed.warnings, "");
+        assert_eq!(allowed.allowed, ["1 warning allowed: no_duplicate_names"]);
+    }
+
+    #[test]
+    fn errors_cannot_be_allowed() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("dev.svd");
+        std::fs::write(&input, TWICE).unwrap();
+        let build = |rule: &str| {
+            Build::new()
+                .input(&input)
+                .allow(rule)
+                .out_dir(dir.path().join("out"))
+                .generate()
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            build("toml_syntax"),
+            "error: Build::allow(\"toml_syntax\"): rule `toml_syntax` is always an error, never a warning to allow"
+        );
+        assert_eq!(
+            build("no_duplicate_name"),
+            "error: Build::allow(\"no_duplicate_name\"): no rule is named `no_duplicate_name`; did you mean `no_duplicate_names`?"
+        );
+        assert!(!dir.path().join("out").exists());
     }
 }

@@ -164,7 +164,7 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
                 errors.push(Diagnostic::error(
                     MANIFEST_SYNTAX,
                     &lines.pos(allowed.span().start, allowed.span().end),
-                    message,
+                    format!("`allow`: {message}"),
                 ));
             }
         }
@@ -198,11 +198,12 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
 }
 
 /// Why `allow` cannot name `rule`: it is no rule of the registry (with the names it may have
-/// meant), or one that is never a warning, so there is nothing to allow.
-fn unallowable(rule: &str) -> Option<String> {
+/// meant), or one that is never a warning, so there is nothing to allow. The manifest's `allow`,
+/// the command's `--allow` and the build script's `Build::allow` all check their rules here.
+pub fn unallowable(rule: &str) -> Option<String> {
     match rules::find(rule) {
         Some(found) if found.severity == RuleSeverity::Error => Some(format!(
-            "`allow`: rule `{rule}` is always an error, never a warning to allow"
+            "rule `{rule}` is always an error, never a warning to allow"
         )),
         Some(_) => None,
         None => {
@@ -216,7 +217,7 @@ fn unallowable(rule: &str) -> Option<String> {
             } else {
                 format!("; did you mean {}?", close.join(" or "))
             };
-            Some(format!("`allow`: no rule is named `{rule}`{hint}"))
+            Some(format!("no rule is named `{rule}`{hint}"))
         }
     }
 }

@@ -1,17 +1,28 @@
 //! The pipeline end to end: read descriptions, parse, run the passes, generate.
+#[cfg(feature = "crates")]
 use std::fs;
-use std::path::{Path, PathBuf};
+#[cfg(feature = "crates")]
+use std::path::Path;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use crate::backend::rust::{CataloguePart, Dependency, Packaging};
-use crate::backend::{Input as BackendInput, Outputs, BACKENDS};
+use crate::backend::rust::Packaging;
+#[cfg(feature = "crates")]
+use crate::backend::rust::{CataloguePart, Dependency};
+use crate::backend::Outputs;
+#[cfg(feature = "crates")]
+use crate::backend::{Input as BackendInput, BACKENDS};
 use crate::diagnostic::{Diagnostic, Sources};
 use crate::frontend::{self, Format};
 use crate::ir::{Device, Pos};
+#[cfg(feature = "crates")]
 use crate::manifest::{self, Entry};
+#[cfg(feature = "crates")]
 use crate::output::CrateOutput;
 use crate::passes::Mode;
-use crate::rules::{INPUT_READABLE, MANIFEST_SYNTAX};
+use crate::rules::INPUT_READABLE;
+#[cfg(feature = "crates")]
+use crate::rules::MANIFEST_SYNTAX;
 
 /// What a run reports: every diagnostic, the sources to render them with, and how long each
 /// phase took.
@@ -20,14 +31,41 @@ pub struct Report {
     pub diagnostics: Vec<Diagnostic>,
     pub sources: Sources,
     pub timings: Timings,
-    /// Warnings of rules a manifest entry allows: counted per crate and rule, not shown.
-    pub allowed: Vec<(String, &'static str, usize)>,
+    /// Warnings of rules that are allowed (a manifest entry's `allow`, `--allow`,
+    /// `Build::allow`): counted per crate and rule, not shown.
+    pub allowed: Vec<Allowed>,
     /// What each patch changed, a line per change (`--explain-patches`), in the order applied.
     pub patch_log: Vec<String>,
     /// Failures that are no finding about an input, so they name no rule and no position: a
     /// crate name from the command line that Cargo would refuse, or a backend that failed (a bug
     /// of the generator, which no input should reach).
     pub failures: Vec<String>,
+}
+
+/// The warnings of one rule that were allowed, and so not shown: only counted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Allowed {
+    /// The manifest's crate whose `allow` names the rule; `None` for `--allow` and
+    /// `Build::allow`.
+    pub krate: Option<String>,
+    pub rule: &'static str,
+    pub count: usize,
+}
+
+impl std::fmt::Display for Allowed {
+    /// `3 warnings allowed: duplicate_interrupts` (with the crate, for a manifest's `allow`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.count;
+        let s = if n == 1 { "" } else { "s" };
+        match &self.krate {
+            Some(krate) => write!(
+                f,
+                "{krate}: {n} warning{s} allowed: {} (the manifest's `allow`)",
+                self.rule
+            ),
+            None => write!(f, "{n} warning{s} allowed: {}", self.rule),
+        }
+    }
 }
 
 /// Wall time per phase (`read`, `parse`, `validate`, `emit`, ...), summed over inputs and crates,
@@ -116,35 +154,43 @@ impl Report {
         rendered
             .into_iter()
             .chain(more)
-            .chain(self.failures.iter().map(|failure| format!("error: {failure}")))
-            .chain(self.allowed.iter().map(|(krate, rule, n)| {
-                format!("note: {krate}: {n} warning(s) of rule `{rule}` not shown (the manifest allows them)")
-            }))
+            .chain(
+                self.failures
+                    .iter()
+                    .map(|failure| format!("error: {failure}")),
+            )
+            .chain(self.allowed.iter().map(|a| format!("note: {a}")))
             .collect::<Vec<_>>()
             .join("\n")
     }
 
     /// Takes the warnings of `rules` added since `from` out of the diagnostics and counts them
-    /// for `krate`.
-    fn allow(&mut self, krate: &str, rules: &[String], from: usize) {
+    /// for `krate` (`None`: allowed by the command line or the build script).
+    fn allow(&mut self, krate: Option<&str>, rules: &[String], from: usize) {
         if rules.is_empty() {
             return;
         }
-        let mut counts: Vec<(&'static str, usize)> = Vec::new();
         let mut kept = Vec::new();
-        for d in self.diagnostics.drain(from..) {
+        for d in self.diagnostics.drain(from..).collect::<Vec<_>>() {
             if !d.is_error() && rules.iter().any(|r| r == d.rule.name) {
-                match counts.iter_mut().find(|(r, _)| *r == d.rule.name) {
-                    Some((_, n)) => *n += 1,
-                    None => counts.push((d.rule.name, 1)),
+                let krate = krate.map(str::to_string);
+                match self
+                    .allowed
+                    .iter_mut()
+                    .find(|a| a.rule == d.rule.name && a.krate == krate)
+                {
+                    Some(a) => a.count += 1,
+                    None => self.allowed.push(Allowed {
+                        krate,
+                        rule: d.rule.name,
+                        count: 1,
+                    }),
                 }
             } else {
                 kept.push(d);
             }
         }
         self.diagnostics.extend(kept);
-        self.allowed
-            .extend(counts.into_iter().map(|(r, n)| (krate.to_string(), r, n)));
     }
 }
 
@@ -177,11 +223,15 @@ pub struct Options {
     pub outputs: Outputs,
     /// Patch files, applied in order to the merged inputs before the passes run.
     pub patches: Vec<Input>,
+    /// Rules whose warnings are not shown, only counted (`--allow`, `Build::allow`; see
+    /// [`manifest::unallowable`](crate::manifest::unallowable) for the rules that can be).
+    pub allow: Vec<String>,
 }
 
 /// Reads, parses and validates `inputs` into one device. Returns `None` when any error was
 /// reported.
 pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<Device> {
+    let first_diagnostic = report.diagnostics.len();
     let mut strict = options.strict;
     let mut device: Option<Device> = None;
     for input in inputs {
@@ -255,6 +305,9 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
             Err(errors) => report.diagnostics.extend(errors),
         }
     }
+    // A frontend's allowed warnings stay allowed under `--strict` (as `#[allow]` under
+    // `-D warnings`); the passes repair nothing under `--strict`, so theirs are errors then.
+    report.allow(None, &options.allow, first_diagnostic);
     if strict {
         for d in &mut report.diagnostics {
             d.severity = crate::diagnostic::Severity::Error;
@@ -275,9 +328,11 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
     }
     let started = Instant::now();
     let mode = if strict { Mode::Strict } else { Mode::Lenient };
+    let passes_from = report.diagnostics.len();
     report
         .diagnostics
         .extend(crate::passes::run(&mut device, mode));
+    report.allow(None, &options.allow, passes_from);
     report.timings.add("validate", started);
     (!report.has_errors()).then_some(device)
 }
@@ -316,6 +371,7 @@ fn apply_patches(device: &mut Device, patches: &[Input], report: &mut Report) {
 }
 
 /// Generates the crate `name` from `inputs` into the directory `out`.
+#[cfg(feature = "crates")]
 pub fn generate_crate(
     name: &str,
     inputs: &[Input],
@@ -341,6 +397,7 @@ pub fn generate_crate(
 }
 
 /// `load`, with the device named after its crate and the event type the options give.
+#[cfg(feature = "crates")]
 fn load_named(
     name: &str,
     inputs: &[Input],
@@ -360,6 +417,7 @@ fn load_named(
 
 /// Runs every backend of `BACKENDS` on `device` (a catalogue's when `catalogue` is given) and
 /// gathers their files for the directory `out`.
+#[cfg(feature = "crates")]
 fn emit_crate(
     device: &Device,
     shown: &[String],
@@ -423,6 +481,7 @@ fn emit_crate(
 /// Input names as banners and comments show them: a control character (a line break in a file
 /// name) would end the comment, so each is shown as `?`; an absolute path would make the output
 /// depend on the machine, so only its file name is shown.
+#[cfg(feature = "crates")]
 fn shown_in_output(shown: &[String]) -> Vec<String> {
     shown
         .iter()
@@ -440,6 +499,7 @@ fn shown_in_output(shown: &[String]) -> Vec<String> {
 }
 
 /// One crate of the manifest, read and validated.
+#[cfg(feature = "crates")]
 pub struct Loaded {
     pub entry: Entry,
     /// The inputs as positions and banners name them.
@@ -453,6 +513,7 @@ pub struct Loaded {
 }
 
 /// One input of a catalogue: a set of events in a module of its own.
+#[cfg(feature = "crates")]
 pub struct Part {
     /// The cargo feature and file stem (`cortex-a53`); the module is its identifier.
     pub feature: String,
@@ -464,6 +525,7 @@ pub struct Part {
 /// Reads the manifest at `manifest_path` and loads every crate it lists. Returns the crates only
 /// if all of them loaded without errors. Positions name files relative to the manifest's parent
 /// directory (`descriptions/x.toml` in this repository).
+#[cfg(feature = "crates")]
 pub fn load_manifest(
     manifest_path: &Path,
     strict: bool,
@@ -534,6 +596,8 @@ pub fn load_manifest(
                     shown: crate::paths::normalize(Path::new(&format!("{dir_name}{p}"))),
                 })
                 .collect(),
+            // The manifest's `allow` counts per crate (below).
+            allow: Vec::new(),
         };
         let first_diagnostic = report.diagnostics.len();
         let shown = if entry.catalogue {
@@ -568,7 +632,7 @@ pub fn load_manifest(
         }
         if let Some(l) = loaded.last().filter(|l| !l.entry.allow.is_empty()) {
             let (name, allow) = (l.entry.name.clone(), l.entry.allow.clone());
-            report.allow(&name, &allow, first_diagnostic);
+            report.allow(Some(&name), &allow, first_diagnostic);
         }
     }
     (!report.has_errors()).then_some(loaded)
@@ -576,6 +640,7 @@ pub fn load_manifest(
 
 /// Loads each input of a catalogue as a device of its own. Returns the crate's device (the cores
 /// every input names, the inputs' licences and notices) and the inputs that have events.
+#[cfg(feature = "crates")]
 fn load_catalogue(
     name: &str,
     inputs: &[Input],
@@ -641,6 +706,7 @@ fn load_catalogue(
 
 /// How a crate of the manifest is packaged: this generator's version, the runtime and macros of
 /// the repository (`generated/<name>` is two folders below its root), sibling crates beside it.
+#[cfg(feature = "crates")]
 fn manifest_packaging(entry: &Entry, repository: Option<&str>) -> Packaging {
     Packaging {
         runtime: Dependency::of_version(Some("../../runtime".to_string())),
@@ -657,6 +723,7 @@ fn manifest_packaging(entry: &Entry, repository: Option<&str>) -> Packaging {
 
 /// Generates every crate of the manifest at `manifest_path` into `generated_dir`. Returns the
 /// crates only if all of them generated without errors.
+#[cfg(feature = "crates")]
 pub fn generate_manifest(
     manifest_path: &Path,
     generated_dir: &Path,

@@ -482,8 +482,8 @@ fn explain_tells_what_a_rule_checks() {
     let run = codegen(dir.path(), &["explain"]);
     assert_eq!(run.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(stdout.starts_with(&format!("{} rules", codegen::rules::ALL.len())));
-    for rule in codegen::rules::ALL {
+    assert!(stdout.starts_with(&format!("{} rules", armreg_codegen::rules::ALL.len())));
+    for rule in armreg_codegen::rules::ALL {
         assert!(
             stdout.contains(&format!("\n  {} ", rule.name)),
             "{} is not listed",
@@ -532,4 +532,42 @@ fn repeated_warnings_are_counted_after_the_first() {
         stderr.contains("note: 4 more warning(s) of rule `no_overlapping_registers` not shown"),
         "{stderr}"
     );
+}
+
+/// `--allow <rule>` takes only rules whose findings can be warnings: an error rule, or a name no
+/// rule has, is refused before anything is read (the warnings it counts: `tests/ui`,
+/// `registers_aligned__allow_overlaps`).
+#[test]
+fn errors_cannot_be_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("dev.toml");
+    std::fs::write(&input, "[device]\nname = \"dev\"\n").unwrap();
+    let run = codegen(
+        dir.path(),
+        &["dump-ir", "dev.toml", "--allow", "toml_syntax"],
+    );
+    assert_eq!(run.status.code(), Some(1));
+    assert!(run.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&run.stderr),
+        "error: --allow toml_syntax: rule `toml_syntax` is always an error, never a warning to allow\n"
+    );
+    let out = dir.path().join("out");
+    let run = codegen(
+        dir.path(),
+        &[
+            "generate",
+            "dev.toml",
+            "-o",
+            "out",
+            "--allow",
+            "no_overlaping_registers",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&run.stderr),
+        "error: --allow no_overlaping_registers: no rule is named `no_overlaping_registers`; did you mean `no_overlapping_registers`?\n"
+    );
+    assert!(!out.exists());
 }

@@ -381,7 +381,7 @@ fn every_writer_waits_for_the_lock() {
     let build = std::thread::spawn({
         let (input, out_dir) = (inputs.paths[0].clone(), out_dir.clone());
         move || {
-            codegen::build::Build::new()
+            armreg_codegen::build::Build::new()
                 .input(input)
                 .out_dir(out_dir)
                 .generate()

@@ -14,7 +14,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use codegen::frontend::Format;
+use armreg_codegen::frontend::Format;
 
 #[path = "../../fuzz/fuzz_targets/common.rs"]
 mod common;

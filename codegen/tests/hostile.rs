@@ -581,7 +581,7 @@ fn a_full_disk_leaves_the_previous_output() {
         .is_ok_and(|s| s.success());
     assert!(
         mounted,
-        "cannot mount a tmpfs, which needs root: run `sudo -E cargo test -p codegen --test hostile \
+        "cannot mount a tmpfs, which needs root: run `sudo -E cargo test -p armreg-codegen --test hostile \
          a_full_disk_leaves_the_previous_output`"
     );
     struct Unmount<'a>(&'a Path);
@@ -747,6 +747,6 @@ fn every_unsafe_block_states_its_contract() {
 fn event_reader_has_the_input_size_limit() {
     assert_eq!(
         pmu_events::MAX_FILE_BYTES,
-        codegen::frontend::MAX_INPUT_BYTES
+        armreg_codegen::frontend::MAX_INPUT_BYTES
     );
 }

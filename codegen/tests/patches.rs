@@ -1,7 +1,7 @@
 //! The patch layer end to end: `tests/patches/demo.svd` with `demo.toml`, every operation once,
 //! gives exactly the IR in `demo.ir.json` and the explanation in `demo.explain`, and
 //! `clusters.svd` with `clusters.toml`, the operations on clusters themselves, `clusters.ir.json`
-//! and `clusters.explain` (`BLESS=1 cargo test -p codegen --test patches` rewrites them after a
+//! and `clusters.explain` (`BLESS=1 cargo test -p armreg-codegen --test patches` rewrites them after a
 //! deliberate change); a manifest's `patches` and repeated `--patch` apply in order.
 use std::path::Path;
 use std::process::Command;

@@ -1,8 +1,8 @@
 //! The book's chapter of rules, `docs/src/rules.md`, is the registry's: the whole file must be what
-//! this test renders from `codegen::rules::ALL` (the table of `rules::text::readme_table`, then
+//! this test renders from `armreg_codegen::rules::ALL` (the table of `rules::text::readme_table`, then
 //! each rule as `armreg-codegen explain <rule>` prints it), so a rule added, renamed or reworded in
 //! `codegen/src/rules.rs` cannot leave the book behind.
-//! `BLESS=1 cargo test -p codegen --test rules_chapter` rewrites the chapter.
+//! `BLESS=1 cargo test -p armreg-codegen --test rules_chapter` rewrites the chapter.
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -10,7 +10,7 @@ const CHAPTER: &str = "docs/src/rules.md";
 
 const INTRO: &str = "\
 <!-- Generated from the registry of rules (codegen/src/rules.rs) by codegen/tests/rules_chapter.rs;
-     edit the registry, then `BLESS=1 cargo test -p codegen --test rules_chapter` rewrites this file. -->
+     edit the registry, then `BLESS=1 cargo test -p armreg-codegen --test rules_chapter` rewrites this file. -->
 # The rules
 
 Every check a diagnostic can name, from the registry `codegen/src/rules.rs`. An **error** stops
@@ -26,20 +26,20 @@ all. `codegen/tests/ui/` holds a golden diagnostic that breaks each one.
 fn chapter() -> String {
     let mut out = String::from(INTRO);
     // The table, each rule's name linked to its entry below.
-    for line in codegen::rules::text::readme_table().lines() {
-        let linked = codegen::rules::ALL.iter().find_map(|rule| {
+    for line in armreg_codegen::rules::text::readme_table().lines() {
+        let linked = armreg_codegen::rules::ALL.iter().find_map(|rule| {
             let cell = format!("| `{}` |", rule.name);
             line.strip_prefix(&cell)
                 .map(|rest| format!("| [`{0}`](#{0}) |{rest}", rule.name))
         });
         let _ = writeln!(out, "{}", linked.as_deref().unwrap_or(line));
     }
-    for rule in codegen::rules::ALL {
+    for rule in armreg_codegen::rules::ALL {
         let _ = write!(
             out,
             "\n## `{}`\n\n```text\n{}```\n",
             rule.name,
-            codegen::rules::text::explain(rule)
+            armreg_codegen::rules::text::explain(rule)
         );
     }
     out
@@ -66,7 +66,7 @@ fn the_book_chapter_of_rules_is_the_registry() {
         .unwrap_or_else(|| found.lines().count().min(expected.lines().count()));
     panic!(
         "{CHAPTER} differs from the registry from its line {} on (run \
-         `BLESS=1 cargo test -p codegen --test rules_chapter` to rewrite it)\n--- {CHAPTER}\n{}\n--- registry\n{}",
+         `BLESS=1 cargo test -p armreg-codegen --test rules_chapter` to rewrite it)\n--- {CHAPTER}\n{}\n--- registry\n{}",
         first + 1,
         found.lines().nth(first).unwrap_or("(end of file)"),
         expected.lines().nth(first).unwrap_or("(end of file)"),

@@ -2,7 +2,7 @@
 //! `tests/svd/<construct>.svd` (its first comment says what it shows) must give exactly the IR in
 //! `<construct>.json` (`codegen dump-ir`) and the warnings in `<construct>.stderr`, and succeed.
 //!
-//! `BLESS=1 cargo test -p codegen --test svd_constructs` rewrites the expected files after a
+//! `BLESS=1 cargo test -p armreg-codegen --test svd_constructs` rewrites the expected files after a
 //! deliberate change; review the diff.
 use std::path::Path;
 use std::process::Command;

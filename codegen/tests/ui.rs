@@ -1,5 +1,5 @@
 //! Golden diagnostics. Every entry `tests/ui/<rule>[__<what>][.<ext>]` breaks `<rule>`, a rule of
-//! the registry (`codegen::rules::ALL`), and every rule has at least one. An entry is
+//! the registry (`armreg_codegen::rules::ALL`), and every rule has at least one. An entry is
 //! - an input (any format, a perf core folder included): `codegen dump-ir` on it (with the extra
 //!   arguments in `<case>.args`, if that file exists) must give exactly the exit status and
 //!   diagnostics in `<case>.stderr`: rule, file, line, column and snippet. A failing case must also
@@ -10,7 +10,7 @@
 //!   `codegen --check --root <case>`, whose diagnostics name `descriptions/manifest.toml`;
 //!   regenerating a copy of it must write nothing.
 //!
-//! `BLESS=1 cargo test -p codegen --test ui` rewrites the expected files after a deliberate change.
+//! `BLESS=1 cargo test -p armreg-codegen --test ui` rewrites the expected files after a deliberate change.
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -145,7 +145,7 @@ fn every_case_gets_its_exact_diagnostics() {
 fn every_rule_has_a_case() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui");
     let covered: Vec<String> = cases(&dir).iter().map(|c| rule_of(c)).collect();
-    let missing: Vec<&str> = codegen::rules::ALL
+    let missing: Vec<&str> = armreg_codegen::rules::ALL
         .iter()
         .map(|rule| rule.name)
         .filter(|rule| !covered.iter().any(|c| c == rule))
@@ -162,7 +162,7 @@ fn every_case_breaks_a_rule_of_the_registry() {
     for case in cases(&dir) {
         let rule = rule_of(&case);
         assert!(
-            codegen::rules::find(&rule).is_some(),
+            armreg_codegen::rules::find(&rule).is_some(),
             "{}: `{rule}` is no rule of the registry",
             case.display()
         );

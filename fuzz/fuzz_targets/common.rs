@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use codegen::backend::{self, rust};
-use codegen::diagnostic::Sources;
-use codegen::frontend::{self, Format};
-use codegen::passes::{self, Mode};
+use armreg_codegen::backend::{self, rust};
+use armreg_codegen::diagnostic::Sources;
+use armreg_codegen::frontend::{self, Format};
+use armreg_codegen::passes::{self, Mode};
 
 /// Parses `text` as `format`; with `emit`, runs the passes and both backends on what parsed.
 pub fn run(format: Format, text: &str, emit: bool) {

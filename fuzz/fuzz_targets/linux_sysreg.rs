@@ -5,6 +5,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
-        common::run(codegen::frontend::Format::LinuxSysreg, text, true);
+        common::run(armreg_codegen::frontend::Format::LinuxSysreg, text, true);
     }
 });

@@ -7,7 +7,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let format = codegen::frontend::Format::detect(std::path::Path::new("fuzz"), text)
-        .unwrap_or(codegen::frontend::Format::Native);
+    let format = armreg_codegen::frontend::Format::detect(std::path::Path::new("fuzz"), text)
+        .unwrap_or(armreg_codegen::frontend::Format::Native);
     common::run(format, text, true);
 });

@@ -1,6 +1,6 @@
 //! Generates the PL011 registers of the worked example into `OUT_DIR` at build time.
 fn main() {
-    codegen::build::Build::new()
+    armreg_codegen::build::Build::new()
         .input("../docs/example/qemu-virt-pl011.toml")
         .models(true)
         .run();

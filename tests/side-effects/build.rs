@@ -1,6 +1,6 @@
 //! Generates the registers of `uart.toml`, with their behavioural models, into `OUT_DIR`.
 fn main() {
-    codegen::build::Build::new()
+    armreg_codegen::build::Build::new()
         .input("uart.toml")
         .models(true)
         .run();

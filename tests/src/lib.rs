@@ -122,7 +122,7 @@ pub fn codegen_binary() -> PathBuf {
             "build",
             "--offline",
             "-p",
-            "codegen",
+            "armreg-codegen",
             "--bin",
             "armreg-codegen",
             "--message-format=json-render-diagnostics",

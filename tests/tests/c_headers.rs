@@ -12,8 +12,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codegen::ir::{FieldAccess, SysRegPath};
-use codegen::pipeline::{self, Report};
+use armreg_codegen::ir::{FieldAccess, SysRegPath};
+use armreg_codegen::pipeline::{self, Report};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -136,7 +136,7 @@ fn a_firmware_compiles_only_the_blocks_it_names() {
             "{source}\npub use {}::mmio::{};\n",
             name.replace('-', "_"),
             // The block's type is its feature in CamelCase, as the generator names it.
-            codegen::names::ident(unselected, codegen::names::Case::Camel).unwrap(),
+            armreg_codegen::names::ident(unselected, armreg_codegen::names::Case::Camel).unwrap(),
         );
         std::fs::write(app.join("src/lib.rs"), probe).unwrap();
         assert!(

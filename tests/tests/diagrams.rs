@@ -6,9 +6,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use codegen::ir::Layout;
-use codegen::names::{ident, Case};
-use codegen::pipeline::{self, Loaded, Report};
+use armreg_codegen::ir::Layout;
+use armreg_codegen::names::{ident, Case};
+use armreg_codegen::pipeline::{self, Loaded, Report};
 use quick_xml::events::Event;
 
 fn root() -> PathBuf {

@@ -478,7 +478,7 @@ fn every_rust_snippet_of_the_documentation_builds() {
         let build_script = files.iter().any(|f| f.path == "build.rs");
         let build_deps = if build_script {
             format!(
-                "\n[build-dependencies]\ncodegen = {{ path = {} }}\n",
+                "\n[build-dependencies]\narmreg-codegen = {{ path = {}, default-features = false }}\n",
                 quoted(&root().join("codegen"))
             )
         } else {

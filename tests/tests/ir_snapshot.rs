@@ -4,7 +4,7 @@
 //! events are checked against the data by `generated_events.rs`.
 use std::path::Path;
 
-use codegen::pipeline::{self, Report};
+use armreg_codegen::pipeline::{self, Report};
 
 #[test]
 fn ir_of_every_manifest_description() {

@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use codegen::frontend::Format;
-use codegen::ir::{Device, Layout, SysRegPath};
-use codegen::pipeline::{self, Input, Options, Report};
+use armreg_codegen::frontend::Format;
+use armreg_codegen::ir::{Device, Layout, SysRegPath};
+use armreg_codegen::pipeline::{self, Input, Options, Report};
 use serde::Deserialize;
 
 const CRATE: &str = "aarch64-sysregs";
@@ -53,7 +53,7 @@ fn root() -> PathBuf {
 fn ours() -> Device {
     let descriptions = root().join("descriptions");
     let text = std::fs::read_to_string(descriptions.join("manifest.toml")).unwrap();
-    let manifest = codegen::manifest::parse("manifest.toml", &text).unwrap_or_else(|d| {
+    let manifest = armreg_codegen::manifest::parse("manifest.toml", &text).unwrap_or_else(|d| {
         panic!("the manifest does not parse: {d:?}");
     });
     let entry = manifest
@@ -84,9 +84,9 @@ fn linux() -> Device {
     );
     let path = linux.join("arch/arm64/tools/sysreg");
     let text = std::fs::read_to_string(&path).unwrap();
-    let mut sources = codegen::diagnostic::Sources::default();
+    let mut sources = armreg_codegen::diagnostic::Sources::default();
     let parsed =
-        codegen::frontend::parse(Format::LinuxSysreg, "sysreg", &path, &text, &mut sources);
+        armreg_codegen::frontend::parse(Format::LinuxSysreg, "sysreg", &path, &text, &mut sources);
     parsed
         .unwrap_or_else(|d| panic!("Linux's sysreg does not parse: {d:?}"))
         .0

@@ -5,7 +5,9 @@
 //! Two writers give `File`s but are not in the list, because they do not write a crate's
 //! directory: the register-map site (`site::generate`, for `codegen doc`), one folder for every
 //! crate of the manifest; and a build script's modules (`rust::generate_modules`), for `include!`.
+#[cfg(feature = "crates")]
 use super::{c, rust};
+#[cfg(feature = "crates")]
 use crate::ir::Device;
 
 /// A generated file: its path inside the output directory and its content.
@@ -26,6 +28,7 @@ pub struct Outputs {
 }
 
 /// What a backend reads: the validated device and how its crate is made.
+#[cfg(feature = "crates")]
 #[derive(Clone, Copy)]
 pub struct Input<'a> {
     pub device: &'a Device,
@@ -39,6 +42,7 @@ pub struct Input<'a> {
 }
 
 /// A backend: the rule its failures are reported under, and how it makes its files.
+#[cfg(feature = "crates")]
 pub struct Backend {
     pub name: &'static str,
     pub emit: fn(&Input<'_>) -> Result<Vec<File>, String>,
@@ -46,6 +50,7 @@ pub struct Backend {
 
 /// The backends that write a crate's directory. Each reads only the input, so they run side by
 /// side; their files are merged and sorted by path.
+#[cfg(feature = "crates")]
 pub const BACKENDS: &[Backend] = &[
     Backend {
         name: "rust_backend",

@@ -1,6 +1,7 @@
 //! Backends: each reads the validated IR and writes one kind of output. What they share is here:
 //! the input and output types and the list of backends (`contract`), the banner, and the words
 //! for access kinds (`doc`).
+#[cfg(feature = "crates")]
 pub mod c;
 mod contract;
 pub mod diagram;
@@ -8,9 +9,12 @@ pub mod doc;
 pub mod reset;
 pub mod rust;
 pub mod side_effects;
+#[cfg(feature = "site")]
 pub mod site;
 
-pub use contract::{Backend, File, Input, Outputs, BACKENDS};
+#[cfg(feature = "crates")]
+pub use contract::{Backend, Input, BACKENDS};
+pub use contract::{File, Outputs};
 
 /// The generator's name, as banners and documents give it (the installed command's name).
 pub const GENERATOR: &str = "armreg-codegen";

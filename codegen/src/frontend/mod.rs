@@ -14,7 +14,8 @@ use crate::ir::{Device, Pos};
 use crate::rules::INPUT_FORMAT;
 
 /// The input formats the toolchain reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// The native TOML description format (`descriptions/FORMAT.md`).

@@ -17,7 +17,11 @@
 //!   everything else for a large SVD (see `code`).
 //! - minijinja templates (`package`): `Cargo.toml` and `README.md`; the licence texts and
 //!   `NOTICE` are copied as text.
+// A build script's library (no feature `crates`) writes modules only: what only a crate of its own
+// has (features per block, the crate root's doc) is unused there.
+#![cfg_attr(not(feature = "crates"), allow(dead_code))]
 mod block;
+#[cfg(feature = "crates")]
 mod catalogue;
 mod code;
 mod device;
@@ -39,14 +43,18 @@ mod tokens;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::backend::{File, Input, Outputs};
+use crate::backend::File;
+#[cfg(feature = "crates")]
+use crate::backend::{Input, Outputs};
 use crate::ir::Device;
+#[cfg(feature = "crates")]
 pub use catalogue::{generate as generate_catalogue, CataloguePart};
 use gates::Gating;
 use naming::{state_of, State};
 pub use package::{Dependency, Packaging, VERSION};
 
 /// The Rust backend's entry in `backend::BACKENDS`: the crate, or a catalogue crate.
+#[cfg(feature = "crates")]
 pub fn emit(input: &Input<'_>) -> Result<Vec<File>, String> {
     match input.catalogue {
         Some(parts) => generate_catalogue(input.device, input.inputs, parts, input.packaging),
@@ -63,6 +71,7 @@ pub fn emit(input: &Input<'_>) -> Result<Vec<File>, String> {
 /// Generates the crate `crate_name` for `device`; `inputs` are the description files, as shown in
 /// the banner. `outputs` says whether the crate has C headers in its file list and the
 /// behavioural models of its blocks (feature `model`).
+#[cfg(feature = "crates")]
 pub fn generate(
     device: &Device,
     crate_name: &str,

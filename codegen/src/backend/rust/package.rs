@@ -1,8 +1,11 @@
 //! What makes a generated crate a package: its `Cargo.toml` (version, licence, metadata, the
 //! dependencies by version and, where known, by path), its `README.md`, and the licence texts and
 //! notice its inputs' licences ask for. The text files come from minijinja templates.
+#[cfg(feature = "crates")]
 use super::File;
+#[cfg(feature = "crates")]
 use crate::backend::GENERATOR;
+#[cfg(feature = "crates")]
 use crate::ir::Device;
 
 /// The version of the generator, of `armreg-rt` and `pmu-macros` it was built with, and of the
@@ -10,6 +13,7 @@ use crate::ir::Device;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// The oldest Rust the generated code builds with.
+#[cfg(feature = "crates")]
 const RUST_VERSION: &str = "1.85";
 
 /// How a generated crate depends on another crate: by version always (a package can only
@@ -61,6 +65,7 @@ impl Default for Packaging {
     }
 }
 
+#[cfg(feature = "crates")]
 const CARGO_TEMPLATE: &str = r#"# {{ banner }}
 [package]
 name = {{ name }}
@@ -146,6 +151,7 @@ unsafe_op_in_unsafe_fn = "deny"
 
 /// What a crate holds besides what its device shows: its blocks' features and optional outputs,
 /// a catalogue's modules behind features.
+#[cfg(feature = "crates")]
 #[derive(Clone, Debug, Default)]
 pub struct Extra {
     /// Each memory-mapped block's feature, in the device's order.
@@ -162,6 +168,7 @@ pub struct Extra {
     pub events: bool,
 }
 
+#[cfg(feature = "crates")]
 const README_TEMPLATE: &str = r#"<!-- {{ banner }} -->
 # {{ name }}
 
@@ -209,6 +216,7 @@ firmware that uses a few blocks compiles only those, and only the layouts they u
 "#;
 
 /// The `Cargo.toml`, `README.md`, licence texts and notice of the crate `crate_name`.
+#[cfg(feature = "crates")]
 pub fn files(
     device: &Device,
     crate_name: &str,
@@ -243,6 +251,7 @@ pub fn files(
     Ok(files)
 }
 
+#[cfg(feature = "crates")]
 fn render(template: &str, context: minijinja::Value) -> Result<String, String> {
     let mut env = minijinja::Environment::new();
     env.set_keep_trailing_newline(true);
@@ -252,6 +261,7 @@ fn render(template: &str, context: minijinja::Value) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
+#[cfg(feature = "crates")]
 fn cargo_toml(
     device: &Device,
     crate_name: &str,
@@ -313,6 +323,7 @@ fn cargo_toml(
     )
 }
 
+#[cfg(feature = "crates")]
 fn readme(
     device: &Device,
     crate_name: &str,
@@ -368,6 +379,7 @@ fn readme(
 }
 
 /// Per block, its feature, its name and its instances, for the README's table.
+#[cfg(feature = "crates")]
 fn selection(device: &Device, extra: &Extra) -> Vec<(String, String, String)> {
     let parents = device.block_parents();
     device
@@ -398,6 +410,7 @@ fn selection(device: &Device, extra: &Extra) -> Vec<(String, String, String)> {
 }
 
 /// One line per kind of item the crate has.
+#[cfg(feature = "crates")]
 fn contents(device: &Device, crate_name: &str, extra: &Extra) -> Vec<String> {
     let count = |n: usize, one: &str, many: &str| {
         if n == 1 {
@@ -491,6 +504,7 @@ fn contents(device: &Device, crate_name: &str, extra: &Extra) -> Vec<String> {
 }
 
 /// The first line of the device's doc, or what the crate holds.
+#[cfg(feature = "crates")]
 fn description(device: &Device) -> String {
     device
         .doc
@@ -505,6 +519,7 @@ fn description(device: &Device) -> String {
 }
 
 /// crates.io keywords (at most five) for what the crate holds.
+#[cfg(feature = "crates")]
 fn keywords(device: &Device, events: bool) -> Vec<&'static str> {
     let mut k = vec!["arm"];
     if events {
@@ -518,6 +533,7 @@ fn keywords(device: &Device, events: bool) -> Vec<&'static str> {
 }
 
 /// `{ version = "..", path = ".." }`.
+#[cfg(feature = "crates")]
 fn dependency(dep: &Dependency) -> String {
     match &dep.path {
         Some(path) => format!(
@@ -530,6 +546,7 @@ fn dependency(dep: &Dependency) -> String {
 }
 
 /// A TOML basic string: quote, backslash and control characters escaped.
+#[cfg(feature = "crates")]
 fn toml_string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');

@@ -10,7 +10,7 @@
 //! after a `// ==== <file> ====` line, exactly, but for the layouts' bitfield diagrams: their SVG
 //! is `backend::diagram`'s (tested there) and is shown as `<svg>…</svg>`.
 //!
-//! `BLESS=1 cargo test -p codegen --lib backend::rust::tests` rewrites the expected files after a
+//! `BLESS=1 cargo test -p armreg-codegen --lib backend::rust::tests` rewrites the expected files after a
 //! deliberate change; review their diff.
 use std::path::{Path, PathBuf};
 

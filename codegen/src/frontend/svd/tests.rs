@@ -546,7 +546,7 @@ fn never_panics() {
 }
 
 /// The `never_panics` check on a real file, through the passes and the Rust backend too:
-/// `SVD_FUZZ=<file.svd> [SVD_FUZZ_STEP=<n>] cargo test -p codegen --lib fuzz_corpus_file -- --ignored`
+/// `SVD_FUZZ=<file.svd> [SVD_FUZZ_STEP=<n>] cargo test -p armreg-codegen --lib fuzz_corpus_file -- --ignored`
 /// parses every n-th prefix of the file and the file with every n-th byte replaced.
 #[test]
 #[ignore = "needs SVD_FUZZ=<file.svd>"]
