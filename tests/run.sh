@@ -90,6 +90,7 @@ bash tests/miri.sh
 step "tests"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-cargo test --workspace --locked 2>&1 | tee "$log"
+# Every test binary runs: one failing binary does not hide the failures of the next.
+cargo test --workspace --locked --no-fail-fast 2>&1 | tee "$log"
 # One closing line for the whole suite, summed over every test binary.
 awk '/^test result:/ { p += $4; f += $6 } END { printf "\nsuite: %d passed, %d failed\n", p, f }' "$log"
