@@ -15,8 +15,9 @@ step() { printf '\n==> %s\n' "$*"; }
 step "toolchain: rustup targets and components"
 targets=(aarch64-unknown-none armv7a-none-eabi)
 installed=$(rustup target list --installed)
-# thumbv7em: the corpus test builds crates generated from Cortex-M SVDs for it.
-for t in "${targets[@]}" thumbv7em-none-eabihf; do
+# thumbv7em: the corpus test builds crates generated from Cortex-M SVDs for it; thumbv6m: the
+# Cortex-M0 firmware under QEMU's microbit (tests/tests/cortex_m.rs).
+for t in "${targets[@]}" thumbv7em-none-eabihf thumbv6m-none-eabi; do
   grep -qx "$t" <<<"$installed" || rustup target add "$t"
 done
 components=$(rustup component list --installed)
