@@ -332,7 +332,9 @@ fn runtime_items(c: &mut Code, lines: &[Line<'_>], rt: Rt) {
     c.line("// The interrupts' handlers: the program's `#[interrupt]` functions, or cortex-m-rt's");
     c.line("// `DefaultHandler` (`device.x`).");
     cfg(c, rt_cfg);
-    c.open("extern \"C\"");
+    // The `unsafe` forms (Rust 1.82) are what edition 2024 asks, and every edition accepts them:
+    // a build script's modules compile in the user's crate, whatever its edition.
+    c.open("unsafe extern \"C\"");
     for line in lines {
         c.fmt(format_args!("fn {}();", line.name));
     }
@@ -352,8 +354,8 @@ fn runtime_items(c: &mut Code, lines: &[Line<'_>], rt: Rt) {
     ));
     cfg(c, rt_cfg);
     c.line("#[doc(hidden)]");
-    c.line("#[link_section = \".vector_table.interrupts\"]");
-    c.line("#[no_mangle]");
+    c.line("#[unsafe(link_section = \".vector_table.interrupts\")]");
+    c.line("#[unsafe(no_mangle)]");
     c.fmt(format_args!(
         "pub static __INTERRUPTS: [Vector; {length}] = ["
     ));
