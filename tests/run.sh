@@ -20,7 +20,8 @@ step "toolchain: rustup targets and components"
 targets=(aarch64-unknown-none armv7a-none-eabi)
 installed=$(rustup target list --installed)
 # thumbv7em: the corpus test builds crates generated from Cortex-M SVDs for it; thumbv6m: the
-# rp2040 reference program (Cortex-M0+).
+# rp2040 reference program (Cortex-M0+) and the Cortex-M0 firmware under QEMU's microbit
+# (tests/tests/cortex_m.rs).
 for t in "${targets[@]}" thumbv7em-none-eabihf thumbv6m-none-eabi; do
   grep -qx "$t" <<<"$installed" || rustup target add "$t"
 done

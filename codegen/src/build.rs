@@ -44,7 +44,17 @@ pub struct Build {
     strict: bool,
     models: bool,
     allow: Vec<String>,
+    cortex_m_rt: bool,
     out_dir: Option<PathBuf>,
+}
+
+/// The inputs' names, for a message.
+fn shown_list(inputs: &[Input]) -> String {
+    inputs
+        .iter()
+        .map(|i| format!("`{}`", i.shown))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What a successful generation did.
@@ -126,6 +136,18 @@ impl Build {
         self
     }
 
+    /// For a Cortex-M firmware on cortex-m-rt: the interrupts' vector table (`__INTERRUPTS`),
+    /// `InterruptNumber` for `device::Interrupt` and cortex-m-rt's `interrupt` attribute at the
+    /// root, and `device.x` beside the modules, whose folder is printed as
+    /// `cargo:rustc-link-search` so that `link.x` finds it. The crate depends on `cortex-m` and
+    /// on `cortex-m-rt` with its `device` feature. An error when the description names no
+    /// Cortex-M processor with interrupts (SVD `<cpu>`).
+    #[must_use]
+    pub fn cortex_m_rt(mut self, rt: bool) -> Self {
+        self.cortex_m_rt = rt;
+        self
+    }
+
     /// Where to write (default: `$OUT_DIR/armreg`). Builds writing one folder at once take turns
     /// (the lock file `.<name>.codegen-lock` beside it, as every write of the generator).
     #[must_use]
@@ -202,7 +224,14 @@ impl Build {
             .collect();
         let warnings = report.render();
         let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
-        let files = rust::generate_modules(&device, &shown, &dir, self.models).map_err(Error)?;
+        if self.cortex_m_rt && !rust::has_cortex_m_rt(&device) {
+            return Err(Error(format!(
+                "cortex_m_rt: {} describe no Cortex-M processor with interrupts (an SVD `<cpu>` whose `<name>` is CM0 ... CM85, and `<interrupt>`s)",
+                shown_list(&inputs)
+            )));
+        }
+        let files = rust::generate_modules(&device, &shown, &dir, self.models, self.cortex_m_rt)
+            .map_err(Error)?;
         output::write(
             None,
             &[CrateOutput {
@@ -214,6 +243,10 @@ impl Build {
             Ownership::Written { force: false },
         )
         .map_err(|e| Error(format!("writing {}: {e}", dir.display())))?;
+        if self.cortex_m_rt {
+            // cortex-m-rt's `link.x` includes `device.x` from the linker's search path.
+            println!("cargo:rustc-link-search={}", dir.display());
+        }
         Ok(Generated {
             root: dir.join(INCLUDE_ROOT),
             read,
@@ -306,6 +339,58 @@ offset = 0
             .unwrap_err();
         assert!(err.to_string().contains("demo.toml:2:"), "{err}");
         assert!(!again.exists());
+    }
+
+    #[test]
+    fn cortex_m_rt_writes_the_vector_table_and_device_x() {
+        let dir = tempfile::tempdir().unwrap();
+        // A CM33 with interrupts 2 (UART0) and 3 (UART1_2, two peripherals' line).
+        let input = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/svd/metadata.svd");
+        let out = dir.path().join("out");
+        Build::new()
+            .input(&input)
+            .cortex_m_rt(true)
+            .out_dir(&out)
+            .generate()
+            .unwrap();
+        let device_x = std::fs::read_to_string(out.join("device.x")).unwrap();
+        assert!(
+            device_x
+                .contains("PROVIDE(UART0 = DefaultHandler);\nPROVIDE(UART1_2 = DefaultHandler);\n"),
+            "{device_x}"
+        );
+        let device = std::fs::read_to_string(out.join("device.rs")).unwrap();
+        // Numbers 0 and 1 are holes: four entries, no feature to turn them on.
+        let table = "pub static __INTERRUPTS: [Vector; 4] = [\n    Vector { _reserved: 0 },\n    Vector { _reserved: 0 },\n    Vector { _handler: UART0 },\n    Vector { _handler: UART1_2 },\n];";
+        assert!(device.contains(table), "{device}");
+        assert!(device.contains("unsafe impl cortex_m::interrupt::InterruptNumber for Interrupt"));
+        assert!(!device.contains("cfg(feature"), "{device}");
+        let root = std::fs::read_to_string(out.join("registers.rs")).unwrap();
+        assert!(
+            root.contains("pub use cortex_m_rt::interrupt;")
+                && root.contains("pub use device::interrupt;"),
+            "{root}"
+        );
+        // Without it: no table, no device.x.
+        let plain = dir.path().join("plain");
+        Build::new()
+            .input(&input)
+            .out_dir(&plain)
+            .generate()
+            .unwrap();
+        let device = std::fs::read_to_string(plain.join("device.rs")).unwrap();
+        assert!(!device.contains("__INTERRUPTS") && !plain.join("device.x").exists());
+        // A description without a Cortex-M: a clear error, nothing written.
+        let native = dir.path().join("demo.toml");
+        std::fs::write(&native, "[device]\nname = \"demo\"\n").unwrap();
+        let err = Build::new()
+            .input(&native)
+            .cortex_m_rt(true)
+            .out_dir(dir.path().join("none"))
+            .generate()
+            .unwrap_err();
+        assert!(err.to_string().contains("no Cortex-M processor"), "{err}");
+        assert!(!dir.path().join("none").exists());
     }
 
     #[test]

@@ -396,3 +396,24 @@ impl Default for Taken {
         Self::new()
     }
 }
+
+/// Compiles the items given to it where [`Taken::take`] exists (a target with an atomic swap,
+/// or feature `critical-section`), and nothing elsewhere: a generated `Peripherals::take` is
+/// written inside it, so that it exists exactly where its flag can be taken, whichever crate the
+/// generated code is compiled in (a generated crate, or a build script's modules in the user's
+/// crate, whose features are its own).
+#[cfg(any(target_has_atomic = "8", feature = "critical-section"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __where_taken {
+    ($($item:item)*) => { $($item)* };
+}
+
+/// See the other definition: on a target without an atomic swap and without feature
+/// `critical-section`, the items are left out.
+#[cfg(not(any(target_has_atomic = "8", feature = "critical-section")))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __where_taken {
+    ($($item:item)*) => {};
+}

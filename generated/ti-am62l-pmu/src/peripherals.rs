@@ -40,17 +40,18 @@ pub struct Peripherals {
     pub pmu_cpu1: crate::mmio::Pmu,
 }
 impl Peripherals {
-    /// The device's blocks, the first time this is called; `None` after it (or after a
-    /// `steal`).
-    #[cfg(any(target_has_atomic = "8", feature = "critical-section"))]
-    #[inline]
-    pub fn take() -> Option<Self> {
-        if TAKEN.take() {
-            // SAFETY: the flag was clear: no other `Peripherals` was handed out, and this one
-            // is the only one `take` will ever give.
-            Some(unsafe { Self::blocks() })
-        } else {
-            None
+    armreg_rt::__where_taken! {
+        /// The device's blocks, the first time this is called; `None` after it (or after a
+        /// `steal`).
+        #[inline]
+        pub fn take() -> Option<Self> {
+            if TAKEN.take() {
+                // SAFETY: the flag was clear: no other `Peripherals` was handed out, and this one
+                // is the only one `take` will ever give.
+                Some(unsafe { Self::blocks() })
+            } else {
+                None
+            }
         }
     }
     /// The device's blocks, whether or not they were handed out before; a later `take`

@@ -11,6 +11,53 @@ use super::naming::const_prefix;
 use crate::ir::{Device, Interrupt};
 use crate::names::Case;
 
+/// Where a crate's Cortex-M runtime items (the vector table for `cortex-m-rt`, `device.x`,
+/// `InterruptNumber` for `cortex-m`) are compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rt {
+    /// Behind the crate's `rt` and `cortex-m` features (a generated crate).
+    Features,
+    /// Always (a build script that asked for them).
+    Always,
+    /// Not at all.
+    None,
+}
+
+/// Whether the processor the description names is a Cortex-M (or SecurCore, their
+/// ancestor): CMSIS-SVD's `CM0`, `CM0PLUS`, `CM0+`, `CM1`, `CM3`, `CM4`, `CM7`, `CM23`, `CM33`,
+/// `CM35P`, `CM55`, `CM85`, `SC000`, `SC300`, `ARMV8MML`, `ARMV8MBL`, `ARMV81MML` (CMSIS-SVD
+/// schema, `cpuNameType`).
+pub fn is_cortex_m(device: &Device) -> bool {
+    device.cpu.as_ref().is_some_and(|cpu| {
+        let name = cpu.name.to_ascii_uppercase();
+        name.starts_with("CM")
+            || name.starts_with("SC")
+            || (name.starts_with("ARMV8") && name.contains('M'))
+    })
+}
+
+/// The NVIC numbers at most 496 interrupts (Armv7-M and Armv8-M; Armv6-M 32).
+const NVIC_LINES: u32 = 496;
+
+/// Whether the crate has the Cortex-M runtime items: a Cortex-M with interrupts, every one a
+/// line the NVIC can have.
+pub fn has_rt(device: &Device) -> bool {
+    is_cortex_m(device)
+        && lines(device)
+            .last()
+            .is_some_and(|last| last.number < NVIC_LINES)
+}
+
+/// `device.x` for cortex-m-rt's `link.x`: every interrupt's handler is `DefaultHandler` unless
+/// the program defines it (`PROVIDE`).
+pub fn device_x(device: &Device, banner: &str) -> String {
+    let mut out = format!("/* {banner} */\n/* Each interrupt's handler: `DefaultHandler` unless the program defines one (`#[interrupt]`). */\n");
+    for line in lines(device) {
+        out.push_str(&format!("PROVIDE({} = DefaultHandler);\n", line.name));
+    }
+    out
+}
+
 /// Whether `device` has anything for the module: a processor or an interrupt.
 pub fn has_items(device: &Device) -> bool {
     device.cpu.is_some() || device.instances.iter().any(|i| !i.interrupts.is_empty())
@@ -115,8 +162,8 @@ pub fn interrupt_type(device: &Device) -> &'static str {
     }
 }
 
-/// The module's items.
-pub fn device_items(device: &Device) -> String {
+/// The module's items; with `rt`, the vector table and `InterruptNumber` too.
+pub fn device_items(device: &Device, rt: Rt) -> String {
     let mut c = Code::with_capacity(4096);
     if let Some(cpu) = &device.cpu {
         c.doc(&format!(
@@ -195,6 +242,9 @@ pub fn device_items(device: &Device) -> String {
     if device.cpu.is_some() {
         interrupt_enum(&mut c, &lines, ty);
     }
+    if rt != Rt::None && has_rt(device) {
+        runtime_items(&mut c, &lines, rt);
+    }
     c.finish()
 }
 
@@ -260,6 +310,72 @@ fn interrupt_enum(c: &mut Code, lines: &[Line<'_>], ty: &str) {
     }
     c.line("_ => None,");
     c.close("");
+    c.close("");
+    c.close("");
+}
+
+/// The vector table's interrupt entries for cortex-m-rt, and `InterruptNumber` for cortex-m.
+fn runtime_items(c: &mut Code, lines: &[Line<'_>], rt: Rt) {
+    let (rt_cfg, cm_cfg) = match rt {
+        Rt::Features => (
+            Some("#[cfg(feature = \"rt\")]"),
+            Some("#[cfg(feature = \"cortex-m\")]"),
+        ),
+        _ => (None, None),
+    };
+    let cfg = |c: &mut Code, attr: Option<&str>| {
+        if let Some(a) = attr {
+            c.line(a);
+        }
+    };
+    let length = lines.last().map_or(0, |l| l.number + 1);
+    c.line("// The interrupts' handlers: the program's `#[interrupt]` functions, or cortex-m-rt's");
+    c.line("// `DefaultHandler` (`device.x`).");
+    cfg(c, rt_cfg);
+    // The `unsafe` forms (Rust 1.82) are what edition 2024 asks, and every edition accepts them:
+    // a build script's modules compile in the user's crate, whatever its edition.
+    c.open("unsafe extern \"C\"");
+    for line in lines {
+        c.fmt(format_args!("fn {}();", line.name));
+    }
+    c.close("");
+    c.line(
+        "/// An entry of the vector table: an interrupt's handler, or a reserved word where the",
+    );
+    c.line("/// device has no interrupt of that number.");
+    cfg(c, rt_cfg);
+    c.line("#[doc(hidden)]");
+    c.open("pub union Vector");
+    c.line("_handler: unsafe extern \"C\" fn(),");
+    c.line("_reserved: usize,");
+    c.close("");
+    c.doc(&format!(
+        "The vector table's interrupt entries, after the processor's exceptions: {length}, up to the highest interrupt number, with a reserved word for each number the device does not use. cortex-m-rt's `link.x` places it (`.vector_table.interrupts`)."
+    ));
+    cfg(c, rt_cfg);
+    c.line("#[doc(hidden)]");
+    c.line("#[unsafe(link_section = \".vector_table.interrupts\")]");
+    c.line("#[unsafe(no_mangle)]");
+    c.fmt(format_args!(
+        "pub static __INTERRUPTS: [Vector; {length}] = ["
+    ));
+    c.deeper();
+    let mut next = lines.iter().peekable();
+    for n in 0..length {
+        match next.next_if(|l| l.number == n) {
+            Some(line) => c.fmt(format_args!("Vector {{ _handler: {} }},", line.name)),
+            None => c.line("Vector { _reserved: 0 },"),
+        }
+    }
+    c.shallower();
+    c.line("];");
+    c.line("/// The NVIC's number of each interrupt, for cortex-m's `NVIC::unmask`, `pend`, ...");
+    cfg(c, cm_cfg);
+    c.safety("every variant is an interrupt of the device, numbered as the NVIC numbers\nit (below 496), which is what `InterruptNumber` asks.");
+    c.open("unsafe impl cortex_m::interrupt::InterruptNumber for Interrupt");
+    c.line("#[inline(always)]");
+    c.open("fn number(self) -> u16");
+    c.line("self as u16");
     c.close("");
     c.close("");
 }

@@ -82,17 +82,19 @@ pub fn generate(
     let banner_text = super::banner(inputs);
     let banner = format!("// {banner_text}\n");
     let krate = crate_name.replace('-', "_");
+    let rt = device::has_rt(device);
     let modules = module_files(
         device,
         &banner,
         Gating::Features,
-        outputs.models,
+        (outputs.models, device::Rt::Features),
         Some(&krate),
     )?;
     let extra = package::Extra {
         blocks: modules.features.clone(),
         models: outputs.models && !device.blocks.is_empty(),
         headers: outputs.c_headers,
+        rt,
         ..package::Extra::default()
     };
     let mut files = package::files(device, crate_name, &banner_text, packaging, &extra)?;
@@ -120,8 +122,26 @@ pub fn generate(
     } else {
         Models::None
     };
-    let items = root_items(device, &names, &modules.reexports, |_| None, models);
+    let items = root_items(
+        device,
+        &names,
+        &modules.reexports,
+        |_| None,
+        (models, device::Rt::Features),
+    );
     files.extend(modules.files);
+    if rt {
+        // `device.x` for cortex-m-rt's `link.x`, which the crate's build script puts on the
+        // linker's search path when `rt` is on.
+        files.push(File {
+            path: "device.x".to_string(),
+            content: device::device_x(device, &banner_text),
+        });
+        files.push(File {
+            path: "build.rs".to_string(),
+            content: format!("{banner}{BUILD_RS}"),
+        });
+    }
     let lib = quote! {
         #![doc = #crate_doc]
         #![no_std]
@@ -143,15 +163,23 @@ pub const INCLUDE_ROOT: &str = "registers.rs";
 /// writes (without `Cargo.toml`, `lib.rs` and the package's other files), each named
 /// `<module>.rs`, and [`INCLUDE_ROOT`], the items of `lib.rs` for the user's crate root to
 /// `include!`, whose `mod` items name their files by their path in `dir` (where the caller writes
-/// the files). With `models`, the behavioural models are included without a feature gate.
+/// the files). With `models`, the behavioural models are included without a feature gate; with
+/// `cortex_m_rt` (a Cortex-M with interrupts, [`has_cortex_m_rt`]), the vector table,
+/// `InterruptNumber` and cortex-m-rt's `interrupt` at the root, and `device.x` among the files.
 pub fn generate_modules(
     device: &Device,
     inputs: &[String],
     dir: &std::path::Path,
     models: bool,
+    cortex_m_rt: bool,
 ) -> Result<Vec<File>, String> {
     let banner = format!("// {}\n", super::banner(inputs));
-    let modules = module_files(device, &banner, Gating::None, models, None)?;
+    let rt = if cortex_m_rt {
+        device::Rt::Always
+    } else {
+        device::Rt::None
+    };
+    let modules = module_files(device, &banner, Gating::None, (models, rt), None)?;
     let (names, reexports) = (modules.public, modules.reexports);
     let mut files: Vec<File> = modules
         .files
@@ -179,15 +207,45 @@ pub fn generate_modules(
         &names,
         &reexports,
         path_of,
-        if models { Models::Always } else { Models::None },
+        (if models { Models::Always } else { Models::None }, rt),
     );
     files.push(File {
         path: INCLUDE_ROOT.to_string(),
         content: format!("{banner}{}", format(items)?),
     });
+    if cortex_m_rt && device::has_rt(device) {
+        files.push(File {
+            path: "device.x".to_string(),
+            content: device::device_x(device, &super::banner(inputs)),
+        });
+    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }
+
+/// Whether `device` can have the Cortex-M runtime items: a Cortex-M processor (SVD `<cpu>`) with
+/// interrupts the NVIC can number.
+pub fn has_cortex_m_rt(device: &Device) -> bool {
+    device::has_rt(device)
+}
+
+/// A generated crate's `build.rs` when it has the `rt` feature, after the banner.
+const BUILD_RS: &str = r#"//! Puts `device.x` (every interrupt's handler, `DefaultHandler` unless the program defines it)
+//! on the linker's search path when the `rt` feature is on, where cortex-m-rt's `link.x`
+//! (`INCLUDE device.x`, its `device` feature) finds it.
+use std::path::PathBuf;
+
+fn main() {
+    if std::env::var_os("CARGO_FEATURE_RT").is_some() {
+        let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+        std::fs::write(out.join("device.x"), include_bytes!("device.x"))
+            .expect("OUT_DIR is writable");
+        println!("cargo:rustc-link-search={}", out.display());
+    }
+    println!("cargo:rerun-if-changed=device.x");
+    println!("cargo:rerun-if-changed=build.rs");
+}
+"#;
 
 /// Whether and how the crate root declares the `model` module.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -222,7 +280,7 @@ fn module_files(
     device: &Device,
     banner: &str,
     gating: Gating,
-    models: bool,
+    (models, rt): (bool, device::Rt),
     krate: Option<&str>,
 ) -> Result<ModuleFiles, String> {
     let reexports = runtime_reexports(device);
@@ -236,8 +294,15 @@ fn module_files(
     // freed (a thread of their own, and one per half, faulted in 10 MB more of nrf52840).
     let layouts = std::thread::scope(|scope| {
         let rest = scope.spawn(|| {
-            rest_of_crate(device, banner, &gates, models, &mut files, &mut public)
-                .map(|()| diagrams_file(device, &plan, banner))
+            rest_of_crate(
+                device,
+                banner,
+                &gates,
+                (models, rt),
+                &mut files,
+                &mut public,
+            )
+            .map(|()| diagrams_file(device, &plan, banner))
         });
         let mut layouts = layout_modules(device, &plan, &gates, banner);
         let diagrams = rest
@@ -339,7 +404,7 @@ fn root_items(
     modules: &[Module],
     reexports: &[&'static str],
     path_of: impl Fn(&str) -> Option<String>,
-    models: Models,
+    (models, rt): (Models, device::Rt),
 ) -> TokenStream {
     let path_attr = |m: &str| path_of(m).map(|p| quote!(#[path = #p]));
     // Layouts live in a private module re-exported at the root; a crate of events alone has
@@ -429,10 +494,24 @@ fn root_items(
             pub use peripherals::Peripherals;
         }
     });
+    // With the vector table, `use krate::interrupt` brings cortex-m-rt's `#[interrupt]` and the
+    // interrupts' numbers, whose names the attribute checks (`interrupt::TIMER0;`).
+    let interrupt = (rt != device::Rt::None && device::has_rt(device)).then(|| {
+        let cfg = (rt == device::Rt::Features).then(|| quote!(#[cfg(feature = "rt")]));
+        quote! {
+            /// cortex-m-rt's `#[interrupt]` attribute, for a handler named after its interrupt.
+            #cfg
+            pub use cortex_m_rt::interrupt;
+            #cfg
+            #[doc(no_inline)]
+            pub use device::interrupt;
+        }
+    });
     quote! {
         #layouts
         #mods
         #peripherals
+        #interrupt
         #model
     }
 }
@@ -443,7 +522,7 @@ fn rest_of_crate(
     device: &Device,
     banner: &str,
     gates: &gates::Gates,
-    models: bool,
+    (models, rt): (bool, device::Rt),
     files: &mut Vec<File>,
     modules: &mut Vec<Module>,
 ) -> Result<(), String> {
@@ -497,7 +576,7 @@ fn rest_of_crate(
                     "The processor and the interrupts of the device, as its description gives them.",
                     Holds::Device
                 ),
-                device::device_items(device)
+                device::device_items(device, rt)
             ),
         });
         modules.push(("device", "The processor and the interrupts."));
@@ -653,6 +732,9 @@ fn contents_doc(device: &Device, models: bool, reexports: &[&'static str]) -> St
                     .to_string(),
             );
         }
+    }
+    if device::has_rt(device) {
+        parts.push("For Cortex-M firmware, feature `rt` adds the interrupts' vector table and `device.x` for cortex-m-rt, whose `#[interrupt]` the root re-exports (`use <crate>::interrupt`), and feature `cortex-m` makes `device::Interrupt` cortex-m's `InterruptNumber`; the core peripherals (NVIC, SCB, SysTick) are cortex-m's own `cortex_m::Peripherals`, not re-exported.".to_string());
     }
     if has_arrays(device) {
         parts.push("An array's `at::<N>()` is element N, checked when the program is compiled; its `try_at(n)` is element n, or an `IndexOutOfRange` error.".to_string());

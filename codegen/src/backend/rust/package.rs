@@ -83,11 +83,13 @@ readme = "README.md"
 keywords = [{{ keywords | join(", ") }}]
 categories = ["embedded", "hardware-support", "no-std"]
 {%- if headers %}
-# A package holds the Rust sources, the C headers, the README and the licence files.
-include = ["/src", "/include", "/README.md", "/LICENSE-*", "/NOTICE"]
+# A package holds the Rust sources, the C headers, the README and the licence files{% if rt %}, and
+# the build script and `device.x` of the `rt` feature{% endif %}.
+include = ["/src", "/include", "/README.md", "/LICENSE-*", "/NOTICE"{% if rt %}, "/build.rs", "/device.x"{% endif %}]
 {%- else %}
-# A package holds the Rust sources, the README and the licence files.
-include = ["/src", "/README.md", "/LICENSE-*", "/NOTICE"]
+# A package holds the Rust sources, the README and the licence files{% if rt %}, and the build
+# script and `device.x` of the `rt` feature{% endif %}.
+include = ["/src", "/README.md", "/LICENSE-*", "/NOTICE"{% if rt %}, "/build.rs", "/device.x"{% endif %}]
 {%- endif %}
 
 [package.metadata.docs.rs]
@@ -106,7 +108,13 @@ armreg-rt = {{ runtime }}
 {%- if events %}
 pmu-macros = {{ macros }}
 {%- endif %}
-{%- if blocks or features or models or values or peripherals %}
+{%- if rt %}
+# Optional, for Cortex-M firmware: `InterruptNumber` for `device::Interrupt` (feature `cortex-m`);
+# the vector table and `device.x` for cortex-m-rt (feature `rt`).
+cortex-m = { version = "0.7.7", optional = true }
+cortex-m-rt = { version = "0.7.5", optional = true }
+{%- endif %}
+{%- if blocks or features or models or values or peripherals or rt %}
 
 [features]
 {%- endif %}
@@ -121,6 +129,13 @@ all = [{{ all_blocks | join(", ") }}]
 {%- endfor %}
 {%- endif %}
 
+{%- if rt %}
+# The interrupts' vector table (`device::__INTERRUPTS`) and `device.x` (a weak `DefaultHandler`
+# for each interrupt) for cortex-m-rt, and its `#[interrupt]` at the root (`use <crate>::interrupt`).
+rt = ["dep:cortex-m-rt", "cortex-m-rt/device"]
+# `cortex_m::interrupt::InterruptNumber` for `device::Interrupt` (`NVIC::unmask(Interrupt::X)`).
+cortex-m = ["dep:cortex-m"]
+{%- endif %}
 {%- if peripherals %}
 # `Peripherals::take()` on Armv6-M (no atomic swap), in a `critical_section::with`; the firmware
 # provides the implementation (for example `cortex-m`'s `critical-section-single-core`).
@@ -166,6 +181,9 @@ pub struct Extra {
     pub contents: Vec<String>,
     /// Whether the crate has events (in its modules) though its device has none.
     pub events: bool,
+    /// Whether the crate has the Cortex-M runtime items (features `rt` and `cortex-m`, `build.rs`
+    /// and `device.x`).
+    pub rt: bool,
 }
 
 #[cfg(feature = "crates")]
@@ -312,6 +330,7 @@ fn cargo_toml(
             depends => depends,
             events => events,
             peripherals => !device.instances.is_empty(),
+            rt => extra.rt,
             blocks => &extra.blocks,
             all_blocks => extra.blocks.iter().map(|b| toml_string(b)).collect::<Vec<_>>(),
             models => extra.models,
@@ -472,6 +491,12 @@ fn contents(device: &Device, crate_name: &str, extra: &Extra) -> Vec<String> {
         if !device.instances.is_empty() {
             items.push(
                 "`Peripherals`: every instance as a field, handed out once by `Peripherals::take()`"
+                    .to_string(),
+            );
+        }
+        if extra.rt {
+            items.push(
+                "features `rt` and `cortex-m`, for Cortex-M firmware: the interrupts' vector table and `device.x` for cortex-m-rt (its `#[interrupt]` re-exported as `interrupt`), `InterruptNumber` for `device::Interrupt`; both off by default"
                     .to_string(),
             );
         }
