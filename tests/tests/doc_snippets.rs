@@ -24,8 +24,10 @@
 //! - **Files a snippet names** are put in its crate's folder when its text names them: see
 //!   [`DATA`] (`path/to/pmu-events/...` is Linux's perf JSON, which `tests/linux/extract.sh`
 //!   extracts; `path/to/arm-data/...` the vendored Arm PMU data; `registers/soc.svd` a small SVD).
-//! - **`rust,ignore`** keeps a snippet out; the test prints every one it skips, and there is
-//!   none today. Any other fence attribute is an error.
+//! - **`rust,ignore`** keeps a snippet out; the test prints every one it skips. One whose first
+//!   line is `// excerpt of <path>` must be, line by line, a part of that file (which another
+//!   test builds: the Cortex-M firmware of `tests/cortex-m/`). Any other fence attribute is an
+//!   error.
 //!
 //! Each snippet is a crate of a scratch workspace, `target/doc-snippets/`, built in one
 //! `cargo build --offline --keep-going` with the workspace's `Cargo.lock`; later runs reuse its
@@ -141,6 +143,34 @@ pub fn snippet() -> Result<(), SnippetError> {
 ";
 
 const WRAPPER_TAIL: &str = "    Ok(())\n}\n";
+
+/// The file an ignored snippet says it is an excerpt of (`// excerpt of <path>` on its first
+/// line): code that builds only for a target this test cannot link for the host (a Cortex-M
+/// firmware), which another test builds and runs.
+fn excerpt_source(s: &Snippet) -> Option<String> {
+    let first = s.code.first()?.trim();
+    Some(first.strip_prefix("// excerpt of ")?.trim().to_string())
+}
+
+/// Every line of an excerpt but its first is, trimmed, a line of `file`, in the same order: the
+/// snippet shows code that exists, word for word.
+fn check_excerpt(s: &Snippet, file: &str) {
+    let text = std::fs::read_to_string(root().join(file))
+        .unwrap_or_else(|e| panic!("{}: the excerpt's file {file}: {e}", s.at()));
+    let mut lines = text.lines().map(str::trim);
+    for (i, line) in s.code.iter().enumerate().skip(1) {
+        let line = line.trim();
+        if line.is_empty() || line == "..." || line == "// ..." {
+            continue;
+        }
+        assert!(
+            lines.any(|l| l == line),
+            "{}:{}: `{line}` is not in {file} (after the excerpt's previous line)",
+            s.doc,
+            s.line + i
+        );
+    }
+}
 
 /// One ```` ```rust ```` block.
 struct Snippet {
@@ -446,7 +476,13 @@ fn every_rust_snippet_of_the_documentation_builds() {
         all.extend(found);
     }
     for s in all.iter().filter(|s| s.ignored) {
-        println!("ignored (rust,ignore): {}", s.at());
+        match excerpt_source(s) {
+            Some(file) => {
+                check_excerpt(s, &file);
+                println!("ignored (rust,ignore), an excerpt of {file}: {}", s.at());
+            }
+            None => println!("ignored (rust,ignore): {}", s.at()),
+        }
     }
     let built: Vec<&Snippet> = all.iter().filter(|s| !s.ignored).collect();
     assert!(!built.is_empty(), "no rust snippet found in {documents:?}");

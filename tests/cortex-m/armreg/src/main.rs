@@ -47,9 +47,7 @@ fn main() -> ! {
         TimerShorts::COMPARE0_CLEAR,
         timer_shorts::Compare0Clear::Enabled,
     ));
-    timer
-        .intenset()
-        .write(TimerIntenset::DEFAULT.with(TimerIntenset::COMPARE0, true));
+    timer.intenset().write(TimerIntenset::COMPARE0);
     // SAFETY: the handler below is ready; no critical section depends on TIMER0 being masked.
     unsafe { NVIC::unmask(Interrupt::Timer0) };
     timer.tasks_start().write(Value::from_bits(1));
