@@ -4,7 +4,8 @@
 //!   script that allows a vendor's known defect) copied out of the repository with its two paths
 //!   pointed at this checkout;
 //! - the `generate` route: the same SVD made into a crate with `armreg-codegen generate`, and a
-//!   firmware crate that depends on it by path.
+//!   firmware crate that depends on it by path, selecting a derived instance (`GPIOB`, whose block
+//!   is `GPIOA`'s) by its own feature and naming its type by its own name.
 //!
 //! Each builds for the host and for `thumbv7em-none-eabihf` (`rustup target add
 //! thumbv7em-none-eabihf`; `tests/run.sh` installs it), warnings denied, offline, resolved with the
@@ -166,7 +167,8 @@ fn a_crate_made_by_generate_builds_in_a_users_crate() {
     std::fs::write(
         firmware.join("Cargo.toml"),
         "[package]\nname = \"firmware\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
-         [dependencies]\nsoc-pac = { path = \"../soc-pac\" }\n\n[workspace]\n",
+         [dependencies]\nsoc-pac = { path = \"../soc-pac\", default-features = false, \
+         features = [\"uart0\", \"gpiob\"] }\n\n[workspace]\n",
     )
     .unwrap();
     std::fs::write(
@@ -177,6 +179,11 @@ fn a_crate_made_by_generate_builds_in_a_users_crate() {
              // SAFETY: UART0 is at this address (soc.svd).\n    \
              let uart = unsafe { soc_pac::mmio::Uart0::new(0x4000_1000) };\n    \
              uart.ctrl().modify(|v| v.with(soc_pac::Uart0Ctrl::EN, true));\n\
+         }\n\
+         /// Port B, by its own name and feature (its block is GPIOA's).\n\
+         pub fn port_b() -> soc_pac::mmio::Gpiob {\n    \
+             // SAFETY: GPIOB is at this address (soc.svd).\n    \
+             unsafe { soc_pac::mmio::gpiob() }\n\
          }\n",
     )
     .unwrap();

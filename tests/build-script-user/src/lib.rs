@@ -8,3 +8,9 @@ pub fn enable_uart() {
     let uart = unsafe { mmio::Uart0::new(0x4000_1000) };
     uart.ctrl().modify(|v| v.with(Uart0Ctrl::EN, true));
 }
+
+/// Port B, by its own name (its block is GPIOA's, which it derives from).
+pub fn port_b() -> mmio::Gpiob {
+    // SAFETY: the SoC's GPIOB is at this address (registers/soc.svd).
+    unsafe { mmio::gpiob() }
+}
