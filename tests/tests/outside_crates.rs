@@ -162,6 +162,19 @@ fn a_crate_made_by_generate_builds_in_a_users_crate() {
         "note: 1 warning allowed: no_duplicate_names",
         "the allowed warning is counted, not shown"
     );
+    // The docs of a field array and of a layout read as English and link the field constants.
+    let gpio = std::fs::read_to_string(pac.join("src/layouts/gpioa_layouts.rs")).unwrap();
+    assert!(
+        gpio.contains("16 fields of 1 bit, 1 bit apart from bit 0: `PIN0`, `PIN1`,"),
+        "{gpio}"
+    );
+    assert!(gpio.contains("Reset: 0x0 each."), "{gpio}");
+    let uart = std::fs::read_to_string(pac.join("src/layouts/uart0_layouts.rs")).unwrap();
+    assert!(
+        uart.contains("| \\[0\\] | [`EN`](Self::EN) | read/write | 0x0 | Enable |"),
+        "{uart}"
+    );
+    assert!(uart.contains("an `enum` without variants"), "{uart}");
     let firmware = dir.join("firmware");
     std::fs::create_dir_all(firmware.join("src")).unwrap();
     std::fs::write(
