@@ -384,6 +384,14 @@ fn generate_one(
         Ok(done) => {
             print_written(&done);
             println!("generated crate `{name}` in {}", out.display());
+            let (merged, types) = report.merged_enums;
+            if merged > 0 {
+                println!(
+                    "{merged} enum{} merged into {types} type{} of identical enums (same variants, values and descriptions)",
+                    if merged == 1 { "" } else { "s" },
+                    if types == 1 { "" } else { "s" },
+                );
+            }
             let cargo = krate.files.iter().find(|f| f.path == "Cargo.toml");
             if cargo.is_some_and(|c| !c.content.contains("\nlicense = ")) {
                 eprintln!("warning: the inputs state no licence, so the crate's Cargo.toml names none; give one with --license");

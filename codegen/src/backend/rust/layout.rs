@@ -474,6 +474,20 @@ impl SharedEnums {
     }
 }
 
+/// How many enumerated fields of `layouts` take the type of an identical enum (same variants,
+/// values and descriptions) that another field defines, and how many types those are.
+pub(super) fn merged_enums(layouts: &[Layout]) -> (usize, usize) {
+    let plan = Plan::new(layouts);
+    let reused: Vec<&str> = plan
+        .shared
+        .reuse
+        .values()
+        .filter_map(|r| r.as_ref().map(|(_, path)| path.as_str()))
+        .collect();
+    let types: std::collections::HashSet<&str> = reused.iter().copied().collect();
+    (reused.len(), types.len())
+}
+
 /// The path of field `f`'s enum in `layout`'s enum module.
 fn enum_path(layout: &Layout, f: &Field) -> String {
     format!(

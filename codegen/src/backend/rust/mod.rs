@@ -135,6 +135,12 @@ pub fn generate(
     Ok(files)
 }
 
+/// How many enums of `device` are merged into the type of an identical one (same variants,
+/// values and descriptions): the fields whose enum another field's type is, and those types.
+pub fn merged_enums(device: &Device) -> (usize, usize) {
+    layout::merged_enums(&device.layouts)
+}
+
 /// The name of the file [`generate_modules`] writes for a crate root to `include!`.
 pub const INCLUDE_ROOT: &str = "registers.rs";
 
