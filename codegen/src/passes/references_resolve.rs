@@ -1,5 +1,6 @@
 //! Every `layout` a register names is defined, every `alias_of` names a register (or cluster) of
-//! the same block, and every cluster places an existing block that nothing else places.
+//! the same block, every instance is of a block that exists, and every cluster places an existing
+//! block that nothing else places.
 use super::contract::Property;
 use crate::diagnostic::{backticked, Diagnostic};
 use crate::ir::{Device, NameRef};
@@ -47,6 +48,15 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
                     );
                 }
             }
+        }
+    }
+    for instance in &device.instances {
+        if !device.blocks.iter().any(|b| b.name == instance.block.name) {
+            out.push(unknown("block", &instance.block).suggesting(
+                &instance.block.name,
+                device.blocks.iter().map(|b| b.name.as_str()),
+                backticked,
+            ));
         }
     }
     out.extend(clusters_resolve(device));
