@@ -14,3 +14,10 @@ pub fn port_b() -> mmio::Gpiob {
     // SAFETY: the SoC's GPIOB is at this address (registers/soc.svd).
     unsafe { mmio::gpiob() }
 }
+
+/// Drives pin 3 of port B high: an element of a field array, as the register site names it.
+pub fn set_pin3() {
+    port_b()
+        .out()
+        .modify(|v| v.with(GpioaOut::PIN.at::<3>(), true));
+}

@@ -888,6 +888,19 @@ fn usable_field_arrays(layout: &Layout) -> Vec<(&FieldArray, Vec<&Field>)> {
 }
 
 /// The constant of a field array: its name without `<n>`, in upper case.
+/// The constant a field is reached by, within its layout's type: its own (`EN`), an array
+/// member's element of the array's (`PIN.at::<3>()`), or none for a reserved field.
+pub(super) fn field_rust(layout: &Layout, f: &Field) -> Option<String> {
+    if let Some((array, members)) = usable_field_arrays(layout)
+        .into_iter()
+        .find(|(_, members)| members.iter().any(|m| m.name == f.name))
+    {
+        let n = members.iter().position(|m| m.name == f.name)?;
+        return Some(format!("{}.at::<{n}>()", field_array_const(array)));
+    }
+    (!f.is_reserved() && has_constant(f)).then(|| field_const(f))
+}
+
 fn field_array_const(array: &FieldArray) -> String {
     name(&array.name, Case::Upper)
 }

@@ -33,6 +33,7 @@ mod layout;
 mod model;
 mod naming;
 mod package;
+pub mod rust_paths;
 mod sysreg;
 mod sysreg_methods;
 #[cfg(test)]
