@@ -222,8 +222,16 @@ pub fn did_you_mean<'a>(
 }
 
 /// The unknown name and the expected ones of serde's `unknown field `x`, expected one of `a`,
-/// `b`` (or `expected `a` or `b``, `expected `a``; `variant` for keywords).
+/// `b`` (or `expected `a` or `b``, `expected `a``; `variant` for keywords), or of the PMU data
+/// reader's `unknown key `x`: ... defines a, b`.
 fn unknown_and_expected(message: &str) -> Option<(String, Vec<String>)> {
+    // Arm's PMU data: `unknown key `x`: the PMU data schema defines a, b, c`.
+    if let Some(rest) = message.strip_prefix("unknown key `") {
+        let (name, rest) = rest.split_once('`')?;
+        let listed = rest.split_once("defines ")?.1;
+        let expected = listed.split(", ").map(str::to_string).collect();
+        return Some((name.to_string(), expected));
+    }
     let rest = message
         .strip_prefix("unknown field `")
         .or_else(|| message.strip_prefix("unknown variant `"))?;
