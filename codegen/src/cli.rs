@@ -147,12 +147,35 @@ enum Command {
         /// The rule's name.
         rule: Option<String>,
     },
-    /// Write the register-map site (static HTML) for every crate of the manifest.
-    #[command(after_help = "Example:\n  armreg-codegen doc -o site && xdg-open site/index.html")]
+    /// Write the register-map site (static HTML): of description files, the way `generate`
+    /// takes them, or with none, of every crate of the repository's manifest.
+    ///
+    /// Each register and field is shown with its Rust path in the crate `generate` (or the
+    /// build script) makes of the same files, beside the vendor's names.
+    #[command(
+        after_help = "Examples:\n  armreg-codegen doc rp2040.svd -o site && xdg-open site/index.html\n  armreg-codegen doc soc.svd --name soc-pac --patch fixes.toml -o site\n  armreg-codegen doc -o site                 the manifest's crates"
+    )]
     Doc {
-        /// The folder to write the site to (default: target/register-site under the root).
+        /// Description files (merged into one device, as `generate` merges them); none: the
+        /// repository's manifest.
+        inputs: Vec<PathBuf>,
+        /// The folder to write the site to (default: `register-site` for description files,
+        /// target/register-site under the root for the manifest).
         #[arg(short, long)]
         out: Option<PathBuf>,
+        /// The crate's name, as `generate --name` gives it (default: the first file's name
+        /// without its extension), for the Rust paths.
+        #[arg(long)]
+        name: Option<String>,
+        /// The inputs' format (when omitted, detected for each file from its content).
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// A patch file to apply to the inputs (repeatable: applied in order).
+        #[arg(long = "patch", value_name = "FILE")]
+        patches: Vec<PathBuf>,
+        /// Allow the warnings of a rule (repeatable): counted, not shown.
+        #[arg(long = "allow", value_name = "RULE")]
+        allow: Vec<String>,
     },
 }
 
@@ -162,7 +185,30 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         None => regenerate(cli.root, cli.check, cli.strict, cli.explain_patches),
-        Some(Command::Doc { out }) => site(cli.root, out, cli.strict),
+        Some(Command::Doc {
+            inputs,
+            out,
+            name,
+            format,
+            patches,
+            allow,
+        }) => {
+            if inputs.is_empty() {
+                site(cli.root, out, cli.strict)
+            } else {
+                if let Err(code) = check_allowed(&allow) {
+                    return code;
+                }
+                let options = Options {
+                    format,
+                    strict: cli.strict,
+                    patches: inputs_of(&patches),
+                    allow,
+                    ..Options::default()
+                };
+                site_of_inputs(&inputs, name, out, &options)
+            }
+        }
         Some(Command::Explain { rule }) => explain(rule.as_deref()),
         Some(Command::DumpIr {
             inputs,
@@ -384,6 +430,14 @@ fn generate_one(
         Ok(done) => {
             print_written(&done);
             println!("generated crate `{name}` in {}", out.display());
+            let (merged, types) = report.merged_enums;
+            if merged > 0 {
+                println!(
+                    "{merged} enum{} merged into {types} type{} of identical enums (same variants, values and descriptions)",
+                    if merged == 1 { "" } else { "s" },
+                    if types == 1 { "" } else { "s" },
+                );
+            }
             let cargo = krate.files.iter().find(|f| f.path == "Cargo.toml");
             if cargo.is_some_and(|c| !c.content.contains("\nlicense = ")) {
                 eprintln!("warning: the inputs state no licence, so the crate's Cargo.toml names none; give one with --license");
@@ -486,6 +540,41 @@ fn regenerate(root: Option<PathBuf>, check: bool, strict: bool, explain: bool) -
 /// `codegen doc`: the register-map site for the manifest's crates, written into `out`, whose
 /// files are then exactly the site's (stale pages removed). A folder holding anything else is
 /// left alone, so a mistyped `-o` cannot empty it.
+/// `doc <inputs>`: the site of one crate made of description files.
+fn site_of_inputs(
+    paths: &[PathBuf],
+    name: Option<String>,
+    out: Option<PathBuf>,
+    options: &Options,
+) -> ExitCode {
+    let name = name.unwrap_or_else(|| {
+        paths[0].file_stem().map_or_else(
+            || "registers".to_string(),
+            |s| s.to_string_lossy().into_owned(),
+        )
+    });
+    let inputs = inputs_of(paths);
+    let mut report = Report::default();
+    let Some(device) = pipeline::load(&inputs, options, &mut report) else {
+        return fail(&report);
+    };
+    if !report.diagnostics.is_empty() || !report.allowed.is_empty() {
+        eprintln!("{}", report.render());
+    }
+    let shown: Vec<String> = inputs.iter().map(|i| i.shown.clone()).collect();
+    let flat = device.flattened();
+    let sources = [site::Source {
+        crate_name: &name,
+        inputs: &shown,
+        device: &flat,
+        unflattened: &device,
+    }];
+    write_site(
+        &sources,
+        &out.unwrap_or_else(|| PathBuf::from("register-site")),
+    )
+}
+
 fn site(root: Option<PathBuf>, out: Option<PathBuf>, strict: bool) -> ExitCode {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let Some(root) = root.or_else(|| find_root(&cwd)) else {
@@ -516,9 +605,16 @@ fn site(root: Option<PathBuf>, out: Option<PathBuf>, strict: bool) -> ExitCode {
             crate_name: &l.entry.name,
             inputs: &l.shown,
             device,
+            unflattened: &l.device,
         })
         .collect();
-    let files = match site::generate(&sources) {
+    write_site(&sources, &out)
+}
+
+/// Writes the site of `sources` into `out`, whose files are then exactly the site's (stale pages
+/// removed). A folder holding anything else is left alone, so a mistyped `-o` cannot empty it.
+fn write_site(sources: &[site::Source<'_>], out: &Path) -> ExitCode {
+    let files = match site::generate(sources) {
         Ok(files) => files,
         Err(e) => {
             eprintln!("error: {e}");
@@ -527,7 +623,7 @@ fn site(root: Option<PathBuf>, out: Option<PathBuf>, strict: bool) -> ExitCode {
     };
     let ours =
         std::fs::read_to_string(out.join("index.html")).is_ok_and(|t| t.contains(site::GENERATOR));
-    let empty = std::fs::read_dir(&out).map_or(true, |mut d| d.next().is_none());
+    let empty = std::fs::read_dir(out).map_or(true, |mut d| d.next().is_none());
     if !ours && !empty {
         eprintln!(
             "error: {} is not empty and holds no register site; choose an empty folder",
@@ -539,7 +635,7 @@ fn site(root: Option<PathBuf>, out: Option<PathBuf>, strict: bool) -> ExitCode {
     match output::write(
         None,
         &[output::CrateOutput {
-            dir: out.clone(),
+            dir: out.to_path_buf(),
             files,
         }],
         Ownership::Folder,

@@ -24,6 +24,11 @@ pub struct Diagnostic {
     pub pos: Pos,
     /// Other positions worth showing (the earlier definition of a duplicate, ...).
     pub notes: Vec<(Pos, String)>,
+    /// What may fix it (`did you mean `CTRL`?`), a line each, shown after the snippet. Every
+    /// diagnostic then ends with the command that explains its rule. (Behind one thin pointer: a
+    /// diagnostic is the `Err` of many functions, and most have no help.)
+    #[allow(clippy::redundant_allocation)]
+    pub help: Option<Box<Box<str>>>,
 }
 
 impl Diagnostic {
@@ -34,6 +39,7 @@ impl Diagnostic {
             message: message.into(),
             pos: pos.clone(),
             notes: Vec::new(),
+            help: None,
         }
     }
 
@@ -53,6 +59,60 @@ impl Diagnostic {
     pub fn with_note(mut self, pos: &Pos, note: impl Into<String>) -> Self {
         self.notes.push((pos.clone(), note.into()));
         self
+    }
+
+    /// Adds a line of help, shown after the snippet.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        let help = help.into();
+        self.help = Some(match self.help.take() {
+            Some(before) => Box::new(format!("{before}\n{help}").into()),
+            None => Box::new(help.into()),
+        });
+        self
+    }
+
+    /// The lines of help, in the order added.
+    pub fn help(&self) -> impl Iterator<Item = &str> {
+        self.help
+            .as_deref()
+            .into_iter()
+            .flat_map(|help| help.lines())
+    }
+
+    /// Adds "did you mean" with the names of `candidates` closest to `name`, if any is close.
+    pub fn suggesting<'a>(
+        self,
+        name: &str,
+        candidates: impl IntoIterator<Item = &'a str>,
+        quote: fn(&str) -> String,
+    ) -> Self {
+        match did_you_mean(name, candidates, quote) {
+            Some(help) => self.with_help(help),
+            None => self,
+        }
+    }
+
+    /// Adds "did you mean" to a serde error about a key or keyword (`unknown field `acess`,
+    /// expected one of `name`, `access`, ...`, `unknown variant ...`): the expected name
+    /// closest to the unknown one, if any is close.
+    pub fn suggesting_expected(self) -> Self {
+        let Some((name, expected)) = unknown_and_expected(&self.message) else {
+            return self;
+        };
+        let help = did_you_mean(&name, expected.iter().map(String::as_str), backticked);
+        match help {
+            Some(help) => self.with_help(help),
+            None => self,
+        }
+    }
+
+    /// The last line of every rendered diagnostic: where its rule is explained.
+    fn explain_line(&self) -> String {
+        format!(
+            "  = help: {} explain {}",
+            crate::backend::GENERATOR,
+            self.rule.name
+        )
     }
 
     pub fn is_error(&self) -> bool {
@@ -106,8 +166,94 @@ impl Diagnostic {
                 out.push_str(&format!("\n  = note: {pos}: {note}"));
             }
         }
+        // `= help` lines under the snippet's `|` gutter, as rustc aligns them.
+        let gutter = out
+            .lines()
+            .rev()
+            .find_map(|l| {
+                l.trim_end()
+                    .ends_with('|')
+                    .then(|| l.len() - l.trim_start().len())
+            })
+            .unwrap_or(2);
+        let indent = " ".repeat(gutter);
+        for help in self.help() {
+            out.push_str(&format!("\n{indent}= help: {help}"));
+        }
+        out.push('\n');
+        out.push_str(&indent);
+        out.push_str(self.explain_line().trim_start());
         out
     }
+}
+
+/// `did you mean `X`?` (or `X` or `Y`, for names as close) for the names among `candidates`
+/// closest to `name` by edit distance (case aside), when any is close enough to be a slip:
+/// at most a third of the name's length, and at least one edit. Each name is shown by `quote`.
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    quote: fn(&str) -> String,
+) -> Option<String> {
+    let wanted = name.to_lowercase();
+    let limit = (name.chars().count() / 3).max(1);
+    let mut best: Vec<(usize, &str)> = Vec::new();
+    for candidate in candidates {
+        if candidate == name {
+            continue;
+        }
+        let distance = strsim::levenshtein(&wanted, &candidate.to_lowercase());
+        if distance > limit {
+            continue;
+        }
+        match best.first().map(|b| b.0) {
+            Some(d) if distance > d => {}
+            Some(d) if distance < d => best = vec![(distance, candidate)],
+            _ => {
+                if !best.iter().any(|b| b.1 == candidate) {
+                    best.push((distance, candidate));
+                }
+            }
+        }
+    }
+    best.sort_by(|a, b| a.1.cmp(b.1));
+    let names: Vec<String> = best.iter().take(3).map(|(_, n)| quote(n)).collect();
+    (!names.is_empty()).then(|| format!("did you mean {}?", names.join(" or ")))
+}
+
+/// The unknown name and the expected ones of serde's `unknown field `x`, expected one of `a`,
+/// `b`` (or `expected `a` or `b``, `expected `a``; `variant` for keywords), or of the PMU data
+/// reader's `unknown key `x`: ... defines a, b`.
+fn unknown_and_expected(message: &str) -> Option<(String, Vec<String>)> {
+    // Arm's PMU data: `unknown key `x`: the PMU data schema defines a, b, c`.
+    if let Some(rest) = message.strip_prefix("unknown key `") {
+        let (name, rest) = rest.split_once('`')?;
+        let listed = rest.split_once("defines ")?.1;
+        let expected = listed.split(", ").map(str::to_string).collect();
+        return Some((name.to_string(), expected));
+    }
+    let rest = message
+        .strip_prefix("unknown field `")
+        .or_else(|| message.strip_prefix("unknown variant `"))?;
+    let (name, rest) = rest.split_once('`')?;
+    let expected_text = rest.split_once("expected")?.1;
+    let expected: Vec<String> = expected_text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect();
+    (!expected.is_empty()).then(|| (name.to_string(), expected))
+}
+
+/// A name as a diagnostic shows it: `` `name` ``.
+pub fn backticked(name: &str) -> String {
+    format!("`{name}`")
+}
+
+/// An XML element's name as a diagnostic shows it: `` `<name>` ``.
+pub fn element(name: &str) -> String {
+    format!("`<{name}>`")
 }
 
 fn clamp(span: (usize, usize), len: usize) -> (usize, usize) {
@@ -126,7 +272,15 @@ impl fmt::Display for Diagnostic {
         for (pos, note) in &self.notes {
             write!(f, "\n  note: {pos}: {note}")?;
         }
-        Ok(())
+        for help in self.help() {
+            write!(f, "\n  help: {help}")?;
+        }
+        write!(
+            f,
+            "\n  help: {} explain {}",
+            crate::backend::GENERATOR,
+            self.rule.name
+        )
     }
 }
 

@@ -91,7 +91,8 @@ pub fn parse(file: &str, text: &str) -> Result<Manifest, Vec<Diagnostic>> {
             MANIFEST_SYNTAX,
             &lines.pos(span.start, span.end),
             e.message().trim().to_string(),
-        )]
+        )
+        .suggesting_expected()]
     })?;
     let mut errors = Vec::new();
     if let Some(url) = &raw.repository {

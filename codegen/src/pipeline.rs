@@ -34,6 +34,9 @@ pub struct Report {
     /// Warnings of rules that are allowed (a manifest entry's `allow`, `--allow`,
     /// `Build::allow`): counted per crate and rule, not shown.
     pub allowed: Vec<Allowed>,
+    /// Enums merged into the type of an identical one, and the types they share, in the crates
+    /// generated (`generate` prints them).
+    pub merged_enums: (usize, usize),
     /// What each patch changed, a line per change (`--explain-patches`), in the order applied.
     pub patch_log: Vec<String>,
     /// Failures that are no finding about an input, so they name no rule and no position: a
@@ -475,6 +478,9 @@ fn emit_crate(
         return None;
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
+    let (fields, types) = crate::backend::rust::merged_enums(device);
+    report.merged_enums.0 += fields;
+    report.merged_enums.1 += types;
     Some(CrateOutput { dir: out, files })
 }
 

@@ -571,3 +571,49 @@ fn errors_cannot_be_allowed() {
     );
     assert!(!out.exists());
 }
+
+/// Two fields with the same values (names, numbers, descriptions) in two blocks: one enum type,
+/// which `generate` reports.
+#[test]
+fn generate_reports_the_enums_it_merged() {
+    let dir = tempfile::tempdir().unwrap();
+    let mode = "<field><name>MODE</name><bitRange>[1:0]</bitRange><enumeratedValues>\
+                <enumeratedValue><name>OFF</name><description>Off</description><value>0</value></enumeratedValue>\
+                <enumeratedValue><name>ON</name><description>On</description><value>1</value></enumeratedValue>\
+                </enumeratedValues></field>";
+    // The registers differ (one has a second field), so their layouts are two types.
+    let peripheral = |name: &str, base: &str, other: &str| {
+        format!(
+            "<peripheral><name>{name}</name><baseAddress>{base}</baseAddress>\
+             <addressBlock><offset>0</offset><size>0x10</size><usage>registers</usage></addressBlock>\
+             <registers><register><name>CTRL</name><addressOffset>0</addressOffset>\
+             <fields>{mode}{other}</fields></register></registers></peripheral>"
+        )
+    };
+    std::fs::write(
+        dir.path().join("dev.svd"),
+        format!(
+            "<?xml version=\"1.0\"?><device schemaVersion=\"1.3\"><name>DEV</name><version>1</version>\
+             <description>d</description><addressUnitBits>8</addressUnitBits><width>32</width>\
+             <size>32</size><resetValue>0</resetValue><resetMask>0xFFFFFFFF</resetMask><peripherals>{}{}\
+             </peripherals></device>",
+            peripheral("TIMER0", "0x40000000", ""),
+            peripheral(
+                "ADC",
+                "0x40001000",
+                "<field><name>START</name><bitRange>[4:4]</bitRange></field>"
+            )
+        ),
+    )
+    .unwrap();
+    let run = codegen(
+        dir.path(),
+        &["generate", "dev.svd", "-o", "pac", "--license", "MIT"],
+    );
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.ends_with("generated crate `pac` in pac\n1 enum merged into 1 type of identical enums (same variants, values and descriptions)\n"),
+        "{stdout}"
+    );
+}

@@ -298,3 +298,70 @@ fn register_site_in_a_browser() {
     assert_quiet("screenshot of PMCR", &shot);
     assert_png(&register_png);
 }
+
+/// The site of description files, the way `generate` takes them (`doc <files> --name`): each
+/// register and field with its Rust path beside the vendor's names, one search box on the index,
+/// and a search by a Rust name that finds the layout.
+#[test]
+fn a_site_of_any_input_shows_the_rust_names() {
+    let site = work_dir().join("site-of-inputs");
+    let out = Command::new(env!("CARGO_BIN_EXE_armreg-codegen"))
+        .current_dir(repo())
+        .args([
+            "doc",
+            "tests/build-script-user/registers/soc.svd",
+            "--name",
+            "soc-regs",
+            "--allow",
+            "no_duplicate_names",
+            "-o",
+        ])
+        .arg(&site)
+        .output()
+        .expect("armreg-codegen runs");
+    assert!(
+        out.status.success(),
+        "doc failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    check_links(&site);
+
+    let index = chromium(&url(&site, "index.html?q=Uart0Ctrl"), None);
+    assert_quiet("index.html?q=Uart0Ctrl", &index);
+    assert_eq!(
+        index.dom.matches("type=\"search\"").count(),
+        1,
+        "the index has one search box:\n{}",
+        index.dom
+    );
+    let results = hits(&index.dom);
+    assert_eq!(
+        results.first(),
+        Some(&(
+            "UART0_CTRL".to_string(),
+            "soc-regs/registers/UART0_CTRL.html".to_string()
+        )),
+        "search results: {results:?}"
+    );
+
+    let register = chromium(&url(&site, "soc-regs/registers/UART0_CTRL.html"), None);
+    assert_quiet("UART0_CTRL.html", &register);
+    for text in [
+        "<code class=\"rust\">soc_regs::Uart0Ctrl</code>",
+        "<code class=\"rust\">soc_regs::mmio::Uart0::ctrl()</code>",
+        "<code class=\"rust\">Uart0Ctrl::EN</code>",
+        "<code class=\"rust\">Uart0Ctrl::PARITY</code>",
+    ] {
+        assert!(
+            register.dom.contains(text),
+            "UART0_CTRL.html lacks {text}:\n{}",
+            register.dom
+        );
+    }
+    let gpio = chromium(&url(&site, "soc-regs/registers/GPIOA_OUT.html"), None);
+    assert!(
+        gpio.dom
+            .contains("<code class=\"rust\">GpioaOut::PIN.at::&lt;3&gt;()</code>"),
+        "GPIOA_OUT.html lacks the field array's element"
+    );
+}

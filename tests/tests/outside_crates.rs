@@ -4,7 +4,8 @@
 //!   script that allows a vendor's known defect) copied out of the repository with its two paths
 //!   pointed at this checkout;
 //! - the `generate` route: the same SVD made into a crate with `armreg-codegen generate`, and a
-//!   firmware crate that depends on it by path.
+//!   firmware crate that depends on it by path, selecting a derived instance (`GPIOB`, whose block
+//!   is `GPIOA`'s) by its own feature and naming its type by its own name.
 //!
 //! Each builds for the host and for `thumbv7em-none-eabihf` (`rustup target add
 //! thumbv7em-none-eabihf`; `tests/run.sh` installs it), warnings denied, offline, resolved with the
@@ -161,12 +162,26 @@ fn a_crate_made_by_generate_builds_in_a_users_crate() {
         "note: 1 warning allowed: no_duplicate_names",
         "the allowed warning is counted, not shown"
     );
+    // The docs of a field array and of a layout read as English and link the field constants.
+    let gpio = std::fs::read_to_string(pac.join("src/layouts/gpioa_layouts.rs")).unwrap();
+    assert!(
+        gpio.contains("16 fields of 1 bit, 1 bit apart from bit 0: `PIN0`, `PIN1`,"),
+        "{gpio}"
+    );
+    assert!(gpio.contains("Reset: 0x0 each."), "{gpio}");
+    let uart = std::fs::read_to_string(pac.join("src/layouts/uart0_layouts.rs")).unwrap();
+    assert!(
+        uart.contains("| \\[0\\] | [`EN`](Self::EN) | read/write | 0x0 | Enable |"),
+        "{uart}"
+    );
+    assert!(uart.contains("an `enum` without variants"), "{uart}");
     let firmware = dir.join("firmware");
     std::fs::create_dir_all(firmware.join("src")).unwrap();
     std::fs::write(
         firmware.join("Cargo.toml"),
         "[package]\nname = \"firmware\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\n\
-         [dependencies]\nsoc-pac = { path = \"../soc-pac\" }\n\n[workspace]\n",
+         [dependencies]\nsoc-pac = { path = \"../soc-pac\", default-features = false, \
+         features = [\"uart0\", \"gpiob\"] }\n\n[workspace]\n",
     )
     .unwrap();
     std::fs::write(
@@ -177,6 +192,11 @@ fn a_crate_made_by_generate_builds_in_a_users_crate() {
              // SAFETY: UART0 is at this address (soc.svd).\n    \
              let uart = unsafe { soc_pac::mmio::Uart0::new(0x4000_1000) };\n    \
              uart.ctrl().modify(|v| v.with(soc_pac::Uart0Ctrl::EN, true));\n\
+         }\n\
+         /// Port B, by its own name and feature (its block is GPIOA's).\n\
+         pub fn port_b() -> soc_pac::mmio::Gpiob {\n    \
+             // SAFETY: GPIOB is at this address (soc.svd).\n    \
+             unsafe { soc_pac::mmio::gpiob() }\n\
          }\n",
     )
     .unwrap();

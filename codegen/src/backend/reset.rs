@@ -48,6 +48,16 @@ pub fn bits(layout: &Layout) -> ResetBits {
     }
 }
 
+/// The reset of `field` of `layout`: its own, else its bits of the layout's (whole-register)
+/// reset, when every one of them is known.
+pub fn field(layout: &Layout, field: &crate::ir::Field) -> Option<u64> {
+    field.reset.or_else(|| {
+        let known = bits(layout);
+        (known.known & field.mask() == field.mask())
+            .then(|| (known.value & field.mask()) >> field.lsb)
+    })
+}
+
 /// The layout's whole reset value, when every bit of it is defined: given whole (with no bit left
 /// out by a reset mask), or assembled when every named field has one.
 pub fn value(layout: &Layout) -> Option<u64> {

@@ -24,7 +24,7 @@ pub fn parse(file: &str, path: &Path, text: &str) -> Parsed {
             pmu_events::ErrorKind::Io(_) => INPUT_READABLE,
             _ => ARM_PMU_DATA_SYNTAX,
         };
-        vec![Diagnostic::error(rule, &pos, error.message())]
+        vec![Diagnostic::error(rule, &pos, error.message()).suggesting_expected()]
     })?;
     let Some(pmu) = data.pmu() else {
         return Err(vec![Diagnostic::error(

@@ -194,11 +194,10 @@ pub fn parse(file: &str, text: &str) -> Result<Device, Vec<Diagnostic>> {
     let raw: RawFile = toml::from_str(text).map_err(|error| {
         let span = error.span().unwrap_or(0..0);
         let message = error.message().trim().to_string();
-        vec![Diagnostic::error(
-            TOML_SYNTAX,
-            &lines.pos(span.start, span.end),
-            message,
-        )]
+        vec![
+            Diagnostic::error(TOML_SYNTAX, &lines.pos(span.start, span.end), message)
+                .suggesting_expected(),
+        ]
     })?;
     let mut lower = Lower::new(&lines, DESCRIPTION_SYNTAX);
     let device = lower.device(raw);

@@ -1,7 +1,8 @@
 //! Every `layout` a register names is defined, every `alias_of` names a register (or cluster) of
-//! the same block, and every cluster places an existing block that nothing else places.
+//! the same block, every instance is of a block that exists, and every cluster places an existing
+//! block that nothing else places.
 use super::contract::Property;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{backticked, Diagnostic};
 use crate::ir::{Device, NameRef};
 use crate::rules::REFERENCES_RESOLVE;
 
@@ -19,7 +20,11 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
     );
     for r in layout_refs {
         if device.layout(&r.name).is_none() {
-            out.push(unknown("layout", r));
+            out.push(unknown("layout", r).suggesting(
+                &r.name,
+                device.layouts.iter().map(|l| l.name.as_str()),
+                backticked,
+            ));
         }
     }
     for block in &device.blocks {
@@ -30,12 +35,28 @@ pub fn run(device: &Device) -> Vec<Diagnostic> {
                     .iter()
                     .any(|r| r.name == alias.name && r.name != reg.name)
                 {
-                    out.push(unknown(
-                        &format!("register of block `{}`", block.name),
-                        alias,
-                    ));
+                    out.push(
+                        unknown(&format!("register of block `{}`", block.name), alias).suggesting(
+                            &alias.name,
+                            block
+                                .registers
+                                .iter()
+                                .filter(|r| r.name != reg.name)
+                                .map(|r| r.name.as_str()),
+                            backticked,
+                        ),
+                    );
                 }
             }
+        }
+    }
+    for instance in &device.instances {
+        if !device.blocks.iter().any(|b| b.name == instance.block.name) {
+            out.push(unknown("block", &instance.block).suggesting(
+                &instance.block.name,
+                device.blocks.iter().map(|b| b.name.as_str()),
+                backticked,
+            ));
         }
     }
     out.extend(clusters_resolve(device));
@@ -52,7 +73,11 @@ fn clusters_resolve(device: &Device) -> Vec<Diagnostic> {
         for cluster in &block.clusters {
             let target = cluster.block.name.as_str();
             if !device.blocks.iter().any(|b| b.name == target) {
-                out.push(unknown("block", &cluster.block));
+                out.push(unknown("block", &cluster.block).suggesting(
+                    target,
+                    device.blocks.iter().map(|b| b.name.as_str()),
+                    backticked,
+                ));
                 continue;
             }
             match placed_by.insert(target, &block.name) {
@@ -76,10 +101,17 @@ fn clusters_resolve(device: &Device) -> Vec<Diagnostic> {
                     .iter()
                     .any(|c| c.name == alias.name && c.name != cluster.name)
                 {
-                    out.push(unknown(
-                        &format!("cluster of block `{}`", block.name),
-                        alias,
-                    ));
+                    out.push(
+                        unknown(&format!("cluster of block `{}`", block.name), alias).suggesting(
+                            &alias.name,
+                            block
+                                .clusters
+                                .iter()
+                                .filter(|c| c.name != cluster.name)
+                                .map(|c| c.name.as_str()),
+                            backticked,
+                        ),
+                    );
                 }
             }
         }

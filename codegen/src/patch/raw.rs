@@ -69,6 +69,7 @@ pub fn diagnostic(lines: &LineIndex, error: &toml::de::Error) -> Diagnostic {
         &lines.pos(span.start, span.end),
         error.message().trim().to_string(),
     )
+    .suggesting_expected()
 }
 
 /// The parameters of an operation that takes none besides its selector.

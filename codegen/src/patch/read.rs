@@ -135,6 +135,7 @@ fn unknown(lines: &LineIndex, key: &S<DeString>, expected: &[&str]) -> Diagnosti
             listed.join(", ")
         ),
     )
+    .suggesting_expected()
 }
 
 /// One operation: its keys, its selector, then what its own reading makes of its table.

@@ -217,7 +217,13 @@ pub fn select(device: &Device, layouts: &Layouts, s: &Selector) -> Result<Select
                 .iter()
                 .enumerate()
                 .filter_map(|(i, inst)| g.captures(&inst.name).map(|c| (Elem::Instance(i), c)));
-            nonempty(found.collect(), g, "instance", String::new())?
+            nonempty(
+                found.collect(),
+                g,
+                "instance",
+                String::new(),
+                device.instances.iter().map(|i| i.name.as_str()),
+            )?
         }
         Level::Block => with(blocks(device, s)?, Elem::Block),
         Level::Cluster => clusters(device, s)?,
@@ -241,19 +247,27 @@ fn with<T>(found: Vec<(T, Vec<String>)>, elem: impl Fn(T) -> Elem) -> Vec<(Elem,
     found.into_iter().map(|(t, c)| (elem(t), c)).collect()
 }
 
-/// `found`, or the error that `glob` matches no `what` (`within` says where it looked).
-fn nonempty<T>(
+/// `found`, or the error that `glob` matches no `what` (`within` says where it looked), with
+/// the names among `names` (those it looked in) that a name without wildcards may have meant.
+fn nonempty<'a, T>(
     found: Vec<T>,
     glob: &Glob,
     what: &str,
     within: String,
+    names: impl IntoIterator<Item = &'a str>,
 ) -> Result<Vec<T>, Diagnostic> {
     if found.is_empty() {
-        return Err(Diagnostic::error(
+        let error = Diagnostic::error(
             PATCH_SELECTORS_MATCH,
             &glob.pos,
             format!("`{}` matches no {what}{within}", glob.text),
-        ));
+        );
+        let plain = !glob.text.contains(['*', '?', '[', '{', '<']);
+        return Err(if plain {
+            error.suggesting(&glob.text, names, crate::diagnostic::backticked)
+        } else {
+            error
+        });
     }
     Ok(found)
 }
@@ -268,7 +282,13 @@ fn blocks(device: &Device, s: &Selector) -> Found<usize> {
         .enumerate()
         .filter_map(|(i, b)| g.captures(&b.name).map(|c| (i, c)))
         .collect();
-    let blocks = nonempty(found, g, "block", String::new())?;
+    let blocks = nonempty(
+        found,
+        g,
+        "block",
+        String::new(),
+        device.blocks.iter().map(|b| b.name.as_str()),
+    )?;
     let (Some(cg), Some(_)) = (&s.cluster, &s.register) else {
         return Ok(blocks);
     };
@@ -284,7 +304,16 @@ fn blocks(device: &Device, s: &Selector) -> Found<usize> {
             Some((nested, c))
         })
         .collect();
-    let placed = nonempty(placed, cg, "cluster", of_blocks(device, &blocks))?;
+    let placed = nonempty(
+        placed,
+        cg,
+        "cluster",
+        of_blocks(device, &blocks),
+        blocks
+            .iter()
+            .flat_map(|(b, _)| &device.blocks[*b].clusters)
+            .map(|c| c.name.as_str()),
+    )?;
     let mut seen = std::collections::BTreeSet::new();
     Ok(placed
         .into_iter()
@@ -308,7 +337,16 @@ fn clusters(device: &Device, s: &Selector) -> Found<Elem> {
                 })
         })
         .collect();
-    nonempty(found, g, "cluster", of_blocks(device, &blocks))
+    nonempty(
+        found,
+        g,
+        "cluster",
+        of_blocks(device, &blocks),
+        blocks
+            .iter()
+            .flat_map(|(b, _)| &device.blocks[*b].clusters)
+            .map(|c| c.name.as_str()),
+    )
 }
 
 /// The registers `register` (in the blocks selected) or `sysreg` selects.
@@ -320,7 +358,13 @@ fn registers(device: &Device, s: &Selector) -> Found<Reg> {
             .enumerate()
             .filter_map(|(i, r)| g.captures(&r.name).map(|c| (Reg::Sys(i), c)))
             .collect();
-        return nonempty(found, g, "system register", String::new());
+        return nonempty(
+            found,
+            g,
+            "system register",
+            String::new(),
+            device.sysregs.iter().map(|r| r.name.as_str()),
+        );
     }
     let blocks = blocks(device, s)?;
     let g = s.register.as_ref().expect("the level needs a register");
@@ -332,7 +376,16 @@ fn registers(device: &Device, s: &Selector) -> Found<Reg> {
             }
         }
     }
-    nonempty(found, g, "register", of_blocks(device, &blocks))
+    nonempty(
+        found,
+        g,
+        "register",
+        of_blocks(device, &blocks),
+        blocks
+            .iter()
+            .flat_map(|(b, _)| &device.blocks[*b].registers)
+            .map(|r| r.name.as_str()),
+    )
 }
 
 /// The named fields `field` selects in the layouts of `regs`.
@@ -358,7 +411,7 @@ fn fields(
         }
     }
     let names: Vec<String> = regs.iter().map(|(r, _)| reg_name(device, *r)).collect();
-    nonempty(found, g, "field", of_names("register", &names))
+    nonempty(found, g, "field", of_names("register", &names), [])
 }
 
 /// The enumerated values `value` selects of `fields`.
@@ -384,7 +437,7 @@ fn values(
         .iter()
         .map(|((r, f), _)| path(device, layouts, Elem::Field(*r, *f)))
         .collect();
-    nonempty(found, g, "enumerated value", of_names("field", &names))
+    nonempty(found, g, "enumerated value", of_names("field", &names), [])
 }
 
 fn of_blocks(device: &Device, blocks: &[(usize, Vec<String>)]) -> String {

@@ -32,7 +32,7 @@
 )]
 /// Cluster Cycle Count Register, 64 bits
 ///
-/// A layout: its values are [`Value<Clusterpmccntr>`](armreg_rt::Value), from `Clusterpmccntr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CLUSTERPMCCNTR_EL1`](crate::aarch64::CLUSTERPMCCNTR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Clusterpmccntr>`](armreg_rt::Value), from `Clusterpmccntr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CLUSTERPMCCNTR_EL1`](crate::aarch64::CLUSTERPMCCNTR_EL1).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmccntr};
@@ -48,7 +48,7 @@
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `CCNT` | read/write | - | Cluster cycle count |
+/// | \[63:0\] | [`CCNT`](Self::CCNT) | read/write | - | Cluster cycle count |
 pub enum Clusterpmccntr {}
 impl Clusterpmccntr {
     /// `CCNT`: Cluster cycle count
@@ -74,7 +74,7 @@ impl armreg_rt::Layout for Clusterpmccntr {
 }
 /// Cluster Cycle Count Register as transferred by the AArch32 MRC/MCR form (32 bits)
 ///
-/// A layout: its values are [`Value<Clusterpmccntr32>`](armreg_rt::Value), from `Clusterpmccntr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMCCNTR`](crate::aarch32::CLUSTERPMCCNTR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Clusterpmccntr32>`](armreg_rt::Value), from `Clusterpmccntr32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CLUSTERPMCCNTR`](crate::aarch32::CLUSTERPMCCNTR).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmccntr32};
@@ -90,7 +90,7 @@ impl armreg_rt::Layout for Clusterpmccntr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `CCNT` | read/write | - | Cluster cycle count, the 32 bits an MRC/MCR transfers |
+/// | \[31:0\] | [`CCNT`](Self::CCNT) | read/write | - | Cluster cycle count, the 32 bits an MRC/MCR transfers |
 pub enum Clusterpmccntr32 {}
 impl Clusterpmccntr32 {
     /// `CCNT`: Cluster cycle count, the 32 bits an MRC/MCR transfers
@@ -116,7 +116,7 @@ impl armreg_rt::Layout for Clusterpmccntr32 {
 }
 /// Cluster Common Event Identification Register (event support bitmap). The field layout is not described here
 ///
-/// A layout: its values are [`Value<Clusterpmceid>`](armreg_rt::Value), from `Clusterpmceid::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMCEID0`](crate::aarch32::CLUSTERPMCEID0), [`aarch64::CLUSTERPMCEID0_EL1`](crate::aarch64::CLUSTERPMCEID0_EL1), [`aarch32::CLUSTERPMCEID1`](crate::aarch32::CLUSTERPMCEID1), [`aarch64::CLUSTERPMCEID1_EL1`](crate::aarch64::CLUSTERPMCEID1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Clusterpmceid>`](armreg_rt::Value), from `Clusterpmceid::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CLUSTERPMCEID0`](crate::aarch32::CLUSTERPMCEID0), [`aarch64::CLUSTERPMCEID0_EL1`](crate::aarch64::CLUSTERPMCEID0_EL1), [`aarch32::CLUSTERPMCEID1`](crate::aarch32::CLUSTERPMCEID1), [`aarch64::CLUSTERPMCEID1_EL1`](crate::aarch64::CLUSTERPMCEID1_EL1).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmceid};
@@ -132,7 +132,7 @@ impl armreg_rt::Layout for Clusterpmccntr32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
+/// | \[31:0\] | [`VALUE`](Self::VALUE) | read-only | - | Whole register; finer layout not described here |
 pub enum Clusterpmceid {}
 impl Clusterpmceid {
     /// `VALUE`: Whole register; finer layout not described here
@@ -158,7 +158,7 @@ impl armreg_rt::Layout for Clusterpmceid {
 }
 /// Cluster Performance Monitors Control Register
 ///
-/// A layout: its values are [`Value<Clusterpmcr>`](armreg_rt::Value), from `Clusterpmcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMCR`](crate::aarch32::CLUSTERPMCR), [`aarch64::CLUSTERPMCR_EL1`](crate::aarch64::CLUSTERPMCR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Clusterpmcr>`](armreg_rt::Value), from `Clusterpmcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CLUSTERPMCR`](crate::aarch32::CLUSTERPMCR), [`aarch64::CLUSTERPMCR_EL1`](crate::aarch64::CLUSTERPMCR_EL1).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmcr};
@@ -174,12 +174,12 @@ impl armreg_rt::Layout for Clusterpmceid {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:24\] | `IMP` | read-only | - | Implementer code |
-/// | \[23:16\] | `IDCODE` | read-only | - | Identification code |
-/// | \[15:11\] | `N` | read-only | - | Number of event counters implemented |
-/// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets CLUSTERPMCCNTR; reads as 0 |
-/// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the cluster event counters; reads as 0 |
-/// | \[0\] | `E` | read/write | - | Enable: global enable of the cluster counters |
+/// | \[31:24\] | [`IMP`](Self::IMP) | read-only | - | Implementer code |
+/// | \[23:16\] | [`IDCODE`](Self::IDCODE) | read-only | - | Identification code |
+/// | \[15:11\] | [`N`](Self::N) | read-only | - | Number of event counters implemented |
+/// | \[2\] | [`C`](Self::C) | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets CLUSTERPMCCNTR; reads as 0 |
+/// | \[1\] | [`P`](Self::P) | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the cluster event counters; reads as 0 |
+/// | \[0\] | [`E`](Self::E) | read/write | - | Enable: global enable of the cluster counters |
 pub enum Clusterpmcr {}
 impl Clusterpmcr {
     /// `E`: Enable: global enable of the cluster counters
@@ -235,7 +235,7 @@ impl armreg_rt::Layout for Clusterpmcr {
 }
 /// Cluster Monitor Debug Configuration Register (TF-A names it CLUSTERPMMDCR_EL3 and uses its SPME bit to prohibit Secure counting). The field layout is not described here
 ///
-/// A layout: its values are [`Value<Clusterpmmdcr>`](armreg_rt::Value), from `Clusterpmmdcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMMDCR`](crate::aarch32::CLUSTERPMMDCR), [`aarch64::CLUSTERPMMDCR_EL1`](crate::aarch64::CLUSTERPMMDCR_EL1), [`aarch32::CLUSTERPMSELR`](crate::aarch32::CLUSTERPMSELR), [`aarch64::CLUSTERPMSELR_EL1`](crate::aarch64::CLUSTERPMSELR_EL1), [`aarch32::CLUSTERPMXEVTYPER`](crate::aarch32::CLUSTERPMXEVTYPER), [`aarch64::CLUSTERPMXEVTYPER_EL1`](crate::aarch64::CLUSTERPMXEVTYPER_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Clusterpmmdcr>`](armreg_rt::Value), from `Clusterpmmdcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CLUSTERPMMDCR`](crate::aarch32::CLUSTERPMMDCR), [`aarch64::CLUSTERPMMDCR_EL1`](crate::aarch64::CLUSTERPMMDCR_EL1), [`aarch32::CLUSTERPMSELR`](crate::aarch32::CLUSTERPMSELR), [`aarch64::CLUSTERPMSELR_EL1`](crate::aarch64::CLUSTERPMSELR_EL1), [`aarch32::CLUSTERPMXEVTYPER`](crate::aarch32::CLUSTERPMXEVTYPER), [`aarch64::CLUSTERPMXEVTYPER_EL1`](crate::aarch64::CLUSTERPMXEVTYPER_EL1).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmmdcr};
@@ -251,7 +251,7 @@ impl armreg_rt::Layout for Clusterpmcr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
+/// | \[31:0\] | [`VALUE`](Self::VALUE) | read/write | - | Whole register; finer layout not described here |
 pub enum Clusterpmmdcr {}
 impl Clusterpmmdcr {
     /// `VALUE`: Whole register; finer layout not described here
@@ -285,7 +285,7 @@ impl armreg_rt::Layout for Clusterpmmdcr {
 pub type Clusterpmselr = crate::Clusterpmmdcr;
 /// Cluster Selected Event Count Register: the 32-bit event counter selected by CLUSTERPMSELR
 ///
-/// A layout: its values are [`Value<Clusterpmxevcntr>`](armreg_rt::Value), from `Clusterpmxevcntr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMXEVCNTR`](crate::aarch32::CLUSTERPMXEVCNTR), [`aarch64::CLUSTERPMXEVCNTR_EL1`](crate::aarch64::CLUSTERPMXEVCNTR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Clusterpmxevcntr>`](armreg_rt::Value), from `Clusterpmxevcntr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CLUSTERPMXEVCNTR`](crate::aarch32::CLUSTERPMXEVCNTR), [`aarch64::CLUSTERPMXEVCNTR_EL1`](crate::aarch64::CLUSTERPMXEVCNTR_EL1).
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, Clusterpmxevcntr};
@@ -301,7 +301,7 @@ pub type Clusterpmselr = crate::Clusterpmmdcr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `EVCNT` | read/write | - | Event count of the selected counter |
+/// | \[31:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count of the selected counter |
 pub enum Clusterpmxevcntr {}
 impl Clusterpmxevcntr {
     /// `EVCNT`: Event count of the selected counter
@@ -335,7 +335,7 @@ impl armreg_rt::Layout for Clusterpmxevcntr {
 pub type Clusterpmxevtyper = crate::Clusterpmmdcr;
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views CLUSTERPMCNTENSET/CLR, CLUSTERPMOVSSET/CLR and CLUSTERPMINTENSET/CLR
 ///
-/// A layout: its values are [`Value<ClusterpmCounterMask>`](armreg_rt::Value), from `ClusterpmCounterMask::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CLUSTERPMCNTENCLR`](crate::aarch32::CLUSTERPMCNTENCLR), [`aarch64::CLUSTERPMCNTENCLR_EL1`](crate::aarch64::CLUSTERPMCNTENCLR_EL1), [`aarch32::CLUSTERPMCNTENSET`](crate::aarch32::CLUSTERPMCNTENSET), [`aarch64::CLUSTERPMCNTENSET_EL1`](crate::aarch64::CLUSTERPMCNTENSET_EL1), [`aarch32::CLUSTERPMINTENCLR`](crate::aarch32::CLUSTERPMINTENCLR), [`aarch64::CLUSTERPMINTENCLR_EL1`](crate::aarch64::CLUSTERPMINTENCLR_EL1), [`aarch32::CLUSTERPMINTENSET`](crate::aarch32::CLUSTERPMINTENSET), [`aarch64::CLUSTERPMINTENSET_EL1`](crate::aarch64::CLUSTERPMINTENSET_EL1) and 4 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<ClusterpmCounterMask>`](armreg_rt::Value), from `ClusterpmCounterMask::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CLUSTERPMCNTENCLR`](crate::aarch32::CLUSTERPMCNTENCLR), [`aarch64::CLUSTERPMCNTENCLR_EL1`](crate::aarch64::CLUSTERPMCNTENCLR_EL1), [`aarch32::CLUSTERPMCNTENSET`](crate::aarch32::CLUSTERPMCNTENSET), [`aarch64::CLUSTERPMCNTENSET_EL1`](crate::aarch64::CLUSTERPMCNTENSET_EL1), [`aarch32::CLUSTERPMINTENCLR`](crate::aarch32::CLUSTERPMINTENCLR), [`aarch64::CLUSTERPMINTENCLR_EL1`](crate::aarch64::CLUSTERPMINTENCLR_EL1), [`aarch32::CLUSTERPMINTENSET`](crate::aarch32::CLUSTERPMINTENSET), [`aarch64::CLUSTERPMINTENSET_EL1`](crate::aarch64::CLUSTERPMINTENSET_EL1) and 4 more.
 ///
 /// ```
 /// # use arm_dsu_pmu::{Layout, ClusterpmCounterMask};
@@ -351,38 +351,38 @@ pub type Clusterpmxevtyper = crate::Clusterpmmdcr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `C` | read/write | - | Cycle counter (CLUSTERPMCCNTR, counter index 31) |
-/// | \[30\] | `P30` | read/write | - | Event counter 30 |
-/// | \[29\] | `P29` | read/write | - | Event counter 29 |
-/// | \[28\] | `P28` | read/write | - | Event counter 28 |
-/// | \[27\] | `P27` | read/write | - | Event counter 27 |
-/// | \[26\] | `P26` | read/write | - | Event counter 26 |
-/// | \[25\] | `P25` | read/write | - | Event counter 25 |
-/// | \[24\] | `P24` | read/write | - | Event counter 24 |
-/// | \[23\] | `P23` | read/write | - | Event counter 23 |
-/// | \[22\] | `P22` | read/write | - | Event counter 22 |
-/// | \[21\] | `P21` | read/write | - | Event counter 21 |
-/// | \[20\] | `P20` | read/write | - | Event counter 20 |
-/// | \[19\] | `P19` | read/write | - | Event counter 19 |
-/// | \[18\] | `P18` | read/write | - | Event counter 18 |
-/// | \[17\] | `P17` | read/write | - | Event counter 17 |
-/// | \[16\] | `P16` | read/write | - | Event counter 16 |
-/// | \[15\] | `P15` | read/write | - | Event counter 15 |
-/// | \[14\] | `P14` | read/write | - | Event counter 14 |
-/// | \[13\] | `P13` | read/write | - | Event counter 13 |
-/// | \[12\] | `P12` | read/write | - | Event counter 12 |
-/// | \[11\] | `P11` | read/write | - | Event counter 11 |
-/// | \[10\] | `P10` | read/write | - | Event counter 10 |
-/// | \[9\] | `P9` | read/write | - | Event counter 9 |
-/// | \[8\] | `P8` | read/write | - | Event counter 8 |
-/// | \[7\] | `P7` | read/write | - | Event counter 7 |
-/// | \[6\] | `P6` | read/write | - | Event counter 6 |
-/// | \[5\] | `P5` | read/write | - | Event counter 5 |
-/// | \[4\] | `P4` | read/write | - | Event counter 4 |
-/// | \[3\] | `P3` | read/write | - | Event counter 3 |
-/// | \[2\] | `P2` | read/write | - | Event counter 2 |
-/// | \[1\] | `P1` | read/write | - | Event counter 1 |
-/// | \[0\] | `P0` | read/write | - | Event counter 0 |
+/// | \[31\] | [`C`](Self::C) | read/write | - | Cycle counter (CLUSTERPMCCNTR, counter index 31) |
+/// | \[30\] | [`P30`](Self::P30) | read/write | - | Event counter 30 |
+/// | \[29\] | [`P29`](Self::P29) | read/write | - | Event counter 29 |
+/// | \[28\] | [`P28`](Self::P28) | read/write | - | Event counter 28 |
+/// | \[27\] | [`P27`](Self::P27) | read/write | - | Event counter 27 |
+/// | \[26\] | [`P26`](Self::P26) | read/write | - | Event counter 26 |
+/// | \[25\] | [`P25`](Self::P25) | read/write | - | Event counter 25 |
+/// | \[24\] | [`P24`](Self::P24) | read/write | - | Event counter 24 |
+/// | \[23\] | [`P23`](Self::P23) | read/write | - | Event counter 23 |
+/// | \[22\] | [`P22`](Self::P22) | read/write | - | Event counter 22 |
+/// | \[21\] | [`P21`](Self::P21) | read/write | - | Event counter 21 |
+/// | \[20\] | [`P20`](Self::P20) | read/write | - | Event counter 20 |
+/// | \[19\] | [`P19`](Self::P19) | read/write | - | Event counter 19 |
+/// | \[18\] | [`P18`](Self::P18) | read/write | - | Event counter 18 |
+/// | \[17\] | [`P17`](Self::P17) | read/write | - | Event counter 17 |
+/// | \[16\] | [`P16`](Self::P16) | read/write | - | Event counter 16 |
+/// | \[15\] | [`P15`](Self::P15) | read/write | - | Event counter 15 |
+/// | \[14\] | [`P14`](Self::P14) | read/write | - | Event counter 14 |
+/// | \[13\] | [`P13`](Self::P13) | read/write | - | Event counter 13 |
+/// | \[12\] | [`P12`](Self::P12) | read/write | - | Event counter 12 |
+/// | \[11\] | [`P11`](Self::P11) | read/write | - | Event counter 11 |
+/// | \[10\] | [`P10`](Self::P10) | read/write | - | Event counter 10 |
+/// | \[9\] | [`P9`](Self::P9) | read/write | - | Event counter 9 |
+/// | \[8\] | [`P8`](Self::P8) | read/write | - | Event counter 8 |
+/// | \[7\] | [`P7`](Self::P7) | read/write | - | Event counter 7 |
+/// | \[6\] | [`P6`](Self::P6) | read/write | - | Event counter 6 |
+/// | \[5\] | [`P5`](Self::P5) | read/write | - | Event counter 5 |
+/// | \[4\] | [`P4`](Self::P4) | read/write | - | Event counter 4 |
+/// | \[3\] | [`P3`](Self::P3) | read/write | - | Event counter 3 |
+/// | \[2\] | [`P2`](Self::P2) | read/write | - | Event counter 2 |
+/// | \[1\] | [`P1`](Self::P1) | read/write | - | Event counter 1 |
+/// | \[0\] | [`P0`](Self::P0) | read/write | - | Event counter 0 |
 pub enum ClusterpmCounterMask {}
 impl ClusterpmCounterMask {
     /// `P0`: Event counter 0

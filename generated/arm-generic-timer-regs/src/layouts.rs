@@ -32,7 +32,7 @@
 )]
 /// Counter-timer Frequency Register (CNTFRQ_EL0): the system counter frequency in Hz, as programmed by firmware
 ///
-/// A layout: its values are [`Value<Cntfrq>`](armreg_rt::Value), from `Cntfrq::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntfrq>`](armreg_rt::Value), from `Cntfrq::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, Cntfrq};
@@ -49,7 +49,7 @@
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others) |
+/// | \[31:0\] | [`ClockFreq`](Self::CLOCKFREQ) | read/write | - | System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others) |
 pub enum Cntfrq {}
 impl Cntfrq {
     /// `ClockFreq`: System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others)
@@ -75,7 +75,7 @@ impl armreg_rt::Layout for Cntfrq {
 }
 /// Counter-timer Frequency Register, AArch32 CNTFRQ (32 bits)
 ///
-/// A layout: its values are [`Value<CntfrqA32>`](armreg_rt::Value), from `CntfrqA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntfrqA32>`](armreg_rt::Value), from `CntfrqA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, CntfrqA32};
@@ -91,7 +91,7 @@ impl armreg_rt::Layout for Cntfrq {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz |
+/// | \[31:0\] | [`ClockFreq`](Self::CLOCKFREQ) | read/write | - | System counter clock frequency in Hz |
 pub enum CntfrqA32 {}
 impl CntfrqA32 {
     /// `ClockFreq`: System counter clock frequency in Hz
@@ -117,7 +117,7 @@ impl armreg_rt::Layout for CntfrqA32 {
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
 ///
-/// A layout: its values are [`Value<Cntpct>`](armreg_rt::Value), from `Cntpct::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntpct>`](armreg_rt::Value), from `Cntpct::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, Cntpct};
@@ -133,7 +133,7 @@ impl armreg_rt::Layout for CntfrqA32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `PhysicalCount` | read-only | - | Physical count value |
+/// | \[63:0\] | [`PhysicalCount`](Self::PHYSICALCOUNT) | read-only | - | Physical count value |
 pub enum Cntpct {}
 impl Cntpct {
     /// `PhysicalCount`: Physical count value
@@ -159,7 +159,7 @@ impl armreg_rt::Layout for Cntpct {
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
 ///
-/// A layout: its values are [`Value<Cntvct>`](armreg_rt::Value), from `Cntvct::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntvct>`](armreg_rt::Value), from `Cntvct::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, Cntvct};
@@ -175,7 +175,7 @@ impl armreg_rt::Layout for Cntpct {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `VirtualCount` | read-only | - | Virtual count value |
+/// | \[63:0\] | [`VirtualCount`](Self::VIRTUALCOUNT) | read-only | - | Virtual count value |
 pub enum Cntvct {}
 impl Cntvct {
     /// `VirtualCount`: Virtual count value
@@ -201,7 +201,7 @@ impl armreg_rt::Layout for Cntvct {
 }
 /// Counter-timer Virtual Timer Control: enable, interrupt mask, and whether the timer condition is met
 ///
-/// A layout: its values are [`Value<CntvCtl>`](armreg_rt::Value), from `CntvCtl::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntvCtl>`](armreg_rt::Value), from `CntvCtl::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, CntvCtl};
@@ -218,9 +218,9 @@ impl armreg_rt::Layout for Cntvct {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:3\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[2\] | `ISTATUS` | read-only | - | 1: the timer condition is met (with ENABLE set) |
-/// | \[1\] | `IMASK` | read/write | - | 1: the timer's interrupt is masked (ISTATUS still says whether the condition is met) |
-/// | \[0\] | `ENABLE` | read/write | - | 1: the timer is enabled (the condition is CNTVCT - CNTV_CVAL &gt;= 0) |
+/// | \[2\] | [`ISTATUS`](Self::ISTATUS) | read-only | - | 1: the timer condition is met (with ENABLE set) |
+/// | \[1\] | [`IMASK`](Self::IMASK) | read/write | - | 1: the timer's interrupt is masked (ISTATUS still says whether the condition is met) |
+/// | \[0\] | [`ENABLE`](Self::ENABLE) | read/write | - | 1: the timer is enabled (the condition is CNTVCT - CNTV_CVAL &gt;= 0) |
 pub enum CntvCtl {}
 impl CntvCtl {
     /// `ENABLE`: 1: the timer is enabled (the condition is CNTVCT - CNTV_CVAL &gt;= 0)
@@ -258,7 +258,7 @@ impl armreg_rt::Layout for CntvCtl {
 }
 /// Counter-timer Virtual Timer Control, AArch32 CNTV_CTL (32 bits)
 ///
-/// A layout: its values are [`Value<CntvCtlA32>`](armreg_rt::Value), from `CntvCtlA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntvCtlA32>`](armreg_rt::Value), from `CntvCtlA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, CntvCtlA32};
@@ -275,9 +275,9 @@ impl armreg_rt::Layout for CntvCtl {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:3\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[2\] | `ISTATUS` | read-only | - | 1: the timer condition is met (with ENABLE set) |
-/// | \[1\] | `IMASK` | read/write | - | 1: the timer's interrupt is masked |
-/// | \[0\] | `ENABLE` | read/write | - | 1: the timer is enabled |
+/// | \[2\] | [`ISTATUS`](Self::ISTATUS) | read-only | - | 1: the timer condition is met (with ENABLE set) |
+/// | \[1\] | [`IMASK`](Self::IMASK) | read/write | - | 1: the timer's interrupt is masked |
+/// | \[0\] | [`ENABLE`](Self::ENABLE) | read/write | - | 1: the timer is enabled |
 pub enum CntvCtlA32 {}
 impl CntvCtlA32 {
     /// `ENABLE`: 1: the timer is enabled
@@ -315,7 +315,7 @@ impl armreg_rt::Layout for CntvCtlA32 {
 }
 /// Counter-timer Virtual Timer TimerValue: a write sets CNTV_CVAL to CNTVCT plus the sign-extended value, so the timer fires that many ticks from now
 ///
-/// A layout: its values are [`Value<CntvTval>`](armreg_rt::Value), from `CntvTval::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntvTval>`](armreg_rt::Value), from `CntvTval::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, CntvTval};
@@ -332,7 +332,7 @@ impl armreg_rt::Layout for CntvCtlA32 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[31:0\] | `TimerValue` | read/write | - | Ticks until the condition is met (signed: reads go negative once it is) |
+/// | \[31:0\] | [`TimerValue`](Self::TIMERVALUE) | read/write | - | Ticks until the condition is met (signed: reads go negative once it is) |
 pub enum CntvTval {}
 impl CntvTval {
     /// `TimerValue`: Ticks until the condition is met (signed: reads go negative once it is)
@@ -358,7 +358,7 @@ impl armreg_rt::Layout for CntvTval {
 }
 /// Counter-timer Virtual Timer TimerValue, AArch32 CNTV_TVAL (32 bits)
 ///
-/// A layout: its values are [`Value<CntvTvalA32>`](armreg_rt::Value), from `CntvTvalA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntvTvalA32>`](armreg_rt::Value), from `CntvTvalA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
 ///
 /// ```
 /// # use arm_generic_timer_regs::{Layout, CntvTvalA32};
@@ -374,7 +374,7 @@ impl armreg_rt::Layout for CntvTval {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `TimerValue` | read/write | - | Ticks until the condition is met (signed) |
+/// | \[31:0\] | [`TimerValue`](Self::TIMERVALUE) | read/write | - | Ticks until the condition is met (signed) |
 pub enum CntvTvalA32 {}
 impl CntvTvalA32 {
     /// `TimerValue`: Ticks until the condition is met (signed)

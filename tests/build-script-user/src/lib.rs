@@ -8,3 +8,16 @@ pub fn enable_uart() {
     let uart = unsafe { mmio::Uart0::new(0x4000_1000) };
     uart.ctrl().modify(|v| v.with(Uart0Ctrl::EN, true));
 }
+
+/// Port B, by its own name (its block is GPIOA's, which it derives from).
+pub fn port_b() -> mmio::Gpiob {
+    // SAFETY: the SoC's GPIOB is at this address (registers/soc.svd).
+    unsafe { mmio::gpiob() }
+}
+
+/// Drives pin 3 of port B high: an element of a field array, as the register site names it.
+pub fn set_pin3() {
+    port_b()
+        .out()
+        .modify(|v| v.with(GpioaOut::PIN.at::<3>(), true));
+}

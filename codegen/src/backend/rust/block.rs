@@ -39,6 +39,7 @@ pub fn block_items(device: &Device, b: &Block) -> String {
     let irq_type = super::device::interrupt_type(device);
     for i in device.instances.iter().filter(|i| i.block.name == b.name) {
         instance(&mut c, i, irq_type);
+        instance_type(&mut c, device, i);
     }
     c.finish()
 }
@@ -115,6 +116,28 @@ fn cluster_method(c: &mut Code, block: &Block, cluster: &Cluster) {
             c.close("");
         }
     }
+}
+
+/// The instance's name for its block's type, where it is not the block's own (`Gpiob` for `GPIOB`,
+/// an instance of `GPIOA`) and no block's type has it: each instance is reachable by its name.
+fn instance_type(c: &mut Code, device: &Device, inst: &Instance) {
+    let block = name(&inst.block.name, Case::Camel);
+    let alias = name(&inst.name, Case::Camel);
+    if alias == block
+        || device
+            .blocks
+            .iter()
+            .any(|b| name(&b.name, Case::Camel) == alias)
+    {
+        return;
+    }
+    c.doc(&format!(
+        "The block type of {}: [`{block}`], whose registers it has.",
+        doc::code(&inst.name)
+    ));
+    c.fmt(format_args!(
+        "pub type {alias}<B = armreg_rt::mmio::Mmio> = {block}<B>;"
+    ));
 }
 
 /// A block at its address: the base as a constant and an `unsafe` constructor. A base above

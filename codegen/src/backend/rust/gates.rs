@@ -161,6 +161,29 @@ impl Gates {
     }
 }
 
+/// The features an instance of a block has of its own, when its name is not its block's
+/// (`GPIOB`, an instance of block `GPIOA`): `(instance feature, block feature)`, the instance's
+/// name in snake case enabling its block's feature. None where the name is a block's feature, or
+/// one the crate has for itself.
+pub(super) fn instance_features(device: &Device) -> Vec<(String, String)> {
+    let own = block_features(device);
+    let mut out: Vec<(String, String)> = Vec::new();
+    for inst in &device.instances {
+        let Some(b) = device.blocks.iter().position(|b| b.name == inst.block.name) else {
+            continue;
+        };
+        let feature = name(&inst.name, Case::Snake);
+        let taken = own.contains(&feature)
+            || RESERVED.contains(&feature.as_str())
+            || feature == "defmt"
+            || out.iter().any(|(f, _)| *f == feature);
+        if !taken {
+            out.push((feature, own[device.block_tops()[b]].clone()));
+        }
+    }
+    out
+}
+
 /// Each block's feature: its name in snake case (`io_bank0`), `_block` added to a name the
 /// crate's own features take.
 fn block_features(device: &Device) -> Vec<String> {

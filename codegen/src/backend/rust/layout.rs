@@ -202,7 +202,7 @@ impl<'l> Plan<'l> {
             format!("`{ty}::DEFAULT`")
         };
         let lead = format!(
-            "A layout: its values are [`Value<{ty}>`](armreg_rt::Value), from {start} and the field constants below."
+            "A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<{ty}>`](armreg_rt::Value), from {start} and the field constants (linked in the table)."
         );
         let example = example(layout, &ty, self.krate.as_deref(), self.layout_trait);
         // The feature a register's link needs: its block's, where blocks are gated, unless the
@@ -474,6 +474,20 @@ impl SharedEnums {
     }
 }
 
+/// How many enumerated fields of `layouts` take the type of an identical enum (same variants,
+/// values and descriptions) that another field defines, and how many types those are.
+pub(super) fn merged_enums(layouts: &[Layout]) -> (usize, usize) {
+    let plan = Plan::new(layouts);
+    let reused: Vec<&str> = plan
+        .shared
+        .reuse
+        .values()
+        .filter_map(|r| r.as_ref().map(|(_, path)| path.as_str()))
+        .collect();
+    let types: std::collections::HashSet<&str> = reused.iter().copied().collect();
+    (reused.len(), types.len())
+}
+
 /// The path of field `f`'s enum in `layout`'s enum module.
 fn enum_path(layout: &Layout, f: &Field) -> String {
     format!(
@@ -664,26 +678,47 @@ fn struct_doc(layout: &Layout) -> (String, Option<String>) {
     if layout.fields.is_empty() {
         return (lead, None);
     }
+    // Each field links to its constant (an array's member to the array's), which is how the
+    // layout is used.
+    let arrays = usable_field_arrays(layout);
+    let constant = |f: &Field| -> Option<String> {
+        if let Some((array, _)) = arrays
+            .iter()
+            .find(|(_, members)| members.iter().any(|m| m.name == f.name))
+        {
+            return Some(field_array_const(array));
+        }
+        (!f.is_reserved() && has_constant(f)).then(|| field_const(f))
+    };
     let mut table =
         String::from("| Bits | Field | Access | Reset | Description |\n|---|---|---|---|---|");
     for f in layout.fields.iter().rev() {
         table.push_str(&format!(
             "\n| {} | {} | {} | {} | {} |",
             doc::bits(f),
-            if f.is_reserved() {
-                "-".to_string()
-            } else {
-                doc::code(&f.name)
+            match constant(f) {
+                _ if f.is_reserved() => "-".to_string(),
+                Some(c) => format!("[{}](Self::{c})", doc::code(&f.name)),
+                None => doc::code(&f.name),
             },
             doc::access(f.access),
-            f.reset.map_or("-".to_string(), |r| format!("{r:#x}")),
+            crate::backend::reset::field(layout, f).map_or("-".to_string(), |r| format!("{r:#x}")),
             doc::summary(f.doc.as_deref()),
         ));
     }
     (lead, Some(table))
 }
 
-fn field_doc(f: &Field) -> String {
+/// `1 bit`, `4 bits`.
+fn bits_count(n: u32) -> String {
+    if n == 1 {
+        "1 bit".to_string()
+    } else {
+        format!("{n} bits")
+    }
+}
+
+fn field_doc(layout: &Layout, f: &Field) -> String {
     doc::paragraphs(&[
         Some(format!(
             "{}: {}",
@@ -694,7 +729,7 @@ fn field_doc(f: &Field) -> String {
             "Bits {}, {}. Reset: {}.",
             doc::bits(f),
             doc::access(f.access),
-            f.reset
+            crate::backend::reset::field(layout, f)
                 .map_or("not described".to_string(), |r| format!("{r:#x}")),
         )),
         f.read_action
@@ -853,6 +888,19 @@ fn usable_field_arrays(layout: &Layout) -> Vec<(&FieldArray, Vec<&Field>)> {
 }
 
 /// The constant of a field array: its name without `<n>`, in upper case.
+/// The constant a field is reached by, within its layout's type: its own (`EN`), an array
+/// member's element of the array's (`PIN.at::<3>()`), or none for a reserved field.
+pub(super) fn field_rust(layout: &Layout, f: &Field) -> Option<String> {
+    if let Some((array, members)) = usable_field_arrays(layout)
+        .into_iter()
+        .find(|(_, members)| members.iter().any(|m| m.name == f.name))
+    {
+        let n = members.iter().position(|m| m.name == f.name)?;
+        return Some(format!("{}.at::<{n}>()", field_array_const(array)));
+    }
+    (!f.is_reserved() && has_constant(f)).then(|| field_const(f))
+}
+
 fn field_array_const(array: &FieldArray) -> String {
     name(&array.name, Case::Upper)
 }
@@ -880,17 +928,20 @@ fn field_array_constant(c: &mut Code, layout: &Layout, array: &FieldArray, membe
             array.doc.as_deref().map(doc::escape).unwrap_or_default()
         )),
         Some(format!(
-            "{} fields of {} bits, {} bits apart from bit {}: {}. `.at::<N>()` is field N, checked when the program is compiled; `.try_at(n)` is field n, or an error past the end. {}.",
+            "{} fields of {}, {} apart from bit {}: {}. `.at::<N>()` is field N, checked when the program is compiled; `.try_at(n)` is field n, or an error past the end. {}.",
             members.len(),
-            first.width,
-            array.stride,
+            bits_count(first.width),
+            bits_count(array.stride),
             first.lsb,
             names.join(", "),
             doc::access(first.access)
         )),
-        first
-            .reset
-            .filter(|r| members.iter().all(|m| m.reset == Some(*r)))
+        crate::backend::reset::field(layout, first)
+            .filter(|r| {
+                members
+                    .iter()
+                    .all(|m| crate::backend::reset::field(layout, m) == Some(*r))
+            })
             .map(|r| format!("Reset: {r:#x} each.")),
     ]));
     c.fmt(format_args!(
@@ -940,7 +991,7 @@ fn field_constant(c: &mut Code, layout: &Layout, f: &Field) {
     } else {
         "armreg_rt::field::ReadOnly".to_string()
     };
-    c.doc(&field_doc(f));
+    c.doc(&field_doc(layout, f));
     c.fmt(format_args!(
         "pub const {}: armreg_rt::Field<Self, {read}, {write}{}> = armreg_rt::Field::new({}, {});",
         field_const(f),

@@ -34,6 +34,7 @@ mod model;
 mod naming;
 mod package;
 mod peripherals;
+pub mod rust_paths;
 mod sysreg;
 mod sysreg_methods;
 #[cfg(test)]
@@ -154,6 +155,12 @@ pub fn generate(
     });
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
+}
+
+/// How many enums of `device` are merged into the type of an identical one (same variants,
+/// values and descriptions): the fields whose enum another field's type is, and those types.
+pub fn merged_enums(device: &Device) -> (usize, usize) {
+    layout::merged_enums(&device.layouts)
 }
 
 /// The name of the file [`generate_modules`] writes for a crate root to `include!`.

@@ -127,6 +127,12 @@ all = [{{ all_blocks | join(", ") }}]
 {%- for block in blocks %}
 {{ block }} = []
 {%- endfor %}
+{%- if instances %}
+# An instance of a block that another instance names: its own feature selects the block.
+{%- for instance, block in instances %}
+{{ instance }} = [{{ block }}]
+{%- endfor %}
+{%- endif %}
 {%- endif %}
 
 {%- if rt %}
@@ -332,6 +338,10 @@ fn cargo_toml(
             peripherals => !device.instances.is_empty(),
             rt => extra.rt,
             blocks => &extra.blocks,
+            instances => super::gates::instance_features(device)
+                .into_iter()
+                .map(|(i, b)| (i, toml_string(&b)))
+                .collect::<Vec<_>>(),
             all_blocks => extra.blocks.iter().map(|b| toml_string(b)).collect::<Vec<_>>(),
             models => extra.models,
             headers => extra.headers,

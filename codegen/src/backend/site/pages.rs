@@ -5,13 +5,22 @@ use super::paths::{self, PathRow};
 use super::text::{bits, hex, slug};
 use crate::backend::doc::{access as access_meaning, read_action};
 use crate::backend::reset;
+use crate::backend::rust::rust_paths;
 use crate::ir::{bit_range_mask, Device, EnumUsage, Layout, SysRegPath, WriteConstraint};
 
 /// A generated crate's device and where it was described.
 pub struct Source<'a> {
     pub crate_name: &'a str,
     pub inputs: &'a [String],
+    /// The device with its clusters flattened: each block one map.
     pub device: &'a Device,
+    /// The device as its crate has it (clusters not flattened), whose Rust names the pages show.
+    pub unflattened: &'a Device,
+}
+
+/// The crate's name as Rust code spells it (`rp2040_pac`).
+fn krate(s: &Source<'_>) -> String {
+    s.crate_name.replace('-', "_")
 }
 
 /// The URL of a device's page, from the site's root.
@@ -279,7 +288,7 @@ pub fn device(s: &Source<'_>) -> DevicePage {
                 url: local(&layout_url(s.crate_name, &l.name), s.crate_name),
                 width: l.width,
                 fields: l.fields.iter().filter(|f| !f.is_reserved()).count(),
-                paths: paths::of_layout(d, &l.name).len(),
+                paths: paths::of_layout(d, &l.name, &krate(s), s.unflattened).len(),
                 doc: first_line(l.doc.as_deref()),
             })
             .collect(),
@@ -301,6 +310,8 @@ pub fn device(s: &Source<'_>) -> DevicePage {
 pub struct RegisterPage {
     pub device: String,
     pub name: String,
+    /// The layout's type in the crate (`rp2040_pac::Uart0Ctrl`).
+    pub rust: String,
     pub doc: String,
     pub width: u32,
     pub reset: String,
@@ -323,6 +334,8 @@ pub struct FieldRow {
     pub anchor: String,
     pub bits: String,
     pub name: String,
+    /// The field's constant in the crate (`Uart0Ctrl::EN`); empty for a reserved field.
+    pub rust: String,
     pub reserved: bool,
     pub access: String,
     pub access_meaning: String,
@@ -413,6 +426,7 @@ pub fn register(s: &Source<'_>, l: &Layout) -> RegisterPage {
                 anchor: format!("field-{}", slug(&f.name)),
                 bits: bits(f.msb(), f.lsb),
                 name: f.name.clone(),
+                rust: rust_paths::field(l, f).unwrap_or_default(),
                 reserved: f.is_reserved(),
                 access: f.access.as_str().to_string(),
                 access_meaning: access_meaning(f.access).to_string(),
@@ -427,6 +441,7 @@ pub fn register(s: &Source<'_>, l: &Layout) -> RegisterPage {
     RegisterPage {
         device: s.crate_name.to_string(),
         name: l.name.clone(),
+        rust: format!("{}::{}", krate(s), rust_paths::layout(l)),
         doc: l.doc.clone().unwrap_or_default(),
         width: l.width,
         reset: reset_text(l),
@@ -452,7 +467,7 @@ pub fn register(s: &Source<'_>, l: &Layout) -> RegisterPage {
         res1: hex(reset::reserved(l, crate::ir::FieldAccess::Res1)),
         svg: crate::backend::diagram::svg(l),
         svg_width: format!("{:.0}px", crate::backend::diagram::width(l) * 1.5),
-        paths: paths::of_layout(s.device, &l.name),
+        paths: paths::of_layout(s.device, &l.name, &krate(s), s.unflattened),
         fields,
     }
 }

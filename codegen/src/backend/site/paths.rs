@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::text::hex;
+use crate::backend::rust::rust_paths;
 use crate::ir::{Block, BlockRegister, Device, Instance, PathExt, RegAccess, SysReg, SysRegPath};
 
 /// One access path of a layout, as a row of the register page's table.
@@ -12,6 +13,9 @@ pub struct PathRow {
     /// `AArch64 MRS/MSR`, `MMIO PMU_EXT32`, ...
     pub kind: String,
     pub register: String,
+    /// The register in the crate (`rp2040_pac::mmio::Uart0::uartcr()`); empty for a register
+    /// of a cluster, whose accessor is on the cluster's block.
+    pub rust: String,
     /// The encoding (`S3_3_C9_C12_0`) or the offset (`0xe04`, `0x400 + 4n`).
     pub encoding: String,
     /// The encoding's fields spelt out (`op0=3 op1=3 CRn=9 CRm=12 op2=0`).
@@ -119,6 +123,7 @@ pub fn sysreg(r: &SysReg) -> PathRow {
     PathRow {
         kind: kind(r.path).to_string(),
         register: r.name.clone(),
+        rust: String::new(),
         encoding: r.path.to_string(),
         operands: operands(r.path),
         forms: forms(r.path, &r.access),
@@ -193,6 +198,7 @@ pub fn block_register(device: &Device, b: &Block, r: &BlockRegister) -> PathRow 
     PathRow {
         kind: format!("MMIO {}", b.name),
         register: r.name.clone(),
+        rust: String::new(),
         encoding: place(r, 0),
         operands: format!("block {} ({} bytes)", b.name, hex(b.size)),
         forms,
@@ -216,17 +222,38 @@ pub fn block_register(device: &Device, b: &Block, r: &BlockRegister) -> PathRow 
 }
 
 /// Every path that reaches the layout `layout` in `device`: system registers by name, then block
-/// registers by block and offset.
-pub fn of_layout(device: &Device, layout: &str) -> Vec<PathRow> {
+/// registers by block and offset; each with its Rust path in the crate `krate`, whose device
+/// (clusters not flattened) is `unflattened`.
+pub fn of_layout(device: &Device, layout: &str, krate: &str, unflattened: &Device) -> Vec<PathRow> {
     let mut out: Vec<PathRow> = device
         .sysregs
         .iter()
         .filter(|r| r.layout.name == layout)
-        .map(sysreg)
+        .map(|r| PathRow {
+            rust: format!("{krate}::{}", rust_paths::sysreg(r)),
+            ..sysreg(r)
+        })
         .collect();
     for b in &device.blocks {
         for r in b.registers.iter().filter(|r| r.layout.name == layout) {
-            out.push(block_register(device, b, r));
+            // A register of the block itself, not one a cluster placed in the flat map.
+            let own = unflattened
+                .blocks
+                .iter()
+                .find(|o| o.name == b.name)
+                .is_some_and(|o| {
+                    o.registers
+                        .iter()
+                        .any(|x| x.name == r.name && x.offset == r.offset)
+                });
+            out.push(PathRow {
+                rust: if own {
+                    format!("{krate}::{}", rust_paths::block_register(b, r))
+                } else {
+                    String::new()
+                },
+                ..block_register(device, b, r)
+            });
         }
     }
     out

@@ -1,10 +1,12 @@
 //! The search index: every register, layout, field, block, instance and event of every device,
-//! as a JSON array embedded in the index page and searched there by a small inline script.
+//! with the Rust names of layouts and fields, as a JSON array embedded in the index page and
+//! searched there by a small inline script.
 use serde::Serialize;
 
 use super::pages::{device_url, layout_url, Source};
 use super::paths::{self, kind};
 use super::text::{bits, hex, slug};
+use crate::backend::rust::rust_paths;
 
 /// One thing to find: `[name, kind, device, detail, url]` (an array keeps the page small).
 #[derive(Serialize)]
@@ -21,7 +23,8 @@ pub fn entries(sources: &[Source<'_>]) -> Vec<Entry> {
                 l.name.clone(),
                 "layout",
                 krate.clone(),
-                format!("{} bits", l.width),
+                // The Rust name too, so that a search for it finds the layout.
+                format!("{} bits · {}", l.width, rust_paths::layout(l)),
                 url.clone(),
             ));
             for f in l.fields.iter().filter(|f| !f.is_reserved()) {
@@ -29,7 +32,12 @@ pub fn entries(sources: &[Source<'_>]) -> Vec<Entry> {
                     f.name.clone(),
                     "field",
                     krate.clone(),
-                    format!("{}{}", l.name, bits(f.msb(), f.lsb)),
+                    format!(
+                        "{}{} · {}",
+                        l.name,
+                        bits(f.msb(), f.lsb),
+                        rust_paths::field(l, f).unwrap_or_default()
+                    ),
                     format!("{url}#field-{}", slug(&f.name)),
                 ));
             }

@@ -93,6 +93,166 @@ const STRUCTURAL: &[&str] = &[
 
 const BOOLS: &[&str] = &["true", "false", "0", "1"];
 
+/// The elements CMSIS-SVD 1.3 defines in each element (the schema, `CMSIS-SVD.xsd`): a child
+/// that is none of them but close to one is a misspelling, whose content would otherwise be
+/// dropped without a word (other unknown elements are a vendor's own, and are ignored as before).
+const CHILDREN: &[(&str, &[&str])] = &[
+    (
+        "device",
+        &[
+            "vendor",
+            "vendorID",
+            "name",
+            "series",
+            "version",
+            "description",
+            "licenseText",
+            "cpu",
+            "headerSystemFilename",
+            "headerDefinitionsPrefix",
+            "addressUnitBits",
+            "width",
+            "size",
+            "access",
+            "protection",
+            "resetValue",
+            "resetMask",
+            "peripherals",
+            "vendorExtensions",
+        ],
+    ),
+    (
+        "cpu",
+        &[
+            "name",
+            "revision",
+            "endian",
+            "mpuPresent",
+            "fpuPresent",
+            "fpuDP",
+            "dspPresent",
+            "icachePresent",
+            "dcachePresent",
+            "itcmPresent",
+            "dtcmPresent",
+            "vtorPresent",
+            "nvicPrioBits",
+            "vendorSystickConfig",
+            "deviceNumInterrupts",
+            "sauNumRegions",
+            "sauRegionsConfig",
+        ],
+    ),
+    (
+        "peripheral",
+        &[
+            "dim",
+            "dimIncrement",
+            "dimIndex",
+            "dimName",
+            "dimArrayIndex",
+            "name",
+            "version",
+            "description",
+            "alternatePeripheral",
+            "groupName",
+            "prependToName",
+            "appendToName",
+            "headerStructName",
+            "disableCondition",
+            "baseAddress",
+            "size",
+            "access",
+            "protection",
+            "resetValue",
+            "resetMask",
+            "addressBlock",
+            "interrupt",
+            "registers",
+        ],
+    ),
+    (
+        "cluster",
+        &[
+            "dim",
+            "dimIncrement",
+            "dimIndex",
+            "dimName",
+            "dimArrayIndex",
+            "name",
+            "description",
+            "alternateCluster",
+            "headerStructName",
+            "addressOffset",
+            "size",
+            "access",
+            "protection",
+            "resetValue",
+            "resetMask",
+            "register",
+            "cluster",
+        ],
+    ),
+    (
+        "register",
+        &[
+            "dim",
+            "dimIncrement",
+            "dimIndex",
+            "dimName",
+            "dimArrayIndex",
+            "name",
+            "displayName",
+            "description",
+            "alternateGroup",
+            "alternateRegister",
+            "addressOffset",
+            "size",
+            "access",
+            "protection",
+            "resetValue",
+            "resetMask",
+            "dataType",
+            "modifiedWriteValues",
+            "writeConstraint",
+            "readAction",
+            "fields",
+        ],
+    ),
+    (
+        "field",
+        &[
+            "dim",
+            "dimIncrement",
+            "dimIndex",
+            "dimName",
+            "dimArrayIndex",
+            "name",
+            "description",
+            "bitOffset",
+            "bitWidth",
+            "lsb",
+            "msb",
+            "bitRange",
+            "access",
+            "modifiedWriteValues",
+            "writeConstraint",
+            "readAction",
+            "enumeratedValues",
+        ],
+    ),
+    (
+        "enumeratedValues",
+        &["name", "headerEnumName", "usage", "enumeratedValue"],
+    ),
+    (
+        "enumeratedValue",
+        &["name", "description", "value", "isDefault"],
+    ),
+    ("addressBlock", &["offset", "size", "usage", "protection"]),
+    ("interrupt", &["name", "description", "value"]),
+];
+
 /// The keywords an element may hold: (element, parent or "" for any, keywords, aliases).
 struct Keywords {
     tag: &'static str,
@@ -408,8 +568,10 @@ impl Checker<'_, '_> {
             self.number(element, tag, parent);
         }
         self.keyword(element, tag, parent);
+        // A misspelt element is the error to fix first: its content is missing from the rest.
+        let misspelt = self.misspelt_children(element, tag);
         match tag {
-            "field" => self.bit_range(element),
+            "field" if !misspelt => self.bit_range(element),
             "writeConstraint" => self.write_constraint(element),
             _ => {}
         }
@@ -419,6 +581,40 @@ impl Checker<'_, '_> {
         for &child in &doc.elements[element].children {
             self.walk(child);
         }
+    }
+
+    /// Reports each child of `element` (a `tag`) that CMSIS-SVD does not define there but that is
+    /// close to one it does; true if there was one.
+    fn misspelt_children(&mut self, element: usize, tag: &str) -> bool {
+        let Some((_, known)) = CHILDREN.iter().find(|(parent, _)| *parent == tag) else {
+            return false;
+        };
+        let doc = self.doc;
+        let mut found = false;
+        for &child in &doc.elements[element].children {
+            let name = doc.name(child);
+            if known.contains(&name) {
+                continue;
+            }
+            let Some(help) = crate::diagnostic::did_you_mean(
+                name,
+                known.iter().copied(),
+                crate::diagnostic::element,
+            ) else {
+                continue;
+            };
+            let (start, end) = doc.elements[child].name;
+            self.errors.push(
+                Diagnostic::error(
+                    SVD_ELEMENTS_VALID,
+                    &self.lines.pos(start, end),
+                    format!("`<{name}>` is no element of `<{tag}>` in CMSIS-SVD; its content would be ignored"),
+                )
+                .with_help(help),
+            );
+            found = true;
+        }
+        found
     }
 
     /// The element's number, if it is one of the numeric elements and parses; an error if it

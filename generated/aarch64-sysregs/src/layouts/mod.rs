@@ -36,7 +36,7 @@ mod pmu_ext32_layouts;
 pub use self::pmu_ext32_layouts::*;
 /// Auxiliary Control Register: contents defined by the implementation
 ///
-/// A layout: its values are [`Value<Actlr>`](armreg_rt::Value), from `Actlr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ACTLR_EL1`](crate::aarch64::ACTLR_EL1), [`aarch64::ACTLR_EL2`](crate::aarch64::ACTLR_EL2), [`aarch64::ACTLR_EL3`](crate::aarch64::ACTLR_EL3), [`aarch64::AFSR0_EL1`](crate::aarch64::AFSR0_EL1), [`aarch64::AFSR0_EL2`](crate::aarch64::AFSR0_EL2), [`aarch64::AFSR0_EL3`](crate::aarch64::AFSR0_EL3), [`aarch64::AFSR1_EL1`](crate::aarch64::AFSR1_EL1), [`aarch64::AFSR1_EL2`](crate::aarch64::AFSR1_EL2) and 4 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Actlr>`](armreg_rt::Value), from `Actlr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ACTLR_EL1`](crate::aarch64::ACTLR_EL1), [`aarch64::ACTLR_EL2`](crate::aarch64::ACTLR_EL2), [`aarch64::ACTLR_EL3`](crate::aarch64::ACTLR_EL3), [`aarch64::AFSR0_EL1`](crate::aarch64::AFSR0_EL1), [`aarch64::AFSR0_EL2`](crate::aarch64::AFSR0_EL2), [`aarch64::AFSR0_EL3`](crate::aarch64::AFSR0_EL3), [`aarch64::AFSR1_EL1`](crate::aarch64::AFSR1_EL1), [`aarch64::AFSR1_EL2`](crate::aarch64::AFSR1_EL2) and 4 more.
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Actlr};
@@ -52,7 +52,7 @@ pub use self::pmu_ext32_layouts::*;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `IMPDEF` | read/write | - | IMPLEMENTATION DEFINED control bits |
+/// | \[63:0\] | [`IMPDEF`](Self::IMPDEF) | read/write | - | IMPLEMENTATION DEFINED control bits |
 pub enum Actlr {}
 impl Actlr {
     /// `IMPDEF`: IMPLEMENTATION DEFINED control bits
@@ -86,11 +86,11 @@ impl armreg_rt::Layout for Actlr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `IMPDEF` | read/write | - | IMPLEMENTATION DEFINED fault status |
+/// | \[63:0\] | [`IMPDEF`](Self::IMPDEF) | read/write | - | IMPLEMENTATION DEFINED fault status |
 pub type Afsr = crate::Actlr;
 /// Auxiliary ID Register: IMPLEMENTATION DEFINED identification
 ///
-/// A layout: its values are [`Value<Aidr>`](armreg_rt::Value), from `Aidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::AIDR_EL1`](crate::aarch64::AIDR_EL1), [`aarch64::REVIDR_EL1`](crate::aarch64::REVIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Aidr>`](armreg_rt::Value), from `Aidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::AIDR_EL1`](crate::aarch64::AIDR_EL1), [`aarch64::REVIDR_EL1`](crate::aarch64::REVIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Aidr};
@@ -106,7 +106,7 @@ pub type Afsr = crate::Actlr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `IMPDEF` | read-only | - | IMPLEMENTATION DEFINED identification information |
+/// | \[63:0\] | [`IMPDEF`](Self::IMPDEF) | read-only | - | IMPLEMENTATION DEFINED identification information |
 pub enum Aidr {}
 impl Aidr {
     /// `IMPDEF`: IMPLEMENTATION DEFINED identification information
@@ -130,7 +130,7 @@ impl armreg_rt::Layout for Aidr {
 }
 /// All Interrupt Mask Bit (FEAT_NMI): masks interrupts including those with superpriority
 ///
-/// A layout: its values are [`Value<Allint>`](armreg_rt::Value), from `Allint::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ALLINT`](crate::aarch64::ALLINT).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Allint>`](armreg_rt::Value), from `Allint::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ALLINT`](crate::aarch64::ALLINT).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Allint};
@@ -147,7 +147,7 @@ impl armreg_rt::Layout for Aidr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:14\] | - | reserved, 0 | - |  |
-/// | \[13\] | `ALLINT` | read/write | - | Mask all interrupts |
+/// | \[13\] | [`ALLINT`](Self::ALLINT) | read/write | - | Mask all interrupts |
 /// | \[12:0\] | - | reserved, 0 | - |  |
 pub enum Allint {}
 impl Allint {
@@ -182,11 +182,11 @@ impl armreg_rt::Layout for Allint {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `IMPDEF` | read/write | - | IMPLEMENTATION DEFINED attributes supplementing MAIR |
+/// | \[63:0\] | [`IMPDEF`](Self::IMPDEF) | read/write | - | IMPLEMENTATION DEFINED attributes supplementing MAIR |
 pub type Amair = crate::Actlr;
 /// Extended Auxiliary Memory Attribute Indirection Register, IMPLEMENTATION DEFINED
 ///
-/// A layout: its values are [`Value<Amair2>`](armreg_rt::Value), from `Amair2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::AMAIR2_EL1`](crate::aarch64::AMAIR2_EL1), [`aarch64::AMAIR2_EL2`](crate::aarch64::AMAIR2_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Amair2>`](armreg_rt::Value), from `Amair2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::AMAIR2_EL1`](crate::aarch64::AMAIR2_EL1), [`aarch64::AMAIR2_EL2`](crate::aarch64::AMAIR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Amair2};
@@ -202,7 +202,7 @@ pub type Amair = crate::Actlr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `ImpDef` | read/write | - | IMPLEMENTATION DEFINED attributes |
+/// | \[63:0\] | [`ImpDef`](Self::IMPDEF) | read/write | - | IMPLEMENTATION DEFINED attributes |
 pub enum Amair2 {}
 impl Amair2 {
     /// `ImpDef`: IMPLEMENTATION DEFINED attributes
@@ -226,7 +226,7 @@ impl armreg_rt::Layout for Amair2 {
 }
 /// One 64-bit half of a 128-bit pointer authentication key
 ///
-/// A layout: its values are [`Value<Apkey>`](armreg_rt::Value), from `Apkey::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::APDAKEYHI_EL1`](crate::aarch64::APDAKEYHI_EL1), [`aarch64::APDAKEYLO_EL1`](crate::aarch64::APDAKEYLO_EL1), [`aarch64::APDBKEYHI_EL1`](crate::aarch64::APDBKEYHI_EL1), [`aarch64::APDBKEYLO_EL1`](crate::aarch64::APDBKEYLO_EL1), [`aarch64::APGAKEYHI_EL1`](crate::aarch64::APGAKEYHI_EL1), [`aarch64::APGAKEYLO_EL1`](crate::aarch64::APGAKEYLO_EL1), [`aarch64::APIAKEYHI_EL1`](crate::aarch64::APIAKEYHI_EL1), [`aarch64::APIAKEYLO_EL1`](crate::aarch64::APIAKEYLO_EL1) and 5 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Apkey>`](armreg_rt::Value), from `Apkey::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::APDAKEYHI_EL1`](crate::aarch64::APDAKEYHI_EL1), [`aarch64::APDAKEYLO_EL1`](crate::aarch64::APDAKEYLO_EL1), [`aarch64::APDBKEYHI_EL1`](crate::aarch64::APDBKEYHI_EL1), [`aarch64::APDBKEYLO_EL1`](crate::aarch64::APDBKEYLO_EL1), [`aarch64::APGAKEYHI_EL1`](crate::aarch64::APGAKEYHI_EL1), [`aarch64::APGAKEYLO_EL1`](crate::aarch64::APGAKEYLO_EL1), [`aarch64::APIAKEYHI_EL1`](crate::aarch64::APIAKEYHI_EL1), [`aarch64::APIAKEYLO_EL1`](crate::aarch64::APIAKEYLO_EL1) and 5 more.
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Apkey};
@@ -256,7 +256,7 @@ impl armreg_rt::Layout for Apkey {
 }
 /// Current Cache Size ID Register (32-bit field form, without FEAT_CCIDX)
 ///
-/// A layout: its values are [`Value<Ccsidr>`](armreg_rt::Value), from `Ccsidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CCSIDR_EL1`](crate::aarch64::CCSIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Ccsidr>`](armreg_rt::Value), from `Ccsidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CCSIDR_EL1`](crate::aarch64::CCSIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Ccsidr};
@@ -273,10 +273,10 @@ impl armreg_rt::Layout for Apkey {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `UNKN_31_28` | read-only | - | UNKNOWN bits |
-/// | \[27:13\] | `NumSets` | read-only | - | Number of sets in the cache, minus 1 |
-/// | \[12:3\] | `Associativity` | read-only | - | Associativity of the cache, minus 1 |
-/// | \[2:0\] | `LineSize` | read-only | - | Log2 of the cache line size in bytes, minus 4 |
+/// | \[31:28\] | [`UNKN_31_28`](Self::UNKN_31_28) | read-only | - | UNKNOWN bits |
+/// | \[27:13\] | [`NumSets`](Self::NUMSETS) | read-only | - | Number of sets in the cache, minus 1 |
+/// | \[12:3\] | [`Associativity`](Self::ASSOCIATIVITY) | read-only | - | Associativity of the cache, minus 1 |
+/// | \[2:0\] | [`LineSize`](Self::LINESIZE) | read-only | - | Log2 of the cache line size in bytes, minus 4 |
 pub enum Ccsidr {}
 impl Ccsidr {
     /// `LineSize`: Log2 of the cache line size in bytes, minus 4
@@ -312,7 +312,7 @@ impl armreg_rt::Layout for Ccsidr {
 }
 /// Current Cache Size ID Register 2: number of sets with FEAT_CCIDX
 ///
-/// A layout: its values are [`Value<Ccsidr2>`](armreg_rt::Value), from `Ccsidr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CCSIDR2_EL1`](crate::aarch64::CCSIDR2_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Ccsidr2>`](armreg_rt::Value), from `Ccsidr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CCSIDR2_EL1`](crate::aarch64::CCSIDR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Ccsidr2};
@@ -329,7 +329,7 @@ impl armreg_rt::Layout for Ccsidr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:24\] | - | reserved, 0 | - |  |
-/// | \[23:0\] | `NumSets` | read-only | - | Number of sets in the cache, minus 1 |
+/// | \[23:0\] | [`NumSets`](Self::NUMSETS) | read-only | - | Number of sets in the cache, minus 1 |
 pub enum Ccsidr2 {}
 impl Ccsidr2 {
     /// `NumSets`: Number of sets in the cache, minus 1
@@ -353,7 +353,7 @@ impl armreg_rt::Layout for Ccsidr2 {
 }
 /// Cache Level ID Register: cache types and coherency levels
 ///
-/// A layout: its values are [`Value<Clidr>`](armreg_rt::Value), from `Clidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CLIDR_EL1`](crate::aarch64::CLIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Clidr>`](armreg_rt::Value), from `Clidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CLIDR_EL1`](crate::aarch64::CLIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Clidr};
@@ -370,18 +370,18 @@ impl armreg_rt::Layout for Ccsidr2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:47\] | - | reserved, 0 | - |  |
-/// | \[46:33\] | `Ttypen` | read-only | - | Tag cache types for levels 1 to 7, two bits per level |
-/// | \[32:30\] | `ICB` | read-only | - | Inner cache boundary level |
-/// | \[29:27\] | `LoUU` | read-only | - | Level of Unification, Uniprocessor |
-/// | \[26:24\] | `LoC` | read-only | - | Level of Coherence |
-/// | \[23:21\] | `LoUIS` | read-only | - | Level of Unification, Inner Shareable |
-/// | \[20:18\] | `Ctype7` | read-only | - | Type of cache at level 7 |
-/// | \[17:15\] | `Ctype6` | read-only | - | Type of cache at level 6 |
-/// | \[14:12\] | `Ctype5` | read-only | - | Type of cache at level 5 |
-/// | \[11:9\] | `Ctype4` | read-only | - | Type of cache at level 4 |
-/// | \[8:6\] | `Ctype3` | read-only | - | Type of cache at level 3 |
-/// | \[5:3\] | `Ctype2` | read-only | - | Type of cache at level 2 |
-/// | \[2:0\] | `Ctype1` | read-only | - | Type of cache at level 1 |
+/// | \[46:33\] | [`Ttypen`](Self::TTYPEN) | read-only | - | Tag cache types for levels 1 to 7, two bits per level |
+/// | \[32:30\] | [`ICB`](Self::ICB) | read-only | - | Inner cache boundary level |
+/// | \[29:27\] | [`LoUU`](Self::LOUU) | read-only | - | Level of Unification, Uniprocessor |
+/// | \[26:24\] | [`LoC`](Self::LOC) | read-only | - | Level of Coherence |
+/// | \[23:21\] | [`LoUIS`](Self::LOUIS) | read-only | - | Level of Unification, Inner Shareable |
+/// | \[20:18\] | [`Ctype7`](Self::CTYPE7) | read-only | - | Type of cache at level 7 |
+/// | \[17:15\] | [`Ctype6`](Self::CTYPE6) | read-only | - | Type of cache at level 6 |
+/// | \[14:12\] | [`Ctype5`](Self::CTYPE5) | read-only | - | Type of cache at level 5 |
+/// | \[11:9\] | [`Ctype4`](Self::CTYPE4) | read-only | - | Type of cache at level 4 |
+/// | \[8:6\] | [`Ctype3`](Self::CTYPE3) | read-only | - | Type of cache at level 3 |
+/// | \[5:3\] | [`Ctype2`](Self::CTYPE2) | read-only | - | Type of cache at level 2 |
+/// | \[2:0\] | [`Ctype1`](Self::CTYPE1) | read-only | - | Type of cache at level 1 |
 pub enum Clidr {}
 impl Clidr {
     /// `Ctype1`: Type of cache at level 1
@@ -449,7 +449,7 @@ impl armreg_rt::Layout for Clidr {
 }
 /// Counter-timer Frequency Register (CNTFRQ_EL0): the system counter frequency in Hz, as programmed by firmware
 ///
-/// A layout: its values are [`Value<Cntfrq>`](armreg_rt::Value), from `Cntfrq::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntfrq>`](armreg_rt::Value), from `Cntfrq::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTFRQ_EL0`](crate::aarch64::CNTFRQ_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntfrq};
@@ -466,7 +466,7 @@ impl armreg_rt::Layout for Clidr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others) |
+/// | \[31:0\] | [`ClockFreq`](Self::CLOCKFREQ) | read/write | - | System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others) |
 pub enum Cntfrq {}
 impl Cntfrq {
     /// `ClockFreq`: System counter clock frequency in Hz (written by firmware at the highest implemented EL; informational for others)
@@ -492,7 +492,7 @@ impl armreg_rt::Layout for Cntfrq {
 }
 /// Counter-timer Frequency Register, AArch32 CNTFRQ (32 bits)
 ///
-/// A layout: its values are [`Value<CntfrqA32>`](armreg_rt::Value), from `CntfrqA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntfrqA32>`](armreg_rt::Value), from `CntfrqA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTFRQ`](crate::aarch32::CNTFRQ).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntfrqA32};
@@ -508,7 +508,7 @@ impl armreg_rt::Layout for Cntfrq {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `ClockFreq` | read/write | - | System counter clock frequency in Hz |
+/// | \[31:0\] | [`ClockFreq`](Self::CLOCKFREQ) | read/write | - | System counter clock frequency in Hz |
 pub enum CntfrqA32 {}
 impl CntfrqA32 {
     /// `ClockFreq`: System counter clock frequency in Hz
@@ -534,7 +534,7 @@ impl armreg_rt::Layout for CntfrqA32 {
 }
 /// Counter-timer Hypervisor Control, as laid out while HCR_EL2.E2H is 0: EL1/EL0 access to the physical counter and timer, and the EL2 event stream
 ///
-/// A layout: its values are [`Value<Cnthctl>`](armreg_rt::Value), from `Cnthctl::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTHCTL_EL2`](crate::aarch64::CNTHCTL_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cnthctl>`](armreg_rt::Value), from `Cnthctl::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTHCTL_EL2`](crate::aarch64::CNTHCTL_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cnthctl};
@@ -551,20 +551,20 @@ impl armreg_rt::Layout for CntfrqA32 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:20\] | - | reserved, 0 | - |  |
-/// | \[19\] | `CNTPMASK` | read/write | - | 1: the EL1 physical timer's interrupt is masked whatever its IMASK says |
-/// | \[18\] | `CNTVMASK` | read/write | - | 1: the EL1 virtual timer's interrupt is masked whatever its IMASK says |
-/// | \[17\] | `EVNTIS` | read/write | - | With FEAT_ECV: 1 moves the event stream source up by 8 counter bits |
-/// | \[16\] | `EL1NVVCT` | read/write | - | With FEAT_ECV: nested-virtualization trap of EL1 virtual timer accesses to EL2 |
-/// | \[15\] | `EL1NVPCT` | read/write | - | With FEAT_ECV: nested-virtualization trap of EL1 physical timer accesses to EL2 |
-/// | \[14\] | `EL1TVCT` | read/write | - | With FEAT_ECV: 1 traps EL0/EL1 reads of the virtual counter to EL2 |
-/// | \[13\] | `EL1TVT` | read/write | - | With FEAT_ECV: 1 traps EL0/EL1 accesses to the virtual timer registers to EL2 |
-/// | \[12\] | `ECV` | read/write | - | With FEAT_ECV: 1 turns on enhanced counter virtualization (CNTPOFF_EL2 applies to EL0/EL1 physical counter reads) |
+/// | \[19\] | [`CNTPMASK`](Self::CNTPMASK) | read/write | - | 1: the EL1 physical timer's interrupt is masked whatever its IMASK says |
+/// | \[18\] | [`CNTVMASK`](Self::CNTVMASK) | read/write | - | 1: the EL1 virtual timer's interrupt is masked whatever its IMASK says |
+/// | \[17\] | [`EVNTIS`](Self::EVNTIS) | read/write | - | With FEAT_ECV: 1 moves the event stream source up by 8 counter bits |
+/// | \[16\] | [`EL1NVVCT`](Self::EL1NVVCT) | read/write | - | With FEAT_ECV: nested-virtualization trap of EL1 virtual timer accesses to EL2 |
+/// | \[15\] | [`EL1NVPCT`](Self::EL1NVPCT) | read/write | - | With FEAT_ECV: nested-virtualization trap of EL1 physical timer accesses to EL2 |
+/// | \[14\] | [`EL1TVCT`](Self::EL1TVCT) | read/write | - | With FEAT_ECV: 1 traps EL0/EL1 reads of the virtual counter to EL2 |
+/// | \[13\] | [`EL1TVT`](Self::EL1TVT) | read/write | - | With FEAT_ECV: 1 traps EL0/EL1 accesses to the virtual timer registers to EL2 |
+/// | \[12\] | [`ECV`](Self::ECV) | read/write | - | With FEAT_ECV: 1 turns on enhanced counter virtualization (CNTPOFF_EL2 applies to EL0/EL1 physical counter reads) |
 /// | \[11:8\] | - | reserved, 0 | - |  |
-/// | \[7:4\] | `EVNTI` | read/write | - | Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream |
-/// | \[3\] | `EVNTDIR` | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
-/// | \[2\] | `EVNTEN` | read/write | - | 1: an event stream is generated from the physical counter |
-/// | \[1\] | `EL1PCEN` | read/write | - | 1: EL0/EL1 accesses to the physical timer registers are not trapped to EL2 |
-/// | \[0\] | `EL1PCTEN` | read/write | - | 1: EL0/EL1 reads of the physical counter are not trapped to EL2 |
+/// | \[7:4\] | [`EVNTI`](Self::EVNTI) | read/write | - | Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream |
+/// | \[3\] | [`EVNTDIR`](Self::EVNTDIR) | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
+/// | \[2\] | [`EVNTEN`](Self::EVNTEN) | read/write | - | 1: an event stream is generated from the physical counter |
+/// | \[1\] | [`EL1PCEN`](Self::EL1PCEN) | read/write | - | 1: EL0/EL1 accesses to the physical timer registers are not trapped to EL2 |
+/// | \[0\] | [`EL1PCTEN`](Self::EL1PCTEN) | read/write | - | 1: EL0/EL1 reads of the physical counter are not trapped to EL2 |
 pub enum Cnthctl {}
 impl Cnthctl {
     /// `EL1PCTEN`: 1: EL0/EL1 reads of the physical counter are not trapped to EL2
@@ -636,7 +636,7 @@ impl armreg_rt::Layout for Cnthctl {
 }
 /// Counter-timer Hypervisor Control (AArch32): PL1 access to the physical counter and timer, and the event stream; the later trap bits (8 and up) are not described here
 ///
-/// A layout: its values are [`Value<CnthctlA32>`](armreg_rt::Value), from `CnthctlA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTHCTL`](crate::aarch32::CNTHCTL).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthctlA32>`](armreg_rt::Value), from `CnthctlA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTHCTL`](crate::aarch32::CNTHCTL).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CnthctlA32};
@@ -652,11 +652,11 @@ impl armreg_rt::Layout for Cnthctl {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[7:4\] | `EVNTI` | read/write | - | Which counter bit (0 to 15) drives the event stream |
-/// | \[3\] | `EVNTDIR` | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
-/// | \[2\] | `EVNTEN` | read/write | - | 1: an event stream is generated from the physical counter |
-/// | \[1\] | `PL1PCEN` | read/write | - | 1: PL0/PL1 accesses to the physical timer registers are not trapped to Hyp mode |
-/// | \[0\] | `PL1PCTEN` | read/write | - | 1: PL0/PL1 reads of the physical counter are not trapped to Hyp mode |
+/// | \[7:4\] | [`EVNTI`](Self::EVNTI) | read/write | - | Which counter bit (0 to 15) drives the event stream |
+/// | \[3\] | [`EVNTDIR`](Self::EVNTDIR) | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
+/// | \[2\] | [`EVNTEN`](Self::EVNTEN) | read/write | - | 1: an event stream is generated from the physical counter |
+/// | \[1\] | [`PL1PCEN`](Self::PL1PCEN) | read/write | - | 1: PL0/PL1 accesses to the physical timer registers are not trapped to Hyp mode |
+/// | \[0\] | [`PL1PCTEN`](Self::PL1PCTEN) | read/write | - | 1: PL0/PL1 reads of the physical counter are not trapped to Hyp mode |
 pub enum CnthctlA32 {}
 impl CnthctlA32 {
     /// `PL1PCTEN`: 1: PL0/PL1 reads of the physical counter are not trapped to Hyp mode
@@ -696,7 +696,7 @@ impl armreg_rt::Layout for CnthctlA32 {
 }
 /// Counter-timer Hypervisor Control, as laid out while HCR_EL2.E2H is 1 (bits 0, 1 and 8 to 11 differ from CNTHCTL)
 ///
-/// A layout: its values are [`Value<CnthctlE2h>`](armreg_rt::Value), from `CnthctlE2h::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTHCTL_EL2_E2H`](crate::aarch64::CNTHCTL_EL2_E2H).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CnthctlE2h>`](armreg_rt::Value), from `CnthctlE2h::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTHCTL_EL2_E2H`](crate::aarch64::CNTHCTL_EL2_E2H).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CnthctlE2h};
@@ -713,23 +713,23 @@ impl armreg_rt::Layout for CnthctlA32 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:20\] | - | reserved, 0 | - |  |
-/// | \[19\] | `CNTPMASK` | read/write | - | 1: the EL1 physical timer's interrupt is masked whatever its IMASK says |
-/// | \[18\] | `CNTVMASK` | read/write | - | 1: the EL1 virtual timer's interrupt is masked whatever its IMASK says |
-/// | \[17\] | `EVNTIS` | read/write | - | With FEAT_ECV: 1 moves the event stream source up by 8 counter bits |
-/// | \[16\] | `EL1NVVCT` | read/write | - | With FEAT_ECV: nested-virtualization trap of EL1 virtual timer accesses to EL2 |
-/// | \[15\] | `EL1NVPCT` | read/write | - | With FEAT_ECV: nested-virtualization trap of EL1 physical timer accesses to EL2 |
-/// | \[14\] | `EL1TVCT` | read/write | - | With FEAT_ECV: 1 traps EL0/EL1 reads of the virtual counter to EL2 |
-/// | \[13\] | `EL1TVT` | read/write | - | With FEAT_ECV: 1 traps EL0/EL1 accesses to the virtual timer registers to EL2 |
-/// | \[12\] | `ECV` | read/write | - | With FEAT_ECV: 1 turns on enhanced counter virtualization (CNTPOFF_EL2 applies to EL0/EL1 physical counter reads) |
-/// | \[11\] | `EL1PTEN` | read/write | - | 1: EL1 accesses to the physical timer registers are not trapped to EL2 |
-/// | \[10\] | `EL1PCTEN` | read/write | - | 1: EL1 reads of the physical counter are not trapped to EL2 |
-/// | \[9\] | `EL0PTEN` | read/write | - | 1: EL0 accesses to the physical timer registers are not trapped |
-/// | \[8\] | `EL0VTEN` | read/write | - | 1: EL0 accesses to the virtual timer registers are not trapped |
-/// | \[7:4\] | `EVNTI` | read/write | - | Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream |
-/// | \[3\] | `EVNTDIR` | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
-/// | \[2\] | `EVNTEN` | read/write | - | 1: an event stream is generated from the physical counter |
-/// | \[1\] | `EL0VCTEN` | read/write | - | 1: EL0 reads of the virtual counter are not trapped |
-/// | \[0\] | `EL0PCTEN` | read/write | - | 1: EL0 reads of the physical counter are not trapped |
+/// | \[19\] | [`CNTPMASK`](Self::CNTPMASK) | read/write | - | 1: the EL1 physical timer's interrupt is masked whatever its IMASK says |
+/// | \[18\] | [`CNTVMASK`](Self::CNTVMASK) | read/write | - | 1: the EL1 virtual timer's interrupt is masked whatever its IMASK says |
+/// | \[17\] | [`EVNTIS`](Self::EVNTIS) | read/write | - | With FEAT_ECV: 1 moves the event stream source up by 8 counter bits |
+/// | \[16\] | [`EL1NVVCT`](Self::EL1NVVCT) | read/write | - | With FEAT_ECV: nested-virtualization trap of EL1 virtual timer accesses to EL2 |
+/// | \[15\] | [`EL1NVPCT`](Self::EL1NVPCT) | read/write | - | With FEAT_ECV: nested-virtualization trap of EL1 physical timer accesses to EL2 |
+/// | \[14\] | [`EL1TVCT`](Self::EL1TVCT) | read/write | - | With FEAT_ECV: 1 traps EL0/EL1 reads of the virtual counter to EL2 |
+/// | \[13\] | [`EL1TVT`](Self::EL1TVT) | read/write | - | With FEAT_ECV: 1 traps EL0/EL1 accesses to the virtual timer registers to EL2 |
+/// | \[12\] | [`ECV`](Self::ECV) | read/write | - | With FEAT_ECV: 1 turns on enhanced counter virtualization (CNTPOFF_EL2 applies to EL0/EL1 physical counter reads) |
+/// | \[11\] | [`EL1PTEN`](Self::EL1PTEN) | read/write | - | 1: EL1 accesses to the physical timer registers are not trapped to EL2 |
+/// | \[10\] | [`EL1PCTEN`](Self::EL1PCTEN) | read/write | - | 1: EL1 reads of the physical counter are not trapped to EL2 |
+/// | \[9\] | [`EL0PTEN`](Self::EL0PTEN) | read/write | - | 1: EL0 accesses to the physical timer registers are not trapped |
+/// | \[8\] | [`EL0VTEN`](Self::EL0VTEN) | read/write | - | 1: EL0 accesses to the virtual timer registers are not trapped |
+/// | \[7:4\] | [`EVNTI`](Self::EVNTI) | read/write | - | Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream |
+/// | \[3\] | [`EVNTDIR`](Self::EVNTDIR) | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
+/// | \[2\] | [`EVNTEN`](Self::EVNTEN) | read/write | - | 1: an event stream is generated from the physical counter |
+/// | \[1\] | [`EL0VCTEN`](Self::EL0VCTEN) | read/write | - | 1: EL0 reads of the virtual counter are not trapped |
+/// | \[0\] | [`EL0PCTEN`](Self::EL0PCTEN) | read/write | - | 1: EL0 reads of the physical counter are not trapped |
 pub enum CnthctlE2h {}
 impl CnthctlE2h {
     /// `EL0PCTEN`: 1: EL0 reads of the physical counter are not trapped
@@ -817,7 +817,7 @@ impl armreg_rt::Layout for CnthctlE2h {
 }
 /// Counter-timer Kernel Control: EL0 access to the counters and timers, and the event stream
 ///
-/// A layout: its values are [`Value<Cntkctl>`](armreg_rt::Value), from `Cntkctl::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTKCTL_EL1`](crate::aarch64::CNTKCTL_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntkctl>`](armreg_rt::Value), from `Cntkctl::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTKCTL_EL1`](crate::aarch64::CNTKCTL_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntkctl};
@@ -834,15 +834,15 @@ impl armreg_rt::Layout for CnthctlE2h {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:18\] | - | reserved, 0 | - |  |
-/// | \[17\] | `EVNTIS` | read/write | - | With FEAT_ECV: 1 moves the event stream source up by 8 counter bits |
+/// | \[17\] | [`EVNTIS`](Self::EVNTIS) | read/write | - | With FEAT_ECV: 1 moves the event stream source up by 8 counter bits |
 /// | \[16:10\] | - | reserved, 0 | - |  |
-/// | \[9\] | `EL0PTEN` | read/write | - | 1: EL0 accesses to the physical timer registers are not trapped |
-/// | \[8\] | `EL0VTEN` | read/write | - | 1: EL0 accesses to the virtual timer registers are not trapped |
-/// | \[7:4\] | `EVNTI` | read/write | - | Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream |
-/// | \[3\] | `EVNTDIR` | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
-/// | \[2\] | `EVNTEN` | read/write | - | 1: an event stream is generated from the virtual counter |
-/// | \[1\] | `EL0VCTEN` | read/write | - | 1: EL0 reads of the virtual counter (and the frequency) are not trapped |
-/// | \[0\] | `EL0PCTEN` | read/write | - | 1: EL0 reads of the physical counter (and the frequency) are not trapped |
+/// | \[9\] | [`EL0PTEN`](Self::EL0PTEN) | read/write | - | 1: EL0 accesses to the physical timer registers are not trapped |
+/// | \[8\] | [`EL0VTEN`](Self::EL0VTEN) | read/write | - | 1: EL0 accesses to the virtual timer registers are not trapped |
+/// | \[7:4\] | [`EVNTI`](Self::EVNTI) | read/write | - | Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream |
+/// | \[3\] | [`EVNTDIR`](Self::EVNTDIR) | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
+/// | \[2\] | [`EVNTEN`](Self::EVNTEN) | read/write | - | 1: an event stream is generated from the virtual counter |
+/// | \[1\] | [`EL0VCTEN`](Self::EL0VCTEN) | read/write | - | 1: EL0 reads of the virtual counter (and the frequency) are not trapped |
+/// | \[0\] | [`EL0PCTEN`](Self::EL0PCTEN) | read/write | - | 1: EL0 reads of the physical counter (and the frequency) are not trapped |
 pub enum Cntkctl {}
 impl Cntkctl {
     /// `EL0PCTEN`: 1: EL0 reads of the physical counter (and the frequency) are not trapped
@@ -894,7 +894,7 @@ impl armreg_rt::Layout for Cntkctl {
 }
 /// Counter-timer Kernel Control, AArch32 CNTKCTL (32 bits)
 ///
-/// A layout: its values are [`Value<CntkctlA32>`](armreg_rt::Value), from `CntkctlA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTKCTL`](crate::aarch32::CNTKCTL).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntkctlA32>`](armreg_rt::Value), from `CntkctlA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTKCTL`](crate::aarch32::CNTKCTL).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntkctlA32};
@@ -911,15 +911,15 @@ impl armreg_rt::Layout for Cntkctl {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:18\] | - | reserved, 0 | - |  |
-/// | \[17\] | `EVNTIS` | read/write | - | With FEAT_ECV: 1 moves the event stream source up by 8 counter bits |
+/// | \[17\] | [`EVNTIS`](Self::EVNTIS) | read/write | - | With FEAT_ECV: 1 moves the event stream source up by 8 counter bits |
 /// | \[16:10\] | - | reserved, 0 | - |  |
-/// | \[9\] | `EL0PTEN` | read/write | - | 1: EL0 accesses to the physical timer registers are not trapped |
-/// | \[8\] | `EL0VTEN` | read/write | - | 1: EL0 accesses to the virtual timer registers are not trapped |
-/// | \[7:4\] | `EVNTI` | read/write | - | Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream |
-/// | \[3\] | `EVNTDIR` | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
-/// | \[2\] | `EVNTEN` | read/write | - | 1: an event stream is generated from the virtual counter |
-/// | \[1\] | `EL0VCTEN` | read/write | - | 1: EL0 reads of the virtual counter (and the frequency) are not trapped |
-/// | \[0\] | `EL0PCTEN` | read/write | - | 1: EL0 reads of the physical counter (and the frequency) are not trapped |
+/// | \[9\] | [`EL0PTEN`](Self::EL0PTEN) | read/write | - | 1: EL0 accesses to the physical timer registers are not trapped |
+/// | \[8\] | [`EL0VTEN`](Self::EL0VTEN) | read/write | - | 1: EL0 accesses to the virtual timer registers are not trapped |
+/// | \[7:4\] | [`EVNTI`](Self::EVNTI) | read/write | - | Which counter bit (0 to 15, or 8 to 23 with EVNTIS) drives the event stream |
+/// | \[3\] | [`EVNTDIR`](Self::EVNTDIR) | read/write | - | Event stream edge: 0 fires when the selected counter bit goes 0 to 1, 1 when it goes 1 to 0 |
+/// | \[2\] | [`EVNTEN`](Self::EVNTEN) | read/write | - | 1: an event stream is generated from the virtual counter |
+/// | \[1\] | [`EL0VCTEN`](Self::EL0VCTEN) | read/write | - | 1: EL0 reads of the virtual counter (and the frequency) are not trapped |
+/// | \[0\] | [`EL0PCTEN`](Self::EL0PCTEN) | read/write | - | 1: EL0 reads of the physical counter (and the frequency) are not trapped |
 pub enum CntkctlA32 {}
 impl CntkctlA32 {
     /// `EL0PCTEN`: 1: EL0 reads of the physical counter (and the frequency) are not trapped
@@ -971,7 +971,7 @@ impl armreg_rt::Layout for CntkctlA32 {
 }
 /// Counter-timer Physical Count: the 64-bit physical count value
 ///
-/// A layout: its values are [`Value<Cntpct>`](armreg_rt::Value), from `Cntpct::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch32::CNTPCTSS`](crate::aarch32::CNTPCTSS), [`aarch64::CNTPCTSS_EL0`](crate::aarch64::CNTPCTSS_EL0), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntpct>`](armreg_rt::Value), from `Cntpct::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTPCT`](crate::aarch32::CNTPCT), [`aarch32::CNTPCTSS`](crate::aarch32::CNTPCTSS), [`aarch64::CNTPCTSS_EL0`](crate::aarch64::CNTPCTSS_EL0), [`aarch64::CNTPCT_EL0`](crate::aarch64::CNTPCT_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntpct};
@@ -987,7 +987,7 @@ impl armreg_rt::Layout for CntkctlA32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `PhysicalCount` | read-only | - | Physical count value |
+/// | \[63:0\] | [`PhysicalCount`](Self::PHYSICALCOUNT) | read-only | - | Physical count value |
 pub enum Cntpct {}
 impl Cntpct {
     /// `PhysicalCount`: Physical count value
@@ -1013,7 +1013,7 @@ impl armreg_rt::Layout for Cntpct {
 }
 /// Counter-timer Physical Offset (FEAT_ECV): subtracted from the physical count seen by EL0/EL1 when CNTHCTL_EL2.ECV is 1
 ///
-/// A layout: its values are [`Value<Cntpoff>`](armreg_rt::Value), from `Cntpoff::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTPOFF_EL2`](crate::aarch64::CNTPOFF_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntpoff>`](armreg_rt::Value), from `Cntpoff::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTPOFF_EL2`](crate::aarch64::CNTPOFF_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntpoff};
@@ -1029,7 +1029,7 @@ impl armreg_rt::Layout for Cntpct {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `PhysicalOffset` | read/write | - | Physical offset, in counter ticks |
+/// | \[63:0\] | [`PhysicalOffset`](Self::PHYSICALOFFSET) | read/write | - | Physical offset, in counter ticks |
 pub enum Cntpoff {}
 impl Cntpoff {
     /// `PhysicalOffset`: Physical offset, in counter ticks
@@ -1053,7 +1053,7 @@ impl armreg_rt::Layout for Cntpoff {
 }
 /// Physical timer control (EL1, EL2 and secure physical timers): enable, interrupt mask and status
 ///
-/// A layout: its values are [`Value<CntpCtl>`](armreg_rt::Value), from `CntpCtl::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTHP_CTL_EL2`](crate::aarch64::CNTHP_CTL_EL2), [`aarch64::CNTPS_CTL_EL1`](crate::aarch64::CNTPS_CTL_EL1), [`aarch64::CNTP_CTL_EL0`](crate::aarch64::CNTP_CTL_EL0), [`aarch64::CNTHV_CTL_EL2`](crate::aarch64::CNTHV_CTL_EL2), [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntpCtl>`](armreg_rt::Value), from `CntpCtl::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTHP_CTL_EL2`](crate::aarch64::CNTHP_CTL_EL2), [`aarch64::CNTPS_CTL_EL1`](crate::aarch64::CNTPS_CTL_EL1), [`aarch64::CNTP_CTL_EL0`](crate::aarch64::CNTP_CTL_EL0), [`aarch64::CNTHV_CTL_EL2`](crate::aarch64::CNTHV_CTL_EL2), [`aarch64::CNTV_CTL_EL0`](crate::aarch64::CNTV_CTL_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpCtl};
@@ -1070,9 +1070,9 @@ impl armreg_rt::Layout for Cntpoff {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:3\] | - | reserved, 0 | - |  |
-/// | \[2\] | `ISTATUS` | read-only | - | 1: the timer condition is met (the physical count has reached the compare value) |
-/// | \[1\] | `IMASK` | read/write | - | 1: the timer's interrupt is masked (ISTATUS still reports the condition) |
-/// | \[0\] | `ENABLE` | read/write | - | 1: the timer is enabled |
+/// | \[2\] | [`ISTATUS`](Self::ISTATUS) | read-only | - | 1: the timer condition is met (the physical count has reached the compare value) |
+/// | \[1\] | [`IMASK`](Self::IMASK) | read/write | - | 1: the timer's interrupt is masked (ISTATUS still reports the condition) |
+/// | \[0\] | [`ENABLE`](Self::ENABLE) | read/write | - | 1: the timer is enabled |
 pub enum CntpCtl {}
 impl CntpCtl {
     /// `ENABLE`: 1: the timer is enabled
@@ -1104,7 +1104,7 @@ impl armreg_rt::Layout for CntpCtl {
 }
 /// Physical timer control, AArch32 CNTP_CTL (32 bits)
 ///
-/// A layout: its values are [`Value<CntpCtlA32>`](armreg_rt::Value), from `CntpCtlA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTHP_CTL`](crate::aarch32::CNTHP_CTL), [`aarch32::CNTP_CTL`](crate::aarch32::CNTP_CTL), [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntpCtlA32>`](armreg_rt::Value), from `CntpCtlA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTHP_CTL`](crate::aarch32::CNTHP_CTL), [`aarch32::CNTP_CTL`](crate::aarch32::CNTP_CTL), [`aarch32::CNTV_CTL`](crate::aarch32::CNTV_CTL).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpCtlA32};
@@ -1121,9 +1121,9 @@ impl armreg_rt::Layout for CntpCtl {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:3\] | - | reserved, 0 | - |  |
-/// | \[2\] | `ISTATUS` | read-only | - | 1: the timer condition is met (the physical count has reached the compare value) |
-/// | \[1\] | `IMASK` | read/write | - | 1: the timer's interrupt is masked (ISTATUS still reports the condition) |
-/// | \[0\] | `ENABLE` | read/write | - | 1: the timer is enabled |
+/// | \[2\] | [`ISTATUS`](Self::ISTATUS) | read-only | - | 1: the timer condition is met (the physical count has reached the compare value) |
+/// | \[1\] | [`IMASK`](Self::IMASK) | read/write | - | 1: the timer's interrupt is masked (ISTATUS still reports the condition) |
+/// | \[0\] | [`ENABLE`](Self::ENABLE) | read/write | - | 1: the timer is enabled |
 pub enum CntpCtlA32 {}
 impl CntpCtlA32 {
     /// `ENABLE`: 1: the timer is enabled
@@ -1155,7 +1155,7 @@ impl armreg_rt::Layout for CntpCtlA32 {
 }
 /// Physical timer CompareValue: the timer condition is met once the physical count reaches it
 ///
-/// A layout: its values are [`Value<CntpCval>`](armreg_rt::Value), from `CntpCval::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL), [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1), [`aarch32::CNTP_CVAL`](crate::aarch32::CNTP_CVAL), [`aarch64::CNTP_CVAL_EL0`](crate::aarch64::CNTP_CVAL_EL0), [`aarch64::CNTHV_CVAL_EL2`](crate::aarch64::CNTHV_CVAL_EL2), [`aarch32::CNTV_CVAL`](crate::aarch32::CNTV_CVAL), [`aarch64::CNTV_CVAL_EL0`](crate::aarch64::CNTV_CVAL_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntpCval>`](armreg_rt::Value), from `CntpCval::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTHP_CVAL`](crate::aarch32::CNTHP_CVAL), [`aarch64::CNTHP_CVAL_EL2`](crate::aarch64::CNTHP_CVAL_EL2), [`aarch64::CNTPS_CVAL_EL1`](crate::aarch64::CNTPS_CVAL_EL1), [`aarch32::CNTP_CVAL`](crate::aarch32::CNTP_CVAL), [`aarch64::CNTP_CVAL_EL0`](crate::aarch64::CNTP_CVAL_EL0), [`aarch64::CNTHV_CVAL_EL2`](crate::aarch64::CNTHV_CVAL_EL2), [`aarch32::CNTV_CVAL`](crate::aarch32::CNTV_CVAL), [`aarch64::CNTV_CVAL_EL0`](crate::aarch64::CNTV_CVAL_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpCval};
@@ -1171,7 +1171,7 @@ impl armreg_rt::Layout for CntpCtlA32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `CompareValue` | read/write | - | Absolute compare value, in counter ticks |
+/// | \[63:0\] | [`CompareValue`](Self::COMPAREVALUE) | read/write | - | Absolute compare value, in counter ticks |
 pub enum CntpCval {}
 impl CntpCval {
     /// `CompareValue`: Absolute compare value, in counter ticks
@@ -1195,7 +1195,7 @@ impl armreg_rt::Layout for CntpCval {
 }
 /// Physical timer TimerValue: a write sets the compare value to the current physical count plus the sign-extended value
 ///
-/// A layout: its values are [`Value<CntpTval>`](armreg_rt::Value), from `CntpTval::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CNTHP_TVAL_EL2`](crate::aarch64::CNTHP_TVAL_EL2), [`aarch64::CNTPS_TVAL_EL1`](crate::aarch64::CNTPS_TVAL_EL1), [`aarch64::CNTP_TVAL_EL0`](crate::aarch64::CNTP_TVAL_EL0), [`aarch64::CNTHV_TVAL_EL2`](crate::aarch64::CNTHV_TVAL_EL2), [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntpTval>`](armreg_rt::Value), from `CntpTval::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CNTHP_TVAL_EL2`](crate::aarch64::CNTHP_TVAL_EL2), [`aarch64::CNTPS_TVAL_EL1`](crate::aarch64::CNTPS_TVAL_EL1), [`aarch64::CNTP_TVAL_EL0`](crate::aarch64::CNTP_TVAL_EL0), [`aarch64::CNTHV_TVAL_EL2`](crate::aarch64::CNTHV_TVAL_EL2), [`aarch64::CNTV_TVAL_EL0`](crate::aarch64::CNTV_TVAL_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpTval};
@@ -1212,7 +1212,7 @@ impl armreg_rt::Layout for CntpCval {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `TimerValue` | read/write | - | Signed ticks until the condition is met (negative once it is) |
+/// | \[31:0\] | [`TimerValue`](Self::TIMERVALUE) | read/write | - | Signed ticks until the condition is met (negative once it is) |
 pub enum CntpTval {}
 impl CntpTval {
     /// `TimerValue`: Signed ticks until the condition is met (negative once it is)
@@ -1236,7 +1236,7 @@ impl armreg_rt::Layout for CntpTval {
 }
 /// Physical timer TimerValue, AArch32 CNTP_TVAL (32 bits)
 ///
-/// A layout: its values are [`Value<CntpTvalA32>`](armreg_rt::Value), from `CntpTvalA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTHP_TVAL`](crate::aarch32::CNTHP_TVAL), [`aarch32::CNTP_TVAL`](crate::aarch32::CNTP_TVAL), [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CntpTvalA32>`](armreg_rt::Value), from `CntpTvalA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTHP_TVAL`](crate::aarch32::CNTHP_TVAL), [`aarch32::CNTP_TVAL`](crate::aarch32::CNTP_TVAL), [`aarch32::CNTV_TVAL`](crate::aarch32::CNTV_TVAL).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CntpTvalA32};
@@ -1252,7 +1252,7 @@ impl armreg_rt::Layout for CntpTval {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `TimerValue` | read/write | - | Signed ticks until the condition is met (negative once it is) |
+/// | \[31:0\] | [`TimerValue`](Self::TIMERVALUE) | read/write | - | Signed ticks until the condition is met (negative once it is) |
 pub enum CntpTvalA32 {}
 impl CntpTvalA32 {
     /// `TimerValue`: Signed ticks until the condition is met (negative once it is)
@@ -1276,7 +1276,7 @@ impl armreg_rt::Layout for CntpTvalA32 {
 }
 /// Counter-timer Virtual Count: the 64-bit virtual count value (physical count minus the virtual offset)
 ///
-/// A layout: its values are [`Value<Cntvct>`](armreg_rt::Value), from `Cntvct::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch32::CNTVCTSS`](crate::aarch32::CNTVCTSS), [`aarch64::CNTVCTSS_EL0`](crate::aarch64::CNTVCTSS_EL0), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntvct>`](armreg_rt::Value), from `Cntvct::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTVCT`](crate::aarch32::CNTVCT), [`aarch32::CNTVCTSS`](crate::aarch32::CNTVCTSS), [`aarch64::CNTVCTSS_EL0`](crate::aarch64::CNTVCTSS_EL0), [`aarch64::CNTVCT_EL0`](crate::aarch64::CNTVCT_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntvct};
@@ -1292,7 +1292,7 @@ impl armreg_rt::Layout for CntpTvalA32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `VirtualCount` | read-only | - | Virtual count value |
+/// | \[63:0\] | [`VirtualCount`](Self::VIRTUALCOUNT) | read-only | - | Virtual count value |
 pub enum Cntvct {}
 impl Cntvct {
     /// `VirtualCount`: Virtual count value
@@ -1318,7 +1318,7 @@ impl armreg_rt::Layout for Cntvct {
 }
 /// Counter-timer Virtual Offset: the physical count minus this value is the virtual count
 ///
-/// A layout: its values are [`Value<Cntvoff>`](armreg_rt::Value), from `Cntvoff::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::CNTVOFF`](crate::aarch32::CNTVOFF), [`aarch64::CNTVOFF_EL2`](crate::aarch64::CNTVOFF_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cntvoff>`](armreg_rt::Value), from `Cntvoff::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::CNTVOFF`](crate::aarch32::CNTVOFF), [`aarch64::CNTVOFF_EL2`](crate::aarch64::CNTVOFF_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Cntvoff};
@@ -1334,7 +1334,7 @@ impl armreg_rt::Layout for Cntvct {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `VOffset` | read/write | - | Virtual offset, in counter ticks |
+/// | \[63:0\] | [`VOffset`](Self::VOFFSET) | read/write | - | Virtual offset, in counter ticks |
 pub enum Cntvoff {}
 impl Cntvoff {
     /// `VOffset`: Virtual offset, in counter ticks
@@ -1369,9 +1369,9 @@ impl armreg_rt::Layout for Cntvoff {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:3\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[2\] | `ISTATUS` | read-only | - | 1: the timer condition is met (with ENABLE set) |
-/// | \[1\] | `IMASK` | read/write | - | 1: the timer's interrupt is masked (ISTATUS still says whether the condition is met) |
-/// | \[0\] | `ENABLE` | read/write | - | 1: the timer is enabled (the condition is CNTVCT - CNTV_CVAL &gt;= 0) |
+/// | \[2\] | [`ISTATUS`](Self::ISTATUS) | read-only | - | 1: the timer condition is met (with ENABLE set) |
+/// | \[1\] | [`IMASK`](Self::IMASK) | read/write | - | 1: the timer's interrupt is masked (ISTATUS still says whether the condition is met) |
+/// | \[0\] | [`ENABLE`](Self::ENABLE) | read/write | - | 1: the timer is enabled (the condition is CNTVCT - CNTV_CVAL &gt;= 0) |
 pub type CntvCtl = crate::CntpCtl;
 /// Counter-timer Virtual Timer Control, AArch32 CNTV_CTL (32 bits)
 ///
@@ -1386,9 +1386,9 @@ pub type CntvCtl = crate::CntpCtl;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:3\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[2\] | `ISTATUS` | read-only | - | 1: the timer condition is met (with ENABLE set) |
-/// | \[1\] | `IMASK` | read/write | - | 1: the timer's interrupt is masked |
-/// | \[0\] | `ENABLE` | read/write | - | 1: the timer is enabled |
+/// | \[2\] | [`ISTATUS`](Self::ISTATUS) | read-only | - | 1: the timer condition is met (with ENABLE set) |
+/// | \[1\] | [`IMASK`](Self::IMASK) | read/write | - | 1: the timer's interrupt is masked |
+/// | \[0\] | [`ENABLE`](Self::ENABLE) | read/write | - | 1: the timer is enabled |
 pub type CntvCtlA32 = crate::CntpCtlA32;
 /// Virtual timer CompareValue: the timer condition is met once the virtual count reaches it
 ///
@@ -1411,7 +1411,7 @@ pub type CntvCval = crate::CntpCval;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[31:0\] | `TimerValue` | read/write | - | Ticks until the condition is met (signed: reads go negative once it is) |
+/// | \[31:0\] | [`TimerValue`](Self::TIMERVALUE) | read/write | - | Ticks until the condition is met (signed: reads go negative once it is) |
 pub type CntvTval = crate::CntpTval;
 /// Counter-timer Virtual Timer TimerValue, AArch32 CNTV_TVAL (32 bits)
 ///
@@ -1425,11 +1425,11 @@ pub type CntvTval = crate::CntpTval;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `TimerValue` | read/write | - | Ticks until the condition is met (signed) |
+/// | \[31:0\] | [`TimerValue`](Self::TIMERVALUE) | read/write | - | Ticks until the condition is met (signed) |
 pub type CntvTvalA32 = crate::CntpTvalA32;
 /// Context ID Register
 ///
-/// A layout: its values are [`Value<Contextidr>`](armreg_rt::Value), from `Contextidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CONTEXTIDR_EL1`](crate::aarch64::CONTEXTIDR_EL1), [`aarch64::CONTEXTIDR_EL12`](crate::aarch64::CONTEXTIDR_EL12), [`aarch64::CONTEXTIDR_EL2`](crate::aarch64::CONTEXTIDR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Contextidr>`](armreg_rt::Value), from `Contextidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CONTEXTIDR_EL1`](crate::aarch64::CONTEXTIDR_EL1), [`aarch64::CONTEXTIDR_EL12`](crate::aarch64::CONTEXTIDR_EL12), [`aarch64::CONTEXTIDR_EL2`](crate::aarch64::CONTEXTIDR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Contextidr};
@@ -1446,7 +1446,7 @@ pub type CntvTvalA32 = crate::CntpTvalA32;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `PROCID` | read/write | - | Process identifier |
+/// | \[31:0\] | [`PROCID`](Self::PROCID) | read/write | - | Process identifier |
 pub enum Contextidr {}
 impl Contextidr {
     /// `PROCID`: Process identifier
@@ -1470,7 +1470,7 @@ impl armreg_rt::Layout for Contextidr {
 }
 /// Architectural Feature Access Control Register
 ///
-/// A layout: its values are [`Value<Cpacr>`](armreg_rt::Value), from `Cpacr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CPACR_EL1`](crate::aarch64::CPACR_EL1), [`aarch64::CPACR_EL12`](crate::aarch64::CPACR_EL12).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Cpacr>`](armreg_rt::Value), from `Cpacr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CPACR_EL1`](crate::aarch64::CPACR_EL1), [`aarch64::CPACR_EL12`](crate::aarch64::CPACR_EL12).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Cpacr};
@@ -1487,14 +1487,14 @@ impl armreg_rt::Layout for Contextidr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:30\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[29\] | `E0POE` | read/write | - | EL0 access to POR_EL0 (FEAT_S1POE) |
-/// | \[28\] | `TTA` | read/write | - | Trap trace register accesses |
+/// | \[29\] | [`E0POE`](Self::E0POE) | read/write | - | EL0 access to POR_EL0 (FEAT_S1POE) |
+/// | \[28\] | [`TTA`](Self::TTA) | read/write | - | Trap trace register accesses |
 /// | \[27:26\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[25:24\] | `SMEN` | read/write | - | Trap SME instructions and registers (0b11: no trap) |
+/// | \[25:24\] | [`SMEN`](Self::SMEN) | read/write | - | Trap SME instructions and registers (0b11: no trap) |
 /// | \[23:22\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[21:20\] | `FPEN` | read/write | - | Trap floating-point and Advanced SIMD (0b11: no trap; 0b01: trap at EL0 only) |
+/// | \[21:20\] | [`FPEN`](Self::FPEN) | read/write | - | Trap floating-point and Advanced SIMD (0b11: no trap; 0b01: trap at EL0 only) |
 /// | \[19:18\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[17:16\] | `ZEN` | read/write | - | Trap SVE instructions and registers (0b11: no trap) |
+/// | \[17:16\] | [`ZEN`](Self::ZEN) | read/write | - | Trap SVE instructions and registers (0b11: no trap) |
 /// | \[15:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum Cpacr {}
 impl Cpacr {
@@ -1535,7 +1535,7 @@ impl armreg_rt::Layout for Cpacr {
 }
 /// Architectural Feature Trap Register (EL2), layout with HCR_EL2.E2H = 0
 ///
-/// A layout: its values are [`Value<CptrEl2>`](armreg_rt::Value), from `CptrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CPTR_EL2`](crate::aarch64::CPTR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CptrEl2>`](armreg_rt::Value), from `CptrEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CPTR_EL2`](crate::aarch64::CPTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CptrEl2};
@@ -1552,17 +1552,17 @@ impl armreg_rt::Layout for Cpacr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[31\] | `TCPAC` | read/write | - | Trap EL1 accesses to CPACR_EL1 to EL2 |
-/// | \[30\] | `TAM` | read/write | - | Trap activity monitor accesses to EL2 (FEAT_AMUv1) |
+/// | \[31\] | [`TCPAC`](Self::TCPAC) | read/write | - | Trap EL1 accesses to CPACR_EL1 to EL2 |
+/// | \[30\] | [`TAM`](Self::TAM) | read/write | - | Trap activity monitor accesses to EL2 (FEAT_AMUv1) |
 /// | \[29:21\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[20\] | `TTA` | read/write | - | Trap trace register accesses to EL2 |
+/// | \[20\] | [`TTA`](Self::TTA) | read/write | - | Trap trace register accesses to EL2 |
 /// | \[19:14\] | - | reserved, 0 | - | Reserved, RES0 |
 /// | \[13\] | - | reserved, 1 | - | Reserved, RES1 |
-/// | \[12\] | `TSM` | read/write | - | Trap SME instructions and registers to EL2 (FEAT_SME) |
+/// | \[12\] | [`TSM`](Self::TSM) | read/write | - | Trap SME instructions and registers to EL2 (FEAT_SME) |
 /// | \[11\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[10\] | `TFP` | read/write | - | Trap floating-point and Advanced SIMD to EL2 |
+/// | \[10\] | [`TFP`](Self::TFP) | read/write | - | Trap floating-point and Advanced SIMD to EL2 |
 /// | \[9\] | - | reserved, 1 | - | Reserved, RES1 |
-/// | \[8\] | `TZ` | read/write | - | Trap SVE instructions and registers to EL2 (FEAT_SVE) |
+/// | \[8\] | [`TZ`](Self::TZ) | read/write | - | Trap SVE instructions and registers to EL2 (FEAT_SVE) |
 /// | \[7:0\] | - | reserved, 1 | - | Reserved, RES1 |
 pub enum CptrEl2 {}
 impl CptrEl2 {
@@ -1607,7 +1607,7 @@ impl armreg_rt::Layout for CptrEl2 {
 }
 /// Architectural Feature Trap Register (EL2), layout with HCR_EL2.E2H = 1: CPACR_EL1's fields plus TCPAC and TAM
 ///
-/// A layout: its values are [`Value<CptrEl2E2h>`](armreg_rt::Value), from `CptrEl2E2h::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CPTR_EL2_E2H`](crate::aarch64::CPTR_EL2_E2H).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CptrEl2E2h>`](armreg_rt::Value), from `CptrEl2E2h::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CPTR_EL2_E2H`](crate::aarch64::CPTR_EL2_E2H).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, CptrEl2E2h};
@@ -1624,16 +1624,16 @@ impl armreg_rt::Layout for CptrEl2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[31\] | `TCPAC` | read/write | - | Trap EL1 accesses to CPACR_EL1 to EL2 |
-/// | \[30\] | `TAM` | read/write | - | Trap activity monitor accesses to EL2 (FEAT_AMUv1) |
-/// | \[29\] | `E0POE` | read/write | - | EL0 access to POR_EL0 (FEAT_S1POE) |
-/// | \[28\] | `TTA` | read/write | - | Trap trace register accesses |
+/// | \[31\] | [`TCPAC`](Self::TCPAC) | read/write | - | Trap EL1 accesses to CPACR_EL1 to EL2 |
+/// | \[30\] | [`TAM`](Self::TAM) | read/write | - | Trap activity monitor accesses to EL2 (FEAT_AMUv1) |
+/// | \[29\] | [`E0POE`](Self::E0POE) | read/write | - | EL0 access to POR_EL0 (FEAT_S1POE) |
+/// | \[28\] | [`TTA`](Self::TTA) | read/write | - | Trap trace register accesses |
 /// | \[27:26\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[25:24\] | `SMEN` | read/write | - | Trap SME instructions and registers (0b11: no trap) |
+/// | \[25:24\] | [`SMEN`](Self::SMEN) | read/write | - | Trap SME instructions and registers (0b11: no trap) |
 /// | \[23:22\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[21:20\] | `FPEN` | read/write | - | Trap floating-point and Advanced SIMD (0b11: no trap; 0b01: trap at EL0 only) |
+/// | \[21:20\] | [`FPEN`](Self::FPEN) | read/write | - | Trap floating-point and Advanced SIMD (0b11: no trap; 0b01: trap at EL0 only) |
 /// | \[19:18\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[17:16\] | `ZEN` | read/write | - | Trap SVE instructions and registers (0b11: no trap) |
+/// | \[17:16\] | [`ZEN`](Self::ZEN) | read/write | - | Trap SVE instructions and registers (0b11: no trap) |
 /// | \[15:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum CptrEl2E2h {}
 impl CptrEl2E2h {
@@ -1682,7 +1682,7 @@ impl armreg_rt::Layout for CptrEl2E2h {
 }
 /// Architectural Feature Trap Register (EL3)
 ///
-/// A layout: its values are [`Value<CptrEl3>`](armreg_rt::Value), from `CptrEl3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CPTR_EL3`](crate::aarch64::CPTR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<CptrEl3>`](armreg_rt::Value), from `CptrEl3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CPTR_EL3`](crate::aarch64::CPTR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, CptrEl3};
@@ -1699,16 +1699,16 @@ impl armreg_rt::Layout for CptrEl2E2h {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[31\] | `TCPAC` | read/write | - | Trap EL2 accesses to CPTR_EL2/HCPTR and EL1 accesses to CPACR to EL3 |
-/// | \[30\] | `TAM` | read/write | - | Trap activity monitor accesses to EL3 (FEAT_AMUv1) |
+/// | \[31\] | [`TCPAC`](Self::TCPAC) | read/write | - | Trap EL2 accesses to CPTR_EL2/HCPTR and EL1 accesses to CPACR to EL3 |
+/// | \[30\] | [`TAM`](Self::TAM) | read/write | - | Trap activity monitor accesses to EL3 (FEAT_AMUv1) |
 /// | \[29:21\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[20\] | `TTA` | read/write | - | Trap trace register accesses to EL3 |
+/// | \[20\] | [`TTA`](Self::TTA) | read/write | - | Trap trace register accesses to EL3 |
 /// | \[19:13\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[12\] | `ESM` | read/write | - | Enable SME instructions and registers (0: trapped to EL3) (FEAT_SME) |
+/// | \[12\] | [`ESM`](Self::ESM) | read/write | - | Enable SME instructions and registers (0: trapped to EL3) (FEAT_SME) |
 /// | \[11\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[10\] | `TFP` | read/write | - | Trap floating-point and Advanced SIMD to EL3 |
+/// | \[10\] | [`TFP`](Self::TFP) | read/write | - | Trap floating-point and Advanced SIMD to EL3 |
 /// | \[9\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[8\] | `EZ` | read/write | - | Enable SVE instructions and registers (0: trapped to EL3) (FEAT_SVE) |
+/// | \[8\] | [`EZ`](Self::EZ) | read/write | - | Enable SVE instructions and registers (0: trapped to EL3) (FEAT_SVE) |
 /// | \[7:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum CptrEl3 {}
 impl CptrEl3 {
@@ -1753,7 +1753,7 @@ impl armreg_rt::Layout for CptrEl3 {
 }
 /// Cache Size Selection Register: selects the cache CCSIDR_EL1 describes
 ///
-/// A layout: its values are [`Value<Csselr>`](armreg_rt::Value), from `Csselr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CSSELR_EL1`](crate::aarch64::CSSELR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Csselr>`](armreg_rt::Value), from `Csselr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CSSELR_EL1`](crate::aarch64::CSSELR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Csselr};
@@ -1770,9 +1770,9 @@ impl armreg_rt::Layout for CptrEl3 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:5\] | - | reserved, 0 | - |  |
-/// | \[4\] | `TnD` | read/write | - | Select a separate allocation tag cache rather than a data or unified cache |
-/// | \[3:1\] | `Level` | read/write | - | Cache level to select, minus 1 |
-/// | \[0\] | `InD` | read/write | - | Select the instruction cache rather than a data or unified cache |
+/// | \[4\] | [`TnD`](Self::TND) | read/write | - | Select a separate allocation tag cache rather than a data or unified cache |
+/// | \[3:1\] | [`Level`](Self::LEVEL) | read/write | - | Cache level to select, minus 1 |
+/// | \[0\] | [`InD`](Self::IND) | read/write | - | Select the instruction cache rather than a data or unified cache |
 pub enum Csselr {}
 impl Csselr {
     /// `InD`: Select the instruction cache rather than a data or unified cache
@@ -1804,7 +1804,7 @@ impl armreg_rt::Layout for Csselr {
 }
 /// Cache Type Register: cache line sizes and policies
 ///
-/// A layout: its values are [`Value<Ctr>`](armreg_rt::Value), from `Ctr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CTR_EL0`](crate::aarch64::CTR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Ctr>`](armreg_rt::Value), from `Ctr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CTR_EL0`](crate::aarch64::CTR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Ctr};
@@ -1821,17 +1821,17 @@ impl armreg_rt::Layout for Csselr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:38\] | - | reserved, 0 | - |  |
-/// | \[37:32\] | `TminLine` | read-only | - | Log2 of the words covered by allocation tags in the smallest tag-holding cache line |
+/// | \[37:32\] | [`TminLine`](Self::TMINLINE) | read-only | - | Log2 of the words covered by allocation tags in the smallest tag-holding cache line |
 /// | \[31\] | - | reserved, 1 | - |  |
 /// | \[30\] | - | reserved, 0 | - |  |
-/// | \[29\] | `DIC` | read-only | - | Instruction cache invalidation is not needed for data-to-instruction coherence |
-/// | \[28\] | `IDC` | read-only | - | Data cache clean is not needed for data-to-instruction coherence |
-/// | \[27:24\] | `CWG` | read-only | - | Log2 of the cache writeback granule in words |
-/// | \[23:20\] | `ERG` | read-only | - | Log2 of the exclusives reservation granule in words |
-/// | \[19:16\] | `DminLine` | read-only | - | Log2 of the number of words in the smallest data cache line |
-/// | \[15:14\] | `L1Ip` | read-only | - | Level 1 instruction cache indexing and tagging policy |
+/// | \[29\] | [`DIC`](Self::DIC) | read-only | - | Instruction cache invalidation is not needed for data-to-instruction coherence |
+/// | \[28\] | [`IDC`](Self::IDC) | read-only | - | Data cache clean is not needed for data-to-instruction coherence |
+/// | \[27:24\] | [`CWG`](Self::CWG) | read-only | - | Log2 of the cache writeback granule in words |
+/// | \[23:20\] | [`ERG`](Self::ERG) | read-only | - | Log2 of the exclusives reservation granule in words |
+/// | \[19:16\] | [`DminLine`](Self::DMINLINE) | read-only | - | Log2 of the number of words in the smallest data cache line |
+/// | \[15:14\] | [`L1Ip`](Self::L1IP) | read-only | - | Level 1 instruction cache indexing and tagging policy |
 /// | \[13:4\] | - | reserved, 0 | - |  |
-/// | \[3:0\] | `IminLine` | read-only | - | Log2 of the number of words in the smallest instruction cache line |
+/// | \[3:0\] | [`IminLine`](Self::IMINLINE) | read-only | - | Log2 of the number of words in the smallest instruction cache line |
 pub enum Ctr {}
 impl Ctr {
     /// `IminLine`: Log2 of the number of words in the smallest instruction cache line
@@ -1948,7 +1948,7 @@ pub mod ctr {
 }
 /// Current Exception Level
 ///
-/// A layout: its values are [`Value<Currentel>`](armreg_rt::Value), from `Currentel::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::CurrentEL`](crate::aarch64::CurrentEL).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Currentel>`](armreg_rt::Value), from `Currentel::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::CurrentEL`](crate::aarch64::CurrentEL).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Currentel};
@@ -1965,7 +1965,7 @@ pub mod ctr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:4\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[3:2\] | `EL` | read-only | - | Current exception level |
+/// | \[3:2\] | [`EL`](Self::EL) | read-only | - | Current exception level |
 /// | \[1:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum Currentel {}
 impl Currentel {
@@ -2055,7 +2055,7 @@ pub mod currentel {
 }
 /// Domain Access Control Register: access permission of each of the 16 domains (short-descriptor translation)
 ///
-/// A layout: its values are [`Value<Dacr>`](armreg_rt::Value), from `Dacr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::DACR`](crate::aarch32::DACR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Dacr>`](armreg_rt::Value), from `Dacr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::DACR`](crate::aarch32::DACR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dacr};
@@ -2071,22 +2071,22 @@ pub mod currentel {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:30\] | `D15` | read/write | - | Access to domain 15 |
-/// | \[29:28\] | `D14` | read/write | - | Access to domain 14 |
-/// | \[27:26\] | `D13` | read/write | - | Access to domain 13 |
-/// | \[25:24\] | `D12` | read/write | - | Access to domain 12 |
-/// | \[23:22\] | `D11` | read/write | - | Access to domain 11 |
-/// | \[21:20\] | `D10` | read/write | - | Access to domain 10 |
-/// | \[19:18\] | `D9` | read/write | - | Access to domain 9 |
-/// | \[17:16\] | `D8` | read/write | - | Access to domain 8 |
-/// | \[15:14\] | `D7` | read/write | - | Access to domain 7 |
-/// | \[13:12\] | `D6` | read/write | - | Access to domain 6 |
-/// | \[11:10\] | `D5` | read/write | - | Access to domain 5 |
-/// | \[9:8\] | `D4` | read/write | - | Access to domain 4 |
-/// | \[7:6\] | `D3` | read/write | - | Access to domain 3 |
-/// | \[5:4\] | `D2` | read/write | - | Access to domain 2 |
-/// | \[3:2\] | `D1` | read/write | - | Access to domain 1 |
-/// | \[1:0\] | `D0` | read/write | - | Access to domain 0 |
+/// | \[31:30\] | [`D15`](Self::D15) | read/write | - | Access to domain 15 |
+/// | \[29:28\] | [`D14`](Self::D14) | read/write | - | Access to domain 14 |
+/// | \[27:26\] | [`D13`](Self::D13) | read/write | - | Access to domain 13 |
+/// | \[25:24\] | [`D12`](Self::D12) | read/write | - | Access to domain 12 |
+/// | \[23:22\] | [`D11`](Self::D11) | read/write | - | Access to domain 11 |
+/// | \[21:20\] | [`D10`](Self::D10) | read/write | - | Access to domain 10 |
+/// | \[19:18\] | [`D9`](Self::D9) | read/write | - | Access to domain 9 |
+/// | \[17:16\] | [`D8`](Self::D8) | read/write | - | Access to domain 8 |
+/// | \[15:14\] | [`D7`](Self::D7) | read/write | - | Access to domain 7 |
+/// | \[13:12\] | [`D6`](Self::D6) | read/write | - | Access to domain 6 |
+/// | \[11:10\] | [`D5`](Self::D5) | read/write | - | Access to domain 5 |
+/// | \[9:8\] | [`D4`](Self::D4) | read/write | - | Access to domain 4 |
+/// | \[7:6\] | [`D3`](Self::D3) | read/write | - | Access to domain 3 |
+/// | \[5:4\] | [`D2`](Self::D2) | read/write | - | Access to domain 2 |
+/// | \[3:2\] | [`D1`](Self::D1) | read/write | - | Access to domain 1 |
+/// | \[1:0\] | [`D0`](Self::D0) | read/write | - | Access to domain 0 |
 pub enum Dacr {}
 impl Dacr {
     /// `D0`: Access to domain 0
@@ -2310,7 +2310,7 @@ pub mod dacr {
 }
 /// Domain Access Control Register: AArch32 DACR state, accessible from EL2
 ///
-/// A layout: its values are [`Value<Dacr32>`](armreg_rt::Value), from `Dacr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DACR32_EL2`](crate::aarch64::DACR32_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Dacr32>`](armreg_rt::Value), from `Dacr32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::DACR32_EL2`](crate::aarch64::DACR32_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Dacr32};
@@ -2327,22 +2327,22 @@ pub mod dacr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:30\] | `D15` | read/write | - | Access permission for domain 15 |
-/// | \[29:28\] | `D14` | read/write | - | Access permission for domain 14 |
-/// | \[27:26\] | `D13` | read/write | - | Access permission for domain 13 |
-/// | \[25:24\] | `D12` | read/write | - | Access permission for domain 12 |
-/// | \[23:22\] | `D11` | read/write | - | Access permission for domain 11 |
-/// | \[21:20\] | `D10` | read/write | - | Access permission for domain 10 |
-/// | \[19:18\] | `D9` | read/write | - | Access permission for domain 9 |
-/// | \[17:16\] | `D8` | read/write | - | Access permission for domain 8 |
-/// | \[15:14\] | `D7` | read/write | - | Access permission for domain 7 |
-/// | \[13:12\] | `D6` | read/write | - | Access permission for domain 6 |
-/// | \[11:10\] | `D5` | read/write | - | Access permission for domain 5 |
-/// | \[9:8\] | `D4` | read/write | - | Access permission for domain 4 |
-/// | \[7:6\] | `D3` | read/write | - | Access permission for domain 3 |
-/// | \[5:4\] | `D2` | read/write | - | Access permission for domain 2 |
-/// | \[3:2\] | `D1` | read/write | - | Access permission for domain 1 |
-/// | \[1:0\] | `D0` | read/write | - | Access permission for domain 0 |
+/// | \[31:30\] | [`D15`](Self::D15) | read/write | - | Access permission for domain 15 |
+/// | \[29:28\] | [`D14`](Self::D14) | read/write | - | Access permission for domain 14 |
+/// | \[27:26\] | [`D13`](Self::D13) | read/write | - | Access permission for domain 13 |
+/// | \[25:24\] | [`D12`](Self::D12) | read/write | - | Access permission for domain 12 |
+/// | \[23:22\] | [`D11`](Self::D11) | read/write | - | Access permission for domain 11 |
+/// | \[21:20\] | [`D10`](Self::D10) | read/write | - | Access permission for domain 10 |
+/// | \[19:18\] | [`D9`](Self::D9) | read/write | - | Access permission for domain 9 |
+/// | \[17:16\] | [`D8`](Self::D8) | read/write | - | Access permission for domain 8 |
+/// | \[15:14\] | [`D7`](Self::D7) | read/write | - | Access permission for domain 7 |
+/// | \[13:12\] | [`D6`](Self::D6) | read/write | - | Access permission for domain 6 |
+/// | \[11:10\] | [`D5`](Self::D5) | read/write | - | Access permission for domain 5 |
+/// | \[9:8\] | [`D4`](Self::D4) | read/write | - | Access permission for domain 4 |
+/// | \[7:6\] | [`D3`](Self::D3) | read/write | - | Access permission for domain 3 |
+/// | \[5:4\] | [`D2`](Self::D2) | read/write | - | Access permission for domain 2 |
+/// | \[3:2\] | [`D1`](Self::D1) | read/write | - | Access permission for domain 1 |
+/// | \[1:0\] | [`D0`](Self::D0) | read/write | - | Access permission for domain 0 |
 pub enum Dacr32 {}
 impl Dacr32 {
     /// `D0`: Access permission for domain 0
@@ -2426,7 +2426,7 @@ impl armreg_rt::Layout for Dacr32 {
 }
 /// Interrupt mask bits (PSTATE.{D,A,I,F})
 ///
-/// A layout: its values are [`Value<Daif>`](armreg_rt::Value), from `Daif::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DAIF`](crate::aarch64::DAIF).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Daif>`](armreg_rt::Value), from `Daif::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::DAIF`](crate::aarch64::DAIF).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Daif};
@@ -2443,10 +2443,10 @@ impl armreg_rt::Layout for Dacr32 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:10\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[9\] | `D` | read/write | - | Debug exception mask |
-/// | \[8\] | `A` | read/write | - | SError exception mask |
-/// | \[7\] | `I` | read/write | - | IRQ mask |
-/// | \[6\] | `F` | read/write | - | FIQ mask |
+/// | \[9\] | [`D`](Self::D) | read/write | - | Debug exception mask |
+/// | \[8\] | [`A`](Self::A) | read/write | - | SError exception mask |
+/// | \[7\] | [`I`](Self::I) | read/write | - | IRQ mask |
+/// | \[6\] | [`F`](Self::F) | read/write | - | FIQ mask |
 /// | \[5:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum Daif {}
 impl Daif {
@@ -2551,7 +2551,7 @@ pub mod daif {
 }
 /// Both halves of the debug communication channel, moved in one access
 ///
-/// A layout: its values are [`Value<Dbgdtr>`](armreg_rt::Value), from `Dbgdtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DBGDTR_EL0`](crate::aarch64::DBGDTR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Dbgdtr>`](armreg_rt::Value), from `Dbgdtr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::DBGDTR_EL0`](crate::aarch64::DBGDTR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dbgdtr};
@@ -2567,8 +2567,8 @@ pub mod daif {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:32\] | `HighWord` | read/write | - | Upper 32 bits of the 64-bit DTR transfer |
-/// | \[31:0\] | `LowWord` | read/write | - | Lower 32 bits of the 64-bit DTR transfer |
+/// | \[63:32\] | [`HighWord`](Self::HIGHWORD) | read/write | - | Upper 32 bits of the 64-bit DTR transfer |
+/// | \[31:0\] | [`LowWord`](Self::LOWWORD) | read/write | - | Lower 32 bits of the 64-bit DTR transfer |
 pub enum Dbgdtr {}
 impl Dbgdtr {
     /// `LowWord`: Lower 32 bits of the 64-bit DTR transfer
@@ -2596,7 +2596,7 @@ impl armreg_rt::Layout for Dbgdtr {
 }
 /// Debug receive data: a word from the debug host
 ///
-/// A layout: its values are [`Value<Dbgdtrrx>`](armreg_rt::Value), from `Dbgdtrrx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DBGDTRRX_EL0`](crate::aarch64::DBGDTRRX_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Dbgdtrrx>`](armreg_rt::Value), from `Dbgdtrrx::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::DBGDTRRX_EL0`](crate::aarch64::DBGDTRRX_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dbgdtrrx};
@@ -2613,7 +2613,7 @@ impl armreg_rt::Layout for Dbgdtr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `DATA` | read-only | - | Data received from the debug host |
+/// | \[31:0\] | [`DATA`](Self::DATA) | read-only | - | Data received from the debug host |
 pub enum Dbgdtrrx {}
 impl Dbgdtrrx {
     /// `DATA`: Data received from the debug host
@@ -2637,7 +2637,7 @@ impl armreg_rt::Layout for Dbgdtrrx {
 }
 /// Debug transmit data: a word for the debug host
 ///
-/// A layout: its values are [`Value<Dbgdtrtx>`](armreg_rt::Value), from `Dbgdtrtx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DBGDTRTX_EL0`](crate::aarch64::DBGDTRTX_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Dbgdtrtx>`](armreg_rt::Value), from `Dbgdtrtx::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::DBGDTRTX_EL0`](crate::aarch64::DBGDTRTX_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dbgdtrtx};
@@ -2654,7 +2654,7 @@ impl armreg_rt::Layout for Dbgdtrrx {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `DATA` | write-only | - | Data sent to the debug host |
+/// | \[31:0\] | [`DATA`](Self::DATA) | write-only | - | Data sent to the debug host |
 pub enum Dbgdtrtx {}
 impl Dbgdtrtx {
     /// `DATA`: Data sent to the debug host
@@ -2678,7 +2678,7 @@ impl armreg_rt::Layout for Dbgdtrtx {
 }
 /// Data Cache Zero ID register: DC ZVA block size and permission
 ///
-/// A layout: its values are [`Value<Dczid>`](armreg_rt::Value), from `Dczid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::DCZID_EL0`](crate::aarch64::DCZID_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Dczid>`](armreg_rt::Value), from `Dczid::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::DCZID_EL0`](crate::aarch64::DCZID_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Dczid};
@@ -2695,8 +2695,8 @@ impl armreg_rt::Layout for Dbgdtrtx {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:5\] | - | reserved, 0 | - |  |
-/// | \[4\] | `DZP` | read-only | - | DC ZVA, DC GVA and DC GZVA are prohibited |
-/// | \[3:0\] | `BS` | read-only | - | Log2 of the DC ZVA block size in words |
+/// | \[4\] | [`DZP`](Self::DZP) | read-only | - | DC ZVA, DC GVA and DC GZVA are prohibited |
+/// | \[3:0\] | [`BS`](Self::BS) | read-only | - | Log2 of the DC ZVA block size in words |
 pub enum Dczid {}
 impl Dczid {
     /// `BS`: Log2 of the DC ZVA block size in words
@@ -2724,7 +2724,7 @@ impl armreg_rt::Layout for Dczid {
 }
 /// Exception Link Register
 ///
-/// A layout: its values are [`Value<Elr>`](armreg_rt::Value), from `Elr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ELR_EL1`](crate::aarch64::ELR_EL1), [`aarch64::ELR_EL2`](crate::aarch64::ELR_EL2), [`aarch64::ELR_EL3`](crate::aarch64::ELR_EL3), [`aarch64::FAR_EL1`](crate::aarch64::FAR_EL1), [`aarch64::FAR_EL12`](crate::aarch64::FAR_EL12), [`aarch64::FAR_EL2`](crate::aarch64::FAR_EL2), [`aarch64::FAR_EL3`](crate::aarch64::FAR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Elr>`](armreg_rt::Value), from `Elr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ELR_EL1`](crate::aarch64::ELR_EL1), [`aarch64::ELR_EL2`](crate::aarch64::ELR_EL2), [`aarch64::ELR_EL3`](crate::aarch64::ELR_EL3), [`aarch64::FAR_EL1`](crate::aarch64::FAR_EL1), [`aarch64::FAR_EL12`](crate::aarch64::FAR_EL12), [`aarch64::FAR_EL2`](crate::aarch64::FAR_EL2), [`aarch64::FAR_EL3`](crate::aarch64::FAR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Elr};
@@ -2740,7 +2740,7 @@ impl armreg_rt::Layout for Dczid {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `ADDR` | read/write | - | Return address of the exception |
+/// | \[63:0\] | [`ADDR`](Self::ADDR) | read/write | - | Return address of the exception |
 pub enum Elr {}
 impl Elr {
     /// `ADDR`: Return address of the exception
@@ -2764,7 +2764,7 @@ impl armreg_rt::Layout for Elr {
 }
 /// Exception Syndrome Register: cause of the last exception taken to this EL
 ///
-/// A layout: its values are [`Value<Esr>`](armreg_rt::Value), from `Esr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ESR_EL1`](crate::aarch64::ESR_EL1), [`aarch64::ESR_EL2`](crate::aarch64::ESR_EL2), [`aarch64::ESR_EL3`](crate::aarch64::ESR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Esr>`](armreg_rt::Value), from `Esr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ESR_EL1`](crate::aarch64::ESR_EL1), [`aarch64::ESR_EL2`](crate::aarch64::ESR_EL2), [`aarch64::ESR_EL3`](crate::aarch64::ESR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Esr};
@@ -2781,10 +2781,10 @@ impl armreg_rt::Layout for Elr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:56\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[55:32\] | `ISS2` | read/write | - | Instruction specific syndrome, part 2 (meaning depends on EC) |
-/// | \[31:26\] | `EC` | read/write | - | Exception class |
-/// | \[25\] | `IL` | read/write | - | Instruction length of the trapped instruction (1: 32-bit) |
-/// | \[24:0\] | `ISS` | read/write | - | Instruction specific syndrome (meaning depends on EC) |
+/// | \[55:32\] | [`ISS2`](Self::ISS2) | read/write | - | Instruction specific syndrome, part 2 (meaning depends on EC) |
+/// | \[31:26\] | [`EC`](Self::EC) | read/write | - | Exception class |
+/// | \[25\] | [`IL`](Self::IL) | read/write | - | Instruction length of the trapped instruction (1: 32-bit) |
+/// | \[24:0\] | [`ISS`](Self::ISS) | read/write | - | Instruction specific syndrome (meaning depends on EC) |
 pub enum Esr {}
 impl Esr {
     /// `ISS`: Instruction specific syndrome (meaning depends on EC)
@@ -3021,11 +3021,11 @@ pub mod esr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `ADDR` | read/write | - | Faulting virtual address |
+/// | \[63:0\] | [`ADDR`](Self::ADDR) | read/write | - | Faulting virtual address |
 pub type Far = crate::Elr;
 /// Floating-point Mode Register: FP8 formats, scaling and overflow behaviour
 ///
-/// A layout: its values are [`Value<Fpmr>`](armreg_rt::Value), from `Fpmr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::FPMR`](crate::aarch64::FPMR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Fpmr>`](armreg_rt::Value), from `Fpmr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::FPMR`](crate::aarch64::FPMR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Fpmr};
@@ -3042,16 +3042,16 @@ pub type Far = crate::Elr;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:38\] | - | reserved, 0 | - |  |
-/// | \[37:32\] | `LSCALE2` | read/write | - | Left scale for the top half of FP8 widening conversions |
-/// | \[31:24\] | `NSCALE` | read/write | - | Scale for FP8 down-conversion |
+/// | \[37:32\] | [`LSCALE2`](Self::LSCALE2) | read/write | - | Left scale for the top half of FP8 widening conversions |
+/// | \[31:24\] | [`NSCALE`](Self::NSCALE) | read/write | - | Scale for FP8 down-conversion |
 /// | \[23\] | - | reserved, 0 | - |  |
-/// | \[22:16\] | `LSCALE` | read/write | - | Left scale for FP8 to half-precision conversion |
-/// | \[15\] | `OSC` | read/write | - | Overflow saturation for conversions |
-/// | \[14\] | `OSM` | read/write | - | Overflow saturation for multiplies |
+/// | \[22:16\] | [`LSCALE`](Self::LSCALE) | read/write | - | Left scale for FP8 to half-precision conversion |
+/// | \[15\] | [`OSC`](Self::OSC) | read/write | - | Overflow saturation for conversions |
+/// | \[14\] | [`OSM`](Self::OSM) | read/write | - | Overflow saturation for multiplies |
 /// | \[13:9\] | - | reserved, 0 | - |  |
-/// | \[8:6\] | `F8D` | read/write | - | FP8 format of the destination |
-/// | \[5:3\] | `F8S2` | read/write | - | FP8 format of the second source operand |
-/// | \[2:0\] | `F8S1` | read/write | - | FP8 format of the first source operand |
+/// | \[8:6\] | [`F8D`](Self::F8D) | read/write | - | FP8 format of the destination |
+/// | \[5:3\] | [`F8S2`](Self::F8S2) | read/write | - | FP8 format of the second source operand |
+/// | \[2:0\] | [`F8S1`](Self::F8S1) | read/write | - | FP8 format of the first source operand |
 pub enum Fpmr {}
 impl Fpmr {
     /// `F8S1`: FP8 format of the first source operand
@@ -3173,7 +3173,7 @@ pub mod fpmr {
 }
 /// Guarded Control Stack Control Register
 ///
-/// A layout: its values are [`Value<Gcscr>`](armreg_rt::Value), from `Gcscr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::GCSCR_EL1`](crate::aarch64::GCSCR_EL1), [`aarch64::GCSCR_EL12`](crate::aarch64::GCSCR_EL12), [`aarch64::GCSCR_EL2`](crate::aarch64::GCSCR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Gcscr>`](armreg_rt::Value), from `Gcscr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::GCSCR_EL1`](crate::aarch64::GCSCR_EL1), [`aarch64::GCSCR_EL12`](crate::aarch64::GCSCR_EL12), [`aarch64::GCSCR_EL2`](crate::aarch64::GCSCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Gcscr};
@@ -3190,13 +3190,13 @@ pub mod fpmr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:10\] | - | reserved, 0 | - |  |
-/// | \[9\] | `STREn` | read/write | - | Enable GCSSTR and GCSSTTR |
-/// | \[8\] | `PUSHMEn` | read/write | - | Enable GCSPUSHM and GCSSS1 |
+/// | \[9\] | [`STREn`](Self::STREN) | read/write | - | Enable GCSSTR and GCSSTTR |
+/// | \[8\] | [`PUSHMEn`](Self::PUSHMEN) | read/write | - | Enable GCSPUSHM and GCSSS1 |
 /// | \[7\] | - | reserved, 0 | - |  |
-/// | \[6\] | `EXLOCKEN` | read/write | - | Exception state lock enable |
-/// | \[5\] | `RVCHKEN` | read/write | - | Return value check enable |
+/// | \[6\] | [`EXLOCKEN`](Self::EXLOCKEN) | read/write | - | Exception state lock enable |
+/// | \[5\] | [`RVCHKEN`](Self::RVCHKEN) | read/write | - | Return value check enable |
 /// | \[4:1\] | - | reserved, 0 | - |  |
-/// | \[0\] | `PCRSEL` | read/write | - | Procedure call return instructions use the GCS |
+/// | \[0\] | [`PCRSEL`](Self::PCRSEL) | read/write | - | Procedure call return instructions use the GCS |
 pub enum Gcscr {}
 impl Gcscr {
     /// `PCRSEL`: Procedure call return instructions use the GCS
@@ -3236,7 +3236,7 @@ impl armreg_rt::Layout for Gcscr {
 }
 /// Guarded Control Stack Control Register for EL0
 ///
-/// A layout: its values are [`Value<Gcscre0>`](armreg_rt::Value), from `Gcscre0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::GCSCRE0_EL1`](crate::aarch64::GCSCRE0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Gcscre0>`](armreg_rt::Value), from `Gcscre0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::GCSCRE0_EL1`](crate::aarch64::GCSCRE0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Gcscre0};
@@ -3253,13 +3253,13 @@ impl armreg_rt::Layout for Gcscr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:11\] | - | reserved, 0 | - |  |
-/// | \[10\] | `nTR` | read/write | - | Do not trap GCS instructions at EL0 |
-/// | \[9\] | `STREn` | read/write | - | Enable GCSSTR at EL0 |
-/// | \[8\] | `PUSHMEn` | read/write | - | Enable GCSPUSHM at EL0 |
+/// | \[10\] | [`nTR`](Self::NTR) | read/write | - | Do not trap GCS instructions at EL0 |
+/// | \[9\] | [`STREn`](Self::STREN) | read/write | - | Enable GCSSTR at EL0 |
+/// | \[8\] | [`PUSHMEn`](Self::PUSHMEN) | read/write | - | Enable GCSPUSHM at EL0 |
 /// | \[7:6\] | - | reserved, 0 | - |  |
-/// | \[5\] | `RVCHKEN` | read/write | - | Return value check enable at EL0 |
+/// | \[5\] | [`RVCHKEN`](Self::RVCHKEN) | read/write | - | Return value check enable at EL0 |
 /// | \[4:1\] | - | reserved, 0 | - |  |
-/// | \[0\] | `PCRSEL` | read/write | - | Procedure call return instructions use the GCS at EL0 |
+/// | \[0\] | [`PCRSEL`](Self::PCRSEL) | read/write | - | Procedure call return instructions use the GCS at EL0 |
 pub enum Gcscre0 {}
 impl Gcscre0 {
     /// `PCRSEL`: Procedure call return instructions use the GCS at EL0
@@ -3299,7 +3299,7 @@ impl armreg_rt::Layout for Gcscre0 {
 }
 /// Guarded Control Stack Pointer Register
 ///
-/// A layout: its values are [`Value<Gcspr>`](armreg_rt::Value), from `Gcspr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::GCSPR_EL0`](crate::aarch64::GCSPR_EL0), [`aarch64::GCSPR_EL1`](crate::aarch64::GCSPR_EL1), [`aarch64::GCSPR_EL12`](crate::aarch64::GCSPR_EL12), [`aarch64::GCSPR_EL2`](crate::aarch64::GCSPR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Gcspr>`](armreg_rt::Value), from `Gcspr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::GCSPR_EL0`](crate::aarch64::GCSPR_EL0), [`aarch64::GCSPR_EL1`](crate::aarch64::GCSPR_EL1), [`aarch64::GCSPR_EL12`](crate::aarch64::GCSPR_EL12), [`aarch64::GCSPR_EL2`](crate::aarch64::GCSPR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Gcspr};
@@ -3315,7 +3315,7 @@ impl armreg_rt::Layout for Gcscre0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:3\] | `PTR` | read/write | - | Guarded control stack pointer, bits 63:3 |
+/// | \[63:3\] | [`PTR`](Self::PTR) | read/write | - | Guarded control stack pointer, bits 63:3 |
 /// | \[2:0\] | - | reserved, 0 | - |  |
 pub enum Gcspr {}
 impl Gcspr {
@@ -3340,7 +3340,7 @@ impl armreg_rt::Layout for Gcspr {
 }
 /// Multiple tag transfer ID Register: block size of the LDGM/STGM tag instructions
 ///
-/// A layout: its values are [`Value<Gmid>`](armreg_rt::Value), from `Gmid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::GMID_EL1`](crate::aarch64::GMID_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Gmid>`](armreg_rt::Value), from `Gmid::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::GMID_EL1`](crate::aarch64::GMID_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Gmid};
@@ -3357,7 +3357,7 @@ impl armreg_rt::Layout for Gcspr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:4\] | - | reserved, 0 | - |  |
-/// | \[3:0\] | `BS` | read-only | - | Log2 of the block size in words |
+/// | \[3:0\] | [`BS`](Self::BS) | read-only | - | Log2 of the block size in words |
 pub enum Gmid {}
 impl Gmid {
     /// `BS`: Log2 of the block size in words
@@ -3381,7 +3381,7 @@ impl armreg_rt::Layout for Gmid {
 }
 /// Hypervisor Activity Monitors Fine-Grained Read Trap Register
 ///
-/// A layout: its values are [`Value<Hafgrtr>`](armreg_rt::Value), from `Hafgrtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HAFGRTR_EL2`](crate::aarch64::HAFGRTR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hafgrtr>`](armreg_rt::Value), from `Hafgrtr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HAFGRTR_EL2`](crate::aarch64::HAFGRTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hafgrtr};
@@ -3398,45 +3398,45 @@ impl armreg_rt::Layout for Gmid {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:50\] | - | reserved, 0 | - |  |
-/// | \[49\] | `AMEVTYPER115_EL0` | read/write | - | Trap reads of AMEVTYPER115_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[48\] | `AMEVCNTR115_EL0` | read/write | - | Trap reads of AMEVCNTR115_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[47\] | `AMEVTYPER114_EL0` | read/write | - | Trap reads of AMEVTYPER114_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[46\] | `AMEVCNTR114_EL0` | read/write | - | Trap reads of AMEVCNTR114_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[45\] | `AMEVTYPER113_EL0` | read/write | - | Trap reads of AMEVTYPER113_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[44\] | `AMEVCNTR113_EL0` | read/write | - | Trap reads of AMEVCNTR113_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[43\] | `AMEVTYPER112_EL0` | read/write | - | Trap reads of AMEVTYPER112_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[42\] | `AMEVCNTR112_EL0` | read/write | - | Trap reads of AMEVCNTR112_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[41\] | `AMEVTYPER111_EL0` | read/write | - | Trap reads of AMEVTYPER111_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[40\] | `AMEVCNTR111_EL0` | read/write | - | Trap reads of AMEVCNTR111_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[39\] | `AMEVTYPER110_EL0` | read/write | - | Trap reads of AMEVTYPER110_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[38\] | `AMEVCNTR110_EL0` | read/write | - | Trap reads of AMEVCNTR110_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[37\] | `AMEVTYPER19_EL0` | read/write | - | Trap reads of AMEVTYPER19_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[36\] | `AMEVCNTR19_EL0` | read/write | - | Trap reads of AMEVCNTR19_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[35\] | `AMEVTYPER18_EL0` | read/write | - | Trap reads of AMEVTYPER18_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[34\] | `AMEVCNTR18_EL0` | read/write | - | Trap reads of AMEVCNTR18_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[33\] | `AMEVTYPER17_EL0` | read/write | - | Trap reads of AMEVTYPER17_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[32\] | `AMEVCNTR17_EL0` | read/write | - | Trap reads of AMEVCNTR17_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[31\] | `AMEVTYPER16_EL0` | read/write | - | Trap reads of AMEVTYPER16_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[30\] | `AMEVCNTR16_EL0` | read/write | - | Trap reads of AMEVCNTR16_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[29\] | `AMEVTYPER15_EL0` | read/write | - | Trap reads of AMEVTYPER15_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[28\] | `AMEVCNTR15_EL0` | read/write | - | Trap reads of AMEVCNTR15_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[27\] | `AMEVTYPER14_EL0` | read/write | - | Trap reads of AMEVTYPER14_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[26\] | `AMEVCNTR14_EL0` | read/write | - | Trap reads of AMEVCNTR14_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[25\] | `AMEVTYPER13_EL0` | read/write | - | Trap reads of AMEVTYPER13_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[24\] | `AMEVCNTR13_EL0` | read/write | - | Trap reads of AMEVCNTR13_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[23\] | `AMEVTYPER12_EL0` | read/write | - | Trap reads of AMEVTYPER12_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[22\] | `AMEVCNTR12_EL0` | read/write | - | Trap reads of AMEVCNTR12_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[21\] | `AMEVTYPER11_EL0` | read/write | - | Trap reads of AMEVTYPER11_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[20\] | `AMEVCNTR11_EL0` | read/write | - | Trap reads of AMEVCNTR11_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[19\] | `AMEVTYPER10_EL0` | read/write | - | Trap reads of AMEVTYPER10_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[18\] | `AMEVCNTR10_EL0` | read/write | - | Trap reads of AMEVCNTR10_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[17\] | `AMCNTEN1` | read/write | - | Trap reads of AMCNTEN1 at EL1 and EL0 to EL2 when 1 |
+/// | \[49\] | [`AMEVTYPER115_EL0`](Self::AMEVTYPER115_EL0) | read/write | - | Trap reads of AMEVTYPER115_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[48\] | [`AMEVCNTR115_EL0`](Self::AMEVCNTR115_EL0) | read/write | - | Trap reads of AMEVCNTR115_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[47\] | [`AMEVTYPER114_EL0`](Self::AMEVTYPER114_EL0) | read/write | - | Trap reads of AMEVTYPER114_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[46\] | [`AMEVCNTR114_EL0`](Self::AMEVCNTR114_EL0) | read/write | - | Trap reads of AMEVCNTR114_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[45\] | [`AMEVTYPER113_EL0`](Self::AMEVTYPER113_EL0) | read/write | - | Trap reads of AMEVTYPER113_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[44\] | [`AMEVCNTR113_EL0`](Self::AMEVCNTR113_EL0) | read/write | - | Trap reads of AMEVCNTR113_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[43\] | [`AMEVTYPER112_EL0`](Self::AMEVTYPER112_EL0) | read/write | - | Trap reads of AMEVTYPER112_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[42\] | [`AMEVCNTR112_EL0`](Self::AMEVCNTR112_EL0) | read/write | - | Trap reads of AMEVCNTR112_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[41\] | [`AMEVTYPER111_EL0`](Self::AMEVTYPER111_EL0) | read/write | - | Trap reads of AMEVTYPER111_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[40\] | [`AMEVCNTR111_EL0`](Self::AMEVCNTR111_EL0) | read/write | - | Trap reads of AMEVCNTR111_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[39\] | [`AMEVTYPER110_EL0`](Self::AMEVTYPER110_EL0) | read/write | - | Trap reads of AMEVTYPER110_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[38\] | [`AMEVCNTR110_EL0`](Self::AMEVCNTR110_EL0) | read/write | - | Trap reads of AMEVCNTR110_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[37\] | [`AMEVTYPER19_EL0`](Self::AMEVTYPER19_EL0) | read/write | - | Trap reads of AMEVTYPER19_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[36\] | [`AMEVCNTR19_EL0`](Self::AMEVCNTR19_EL0) | read/write | - | Trap reads of AMEVCNTR19_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[35\] | [`AMEVTYPER18_EL0`](Self::AMEVTYPER18_EL0) | read/write | - | Trap reads of AMEVTYPER18_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[34\] | [`AMEVCNTR18_EL0`](Self::AMEVCNTR18_EL0) | read/write | - | Trap reads of AMEVCNTR18_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[33\] | [`AMEVTYPER17_EL0`](Self::AMEVTYPER17_EL0) | read/write | - | Trap reads of AMEVTYPER17_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[32\] | [`AMEVCNTR17_EL0`](Self::AMEVCNTR17_EL0) | read/write | - | Trap reads of AMEVCNTR17_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[31\] | [`AMEVTYPER16_EL0`](Self::AMEVTYPER16_EL0) | read/write | - | Trap reads of AMEVTYPER16_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[30\] | [`AMEVCNTR16_EL0`](Self::AMEVCNTR16_EL0) | read/write | - | Trap reads of AMEVCNTR16_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[29\] | [`AMEVTYPER15_EL0`](Self::AMEVTYPER15_EL0) | read/write | - | Trap reads of AMEVTYPER15_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[28\] | [`AMEVCNTR15_EL0`](Self::AMEVCNTR15_EL0) | read/write | - | Trap reads of AMEVCNTR15_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[27\] | [`AMEVTYPER14_EL0`](Self::AMEVTYPER14_EL0) | read/write | - | Trap reads of AMEVTYPER14_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[26\] | [`AMEVCNTR14_EL0`](Self::AMEVCNTR14_EL0) | read/write | - | Trap reads of AMEVCNTR14_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[25\] | [`AMEVTYPER13_EL0`](Self::AMEVTYPER13_EL0) | read/write | - | Trap reads of AMEVTYPER13_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[24\] | [`AMEVCNTR13_EL0`](Self::AMEVCNTR13_EL0) | read/write | - | Trap reads of AMEVCNTR13_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[23\] | [`AMEVTYPER12_EL0`](Self::AMEVTYPER12_EL0) | read/write | - | Trap reads of AMEVTYPER12_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[22\] | [`AMEVCNTR12_EL0`](Self::AMEVCNTR12_EL0) | read/write | - | Trap reads of AMEVCNTR12_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[21\] | [`AMEVTYPER11_EL0`](Self::AMEVTYPER11_EL0) | read/write | - | Trap reads of AMEVTYPER11_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[20\] | [`AMEVCNTR11_EL0`](Self::AMEVCNTR11_EL0) | read/write | - | Trap reads of AMEVCNTR11_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[19\] | [`AMEVTYPER10_EL0`](Self::AMEVTYPER10_EL0) | read/write | - | Trap reads of AMEVTYPER10_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[18\] | [`AMEVCNTR10_EL0`](Self::AMEVCNTR10_EL0) | read/write | - | Trap reads of AMEVCNTR10_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[17\] | [`AMCNTEN1`](Self::AMCNTEN1) | read/write | - | Trap reads of AMCNTEN1 at EL1 and EL0 to EL2 when 1 |
 /// | \[16:5\] | - | reserved, 0 | - |  |
-/// | \[4\] | `AMEVCNTR03_EL0` | read/write | - | Trap reads of AMEVCNTR03_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[3\] | `AMEVCNTR02_EL0` | read/write | - | Trap reads of AMEVCNTR02_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[2\] | `AMEVCNTR01_EL0` | read/write | - | Trap reads of AMEVCNTR01_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[1\] | `AMEVCNTR00_EL0` | read/write | - | Trap reads of AMEVCNTR00_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[0\] | `AMCNTEN0` | read/write | - | Trap reads of AMCNTEN0 at EL1 and EL0 to EL2 when 1 |
+/// | \[4\] | [`AMEVCNTR03_EL0`](Self::AMEVCNTR03_EL0) | read/write | - | Trap reads of AMEVCNTR03_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[3\] | [`AMEVCNTR02_EL0`](Self::AMEVCNTR02_EL0) | read/write | - | Trap reads of AMEVCNTR02_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[2\] | [`AMEVCNTR01_EL0`](Self::AMEVCNTR01_EL0) | read/write | - | Trap reads of AMEVCNTR01_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[1\] | [`AMEVCNTR00_EL0`](Self::AMEVCNTR00_EL0) | read/write | - | Trap reads of AMEVCNTR00_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[0\] | [`AMCNTEN0`](Self::AMCNTEN0) | read/write | - | Trap reads of AMCNTEN0 at EL1 and EL0 to EL2 when 1 |
 pub enum Hafgrtr {}
 impl Hafgrtr {
     /// `AMCNTEN0`: Trap reads of AMCNTEN0 at EL1 and EL0 to EL2 when 1
@@ -3608,7 +3608,7 @@ impl armreg_rt::Layout for Hafgrtr {
 }
 /// Hypervisor Configuration Register
 ///
-/// A layout: its values are [`Value<Hcr>`](armreg_rt::Value), from `Hcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HCR_EL2`](crate::aarch64::HCR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hcr>`](armreg_rt::Value), from `Hcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HCR_EL2`](crate::aarch64::HCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hcr};
@@ -3624,66 +3624,66 @@ impl armreg_rt::Layout for Hafgrtr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `TWEDEL` | read/write | - | Delay before a trapped WFE traps to EL2, as 2^(TWEDEL+8) cycles (FEAT_TWED) |
-/// | \[59\] | `TWEDEn` | read/write | - | Enable the configurable WFE trap delay (FEAT_TWED) |
-/// | \[58\] | `TID5` | read/write | - | Trap ID group 5 (GMID_EL1) to EL2 (FEAT_MTE2) |
-/// | \[57\] | `DCT` | read/write | - | Default cacheability tagging with HCR_EL2.DC (FEAT_MTE2) |
-/// | \[56\] | `ATA` | read/write | - | Allocation tag access at EL0/EL1 (FEAT_MTE2) |
-/// | \[55\] | `TTLBOS` | read/write | - | Trap outer-shareable TLB maintenance at EL1 (FEAT_EVT) |
-/// | \[54\] | `TTLBIS` | read/write | - | Trap inner-shareable TLB maintenance at EL1 (FEAT_EVT) |
-/// | \[53\] | `EnSCXT` | read/write | - | EL0/EL1 access to SCXTNUM_ELx (FEAT_CSV2_2) |
-/// | \[52\] | `TOCU` | read/write | - | Trap cache maintenance to the point of unification at EL0/EL1 (FEAT_EVT) |
-/// | \[51\] | `AMVOFFEN` | read/write | - | Enable activity monitor virtual offsets (FEAT_AMUv1p1) |
-/// | \[50\] | `TICAB` | read/write | - | Trap IC IALLUIS at EL1 (FEAT_EVT) |
-/// | \[49\] | `TID4` | read/write | - | Trap ID group 4 (cache ID registers) to EL2 (FEAT_EVT) |
-/// | \[48\] | `GPF` | read/write | - | Route granule protection faults from EL0/EL1 to EL2 (FEAT_RME) |
-/// | \[47\] | `FIEN` | read/write | - | EL1 access to the RAS fault injection registers (FEAT_RASv1p1) |
-/// | \[46\] | `FWB` | read/write | - | Stage 2 forced write-back combining of attributes (FEAT_S2FWB) |
-/// | \[45\] | `NV2` | read/write | - | Enhanced nested virtualisation: redirect to VNCR memory (FEAT_NV2) |
-/// | \[44\] | `AT` | read/write | - | Trap AT S1E* address translation at EL1 (FEAT_NV) |
-/// | \[43\] | `NV1` | read/write | - | Nested virtualisation, with NV (FEAT_NV) |
-/// | \[42\] | `NV` | read/write | - | Nested virtualisation: trap EL2 operations executed at EL1 (FEAT_NV) |
-/// | \[41\] | `API` | read/write | - | Do not trap pointer authentication instructions (FEAT_PAuth) |
-/// | \[40\] | `APK` | read/write | - | Do not trap pointer authentication key registers (FEAT_PAuth) |
-/// | \[39\] | `TME` | read/write | - | Enable transactional memory at EL0/EL1 (FEAT_TME) |
-/// | \[38\] | `MIOCNCE` | read/write | - | Mismatched inner/outer cacheable non-coherency enable |
-/// | \[37\] | `TEA` | read/write | - | Route synchronous external aborts to EL2 (FEAT_RAS) |
-/// | \[36\] | `TERR` | read/write | - | Trap error record accesses to EL2 (FEAT_RAS) |
-/// | \[35\] | `TLOR` | read/write | - | Trap LORegion registers to EL2 (FEAT_LOR) |
-/// | \[34\] | `E2H` | read/write | - | EL2 host: EL2 uses the EL2&0 regime and EL1 register redirection (FEAT_VHE) |
-/// | \[33\] | `ID` | read/write | - | Stage 2 instruction access cacheability disable |
-/// | \[32\] | `CD` | read/write | - | Stage 2 data access cacheability disable |
-/// | \[31\] | `RW` | read/write | - | EL1 execution state (1: AArch64) |
-/// | \[30\] | `TRVM` | read/write | - | Trap reads of virtual memory controls to EL2 |
-/// | \[29\] | `HCD` | read/write | - | HVC instruction disable |
-/// | \[28\] | `TDZ` | read/write | - | Trap DC ZVA to EL2 |
-/// | \[27\] | `TGE` | read/write | - | Trap general exceptions from EL0 to EL2 |
-/// | \[26\] | `TVM` | read/write | - | Trap writes of virtual memory controls to EL2 |
-/// | \[25\] | `TTLB` | read/write | - | Trap TLB maintenance instructions to EL2 |
-/// | \[24\] | `TPU` | read/write | - | Trap cache maintenance to the point of unification |
-/// | \[23\] | `TPCP` | read/write | - | Trap data cache maintenance to the point of coherency or persistence |
-/// | \[22\] | `TSW` | read/write | - | Trap data cache maintenance by set/way |
-/// | \[21\] | `TACR` | read/write | - | Trap auxiliary control register accesses |
-/// | \[20\] | `TIDCP` | read/write | - | Trap implementation-defined functionality |
-/// | \[19\] | `TSC` | read/write | - | Trap SMC instructions to EL2 |
-/// | \[18\] | `TID3` | read/write | - | Trap ID group 3 (feature ID registers) |
-/// | \[17\] | `TID2` | read/write | - | Trap ID group 2 (cache type and selection registers) |
-/// | \[16\] | `TID1` | read/write | - | Trap ID group 1 (auxiliary ID registers) |
-/// | \[15\] | `TID0` | read/write | - | Trap ID group 0 (AArch32 JIDR, FPSID) |
-/// | \[14\] | `TWE` | read/write | - | Trap WFE at EL0/EL1 to EL2 |
-/// | \[13\] | `TWI` | read/write | - | Trap WFI at EL0/EL1 to EL2 |
-/// | \[12\] | `DC` | read/write | - | Default cacheability: stage 1 disabled means Normal write-back |
-/// | \[11:10\] | `BSU` | read/write | - | Barrier shareability upgrade for EL0/EL1 barriers |
-/// | \[9\] | `FB` | read/write | - | Force broadcast of TLB and branch predictor maintenance |
-/// | \[8\] | `VSE` | read/write | - | Virtual SError interrupt pending |
-/// | \[7\] | `VI` | read/write | - | Virtual IRQ pending |
-/// | \[6\] | `VF` | read/write | - | Virtual FIQ pending |
-/// | \[5\] | `AMO` | read/write | - | Route physical SError to EL2 and enable virtual SError |
-/// | \[4\] | `IMO` | read/write | - | Route physical IRQ to EL2 and enable virtual IRQ |
-/// | \[3\] | `FMO` | read/write | - | Route physical FIQ to EL2 and enable virtual FIQ |
-/// | \[2\] | `PTW` | read/write | - | Protected table walk: stage 1 walks to Device memory fault |
-/// | \[1\] | `SWIO` | read/write | - | Set/way invalidation override (DC ISW becomes DC CISW) |
-/// | \[0\] | `VM` | read/write | - | Enable stage 2 translation for the EL1&0 regime |
+/// | \[63:60\] | [`TWEDEL`](Self::TWEDEL) | read/write | - | Delay before a trapped WFE traps to EL2, as 2^(TWEDEL+8) cycles (FEAT_TWED) |
+/// | \[59\] | [`TWEDEn`](Self::TWEDEN) | read/write | - | Enable the configurable WFE trap delay (FEAT_TWED) |
+/// | \[58\] | [`TID5`](Self::TID5) | read/write | - | Trap ID group 5 (GMID_EL1) to EL2 (FEAT_MTE2) |
+/// | \[57\] | [`DCT`](Self::DCT) | read/write | - | Default cacheability tagging with HCR_EL2.DC (FEAT_MTE2) |
+/// | \[56\] | [`ATA`](Self::ATA) | read/write | - | Allocation tag access at EL0/EL1 (FEAT_MTE2) |
+/// | \[55\] | [`TTLBOS`](Self::TTLBOS) | read/write | - | Trap outer-shareable TLB maintenance at EL1 (FEAT_EVT) |
+/// | \[54\] | [`TTLBIS`](Self::TTLBIS) | read/write | - | Trap inner-shareable TLB maintenance at EL1 (FEAT_EVT) |
+/// | \[53\] | [`EnSCXT`](Self::ENSCXT) | read/write | - | EL0/EL1 access to SCXTNUM_ELx (FEAT_CSV2_2) |
+/// | \[52\] | [`TOCU`](Self::TOCU) | read/write | - | Trap cache maintenance to the point of unification at EL0/EL1 (FEAT_EVT) |
+/// | \[51\] | [`AMVOFFEN`](Self::AMVOFFEN) | read/write | - | Enable activity monitor virtual offsets (FEAT_AMUv1p1) |
+/// | \[50\] | [`TICAB`](Self::TICAB) | read/write | - | Trap IC IALLUIS at EL1 (FEAT_EVT) |
+/// | \[49\] | [`TID4`](Self::TID4) | read/write | - | Trap ID group 4 (cache ID registers) to EL2 (FEAT_EVT) |
+/// | \[48\] | [`GPF`](Self::GPF) | read/write | - | Route granule protection faults from EL0/EL1 to EL2 (FEAT_RME) |
+/// | \[47\] | [`FIEN`](Self::FIEN) | read/write | - | EL1 access to the RAS fault injection registers (FEAT_RASv1p1) |
+/// | \[46\] | [`FWB`](Self::FWB) | read/write | - | Stage 2 forced write-back combining of attributes (FEAT_S2FWB) |
+/// | \[45\] | [`NV2`](Self::NV2) | read/write | - | Enhanced nested virtualisation: redirect to VNCR memory (FEAT_NV2) |
+/// | \[44\] | [`AT`](Self::AT) | read/write | - | Trap AT S1E* address translation at EL1 (FEAT_NV) |
+/// | \[43\] | [`NV1`](Self::NV1) | read/write | - | Nested virtualisation, with NV (FEAT_NV) |
+/// | \[42\] | [`NV`](Self::NV) | read/write | - | Nested virtualisation: trap EL2 operations executed at EL1 (FEAT_NV) |
+/// | \[41\] | [`API`](Self::API) | read/write | - | Do not trap pointer authentication instructions (FEAT_PAuth) |
+/// | \[40\] | [`APK`](Self::APK) | read/write | - | Do not trap pointer authentication key registers (FEAT_PAuth) |
+/// | \[39\] | [`TME`](Self::TME) | read/write | - | Enable transactional memory at EL0/EL1 (FEAT_TME) |
+/// | \[38\] | [`MIOCNCE`](Self::MIOCNCE) | read/write | - | Mismatched inner/outer cacheable non-coherency enable |
+/// | \[37\] | [`TEA`](Self::TEA) | read/write | - | Route synchronous external aborts to EL2 (FEAT_RAS) |
+/// | \[36\] | [`TERR`](Self::TERR) | read/write | - | Trap error record accesses to EL2 (FEAT_RAS) |
+/// | \[35\] | [`TLOR`](Self::TLOR) | read/write | - | Trap LORegion registers to EL2 (FEAT_LOR) |
+/// | \[34\] | [`E2H`](Self::E2H) | read/write | - | EL2 host: EL2 uses the EL2&0 regime and EL1 register redirection (FEAT_VHE) |
+/// | \[33\] | [`ID`](Self::ID) | read/write | - | Stage 2 instruction access cacheability disable |
+/// | \[32\] | [`CD`](Self::CD) | read/write | - | Stage 2 data access cacheability disable |
+/// | \[31\] | [`RW`](Self::RW) | read/write | - | EL1 execution state (1: AArch64) |
+/// | \[30\] | [`TRVM`](Self::TRVM) | read/write | - | Trap reads of virtual memory controls to EL2 |
+/// | \[29\] | [`HCD`](Self::HCD) | read/write | - | HVC instruction disable |
+/// | \[28\] | [`TDZ`](Self::TDZ) | read/write | - | Trap DC ZVA to EL2 |
+/// | \[27\] | [`TGE`](Self::TGE) | read/write | - | Trap general exceptions from EL0 to EL2 |
+/// | \[26\] | [`TVM`](Self::TVM) | read/write | - | Trap writes of virtual memory controls to EL2 |
+/// | \[25\] | [`TTLB`](Self::TTLB) | read/write | - | Trap TLB maintenance instructions to EL2 |
+/// | \[24\] | [`TPU`](Self::TPU) | read/write | - | Trap cache maintenance to the point of unification |
+/// | \[23\] | [`TPCP`](Self::TPCP) | read/write | - | Trap data cache maintenance to the point of coherency or persistence |
+/// | \[22\] | [`TSW`](Self::TSW) | read/write | - | Trap data cache maintenance by set/way |
+/// | \[21\] | [`TACR`](Self::TACR) | read/write | - | Trap auxiliary control register accesses |
+/// | \[20\] | [`TIDCP`](Self::TIDCP) | read/write | - | Trap implementation-defined functionality |
+/// | \[19\] | [`TSC`](Self::TSC) | read/write | - | Trap SMC instructions to EL2 |
+/// | \[18\] | [`TID3`](Self::TID3) | read/write | - | Trap ID group 3 (feature ID registers) |
+/// | \[17\] | [`TID2`](Self::TID2) | read/write | - | Trap ID group 2 (cache type and selection registers) |
+/// | \[16\] | [`TID1`](Self::TID1) | read/write | - | Trap ID group 1 (auxiliary ID registers) |
+/// | \[15\] | [`TID0`](Self::TID0) | read/write | - | Trap ID group 0 (AArch32 JIDR, FPSID) |
+/// | \[14\] | [`TWE`](Self::TWE) | read/write | - | Trap WFE at EL0/EL1 to EL2 |
+/// | \[13\] | [`TWI`](Self::TWI) | read/write | - | Trap WFI at EL0/EL1 to EL2 |
+/// | \[12\] | [`DC`](Self::DC) | read/write | - | Default cacheability: stage 1 disabled means Normal write-back |
+/// | \[11:10\] | [`BSU`](Self::BSU) | read/write | - | Barrier shareability upgrade for EL0/EL1 barriers |
+/// | \[9\] | [`FB`](Self::FB) | read/write | - | Force broadcast of TLB and branch predictor maintenance |
+/// | \[8\] | [`VSE`](Self::VSE) | read/write | - | Virtual SError interrupt pending |
+/// | \[7\] | [`VI`](Self::VI) | read/write | - | Virtual IRQ pending |
+/// | \[6\] | [`VF`](Self::VF) | read/write | - | Virtual FIQ pending |
+/// | \[5\] | [`AMO`](Self::AMO) | read/write | - | Route physical SError to EL2 and enable virtual SError |
+/// | \[4\] | [`IMO`](Self::IMO) | read/write | - | Route physical IRQ to EL2 and enable virtual IRQ |
+/// | \[3\] | [`FMO`](Self::FMO) | read/write | - | Route physical FIQ to EL2 and enable virtual FIQ |
+/// | \[2\] | [`PTW`](Self::PTW) | read/write | - | Protected table walk: stage 1 walks to Device memory fault |
+/// | \[1\] | [`SWIO`](Self::SWIO) | read/write | - | Set/way invalidation override (DC ISW becomes DC CISW) |
+/// | \[0\] | [`VM`](Self::VM) | read/write | - | Enable stage 2 translation for the EL1&0 regime |
 pub enum Hcr {}
 impl Hcr {
     /// `VM`: Enable stage 2 translation for the EL1&0 regime
@@ -4064,7 +4064,7 @@ pub mod hcr {
 }
 /// Extended Hypervisor Configuration Register: further EL2 traps and feature enables
 ///
-/// A layout: its values are [`Value<Hcrx>`](armreg_rt::Value), from `Hcrx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HCRX_EL2`](crate::aarch64::HCRX_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hcrx>`](armreg_rt::Value), from `Hcrx::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HCRX_EL2`](crate::aarch64::HCRX_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hcrx};
@@ -4081,30 +4081,30 @@ pub mod hcr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:25\] | - | reserved, 0 | - |  |
-/// | \[24\] | `PACMEn` | read/write | - |  |
-/// | \[23\] | `EnFPM` | read/write | - | Enable FPMR access |
-/// | \[22\] | `GCSEn` | read/write | - | Enable Guarded Control Stack at EL1 and EL0 |
-/// | \[21\] | `EnIDCP128` | read/write | - |  |
-/// | \[20\] | `EnSDERR` | read/write | - |  |
-/// | \[19\] | `TMEA` | read/write | - |  |
-/// | \[18\] | `EnSNERR` | read/write | - |  |
-/// | \[17\] | `D128En` | read/write | - | Enable 128-bit system register instructions at EL1 and EL0 |
-/// | \[16\] | `PTTWI` | read/write | - | Permit translation table walk incoherence |
-/// | \[15\] | `SCTLR2En` | read/write | - | Enable SCTLR2_EL1 access |
-/// | \[14\] | `TCR2En` | read/write | - | Enable TCR2_EL1 access |
+/// | \[24\] | [`PACMEn`](Self::PACMEN) | read/write | - |  |
+/// | \[23\] | [`EnFPM`](Self::ENFPM) | read/write | - | Enable FPMR access |
+/// | \[22\] | [`GCSEn`](Self::GCSEN) | read/write | - | Enable Guarded Control Stack at EL1 and EL0 |
+/// | \[21\] | [`EnIDCP128`](Self::ENIDCP128) | read/write | - |  |
+/// | \[20\] | [`EnSDERR`](Self::ENSDERR) | read/write | - |  |
+/// | \[19\] | [`TMEA`](Self::TMEA) | read/write | - |  |
+/// | \[18\] | [`EnSNERR`](Self::ENSNERR) | read/write | - |  |
+/// | \[17\] | [`D128En`](Self::D128EN) | read/write | - | Enable 128-bit system register instructions at EL1 and EL0 |
+/// | \[16\] | [`PTTWI`](Self::PTTWI) | read/write | - | Permit translation table walk incoherence |
+/// | \[15\] | [`SCTLR2En`](Self::SCTLR2EN) | read/write | - | Enable SCTLR2_EL1 access |
+/// | \[14\] | [`TCR2En`](Self::TCR2EN) | read/write | - | Enable TCR2_EL1 access |
 /// | \[13:12\] | - | reserved, 0 | - |  |
-/// | \[11\] | `MSCEn` | read/write | - |  |
-/// | \[10\] | `MCE2` | read/write | - |  |
-/// | \[9\] | `CMOW` | read/write | - | Cache maintenance needs write permission at stage 1 for EL1&0 |
-/// | \[8\] | `VFNMI` | read/write | - | Virtual FIQ superpriority |
-/// | \[7\] | `VINMI` | read/write | - | Virtual IRQ superpriority |
-/// | \[6\] | `TALLINT` | read/write | - | Trap writes to ALLINT |
-/// | \[5\] | `SMPME` | read/write | - | Streaming mode priority mapping enable |
-/// | \[4\] | `FGTnXS` | read/write | - | Apply fine-grained traps to the nXS TLBI variants |
-/// | \[3\] | `FnXS` | read/write | - | Force the nXS qualifier on TLBI and DSB at EL1 |
-/// | \[2\] | `EnASR` | read/write | - | Enable ST64BV at EL1 and EL0 |
-/// | \[1\] | `EnALS` | read/write | - | Enable LD64B and ST64B at EL1 and EL0 |
-/// | \[0\] | `EnAS0` | read/write | - | Enable ST64BV0 at EL1 and EL0 |
+/// | \[11\] | [`MSCEn`](Self::MSCEN) | read/write | - |  |
+/// | \[10\] | [`MCE2`](Self::MCE2) | read/write | - |  |
+/// | \[9\] | [`CMOW`](Self::CMOW) | read/write | - | Cache maintenance needs write permission at stage 1 for EL1&0 |
+/// | \[8\] | [`VFNMI`](Self::VFNMI) | read/write | - | Virtual FIQ superpriority |
+/// | \[7\] | [`VINMI`](Self::VINMI) | read/write | - | Virtual IRQ superpriority |
+/// | \[6\] | [`TALLINT`](Self::TALLINT) | read/write | - | Trap writes to ALLINT |
+/// | \[5\] | [`SMPME`](Self::SMPME) | read/write | - | Streaming mode priority mapping enable |
+/// | \[4\] | [`FGTnXS`](Self::FGTNXS) | read/write | - | Apply fine-grained traps to the nXS TLBI variants |
+/// | \[3\] | [`FnXS`](Self::FNXS) | read/write | - | Force the nXS qualifier on TLBI and DSB at EL1 |
+/// | \[2\] | [`EnASR`](Self::ENASR) | read/write | - | Enable ST64BV at EL1 and EL0 |
+/// | \[1\] | [`EnALS`](Self::ENALS) | read/write | - | Enable LD64B and ST64B at EL1 and EL0 |
+/// | \[0\] | [`EnAS0`](Self::ENAS0) | read/write | - | Enable ST64BV0 at EL1 and EL0 |
 pub enum Hcrx {}
 impl Hcrx {
     /// `EnAS0`: Enable ST64BV0 at EL1 and EL0
@@ -4216,7 +4216,7 @@ impl armreg_rt::Layout for Hcrx {
 }
 /// Hypervisor Debug Fine-Grained Read Trap Register: traps reads of debug, trace and PMU registers to EL2
 ///
-/// A layout: its values are [`Value<Hdfgrtr>`](armreg_rt::Value), from `Hdfgrtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HDFGRTR_EL2`](crate::aarch64::HDFGRTR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hdfgrtr>`](armreg_rt::Value), from `Hdfgrtr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HDFGRTR_EL2`](crate::aarch64::HDFGRTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hdfgrtr};
@@ -4232,68 +4232,68 @@ impl armreg_rt::Layout for Hcrx {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63\] | `PMBIDR_EL1` | read/write | - | Trap reads of PMBIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[62\] | `nPMSNEVFR_EL1` | read/write | - | Trap reads of PMSNEVFR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[61\] | `nBRBDATA` | read/write | - | Trap reads of BRBDATA at EL1 and EL0 to EL2 when 0 |
-/// | \[60\] | `nBRBCTL` | read/write | - | Trap reads of BRBCTL at EL1 and EL0 to EL2 when 0 |
-/// | \[59\] | `nBRBIDR` | read/write | - | Trap reads of BRBIDR at EL1 and EL0 to EL2 when 0 |
-/// | \[58\] | `PMCEIDn_EL0` | read/write | - | Trap reads of PMCEIDn_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[57\] | `PMUSERENR_EL0` | read/write | - | Trap reads of PMUSERENR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[56\] | `TRBTRG_EL1` | read/write | - | Trap reads of TRBTRG_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[55\] | `TRBSR_EL1` | read/write | - | Trap reads of TRBSR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[54\] | `TRBPTR_EL1` | read/write | - | Trap reads of TRBPTR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[53\] | `TRBMAR_EL1` | read/write | - | Trap reads of TRBMAR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[52\] | `TRBLIMITR_EL1` | read/write | - | Trap reads of TRBLIMITR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[51\] | `TRBIDR_EL1` | read/write | - | Trap reads of TRBIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[50\] | `TRBBASER_EL1` | read/write | - | Trap reads of TRBBASER_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[63\] | [`PMBIDR_EL1`](Self::PMBIDR_EL1) | read/write | - | Trap reads of PMBIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[62\] | [`nPMSNEVFR_EL1`](Self::NPMSNEVFR_EL1) | read/write | - | Trap reads of PMSNEVFR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[61\] | [`nBRBDATA`](Self::NBRBDATA) | read/write | - | Trap reads of BRBDATA at EL1 and EL0 to EL2 when 0 |
+/// | \[60\] | [`nBRBCTL`](Self::NBRBCTL) | read/write | - | Trap reads of BRBCTL at EL1 and EL0 to EL2 when 0 |
+/// | \[59\] | [`nBRBIDR`](Self::NBRBIDR) | read/write | - | Trap reads of BRBIDR at EL1 and EL0 to EL2 when 0 |
+/// | \[58\] | [`PMCEIDn_EL0`](Self::PMCEIDN_EL0) | read/write | - | Trap reads of PMCEIDn_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[57\] | [`PMUSERENR_EL0`](Self::PMUSERENR_EL0) | read/write | - | Trap reads of PMUSERENR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[56\] | [`TRBTRG_EL1`](Self::TRBTRG_EL1) | read/write | - | Trap reads of TRBTRG_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[55\] | [`TRBSR_EL1`](Self::TRBSR_EL1) | read/write | - | Trap reads of TRBSR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[54\] | [`TRBPTR_EL1`](Self::TRBPTR_EL1) | read/write | - | Trap reads of TRBPTR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[53\] | [`TRBMAR_EL1`](Self::TRBMAR_EL1) | read/write | - | Trap reads of TRBMAR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[52\] | [`TRBLIMITR_EL1`](Self::TRBLIMITR_EL1) | read/write | - | Trap reads of TRBLIMITR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[51\] | [`TRBIDR_EL1`](Self::TRBIDR_EL1) | read/write | - | Trap reads of TRBIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[50\] | [`TRBBASER_EL1`](Self::TRBBASER_EL1) | read/write | - | Trap reads of TRBBASER_EL1 at EL1 and EL0 to EL2 when 1 |
 /// | \[49\] | - | reserved, 0 | - |  |
-/// | \[48\] | `TRCVICTLR` | read/write | - | Trap reads of TRCVICTLR at EL1 and EL0 to EL2 when 1 |
-/// | \[47\] | `TRCSTATR` | read/write | - | Trap reads of TRCSTATR at EL1 and EL0 to EL2 when 1 |
-/// | \[46\] | `TRCSSCSRn` | read/write | - | Trap reads of TRCSSCSRn at EL1 and EL0 to EL2 when 1 |
-/// | \[45\] | `TRCSEQSTR` | read/write | - | Trap reads of TRCSEQSTR at EL1 and EL0 to EL2 when 1 |
-/// | \[44\] | `TRCPRGCTLR` | read/write | - | Trap reads of TRCPRGCTLR at EL1 and EL0 to EL2 when 1 |
-/// | \[43\] | `TRCOSLSR` | read/write | - | Trap reads of TRCOSLSR at EL1 and EL0 to EL2 when 1 |
+/// | \[48\] | [`TRCVICTLR`](Self::TRCVICTLR) | read/write | - | Trap reads of TRCVICTLR at EL1 and EL0 to EL2 when 1 |
+/// | \[47\] | [`TRCSTATR`](Self::TRCSTATR) | read/write | - | Trap reads of TRCSTATR at EL1 and EL0 to EL2 when 1 |
+/// | \[46\] | [`TRCSSCSRn`](Self::TRCSSCSRN) | read/write | - | Trap reads of TRCSSCSRn at EL1 and EL0 to EL2 when 1 |
+/// | \[45\] | [`TRCSEQSTR`](Self::TRCSEQSTR) | read/write | - | Trap reads of TRCSEQSTR at EL1 and EL0 to EL2 when 1 |
+/// | \[44\] | [`TRCPRGCTLR`](Self::TRCPRGCTLR) | read/write | - | Trap reads of TRCPRGCTLR at EL1 and EL0 to EL2 when 1 |
+/// | \[43\] | [`TRCOSLSR`](Self::TRCOSLSR) | read/write | - | Trap reads of TRCOSLSR at EL1 and EL0 to EL2 when 1 |
 /// | \[42\] | - | reserved, 0 | - |  |
-/// | \[41\] | `TRCIMSPECn` | read/write | - | Trap reads of TRCIMSPECn at EL1 and EL0 to EL2 when 1 |
-/// | \[40\] | `TRCID` | read/write | - | Trap reads of TRCID at EL1 and EL0 to EL2 when 1 |
+/// | \[41\] | [`TRCIMSPECn`](Self::TRCIMSPECN) | read/write | - | Trap reads of TRCIMSPECn at EL1 and EL0 to EL2 when 1 |
+/// | \[40\] | [`TRCID`](Self::TRCID) | read/write | - | Trap reads of TRCID at EL1 and EL0 to EL2 when 1 |
 /// | \[39:38\] | - | reserved, 0 | - |  |
-/// | \[37\] | `TRCCNTVRn` | read/write | - | Trap reads of TRCCNTVRn at EL1 and EL0 to EL2 when 1 |
-/// | \[36\] | `TRCCLAIM` | read/write | - | Trap reads of TRCCLAIM at EL1 and EL0 to EL2 when 1 |
-/// | \[35\] | `TRCAUXCTLR` | read/write | - | Trap reads of TRCAUXCTLR at EL1 and EL0 to EL2 when 1 |
-/// | \[34\] | `TRCAUTHSTATUS` | read/write | - | Trap reads of TRCAUTHSTATUS at EL1 and EL0 to EL2 when 1 |
-/// | \[33\] | `TRC` | read/write | - | Trap reads of trace unit registers that no other bit covers, when 1 |
-/// | \[32\] | `PMSLATFR_EL1` | read/write | - | Trap reads of PMSLATFR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[31\] | `PMSIRR_EL1` | read/write | - | Trap reads of PMSIRR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[30\] | `PMSIDR_EL1` | read/write | - | Trap reads of PMSIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[29\] | `PMSICR_EL1` | read/write | - | Trap reads of PMSICR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[28\] | `PMSFCR_EL1` | read/write | - | Trap reads of PMSFCR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[27\] | `PMSEVFR_EL1` | read/write | - | Trap reads of PMSEVFR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[26\] | `PMSCR_EL1` | read/write | - | Trap reads of PMSCR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[25\] | `PMBSR_EL1` | read/write | - | Trap reads of PMBSR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[24\] | `PMBPTR_EL1` | read/write | - | Trap reads of PMBPTR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[23\] | `PMBLIMITR_EL1` | read/write | - | Trap reads of PMBLIMITR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[22\] | `PMMIR_EL1` | read/write | - | Trap reads of PMMIR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[37\] | [`TRCCNTVRn`](Self::TRCCNTVRN) | read/write | - | Trap reads of TRCCNTVRn at EL1 and EL0 to EL2 when 1 |
+/// | \[36\] | [`TRCCLAIM`](Self::TRCCLAIM) | read/write | - | Trap reads of TRCCLAIM at EL1 and EL0 to EL2 when 1 |
+/// | \[35\] | [`TRCAUXCTLR`](Self::TRCAUXCTLR) | read/write | - | Trap reads of TRCAUXCTLR at EL1 and EL0 to EL2 when 1 |
+/// | \[34\] | [`TRCAUTHSTATUS`](Self::TRCAUTHSTATUS) | read/write | - | Trap reads of TRCAUTHSTATUS at EL1 and EL0 to EL2 when 1 |
+/// | \[33\] | [`TRC`](Self::TRC) | read/write | - | Trap reads of trace unit registers that no other bit covers, when 1 |
+/// | \[32\] | [`PMSLATFR_EL1`](Self::PMSLATFR_EL1) | read/write | - | Trap reads of PMSLATFR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[31\] | [`PMSIRR_EL1`](Self::PMSIRR_EL1) | read/write | - | Trap reads of PMSIRR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[30\] | [`PMSIDR_EL1`](Self::PMSIDR_EL1) | read/write | - | Trap reads of PMSIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[29\] | [`PMSICR_EL1`](Self::PMSICR_EL1) | read/write | - | Trap reads of PMSICR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[28\] | [`PMSFCR_EL1`](Self::PMSFCR_EL1) | read/write | - | Trap reads of PMSFCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[27\] | [`PMSEVFR_EL1`](Self::PMSEVFR_EL1) | read/write | - | Trap reads of PMSEVFR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[26\] | [`PMSCR_EL1`](Self::PMSCR_EL1) | read/write | - | Trap reads of PMSCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[25\] | [`PMBSR_EL1`](Self::PMBSR_EL1) | read/write | - | Trap reads of PMBSR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[24\] | [`PMBPTR_EL1`](Self::PMBPTR_EL1) | read/write | - | Trap reads of PMBPTR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[23\] | [`PMBLIMITR_EL1`](Self::PMBLIMITR_EL1) | read/write | - | Trap reads of PMBLIMITR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[22\] | [`PMMIR_EL1`](Self::PMMIR_EL1) | read/write | - | Trap reads of PMMIR_EL1 at EL1 and EL0 to EL2 when 1 |
 /// | \[21:20\] | - | reserved, 0 | - |  |
-/// | \[19\] | `PMSELR_EL0` | read/write | - | Trap reads of PMSELR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[18\] | `PMOVS` | read/write | - | Trap reads of PMOVS at EL1 and EL0 to EL2 when 1 |
-/// | \[17\] | `PMINTEN` | read/write | - | Trap reads of PMINTEN at EL1 and EL0 to EL2 when 1 |
-/// | \[16\] | `PMCNTEN` | read/write | - | Trap reads of PMCNTEN at EL1 and EL0 to EL2 when 1 |
-/// | \[15\] | `PMCCNTR_EL0` | read/write | - | Trap reads of PMCCNTR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[14\] | `PMCCFILTR_EL0` | read/write | - | Trap reads of PMCCFILTR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[13\] | `PMEVTYPERn_EL0` | read/write | - | Trap reads of PMEVTYPERn_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[12\] | `PMEVCNTRn_EL0` | read/write | - | Trap reads of PMEVCNTRn_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[11\] | `OSDLR_EL1` | read/write | - | Trap reads of OSDLR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[10\] | `OSECCR_EL1` | read/write | - | Trap reads of OSECCR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[9\] | `OSLSR_EL1` | read/write | - | Trap reads of OSLSR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[19\] | [`PMSELR_EL0`](Self::PMSELR_EL0) | read/write | - | Trap reads of PMSELR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[18\] | [`PMOVS`](Self::PMOVS) | read/write | - | Trap reads of PMOVS at EL1 and EL0 to EL2 when 1 |
+/// | \[17\] | [`PMINTEN`](Self::PMINTEN) | read/write | - | Trap reads of PMINTEN at EL1 and EL0 to EL2 when 1 |
+/// | \[16\] | [`PMCNTEN`](Self::PMCNTEN) | read/write | - | Trap reads of PMCNTEN at EL1 and EL0 to EL2 when 1 |
+/// | \[15\] | [`PMCCNTR_EL0`](Self::PMCCNTR_EL0) | read/write | - | Trap reads of PMCCNTR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[14\] | [`PMCCFILTR_EL0`](Self::PMCCFILTR_EL0) | read/write | - | Trap reads of PMCCFILTR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[13\] | [`PMEVTYPERn_EL0`](Self::PMEVTYPERN_EL0) | read/write | - | Trap reads of PMEVTYPERn_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[12\] | [`PMEVCNTRn_EL0`](Self::PMEVCNTRN_EL0) | read/write | - | Trap reads of PMEVCNTRn_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[11\] | [`OSDLR_EL1`](Self::OSDLR_EL1) | read/write | - | Trap reads of OSDLR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[10\] | [`OSECCR_EL1`](Self::OSECCR_EL1) | read/write | - | Trap reads of OSECCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[9\] | [`OSLSR_EL1`](Self::OSLSR_EL1) | read/write | - | Trap reads of OSLSR_EL1 at EL1 and EL0 to EL2 when 1 |
 /// | \[8\] | - | reserved, 0 | - |  |
-/// | \[7\] | `DBGPRCR_EL1` | read/write | - | Trap reads of DBGPRCR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[6\] | `DBGAUTHSTATUS_EL1` | read/write | - | Trap reads of DBGAUTHSTATUS_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[5\] | `DBGCLAIM` | read/write | - | Trap reads of DBGCLAIM at EL1 and EL0 to EL2 when 1 |
-/// | \[4\] | `MDSCR_EL1` | read/write | - | Trap reads of MDSCR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[3\] | `DBGWVRn_EL1` | read/write | - | Trap reads of DBGWVRn_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[2\] | `DBGWCRn_EL1` | read/write | - | Trap reads of DBGWCRn_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[1\] | `DBGBVRn_EL1` | read/write | - | Trap reads of DBGBVRn_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[0\] | `DBGBCRn_EL1` | read/write | - | Trap reads of DBGBCRn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[7\] | [`DBGPRCR_EL1`](Self::DBGPRCR_EL1) | read/write | - | Trap reads of DBGPRCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[6\] | [`DBGAUTHSTATUS_EL1`](Self::DBGAUTHSTATUS_EL1) | read/write | - | Trap reads of DBGAUTHSTATUS_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[5\] | [`DBGCLAIM`](Self::DBGCLAIM) | read/write | - | Trap reads of DBGCLAIM at EL1 and EL0 to EL2 when 1 |
+/// | \[4\] | [`MDSCR_EL1`](Self::MDSCR_EL1) | read/write | - | Trap reads of MDSCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[3\] | [`DBGWVRn_EL1`](Self::DBGWVRN_EL1) | read/write | - | Trap reads of DBGWVRn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[2\] | [`DBGWCRn_EL1`](Self::DBGWCRN_EL1) | read/write | - | Trap reads of DBGWCRn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[1\] | [`DBGBVRn_EL1`](Self::DBGBVRN_EL1) | read/write | - | Trap reads of DBGBVRn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[0\] | [`DBGBCRn_EL1`](Self::DBGBCRN_EL1) | read/write | - | Trap reads of DBGBCRn_EL1 at EL1 and EL0 to EL2 when 1 |
 pub enum Hdfgrtr {}
 impl Hdfgrtr {
     /// `DBGBCRn_EL1`: Trap reads of DBGBCRn_EL1 at EL1 and EL0 to EL2 when 1
@@ -4541,7 +4541,7 @@ impl armreg_rt::Layout for Hdfgrtr {
 }
 /// Hypervisor Debug Fine-Grained Read Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: its values are [`Value<Hdfgrtr2>`](armreg_rt::Value), from `Hdfgrtr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HDFGRTR2_EL2`](crate::aarch64::HDFGRTR2_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hdfgrtr2>`](armreg_rt::Value), from `Hdfgrtr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HDFGRTR2_EL2`](crate::aarch64::HDFGRTR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hdfgrtr2};
@@ -4558,31 +4558,31 @@ impl armreg_rt::Layout for Hdfgrtr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:25\] | - | reserved, 0 | - |  |
-/// | \[24\] | `nPMBMAR_EL1` | read/write | - | Trap reads of PMBMAR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[23\] | `nMDSTEPOP_EL1` | read/write | - | Trap reads of MDSTEPOP_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[22\] | `nTRBMPAM_EL1` | read/write | - | Trap reads of TRBMPAM_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[24\] | [`nPMBMAR_EL1`](Self::NPMBMAR_EL1) | read/write | - | Trap reads of PMBMAR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[23\] | [`nMDSTEPOP_EL1`](Self::NMDSTEPOP_EL1) | read/write | - | Trap reads of MDSTEPOP_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[22\] | [`nTRBMPAM_EL1`](Self::NTRBMPAM_EL1) | read/write | - | Trap reads of TRBMPAM_EL1 at EL1 and EL0 to EL2 when 0 |
 /// | \[21\] | - | reserved, 0 | - |  |
-/// | \[20\] | `nTRCITECR_EL1` | read/write | - | Trap reads of TRCITECR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[19\] | `nPMSDSFR_EL1` | read/write | - | Trap reads of PMSDSFR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[18\] | `nSPMDEVAFF_EL1` | read/write | - | Trap reads of SPMDEVAFF_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[17\] | `nSPMID` | read/write | - | Trap reads of SPMID at EL1 and EL0 to EL2 when 0 |
-/// | \[16\] | `nSPMSCR_EL1` | read/write | - | Trap reads of SPMSCR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[15\] | `nSPMACCESSR_EL1` | read/write | - | Trap reads of SPMACCESSR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[14\] | `nSPMCR_EL0` | read/write | - | Trap reads of SPMCR_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[13\] | `nSPMOVS` | read/write | - | Trap reads of SPMOVS at EL1 and EL0 to EL2 when 0 |
-/// | \[12\] | `nSPMINTEN` | read/write | - | Trap reads of SPMINTEN at EL1 and EL0 to EL2 when 0 |
-/// | \[11\] | `nSPMCNTEN` | read/write | - | Trap reads of SPMCNTEN at EL1 and EL0 to EL2 when 0 |
-/// | \[10\] | `nSPMSELR_EL0` | read/write | - | Trap reads of SPMSELR_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[9\] | `nSPMEVTYPERn_EL0` | read/write | - | Trap reads of SPMEVTYPERn_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[8\] | `nSPMEVCNTRn_EL0` | read/write | - | Trap reads of SPMEVCNTRn_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[7\] | `nPMSSCR_EL1` | read/write | - | Trap reads of PMSSCR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[6\] | `nPMSSDATA` | read/write | - | Trap reads of PMSSDATA at EL1 and EL0 to EL2 when 0 |
-/// | \[5\] | `nMDSELR_EL1` | read/write | - | Trap reads of MDSELR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[4\] | `nPMUACR_EL1` | read/write | - | Trap reads of PMUACR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[3\] | `nPMICFILTR_EL0` | read/write | - | Trap reads of PMICFILTR_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[2\] | `nPMICNTR_EL0` | read/write | - | Trap reads of PMICNTR_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[1\] | `nPMIAR_EL1` | read/write | - | Trap reads of PMIAR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[0\] | `nPMECR_EL1` | read/write | - | Trap reads of PMECR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[20\] | [`nTRCITECR_EL1`](Self::NTRCITECR_EL1) | read/write | - | Trap reads of TRCITECR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[19\] | [`nPMSDSFR_EL1`](Self::NPMSDSFR_EL1) | read/write | - | Trap reads of PMSDSFR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[18\] | [`nSPMDEVAFF_EL1`](Self::NSPMDEVAFF_EL1) | read/write | - | Trap reads of SPMDEVAFF_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[17\] | [`nSPMID`](Self::NSPMID) | read/write | - | Trap reads of SPMID at EL1 and EL0 to EL2 when 0 |
+/// | \[16\] | [`nSPMSCR_EL1`](Self::NSPMSCR_EL1) | read/write | - | Trap reads of SPMSCR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[15\] | [`nSPMACCESSR_EL1`](Self::NSPMACCESSR_EL1) | read/write | - | Trap reads of SPMACCESSR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[14\] | [`nSPMCR_EL0`](Self::NSPMCR_EL0) | read/write | - | Trap reads of SPMCR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[13\] | [`nSPMOVS`](Self::NSPMOVS) | read/write | - | Trap reads of SPMOVS at EL1 and EL0 to EL2 when 0 |
+/// | \[12\] | [`nSPMINTEN`](Self::NSPMINTEN) | read/write | - | Trap reads of SPMINTEN at EL1 and EL0 to EL2 when 0 |
+/// | \[11\] | [`nSPMCNTEN`](Self::NSPMCNTEN) | read/write | - | Trap reads of SPMCNTEN at EL1 and EL0 to EL2 when 0 |
+/// | \[10\] | [`nSPMSELR_EL0`](Self::NSPMSELR_EL0) | read/write | - | Trap reads of SPMSELR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[9\] | [`nSPMEVTYPERn_EL0`](Self::NSPMEVTYPERN_EL0) | read/write | - | Trap reads of SPMEVTYPERn_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[8\] | [`nSPMEVCNTRn_EL0`](Self::NSPMEVCNTRN_EL0) | read/write | - | Trap reads of SPMEVCNTRn_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[7\] | [`nPMSSCR_EL1`](Self::NPMSSCR_EL1) | read/write | - | Trap reads of PMSSCR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[6\] | [`nPMSSDATA`](Self::NPMSSDATA) | read/write | - | Trap reads of PMSSDATA at EL1 and EL0 to EL2 when 0 |
+/// | \[5\] | [`nMDSELR_EL1`](Self::NMDSELR_EL1) | read/write | - | Trap reads of MDSELR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[4\] | [`nPMUACR_EL1`](Self::NPMUACR_EL1) | read/write | - | Trap reads of PMUACR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[3\] | [`nPMICFILTR_EL0`](Self::NPMICFILTR_EL0) | read/write | - | Trap reads of PMICFILTR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[2\] | [`nPMICNTR_EL0`](Self::NPMICNTR_EL0) | read/write | - | Trap reads of PMICNTR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[1\] | [`nPMIAR_EL1`](Self::NPMIAR_EL1) | read/write | - | Trap reads of PMIAR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[0\] | [`nPMECR_EL1`](Self::NPMECR_EL1) | read/write | - | Trap reads of PMECR_EL1 at EL1 and EL0 to EL2 when 0 |
 pub enum Hdfgrtr2 {}
 impl Hdfgrtr2 {
     /// `nPMECR_EL1`: Trap reads of PMECR_EL1 at EL1 and EL0 to EL2 when 0
@@ -4698,7 +4698,7 @@ impl armreg_rt::Layout for Hdfgrtr2 {
 }
 /// Hypervisor Debug Fine-Grained Write Trap Register: traps writes of debug, trace and PMU registers to EL2
 ///
-/// A layout: its values are [`Value<Hdfgwtr>`](armreg_rt::Value), from `Hdfgwtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HDFGWTR_EL2`](crate::aarch64::HDFGWTR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hdfgwtr>`](armreg_rt::Value), from `Hdfgwtr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HDFGWTR_EL2`](crate::aarch64::HDFGWTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hdfgwtr};
@@ -4715,66 +4715,66 @@ impl armreg_rt::Layout for Hdfgrtr2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63\] | - | reserved, 0 | - |  |
-/// | \[62\] | `nPMSNEVFR_EL1` | read/write | - | Trap writes of PMSNEVFR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[61\] | `nBRBDATA` | read/write | - | Trap writes of BRBDATA at EL1 and EL0 to EL2 when 0 |
-/// | \[60\] | `nBRBCTL` | read/write | - | Trap writes of BRBCTL at EL1 and EL0 to EL2 when 0 |
+/// | \[62\] | [`nPMSNEVFR_EL1`](Self::NPMSNEVFR_EL1) | read/write | - | Trap writes of PMSNEVFR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[61\] | [`nBRBDATA`](Self::NBRBDATA) | read/write | - | Trap writes of BRBDATA at EL1 and EL0 to EL2 when 0 |
+/// | \[60\] | [`nBRBCTL`](Self::NBRBCTL) | read/write | - | Trap writes of BRBCTL at EL1 and EL0 to EL2 when 0 |
 /// | \[59:58\] | - | reserved, 0 | - |  |
-/// | \[57\] | `PMUSERENR_EL0` | read/write | - | Trap writes of PMUSERENR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[56\] | `TRBTRG_EL1` | read/write | - | Trap writes of TRBTRG_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[55\] | `TRBSR_EL1` | read/write | - | Trap writes of TRBSR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[54\] | `TRBPTR_EL1` | read/write | - | Trap writes of TRBPTR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[53\] | `TRBMAR_EL1` | read/write | - | Trap writes of TRBMAR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[52\] | `TRBLIMITR_EL1` | read/write | - | Trap writes of TRBLIMITR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[57\] | [`PMUSERENR_EL0`](Self::PMUSERENR_EL0) | read/write | - | Trap writes of PMUSERENR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[56\] | [`TRBTRG_EL1`](Self::TRBTRG_EL1) | read/write | - | Trap writes of TRBTRG_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[55\] | [`TRBSR_EL1`](Self::TRBSR_EL1) | read/write | - | Trap writes of TRBSR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[54\] | [`TRBPTR_EL1`](Self::TRBPTR_EL1) | read/write | - | Trap writes of TRBPTR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[53\] | [`TRBMAR_EL1`](Self::TRBMAR_EL1) | read/write | - | Trap writes of TRBMAR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[52\] | [`TRBLIMITR_EL1`](Self::TRBLIMITR_EL1) | read/write | - | Trap writes of TRBLIMITR_EL1 at EL1 and EL0 to EL2 when 1 |
 /// | \[51\] | - | reserved, 0 | - |  |
-/// | \[50\] | `TRBBASER_EL1` | read/write | - | Trap writes of TRBBASER_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[49\] | `TRFCR_EL1` | read/write | - | Trap writes of TRFCR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[48\] | `TRCVICTLR` | read/write | - | Trap writes of TRCVICTLR at EL1 and EL0 to EL2 when 1 |
+/// | \[50\] | [`TRBBASER_EL1`](Self::TRBBASER_EL1) | read/write | - | Trap writes of TRBBASER_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[49\] | [`TRFCR_EL1`](Self::TRFCR_EL1) | read/write | - | Trap writes of TRFCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[48\] | [`TRCVICTLR`](Self::TRCVICTLR) | read/write | - | Trap writes of TRCVICTLR at EL1 and EL0 to EL2 when 1 |
 /// | \[47\] | - | reserved, 0 | - |  |
-/// | \[46\] | `TRCSSCSRn` | read/write | - | Trap writes of TRCSSCSRn at EL1 and EL0 to EL2 when 1 |
-/// | \[45\] | `TRCSEQSTR` | read/write | - | Trap writes of TRCSEQSTR at EL1 and EL0 to EL2 when 1 |
-/// | \[44\] | `TRCPRGCTLR` | read/write | - | Trap writes of TRCPRGCTLR at EL1 and EL0 to EL2 when 1 |
+/// | \[46\] | [`TRCSSCSRn`](Self::TRCSSCSRN) | read/write | - | Trap writes of TRCSSCSRn at EL1 and EL0 to EL2 when 1 |
+/// | \[45\] | [`TRCSEQSTR`](Self::TRCSEQSTR) | read/write | - | Trap writes of TRCSEQSTR at EL1 and EL0 to EL2 when 1 |
+/// | \[44\] | [`TRCPRGCTLR`](Self::TRCPRGCTLR) | read/write | - | Trap writes of TRCPRGCTLR at EL1 and EL0 to EL2 when 1 |
 /// | \[43\] | - | reserved, 0 | - |  |
-/// | \[42\] | `TRCOSLAR` | read/write | - | Trap writes of TRCOSLAR at EL1 and EL0 to EL2 when 1 |
-/// | \[41\] | `TRCIMSPECn` | read/write | - | Trap writes of TRCIMSPECn at EL1 and EL0 to EL2 when 1 |
+/// | \[42\] | [`TRCOSLAR`](Self::TRCOSLAR) | read/write | - | Trap writes of TRCOSLAR at EL1 and EL0 to EL2 when 1 |
+/// | \[41\] | [`TRCIMSPECn`](Self::TRCIMSPECN) | read/write | - | Trap writes of TRCIMSPECn at EL1 and EL0 to EL2 when 1 |
 /// | \[40:38\] | - | reserved, 0 | - |  |
-/// | \[37\] | `TRCCNTVRn` | read/write | - | Trap writes of TRCCNTVRn at EL1 and EL0 to EL2 when 1 |
-/// | \[36\] | `TRCCLAIM` | read/write | - | Trap writes of TRCCLAIM at EL1 and EL0 to EL2 when 1 |
-/// | \[35\] | `TRCAUXCTLR` | read/write | - | Trap writes of TRCAUXCTLR at EL1 and EL0 to EL2 when 1 |
+/// | \[37\] | [`TRCCNTVRn`](Self::TRCCNTVRN) | read/write | - | Trap writes of TRCCNTVRn at EL1 and EL0 to EL2 when 1 |
+/// | \[36\] | [`TRCCLAIM`](Self::TRCCLAIM) | read/write | - | Trap writes of TRCCLAIM at EL1 and EL0 to EL2 when 1 |
+/// | \[35\] | [`TRCAUXCTLR`](Self::TRCAUXCTLR) | read/write | - | Trap writes of TRCAUXCTLR at EL1 and EL0 to EL2 when 1 |
 /// | \[34\] | - | reserved, 0 | - |  |
-/// | \[33\] | `TRC` | read/write | - | Trap writes of trace unit registers that no other bit covers, when 1 |
-/// | \[32\] | `PMSLATFR_EL1` | read/write | - | Trap writes of PMSLATFR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[31\] | `PMSIRR_EL1` | read/write | - | Trap writes of PMSIRR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[33\] | [`TRC`](Self::TRC) | read/write | - | Trap writes of trace unit registers that no other bit covers, when 1 |
+/// | \[32\] | [`PMSLATFR_EL1`](Self::PMSLATFR_EL1) | read/write | - | Trap writes of PMSLATFR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[31\] | [`PMSIRR_EL1`](Self::PMSIRR_EL1) | read/write | - | Trap writes of PMSIRR_EL1 at EL1 and EL0 to EL2 when 1 |
 /// | \[30\] | - | reserved, 0 | - |  |
-/// | \[29\] | `PMSICR_EL1` | read/write | - | Trap writes of PMSICR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[28\] | `PMSFCR_EL1` | read/write | - | Trap writes of PMSFCR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[27\] | `PMSEVFR_EL1` | read/write | - | Trap writes of PMSEVFR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[26\] | `PMSCR_EL1` | read/write | - | Trap writes of PMSCR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[25\] | `PMBSR_EL1` | read/write | - | Trap writes of PMBSR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[24\] | `PMBPTR_EL1` | read/write | - | Trap writes of PMBPTR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[23\] | `PMBLIMITR_EL1` | read/write | - | Trap writes of PMBLIMITR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[29\] | [`PMSICR_EL1`](Self::PMSICR_EL1) | read/write | - | Trap writes of PMSICR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[28\] | [`PMSFCR_EL1`](Self::PMSFCR_EL1) | read/write | - | Trap writes of PMSFCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[27\] | [`PMSEVFR_EL1`](Self::PMSEVFR_EL1) | read/write | - | Trap writes of PMSEVFR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[26\] | [`PMSCR_EL1`](Self::PMSCR_EL1) | read/write | - | Trap writes of PMSCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[25\] | [`PMBSR_EL1`](Self::PMBSR_EL1) | read/write | - | Trap writes of PMBSR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[24\] | [`PMBPTR_EL1`](Self::PMBPTR_EL1) | read/write | - | Trap writes of PMBPTR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[23\] | [`PMBLIMITR_EL1`](Self::PMBLIMITR_EL1) | read/write | - | Trap writes of PMBLIMITR_EL1 at EL1 and EL0 to EL2 when 1 |
 /// | \[22\] | - | reserved, 0 | - |  |
-/// | \[21\] | `PMCR_EL0` | read/write | - | Trap writes of PMCR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[20\] | `PMSWINC_EL0` | read/write | - | Trap writes of PMSWINC_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[19\] | `PMSELR_EL0` | read/write | - | Trap writes of PMSELR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[18\] | `PMOVS` | read/write | - | Trap writes of PMOVS at EL1 and EL0 to EL2 when 1 |
-/// | \[17\] | `PMINTEN` | read/write | - | Trap writes of PMINTEN at EL1 and EL0 to EL2 when 1 |
-/// | \[16\] | `PMCNTEN` | read/write | - | Trap writes of PMCNTEN at EL1 and EL0 to EL2 when 1 |
-/// | \[15\] | `PMCCNTR_EL0` | read/write | - | Trap writes of PMCCNTR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[14\] | `PMCCFILTR_EL0` | read/write | - | Trap writes of PMCCFILTR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[13\] | `PMEVTYPERn_EL0` | read/write | - | Trap writes of PMEVTYPERn_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[12\] | `PMEVCNTRn_EL0` | read/write | - | Trap writes of PMEVCNTRn_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[11\] | `OSDLR_EL1` | read/write | - | Trap writes of OSDLR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[10\] | `OSECCR_EL1` | read/write | - | Trap writes of OSECCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[21\] | [`PMCR_EL0`](Self::PMCR_EL0) | read/write | - | Trap writes of PMCR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[20\] | [`PMSWINC_EL0`](Self::PMSWINC_EL0) | read/write | - | Trap writes of PMSWINC_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[19\] | [`PMSELR_EL0`](Self::PMSELR_EL0) | read/write | - | Trap writes of PMSELR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[18\] | [`PMOVS`](Self::PMOVS) | read/write | - | Trap writes of PMOVS at EL1 and EL0 to EL2 when 1 |
+/// | \[17\] | [`PMINTEN`](Self::PMINTEN) | read/write | - | Trap writes of PMINTEN at EL1 and EL0 to EL2 when 1 |
+/// | \[16\] | [`PMCNTEN`](Self::PMCNTEN) | read/write | - | Trap writes of PMCNTEN at EL1 and EL0 to EL2 when 1 |
+/// | \[15\] | [`PMCCNTR_EL0`](Self::PMCCNTR_EL0) | read/write | - | Trap writes of PMCCNTR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[14\] | [`PMCCFILTR_EL0`](Self::PMCCFILTR_EL0) | read/write | - | Trap writes of PMCCFILTR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[13\] | [`PMEVTYPERn_EL0`](Self::PMEVTYPERN_EL0) | read/write | - | Trap writes of PMEVTYPERn_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[12\] | [`PMEVCNTRn_EL0`](Self::PMEVCNTRN_EL0) | read/write | - | Trap writes of PMEVCNTRn_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[11\] | [`OSDLR_EL1`](Self::OSDLR_EL1) | read/write | - | Trap writes of OSDLR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[10\] | [`OSECCR_EL1`](Self::OSECCR_EL1) | read/write | - | Trap writes of OSECCR_EL1 at EL1 and EL0 to EL2 when 1 |
 /// | \[9\] | - | reserved, 0 | - |  |
-/// | \[8\] | `OSLAR_EL1` | read/write | - | Trap writes of OSLAR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[7\] | `DBGPRCR_EL1` | read/write | - | Trap writes of DBGPRCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[8\] | [`OSLAR_EL1`](Self::OSLAR_EL1) | read/write | - | Trap writes of OSLAR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[7\] | [`DBGPRCR_EL1`](Self::DBGPRCR_EL1) | read/write | - | Trap writes of DBGPRCR_EL1 at EL1 and EL0 to EL2 when 1 |
 /// | \[6\] | - | reserved, 0 | - |  |
-/// | \[5\] | `DBGCLAIM` | read/write | - | Trap writes of DBGCLAIM at EL1 and EL0 to EL2 when 1 |
-/// | \[4\] | `MDSCR_EL1` | read/write | - | Trap writes of MDSCR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[3\] | `DBGWVRn_EL1` | read/write | - | Trap writes of DBGWVRn_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[2\] | `DBGWCRn_EL1` | read/write | - | Trap writes of DBGWCRn_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[1\] | `DBGBVRn_EL1` | read/write | - | Trap writes of DBGBVRn_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[0\] | `DBGBCRn_EL1` | read/write | - | Trap writes of DBGBCRn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[5\] | [`DBGCLAIM`](Self::DBGCLAIM) | read/write | - | Trap writes of DBGCLAIM at EL1 and EL0 to EL2 when 1 |
+/// | \[4\] | [`MDSCR_EL1`](Self::MDSCR_EL1) | read/write | - | Trap writes of MDSCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[3\] | [`DBGWVRn_EL1`](Self::DBGWVRN_EL1) | read/write | - | Trap writes of DBGWVRn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[2\] | [`DBGWCRn_EL1`](Self::DBGWCRN_EL1) | read/write | - | Trap writes of DBGWCRn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[1\] | [`DBGBVRn_EL1`](Self::DBGBVRN_EL1) | read/write | - | Trap writes of DBGBVRn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[0\] | [`DBGBCRn_EL1`](Self::DBGBCRN_EL1) | read/write | - | Trap writes of DBGBCRn_EL1 at EL1 and EL0 to EL2 when 1 |
 pub enum Hdfgwtr {}
 impl Hdfgwtr {
     /// `DBGBCRn_EL1`: Trap writes of DBGBCRn_EL1 at EL1 and EL0 to EL2 when 1
@@ -4994,7 +4994,7 @@ impl armreg_rt::Layout for Hdfgwtr {
 }
 /// Hypervisor Debug Fine-Grained Write Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: its values are [`Value<Hdfgwtr2>`](armreg_rt::Value), from `Hdfgwtr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HDFGWTR2_EL2`](crate::aarch64::HDFGWTR2_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hdfgwtr2>`](armreg_rt::Value), from `Hdfgwtr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HDFGWTR2_EL2`](crate::aarch64::HDFGWTR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hdfgwtr2};
@@ -5011,30 +5011,30 @@ impl armreg_rt::Layout for Hdfgwtr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:25\] | - | reserved, 0 | - |  |
-/// | \[24\] | `nPMBMAR_EL1` | read/write | - | Trap writes of PMBMAR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[23\] | `nMDSTEPOP_EL1` | read/write | - | Trap writes of MDSTEPOP_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[22\] | `nTRBMPAM_EL1` | read/write | - | Trap writes of TRBMPAM_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[21\] | `nPMZR_EL0` | read/write | - | Trap writes of PMZR_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[20\] | `nTRCITECR_EL1` | read/write | - | Trap writes of TRCITECR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[19\] | `nPMSDSFR_EL1` | read/write | - | Trap writes of PMSDSFR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[24\] | [`nPMBMAR_EL1`](Self::NPMBMAR_EL1) | read/write | - | Trap writes of PMBMAR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[23\] | [`nMDSTEPOP_EL1`](Self::NMDSTEPOP_EL1) | read/write | - | Trap writes of MDSTEPOP_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[22\] | [`nTRBMPAM_EL1`](Self::NTRBMPAM_EL1) | read/write | - | Trap writes of TRBMPAM_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[21\] | [`nPMZR_EL0`](Self::NPMZR_EL0) | read/write | - | Trap writes of PMZR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[20\] | [`nTRCITECR_EL1`](Self::NTRCITECR_EL1) | read/write | - | Trap writes of TRCITECR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[19\] | [`nPMSDSFR_EL1`](Self::NPMSDSFR_EL1) | read/write | - | Trap writes of PMSDSFR_EL1 at EL1 and EL0 to EL2 when 0 |
 /// | \[18:17\] | - | reserved, 0 | - |  |
-/// | \[16\] | `nSPMSCR_EL1` | read/write | - | Trap writes of SPMSCR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[15\] | `nSPMACCESSR_EL1` | read/write | - | Trap writes of SPMACCESSR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[14\] | `nSPMCR_EL0` | read/write | - | Trap writes of SPMCR_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[13\] | `nSPMOVS` | read/write | - | Trap writes of SPMOVS at EL1 and EL0 to EL2 when 0 |
-/// | \[12\] | `nSPMINTEN` | read/write | - | Trap writes of SPMINTEN at EL1 and EL0 to EL2 when 0 |
-/// | \[11\] | `nSPMCNTEN` | read/write | - | Trap writes of SPMCNTEN at EL1 and EL0 to EL2 when 0 |
-/// | \[10\] | `nSPMSELR_EL0` | read/write | - | Trap writes of SPMSELR_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[9\] | `nSPMEVTYPERn_EL0` | read/write | - | Trap writes of SPMEVTYPERn_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[8\] | `nSPMEVCNTRn_EL0` | read/write | - | Trap writes of SPMEVCNTRn_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[7\] | `nPMSSCR_EL1` | read/write | - | Trap writes of PMSSCR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[16\] | [`nSPMSCR_EL1`](Self::NSPMSCR_EL1) | read/write | - | Trap writes of SPMSCR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[15\] | [`nSPMACCESSR_EL1`](Self::NSPMACCESSR_EL1) | read/write | - | Trap writes of SPMACCESSR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[14\] | [`nSPMCR_EL0`](Self::NSPMCR_EL0) | read/write | - | Trap writes of SPMCR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[13\] | [`nSPMOVS`](Self::NSPMOVS) | read/write | - | Trap writes of SPMOVS at EL1 and EL0 to EL2 when 0 |
+/// | \[12\] | [`nSPMINTEN`](Self::NSPMINTEN) | read/write | - | Trap writes of SPMINTEN at EL1 and EL0 to EL2 when 0 |
+/// | \[11\] | [`nSPMCNTEN`](Self::NSPMCNTEN) | read/write | - | Trap writes of SPMCNTEN at EL1 and EL0 to EL2 when 0 |
+/// | \[10\] | [`nSPMSELR_EL0`](Self::NSPMSELR_EL0) | read/write | - | Trap writes of SPMSELR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[9\] | [`nSPMEVTYPERn_EL0`](Self::NSPMEVTYPERN_EL0) | read/write | - | Trap writes of SPMEVTYPERn_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[8\] | [`nSPMEVCNTRn_EL0`](Self::NSPMEVCNTRN_EL0) | read/write | - | Trap writes of SPMEVCNTRn_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[7\] | [`nPMSSCR_EL1`](Self::NPMSSCR_EL1) | read/write | - | Trap writes of PMSSCR_EL1 at EL1 and EL0 to EL2 when 0 |
 /// | \[6\] | - | reserved, 0 | - |  |
-/// | \[5\] | `nMDSELR_EL1` | read/write | - | Trap writes of MDSELR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[4\] | `nPMUACR_EL1` | read/write | - | Trap writes of PMUACR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[3\] | `nPMICFILTR_EL0` | read/write | - | Trap writes of PMICFILTR_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[2\] | `nPMICNTR_EL0` | read/write | - | Trap writes of PMICNTR_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[1\] | `nPMIAR_EL1` | read/write | - | Trap writes of PMIAR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[0\] | `nPMECR_EL1` | read/write | - | Trap writes of PMECR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[5\] | [`nMDSELR_EL1`](Self::NMDSELR_EL1) | read/write | - | Trap writes of MDSELR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[4\] | [`nPMUACR_EL1`](Self::NPMUACR_EL1) | read/write | - | Trap writes of PMUACR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[3\] | [`nPMICFILTR_EL0`](Self::NPMICFILTR_EL0) | read/write | - | Trap writes of PMICFILTR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[2\] | [`nPMICNTR_EL0`](Self::NPMICNTR_EL0) | read/write | - | Trap writes of PMICNTR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[1\] | [`nPMIAR_EL1`](Self::NPMIAR_EL1) | read/write | - | Trap writes of PMIAR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[0\] | [`nPMECR_EL1`](Self::NPMECR_EL1) | read/write | - | Trap writes of PMECR_EL1 at EL1 and EL0 to EL2 when 0 |
 pub enum Hdfgwtr2 {}
 impl Hdfgwtr2 {
     /// `nPMECR_EL1`: Trap writes of PMECR_EL1 at EL1 and EL0 to EL2 when 0
@@ -5142,7 +5142,7 @@ impl armreg_rt::Layout for Hdfgwtr2 {
 }
 /// Hypervisor Fine-Grained Instruction Trap Register: traps EL1/EL0 system instructions to EL2
 ///
-/// A layout: its values are [`Value<Hfgitr>`](armreg_rt::Value), from `Hfgitr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HFGITR_EL2`](crate::aarch64::HFGITR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hfgitr>`](armreg_rt::Value), from `Hfgitr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HFGITR_EL2`](crate::aarch64::HFGITR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgitr};
@@ -5159,69 +5159,69 @@ impl armreg_rt::Layout for Hdfgwtr2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63\] | - | reserved, 0 | - |  |
-/// | \[62\] | `ATS1E1A` | read/write | - | Trap the ATS1E1A instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[62\] | [`ATS1E1A`](Self::ATS1E1A) | read/write | - | Trap the ATS1E1A instruction at EL1 and EL0 to EL2 when 1 |
 /// | \[61\] | - | reserved, 0 | - |  |
-/// | \[60\] | `COSPRCTX` | read/write | - | Trap the COSPRCTX instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[59\] | `nGCSEPP` | read/write | - | Trap the GCSEPP instruction at EL1 and EL0 to EL2 when 0 |
-/// | \[58\] | `nGCSSTR_EL1` | read/write | - | Trap the GCSSTR_EL1 instruction at EL1 and EL0 to EL2 when 0 |
-/// | \[57\] | `nGCSPUSHM_EL1` | read/write | - | Trap the GCSPUSHM_EL1 instruction at EL1 and EL0 to EL2 when 0 |
-/// | \[56\] | `nBRBIALL` | read/write | - | Trap the BRBIALL instruction at EL1 and EL0 to EL2 when 0 |
-/// | \[55\] | `nBRBINJ` | read/write | - | Trap the BRBINJ instruction at EL1 and EL0 to EL2 when 0 |
-/// | \[54\] | `DCCVAC` | read/write | - | Trap the DCCVAC instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[53\] | `SVC_EL1` | read/write | - | Trap the SVC_EL1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[52\] | `SVC_EL0` | read/write | - | Trap the SVC_EL0 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[51\] | `ERET` | read/write | - | Trap the ERET instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[50\] | `CPPRCTX` | read/write | - | Trap the CPPRCTX instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[49\] | `DVPRCTX` | read/write | - | Trap the DVPRCTX instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[48\] | `CFPRCTX` | read/write | - | Trap the CFPRCTX instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[47\] | `TLBIVAALE1` | read/write | - | Trap the TLBIVAALE1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[46\] | `TLBIVALE1` | read/write | - | Trap the TLBIVALE1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[45\] | `TLBIVAAE1` | read/write | - | Trap the TLBIVAAE1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[44\] | `TLBIASIDE1` | read/write | - | Trap the TLBIASIDE1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[43\] | `TLBIVAE1` | read/write | - | Trap the TLBIVAE1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[42\] | `TLBIVMALLE1` | read/write | - | Trap the TLBIVMALLE1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[41\] | `TLBIRVAALE1` | read/write | - | Trap the TLBIRVAALE1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[40\] | `TLBIRVALE1` | read/write | - | Trap the TLBIRVALE1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[39\] | `TLBIRVAAE1` | read/write | - | Trap the TLBIRVAAE1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[38\] | `TLBIRVAE1` | read/write | - | Trap the TLBIRVAE1 instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[37\] | `TLBIRVAALE1IS` | read/write | - | Trap the TLBIRVAALE1IS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[36\] | `TLBIRVALE1IS` | read/write | - | Trap the TLBIRVALE1IS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[35\] | `TLBIRVAAE1IS` | read/write | - | Trap the TLBIRVAAE1IS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[34\] | `TLBIRVAE1IS` | read/write | - | Trap the TLBIRVAE1IS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[33\] | `TLBIVAALE1IS` | read/write | - | Trap the TLBIVAALE1IS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[32\] | `TLBIVALE1IS` | read/write | - | Trap the TLBIVALE1IS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[31\] | `TLBIVAAE1IS` | read/write | - | Trap the TLBIVAAE1IS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[30\] | `TLBIASIDE1IS` | read/write | - | Trap the TLBIASIDE1IS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[29\] | `TLBIVAE1IS` | read/write | - | Trap the TLBIVAE1IS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[28\] | `TLBIVMALLE1IS` | read/write | - | Trap the TLBIVMALLE1IS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[27\] | `TLBIRVAALE1OS` | read/write | - | Trap the TLBIRVAALE1OS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[26\] | `TLBIRVALE1OS` | read/write | - | Trap the TLBIRVALE1OS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[25\] | `TLBIRVAAE1OS` | read/write | - | Trap the TLBIRVAAE1OS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[24\] | `TLBIRVAE1OS` | read/write | - | Trap the TLBIRVAE1OS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[23\] | `TLBIVAALE1OS` | read/write | - | Trap the TLBIVAALE1OS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[22\] | `TLBIVALE1OS` | read/write | - | Trap the TLBIVALE1OS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[21\] | `TLBIVAAE1OS` | read/write | - | Trap the TLBIVAAE1OS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[20\] | `TLBIASIDE1OS` | read/write | - | Trap the TLBIASIDE1OS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[19\] | `TLBIVAE1OS` | read/write | - | Trap the TLBIVAE1OS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[18\] | `TLBIVMALLE1OS` | read/write | - | Trap the TLBIVMALLE1OS instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[17\] | `ATS1E1WP` | read/write | - | Trap the ATS1E1WP instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[16\] | `ATS1E1RP` | read/write | - | Trap the ATS1E1RP instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[15\] | `ATS1E0W` | read/write | - | Trap the ATS1E0W instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[14\] | `ATS1E0R` | read/write | - | Trap the ATS1E0R instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[13\] | `ATS1E1W` | read/write | - | Trap the ATS1E1W instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[12\] | `ATS1E1R` | read/write | - | Trap the ATS1E1R instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[11\] | `DCZVA` | read/write | - | Trap the DCZVA instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[10\] | `DCCIVAC` | read/write | - | Trap the DCCIVAC instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[9\] | `DCCVADP` | read/write | - | Trap the DCCVADP instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[8\] | `DCCVAP` | read/write | - | Trap the DCCVAP instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[7\] | `DCCVAU` | read/write | - | Trap the DCCVAU instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[6\] | `DCCISW` | read/write | - | Trap the DCCISW instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[5\] | `DCCSW` | read/write | - | Trap the DCCSW instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[4\] | `DCISW` | read/write | - | Trap the DCISW instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[3\] | `DCIVAC` | read/write | - | Trap the DCIVAC instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[2\] | `ICIVAU` | read/write | - | Trap the ICIVAU instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[1\] | `ICIALLU` | read/write | - | Trap the ICIALLU instruction at EL1 and EL0 to EL2 when 1 |
-/// | \[0\] | `ICIALLUIS` | read/write | - | Trap the ICIALLUIS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[60\] | [`COSPRCTX`](Self::COSPRCTX) | read/write | - | Trap the COSPRCTX instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[59\] | [`nGCSEPP`](Self::NGCSEPP) | read/write | - | Trap the GCSEPP instruction at EL1 and EL0 to EL2 when 0 |
+/// | \[58\] | [`nGCSSTR_EL1`](Self::NGCSSTR_EL1) | read/write | - | Trap the GCSSTR_EL1 instruction at EL1 and EL0 to EL2 when 0 |
+/// | \[57\] | [`nGCSPUSHM_EL1`](Self::NGCSPUSHM_EL1) | read/write | - | Trap the GCSPUSHM_EL1 instruction at EL1 and EL0 to EL2 when 0 |
+/// | \[56\] | [`nBRBIALL`](Self::NBRBIALL) | read/write | - | Trap the BRBIALL instruction at EL1 and EL0 to EL2 when 0 |
+/// | \[55\] | [`nBRBINJ`](Self::NBRBINJ) | read/write | - | Trap the BRBINJ instruction at EL1 and EL0 to EL2 when 0 |
+/// | \[54\] | [`DCCVAC`](Self::DCCVAC) | read/write | - | Trap the DCCVAC instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[53\] | [`SVC_EL1`](Self::SVC_EL1) | read/write | - | Trap the SVC_EL1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[52\] | [`SVC_EL0`](Self::SVC_EL0) | read/write | - | Trap the SVC_EL0 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[51\] | [`ERET`](Self::ERET) | read/write | - | Trap the ERET instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[50\] | [`CPPRCTX`](Self::CPPRCTX) | read/write | - | Trap the CPPRCTX instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[49\] | [`DVPRCTX`](Self::DVPRCTX) | read/write | - | Trap the DVPRCTX instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[48\] | [`CFPRCTX`](Self::CFPRCTX) | read/write | - | Trap the CFPRCTX instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[47\] | [`TLBIVAALE1`](Self::TLBIVAALE1) | read/write | - | Trap the TLBIVAALE1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[46\] | [`TLBIVALE1`](Self::TLBIVALE1) | read/write | - | Trap the TLBIVALE1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[45\] | [`TLBIVAAE1`](Self::TLBIVAAE1) | read/write | - | Trap the TLBIVAAE1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[44\] | [`TLBIASIDE1`](Self::TLBIASIDE1) | read/write | - | Trap the TLBIASIDE1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[43\] | [`TLBIVAE1`](Self::TLBIVAE1) | read/write | - | Trap the TLBIVAE1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[42\] | [`TLBIVMALLE1`](Self::TLBIVMALLE1) | read/write | - | Trap the TLBIVMALLE1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[41\] | [`TLBIRVAALE1`](Self::TLBIRVAALE1) | read/write | - | Trap the TLBIRVAALE1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[40\] | [`TLBIRVALE1`](Self::TLBIRVALE1) | read/write | - | Trap the TLBIRVALE1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[39\] | [`TLBIRVAAE1`](Self::TLBIRVAAE1) | read/write | - | Trap the TLBIRVAAE1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[38\] | [`TLBIRVAE1`](Self::TLBIRVAE1) | read/write | - | Trap the TLBIRVAE1 instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[37\] | [`TLBIRVAALE1IS`](Self::TLBIRVAALE1IS) | read/write | - | Trap the TLBIRVAALE1IS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[36\] | [`TLBIRVALE1IS`](Self::TLBIRVALE1IS) | read/write | - | Trap the TLBIRVALE1IS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[35\] | [`TLBIRVAAE1IS`](Self::TLBIRVAAE1IS) | read/write | - | Trap the TLBIRVAAE1IS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[34\] | [`TLBIRVAE1IS`](Self::TLBIRVAE1IS) | read/write | - | Trap the TLBIRVAE1IS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[33\] | [`TLBIVAALE1IS`](Self::TLBIVAALE1IS) | read/write | - | Trap the TLBIVAALE1IS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[32\] | [`TLBIVALE1IS`](Self::TLBIVALE1IS) | read/write | - | Trap the TLBIVALE1IS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[31\] | [`TLBIVAAE1IS`](Self::TLBIVAAE1IS) | read/write | - | Trap the TLBIVAAE1IS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[30\] | [`TLBIASIDE1IS`](Self::TLBIASIDE1IS) | read/write | - | Trap the TLBIASIDE1IS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[29\] | [`TLBIVAE1IS`](Self::TLBIVAE1IS) | read/write | - | Trap the TLBIVAE1IS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[28\] | [`TLBIVMALLE1IS`](Self::TLBIVMALLE1IS) | read/write | - | Trap the TLBIVMALLE1IS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[27\] | [`TLBIRVAALE1OS`](Self::TLBIRVAALE1OS) | read/write | - | Trap the TLBIRVAALE1OS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[26\] | [`TLBIRVALE1OS`](Self::TLBIRVALE1OS) | read/write | - | Trap the TLBIRVALE1OS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[25\] | [`TLBIRVAAE1OS`](Self::TLBIRVAAE1OS) | read/write | - | Trap the TLBIRVAAE1OS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[24\] | [`TLBIRVAE1OS`](Self::TLBIRVAE1OS) | read/write | - | Trap the TLBIRVAE1OS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[23\] | [`TLBIVAALE1OS`](Self::TLBIVAALE1OS) | read/write | - | Trap the TLBIVAALE1OS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[22\] | [`TLBIVALE1OS`](Self::TLBIVALE1OS) | read/write | - | Trap the TLBIVALE1OS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[21\] | [`TLBIVAAE1OS`](Self::TLBIVAAE1OS) | read/write | - | Trap the TLBIVAAE1OS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[20\] | [`TLBIASIDE1OS`](Self::TLBIASIDE1OS) | read/write | - | Trap the TLBIASIDE1OS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[19\] | [`TLBIVAE1OS`](Self::TLBIVAE1OS) | read/write | - | Trap the TLBIVAE1OS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[18\] | [`TLBIVMALLE1OS`](Self::TLBIVMALLE1OS) | read/write | - | Trap the TLBIVMALLE1OS instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[17\] | [`ATS1E1WP`](Self::ATS1E1WP) | read/write | - | Trap the ATS1E1WP instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[16\] | [`ATS1E1RP`](Self::ATS1E1RP) | read/write | - | Trap the ATS1E1RP instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[15\] | [`ATS1E0W`](Self::ATS1E0W) | read/write | - | Trap the ATS1E0W instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[14\] | [`ATS1E0R`](Self::ATS1E0R) | read/write | - | Trap the ATS1E0R instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[13\] | [`ATS1E1W`](Self::ATS1E1W) | read/write | - | Trap the ATS1E1W instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[12\] | [`ATS1E1R`](Self::ATS1E1R) | read/write | - | Trap the ATS1E1R instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[11\] | [`DCZVA`](Self::DCZVA) | read/write | - | Trap the DCZVA instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[10\] | [`DCCIVAC`](Self::DCCIVAC) | read/write | - | Trap the DCCIVAC instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[9\] | [`DCCVADP`](Self::DCCVADP) | read/write | - | Trap the DCCVADP instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[8\] | [`DCCVAP`](Self::DCCVAP) | read/write | - | Trap the DCCVAP instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[7\] | [`DCCVAU`](Self::DCCVAU) | read/write | - | Trap the DCCVAU instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[6\] | [`DCCISW`](Self::DCCISW) | read/write | - | Trap the DCCISW instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[5\] | [`DCCSW`](Self::DCCSW) | read/write | - | Trap the DCCSW instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[4\] | [`DCISW`](Self::DCISW) | read/write | - | Trap the DCISW instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[3\] | [`DCIVAC`](Self::DCIVAC) | read/write | - | Trap the DCIVAC instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[2\] | [`ICIVAU`](Self::ICIVAU) | read/write | - | Trap the ICIVAU instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[1\] | [`ICIALLU`](Self::ICIALLU) | read/write | - | Trap the ICIALLU instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[0\] | [`ICIALLUIS`](Self::ICIALLUIS) | read/write | - | Trap the ICIALLUIS instruction at EL1 and EL0 to EL2 when 1 |
 pub enum Hfgitr {}
 impl Hfgitr {
     /// `ICIALLUIS`: Trap the ICIALLUIS instruction at EL1 and EL0 to EL2 when 1
@@ -5489,7 +5489,7 @@ impl armreg_rt::Layout for Hfgitr {
 }
 /// Hypervisor Fine-Grained Instruction Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: its values are [`Value<Hfgitr2>`](armreg_rt::Value), from `Hfgitr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HFGITR2_EL2`](crate::aarch64::HFGITR2_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hfgitr2>`](armreg_rt::Value), from `Hfgitr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HFGITR2_EL2`](crate::aarch64::HFGITR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgitr2};
@@ -5506,8 +5506,8 @@ impl armreg_rt::Layout for Hfgitr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:2\] | - | reserved, 0 | - |  |
-/// | \[1\] | `nDCCIVAPS` | read/write | - | Trap the DCCIVAPS instruction at EL1 and EL0 to EL2 when 0 |
-/// | \[0\] | `TSBCSYNC` | read/write | - | Trap the TSBCSYNC instruction at EL1 and EL0 to EL2 when 1 |
+/// | \[1\] | [`nDCCIVAPS`](Self::NDCCIVAPS) | read/write | - | Trap the DCCIVAPS instruction at EL1 and EL0 to EL2 when 0 |
+/// | \[0\] | [`TSBCSYNC`](Self::TSBCSYNC) | read/write | - | Trap the TSBCSYNC instruction at EL1 and EL0 to EL2 when 1 |
 pub enum Hfgitr2 {}
 impl Hfgitr2 {
     /// `TSBCSYNC`: Trap the TSBCSYNC instruction at EL1 and EL0 to EL2 when 1
@@ -5535,7 +5535,7 @@ impl armreg_rt::Layout for Hfgitr2 {
 }
 /// Hypervisor Fine-Grained Read Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: its values are [`Value<Hfgrtr2>`](armreg_rt::Value), from `Hfgrtr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HFGRTR2_EL2`](crate::aarch64::HFGRTR2_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hfgrtr2>`](armreg_rt::Value), from `Hfgrtr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HFGRTR2_EL2`](crate::aarch64::HFGRTR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgrtr2};
@@ -5552,21 +5552,21 @@ impl armreg_rt::Layout for Hfgitr2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:15\] | - | reserved, 0 | - |  |
-/// | \[14\] | `nACTLRALIAS_EL1` | read/write | - | Trap reads of ACTLRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[13\] | `nACTLRMASK_EL1` | read/write | - | Trap reads of ACTLRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[12\] | `nTCR2ALIAS_EL1` | read/write | - | Trap reads of TCR2ALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[11\] | `nTCRALIAS_EL1` | read/write | - | Trap reads of TCRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[10\] | `nSCTLRALIAS2_EL1` | read/write | - | Trap reads of SCTLRALIAS2_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[9\] | `nSCTLRALIAS_EL1` | read/write | - | Trap reads of SCTLRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[8\] | `nCPACRALIAS_EL1` | read/write | - | Trap reads of CPACRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[7\] | `nTCR2MASK_EL1` | read/write | - | Trap reads of TCR2MASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[6\] | `nTCRMASK_EL1` | read/write | - | Trap reads of TCRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[5\] | `nSCTLR2MASK_EL1` | read/write | - | Trap reads of SCTLR2MASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[4\] | `nSCTLRMASK_EL1` | read/write | - | Trap reads of SCTLRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[3\] | `nCPACRMASK_EL1` | read/write | - | Trap reads of CPACRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[2\] | `nRCWSMASK_EL1` | read/write | - | Trap reads of RCWSMASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[1\] | `nERXGSR_EL1` | read/write | - | Trap reads of ERXGSR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[0\] | `nPFAR_EL1` | read/write | - | Trap reads of PFAR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[14\] | [`nACTLRALIAS_EL1`](Self::NACTLRALIAS_EL1) | read/write | - | Trap reads of ACTLRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[13\] | [`nACTLRMASK_EL1`](Self::NACTLRMASK_EL1) | read/write | - | Trap reads of ACTLRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[12\] | [`nTCR2ALIAS_EL1`](Self::NTCR2ALIAS_EL1) | read/write | - | Trap reads of TCR2ALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[11\] | [`nTCRALIAS_EL1`](Self::NTCRALIAS_EL1) | read/write | - | Trap reads of TCRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[10\] | [`nSCTLRALIAS2_EL1`](Self::NSCTLRALIAS2_EL1) | read/write | - | Trap reads of SCTLRALIAS2_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[9\] | [`nSCTLRALIAS_EL1`](Self::NSCTLRALIAS_EL1) | read/write | - | Trap reads of SCTLRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[8\] | [`nCPACRALIAS_EL1`](Self::NCPACRALIAS_EL1) | read/write | - | Trap reads of CPACRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[7\] | [`nTCR2MASK_EL1`](Self::NTCR2MASK_EL1) | read/write | - | Trap reads of TCR2MASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[6\] | [`nTCRMASK_EL1`](Self::NTCRMASK_EL1) | read/write | - | Trap reads of TCRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[5\] | [`nSCTLR2MASK_EL1`](Self::NSCTLR2MASK_EL1) | read/write | - | Trap reads of SCTLR2MASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[4\] | [`nSCTLRMASK_EL1`](Self::NSCTLRMASK_EL1) | read/write | - | Trap reads of SCTLRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[3\] | [`nCPACRMASK_EL1`](Self::NCPACRMASK_EL1) | read/write | - | Trap reads of CPACRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[2\] | [`nRCWSMASK_EL1`](Self::NRCWSMASK_EL1) | read/write | - | Trap reads of RCWSMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[1\] | [`nERXGSR_EL1`](Self::NERXGSR_EL1) | read/write | - | Trap reads of ERXGSR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[0\] | [`nPFAR_EL1`](Self::NPFAR_EL1) | read/write | - | Trap reads of PFAR_EL1 at EL1 and EL0 to EL2 when 0 |
 pub enum Hfgrtr2 {}
 impl Hfgrtr2 {
     /// `nPFAR_EL1`: Trap reads of PFAR_EL1 at EL1 and EL0 to EL2 when 0
@@ -5646,7 +5646,7 @@ impl armreg_rt::Layout for Hfgrtr2 {
 }
 /// Hypervisor Fine-Grained Write Trap Register 2 (FEAT_FGT2)
 ///
-/// A layout: its values are [`Value<Hfgwtr2>`](armreg_rt::Value), from `Hfgwtr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HFGWTR2_EL2`](crate::aarch64::HFGWTR2_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hfgwtr2>`](armreg_rt::Value), from `Hfgwtr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HFGWTR2_EL2`](crate::aarch64::HFGWTR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgwtr2};
@@ -5663,21 +5663,21 @@ impl armreg_rt::Layout for Hfgrtr2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:15\] | - | reserved, 0 | - |  |
-/// | \[14\] | `nACTLRALIAS_EL1` | read/write | - | Trap writes of ACTLRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[13\] | `nACTLRMASK_EL1` | read/write | - | Trap writes of ACTLRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[12\] | `nTCR2ALIAS_EL1` | read/write | - | Trap writes of TCR2ALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[11\] | `nTCRALIAS_EL1` | read/write | - | Trap writes of TCRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[10\] | `nSCTLRALIAS2_EL1` | read/write | - | Trap writes of SCTLRALIAS2_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[9\] | `nSCTLRALIAS_EL1` | read/write | - | Trap writes of SCTLRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[8\] | `nCPACRALIAS_EL1` | read/write | - | Trap writes of CPACRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[7\] | `nTCR2MASK_EL1` | read/write | - | Trap writes of TCR2MASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[6\] | `nTCRMASK_EL1` | read/write | - | Trap writes of TCRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[5\] | `nSCTLR2MASK_EL1` | read/write | - | Trap writes of SCTLR2MASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[4\] | `nSCTLRMASK_EL1` | read/write | - | Trap writes of SCTLRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[3\] | `nCPACRMASK_EL1` | read/write | - | Trap writes of CPACRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[2\] | `nRCWSMASK_EL1` | read/write | - | Trap writes of RCWSMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[14\] | [`nACTLRALIAS_EL1`](Self::NACTLRALIAS_EL1) | read/write | - | Trap writes of ACTLRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[13\] | [`nACTLRMASK_EL1`](Self::NACTLRMASK_EL1) | read/write | - | Trap writes of ACTLRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[12\] | [`nTCR2ALIAS_EL1`](Self::NTCR2ALIAS_EL1) | read/write | - | Trap writes of TCR2ALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[11\] | [`nTCRALIAS_EL1`](Self::NTCRALIAS_EL1) | read/write | - | Trap writes of TCRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[10\] | [`nSCTLRALIAS2_EL1`](Self::NSCTLRALIAS2_EL1) | read/write | - | Trap writes of SCTLRALIAS2_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[9\] | [`nSCTLRALIAS_EL1`](Self::NSCTLRALIAS_EL1) | read/write | - | Trap writes of SCTLRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[8\] | [`nCPACRALIAS_EL1`](Self::NCPACRALIAS_EL1) | read/write | - | Trap writes of CPACRALIAS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[7\] | [`nTCR2MASK_EL1`](Self::NTCR2MASK_EL1) | read/write | - | Trap writes of TCR2MASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[6\] | [`nTCRMASK_EL1`](Self::NTCRMASK_EL1) | read/write | - | Trap writes of TCRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[5\] | [`nSCTLR2MASK_EL1`](Self::NSCTLR2MASK_EL1) | read/write | - | Trap writes of SCTLR2MASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[4\] | [`nSCTLRMASK_EL1`](Self::NSCTLRMASK_EL1) | read/write | - | Trap writes of SCTLRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[3\] | [`nCPACRMASK_EL1`](Self::NCPACRMASK_EL1) | read/write | - | Trap writes of CPACRMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[2\] | [`nRCWSMASK_EL1`](Self::NRCWSMASK_EL1) | read/write | - | Trap writes of RCWSMASK_EL1 at EL1 and EL0 to EL2 when 0 |
 /// | \[1\] | - | reserved, 0 | - |  |
-/// | \[0\] | `nPFAR_EL1` | read/write | - | Trap writes of PFAR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[0\] | [`nPFAR_EL1`](Self::NPFAR_EL1) | read/write | - | Trap writes of PFAR_EL1 at EL1 and EL0 to EL2 when 0 |
 pub enum Hfgwtr2 {}
 impl Hfgwtr2 {
     /// `nPFAR_EL1`: Trap writes of PFAR_EL1 at EL1 and EL0 to EL2 when 0
@@ -5753,7 +5753,7 @@ impl armreg_rt::Layout for Hfgwtr2 {
 }
 /// Hypervisor Fine-Grained Read/Write Trap Register
 ///
-/// A layout: its values are [`Value<Hfgxtr>`](armreg_rt::Value), from `Hfgxtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HFGRTR_EL2`](crate::aarch64::HFGRTR_EL2), [`aarch64::HFGWTR_EL2`](crate::aarch64::HFGWTR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hfgxtr>`](armreg_rt::Value), from `Hfgxtr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HFGRTR_EL2`](crate::aarch64::HFGRTR_EL2), [`aarch64::HFGWTR_EL2`](crate::aarch64::HFGWTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Hfgxtr};
@@ -5769,70 +5769,70 @@ impl armreg_rt::Layout for Hfgwtr2 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63\] | `nAMAIR2_EL1` | read/write | - | Trap accesses to AMAIR2_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[62\] | `nMAIR2_EL1` | read/write | - | Trap accesses to MAIR2_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[61\] | `nS2POR_EL1` | read/write | - | Trap accesses to S2POR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[60\] | `nPOR_EL1` | read/write | - | Trap accesses to POR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[59\] | `nPOR_EL0` | read/write | - | Trap accesses to POR_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[58\] | `nPIR_EL1` | read/write | - | Trap accesses to PIR_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[57\] | `nPIRE0_EL1` | read/write | - | Trap accesses to PIRE0_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[56\] | `nRCWMASK_EL1` | read/write | - | Trap accesses to RCWMASK_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[55\] | `nTPIDR2_EL0` | read/write | - | Trap accesses to TPIDR2_EL0 at EL1 and EL0 to EL2 when 0 |
-/// | \[54\] | `nSMPRI_EL1` | read/write | - | Trap accesses to SMPRI_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[53\] | `nGCS_EL1` | read/write | - | Trap accesses to GCS_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[52\] | `nGCS_EL0` | read/write | - | Trap accesses to GCS_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[63\] | [`nAMAIR2_EL1`](Self::NAMAIR2_EL1) | read/write | - | Trap accesses to AMAIR2_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[62\] | [`nMAIR2_EL1`](Self::NMAIR2_EL1) | read/write | - | Trap accesses to MAIR2_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[61\] | [`nS2POR_EL1`](Self::NS2POR_EL1) | read/write | - | Trap accesses to S2POR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[60\] | [`nPOR_EL1`](Self::NPOR_EL1) | read/write | - | Trap accesses to POR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[59\] | [`nPOR_EL0`](Self::NPOR_EL0) | read/write | - | Trap accesses to POR_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[58\] | [`nPIR_EL1`](Self::NPIR_EL1) | read/write | - | Trap accesses to PIR_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[57\] | [`nPIRE0_EL1`](Self::NPIRE0_EL1) | read/write | - | Trap accesses to PIRE0_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[56\] | [`nRCWMASK_EL1`](Self::NRCWMASK_EL1) | read/write | - | Trap accesses to RCWMASK_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[55\] | [`nTPIDR2_EL0`](Self::NTPIDR2_EL0) | read/write | - | Trap accesses to TPIDR2_EL0 at EL1 and EL0 to EL2 when 0 |
+/// | \[54\] | [`nSMPRI_EL1`](Self::NSMPRI_EL1) | read/write | - | Trap accesses to SMPRI_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[53\] | [`nGCS_EL1`](Self::NGCS_EL1) | read/write | - | Trap accesses to GCS_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[52\] | [`nGCS_EL0`](Self::NGCS_EL0) | read/write | - | Trap accesses to GCS_EL0 at EL1 and EL0 to EL2 when 0 |
 /// | \[51\] | - | reserved, 0 | - |  |
-/// | \[50\] | `nACCDATA_EL1` | read/write | - | Trap accesses to ACCDATA_EL1 at EL1 and EL0 to EL2 when 0 |
-/// | \[49\] | `ERXADDR_EL1` | read/write | - | Trap accesses to ERXADDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[48\] | `ERXPFGCDN_EL1` | read/write | - | Trap accesses to ERXPFGCDN_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[47\] | `ERXPFGCTL_EL1` | read/write | - | Trap accesses to ERXPFGCTL_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[46\] | `ERXPFGF_EL1` | read/write | - | Trap accesses to ERXPFGF_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[45\] | `ERXMISCn_EL1` | read/write | - | Trap accesses to ERXMISCn_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[44\] | `ERXSTATUS_EL1` | read/write | - | Trap accesses to ERXSTATUS_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[43\] | `ERXCTLR_EL1` | read/write | - | Trap accesses to ERXCTLR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[42\] | `ERXFR_EL1` | read/write | - | Trap accesses to ERXFR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[41\] | `ERRSELR_EL1` | read/write | - | Trap accesses to ERRSELR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[40\] | `ERRIDR_EL1` | read/write | - | Trap accesses to ERRIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[39\] | `ICC_IGRPENn_EL1` | read/write | - | Trap accesses to ICC_IGRPENn_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[38\] | `VBAR_EL1` | read/write | - | Trap accesses to VBAR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[37\] | `TTBR1_EL1` | read/write | - | Trap accesses to TTBR1_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[36\] | `TTBR0_EL1` | read/write | - | Trap accesses to TTBR0_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[35\] | `TPIDR_EL0` | read/write | - | Trap accesses to TPIDR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[34\] | `TPIDRRO_EL0` | read/write | - | Trap accesses to TPIDRRO_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[33\] | `TPIDR_EL1` | read/write | - | Trap accesses to TPIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[32\] | `TCR_EL1` | read/write | - | Trap accesses to TCR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[31\] | `SCXTNUM_EL0` | read/write | - | Trap accesses to SCXTNUM_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[30\] | `SCXTNUM_EL1` | read/write | - | Trap accesses to SCXTNUM_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[29\] | `SCTLR_EL1` | read/write | - | Trap accesses to SCTLR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[28\] | `REVIDR_EL1` | read/write | - | Trap accesses to REVIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[27\] | `PAR_EL1` | read/write | - | Trap accesses to PAR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[26\] | `MPIDR_EL1` | read/write | - | Trap accesses to MPIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[25\] | `MIDR_EL1` | read/write | - | Trap accesses to MIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[24\] | `MAIR_EL1` | read/write | - | Trap accesses to MAIR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[23\] | `LORSA_EL1` | read/write | - | Trap accesses to LORSA_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[22\] | `LORN_EL1` | read/write | - | Trap accesses to LORN_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[21\] | `LORID_EL1` | read/write | - | Trap accesses to LORID_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[20\] | `LOREA_EL1` | read/write | - | Trap accesses to LOREA_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[19\] | `LORC_EL1` | read/write | - | Trap accesses to LORC_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[18\] | `ISR_EL1` | read/write | - | Trap accesses to ISR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[17\] | `FAR_EL1` | read/write | - | Trap accesses to FAR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[16\] | `ESR_EL1` | read/write | - | Trap accesses to ESR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[15\] | `DCZID_EL0` | read/write | - | Trap accesses to DCZID_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[14\] | `CTR_EL0` | read/write | - | Trap accesses to CTR_EL0 at EL1 and EL0 to EL2 when 1 |
-/// | \[13\] | `CSSELR_EL1` | read/write | - | Trap accesses to CSSELR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[12\] | `CPACR_EL1` | read/write | - | Trap accesses to CPACR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[11\] | `CONTEXTIDR_EL1` | read/write | - | Trap accesses to CONTEXTIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[10\] | `CLIDR_EL1` | read/write | - | Trap accesses to CLIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[9\] | `CCSIDR_EL1` | read/write | - | Trap accesses to CCSIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[8\] | `APIBKey` | read/write | - | Trap accesses to APIBKey at EL1 and EL0 to EL2 when 1 |
-/// | \[7\] | `APIAKey` | read/write | - | Trap accesses to APIAKey at EL1 and EL0 to EL2 when 1 |
-/// | \[6\] | `APGAKey` | read/write | - | Trap accesses to APGAKey at EL1 and EL0 to EL2 when 1 |
-/// | \[5\] | `APDBKey` | read/write | - | Trap accesses to APDBKey at EL1 and EL0 to EL2 when 1 |
-/// | \[4\] | `APDAKey` | read/write | - | Trap accesses to APDAKey at EL1 and EL0 to EL2 when 1 |
-/// | \[3\] | `AMAIR_EL1` | read/write | - | Trap accesses to AMAIR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[2\] | `AIDR_EL1` | read/write | - | Trap accesses to AIDR_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[1\] | `AFSR1_EL1` | read/write | - | Trap accesses to AFSR1_EL1 at EL1 and EL0 to EL2 when 1 |
-/// | \[0\] | `AFSR0_EL1` | read/write | - | Trap accesses to AFSR0_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[50\] | [`nACCDATA_EL1`](Self::NACCDATA_EL1) | read/write | - | Trap accesses to ACCDATA_EL1 at EL1 and EL0 to EL2 when 0 |
+/// | \[49\] | [`ERXADDR_EL1`](Self::ERXADDR_EL1) | read/write | - | Trap accesses to ERXADDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[48\] | [`ERXPFGCDN_EL1`](Self::ERXPFGCDN_EL1) | read/write | - | Trap accesses to ERXPFGCDN_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[47\] | [`ERXPFGCTL_EL1`](Self::ERXPFGCTL_EL1) | read/write | - | Trap accesses to ERXPFGCTL_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[46\] | [`ERXPFGF_EL1`](Self::ERXPFGF_EL1) | read/write | - | Trap accesses to ERXPFGF_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[45\] | [`ERXMISCn_EL1`](Self::ERXMISCN_EL1) | read/write | - | Trap accesses to ERXMISCn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[44\] | [`ERXSTATUS_EL1`](Self::ERXSTATUS_EL1) | read/write | - | Trap accesses to ERXSTATUS_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[43\] | [`ERXCTLR_EL1`](Self::ERXCTLR_EL1) | read/write | - | Trap accesses to ERXCTLR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[42\] | [`ERXFR_EL1`](Self::ERXFR_EL1) | read/write | - | Trap accesses to ERXFR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[41\] | [`ERRSELR_EL1`](Self::ERRSELR_EL1) | read/write | - | Trap accesses to ERRSELR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[40\] | [`ERRIDR_EL1`](Self::ERRIDR_EL1) | read/write | - | Trap accesses to ERRIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[39\] | [`ICC_IGRPENn_EL1`](Self::ICC_IGRPENN_EL1) | read/write | - | Trap accesses to ICC_IGRPENn_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[38\] | [`VBAR_EL1`](Self::VBAR_EL1) | read/write | - | Trap accesses to VBAR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[37\] | [`TTBR1_EL1`](Self::TTBR1_EL1) | read/write | - | Trap accesses to TTBR1_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[36\] | [`TTBR0_EL1`](Self::TTBR0_EL1) | read/write | - | Trap accesses to TTBR0_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[35\] | [`TPIDR_EL0`](Self::TPIDR_EL0) | read/write | - | Trap accesses to TPIDR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[34\] | [`TPIDRRO_EL0`](Self::TPIDRRO_EL0) | read/write | - | Trap accesses to TPIDRRO_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[33\] | [`TPIDR_EL1`](Self::TPIDR_EL1) | read/write | - | Trap accesses to TPIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[32\] | [`TCR_EL1`](Self::TCR_EL1) | read/write | - | Trap accesses to TCR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[31\] | [`SCXTNUM_EL0`](Self::SCXTNUM_EL0) | read/write | - | Trap accesses to SCXTNUM_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[30\] | [`SCXTNUM_EL1`](Self::SCXTNUM_EL1) | read/write | - | Trap accesses to SCXTNUM_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[29\] | [`SCTLR_EL1`](Self::SCTLR_EL1) | read/write | - | Trap accesses to SCTLR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[28\] | [`REVIDR_EL1`](Self::REVIDR_EL1) | read/write | - | Trap accesses to REVIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[27\] | [`PAR_EL1`](Self::PAR_EL1) | read/write | - | Trap accesses to PAR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[26\] | [`MPIDR_EL1`](Self::MPIDR_EL1) | read/write | - | Trap accesses to MPIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[25\] | [`MIDR_EL1`](Self::MIDR_EL1) | read/write | - | Trap accesses to MIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[24\] | [`MAIR_EL1`](Self::MAIR_EL1) | read/write | - | Trap accesses to MAIR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[23\] | [`LORSA_EL1`](Self::LORSA_EL1) | read/write | - | Trap accesses to LORSA_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[22\] | [`LORN_EL1`](Self::LORN_EL1) | read/write | - | Trap accesses to LORN_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[21\] | [`LORID_EL1`](Self::LORID_EL1) | read/write | - | Trap accesses to LORID_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[20\] | [`LOREA_EL1`](Self::LOREA_EL1) | read/write | - | Trap accesses to LOREA_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[19\] | [`LORC_EL1`](Self::LORC_EL1) | read/write | - | Trap accesses to LORC_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[18\] | [`ISR_EL1`](Self::ISR_EL1) | read/write | - | Trap accesses to ISR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[17\] | [`FAR_EL1`](Self::FAR_EL1) | read/write | - | Trap accesses to FAR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[16\] | [`ESR_EL1`](Self::ESR_EL1) | read/write | - | Trap accesses to ESR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[15\] | [`DCZID_EL0`](Self::DCZID_EL0) | read/write | - | Trap accesses to DCZID_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[14\] | [`CTR_EL0`](Self::CTR_EL0) | read/write | - | Trap accesses to CTR_EL0 at EL1 and EL0 to EL2 when 1 |
+/// | \[13\] | [`CSSELR_EL1`](Self::CSSELR_EL1) | read/write | - | Trap accesses to CSSELR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[12\] | [`CPACR_EL1`](Self::CPACR_EL1) | read/write | - | Trap accesses to CPACR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[11\] | [`CONTEXTIDR_EL1`](Self::CONTEXTIDR_EL1) | read/write | - | Trap accesses to CONTEXTIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[10\] | [`CLIDR_EL1`](Self::CLIDR_EL1) | read/write | - | Trap accesses to CLIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[9\] | [`CCSIDR_EL1`](Self::CCSIDR_EL1) | read/write | - | Trap accesses to CCSIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[8\] | [`APIBKey`](Self::APIBKEY) | read/write | - | Trap accesses to APIBKey at EL1 and EL0 to EL2 when 1 |
+/// | \[7\] | [`APIAKey`](Self::APIAKEY) | read/write | - | Trap accesses to APIAKey at EL1 and EL0 to EL2 when 1 |
+/// | \[6\] | [`APGAKey`](Self::APGAKEY) | read/write | - | Trap accesses to APGAKey at EL1 and EL0 to EL2 when 1 |
+/// | \[5\] | [`APDBKey`](Self::APDBKEY) | read/write | - | Trap accesses to APDBKey at EL1 and EL0 to EL2 when 1 |
+/// | \[4\] | [`APDAKey`](Self::APDAKEY) | read/write | - | Trap accesses to APDAKey at EL1 and EL0 to EL2 when 1 |
+/// | \[3\] | [`AMAIR_EL1`](Self::AMAIR_EL1) | read/write | - | Trap accesses to AMAIR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[2\] | [`AIDR_EL1`](Self::AIDR_EL1) | read/write | - | Trap accesses to AIDR_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[1\] | [`AFSR1_EL1`](Self::AFSR1_EL1) | read/write | - | Trap accesses to AFSR1_EL1 at EL1 and EL0 to EL2 when 1 |
+/// | \[0\] | [`AFSR0_EL1`](Self::AFSR0_EL1) | read/write | - | Trap accesses to AFSR0_EL1 at EL1 and EL0 to EL2 when 1 |
 pub enum Hfgxtr {}
 impl Hfgxtr {
     /// `AFSR0_EL1`: Trap accesses to AFSR0_EL1 at EL1 and EL0 to EL2 when 1
@@ -6104,7 +6104,7 @@ impl armreg_rt::Layout for Hfgxtr {
 }
 /// Faulting intermediate physical address of a stage 2 abort taken to EL2
 ///
-/// A layout: its values are [`Value<Hpfar>`](armreg_rt::Value), from `Hpfar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::HPFAR_EL2`](crate::aarch64::HPFAR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Hpfar>`](armreg_rt::Value), from `Hpfar::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::HPFAR_EL2`](crate::aarch64::HPFAR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Hpfar};
@@ -6120,9 +6120,9 @@ impl armreg_rt::Layout for Hfgxtr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63\] | `NS` | read/write | - | Faulting IPA is in the Non-secure IPA space (FEAT_SEL2) |
+/// | \[63\] | [`NS`](Self::NS) | read/write | - | Faulting IPA is in the Non-secure IPA space (FEAT_SEL2) |
 /// | \[62:48\] | - | reserved, 0 | - |  |
-/// | \[47:4\] | `FIPA` | read/write | - | Faulting IPA from bit 12 up (bits above the implemented IPA size are RES0) |
+/// | \[47:4\] | [`FIPA`](Self::FIPA) | read/write | - | Faulting IPA from bit 12 up (bits above the implemented IPA size are RES0) |
 /// | \[3:0\] | - | reserved, 0 | - |  |
 pub enum Hpfar {}
 impl Hpfar {
@@ -6151,7 +6151,7 @@ impl armreg_rt::Layout for Hpfar {
 }
 /// Group 0 active priorities (ICC_AP0R&lt;n&gt;_EL1), one bit per preemption level; the encoding is implementation defined
 ///
-/// A layout: its values are [`Value<IccAp0r>`](armreg_rt::Value), from `IccAp0r::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_AP0R_EL1`](crate::aarch64::ICC_AP0R_EL1), [`aarch64::ICH_AP0R_EL2`](crate::aarch64::ICH_AP0R_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccAp0r>`](armreg_rt::Value), from `IccAp0r::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_AP0R_EL1`](crate::aarch64::ICC_AP0R_EL1), [`aarch64::ICH_AP0R_EL2`](crate::aarch64::ICH_AP0R_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccAp0r};
@@ -6168,7 +6168,7 @@ impl armreg_rt::Layout for Hpfar {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `ActivePriorities` | read/write | - | Active priority bits (save and restore only; format implementation defined) |
+/// | \[31:0\] | [`ActivePriorities`](Self::ACTIVEPRIORITIES) | read/write | - | Active priority bits (save and restore only; format implementation defined) |
 pub enum IccAp0r {}
 impl IccAp0r {
     /// `ActivePriorities`: Active priority bits (save and restore only; format implementation defined)
@@ -6192,7 +6192,7 @@ impl armreg_rt::Layout for IccAp0r {
 }
 /// Group 1 active priorities (ICC_AP1R&lt;n&gt;_EL1), one bit per preemption level; the encoding is implementation defined
 ///
-/// A layout: its values are [`Value<IccAp1r>`](armreg_rt::Value), from `IccAp1r::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_AP1R_EL1`](crate::aarch64::ICC_AP1R_EL1), [`aarch64::ICH_AP1R_EL2`](crate::aarch64::ICH_AP1R_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccAp1r>`](armreg_rt::Value), from `IccAp1r::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_AP1R_EL1`](crate::aarch64::ICC_AP1R_EL1), [`aarch64::ICH_AP1R_EL2`](crate::aarch64::ICH_AP1R_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccAp1r};
@@ -6208,9 +6208,9 @@ impl armreg_rt::Layout for IccAp0r {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63\] | `NMI` | read/write | - | With FEAT_GICv3_NMI, element 0 only: 1 when an active interrupt is a non-maskable one (RES0 otherwise) |
+/// | \[63\] | [`NMI`](Self::NMI) | read/write | - | With FEAT_GICv3_NMI, element 0 only: 1 when an active interrupt is a non-maskable one (RES0 otherwise) |
 /// | \[62:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `ActivePriorities` | read/write | - | Active priority bits (save and restore only; format implementation defined) |
+/// | \[31:0\] | [`ActivePriorities`](Self::ACTIVEPRIORITIES) | read/write | - | Active priority bits (save and restore only; format implementation defined) |
 pub enum IccAp1r {}
 impl IccAp1r {
     /// `ActivePriorities`: Active priority bits (save and restore only; format implementation defined)
@@ -6238,7 +6238,7 @@ impl armreg_rt::Layout for IccAp1r {
 }
 /// Binary Point (ICC_BPR0_EL1, ICC_BPR1_EL1): splits the priority into group priority and subpriority
 ///
-/// A layout: its values are [`Value<IccBpr>`](armreg_rt::Value), from `IccBpr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_BPR0_EL1`](crate::aarch64::ICC_BPR0_EL1), [`aarch64::ICC_BPR1_EL1`](crate::aarch64::ICC_BPR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccBpr>`](armreg_rt::Value), from `IccBpr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_BPR0_EL1`](crate::aarch64::ICC_BPR0_EL1), [`aarch64::ICC_BPR1_EL1`](crate::aarch64::ICC_BPR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, IccBpr};
@@ -6255,7 +6255,7 @@ impl armreg_rt::Layout for IccAp1r {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:3\] | - | reserved, 0 | - |  |
-/// | \[2:0\] | `BinaryPoint` | read/write | - | Number of low priority bits that form the subpriority (preemption ignores them) |
+/// | \[2:0\] | [`BinaryPoint`](Self::BINARYPOINT) | read/write | - | Number of low priority bits that form the subpriority (preemption ignores them) |
 pub enum IccBpr {}
 impl IccBpr {
     /// `BinaryPoint`: Number of low priority bits that form the subpriority (preemption ignores them)
@@ -6279,7 +6279,7 @@ impl armreg_rt::Layout for IccBpr {
 }
 /// Interrupt Controller Control (EL1): EOI mode, binary point sharing and read-only implementation details
 ///
-/// A layout: its values are [`Value<IccCtlr>`](armreg_rt::Value), from `IccCtlr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_CTLR_EL1`](crate::aarch64::ICC_CTLR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccCtlr>`](armreg_rt::Value), from `IccCtlr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_CTLR_EL1`](crate::aarch64::ICC_CTLR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccCtlr};
@@ -6296,18 +6296,18 @@ impl armreg_rt::Layout for IccBpr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:20\] | - | reserved, 0 | - |  |
-/// | \[19\] | `ExtRange` | read-only | - | 1: the extended SPI range is supported |
-/// | \[18\] | `RSS` | read-only | - | 1: SGI targets may have Aff0 values up to 255 (0: only 0 to 15) |
+/// | \[19\] | [`ExtRange`](Self::EXTRANGE) | read-only | - | 1: the extended SPI range is supported |
+/// | \[18\] | [`RSS`](Self::RSS) | read-only | - | 1: SGI targets may have Aff0 values up to 255 (0: only 0 to 15) |
 /// | \[17:16\] | - | reserved, 0 | - |  |
-/// | \[15\] | `A3V` | read-only | - | 1: nonzero Affinity 3 values are supported in SGI generation |
-/// | \[14\] | `SEIS` | read-only | - | 1: the CPU interface supports locally generated SErrors |
-/// | \[13:11\] | `IDbits` | read-only | - | Number of interrupt ID bits implemented |
-/// | \[10:8\] | `PRIbits` | read-only | - | Number of priority bits implemented, minus one |
+/// | \[15\] | [`A3V`](Self::A3V) | read-only | - | 1: nonzero Affinity 3 values are supported in SGI generation |
+/// | \[14\] | [`SEIS`](Self::SEIS) | read-only | - | 1: the CPU interface supports locally generated SErrors |
+/// | \[13:11\] | [`IDbits`](Self::IDBITS) | read-only | - | Number of interrupt ID bits implemented |
+/// | \[10:8\] | [`PRIbits`](Self::PRIBITS) | read-only | - | Number of priority bits implemented, minus one |
 /// | \[7\] | - | reserved, 0 | - |  |
-/// | \[6\] | `PMHE` | read/write | - | 1: the priority mask is a hint for interrupt distribution |
+/// | \[6\] | [`PMHE`](Self::PMHE) | read/write | - | 1: the priority mask is a hint for interrupt distribution |
 /// | \[5:2\] | - | reserved, 0 | - |  |
-/// | \[1\] | `EOImode` | read/write | - | 1: EOIR only drops priority and DIR deactivates; 0: EOIR does both |
-/// | \[0\] | `CBPR` | read/write | - | 1: ICC_BPR0_EL1 also sets the Group 1 binary point |
+/// | \[1\] | [`EOImode`](Self::EOIMODE) | read/write | - | 1: EOIR only drops priority and DIR deactivates; 0: EOIR does both |
+/// | \[0\] | [`CBPR`](Self::CBPR) | read/write | - | 1: ICC_BPR0_EL1 also sets the Group 1 binary point |
 pub enum IccCtlr {}
 impl IccCtlr {
     /// `CBPR`: 1: ICC_BPR0_EL1 also sets the Group 1 binary point
@@ -6425,7 +6425,7 @@ pub mod icc_ctlr {
 }
 /// Interrupt Controller Control (EL3): EOI modes and binary point sharing per Security state, routing and implementation details
 ///
-/// A layout: its values are [`Value<IccCtlrEl3>`](armreg_rt::Value), from `IccCtlrEl3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_CTLR_EL3`](crate::aarch64::ICC_CTLR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccCtlrEl3>`](armreg_rt::Value), from `IccCtlrEl3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_CTLR_EL3`](crate::aarch64::ICC_CTLR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccCtlrEl3};
@@ -6442,22 +6442,22 @@ pub mod icc_ctlr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:20\] | - | reserved, 0 | - |  |
-/// | \[19\] | `ExtRange` | read-only | - | 1: the extended SPI range is supported |
-/// | \[18\] | `RSS` | read-only | - | 1: SGI targets may have Aff0 values up to 255 (0: only 0 to 15) |
-/// | \[17\] | `nDS` | read-only | - | 1: the CPU interface does not support disabling security (GICD_CTLR.DS) |
+/// | \[19\] | [`ExtRange`](Self::EXTRANGE) | read-only | - | 1: the extended SPI range is supported |
+/// | \[18\] | [`RSS`](Self::RSS) | read-only | - | 1: SGI targets may have Aff0 values up to 255 (0: only 0 to 15) |
+/// | \[17\] | [`nDS`](Self::NDS) | read-only | - | 1: the CPU interface does not support disabling security (GICD_CTLR.DS) |
 /// | \[16\] | - | reserved, 0 | - |  |
-/// | \[15\] | `A3V` | read-only | - | 1: nonzero Affinity 3 values are supported in SGI generation |
-/// | \[14\] | `SEIS` | read-only | - | 1: the CPU interface supports locally generated SErrors |
-/// | \[13:11\] | `IDbits` | read-only | - | Number of interrupt ID bits implemented |
-/// | \[10:8\] | `PRIbits` | read-only | - | Number of priority bits implemented, minus one |
+/// | \[15\] | [`A3V`](Self::A3V) | read-only | - | 1: nonzero Affinity 3 values are supported in SGI generation |
+/// | \[14\] | [`SEIS`](Self::SEIS) | read-only | - | 1: the CPU interface supports locally generated SErrors |
+/// | \[13:11\] | [`IDbits`](Self::IDBITS) | read-only | - | Number of interrupt ID bits implemented |
+/// | \[10:8\] | [`PRIbits`](Self::PRIBITS) | read-only | - | Number of priority bits implemented, minus one |
 /// | \[7\] | - | reserved, 0 | - |  |
-/// | \[6\] | `PMHE` | read/write | - | 1: the priority mask is a hint for interrupt distribution |
-/// | \[5\] | `RM` | read-only | - | Routing modifier for EL3 acknowledges of Secure Group 1 and Non-secure Group 1 interrupts (legacy; RAZ when system registers are used) |
-/// | \[4\] | `EOImode_EL1NS` | read/write | - | EOI mode at Non-secure EL1 (1: EOIR only drops priority) |
-/// | \[3\] | `EOImode_EL1S` | read/write | - | EOI mode at Secure EL1 (1: EOIR only drops priority) |
-/// | \[2\] | `EOImode_EL3` | read/write | - | EOI mode at EL3 (1: EOIR only drops priority) |
-/// | \[1\] | `CBPR_EL1NS` | read/write | - | 1: Non-secure EL1 uses the Group 0 binary point for Group 1 too |
-/// | \[0\] | `CBPR_EL1S` | read/write | - | 1: Secure EL1 uses the Group 0 binary point for Group 1 too |
+/// | \[6\] | [`PMHE`](Self::PMHE) | read/write | - | 1: the priority mask is a hint for interrupt distribution |
+/// | \[5\] | [`RM`](Self::RM) | read-only | - | Routing modifier for EL3 acknowledges of Secure Group 1 and Non-secure Group 1 interrupts (legacy; RAZ when system registers are used) |
+/// | \[4\] | [`EOImode_EL1NS`](Self::EOIMODE_EL1NS) | read/write | - | EOI mode at Non-secure EL1 (1: EOIR only drops priority) |
+/// | \[3\] | [`EOImode_EL1S`](Self::EOIMODE_EL1S) | read/write | - | EOI mode at Secure EL1 (1: EOIR only drops priority) |
+/// | \[2\] | [`EOImode_EL3`](Self::EOIMODE_EL3) | read/write | - | EOI mode at EL3 (1: EOIR only drops priority) |
+/// | \[1\] | [`CBPR_EL1NS`](Self::CBPR_EL1NS) | read/write | - | 1: Non-secure EL1 uses the Group 0 binary point for Group 1 too |
+/// | \[0\] | [`CBPR_EL1S`](Self::CBPR_EL1S) | read/write | - | 1: Secure EL1 uses the Group 0 binary point for Group 1 too |
 pub enum IccCtlrEl3 {}
 impl IccCtlrEl3 {
     /// `CBPR_EL1S`: 1: Secure EL1 uses the Group 0 binary point for Group 1 too
@@ -6541,7 +6541,7 @@ pub mod icc_ctlr_el3 {
 }
 /// Deactivate Interrupt: writing deactivates the interrupt (used when EOImode is 1)
 ///
-/// A layout: its values are [`Value<IccDir>`](armreg_rt::Value), from `IccDir::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_DIR_EL1`](crate::aarch64::ICC_DIR_EL1), [`aarch64::ICC_EOIR0_EL1`](crate::aarch64::ICC_EOIR0_EL1), [`aarch64::ICC_EOIR1_EL1`](crate::aarch64::ICC_EOIR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccDir>`](armreg_rt::Value), from `IccDir::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_DIR_EL1`](crate::aarch64::ICC_DIR_EL1), [`aarch64::ICC_EOIR0_EL1`](crate::aarch64::ICC_EOIR0_EL1), [`aarch64::ICC_EOIR1_EL1`](crate::aarch64::ICC_EOIR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccDir};
@@ -6558,7 +6558,7 @@ pub mod icc_ctlr_el3 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:24\] | - | reserved, 0 | - |  |
-/// | \[23:0\] | `INTID` | write-only | - | ID of the interrupt to deactivate |
+/// | \[23:0\] | [`INTID`](Self::INTID) | write-only | - | ID of the interrupt to deactivate |
 pub enum IccDir {}
 impl IccDir {
     /// `INTID`: ID of the interrupt to deactivate
@@ -6593,11 +6593,11 @@ impl armreg_rt::Layout for IccDir {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:24\] | - | reserved, 0 | - |  |
-/// | \[23:0\] | `INTID` | write-only | - | ID of the interrupt being completed, as read from the IAR |
+/// | \[23:0\] | [`INTID`](Self::INTID) | write-only | - | ID of the interrupt being completed, as read from the IAR |
 pub type IccEoir = crate::IccDir;
 /// Highest Priority Pending Interrupt (ICC_HPPIR0_EL1, ICC_HPPIR1_EL1), read without acknowledging it
 ///
-/// A layout: its values are [`Value<IccHppir>`](armreg_rt::Value), from `IccHppir::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_HPPIR0_EL1`](crate::aarch64::ICC_HPPIR0_EL1), [`aarch64::ICC_HPPIR1_EL1`](crate::aarch64::ICC_HPPIR1_EL1), [`aarch64::ICC_IAR0_EL1`](crate::aarch64::ICC_IAR0_EL1), [`aarch64::ICC_IAR1_EL1`](crate::aarch64::ICC_IAR1_EL1), [`aarch64::ICC_NMIAR1_EL1`](crate::aarch64::ICC_NMIAR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccHppir>`](armreg_rt::Value), from `IccHppir::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_HPPIR0_EL1`](crate::aarch64::ICC_HPPIR0_EL1), [`aarch64::ICC_HPPIR1_EL1`](crate::aarch64::ICC_HPPIR1_EL1), [`aarch64::ICC_IAR0_EL1`](crate::aarch64::ICC_IAR0_EL1), [`aarch64::ICC_IAR1_EL1`](crate::aarch64::ICC_IAR1_EL1), [`aarch64::ICC_NMIAR1_EL1`](crate::aarch64::ICC_NMIAR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccHppir};
@@ -6614,7 +6614,7 @@ pub type IccEoir = crate::IccDir;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:24\] | - | reserved, 0 | - |  |
-/// | \[23:0\] | `INTID` | read-only | - | ID of the highest-priority pending interrupt (1023 if none) |
+/// | \[23:0\] | [`INTID`](Self::INTID) | read-only | - | ID of the highest-priority pending interrupt (1023 if none) |
 pub enum IccHppir {}
 impl IccHppir {
     /// `INTID`: ID of the highest-priority pending interrupt (1023 if none)
@@ -6649,11 +6649,11 @@ impl armreg_rt::Layout for IccHppir {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:24\] | - | reserved, 0 | - |  |
-/// | \[23:0\] | `INTID` | read-only | - | ID of the acknowledged interrupt (1020 to 1023 are special values, 1023 spurious) |
+/// | \[23:0\] | [`INTID`](Self::INTID) | read-only | - | ID of the acknowledged interrupt (1020 to 1023 are special values, 1023 spurious) |
 pub type IccIar = crate::IccHppir;
 /// Interrupt Group Enable (ICC_IGRPEN0_EL1, ICC_IGRPEN1_EL1) for the current Security state
 ///
-/// A layout: its values are [`Value<IccIgrpen>`](armreg_rt::Value), from `IccIgrpen::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_IGRPEN0_EL1`](crate::aarch64::ICC_IGRPEN0_EL1), [`aarch64::ICC_IGRPEN1_EL1`](crate::aarch64::ICC_IGRPEN1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccIgrpen>`](armreg_rt::Value), from `IccIgrpen::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_IGRPEN0_EL1`](crate::aarch64::ICC_IGRPEN0_EL1), [`aarch64::ICC_IGRPEN1_EL1`](crate::aarch64::ICC_IGRPEN1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccIgrpen};
@@ -6670,7 +6670,7 @@ pub type IccIar = crate::IccHppir;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:1\] | - | reserved, 0 | - |  |
-/// | \[0\] | `Enable` | read/write | - | 1: interrupts of this group are signalled to the PE |
+/// | \[0\] | [`Enable`](Self::ENABLE) | read/write | - | 1: interrupts of this group are signalled to the PE |
 pub enum IccIgrpen {}
 impl IccIgrpen {
     /// `Enable`: 1: interrupts of this group are signalled to the PE
@@ -6694,7 +6694,7 @@ impl armreg_rt::Layout for IccIgrpen {
 }
 /// Interrupt Group 1 Enable (EL3): both Security states' Group 1 enables
 ///
-/// A layout: its values are [`Value<IccIgrpen1El3>`](armreg_rt::Value), from `IccIgrpen1El3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_IGRPEN1_EL3`](crate::aarch64::ICC_IGRPEN1_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccIgrpen1El3>`](armreg_rt::Value), from `IccIgrpen1El3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_IGRPEN1_EL3`](crate::aarch64::ICC_IGRPEN1_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccIgrpen1El3};
@@ -6711,8 +6711,8 @@ impl armreg_rt::Layout for IccIgrpen {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:2\] | - | reserved, 0 | - |  |
-/// | \[1\] | `EnableGrp1S` | read/write | - | 1: Secure Group 1 interrupts are enabled |
-/// | \[0\] | `EnableGrp1NS` | read/write | - | 1: Non-secure Group 1 interrupts are enabled |
+/// | \[1\] | [`EnableGrp1S`](Self::ENABLEGRP1S) | read/write | - | 1: Secure Group 1 interrupts are enabled |
+/// | \[0\] | [`EnableGrp1NS`](Self::ENABLEGRP1NS) | read/write | - | 1: Non-secure Group 1 interrupts are enabled |
 pub enum IccIgrpen1El3 {}
 impl IccIgrpen1El3 {
     /// `EnableGrp1NS`: 1: Non-secure Group 1 interrupts are enabled
@@ -6740,7 +6740,7 @@ impl armreg_rt::Layout for IccIgrpen1El3 {
 }
 /// Interrupt Priority Mask: only interrupts of higher priority (lower value) than this are signalled
 ///
-/// A layout: its values are [`Value<IccPmr>`](armreg_rt::Value), from `IccPmr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_PMR_EL1`](crate::aarch64::ICC_PMR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccPmr>`](armreg_rt::Value), from `IccPmr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_PMR_EL1`](crate::aarch64::ICC_PMR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccPmr};
@@ -6757,7 +6757,7 @@ impl armreg_rt::Layout for IccIgrpen1El3 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:8\] | - | reserved, 0 | - |  |
-/// | \[7:0\] | `Priority` | read/write | - | Priority mask level (unimplemented low-order bits read as 0) |
+/// | \[7:0\] | [`Priority`](Self::PRIORITY) | read/write | - | Priority mask level (unimplemented low-order bits read as 0) |
 pub enum IccPmr {}
 impl IccPmr {
     /// `Priority`: Priority mask level (unimplemented low-order bits read as 0)
@@ -6781,7 +6781,7 @@ impl armreg_rt::Layout for IccPmr {
 }
 /// Running Priority: the group priority of the highest-priority active interrupt
 ///
-/// A layout: its values are [`Value<IccRpr>`](armreg_rt::Value), from `IccRpr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_RPR_EL1`](crate::aarch64::ICC_RPR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccRpr>`](armreg_rt::Value), from `IccRpr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_RPR_EL1`](crate::aarch64::ICC_RPR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccRpr};
@@ -6797,10 +6797,10 @@ impl armreg_rt::Layout for IccPmr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63\] | `NMI` | read-only | - | With FEAT_GICv3_NMI: the running priority comes from a non-maskable interrupt |
-/// | \[62\] | `NMI_NS` | read-only | - | With FEAT_GICv3_NMI: a Non-secure non-maskable interrupt is active (Secure reads only; RES0 otherwise) |
+/// | \[63\] | [`NMI`](Self::NMI) | read-only | - | With FEAT_GICv3_NMI: the running priority comes from a non-maskable interrupt |
+/// | \[62\] | [`NMI_NS`](Self::NMI_NS) | read-only | - | With FEAT_GICv3_NMI: a Non-secure non-maskable interrupt is active (Secure reads only; RES0 otherwise) |
 /// | \[61:8\] | - | reserved, 0 | - |  |
-/// | \[7:0\] | `Priority` | read-only | - | Current running priority (0xFF when nothing is active) |
+/// | \[7:0\] | [`Priority`](Self::PRIORITY) | read-only | - | Current running priority (0xFF when nothing is active) |
 pub enum IccRpr {}
 impl IccRpr {
     /// `Priority`: Current running priority (0xFF when nothing is active)
@@ -6832,7 +6832,7 @@ impl armreg_rt::Layout for IccRpr {
 }
 /// Generate SGI (ICC_SGI0R_EL1, ICC_SGI1R_EL1, ICC_ASGI1R_EL1): target PEs and the SGI number
 ///
-/// A layout: its values are [`Value<IccSgir>`](armreg_rt::Value), from `IccSgir::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_ASGI1R_EL1`](crate::aarch64::ICC_ASGI1R_EL1), [`aarch64::ICC_SGI0R_EL1`](crate::aarch64::ICC_SGI0R_EL1), [`aarch64::ICC_SGI1R_EL1`](crate::aarch64::ICC_SGI1R_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccSgir>`](armreg_rt::Value), from `IccSgir::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_ASGI1R_EL1`](crate::aarch64::ICC_ASGI1R_EL1), [`aarch64::ICC_SGI0R_EL1`](crate::aarch64::ICC_SGI0R_EL1), [`aarch64::ICC_SGI1R_EL1`](crate::aarch64::ICC_SGI1R_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccSgir};
@@ -6849,15 +6849,15 @@ impl armreg_rt::Layout for IccRpr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:56\] | - | reserved, 0 | - |  |
-/// | \[55:48\] | `Aff3` | write-only | - | Affinity level 3 of the targets |
-/// | \[47:44\] | `RS` | write-only | - | Range selector: which block of 16 Aff0 values TargetList covers |
+/// | \[55:48\] | [`Aff3`](Self::AFF3) | write-only | - | Affinity level 3 of the targets |
+/// | \[47:44\] | [`RS`](Self::RS) | write-only | - | Range selector: which block of 16 Aff0 values TargetList covers |
 /// | \[43:41\] | - | reserved, 0 | - |  |
-/// | \[40\] | `IRM` | write-only | - | Routing mode: 0 to the PEs named by the affinity fields, 1 to every PE but this one |
-/// | \[39:32\] | `Aff2` | write-only | - | Affinity level 2 of the targets |
+/// | \[40\] | [`IRM`](Self::IRM) | write-only | - | Routing mode: 0 to the PEs named by the affinity fields, 1 to every PE but this one |
+/// | \[39:32\] | [`Aff2`](Self::AFF2) | write-only | - | Affinity level 2 of the targets |
 /// | \[31:28\] | - | reserved, 0 | - |  |
-/// | \[27:24\] | `INTID` | write-only | - | SGI number, 0 to 15 |
-/// | \[23:16\] | `Aff1` | write-only | - | Affinity level 1 of the targets |
-/// | \[15:0\] | `TargetList` | write-only | - | Bitmap of target PEs: bit k is Aff0 = RS * 16 + k within the given Aff3.Aff2.Aff1 |
+/// | \[27:24\] | [`INTID`](Self::INTID) | write-only | - | SGI number, 0 to 15 |
+/// | \[23:16\] | [`Aff1`](Self::AFF1) | write-only | - | Affinity level 1 of the targets |
+/// | \[15:0\] | [`TargetList`](Self::TARGETLIST) | write-only | - | Bitmap of target PEs: bit k is Aff0 = RS * 16 + k within the given Aff3.Aff2.Aff1 |
 pub enum IccSgir {}
 impl IccSgir {
     /// `TargetList`: Bitmap of target PEs: bit k is Aff0 = RS * 16 + k within the given Aff3.Aff2.Aff1
@@ -6964,7 +6964,7 @@ pub mod icc_sgir {
 }
 /// System Register Enable (EL1): whether EL1 uses the system-register interface
 ///
-/// A layout: its values are [`Value<IccSre>`](armreg_rt::Value), from `IccSre::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_SRE_EL1`](crate::aarch64::ICC_SRE_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccSre>`](armreg_rt::Value), from `IccSre::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_SRE_EL1`](crate::aarch64::ICC_SRE_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccSre};
@@ -6981,9 +6981,9 @@ pub mod icc_sgir {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:3\] | - | reserved, 0 | - |  |
-/// | \[2\] | `DIB` | read/write | - | 1: IRQ bypass is disabled |
-/// | \[1\] | `DFB` | read/write | - | 1: FIQ bypass is disabled |
-/// | \[0\] | `SRE` | read/write | - | 1: the system-register interface is used (0: the memory-mapped one); may be fixed at 1 |
+/// | \[2\] | [`DIB`](Self::DIB) | read/write | - | 1: IRQ bypass is disabled |
+/// | \[1\] | [`DFB`](Self::DFB) | read/write | - | 1: FIQ bypass is disabled |
+/// | \[0\] | [`SRE`](Self::SRE) | read/write | - | 1: the system-register interface is used (0: the memory-mapped one); may be fixed at 1 |
 pub enum IccSre {}
 impl IccSre {
     /// `SRE`: 1: the system-register interface is used (0: the memory-mapped one); may be fixed at 1
@@ -7015,7 +7015,7 @@ impl armreg_rt::Layout for IccSre {
 }
 /// System Register Enable (ICC_SRE_EL2, ICC_SRE_EL3): the interface choice at this level and lower-level access to ICC_SRE
 ///
-/// A layout: its values are [`Value<IccSreElx>`](armreg_rt::Value), from `IccSreElx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICC_SRE_EL2`](crate::aarch64::ICC_SRE_EL2), [`aarch64::ICC_SRE_EL3`](crate::aarch64::ICC_SRE_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IccSreElx>`](armreg_rt::Value), from `IccSreElx::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICC_SRE_EL2`](crate::aarch64::ICC_SRE_EL2), [`aarch64::ICC_SRE_EL3`](crate::aarch64::ICC_SRE_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IccSreElx};
@@ -7032,10 +7032,10 @@ impl armreg_rt::Layout for IccSre {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:4\] | - | reserved, 0 | - |  |
-/// | \[3\] | `Enable` | read/write | - | 1: lower Exception levels may access their ICC_SRE register without trapping here |
-/// | \[2\] | `DIB` | read/write | - | 1: IRQ bypass is disabled |
-/// | \[1\] | `DFB` | read/write | - | 1: FIQ bypass is disabled |
-/// | \[0\] | `SRE` | read/write | - | 1: the system-register interface is used at this Exception level |
+/// | \[3\] | [`Enable`](Self::ENABLE) | read/write | - | 1: lower Exception levels may access their ICC_SRE register without trapping here |
+/// | \[2\] | [`DIB`](Self::DIB) | read/write | - | 1: IRQ bypass is disabled |
+/// | \[1\] | [`DFB`](Self::DFB) | read/write | - | 1: FIQ bypass is disabled |
+/// | \[0\] | [`SRE`](Self::SRE) | read/write | - | 1: the system-register interface is used at this Exception level |
 pub enum IccSreElx {}
 impl IccSreElx {
     /// `SRE`: 1: the system-register interface is used at this Exception level
@@ -7082,7 +7082,7 @@ impl armreg_rt::Layout for IccSreElx {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `ActivePriorities` | read/write | - | Virtual active priority bits (save and restore only; format implementation defined) |
+/// | \[31:0\] | [`ActivePriorities`](Self::ACTIVEPRIORITIES) | read/write | - | Virtual active priority bits (save and restore only; format implementation defined) |
 pub type IchAp0r = crate::IccAp0r;
 /// Hypervisor copy of the virtual Group 1 active priorities (ICH_AP1R&lt;n&gt;_EL2); the encoding is implementation defined
 ///
@@ -7096,13 +7096,13 @@ pub type IchAp0r = crate::IccAp0r;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63\] | `NMI` | read/write | - | With FEAT_GICv3_NMI, element 0 only: 1 when an active virtual interrupt is a non-maskable one (RES0 otherwise) |
+/// | \[63\] | [`NMI`](Self::NMI) | read/write | - | With FEAT_GICv3_NMI, element 0 only: 1 when an active virtual interrupt is a non-maskable one (RES0 otherwise) |
 /// | \[62:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `ActivePriorities` | read/write | - | Virtual active priority bits (save and restore only; format implementation defined) |
+/// | \[31:0\] | [`ActivePriorities`](Self::ACTIVEPRIORITIES) | read/write | - | Virtual active priority bits (save and restore only; format implementation defined) |
 pub type IchAp1r = crate::IccAp1r;
 /// Interrupt Controller End of Interrupt Status: which list registers raised an EOI maintenance interrupt
 ///
-/// A layout: its values are [`Value<IchEisr>`](armreg_rt::Value), from `IchEisr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_EISR_EL2`](crate::aarch64::ICH_EISR_EL2), [`aarch64::ICH_ELRSR_EL2`](crate::aarch64::ICH_ELRSR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IchEisr>`](armreg_rt::Value), from `IchEisr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICH_EISR_EL2`](crate::aarch64::ICH_EISR_EL2), [`aarch64::ICH_ELRSR_EL2`](crate::aarch64::ICH_ELRSR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchEisr};
@@ -7119,7 +7119,7 @@ pub type IchAp1r = crate::IccAp1r;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:16\] | - | reserved, 0 | - |  |
-/// | \[15:0\] | `Status` | read-only | - | Bit n set: list register n has a pending EOI maintenance interrupt (bits past ListRegs read 0) |
+/// | \[15:0\] | [`Status`](Self::STATUS) | read-only | - | Bit n set: list register n has a pending EOI maintenance interrupt (bits past ListRegs read 0) |
 pub enum IchEisr {}
 impl IchEisr {
     /// `Status`: Bit n set: list register n has a pending EOI maintenance interrupt (bits past ListRegs read 0)
@@ -7154,11 +7154,11 @@ impl armreg_rt::Layout for IchEisr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:16\] | - | reserved, 0 | - |  |
-/// | \[15:0\] | `Status` | read-only | - | Bit n set: list register n is empty and may be reused (bits past ListRegs read 0) |
+/// | \[15:0\] | [`Status`](Self::STATUS) | read-only | - | Bit n set: list register n is empty and may be reused (bits past ListRegs read 0) |
 pub type IchElrsr = crate::IchEisr;
 /// Interrupt Controller Hypervisor Control: virtual CPU interface enable, maintenance interrupt enables and traps
 ///
-/// A layout: its values are [`Value<IchHcr>`](armreg_rt::Value), from `IchHcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_HCR_EL2`](crate::aarch64::ICH_HCR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IchHcr>`](armreg_rt::Value), from `IchHcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICH_HCR_EL2`](crate::aarch64::ICH_HCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchHcr};
@@ -7175,24 +7175,24 @@ pub type IchElrsr = crate::IchEisr;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:27\] | `EOIcount` | read/write | - | Count of EOIs that found no matching list register |
+/// | \[31:27\] | [`EOIcount`](Self::EOICOUNT) | read/write | - | Count of EOIs that found no matching list register |
 /// | \[26:16\] | - | reserved, 0 | - |  |
-/// | \[15\] | `DVIM` | read/write | - | Directly-injected virtual interrupt mask: 1 masks directly injected virtual interrupts (where ICH_VTR_EL2.DVIM is 1) |
-/// | \[14\] | `TDIR` | read/write | - | 1: traps EL1 writes of ICC_DIR_EL1 (ICV_DIR_EL1) to EL2 |
-/// | \[13\] | `TSEI` | read/write | - | 1: traps locally generated SErrors to EL2 |
-/// | \[12\] | `TALL1` | read/write | - | 1: traps EL1 accesses to the Group 1 registers to EL2 |
-/// | \[11\] | `TALL0` | read/write | - | 1: traps EL1 accesses to the Group 0 registers to EL2 |
-/// | \[10\] | `TC` | read/write | - | 1: traps EL1 accesses to the registers common to both groups to EL2 |
+/// | \[15\] | [`DVIM`](Self::DVIM) | read/write | - | Directly-injected virtual interrupt mask: 1 masks directly injected virtual interrupts (where ICH_VTR_EL2.DVIM is 1) |
+/// | \[14\] | [`TDIR`](Self::TDIR) | read/write | - | 1: traps EL1 writes of ICC_DIR_EL1 (ICV_DIR_EL1) to EL2 |
+/// | \[13\] | [`TSEI`](Self::TSEI) | read/write | - | 1: traps locally generated SErrors to EL2 |
+/// | \[12\] | [`TALL1`](Self::TALL1) | read/write | - | 1: traps EL1 accesses to the Group 1 registers to EL2 |
+/// | \[11\] | [`TALL0`](Self::TALL0) | read/write | - | 1: traps EL1 accesses to the Group 0 registers to EL2 |
+/// | \[10\] | [`TC`](Self::TC) | read/write | - | 1: traps EL1 accesses to the registers common to both groups to EL2 |
 /// | \[9\] | - | reserved, 0 | - |  |
-/// | \[8\] | `vSGIEOICount` | read/write | - | GICv4.1: 1 stops deactivations of vSGIs without an active list register from counting in EOIcount |
-/// | \[7\] | `VGrp1DIE` | read/write | - | 1: maintenance interrupt while virtual Group 1 is disabled |
-/// | \[6\] | `VGrp1EIE` | read/write | - | 1: maintenance interrupt while virtual Group 1 is enabled |
-/// | \[5\] | `VGrp0DIE` | read/write | - | 1: maintenance interrupt while virtual Group 0 is disabled |
-/// | \[4\] | `VGrp0EIE` | read/write | - | 1: maintenance interrupt while virtual Group 0 is enabled |
-/// | \[3\] | `NPIE` | read/write | - | 1: maintenance interrupt when no list register holds a pending interrupt |
-/// | \[2\] | `LRENPIE` | read/write | - | 1: maintenance interrupt while EOIcount is nonzero |
-/// | \[1\] | `UIE` | read/write | - | 1: maintenance interrupt when at most one list register holds a valid interrupt |
-/// | \[0\] | `En` | read/write | - | 1: the virtual CPU interface is enabled |
+/// | \[8\] | [`vSGIEOICount`](Self::VSGIEOICOUNT) | read/write | - | GICv4.1: 1 stops deactivations of vSGIs without an active list register from counting in EOIcount |
+/// | \[7\] | [`VGrp1DIE`](Self::VGRP1DIE) | read/write | - | 1: maintenance interrupt while virtual Group 1 is disabled |
+/// | \[6\] | [`VGrp1EIE`](Self::VGRP1EIE) | read/write | - | 1: maintenance interrupt while virtual Group 1 is enabled |
+/// | \[5\] | [`VGrp0DIE`](Self::VGRP0DIE) | read/write | - | 1: maintenance interrupt while virtual Group 0 is disabled |
+/// | \[4\] | [`VGrp0EIE`](Self::VGRP0EIE) | read/write | - | 1: maintenance interrupt while virtual Group 0 is enabled |
+/// | \[3\] | [`NPIE`](Self::NPIE) | read/write | - | 1: maintenance interrupt when no list register holds a pending interrupt |
+/// | \[2\] | [`LRENPIE`](Self::LRENPIE) | read/write | - | 1: maintenance interrupt while EOIcount is nonzero |
+/// | \[1\] | [`UIE`](Self::UIE) | read/write | - | 1: maintenance interrupt when at most one list register holds a valid interrupt |
+/// | \[0\] | [`En`](Self::EN) | read/write | - | 1: the virtual CPU interface is enabled |
 pub enum IchHcr {}
 impl IchHcr {
     /// `En`: 1: the virtual CPU interface is enabled
@@ -7276,7 +7276,7 @@ impl armreg_rt::Layout for IchHcr {
 }
 /// Interrupt Controller List Register: one virtual interrupt presented to the guest
 ///
-/// A layout: its values are [`Value<IchLr>`](armreg_rt::Value), from `IchLr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_LR_EL2`](crate::aarch64::ICH_LR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IchLr>`](armreg_rt::Value), from `IchLr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICH_LR_EL2`](crate::aarch64::ICH_LR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchLr};
@@ -7292,15 +7292,15 @@ impl armreg_rt::Layout for IchHcr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:62\] | `State` | read/write | - | State of the virtual interrupt |
-/// | \[61\] | `HW` | read/write | - | 1: the virtual interrupt is mapped to the physical interrupt in pINTID |
-/// | \[60\] | `Group` | read/write | - | Group of the virtual interrupt: 0 Group 0, 1 Group 1 |
-/// | \[59\] | `NMI` | read/write | - | With FEAT_GICv3_NMI: 1 makes the virtual interrupt non-maskable |
+/// | \[63:62\] | [`State`](Self::STATE) | read/write | - | State of the virtual interrupt |
+/// | \[61\] | [`HW`](Self::HW) | read/write | - | 1: the virtual interrupt is mapped to the physical interrupt in pINTID |
+/// | \[60\] | [`Group`](Self::GROUP) | read/write | - | Group of the virtual interrupt: 0 Group 0, 1 Group 1 |
+/// | \[59\] | [`NMI`](Self::NMI) | read/write | - | With FEAT_GICv3_NMI: 1 makes the virtual interrupt non-maskable |
 /// | \[58:56\] | - | reserved, 0 | - |  |
-/// | \[55:48\] | `Priority` | read/write | - | Priority of the virtual interrupt (unimplemented low bits RES0) |
+/// | \[55:48\] | [`Priority`](Self::PRIORITY) | read/write | - | Priority of the virtual interrupt (unimplemented low bits RES0) |
 /// | \[47:45\] | - | reserved, 0 | - |  |
-/// | \[44:32\] | `pINTID` | read/write | - | With HW 1: physical INTID deactivated with the virtual one; with HW 0, bit 41 is the EOI maintenance request and the rest RES0 |
-/// | \[31:0\] | `vINTID` | read/write | - | Virtual INTID the guest sees |
+/// | \[44:32\] | [`pINTID`](Self::PINTID) | read/write | - | With HW 1: physical INTID deactivated with the virtual one; with HW 0, bit 41 is the EOI maintenance request and the rest RES0 |
+/// | \[31:0\] | [`vINTID`](Self::VINTID) | read/write | - | Virtual INTID the guest sees |
 pub enum IchLr {}
 impl IchLr {
     /// `vINTID`: Virtual INTID the guest sees
@@ -7413,7 +7413,7 @@ pub mod ich_lr {
 }
 /// Interrupt Controller Maintenance Interrupt State: which maintenance conditions are asserted
 ///
-/// A layout: its values are [`Value<IchMisr>`](armreg_rt::Value), from `IchMisr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_MISR_EL2`](crate::aarch64::ICH_MISR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IchMisr>`](armreg_rt::Value), from `IchMisr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICH_MISR_EL2`](crate::aarch64::ICH_MISR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchMisr};
@@ -7430,14 +7430,14 @@ pub mod ich_lr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:8\] | - | reserved, 0 | - |  |
-/// | \[7\] | `VGrp1D` | read-only | - | Virtual Group 1 is disabled (with ICH_HCR_EL2.VGrp1DIE) |
-/// | \[6\] | `VGrp1E` | read-only | - | Virtual Group 1 is enabled (with ICH_HCR_EL2.VGrp1EIE) |
-/// | \[5\] | `VGrp0D` | read-only | - | Virtual Group 0 is disabled (with ICH_HCR_EL2.VGrp0DIE) |
-/// | \[4\] | `VGrp0E` | read-only | - | Virtual Group 0 is enabled (with ICH_HCR_EL2.VGrp0EIE) |
-/// | \[3\] | `NP` | read-only | - | No list register holds a pending interrupt (with ICH_HCR_EL2.NPIE) |
-/// | \[2\] | `LRENP` | read-only | - | EOIcount is nonzero (with ICH_HCR_EL2.LRENPIE) |
-/// | \[1\] | `U` | read-only | - | Underflow: at most one valid list register (with ICH_HCR_EL2.UIE) |
-/// | \[0\] | `EOI` | read-only | - | EOI maintenance: a list register with EOI set has been deactivated |
+/// | \[7\] | [`VGrp1D`](Self::VGRP1D) | read-only | - | Virtual Group 1 is disabled (with ICH_HCR_EL2.VGrp1DIE) |
+/// | \[6\] | [`VGrp1E`](Self::VGRP1E) | read-only | - | Virtual Group 1 is enabled (with ICH_HCR_EL2.VGrp1EIE) |
+/// | \[5\] | [`VGrp0D`](Self::VGRP0D) | read-only | - | Virtual Group 0 is disabled (with ICH_HCR_EL2.VGrp0DIE) |
+/// | \[4\] | [`VGrp0E`](Self::VGRP0E) | read-only | - | Virtual Group 0 is enabled (with ICH_HCR_EL2.VGrp0EIE) |
+/// | \[3\] | [`NP`](Self::NP) | read-only | - | No list register holds a pending interrupt (with ICH_HCR_EL2.NPIE) |
+/// | \[2\] | [`LRENP`](Self::LRENP) | read-only | - | EOIcount is nonzero (with ICH_HCR_EL2.LRENPIE) |
+/// | \[1\] | [`U`](Self::U) | read-only | - | Underflow: at most one valid list register (with ICH_HCR_EL2.UIE) |
+/// | \[0\] | [`EOI`](Self::EOI) | read-only | - | EOI maintenance: a list register with EOI set has been deactivated |
 pub enum IchMisr {}
 impl IchMisr {
     /// `EOI`: EOI maintenance: a list register with EOI set has been deactivated
@@ -7489,7 +7489,7 @@ impl armreg_rt::Layout for IchMisr {
 }
 /// Interrupt Controller Virtual Machine Control: the hypervisor's view of the guest's virtual CPU interface settings
 ///
-/// A layout: its values are [`Value<IchVmcr>`](armreg_rt::Value), from `IchVmcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_VMCR_EL2`](crate::aarch64::ICH_VMCR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IchVmcr>`](armreg_rt::Value), from `IchVmcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICH_VMCR_EL2`](crate::aarch64::ICH_VMCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchVmcr};
@@ -7506,17 +7506,17 @@ impl armreg_rt::Layout for IchMisr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:24\] | `VPMR` | read/write | - | Virtual priority mask |
-/// | \[23:21\] | `VBPR0` | read/write | - | Virtual Group 0 binary point |
-/// | \[20:18\] | `VBPR1` | read/write | - | Virtual Group 1 binary point |
+/// | \[31:24\] | [`VPMR`](Self::VPMR) | read/write | - | Virtual priority mask |
+/// | \[23:21\] | [`VBPR0`](Self::VBPR0) | read/write | - | Virtual Group 0 binary point |
+/// | \[20:18\] | [`VBPR1`](Self::VBPR1) | read/write | - | Virtual Group 1 binary point |
 /// | \[17:10\] | - | reserved, 0 | - |  |
-/// | \[9\] | `VEOIM` | read/write | - | Virtual EOI mode (1: EOIR only drops priority) |
+/// | \[9\] | [`VEOIM`](Self::VEOIM) | read/write | - | Virtual EOI mode (1: EOIR only drops priority) |
 /// | \[8:5\] | - | reserved, 0 | - |  |
-/// | \[4\] | `VCBPR` | read/write | - | 1: the virtual Group 0 binary point also applies to Group 1 |
-/// | \[3\] | `VFIQEn` | read/write | - | Virtual Group 0 interrupts are signalled as vFIQs (fixed at 1 with system registers) |
-/// | \[2\] | `VAckCtl` | read/write | - | Virtual acknowledge control (legacy; RAZ/WI when system registers are used) |
-/// | \[1\] | `VENG1` | read/write | - | Virtual Group 1 interrupt enable |
-/// | \[0\] | `VENG0` | read/write | - | Virtual Group 0 interrupt enable |
+/// | \[4\] | [`VCBPR`](Self::VCBPR) | read/write | - | 1: the virtual Group 0 binary point also applies to Group 1 |
+/// | \[3\] | [`VFIQEn`](Self::VFIQEN) | read/write | - | Virtual Group 0 interrupts are signalled as vFIQs (fixed at 1 with system registers) |
+/// | \[2\] | [`VAckCtl`](Self::VACKCTL) | read/write | - | Virtual acknowledge control (legacy; RAZ/WI when system registers are used) |
+/// | \[1\] | [`VENG1`](Self::VENG1) | read/write | - | Virtual Group 1 interrupt enable |
+/// | \[0\] | [`VENG0`](Self::VENG0) | read/write | - | Virtual Group 0 interrupt enable |
 pub enum IchVmcr {}
 impl IchVmcr {
     /// `VENG0`: Virtual Group 0 interrupt enable
@@ -7572,7 +7572,7 @@ impl armreg_rt::Layout for IchVmcr {
 }
 /// Interrupt Controller VGIC Type: what the virtual CPU interface implements
 ///
-/// A layout: its values are [`Value<IchVtr>`](armreg_rt::Value), from `IchVtr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ICH_VTR_EL2`](crate::aarch64::ICH_VTR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IchVtr>`](armreg_rt::Value), from `IchVtr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ICH_VTR_EL2`](crate::aarch64::ICH_VTR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IchVtr};
@@ -7589,16 +7589,16 @@ impl armreg_rt::Layout for IchVmcr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:29\] | `PRIbits` | read-only | - | Number of virtual priority bits, minus one |
-/// | \[28:26\] | `PREbits` | read-only | - | Number of virtual preemption bits, minus one |
-/// | \[25:23\] | `IDbits` | read-only | - | Number of virtual interrupt ID bits |
-/// | \[22\] | `SEIS` | read-only | - | 1: locally generated SErrors are supported |
-/// | \[21\] | `A3V` | read-only | - | 1: nonzero Affinity 3 values are supported for virtual SGIs |
-/// | \[20\] | `nV4` | read-only | - | 1: direct injection of virtual interrupts (GICv4) is not supported |
-/// | \[19\] | `TDS` | read-only | - | 1: ICH_HCR_EL2.TDIR trapping is supported |
-/// | \[18\] | `DVIM` | read-only | - | 1: ICH_HCR_EL2.DVIM is implemented |
+/// | \[31:29\] | [`PRIbits`](Self::PRIBITS) | read-only | - | Number of virtual priority bits, minus one |
+/// | \[28:26\] | [`PREbits`](Self::PREBITS) | read-only | - | Number of virtual preemption bits, minus one |
+/// | \[25:23\] | [`IDbits`](Self::IDBITS) | read-only | - | Number of virtual interrupt ID bits |
+/// | \[22\] | [`SEIS`](Self::SEIS) | read-only | - | 1: locally generated SErrors are supported |
+/// | \[21\] | [`A3V`](Self::A3V) | read-only | - | 1: nonzero Affinity 3 values are supported for virtual SGIs |
+/// | \[20\] | [`nV4`](Self::NV4) | read-only | - | 1: direct injection of virtual interrupts (GICv4) is not supported |
+/// | \[19\] | [`TDS`](Self::TDS) | read-only | - | 1: ICH_HCR_EL2.TDIR trapping is supported |
+/// | \[18\] | [`DVIM`](Self::DVIM) | read-only | - | 1: ICH_HCR_EL2.DVIM is implemented |
 /// | \[17:5\] | - | reserved, 0 | - |  |
-/// | \[4:0\] | `ListRegs` | read-only | - | Number of list registers, minus one |
+/// | \[4:0\] | [`ListRegs`](Self::LISTREGS) | read-only | - | Number of list registers, minus one |
 pub enum IchVtr {}
 impl IchVtr {
     /// `ListRegs`: Number of list registers, minus one
@@ -7662,7 +7662,7 @@ pub mod ich_vtr {
 }
 /// AArch64 Auxiliary Feature Register 0 (IMPLEMENTATION DEFINED features)
 ///
-/// A layout: its values are [`Value<IdAa64afr0>`](armreg_rt::Value), from `IdAa64afr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64AFR0_EL1`](crate::aarch64::ID_AA64AFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64afr0>`](armreg_rt::Value), from `IdAa64afr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64AFR0_EL1`](crate::aarch64::ID_AA64AFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64afr0};
@@ -7679,14 +7679,14 @@ pub mod ich_vtr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `IMPDEF7` | read-only | - | IMPLEMENTATION DEFINED feature field 7 |
-/// | \[27:24\] | `IMPDEF6` | read-only | - | IMPLEMENTATION DEFINED feature field 6 |
-/// | \[23:20\] | `IMPDEF5` | read-only | - | IMPLEMENTATION DEFINED feature field 5 |
-/// | \[19:16\] | `IMPDEF4` | read-only | - | IMPLEMENTATION DEFINED feature field 4 |
-/// | \[15:12\] | `IMPDEF3` | read-only | - | IMPLEMENTATION DEFINED feature field 3 |
-/// | \[11:8\] | `IMPDEF2` | read-only | - | IMPLEMENTATION DEFINED feature field 2 |
-/// | \[7:4\] | `IMPDEF1` | read-only | - | IMPLEMENTATION DEFINED feature field 1 |
-/// | \[3:0\] | `IMPDEF0` | read-only | - | IMPLEMENTATION DEFINED feature field 0 |
+/// | \[31:28\] | [`IMPDEF7`](Self::IMPDEF7) | read-only | - | IMPLEMENTATION DEFINED feature field 7 |
+/// | \[27:24\] | [`IMPDEF6`](Self::IMPDEF6) | read-only | - | IMPLEMENTATION DEFINED feature field 6 |
+/// | \[23:20\] | [`IMPDEF5`](Self::IMPDEF5) | read-only | - | IMPLEMENTATION DEFINED feature field 5 |
+/// | \[19:16\] | [`IMPDEF4`](Self::IMPDEF4) | read-only | - | IMPLEMENTATION DEFINED feature field 4 |
+/// | \[15:12\] | [`IMPDEF3`](Self::IMPDEF3) | read-only | - | IMPLEMENTATION DEFINED feature field 3 |
+/// | \[11:8\] | [`IMPDEF2`](Self::IMPDEF2) | read-only | - | IMPLEMENTATION DEFINED feature field 2 |
+/// | \[7:4\] | [`IMPDEF1`](Self::IMPDEF1) | read-only | - | IMPLEMENTATION DEFINED feature field 1 |
+/// | \[3:0\] | [`IMPDEF0`](Self::IMPDEF0) | read-only | - | IMPLEMENTATION DEFINED feature field 0 |
 pub enum IdAa64afr0 {}
 impl IdAa64afr0 {
     /// `IMPDEF0`: IMPLEMENTATION DEFINED feature field 0
@@ -7738,7 +7738,7 @@ impl armreg_rt::Layout for IdAa64afr0 {
 }
 /// AArch64 Auxiliary Feature Register 1 (reserved for future IMPLEMENTATION DEFINED features)
 ///
-/// A layout: its values are [`Value<IdAa64afr1>`](armreg_rt::Value), from `IdAa64afr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64AFR1_EL1`](crate::aarch64::ID_AA64AFR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64afr1>`](armreg_rt::Value), from `IdAa64afr1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64AFR1_EL1`](crate::aarch64::ID_AA64AFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64afr1};
@@ -7772,7 +7772,7 @@ impl armreg_rt::Layout for IdAa64afr1 {
 }
 /// AArch64 Debug Feature Register 0: the debug features, the PMU version (PMUVer) among them
 ///
-/// A layout: its values are [`Value<IdAa64dfr0>`](armreg_rt::Value), from `IdAa64dfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64dfr0>`](armreg_rt::Value), from `IdAa64dfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64dfr0};
@@ -7788,22 +7788,22 @@ impl armreg_rt::Layout for IdAa64afr1 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `HPMN0` | read-only | - | Whether MDCR_EL2.HPMN may be zero |
-/// | \[59:56\] | `ExtTrcBuff` | read-only | - | Trace buffer external mode |
-/// | \[55:52\] | `BRBE` | read-only | - | Branch Record Buffer Extension |
-/// | \[51:48\] | `MTPMU` | read-only | - | Multi-threaded PMU extension |
-/// | \[47:44\] | `TraceBuffer` | read-only | - | Trace Buffer Extension |
-/// | \[43:40\] | `TraceFilt` | read-only | - | Self-hosted trace filtering (TRFCR_ELx) |
-/// | \[39:36\] | `DoubleLock` | read-only | - | OS Double Lock (signed field) |
-/// | \[35:32\] | `PMSVer` | read-only | - | Statistical Profiling Extension version |
-/// | \[31:28\] | `CTX_CMPs` | read-only | - | Number of context-aware breakpoints, minus 1 |
+/// | \[63:60\] | [`HPMN0`](Self::HPMN0) | read-only | - | Whether MDCR_EL2.HPMN may be zero |
+/// | \[59:56\] | [`ExtTrcBuff`](Self::EXTTRCBUFF) | read-only | - | Trace buffer external mode |
+/// | \[55:52\] | [`BRBE`](Self::BRBE) | read-only | - | Branch Record Buffer Extension |
+/// | \[51:48\] | [`MTPMU`](Self::MTPMU) | read-only | - | Multi-threaded PMU extension |
+/// | \[47:44\] | [`TraceBuffer`](Self::TRACEBUFFER) | read-only | - | Trace Buffer Extension |
+/// | \[43:40\] | [`TraceFilt`](Self::TRACEFILT) | read-only | - | Self-hosted trace filtering (TRFCR_ELx) |
+/// | \[39:36\] | [`DoubleLock`](Self::DOUBLELOCK) | read-only | - | OS Double Lock (signed field) |
+/// | \[35:32\] | [`PMSVer`](Self::PMSVER) | read-only | - | Statistical Profiling Extension version |
+/// | \[31:28\] | [`CTX_CMPs`](Self::CTX_CMPS) | read-only | - | Number of context-aware breakpoints, minus 1 |
 /// | \[27:24\] | - | reserved, 0 | - |  |
-/// | \[23:20\] | `WRPs` | read-only | - | Number of watchpoints, minus 1 |
+/// | \[23:20\] | [`WRPs`](Self::WRPS) | read-only | - | Number of watchpoints, minus 1 |
 /// | \[19:16\] | - | reserved, 0 | - |  |
-/// | \[15:12\] | `BRPs` | read-only | - | Number of breakpoints, minus 1 |
-/// | \[11:8\] | `PMUVer` | read-only | - | Performance Monitors Extension version |
-/// | \[7:4\] | `TraceVer` | read-only | - | System register interface to the trace unit |
-/// | \[3:0\] | `DebugVer` | read-only | - | Debug architecture version |
+/// | \[15:12\] | [`BRPs`](Self::BRPS) | read-only | - | Number of breakpoints, minus 1 |
+/// | \[11:8\] | [`PMUVer`](Self::PMUVER) | read-only | - | Performance Monitors Extension version |
+/// | \[7:4\] | [`TraceVer`](Self::TRACEVER) | read-only | - | System register interface to the trace unit |
+/// | \[3:0\] | [`DebugVer`](Self::DEBUGVER) | read-only | - | Debug architecture version |
 pub enum IdAa64dfr0 {}
 impl IdAa64dfr0 {
     /// `DebugVer`: Debug architecture version
@@ -8419,7 +8419,7 @@ pub mod id_aa64dfr0 {
 }
 /// AArch64 Debug Feature Register 1
 ///
-/// A layout: its values are [`Value<IdAa64dfr1>`](armreg_rt::Value), from `IdAa64dfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64DFR1_EL1`](crate::aarch64::ID_AA64DFR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64dfr1>`](armreg_rt::Value), from `IdAa64dfr1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64DFR1_EL1`](crate::aarch64::ID_AA64DFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64dfr1};
@@ -8435,17 +8435,17 @@ pub mod id_aa64dfr0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:56\] | `ABL_CMPs` | read-only | - | Breakpoints that support address breakpoint linking (FEAT_ABLE) |
-/// | \[55:52\] | `DPFZS` | read-only | - | Interaction of PMCR_EL0.DP with freeze on SPE event (PMCR_EL0.FZS) |
-/// | \[51:48\] | `EBEP` | read-only | - | Exception-based event profiling |
-/// | \[47:44\] | `ITE` | read-only | - | Instrumentation Trace Extension |
-/// | \[43:40\] | `ABLE` | read-only | - | Address Breakpoint Linking Extension |
-/// | \[39:36\] | `PMICNTR` | read-only | - | PMU fixed instruction counter PMICNTR_EL0 |
-/// | \[35:32\] | `SPMU` | read-only | - | System Performance Monitors Extension |
-/// | \[31:24\] | `CTX_CMPs` | read-only | - | Number of context-aware breakpoints, minus 1 (wide form) |
-/// | \[23:16\] | `WRPs` | read-only | - | Number of watchpoints, minus 1 (wide form) |
-/// | \[15:8\] | `BRPs` | read-only | - | Number of breakpoints, minus 1 (wide form) |
-/// | \[7:0\] | `SYSPMUID` | read-only | - | System PMU identification for FEAT_SPMU |
+/// | \[63:56\] | [`ABL_CMPs`](Self::ABL_CMPS) | read-only | - | Breakpoints that support address breakpoint linking (FEAT_ABLE) |
+/// | \[55:52\] | [`DPFZS`](Self::DPFZS) | read-only | - | Interaction of PMCR_EL0.DP with freeze on SPE event (PMCR_EL0.FZS) |
+/// | \[51:48\] | [`EBEP`](Self::EBEP) | read-only | - | Exception-based event profiling |
+/// | \[47:44\] | [`ITE`](Self::ITE) | read-only | - | Instrumentation Trace Extension |
+/// | \[43:40\] | [`ABLE`](Self::ABLE) | read-only | - | Address Breakpoint Linking Extension |
+/// | \[39:36\] | [`PMICNTR`](Self::PMICNTR) | read-only | - | PMU fixed instruction counter PMICNTR_EL0 |
+/// | \[35:32\] | [`SPMU`](Self::SPMU) | read-only | - | System Performance Monitors Extension |
+/// | \[31:24\] | [`CTX_CMPs`](Self::CTX_CMPS) | read-only | - | Number of context-aware breakpoints, minus 1 (wide form) |
+/// | \[23:16\] | [`WRPs`](Self::WRPS) | read-only | - | Number of watchpoints, minus 1 (wide form) |
+/// | \[15:8\] | [`BRPs`](Self::BRPS) | read-only | - | Number of breakpoints, minus 1 (wide form) |
+/// | \[7:0\] | [`SYSPMUID`](Self::SYSPMUID) | read-only | - | System PMU identification for FEAT_SPMU |
 pub enum IdAa64dfr1 {}
 impl IdAa64dfr1 {
     /// `SYSPMUID`: System PMU identification for FEAT_SPMU
@@ -8650,7 +8650,7 @@ pub mod id_aa64dfr1 {
 }
 /// AArch64 Floating-point (FP8) Feature Register 0
 ///
-/// A layout: its values are [`Value<IdAa64fpfr0>`](armreg_rt::Value), from `IdAa64fpfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64FPFR0_EL1`](crate::aarch64::ID_AA64FPFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64fpfr0>`](armreg_rt::Value), from `IdAa64fpfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64FPFR0_EL1`](crate::aarch64::ID_AA64FPFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64fpfr0};
@@ -8667,13 +8667,13 @@ pub mod id_aa64dfr1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31\] | `F8CVT` | read-only | - | FP8 conversion instructions |
-/// | \[30\] | `F8FMA` | read-only | - | FP8 multiply-accumulate instructions |
-/// | \[29\] | `F8DP4` | read-only | - | FP8 four-way dot product instructions |
-/// | \[28\] | `F8DP2` | read-only | - | FP8 two-way dot product instructions |
+/// | \[31\] | [`F8CVT`](Self::F8CVT) | read-only | - | FP8 conversion instructions |
+/// | \[30\] | [`F8FMA`](Self::F8FMA) | read-only | - | FP8 multiply-accumulate instructions |
+/// | \[29\] | [`F8DP4`](Self::F8DP4) | read-only | - | FP8 four-way dot product instructions |
+/// | \[28\] | [`F8DP2`](Self::F8DP2) | read-only | - | FP8 two-way dot product instructions |
 /// | \[27:2\] | - | reserved, 0 | - |  |
-/// | \[1\] | `F8E4M3` | read-only | - | E4M3 FP8 format |
-/// | \[0\] | `F8E5M2` | read-only | - | E5M2 FP8 format |
+/// | \[1\] | [`F8E4M3`](Self::F8E4M3) | read-only | - | E4M3 FP8 format |
+/// | \[0\] | [`F8E5M2`](Self::F8E5M2) | read-only | - | E5M2 FP8 format |
 pub enum IdAa64fpfr0 {}
 impl IdAa64fpfr0 {
     /// `F8E5M2`: E5M2 FP8 format
@@ -8791,7 +8791,7 @@ pub mod id_aa64fpfr0 {
 }
 /// AArch64 Instruction Set Attribute Register 0
 ///
-/// A layout: its values are [`Value<IdAa64isar0>`](armreg_rt::Value), from `IdAa64isar0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64ISAR0_EL1`](crate::aarch64::ID_AA64ISAR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64isar0>`](armreg_rt::Value), from `IdAa64isar0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64ISAR0_EL1`](crate::aarch64::ID_AA64ISAR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64isar0};
@@ -8807,21 +8807,21 @@ pub mod id_aa64fpfr0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `RNDR` | read-only | - | Random number instructions RNDR and RNDRRS |
-/// | \[59:56\] | `TLB` | read-only | - | Outer Shareable and range TLB maintenance instructions |
-/// | \[55:52\] | `TS` | read-only | - | Condition flag manipulation instructions |
-/// | \[51:48\] | `FHM` | read-only | - | Half-precision FMLAL and FMLSL instructions |
-/// | \[47:44\] | `DP` | read-only | - | Dot product instructions |
-/// | \[43:40\] | `SM4` | read-only | - | SM4 instructions |
-/// | \[39:36\] | `SM3` | read-only | - | SM3 instructions |
-/// | \[35:32\] | `SHA3` | read-only | - | SHA-3 instructions |
-/// | \[31:28\] | `RDM` | read-only | - | Rounding doubling multiply-accumulate instructions |
-/// | \[27:24\] | `TME` | read-only | - | Transactional Memory Extension |
-/// | \[23:20\] | `ATOMIC` | read-only | - | Large System Extension atomic instructions |
-/// | \[19:16\] | `CRC32` | read-only | - | CRC32 instructions |
-/// | \[15:12\] | `SHA2` | read-only | - | SHA-256 and SHA-512 instructions |
-/// | \[11:8\] | `SHA1` | read-only | - | SHA-1 instructions |
-/// | \[7:4\] | `AES` | read-only | - | AES and PMULL instructions |
+/// | \[63:60\] | [`RNDR`](Self::RNDR) | read-only | - | Random number instructions RNDR and RNDRRS |
+/// | \[59:56\] | [`TLB`](Self::TLB) | read-only | - | Outer Shareable and range TLB maintenance instructions |
+/// | \[55:52\] | [`TS`](Self::TS) | read-only | - | Condition flag manipulation instructions |
+/// | \[51:48\] | [`FHM`](Self::FHM) | read-only | - | Half-precision FMLAL and FMLSL instructions |
+/// | \[47:44\] | [`DP`](Self::DP) | read-only | - | Dot product instructions |
+/// | \[43:40\] | [`SM4`](Self::SM4) | read-only | - | SM4 instructions |
+/// | \[39:36\] | [`SM3`](Self::SM3) | read-only | - | SM3 instructions |
+/// | \[35:32\] | [`SHA3`](Self::SHA3) | read-only | - | SHA-3 instructions |
+/// | \[31:28\] | [`RDM`](Self::RDM) | read-only | - | Rounding doubling multiply-accumulate instructions |
+/// | \[27:24\] | [`TME`](Self::TME) | read-only | - | Transactional Memory Extension |
+/// | \[23:20\] | [`ATOMIC`](Self::ATOMIC) | read-only | - | Large System Extension atomic instructions |
+/// | \[19:16\] | [`CRC32`](Self::CRC32) | read-only | - | CRC32 instructions |
+/// | \[15:12\] | [`SHA2`](Self::SHA2) | read-only | - | SHA-256 and SHA-512 instructions |
+/// | \[11:8\] | [`SHA1`](Self::SHA1) | read-only | - | SHA-1 instructions |
+/// | \[7:4\] | [`AES`](Self::AES) | read-only | - | AES and PMULL instructions |
 /// | \[3:0\] | - | reserved, 0 | - |  |
 pub enum IdAa64isar0 {}
 impl IdAa64isar0 {
@@ -9263,7 +9263,7 @@ pub mod id_aa64isar0 {
 }
 /// AArch64 Instruction Set Attribute Register 1
 ///
-/// A layout: its values are [`Value<IdAa64isar1>`](armreg_rt::Value), from `IdAa64isar1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64ISAR1_EL1`](crate::aarch64::ID_AA64ISAR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64isar1>`](armreg_rt::Value), from `IdAa64isar1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64ISAR1_EL1`](crate::aarch64::ID_AA64ISAR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64isar1};
@@ -9279,22 +9279,22 @@ pub mod id_aa64isar0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `LS64` | read-only | - | 64-byte single-copy atomic loads and stores |
-/// | \[59:56\] | `XS` | read-only | - | XS memory attribute |
-/// | \[55:52\] | `I8MM` | read-only | - | 8-bit integer matrix multiply instructions |
-/// | \[51:48\] | `DGH` | read-only | - | Data Gathering Hint |
-/// | \[47:44\] | `BF16` | read-only | - | BFloat16 instructions |
-/// | \[43:40\] | `SPECRES` | read-only | - | Speculation restriction by context instructions |
-/// | \[39:36\] | `SB` | read-only | - | Speculation Barrier instruction |
-/// | \[35:32\] | `FRINTTS` | read-only | - | FRINT32 and FRINT64 rounding instructions |
-/// | \[31:28\] | `GPI` | read-only | - | Generic pointer authentication with an IMPLEMENTATION DEFINED algorithm |
-/// | \[27:24\] | `GPA` | read-only | - | Generic pointer authentication with the QARMA5 algorithm |
-/// | \[23:20\] | `LRCPC` | read-only | - | Release-consistent processor-consistent load-acquire instructions |
-/// | \[19:16\] | `FCMA` | read-only | - | Complex number add and multiply-accumulate instructions |
-/// | \[15:12\] | `JSCVT` | read-only | - | FJCVTZS JavaScript conversion instruction |
-/// | \[11:8\] | `API` | read-only | - | Address authentication with an IMPLEMENTATION DEFINED algorithm |
-/// | \[7:4\] | `APA` | read-only | - | Address authentication with the QARMA5 algorithm |
-/// | \[3:0\] | `DPB` | read-only | - | Data cache clean to point of persistence instructions |
+/// | \[63:60\] | [`LS64`](Self::LS64) | read-only | - | 64-byte single-copy atomic loads and stores |
+/// | \[59:56\] | [`XS`](Self::XS) | read-only | - | XS memory attribute |
+/// | \[55:52\] | [`I8MM`](Self::I8MM) | read-only | - | 8-bit integer matrix multiply instructions |
+/// | \[51:48\] | [`DGH`](Self::DGH) | read-only | - | Data Gathering Hint |
+/// | \[47:44\] | [`BF16`](Self::BF16) | read-only | - | BFloat16 instructions |
+/// | \[43:40\] | [`SPECRES`](Self::SPECRES) | read-only | - | Speculation restriction by context instructions |
+/// | \[39:36\] | [`SB`](Self::SB) | read-only | - | Speculation Barrier instruction |
+/// | \[35:32\] | [`FRINTTS`](Self::FRINTTS) | read-only | - | FRINT32 and FRINT64 rounding instructions |
+/// | \[31:28\] | [`GPI`](Self::GPI) | read-only | - | Generic pointer authentication with an IMPLEMENTATION DEFINED algorithm |
+/// | \[27:24\] | [`GPA`](Self::GPA) | read-only | - | Generic pointer authentication with the QARMA5 algorithm |
+/// | \[23:20\] | [`LRCPC`](Self::LRCPC) | read-only | - | Release-consistent processor-consistent load-acquire instructions |
+/// | \[19:16\] | [`FCMA`](Self::FCMA) | read-only | - | Complex number add and multiply-accumulate instructions |
+/// | \[15:12\] | [`JSCVT`](Self::JSCVT) | read-only | - | FJCVTZS JavaScript conversion instruction |
+/// | \[11:8\] | [`API`](Self::API) | read-only | - | Address authentication with an IMPLEMENTATION DEFINED algorithm |
+/// | \[7:4\] | [`APA`](Self::APA) | read-only | - | Address authentication with the QARMA5 algorithm |
+/// | \[3:0\] | [`DPB`](Self::DPB) | read-only | - | Data cache clean to point of persistence instructions |
 pub enum IdAa64isar1 {}
 impl IdAa64isar1 {
     /// `DPB`: Data cache clean to point of persistence instructions
@@ -9807,7 +9807,7 @@ pub mod id_aa64isar1 {
 }
 /// AArch64 Instruction Set Attribute Register 2
 ///
-/// A layout: its values are [`Value<IdAa64isar2>`](armreg_rt::Value), from `IdAa64isar2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64ISAR2_EL1`](crate::aarch64::ID_AA64ISAR2_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64isar2>`](armreg_rt::Value), from `IdAa64isar2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64ISAR2_EL1`](crate::aarch64::ID_AA64ISAR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64isar2};
@@ -9823,22 +9823,22 @@ pub mod id_aa64isar1 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `ATS1A` | read-only | - | AT S1E1A and related address translation instructions |
-/// | \[59:56\] | `LUT` | read-only | - | Lookup table instructions |
-/// | \[55:52\] | `CSSC` | read-only | - | Common short sequence compression instructions |
-/// | \[51:48\] | `RPRFM` | read-only | - | RPRFM range prefetch hint |
+/// | \[63:60\] | [`ATS1A`](Self::ATS1A) | read-only | - | AT S1E1A and related address translation instructions |
+/// | \[59:56\] | [`LUT`](Self::LUT) | read-only | - | Lookup table instructions |
+/// | \[55:52\] | [`CSSC`](Self::CSSC) | read-only | - | Common short sequence compression instructions |
+/// | \[51:48\] | [`RPRFM`](Self::RPRFM) | read-only | - | RPRFM range prefetch hint |
 /// | \[47:44\] | - | reserved, 0 | - |  |
-/// | \[43:40\] | `PRFMSLC` | read-only | - | PRFM with the system level cache as target |
-/// | \[39:36\] | `SYSINSTR_128` | read-only | - | 128-bit system instructions (SYSP) |
-/// | \[35:32\] | `SYSREG_128` | read-only | - | 128-bit system register accesses (MRRS, MSRR) |
-/// | \[31:28\] | `CLRBHB` | read-only | - | CLRBHB branch history clearing instruction |
-/// | \[27:24\] | `PAC_frac` | read-only | - | Pointer authentication refinement (ConstPACField) |
-/// | \[23:20\] | `BC` | read-only | - | BC.cond hinted conditional branch |
-/// | \[19:16\] | `MOPS` | read-only | - | Memory copy and memory set instructions |
-/// | \[15:12\] | `APA3` | read-only | - | Address authentication with the QARMA3 algorithm |
-/// | \[11:8\] | `GPA3` | read-only | - | Generic pointer authentication with the QARMA3 algorithm |
-/// | \[7:4\] | `RPRES` | read-only | - | Increased precision of reciprocal estimates |
-/// | \[3:0\] | `WFxT` | read-only | - | WFET and WFIT instructions with timeout |
+/// | \[43:40\] | [`PRFMSLC`](Self::PRFMSLC) | read-only | - | PRFM with the system level cache as target |
+/// | \[39:36\] | [`SYSINSTR_128`](Self::SYSINSTR_128) | read-only | - | 128-bit system instructions (SYSP) |
+/// | \[35:32\] | [`SYSREG_128`](Self::SYSREG_128) | read-only | - | 128-bit system register accesses (MRRS, MSRR) |
+/// | \[31:28\] | [`CLRBHB`](Self::CLRBHB) | read-only | - | CLRBHB branch history clearing instruction |
+/// | \[27:24\] | [`PAC_frac`](Self::PAC_FRAC) | read-only | - | Pointer authentication refinement (ConstPACField) |
+/// | \[23:20\] | [`BC`](Self::BC) | read-only | - | BC.cond hinted conditional branch |
+/// | \[19:16\] | [`MOPS`](Self::MOPS) | read-only | - | Memory copy and memory set instructions |
+/// | \[15:12\] | [`APA3`](Self::APA3) | read-only | - | Address authentication with the QARMA3 algorithm |
+/// | \[11:8\] | [`GPA3`](Self::GPA3) | read-only | - | Generic pointer authentication with the QARMA3 algorithm |
+/// | \[7:4\] | [`RPRES`](Self::RPRES) | read-only | - | Increased precision of reciprocal estimates |
+/// | \[3:0\] | [`WFxT`](Self::WFXT) | read-only | - | WFET and WFIT instructions with timeout |
 pub enum IdAa64isar2 {}
 impl IdAa64isar2 {
     /// `WFxT`: WFET and WFIT instructions with timeout
@@ -10050,7 +10050,7 @@ pub mod id_aa64isar2 {
 }
 /// AArch64 Instruction Set Attribute Register 3
 ///
-/// A layout: its values are [`Value<IdAa64isar3>`](armreg_rt::Value), from `IdAa64isar3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64ISAR3_EL1`](crate::aarch64::ID_AA64ISAR3_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64isar3>`](armreg_rt::Value), from `IdAa64isar3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64ISAR3_EL1`](crate::aarch64::ID_AA64ISAR3_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64isar3};
@@ -10067,10 +10067,10 @@ pub mod id_aa64isar2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:16\] | - | reserved, 0 | - |  |
-/// | \[15:12\] | `PACM` | read-only | - | PACM hint instruction |
-/// | \[11:8\] | `TLBIW` | read-only | - | TLBI VMALLWS2E1 stage 2 invalidation instructions |
-/// | \[7:4\] | `FAMINMAX` | read-only | - | Floating-point absolute minimum and maximum instructions |
-/// | \[3:0\] | `CPA` | read-only | - | Checked pointer arithmetic |
+/// | \[15:12\] | [`PACM`](Self::PACM) | read-only | - | PACM hint instruction |
+/// | \[11:8\] | [`TLBIW`](Self::TLBIW) | read-only | - | TLBI VMALLWS2E1 stage 2 invalidation instructions |
+/// | \[7:4\] | [`FAMINMAX`](Self::FAMINMAX) | read-only | - | Floating-point absolute minimum and maximum instructions |
+/// | \[3:0\] | [`CPA`](Self::CPA) | read-only | - | Checked pointer arithmetic |
 pub enum IdAa64isar3 {}
 impl IdAa64isar3 {
     /// `CPA`: Checked pointer arithmetic
@@ -10240,7 +10240,7 @@ pub mod id_aa64isar3 {
 }
 /// AArch64 Memory Model Feature Register 0
 ///
-/// A layout: its values are [`Value<IdAa64mmfr0>`](armreg_rt::Value), from `IdAa64mmfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64MMFR0_EL1`](crate::aarch64::ID_AA64MMFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64mmfr0>`](armreg_rt::Value), from `IdAa64mmfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64MMFR0_EL1`](crate::aarch64::ID_AA64MMFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64mmfr0};
@@ -10256,21 +10256,21 @@ pub mod id_aa64isar3 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `ECV` | read-only | - | Enhanced Counter Virtualization |
-/// | \[59:56\] | `FGT` | read-only | - | Fine-grained trap controls |
+/// | \[63:60\] | [`ECV`](Self::ECV) | read-only | - | Enhanced Counter Virtualization |
+/// | \[59:56\] | [`FGT`](Self::FGT) | read-only | - | Fine-grained trap controls |
 /// | \[55:48\] | - | reserved, 0 | - |  |
-/// | \[47:44\] | `EXS` | read-only | - | Non-context-synchronizing exception entry and return |
-/// | \[43:40\] | `TGRAN4_2` | read-only | - | 4KB granule support at stage 2 |
-/// | \[39:36\] | `TGRAN64_2` | read-only | - | 64KB granule support at stage 2 |
-/// | \[35:32\] | `TGRAN16_2` | read-only | - | 16KB granule support at stage 2 |
-/// | \[31:28\] | `TGRAN4` | read-only | - | 4KB granule support at stage 1 (signed field) |
-/// | \[27:24\] | `TGRAN64` | read-only | - | 64KB granule support at stage 1 (signed field) |
-/// | \[23:20\] | `TGRAN16` | read-only | - | 16KB granule support at stage 1 |
-/// | \[19:16\] | `BIGENDEL0` | read-only | - | Mixed-endian support at EL0 only |
-/// | \[15:12\] | `SNSMEM` | read-only | - | Distinction between Secure and Non-secure memory |
-/// | \[11:8\] | `BIGEND` | read-only | - | Mixed-endian support |
-/// | \[7:4\] | `ASIDBITS` | read-only | - | Number of ASID bits |
-/// | \[3:0\] | `PARANGE` | read-only | - | Physical address range |
+/// | \[47:44\] | [`EXS`](Self::EXS) | read-only | - | Non-context-synchronizing exception entry and return |
+/// | \[43:40\] | [`TGRAN4_2`](Self::TGRAN4_2) | read-only | - | 4KB granule support at stage 2 |
+/// | \[39:36\] | [`TGRAN64_2`](Self::TGRAN64_2) | read-only | - | 64KB granule support at stage 2 |
+/// | \[35:32\] | [`TGRAN16_2`](Self::TGRAN16_2) | read-only | - | 16KB granule support at stage 2 |
+/// | \[31:28\] | [`TGRAN4`](Self::TGRAN4) | read-only | - | 4KB granule support at stage 1 (signed field) |
+/// | \[27:24\] | [`TGRAN64`](Self::TGRAN64) | read-only | - | 64KB granule support at stage 1 (signed field) |
+/// | \[23:20\] | [`TGRAN16`](Self::TGRAN16) | read-only | - | 16KB granule support at stage 1 |
+/// | \[19:16\] | [`BIGENDEL0`](Self::BIGENDEL0) | read-only | - | Mixed-endian support at EL0 only |
+/// | \[15:12\] | [`SNSMEM`](Self::SNSMEM) | read-only | - | Distinction between Secure and Non-secure memory |
+/// | \[11:8\] | [`BIGEND`](Self::BIGEND) | read-only | - | Mixed-endian support |
+/// | \[7:4\] | [`ASIDBITS`](Self::ASIDBITS) | read-only | - | Number of ASID bits |
+/// | \[3:0\] | [`PARANGE`](Self::PARANGE) | read-only | - | Physical address range |
 pub enum IdAa64mmfr0 {}
 impl IdAa64mmfr0 {
     /// `PARANGE`: Physical address range
@@ -11002,7 +11002,7 @@ pub mod id_aa64mmfr0 {
 }
 /// AArch64 Memory Model Feature Register 1
 ///
-/// A layout: its values are [`Value<IdAa64mmfr1>`](armreg_rt::Value), from `IdAa64mmfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64MMFR1_EL1`](crate::aarch64::ID_AA64MMFR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64mmfr1>`](armreg_rt::Value), from `IdAa64mmfr1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64MMFR1_EL1`](crate::aarch64::ID_AA64MMFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64mmfr1};
@@ -11018,22 +11018,22 @@ pub mod id_aa64mmfr0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `ECBHB` | read-only | - | Branch history not used to control speculation from another context |
-/// | \[59:56\] | `CMOW` | read-only | - | Cache maintenance instruction permission checks (SCTLR_ELx.CMOW) |
-/// | \[55:52\] | `TIDCP1` | read-only | - | Trapping of EL0 IMPLEMENTATION DEFINED register accesses (SCTLR_ELx.TIDCP) |
-/// | \[51:48\] | `nTLBPA` | read-only | - | Intermediate caching of translation table walks excludes non-coherent physical translation caches |
-/// | \[47:44\] | `AFP` | read-only | - | Alternate floating-point behaviour controls in FPCR |
-/// | \[43:40\] | `HCX` | read-only | - | Extended Hypervisor Configuration register HCRX_EL2 |
-/// | \[39:36\] | `ETS` | read-only | - | Enhanced translation synchronization |
-/// | \[35:32\] | `TWED` | read-only | - | Delayed trapping of WFE |
-/// | \[31:28\] | `XNX` | read-only | - | Stage 2 execute-never distinction between EL0 and EL1 |
-/// | \[27:24\] | `SpecSEI` | read-only | - | SError interrupts from speculative reads |
-/// | \[23:20\] | `PAN` | read-only | - | Privileged Access Never |
-/// | \[19:16\] | `LO` | read-only | - | Limited Ordering regions |
-/// | \[15:12\] | `HPDS` | read-only | - | Hierarchical permission disables |
-/// | \[11:8\] | `VH` | read-only | - | Virtualization Host Extensions |
-/// | \[7:4\] | `VMIDBits` | read-only | - | Number of VMID bits |
-/// | \[3:0\] | `HAFDBS` | read-only | - | Hardware update of the Access flag and dirty state |
+/// | \[63:60\] | [`ECBHB`](Self::ECBHB) | read-only | - | Branch history not used to control speculation from another context |
+/// | \[59:56\] | [`CMOW`](Self::CMOW) | read-only | - | Cache maintenance instruction permission checks (SCTLR_ELx.CMOW) |
+/// | \[55:52\] | [`TIDCP1`](Self::TIDCP1) | read-only | - | Trapping of EL0 IMPLEMENTATION DEFINED register accesses (SCTLR_ELx.TIDCP) |
+/// | \[51:48\] | [`nTLBPA`](Self::NTLBPA) | read-only | - | Intermediate caching of translation table walks excludes non-coherent physical translation caches |
+/// | \[47:44\] | [`AFP`](Self::AFP) | read-only | - | Alternate floating-point behaviour controls in FPCR |
+/// | \[43:40\] | [`HCX`](Self::HCX) | read-only | - | Extended Hypervisor Configuration register HCRX_EL2 |
+/// | \[39:36\] | [`ETS`](Self::ETS) | read-only | - | Enhanced translation synchronization |
+/// | \[35:32\] | [`TWED`](Self::TWED) | read-only | - | Delayed trapping of WFE |
+/// | \[31:28\] | [`XNX`](Self::XNX) | read-only | - | Stage 2 execute-never distinction between EL0 and EL1 |
+/// | \[27:24\] | [`SpecSEI`](Self::SPECSEI) | read-only | - | SError interrupts from speculative reads |
+/// | \[23:20\] | [`PAN`](Self::PAN) | read-only | - | Privileged Access Never |
+/// | \[19:16\] | [`LO`](Self::LO) | read-only | - | Limited Ordering regions |
+/// | \[15:12\] | [`HPDS`](Self::HPDS) | read-only | - | Hierarchical permission disables |
+/// | \[11:8\] | [`VH`](Self::VH) | read-only | - | Virtualization Host Extensions |
+/// | \[7:4\] | [`VMIDBits`](Self::VMIDBITS) | read-only | - | Number of VMID bits |
+/// | \[3:0\] | [`HAFDBS`](Self::HAFDBS) | read-only | - | Hardware update of the Access flag and dirty state |
 pub enum IdAa64mmfr1 {}
 impl IdAa64mmfr1 {
     /// `HAFDBS`: Hardware update of the Access flag and dirty state
@@ -11425,7 +11425,7 @@ pub mod id_aa64mmfr1 {
 }
 /// AArch64 Memory Model Feature Register 2
 ///
-/// A layout: its values are [`Value<IdAa64mmfr2>`](armreg_rt::Value), from `IdAa64mmfr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64MMFR2_EL1`](crate::aarch64::ID_AA64MMFR2_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64mmfr2>`](armreg_rt::Value), from `IdAa64mmfr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64MMFR2_EL1`](crate::aarch64::ID_AA64MMFR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64mmfr2};
@@ -11441,22 +11441,22 @@ pub mod id_aa64mmfr1 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `E0PD` | read-only | - | EL0 access faults from TCR_ELx.E0PDx |
-/// | \[59:56\] | `EVT` | read-only | - | Enhanced virtualization traps |
-/// | \[55:52\] | `BBM` | read-only | - | Break-before-make requirement level when changing block size |
-/// | \[51:48\] | `TTL` | read-only | - | TLB maintenance by address with translation table level hints |
+/// | \[63:60\] | [`E0PD`](Self::E0PD) | read-only | - | EL0 access faults from TCR_ELx.E0PDx |
+/// | \[59:56\] | [`EVT`](Self::EVT) | read-only | - | Enhanced virtualization traps |
+/// | \[55:52\] | [`BBM`](Self::BBM) | read-only | - | Break-before-make requirement level when changing block size |
+/// | \[51:48\] | [`TTL`](Self::TTL) | read-only | - | TLB maintenance by address with translation table level hints |
 /// | \[47:44\] | - | reserved, 0 | - |  |
-/// | \[43:40\] | `FWB` | read-only | - | Stage 2 forced write-back (HCR_EL2.FWB) |
-/// | \[39:36\] | `IDS` | read-only | - | Exception syndrome reported for trapped ID register accesses |
-/// | \[35:32\] | `AT` | read-only | - | Unaligned single-copy atomicity and atomic instructions |
-/// | \[31:28\] | `ST` | read-only | - | Small translation tables (larger TnSZ maximum) |
-/// | \[27:24\] | `NV` | read-only | - | Nested virtualization |
-/// | \[23:20\] | `CCIDX` | read-only | - | Format of the CCSIDR_EL1 register |
-/// | \[19:16\] | `VARange` | read-only | - | Virtual address range |
-/// | \[15:12\] | `IESB` | read-only | - | Implicit error synchronization event (SCTLR_ELx.IESB) |
-/// | \[11:8\] | `LSM` | read-only | - | Load/store multiple ordering controls (SCTLR_ELx.LSMAOE, nTLSMD) |
-/// | \[7:4\] | `UAO` | read-only | - | User Access Override (PSTATE.UAO) |
-/// | \[3:0\] | `CnP` | read-only | - | Common not Private translations |
+/// | \[43:40\] | [`FWB`](Self::FWB) | read-only | - | Stage 2 forced write-back (HCR_EL2.FWB) |
+/// | \[39:36\] | [`IDS`](Self::IDS) | read-only | - | Exception syndrome reported for trapped ID register accesses |
+/// | \[35:32\] | [`AT`](Self::AT) | read-only | - | Unaligned single-copy atomicity and atomic instructions |
+/// | \[31:28\] | [`ST`](Self::ST) | read-only | - | Small translation tables (larger TnSZ maximum) |
+/// | \[27:24\] | [`NV`](Self::NV) | read-only | - | Nested virtualization |
+/// | \[23:20\] | [`CCIDX`](Self::CCIDX) | read-only | - | Format of the CCSIDR_EL1 register |
+/// | \[19:16\] | [`VARange`](Self::VARANGE) | read-only | - | Virtual address range |
+/// | \[15:12\] | [`IESB`](Self::IESB) | read-only | - | Implicit error synchronization event (SCTLR_ELx.IESB) |
+/// | \[11:8\] | [`LSM`](Self::LSM) | read-only | - | Load/store multiple ordering controls (SCTLR_ELx.LSMAOE, nTLSMD) |
+/// | \[7:4\] | [`UAO`](Self::UAO) | read-only | - | User Access Override (PSTATE.UAO) |
+/// | \[3:0\] | [`CnP`](Self::CNP) | read-only | - | Common not Private translations |
 pub enum IdAa64mmfr2 {}
 impl IdAa64mmfr2 {
     /// `CnP`: Common not Private translations
@@ -11999,7 +11999,7 @@ pub mod id_aa64mmfr2 {
 }
 /// AArch64 Memory Model Feature Register 3
 ///
-/// A layout: its values are [`Value<IdAa64mmfr3>`](armreg_rt::Value), from `IdAa64mmfr3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64MMFR3_EL1`](crate::aarch64::ID_AA64MMFR3_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64mmfr3>`](armreg_rt::Value), from `IdAa64mmfr3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64MMFR3_EL1`](crate::aarch64::ID_AA64MMFR3_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64mmfr3};
@@ -12015,22 +12015,22 @@ pub mod id_aa64mmfr2 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `Spec_FPACC` | read-only | - | Speculative behaviour after a pointer authentication failure |
-/// | \[59:56\] | `ADERR` | read-only | - | Handling of asynchronous external aborts on Device memory |
-/// | \[55:52\] | `SDERR` | read-only | - | Handling of synchronous external aborts on Device memory |
+/// | \[63:60\] | [`Spec_FPACC`](Self::SPEC_FPACC) | read-only | - | Speculative behaviour after a pointer authentication failure |
+/// | \[59:56\] | [`ADERR`](Self::ADERR) | read-only | - | Handling of asynchronous external aborts on Device memory |
+/// | \[55:52\] | [`SDERR`](Self::SDERR) | read-only | - | Handling of synchronous external aborts on Device memory |
 /// | \[51:48\] | - | reserved, 0 | - |  |
-/// | \[47:44\] | `ANERR` | read-only | - | Handling of asynchronous external aborts on Normal memory |
-/// | \[43:40\] | `SNERR` | read-only | - | Handling of synchronous external aborts on Normal memory |
-/// | \[39:36\] | `D128_2` | read-only | - | 128-bit translation table descriptors at stage 2 |
-/// | \[35:32\] | `D128` | read-only | - | 128-bit translation table descriptors |
-/// | \[31:28\] | `MEC` | read-only | - | Memory Encryption Contexts |
-/// | \[27:24\] | `AIE` | read-only | - | Attribute Index Enhancement |
-/// | \[23:20\] | `S2POE` | read-only | - | Stage 2 permission overlays |
-/// | \[19:16\] | `S1POE` | read-only | - | Stage 1 permission overlays |
-/// | \[15:12\] | `S2PIE` | read-only | - | Stage 2 permission indirection |
-/// | \[11:8\] | `S1PIE` | read-only | - | Stage 1 permission indirection |
-/// | \[7:4\] | `SCTLRX` | read-only | - | Extended system control registers SCTLR2_ELx |
-/// | \[3:0\] | `TCRX` | read-only | - | Extended translation control registers TCR2_ELx |
+/// | \[47:44\] | [`ANERR`](Self::ANERR) | read-only | - | Handling of asynchronous external aborts on Normal memory |
+/// | \[43:40\] | [`SNERR`](Self::SNERR) | read-only | - | Handling of synchronous external aborts on Normal memory |
+/// | \[39:36\] | [`D128_2`](Self::D128_2) | read-only | - | 128-bit translation table descriptors at stage 2 |
+/// | \[35:32\] | [`D128`](Self::D128) | read-only | - | 128-bit translation table descriptors |
+/// | \[31:28\] | [`MEC`](Self::MEC) | read-only | - | Memory Encryption Contexts |
+/// | \[27:24\] | [`AIE`](Self::AIE) | read-only | - | Attribute Index Enhancement |
+/// | \[23:20\] | [`S2POE`](Self::S2POE) | read-only | - | Stage 2 permission overlays |
+/// | \[19:16\] | [`S1POE`](Self::S1POE) | read-only | - | Stage 1 permission overlays |
+/// | \[15:12\] | [`S2PIE`](Self::S2PIE) | read-only | - | Stage 2 permission indirection |
+/// | \[11:8\] | [`S1PIE`](Self::S1PIE) | read-only | - | Stage 1 permission indirection |
+/// | \[7:4\] | [`SCTLRX`](Self::SCTLRX) | read-only | - | Extended system control registers SCTLR2_ELx |
+/// | \[3:0\] | [`TCRX`](Self::TCRX) | read-only | - | Extended translation control registers TCR2_ELx |
 pub enum IdAa64mmfr3 {}
 impl IdAa64mmfr3 {
     /// `TCRX`: Extended translation control registers TCR2_ELx
@@ -12416,7 +12416,7 @@ pub mod id_aa64mmfr3 {
 }
 /// AArch64 Memory Model Feature Register 4
 ///
-/// A layout: its values are [`Value<IdAa64mmfr4>`](armreg_rt::Value), from `IdAa64mmfr4::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64MMFR4_EL1`](crate::aarch64::ID_AA64MMFR4_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64mmfr4>`](armreg_rt::Value), from `IdAa64mmfr4::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64MMFR4_EL1`](crate::aarch64::ID_AA64MMFR4_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64mmfr4};
@@ -12433,14 +12433,14 @@ pub mod id_aa64mmfr3 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:40\] | - | reserved, 0 | - |  |
-/// | \[39:36\] | `E3DSE` | read-only | - | Delegation of SError exceptions taken to EL3 |
+/// | \[39:36\] | [`E3DSE`](Self::E3DSE) | read-only | - | Delegation of SError exceptions taken to EL3 |
 /// | \[35:28\] | - | reserved, 0 | - |  |
-/// | \[27:24\] | `E2H0` | read-only | - | Whether HCR_EL2.E2H can be 0 (signed field) |
-/// | \[23:20\] | `NV_frac` | read-only | - | Nested virtualization refinement |
-/// | \[19:16\] | `FGWTE3` | read-only | - | Fine-grained write traps at EL3 |
-/// | \[15:12\] | `HACDBS` | read-only | - | Hardware accelerator for cleaning dirty state |
-/// | \[11:8\] | `ASID2` | read-only | - | Two concurrent ASIDs per translation regime |
-/// | \[7:4\] | `EIESB` | read-only | - | Implicit error synchronization on exception entry |
+/// | \[27:24\] | [`E2H0`](Self::E2H0) | read-only | - | Whether HCR_EL2.E2H can be 0 (signed field) |
+/// | \[23:20\] | [`NV_frac`](Self::NV_FRAC) | read-only | - | Nested virtualization refinement |
+/// | \[19:16\] | [`FGWTE3`](Self::FGWTE3) | read-only | - | Fine-grained write traps at EL3 |
+/// | \[15:12\] | [`HACDBS`](Self::HACDBS) | read-only | - | Hardware accelerator for cleaning dirty state |
+/// | \[11:8\] | [`ASID2`](Self::ASID2) | read-only | - | Two concurrent ASIDs per translation regime |
+/// | \[7:4\] | [`EIESB`](Self::EIESB) | read-only | - | Implicit error synchronization on exception entry |
 /// | \[3:0\] | - | reserved, 0 | - |  |
 pub enum IdAa64mmfr4 {}
 impl IdAa64mmfr4 {
@@ -12692,7 +12692,7 @@ pub mod id_aa64mmfr4 {
 }
 /// AArch64 Processor Feature Register 0
 ///
-/// A layout: its values are [`Value<IdAa64pfr0>`](armreg_rt::Value), from `IdAa64pfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64PFR0_EL1`](crate::aarch64::ID_AA64PFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64pfr0>`](armreg_rt::Value), from `IdAa64pfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64PFR0_EL1`](crate::aarch64::ID_AA64PFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64pfr0};
@@ -12708,22 +12708,22 @@ pub mod id_aa64mmfr4 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `CSV3` | read-only | - | Faulting data is not used speculatively to form addresses (FEAT_CSV3) |
-/// | \[59:56\] | `CSV2` | read-only | - | Branch targets trained in one context do not steer speculation in another (FEAT_CSV2) |
-/// | \[55:52\] | `RME` | read-only | - | Realm Management Extension |
-/// | \[51:48\] | `DIT` | read-only | - | Data Independent Timing (PSTATE.DIT) |
-/// | \[47:44\] | `AMU` | read-only | - | Activity Monitors Extension version |
-/// | \[43:40\] | `MPAM` | read-only | - | Memory Partitioning and Monitoring major version |
-/// | \[39:36\] | `SEL2` | read-only | - | Secure EL2 |
-/// | \[35:32\] | `SVE` | read-only | - | Scalable Vector Extension |
-/// | \[31:28\] | `RAS` | read-only | - | RAS Extension version |
-/// | \[27:24\] | `GIC` | read-only | - | System register interface to the GIC CPU interface |
-/// | \[23:20\] | `AdvSIMD` | read-only | - | Advanced SIMD support (signed field) |
-/// | \[19:16\] | `FP` | read-only | - | Floating-point support (signed field) |
-/// | \[15:12\] | `EL3` | read-only | - | EL3 exception level handling |
-/// | \[11:8\] | `EL2` | read-only | - | EL2 exception level handling |
-/// | \[7:4\] | `EL1` | read-only | - | EL1 exception level handling |
-/// | \[3:0\] | `EL0` | read-only | - | EL0 exception level handling |
+/// | \[63:60\] | [`CSV3`](Self::CSV3) | read-only | - | Faulting data is not used speculatively to form addresses (FEAT_CSV3) |
+/// | \[59:56\] | [`CSV2`](Self::CSV2) | read-only | - | Branch targets trained in one context do not steer speculation in another (FEAT_CSV2) |
+/// | \[55:52\] | [`RME`](Self::RME) | read-only | - | Realm Management Extension |
+/// | \[51:48\] | [`DIT`](Self::DIT) | read-only | - | Data Independent Timing (PSTATE.DIT) |
+/// | \[47:44\] | [`AMU`](Self::AMU) | read-only | - | Activity Monitors Extension version |
+/// | \[43:40\] | [`MPAM`](Self::MPAM) | read-only | - | Memory Partitioning and Monitoring major version |
+/// | \[39:36\] | [`SEL2`](Self::SEL2) | read-only | - | Secure EL2 |
+/// | \[35:32\] | [`SVE`](Self::SVE) | read-only | - | Scalable Vector Extension |
+/// | \[31:28\] | [`RAS`](Self::RAS) | read-only | - | RAS Extension version |
+/// | \[27:24\] | [`GIC`](Self::GIC) | read-only | - | System register interface to the GIC CPU interface |
+/// | \[23:20\] | [`AdvSIMD`](Self::ADVSIMD) | read-only | - | Advanced SIMD support (signed field) |
+/// | \[19:16\] | [`FP`](Self::FP) | read-only | - | Floating-point support (signed field) |
+/// | \[15:12\] | [`EL3`](Self::EL3) | read-only | - | EL3 exception level handling |
+/// | \[11:8\] | [`EL2`](Self::EL2) | read-only | - | EL2 exception level handling |
+/// | \[7:4\] | [`EL1`](Self::EL1) | read-only | - | EL1 exception level handling |
+/// | \[3:0\] | [`EL0`](Self::EL0) | read-only | - | EL0 exception level handling |
 pub enum IdAa64pfr0 {}
 impl IdAa64pfr0 {
     /// `EL0`: EL0 exception level handling
@@ -13343,7 +13343,7 @@ pub mod id_aa64pfr0 {
 }
 /// AArch64 Processor Feature Register 1
 ///
-/// A layout: its values are [`Value<IdAa64pfr1>`](armreg_rt::Value), from `IdAa64pfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64PFR1_EL1`](crate::aarch64::ID_AA64PFR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64pfr1>`](armreg_rt::Value), from `IdAa64pfr1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64PFR1_EL1`](crate::aarch64::ID_AA64PFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64pfr1};
@@ -13359,22 +13359,22 @@ pub mod id_aa64pfr0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `PFAR` | read-only | - | Physical fault address registers (FEAT_PFAR) |
-/// | \[59:56\] | `DF2` | read-only | - | Double Fault Extension 2 (FEAT_DoubleFault2) |
-/// | \[55:52\] | `MTEX` | read-only | - | Further MTE extensions: canonical tag checking and no address tags |
-/// | \[51:48\] | `THE` | read-only | - | Translation Hardening Extension |
-/// | \[47:44\] | `GCS` | read-only | - | Guarded Control Stack |
-/// | \[43:40\] | `MTE_frac` | read-only | - | Asynchronous tag check fault support, refining MTE |
-/// | \[39:36\] | `NMI` | read-only | - | Non-maskable interrupts |
-/// | \[35:32\] | `CSV2_frac` | read-only | - | CSV2 minor version |
-/// | \[31:28\] | `RNDR_trap` | read-only | - | Trapping of RNDR and RNDRRS to EL3 |
-/// | \[27:24\] | `SME` | read-only | - | Scalable Matrix Extension |
+/// | \[63:60\] | [`PFAR`](Self::PFAR) | read-only | - | Physical fault address registers (FEAT_PFAR) |
+/// | \[59:56\] | [`DF2`](Self::DF2) | read-only | - | Double Fault Extension 2 (FEAT_DoubleFault2) |
+/// | \[55:52\] | [`MTEX`](Self::MTEX) | read-only | - | Further MTE extensions: canonical tag checking and no address tags |
+/// | \[51:48\] | [`THE`](Self::THE) | read-only | - | Translation Hardening Extension |
+/// | \[47:44\] | [`GCS`](Self::GCS) | read-only | - | Guarded Control Stack |
+/// | \[43:40\] | [`MTE_frac`](Self::MTE_FRAC) | read-only | - | Asynchronous tag check fault support, refining MTE |
+/// | \[39:36\] | [`NMI`](Self::NMI) | read-only | - | Non-maskable interrupts |
+/// | \[35:32\] | [`CSV2_frac`](Self::CSV2_FRAC) | read-only | - | CSV2 minor version |
+/// | \[31:28\] | [`RNDR_trap`](Self::RNDR_TRAP) | read-only | - | Trapping of RNDR and RNDRRS to EL3 |
+/// | \[27:24\] | [`SME`](Self::SME) | read-only | - | Scalable Matrix Extension |
 /// | \[23:20\] | - | reserved, 0 | - |  |
-/// | \[19:16\] | `MPAM_frac` | read-only | - | Memory Partitioning and Monitoring minor version |
-/// | \[15:12\] | `RAS_frac` | read-only | - | RAS Extension minor version |
-/// | \[11:8\] | `MTE` | read-only | - | Memory Tagging Extension |
-/// | \[7:4\] | `SSBS` | read-only | - | Speculative Store Bypass Safe |
-/// | \[3:0\] | `BT` | read-only | - | Branch Target Identification |
+/// | \[19:16\] | [`MPAM_frac`](Self::MPAM_FRAC) | read-only | - | Memory Partitioning and Monitoring minor version |
+/// | \[15:12\] | [`RAS_frac`](Self::RAS_FRAC) | read-only | - | RAS Extension minor version |
+/// | \[11:8\] | [`MTE`](Self::MTE) | read-only | - | Memory Tagging Extension |
+/// | \[7:4\] | [`SSBS`](Self::SSBS) | read-only | - | Speculative Store Bypass Safe |
+/// | \[3:0\] | [`BT`](Self::BT) | read-only | - | Branch Target Identification |
 pub enum IdAa64pfr1 {}
 impl IdAa64pfr1 {
     /// `BT`: Branch Target Identification
@@ -13971,7 +13971,7 @@ pub mod id_aa64pfr1 {
 }
 /// AArch64 Processor Feature Register 2
 ///
-/// A layout: its values are [`Value<IdAa64pfr2>`](armreg_rt::Value), from `IdAa64pfr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64PFR2_EL1`](crate::aarch64::ID_AA64PFR2_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64pfr2>`](armreg_rt::Value), from `IdAa64pfr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64PFR2_EL1`](crate::aarch64::ID_AA64PFR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64pfr2};
@@ -13988,11 +13988,11 @@ pub mod id_aa64pfr1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:36\] | - | reserved, 0 | - |  |
-/// | \[35:32\] | `FPMR` | read-only | - | Floating-point Mode Register FPMR |
+/// | \[35:32\] | [`FPMR`](Self::FPMR) | read-only | - | Floating-point Mode Register FPMR |
 /// | \[31:12\] | - | reserved, 0 | - |  |
-/// | \[11:8\] | `MTEFAR` | read-only | - | Tag bits reported in FAR_ELx on a tag check fault |
-/// | \[7:4\] | `MTESTOREONLY` | read-only | - | Tag checking of stores only |
-/// | \[3:0\] | `MTEPERM` | read-only | - | MTE tag access permission in stage 2 |
+/// | \[11:8\] | [`MTEFAR`](Self::MTEFAR) | read-only | - | Tag bits reported in FAR_ELx on a tag check fault |
+/// | \[7:4\] | [`MTESTOREONLY`](Self::MTESTOREONLY) | read-only | - | Tag checking of stores only |
+/// | \[3:0\] | [`MTEPERM`](Self::MTEPERM) | read-only | - | MTE tag access permission in stage 2 |
 pub enum IdAa64pfr2 {}
 impl IdAa64pfr2 {
     /// `MTEPERM`: MTE tag access permission in stage 2
@@ -14051,7 +14051,7 @@ pub mod id_aa64pfr2 {
 }
 /// SME Feature ID Register 0
 ///
-/// A layout: its values are [`Value<IdAa64smfr0>`](armreg_rt::Value), from `IdAa64smfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64SMFR0_EL1`](crate::aarch64::ID_AA64SMFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64smfr0>`](armreg_rt::Value), from `IdAa64smfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64SMFR0_EL1`](crate::aarch64::ID_AA64SMFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64smfr0};
@@ -14067,27 +14067,27 @@ pub mod id_aa64pfr2 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63\] | `FA64` | read-only | - | Full A64 instruction set in Streaming SVE mode |
+/// | \[63\] | [`FA64`](Self::FA64) | read-only | - | Full A64 instruction set in Streaming SVE mode |
 /// | \[62:61\] | - | reserved, 0 | - |  |
-/// | \[60\] | `LUTv2` | read-only | - | SME2 lookup table extensions (FEAT_SME_LUTv2) |
-/// | \[59:56\] | `SMEver` | read-only | - | SME version |
-/// | \[55:52\] | `I16I64` | read-only | - | 16-bit integer outer products into 64-bit accumulators |
+/// | \[60\] | [`LUTv2`](Self::LUTV2) | read-only | - | SME2 lookup table extensions (FEAT_SME_LUTv2) |
+/// | \[59:56\] | [`SMEver`](Self::SMEVER) | read-only | - | SME version |
+/// | \[55:52\] | [`I16I64`](Self::I16I64) | read-only | - | 16-bit integer outer products into 64-bit accumulators |
 /// | \[51:49\] | - | reserved, 0 | - |  |
-/// | \[48\] | `F64F64` | read-only | - | Double-precision outer products |
-/// | \[47:44\] | `I16I32` | read-only | - | 16-bit integer outer products into 32-bit accumulators |
-/// | \[43\] | `B16B16` | read-only | - | Non-widening BFloat16 SME instructions |
-/// | \[42\] | `F16F16` | read-only | - | Non-widening half-precision SME instructions |
-/// | \[41\] | `F8F16` | read-only | - | FP8 SME instructions into half-precision results |
-/// | \[40\] | `F8F32` | read-only | - | FP8 SME instructions into single-precision results |
-/// | \[39:36\] | `I8I32` | read-only | - | 8-bit integer outer products into 32-bit accumulators |
-/// | \[35\] | `F16F32` | read-only | - | Half-precision outer products into single precision |
-/// | \[34\] | `B16F32` | read-only | - | BFloat16 outer products into single precision |
-/// | \[33\] | `BI32I32` | read-only | - | 1-bit binary outer products into 32-bit integers |
-/// | \[32\] | `F32F32` | read-only | - | Single-precision outer products |
+/// | \[48\] | [`F64F64`](Self::F64F64) | read-only | - | Double-precision outer products |
+/// | \[47:44\] | [`I16I32`](Self::I16I32) | read-only | - | 16-bit integer outer products into 32-bit accumulators |
+/// | \[43\] | [`B16B16`](Self::B16B16) | read-only | - | Non-widening BFloat16 SME instructions |
+/// | \[42\] | [`F16F16`](Self::F16F16) | read-only | - | Non-widening half-precision SME instructions |
+/// | \[41\] | [`F8F16`](Self::F8F16) | read-only | - | FP8 SME instructions into half-precision results |
+/// | \[40\] | [`F8F32`](Self::F8F32) | read-only | - | FP8 SME instructions into single-precision results |
+/// | \[39:36\] | [`I8I32`](Self::I8I32) | read-only | - | 8-bit integer outer products into 32-bit accumulators |
+/// | \[35\] | [`F16F32`](Self::F16F32) | read-only | - | Half-precision outer products into single precision |
+/// | \[34\] | [`B16F32`](Self::B16F32) | read-only | - | BFloat16 outer products into single precision |
+/// | \[33\] | [`BI32I32`](Self::BI32I32) | read-only | - | 1-bit binary outer products into 32-bit integers |
+/// | \[32\] | [`F32F32`](Self::F32F32) | read-only | - | Single-precision outer products |
 /// | \[31\] | - | reserved, 0 | - |  |
-/// | \[30\] | `SF8FMA` | read-only | - | FP8 multiply-accumulate in Streaming SVE mode |
-/// | \[29\] | `SF8DP4` | read-only | - | FP8 four-way dot product in Streaming SVE mode |
-/// | \[28\] | `SF8DP2` | read-only | - | FP8 two-way dot product in Streaming SVE mode |
+/// | \[30\] | [`SF8FMA`](Self::SF8FMA) | read-only | - | FP8 multiply-accumulate in Streaming SVE mode |
+/// | \[29\] | [`SF8DP4`](Self::SF8DP4) | read-only | - | FP8 four-way dot product in Streaming SVE mode |
+/// | \[28\] | [`SF8DP2`](Self::SF8DP2) | read-only | - | FP8 two-way dot product in Streaming SVE mode |
 /// | \[27:0\] | - | reserved, 0 | - |  |
 pub enum IdAa64smfr0 {}
 impl IdAa64smfr0 {
@@ -14410,7 +14410,7 @@ pub mod id_aa64smfr0 {
 }
 /// SVE Feature ID Register 0
 ///
-/// A layout: its values are [`Value<IdAa64zfr0>`](armreg_rt::Value), from `IdAa64zfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64ZFR0_EL1`](crate::aarch64::ID_AA64ZFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64zfr0>`](armreg_rt::Value), from `IdAa64zfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64ZFR0_EL1`](crate::aarch64::ID_AA64ZFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAa64zfr0};
@@ -14427,20 +14427,20 @@ pub mod id_aa64smfr0 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:60\] | - | reserved, 0 | - |  |
-/// | \[59:56\] | `F64MM` | read-only | - | SVE double-precision floating-point matrix multiply |
-/// | \[55:52\] | `F32MM` | read-only | - | SVE single-precision floating-point matrix multiply |
+/// | \[59:56\] | [`F64MM`](Self::F64MM) | read-only | - | SVE double-precision floating-point matrix multiply |
+/// | \[55:52\] | [`F32MM`](Self::F32MM) | read-only | - | SVE single-precision floating-point matrix multiply |
 /// | \[51:48\] | - | reserved, 0 | - |  |
-/// | \[47:44\] | `I8MM` | read-only | - | SVE 8-bit integer matrix multiply |
-/// | \[43:40\] | `SM4` | read-only | - | SVE SM4 instructions |
+/// | \[47:44\] | [`I8MM`](Self::I8MM) | read-only | - | SVE 8-bit integer matrix multiply |
+/// | \[43:40\] | [`SM4`](Self::SM4) | read-only | - | SVE SM4 instructions |
 /// | \[39:36\] | - | reserved, 0 | - |  |
-/// | \[35:32\] | `SHA3` | read-only | - | SVE SHA-3 instructions |
+/// | \[35:32\] | [`SHA3`](Self::SHA3) | read-only | - | SVE SHA-3 instructions |
 /// | \[31:28\] | - | reserved, 0 | - |  |
-/// | \[27:24\] | `B16B16` | read-only | - | SVE non-widening BFloat16 arithmetic |
-/// | \[23:20\] | `BF16` | read-only | - | SVE BFloat16 instructions |
-/// | \[19:16\] | `BitPerm` | read-only | - | SVE bit permute instructions |
+/// | \[27:24\] | [`B16B16`](Self::B16B16) | read-only | - | SVE non-widening BFloat16 arithmetic |
+/// | \[23:20\] | [`BF16`](Self::BF16) | read-only | - | SVE BFloat16 instructions |
+/// | \[19:16\] | [`BitPerm`](Self::BITPERM) | read-only | - | SVE bit permute instructions |
 /// | \[15:8\] | - | reserved, 0 | - |  |
-/// | \[7:4\] | `AES` | read-only | - | SVE AES and 128-bit polynomial multiply instructions |
-/// | \[3:0\] | `SVEver` | read-only | - | SVE version |
+/// | \[7:4\] | [`AES`](Self::AES) | read-only | - | SVE AES and 128-bit polynomial multiply instructions |
+/// | \[3:0\] | [`SVEver`](Self::SVEVER) | read-only | - | SVE version |
 pub enum IdAa64zfr0 {}
 impl IdAa64zfr0 {
     /// `SVEver`: SVE version
@@ -14666,7 +14666,7 @@ pub mod id_aa64zfr0 {
 }
 /// AArch32 Auxiliary Feature Register 0: IMPLEMENTATION DEFINED features
 ///
-/// A layout: its values are [`Value<IdAfr0>`](armreg_rt::Value), from `IdAfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AFR0_EL1`](crate::aarch64::ID_AFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAfr0>`](armreg_rt::Value), from `IdAfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AFR0_EL1`](crate::aarch64::ID_AFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdAfr0};
@@ -14683,10 +14683,10 @@ pub mod id_aa64zfr0 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:16\] | - | reserved, 0 | - |  |
-/// | \[15:12\] | `IMPDEF3` | read-only | - |  |
-/// | \[11:8\] | `IMPDEF2` | read-only | - |  |
-/// | \[7:4\] | `IMPDEF1` | read-only | - |  |
-/// | \[3:0\] | `IMPDEF0` | read-only | - |  |
+/// | \[15:12\] | [`IMPDEF3`](Self::IMPDEF3) | read-only | - |  |
+/// | \[11:8\] | [`IMPDEF2`](Self::IMPDEF2) | read-only | - |  |
+/// | \[7:4\] | [`IMPDEF1`](Self::IMPDEF1) | read-only | - |  |
+/// | \[3:0\] | [`IMPDEF0`](Self::IMPDEF0) | read-only | - |  |
 pub enum IdAfr0 {}
 impl IdAfr0 {
     /// `IMPDEF0`: 
@@ -14722,7 +14722,7 @@ impl armreg_rt::Layout for IdAfr0 {
 }
 /// AArch32 Debug Feature Register 0: only the PMU version field is described here
 ///
-/// A layout: its values are [`Value<IdDfr0>`](armreg_rt::Value), from `IdDfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdDfr0>`](armreg_rt::Value), from `IdDfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdDfr0};
@@ -14738,7 +14738,7 @@ impl armreg_rt::Layout for IdAfr0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[27:24\] | `PerfMon` | read-only | - | Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED |
+/// | \[27:24\] | [`PerfMon`](Self::PERFMON) | read-only | - | Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED |
 pub enum IdDfr0 {}
 impl IdDfr0 {
     /// `PerfMon`: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED
@@ -14764,7 +14764,7 @@ impl armreg_rt::Layout for IdDfr0 {
 }
 /// AArch32 Debug Feature Register 0: debug, trace and PMU versions
 ///
-/// A layout: its values are [`Value<IdDfr0El1>`](armreg_rt::Value), from `IdDfr0El1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_DFR0_EL1`](crate::aarch64::ID_DFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdDfr0El1>`](armreg_rt::Value), from `IdDfr0El1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_DFR0_EL1`](crate::aarch64::ID_DFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdDfr0El1};
@@ -14781,14 +14781,14 @@ impl armreg_rt::Layout for IdDfr0 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `TraceFilt` | read-only | - | Trace filtering (TRFCR) supported |
-/// | \[27:24\] | `PerfMon` | read-only | - | Performance Monitors version |
-/// | \[23:20\] | `MProfDbg` | read-only | - |  |
-/// | \[19:16\] | `MMapTrc` | read-only | - |  |
-/// | \[15:12\] | `CopTrc` | read-only | - |  |
-/// | \[11:8\] | `MMapDbg` | read-only | - |  |
-/// | \[7:4\] | `CopSDbg` | read-only | - |  |
-/// | \[3:0\] | `CopDbg` | read-only | - |  |
+/// | \[31:28\] | [`TraceFilt`](Self::TRACEFILT) | read-only | - | Trace filtering (TRFCR) supported |
+/// | \[27:24\] | [`PerfMon`](Self::PERFMON) | read-only | - | Performance Monitors version |
+/// | \[23:20\] | [`MProfDbg`](Self::MPROFDBG) | read-only | - |  |
+/// | \[19:16\] | [`MMapTrc`](Self::MMAPTRC) | read-only | - |  |
+/// | \[15:12\] | [`CopTrc`](Self::COPTRC) | read-only | - |  |
+/// | \[11:8\] | [`MMapDbg`](Self::MMAPDBG) | read-only | - |  |
+/// | \[7:4\] | [`CopSDbg`](Self::COPSDBG) | read-only | - |  |
+/// | \[3:0\] | [`CopDbg`](Self::COPDBG) | read-only | - |  |
 pub enum IdDfr0El1 {}
 impl IdDfr0El1 {
     /// `CopDbg`: 
@@ -15124,7 +15124,7 @@ pub mod id_dfr0_el1 {
 }
 /// AArch32 Debug Feature Register 1: multi-threaded PMU and HPMN0 support
 ///
-/// A layout: its values are [`Value<IdDfr1>`](armreg_rt::Value), from `IdDfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_DFR1_EL1`](crate::aarch64::ID_DFR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdDfr1>`](armreg_rt::Value), from `IdDfr1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_DFR1_EL1`](crate::aarch64::ID_DFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdDfr1};
@@ -15141,8 +15141,8 @@ pub mod id_dfr0_el1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:8\] | - | reserved, 0 | - |  |
-/// | \[7:4\] | `HPMN0` | read-only | - |  |
-/// | \[3:0\] | `MTPMU` | read-only | - |  |
+/// | \[7:4\] | [`HPMN0`](Self::HPMN0) | read-only | - |  |
+/// | \[3:0\] | [`MTPMU`](Self::MTPMU) | read-only | - |  |
 pub enum IdDfr1 {}
 impl IdDfr1 {
     /// `MTPMU`: 
@@ -15237,7 +15237,7 @@ pub mod id_dfr1 {
 }
 /// AArch32 Instruction Set Attribute Register 0: divide, debug, coprocessor and bit-field instructions
 ///
-/// A layout: its values are [`Value<IdIsar0>`](armreg_rt::Value), from `IdIsar0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR0_EL1`](crate::aarch64::ID_ISAR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdIsar0>`](armreg_rt::Value), from `IdIsar0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_ISAR0_EL1`](crate::aarch64::ID_ISAR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar0};
@@ -15254,13 +15254,13 @@ pub mod id_dfr1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:28\] | - | reserved, 0 | - |  |
-/// | \[27:24\] | `Divide` | read-only | - |  |
-/// | \[23:20\] | `Debug` | read-only | - |  |
-/// | \[19:16\] | `Coproc` | read-only | - |  |
-/// | \[15:12\] | `CmpBranch` | read-only | - |  |
-/// | \[11:8\] | `BitField` | read-only | - |  |
-/// | \[7:4\] | `BitCount` | read-only | - |  |
-/// | \[3:0\] | `Swap` | read-only | - |  |
+/// | \[27:24\] | [`Divide`](Self::DIVIDE) | read-only | - |  |
+/// | \[23:20\] | [`Debug`](Self::DEBUG) | read-only | - |  |
+/// | \[19:16\] | [`Coproc`](Self::COPROC) | read-only | - |  |
+/// | \[15:12\] | [`CmpBranch`](Self::CMPBRANCH) | read-only | - |  |
+/// | \[11:8\] | [`BitField`](Self::BITFIELD) | read-only | - |  |
+/// | \[7:4\] | [`BitCount`](Self::BITCOUNT) | read-only | - |  |
+/// | \[3:0\] | [`Swap`](Self::SWAP) | read-only | - |  |
 pub enum IdIsar0 {}
 impl IdIsar0 {
     /// `Swap`: 
@@ -15458,7 +15458,7 @@ pub mod id_isar0 {
 }
 /// AArch32 Instruction Set Attribute Register 1: endianness, exception and interworking instructions
 ///
-/// A layout: its values are [`Value<IdIsar1>`](armreg_rt::Value), from `IdIsar1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR1_EL1`](crate::aarch64::ID_ISAR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdIsar1>`](armreg_rt::Value), from `IdIsar1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_ISAR1_EL1`](crate::aarch64::ID_ISAR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar1};
@@ -15475,14 +15475,14 @@ pub mod id_isar0 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `Jazelle` | read-only | - |  |
-/// | \[27:24\] | `Interwork` | read-only | - |  |
-/// | \[23:20\] | `Immediate` | read-only | - |  |
-/// | \[19:16\] | `IfThen` | read-only | - |  |
-/// | \[15:12\] | `Extend` | read-only | - |  |
-/// | \[11:8\] | `Except_AR` | read-only | - |  |
-/// | \[7:4\] | `Except` | read-only | - |  |
-/// | \[3:0\] | `Endian` | read-only | - |  |
+/// | \[31:28\] | [`Jazelle`](Self::JAZELLE) | read-only | - |  |
+/// | \[27:24\] | [`Interwork`](Self::INTERWORK) | read-only | - |  |
+/// | \[23:20\] | [`Immediate`](Self::IMMEDIATE) | read-only | - |  |
+/// | \[19:16\] | [`IfThen`](Self::IFTHEN) | read-only | - |  |
+/// | \[15:12\] | [`Extend`](Self::EXTEND) | read-only | - |  |
+/// | \[11:8\] | [`Except_AR`](Self::EXCEPT_AR) | read-only | - |  |
+/// | \[7:4\] | [`Except`](Self::EXCEPT) | read-only | - |  |
+/// | \[3:0\] | [`Endian`](Self::ENDIAN) | read-only | - |  |
 pub enum IdIsar1 {}
 impl IdIsar1 {
     /// `Endian`: 
@@ -15687,7 +15687,7 @@ pub mod id_isar1 {
 }
 /// AArch32 Instruction Set Attribute Register 2: load/store, memory hint and multiply instructions
 ///
-/// A layout: its values are [`Value<IdIsar2>`](armreg_rt::Value), from `IdIsar2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR2_EL1`](crate::aarch64::ID_ISAR2_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdIsar2>`](armreg_rt::Value), from `IdIsar2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_ISAR2_EL1`](crate::aarch64::ID_ISAR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar2};
@@ -15704,14 +15704,14 @@ pub mod id_isar1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `Reversal` | read-only | - |  |
-/// | \[27:24\] | `PSR_AR` | read-only | - |  |
-/// | \[23:20\] | `MultU` | read-only | - |  |
-/// | \[19:16\] | `MultS` | read-only | - |  |
-/// | \[15:12\] | `Mult` | read-only | - |  |
-/// | \[11:8\] | `MultiAccessInt` | read-only | - |  |
-/// | \[7:4\] | `MemHint` | read-only | - |  |
-/// | \[3:0\] | `LoadStore` | read-only | - |  |
+/// | \[31:28\] | [`Reversal`](Self::REVERSAL) | read-only | - |  |
+/// | \[27:24\] | [`PSR_AR`](Self::PSR_AR) | read-only | - |  |
+/// | \[23:20\] | [`MultU`](Self::MULTU) | read-only | - |  |
+/// | \[19:16\] | [`MultS`](Self::MULTS) | read-only | - |  |
+/// | \[15:12\] | [`Mult`](Self::MULT) | read-only | - |  |
+/// | \[11:8\] | [`MultiAccessInt`](Self::MULTIACCESSINT) | read-only | - |  |
+/// | \[7:4\] | [`MemHint`](Self::MEMHINT) | read-only | - |  |
+/// | \[3:0\] | [`LoadStore`](Self::LOADSTORE) | read-only | - |  |
 pub enum IdIsar2 {}
 impl IdIsar2 {
     /// `LoadStore`: 
@@ -16190,7 +16190,7 @@ pub mod id_isar2 {
 }
 /// AArch32 Instruction Set Attribute Register 3: saturating, SIMD, SVC and synchronization instructions
 ///
-/// A layout: its values are [`Value<IdIsar3>`](armreg_rt::Value), from `IdIsar3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR3_EL1`](crate::aarch64::ID_ISAR3_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdIsar3>`](armreg_rt::Value), from `IdIsar3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_ISAR3_EL1`](crate::aarch64::ID_ISAR3_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar3};
@@ -16207,14 +16207,14 @@ pub mod id_isar2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `T32EE` | read-only | - |  |
-/// | \[27:24\] | `TrueNOP` | read-only | - |  |
-/// | \[23:20\] | `T32Copy` | read-only | - |  |
-/// | \[19:16\] | `TabBranch` | read-only | - |  |
-/// | \[15:12\] | `SynchPrim` | read-only | - |  |
-/// | \[11:8\] | `SVC` | read-only | - |  |
-/// | \[7:4\] | `SIMD` | read-only | - |  |
-/// | \[3:0\] | `Saturate` | read-only | - |  |
+/// | \[31:28\] | [`T32EE`](Self::T32EE) | read-only | - |  |
+/// | \[27:24\] | [`TrueNOP`](Self::TRUENOP) | read-only | - |  |
+/// | \[23:20\] | [`T32Copy`](Self::T32COPY) | read-only | - |  |
+/// | \[19:16\] | [`TabBranch`](Self::TABBRANCH) | read-only | - |  |
+/// | \[15:12\] | [`SynchPrim`](Self::SYNCHPRIM) | read-only | - |  |
+/// | \[11:8\] | [`SVC`](Self::SVC) | read-only | - |  |
+/// | \[7:4\] | [`SIMD`](Self::SIMD) | read-only | - |  |
+/// | \[3:0\] | [`Saturate`](Self::SATURATE) | read-only | - |  |
 pub enum IdIsar3 {}
 impl IdIsar3 {
     /// `Saturate`: 
@@ -16417,7 +16417,7 @@ pub mod id_isar3 {
 }
 /// AArch32 Instruction Set Attribute Register 4: unprivileged, shifted-register, SMC and barrier instructions
 ///
-/// A layout: its values are [`Value<IdIsar4>`](armreg_rt::Value), from `IdIsar4::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR4_EL1`](crate::aarch64::ID_ISAR4_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdIsar4>`](armreg_rt::Value), from `IdIsar4::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_ISAR4_EL1`](crate::aarch64::ID_ISAR4_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar4};
@@ -16434,14 +16434,14 @@ pub mod id_isar3 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `SWP_frac` | read-only | - |  |
-/// | \[27:24\] | `PSR_M` | read-only | - |  |
-/// | \[23:20\] | `SynchPrim_frac` | read-only | - |  |
-/// | \[19:16\] | `Barrier` | read-only | - |  |
-/// | \[15:12\] | `SMC` | read-only | - |  |
-/// | \[11:8\] | `Writeback` | read-only | - |  |
-/// | \[7:4\] | `WithShifts` | read-only | - |  |
-/// | \[3:0\] | `Unpriv` | read-only | - |  |
+/// | \[31:28\] | [`SWP_frac`](Self::SWP_FRAC) | read-only | - |  |
+/// | \[27:24\] | [`PSR_M`](Self::PSR_M) | read-only | - |  |
+/// | \[23:20\] | [`SynchPrim_frac`](Self::SYNCHPRIM_FRAC) | read-only | - |  |
+/// | \[19:16\] | [`Barrier`](Self::BARRIER) | read-only | - |  |
+/// | \[15:12\] | [`SMC`](Self::SMC) | read-only | - |  |
+/// | \[11:8\] | [`Writeback`](Self::WRITEBACK) | read-only | - |  |
+/// | \[7:4\] | [`WithShifts`](Self::WITHSHIFTS) | read-only | - |  |
+/// | \[3:0\] | [`Unpriv`](Self::UNPRIV) | read-only | - |  |
 pub enum IdIsar4 {}
 impl IdIsar4 {
     /// `Unpriv`: 
@@ -16698,7 +16698,7 @@ pub mod id_isar4 {
 }
 /// AArch32 Instruction Set Attribute Register 5: cryptography, CRC32, RDM and VCMA instructions
 ///
-/// A layout: its values are [`Value<IdIsar5>`](armreg_rt::Value), from `IdIsar5::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR5_EL1`](crate::aarch64::ID_ISAR5_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdIsar5>`](armreg_rt::Value), from `IdIsar5::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_ISAR5_EL1`](crate::aarch64::ID_ISAR5_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar5};
@@ -16715,14 +16715,14 @@ pub mod id_isar4 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `VCMA` | read-only | - |  |
-/// | \[27:24\] | `RDM` | read-only | - |  |
+/// | \[31:28\] | [`VCMA`](Self::VCMA) | read-only | - |  |
+/// | \[27:24\] | [`RDM`](Self::RDM) | read-only | - |  |
 /// | \[23:20\] | - | reserved, 0 | - |  |
-/// | \[19:16\] | `CRC32` | read-only | - |  |
-/// | \[15:12\] | `SHA2` | read-only | - |  |
-/// | \[11:8\] | `SHA1` | read-only | - |  |
-/// | \[7:4\] | `AES` | read-only | - |  |
-/// | \[3:0\] | `SEVL` | read-only | - |  |
+/// | \[19:16\] | [`CRC32`](Self::CRC32) | read-only | - |  |
+/// | \[15:12\] | [`SHA2`](Self::SHA2) | read-only | - |  |
+/// | \[11:8\] | [`SHA1`](Self::SHA1) | read-only | - |  |
+/// | \[7:4\] | [`AES`](Self::AES) | read-only | - |  |
+/// | \[3:0\] | [`SEVL`](Self::SEVL) | read-only | - |  |
 pub enum IdIsar5 {}
 impl IdIsar5 {
     /// `SEVL`: 
@@ -16862,7 +16862,7 @@ pub mod id_isar5 {
 }
 /// AArch32 Instruction Set Attribute Register 6: dot product, BF16, I8MM, SB and SPECRES instructions
 ///
-/// A layout: its values are [`Value<IdIsar6>`](armreg_rt::Value), from `IdIsar6::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_ISAR6_EL1`](crate::aarch64::ID_ISAR6_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdIsar6>`](armreg_rt::Value), from `IdIsar6::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_ISAR6_EL1`](crate::aarch64::ID_ISAR6_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdIsar6};
@@ -16879,13 +16879,13 @@ pub mod id_isar5 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:28\] | - | reserved, 0 | - |  |
-/// | \[27:24\] | `I8MM` | read-only | - |  |
-/// | \[23:20\] | `BF16` | read-only | - |  |
-/// | \[19:16\] | `SPECRES` | read-only | - |  |
-/// | \[15:12\] | `SB` | read-only | - |  |
-/// | \[11:8\] | `FHM` | read-only | - |  |
-/// | \[7:4\] | `DP` | read-only | - |  |
-/// | \[3:0\] | `JSCVT` | read-only | - |  |
+/// | \[27:24\] | [`I8MM`](Self::I8MM) | read-only | - |  |
+/// | \[23:20\] | [`BF16`](Self::BF16) | read-only | - |  |
+/// | \[19:16\] | [`SPECRES`](Self::SPECRES) | read-only | - |  |
+/// | \[15:12\] | [`SB`](Self::SB) | read-only | - |  |
+/// | \[11:8\] | [`FHM`](Self::FHM) | read-only | - |  |
+/// | \[7:4\] | [`DP`](Self::DP) | read-only | - |  |
+/// | \[3:0\] | [`JSCVT`](Self::JSCVT) | read-only | - |  |
 pub enum IdIsar6 {}
 impl IdIsar6 {
     /// `JSCVT`: 
@@ -16971,7 +16971,7 @@ pub mod id_isar6 {
 }
 /// AArch32 Memory Model Feature Register 0: VMSA/PMSA, shareability and TCM support
 ///
-/// A layout: its values are [`Value<IdMmfr0>`](armreg_rt::Value), from `IdMmfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR0_EL1`](crate::aarch64::ID_MMFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdMmfr0>`](armreg_rt::Value), from `IdMmfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_MMFR0_EL1`](crate::aarch64::ID_MMFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr0};
@@ -16988,14 +16988,14 @@ pub mod id_isar6 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `InnerShr` | read-only | - |  |
-/// | \[27:24\] | `FCSE` | read-only | - |  |
-/// | \[23:20\] | `AuxReg` | read-only | - |  |
-/// | \[19:16\] | `TCM` | read-only | - |  |
-/// | \[15:12\] | `ShareLvl` | read-only | - |  |
-/// | \[11:8\] | `OuterShr` | read-only | - |  |
-/// | \[7:4\] | `PMSA` | read-only | - |  |
-/// | \[3:0\] | `VMSA` | read-only | - |  |
+/// | \[31:28\] | [`InnerShr`](Self::INNERSHR) | read-only | - |  |
+/// | \[27:24\] | [`FCSE`](Self::FCSE) | read-only | - |  |
+/// | \[23:20\] | [`AuxReg`](Self::AUXREG) | read-only | - |  |
+/// | \[19:16\] | [`TCM`](Self::TCM) | read-only | - |  |
+/// | \[15:12\] | [`ShareLvl`](Self::SHARELVL) | read-only | - |  |
+/// | \[11:8\] | [`OuterShr`](Self::OUTERSHR) | read-only | - |  |
+/// | \[7:4\] | [`PMSA`](Self::PMSA) | read-only | - |  |
+/// | \[3:0\] | [`VMSA`](Self::VMSA) | read-only | - |  |
 pub enum IdMmfr0 {}
 impl IdMmfr0 {
     /// `VMSA`: 
@@ -17422,7 +17422,7 @@ pub mod id_mmfr0 {
 }
 /// AArch32 Memory Model Feature Register 1: cache maintenance and branch predictor features
 ///
-/// A layout: its values are [`Value<IdMmfr1>`](armreg_rt::Value), from `IdMmfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR1_EL1`](crate::aarch64::ID_MMFR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdMmfr1>`](armreg_rt::Value), from `IdMmfr1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_MMFR1_EL1`](crate::aarch64::ID_MMFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr1};
@@ -17439,14 +17439,14 @@ pub mod id_mmfr0 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `BPred` | read-only | - |  |
-/// | \[27:24\] | `L1TstCln` | read-only | - |  |
-/// | \[23:20\] | `L1Uni` | read-only | - |  |
-/// | \[19:16\] | `L1Hvd` | read-only | - |  |
-/// | \[15:12\] | `L1UniSW` | read-only | - |  |
-/// | \[11:8\] | `L1HvdSW` | read-only | - |  |
-/// | \[7:4\] | `L1UniVA` | read-only | - |  |
-/// | \[3:0\] | `L1HvdVA` | read-only | - |  |
+/// | \[31:28\] | [`BPred`](Self::BPRED) | read-only | - |  |
+/// | \[27:24\] | [`L1TstCln`](Self::L1TSTCLN) | read-only | - |  |
+/// | \[23:20\] | [`L1Uni`](Self::L1UNI) | read-only | - |  |
+/// | \[19:16\] | [`L1Hvd`](Self::L1HVD) | read-only | - |  |
+/// | \[15:12\] | [`L1UniSW`](Self::L1UNISW) | read-only | - |  |
+/// | \[11:8\] | [`L1HvdSW`](Self::L1HVDSW) | read-only | - |  |
+/// | \[7:4\] | [`L1UniVA`](Self::L1UNIVA) | read-only | - |  |
+/// | \[3:0\] | [`L1HvdVA`](Self::L1HVDVA) | read-only | - |  |
 pub enum IdMmfr1 {}
 impl IdMmfr1 {
     /// `L1HvdVA`: 
@@ -17929,7 +17929,7 @@ pub mod id_mmfr1 {
 }
 /// AArch32 Memory Model Feature Register 2: TLB maintenance, barriers and WFI stall
 ///
-/// A layout: its values are [`Value<IdMmfr2>`](armreg_rt::Value), from `IdMmfr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR2_EL1`](crate::aarch64::ID_MMFR2_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdMmfr2>`](armreg_rt::Value), from `IdMmfr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_MMFR2_EL1`](crate::aarch64::ID_MMFR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr2};
@@ -17946,14 +17946,14 @@ pub mod id_mmfr1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `HWAccFlg` | read-only | - |  |
-/// | \[27:24\] | `WFIStall` | read-only | - |  |
-/// | \[23:20\] | `MemBarr` | read-only | - |  |
-/// | \[19:16\] | `UniTLB` | read-only | - |  |
-/// | \[15:12\] | `HvdTLB` | read-only | - |  |
-/// | \[11:8\] | `L1HvdRng` | read-only | - |  |
-/// | \[7:4\] | `L1HvdBG` | read-only | - |  |
-/// | \[3:0\] | `L1HvdFG` | read-only | - |  |
+/// | \[31:28\] | [`HWAccFlg`](Self::HWACCFLG) | read-only | - |  |
+/// | \[27:24\] | [`WFIStall`](Self::WFISTALL) | read-only | - |  |
+/// | \[23:20\] | [`MemBarr`](Self::MEMBARR) | read-only | - |  |
+/// | \[19:16\] | [`UniTLB`](Self::UNITLB) | read-only | - |  |
+/// | \[15:12\] | [`HvdTLB`](Self::HVDTLB) | read-only | - |  |
+/// | \[11:8\] | [`L1HvdRng`](Self::L1HVDRNG) | read-only | - |  |
+/// | \[7:4\] | [`L1HvdBG`](Self::L1HVDBG) | read-only | - |  |
+/// | \[3:0\] | [`L1HvdFG`](Self::L1HVDFG) | read-only | - |  |
 pub enum IdMmfr2 {}
 impl IdMmfr2 {
     /// `L1HvdFG`: 
@@ -18214,7 +18214,7 @@ pub mod id_mmfr2 {
 }
 /// AArch32 Memory Model Feature Register 3: cache maintenance, PAN and supersections
 ///
-/// A layout: its values are [`Value<IdMmfr3>`](armreg_rt::Value), from `IdMmfr3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR3_EL1`](crate::aarch64::ID_MMFR3_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdMmfr3>`](armreg_rt::Value), from `IdMmfr3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_MMFR3_EL1`](crate::aarch64::ID_MMFR3_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr3};
@@ -18231,14 +18231,14 @@ pub mod id_mmfr2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `Supersec` | read-only | - |  |
-/// | \[27:24\] | `CMemSz` | read-only | - |  |
-/// | \[23:20\] | `CohWalk` | read-only | - |  |
-/// | \[19:16\] | `PAN` | read-only | - |  |
-/// | \[15:12\] | `MaintBcst` | read-only | - |  |
-/// | \[11:8\] | `BPMaint` | read-only | - |  |
-/// | \[7:4\] | `CMaintSW` | read-only | - |  |
-/// | \[3:0\] | `CMaintVA` | read-only | - |  |
+/// | \[31:28\] | [`Supersec`](Self::SUPERSEC) | read-only | - |  |
+/// | \[27:24\] | [`CMemSz`](Self::CMEMSZ) | read-only | - |  |
+/// | \[23:20\] | [`CohWalk`](Self::COHWALK) | read-only | - |  |
+/// | \[19:16\] | [`PAN`](Self::PAN) | read-only | - |  |
+/// | \[15:12\] | [`MaintBcst`](Self::MAINTBCST) | read-only | - |  |
+/// | \[11:8\] | [`BPMaint`](Self::BPMAINT) | read-only | - |  |
+/// | \[7:4\] | [`CMaintSW`](Self::CMAINTSW) | read-only | - |  |
+/// | \[3:0\] | [`CMaintVA`](Self::CMAINTVA) | read-only | - |  |
 pub enum IdMmfr3 {}
 impl IdMmfr3 {
     /// `CMaintVA`: 
@@ -18601,7 +18601,7 @@ pub mod id_mmfr3 {
 }
 /// AArch32 Memory Model Feature Register 4: CnP, HPDS, XNX, CCIDX and EVT support
 ///
-/// A layout: its values are [`Value<IdMmfr4>`](armreg_rt::Value), from `IdMmfr4::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR4_EL1`](crate::aarch64::ID_MMFR4_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdMmfr4>`](armreg_rt::Value), from `IdMmfr4::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_MMFR4_EL1`](crate::aarch64::ID_MMFR4_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr4};
@@ -18618,14 +18618,14 @@ pub mod id_mmfr3 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `EVT` | read-only | - |  |
-/// | \[27:24\] | `CCIDX` | read-only | - |  |
-/// | \[23:20\] | `LSM` | read-only | - |  |
-/// | \[19:16\] | `HPDS` | read-only | - |  |
-/// | \[15:12\] | `CnP` | read-only | - |  |
-/// | \[11:8\] | `XNX` | read-only | - |  |
-/// | \[7:4\] | `AC2` | read-only | - |  |
-/// | \[3:0\] | `SpecSEI` | read-only | - |  |
+/// | \[31:28\] | [`EVT`](Self::EVT) | read-only | - |  |
+/// | \[27:24\] | [`CCIDX`](Self::CCIDX) | read-only | - |  |
+/// | \[23:20\] | [`LSM`](Self::LSM) | read-only | - |  |
+/// | \[19:16\] | [`HPDS`](Self::HPDS) | read-only | - |  |
+/// | \[15:12\] | [`CnP`](Self::CNP) | read-only | - |  |
+/// | \[11:8\] | [`XNX`](Self::XNX) | read-only | - |  |
+/// | \[7:4\] | [`AC2`](Self::AC2) | read-only | - |  |
+/// | \[3:0\] | [`SpecSEI`](Self::SPECSEI) | read-only | - |  |
 pub enum IdMmfr4 {}
 impl IdMmfr4 {
     /// `SpecSEI`: 
@@ -18828,7 +18828,7 @@ pub mod id_mmfr4 {
 }
 /// AArch32 Memory Model Feature Register 5: enhanced translation synchronization and nTLBPA
 ///
-/// A layout: its values are [`Value<IdMmfr5>`](armreg_rt::Value), from `IdMmfr5::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_MMFR5_EL1`](crate::aarch64::ID_MMFR5_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdMmfr5>`](armreg_rt::Value), from `IdMmfr5::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_MMFR5_EL1`](crate::aarch64::ID_MMFR5_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdMmfr5};
@@ -18845,8 +18845,8 @@ pub mod id_mmfr4 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:8\] | - | reserved, 0 | - |  |
-/// | \[7:4\] | `nTLBPA` | read-only | - |  |
-/// | \[3:0\] | `ETS` | read-only | - |  |
+/// | \[7:4\] | [`nTLBPA`](Self::NTLBPA) | read-only | - |  |
+/// | \[3:0\] | [`ETS`](Self::ETS) | read-only | - |  |
 pub enum IdMmfr5 {}
 impl IdMmfr5 {
     /// `ETS`: 
@@ -18887,7 +18887,7 @@ pub mod id_mmfr5 {
 }
 /// AArch32 Processor Feature Register 0: instruction sets and RAS/AMU/DIT/CSV2 support in AArch32
 ///
-/// A layout: its values are [`Value<IdPfr0>`](armreg_rt::Value), from `IdPfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_PFR0_EL1`](crate::aarch64::ID_PFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdPfr0>`](armreg_rt::Value), from `IdPfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_PFR0_EL1`](crate::aarch64::ID_PFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdPfr0};
@@ -18904,14 +18904,14 @@ pub mod id_mmfr5 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `RAS` | read-only | - |  |
-/// | \[27:24\] | `DIT` | read-only | - |  |
-/// | \[23:20\] | `AMU` | read-only | - |  |
-/// | \[19:16\] | `CSV2` | read-only | - |  |
-/// | \[15:12\] | `State3` | read-only | - | T32EE support |
-/// | \[11:8\] | `State2` | read-only | - | Jazelle support |
-/// | \[7:4\] | `State1` | read-only | - | T32 instruction set support |
-/// | \[3:0\] | `State0` | read-only | - | A32 instruction set support |
+/// | \[31:28\] | [`RAS`](Self::RAS) | read-only | - |  |
+/// | \[27:24\] | [`DIT`](Self::DIT) | read-only | - |  |
+/// | \[23:20\] | [`AMU`](Self::AMU) | read-only | - |  |
+/// | \[19:16\] | [`CSV2`](Self::CSV2) | read-only | - |  |
+/// | \[15:12\] | [`State3`](Self::STATE3) | read-only | - | T32EE support |
+/// | \[11:8\] | [`State2`](Self::STATE2) | read-only | - | Jazelle support |
+/// | \[7:4\] | [`State1`](Self::STATE1) | read-only | - | T32 instruction set support |
+/// | \[3:0\] | [`State0`](Self::STATE0) | read-only | - | A32 instruction set support |
 pub enum IdPfr0 {}
 impl IdPfr0 {
     /// `State0`: A32 instruction set support
@@ -19276,7 +19276,7 @@ pub mod id_pfr0 {
 }
 /// AArch32 Processor Feature Register 1: security, virtualization, generic timer and GIC support in AArch32
 ///
-/// A layout: its values are [`Value<IdPfr1>`](armreg_rt::Value), from `IdPfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_PFR1_EL1`](crate::aarch64::ID_PFR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdPfr1>`](armreg_rt::Value), from `IdPfr1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_PFR1_EL1`](crate::aarch64::ID_PFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdPfr1};
@@ -19293,14 +19293,14 @@ pub mod id_pfr0 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `GIC` | read-only | - | System register interface to the GIC CPU interface |
-/// | \[27:24\] | `Virt_frac` | read-only | - |  |
-/// | \[23:20\] | `Sec_frac` | read-only | - |  |
-/// | \[19:16\] | `GenTimer` | read-only | - | Generic Timer support |
-/// | \[15:12\] | `Virtualization` | read-only | - | Virtualization Extensions support |
-/// | \[11:8\] | `MProgMod` | read-only | - |  |
-/// | \[7:4\] | `Security` | read-only | - | Security Extensions support |
-/// | \[3:0\] | `ProgMod` | read-only | - |  |
+/// | \[31:28\] | [`GIC`](Self::GIC) | read-only | - | System register interface to the GIC CPU interface |
+/// | \[27:24\] | [`Virt_frac`](Self::VIRT_FRAC) | read-only | - |  |
+/// | \[23:20\] | [`Sec_frac`](Self::SEC_FRAC) | read-only | - |  |
+/// | \[19:16\] | [`GenTimer`](Self::GENTIMER) | read-only | - | Generic Timer support |
+/// | \[15:12\] | [`Virtualization`](Self::VIRTUALIZATION) | read-only | - | Virtualization Extensions support |
+/// | \[11:8\] | [`MProgMod`](Self::MPROGMOD) | read-only | - |  |
+/// | \[7:4\] | [`Security`](Self::SECURITY) | read-only | - | Security Extensions support |
+/// | \[3:0\] | [`ProgMod`](Self::PROGMOD) | read-only | - |  |
 pub enum IdPfr1 {}
 impl IdPfr1 {
     /// `ProgMod`: 
@@ -19609,7 +19609,7 @@ pub mod id_pfr1 {
 }
 /// AArch32 Processor Feature Register 2: CSV3, SSBS and RAS fractional version in AArch32
 ///
-/// A layout: its values are [`Value<IdPfr2>`](armreg_rt::Value), from `IdPfr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_PFR2_EL1`](crate::aarch64::ID_PFR2_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdPfr2>`](armreg_rt::Value), from `IdPfr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_PFR2_EL1`](crate::aarch64::ID_PFR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, IdPfr2};
@@ -19626,9 +19626,9 @@ pub mod id_pfr1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:12\] | - | reserved, 0 | - |  |
-/// | \[11:8\] | `RAS_frac` | read-only | - |  |
-/// | \[7:4\] | `SSBS` | read-only | - |  |
-/// | \[3:0\] | `CSV3` | read-only | - |  |
+/// | \[11:8\] | [`RAS_frac`](Self::RAS_FRAC) | read-only | - |  |
+/// | \[7:4\] | [`SSBS`](Self::SSBS) | read-only | - |  |
+/// | \[3:0\] | [`CSV3`](Self::CSV3) | read-only | - |  |
 pub enum IdPfr2 {}
 impl IdPfr2 {
     /// `CSV3`: 
@@ -19730,7 +19730,7 @@ pub mod id_pfr2 {
 }
 /// Interrupt Status Register: pending IRQ, FIQ, SError, and NMI state
 ///
-/// A layout: its values are [`Value<Isr>`](armreg_rt::Value), from `Isr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ISR_EL1`](crate::aarch64::ISR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Isr>`](armreg_rt::Value), from `Isr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ISR_EL1`](crate::aarch64::ISR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Isr};
@@ -19747,11 +19747,11 @@ pub mod id_pfr2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:11\] | - | reserved, 0 | - |  |
-/// | \[10\] | `IS` | read-only | - | IRQ with superpriority pending |
-/// | \[9\] | `FS` | read-only | - | FIQ with superpriority pending |
-/// | \[8\] | `A` | read-only | - | SError exception pending |
-/// | \[7\] | `I` | read-only | - | IRQ pending |
-/// | \[6\] | `F` | read-only | - | FIQ pending |
+/// | \[10\] | [`IS`](Self::IS) | read-only | - | IRQ with superpriority pending |
+/// | \[9\] | [`FS`](Self::FS) | read-only | - | FIQ with superpriority pending |
+/// | \[8\] | [`A`](Self::A) | read-only | - | SError exception pending |
+/// | \[7\] | [`I`](Self::I) | read-only | - | IRQ pending |
+/// | \[6\] | [`F`](Self::F) | read-only | - | FIQ pending |
 /// | \[5:0\] | - | reserved, 0 | - |  |
 pub enum Isr {}
 impl Isr {
@@ -19792,7 +19792,7 @@ impl armreg_rt::Layout for Isr {
 }
 /// LORegion Control Register: enable and descriptor selection
 ///
-/// A layout: its values are [`Value<Lorc>`](armreg_rt::Value), from `Lorc::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::LORC_EL1`](crate::aarch64::LORC_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Lorc>`](armreg_rt::Value), from `Lorc::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::LORC_EL1`](crate::aarch64::LORC_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Lorc};
@@ -19809,9 +19809,9 @@ impl armreg_rt::Layout for Isr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:10\] | - | reserved, 0 | - |  |
-/// | \[9:2\] | `DS` | read/write | - | Descriptor select |
+/// | \[9:2\] | [`DS`](Self::DS) | read/write | - | Descriptor select |
 /// | \[1\] | - | reserved, 0 | - |  |
-/// | \[0\] | `EN` | read/write | - | LORegion enable |
+/// | \[0\] | [`EN`](Self::EN) | read/write | - | LORegion enable |
 pub enum Lorc {}
 impl Lorc {
     /// `EN`: LORegion enable
@@ -19839,7 +19839,7 @@ impl armreg_rt::Layout for Lorc {
 }
 /// LORegion End Address Register
 ///
-/// A layout: its values are [`Value<Lorea>`](armreg_rt::Value), from `Lorea::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::LOREA_EL1`](crate::aarch64::LOREA_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Lorea>`](armreg_rt::Value), from `Lorea::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::LOREA_EL1`](crate::aarch64::LOREA_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Lorea};
@@ -19856,8 +19856,8 @@ impl armreg_rt::Layout for Lorc {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:52\] | - | reserved, 0 | - |  |
-/// | \[51:48\] | `EA_51_48` | read/write | - | End physical address bits 51:48 |
-/// | \[47:16\] | `EA_47_16` | read/write | - | End physical address bits 47:16 |
+/// | \[51:48\] | [`EA_51_48`](Self::EA_51_48) | read/write | - | End physical address bits 51:48 |
+/// | \[47:16\] | [`EA_47_16`](Self::EA_47_16) | read/write | - | End physical address bits 47:16 |
 /// | \[15:0\] | - | reserved, 0 | - |  |
 pub enum Lorea {}
 impl Lorea {
@@ -19886,7 +19886,7 @@ impl armreg_rt::Layout for Lorea {
 }
 /// LORegion ID Register: number of LORegions and LORegion descriptors
 ///
-/// A layout: its values are [`Value<Lorid>`](armreg_rt::Value), from `Lorid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::LORID_EL1`](crate::aarch64::LORID_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Lorid>`](armreg_rt::Value), from `Lorid::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::LORID_EL1`](crate::aarch64::LORID_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Lorid};
@@ -19903,9 +19903,9 @@ impl armreg_rt::Layout for Lorea {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:24\] | - | reserved, 0 | - |  |
-/// | \[23:16\] | `LD` | read-only | - | Number of LORegion descriptors |
+/// | \[23:16\] | [`LD`](Self::LD) | read-only | - | Number of LORegion descriptors |
 /// | \[15:8\] | - | reserved, 0 | - |  |
-/// | \[7:0\] | `LR` | read-only | - | Number of LORegions |
+/// | \[7:0\] | [`LR`](Self::LR) | read-only | - | Number of LORegions |
 pub enum Lorid {}
 impl Lorid {
     /// `LR`: Number of LORegions
@@ -19933,7 +19933,7 @@ impl armreg_rt::Layout for Lorid {
 }
 /// LORegion Number Register: selects the LORegion that LORSA_EL1 and LOREA_EL1 describe
 ///
-/// A layout: its values are [`Value<Lorn>`](armreg_rt::Value), from `Lorn::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::LORN_EL1`](crate::aarch64::LORN_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Lorn>`](armreg_rt::Value), from `Lorn::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::LORN_EL1`](crate::aarch64::LORN_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Lorn};
@@ -19950,7 +19950,7 @@ impl armreg_rt::Layout for Lorid {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:8\] | - | reserved, 0 | - |  |
-/// | \[7:0\] | `Num` | read/write | - | LORegion number |
+/// | \[7:0\] | [`Num`](Self::NUM) | read/write | - | LORegion number |
 pub enum Lorn {}
 impl Lorn {
     /// `Num`: LORegion number
@@ -19974,7 +19974,7 @@ impl armreg_rt::Layout for Lorn {
 }
 /// LORegion Start Address Register
 ///
-/// A layout: its values are [`Value<Lorsa>`](armreg_rt::Value), from `Lorsa::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::LORSA_EL1`](crate::aarch64::LORSA_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Lorsa>`](armreg_rt::Value), from `Lorsa::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::LORSA_EL1`](crate::aarch64::LORSA_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Lorsa};
@@ -19991,9 +19991,9 @@ impl armreg_rt::Layout for Lorn {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:52\] | - | reserved, 0 | - |  |
-/// | \[51:16\] | `SA` | read/write | - | Start physical address bits of the LORegion |
+/// | \[51:16\] | [`SA`](Self::SA) | read/write | - | Start physical address bits of the LORegion |
 /// | \[15:1\] | - | reserved, 0 | - |  |
-/// | \[0\] | `Valid` | read/write | - | LORegion is valid |
+/// | \[0\] | [`Valid`](Self::VALID) | read/write | - | LORegion is valid |
 pub enum Lorsa {}
 impl Lorsa {
     /// `Valid`: LORegion is valid
@@ -20021,7 +20021,7 @@ impl armreg_rt::Layout for Lorsa {
 }
 /// Memory Attribute Indirection Register: eight attribute encodings indexed by AttrIndx
 ///
-/// A layout: its values are [`Value<Mair>`](armreg_rt::Value), from `Mair::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MAIR_EL1`](crate::aarch64::MAIR_EL1), [`aarch64::MAIR_EL2`](crate::aarch64::MAIR_EL2), [`aarch64::MAIR_EL3`](crate::aarch64::MAIR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mair>`](armreg_rt::Value), from `Mair::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MAIR_EL1`](crate::aarch64::MAIR_EL1), [`aarch64::MAIR_EL2`](crate::aarch64::MAIR_EL2), [`aarch64::MAIR_EL3`](crate::aarch64::MAIR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mair};
@@ -20037,14 +20037,14 @@ impl armreg_rt::Layout for Lorsa {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:56\] | `Attr7` | read/write | - | Memory attribute encoding for AttrIndx 7 |
-/// | \[55:48\] | `Attr6` | read/write | - | Memory attribute encoding for AttrIndx 6 |
-/// | \[47:40\] | `Attr5` | read/write | - | Memory attribute encoding for AttrIndx 5 |
-/// | \[39:32\] | `Attr4` | read/write | - | Memory attribute encoding for AttrIndx 4 |
-/// | \[31:24\] | `Attr3` | read/write | - | Memory attribute encoding for AttrIndx 3 |
-/// | \[23:16\] | `Attr2` | read/write | - | Memory attribute encoding for AttrIndx 2 |
-/// | \[15:8\] | `Attr1` | read/write | - | Memory attribute encoding for AttrIndx 1 |
-/// | \[7:0\] | `Attr0` | read/write | - | Memory attribute encoding for AttrIndx 0 |
+/// | \[63:56\] | [`Attr7`](Self::ATTR7) | read/write | - | Memory attribute encoding for AttrIndx 7 |
+/// | \[55:48\] | [`Attr6`](Self::ATTR6) | read/write | - | Memory attribute encoding for AttrIndx 6 |
+/// | \[47:40\] | [`Attr5`](Self::ATTR5) | read/write | - | Memory attribute encoding for AttrIndx 5 |
+/// | \[39:32\] | [`Attr4`](Self::ATTR4) | read/write | - | Memory attribute encoding for AttrIndx 4 |
+/// | \[31:24\] | [`Attr3`](Self::ATTR3) | read/write | - | Memory attribute encoding for AttrIndx 3 |
+/// | \[23:16\] | [`Attr2`](Self::ATTR2) | read/write | - | Memory attribute encoding for AttrIndx 2 |
+/// | \[15:8\] | [`Attr1`](Self::ATTR1) | read/write | - | Memory attribute encoding for AttrIndx 1 |
+/// | \[7:0\] | [`Attr0`](Self::ATTR0) | read/write | - | Memory attribute encoding for AttrIndx 0 |
 pub enum Mair {}
 impl Mair {
     /// `Attr0`: Memory attribute encoding for AttrIndx 0
@@ -20211,7 +20211,7 @@ pub mod mair {
 }
 /// Extended Memory Attribute Indirection Register
 ///
-/// A layout: its values are [`Value<Mair2>`](armreg_rt::Value), from `Mair2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MAIR2_EL1`](crate::aarch64::MAIR2_EL1), [`aarch64::MAIR2_EL2`](crate::aarch64::MAIR2_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mair2>`](armreg_rt::Value), from `Mair2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MAIR2_EL1`](crate::aarch64::MAIR2_EL1), [`aarch64::MAIR2_EL2`](crate::aarch64::MAIR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mair2};
@@ -20227,14 +20227,14 @@ pub mod mair {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:56\] | `Attr7` | read/write | - | Memory attributes for AttrIndx 15 |
-/// | \[55:48\] | `Attr6` | read/write | - | Memory attributes for AttrIndx 14 |
-/// | \[47:40\] | `Attr5` | read/write | - | Memory attributes for AttrIndx 13 |
-/// | \[39:32\] | `Attr4` | read/write | - | Memory attributes for AttrIndx 12 |
-/// | \[31:24\] | `Attr3` | read/write | - | Memory attributes for AttrIndx 11 |
-/// | \[23:16\] | `Attr2` | read/write | - | Memory attributes for AttrIndx 10 |
-/// | \[15:8\] | `Attr1` | read/write | - | Memory attributes for AttrIndx 9 |
-/// | \[7:0\] | `Attr0` | read/write | - | Memory attributes for AttrIndx 8 |
+/// | \[63:56\] | [`Attr7`](Self::ATTR7) | read/write | - | Memory attributes for AttrIndx 15 |
+/// | \[55:48\] | [`Attr6`](Self::ATTR6) | read/write | - | Memory attributes for AttrIndx 14 |
+/// | \[47:40\] | [`Attr5`](Self::ATTR5) | read/write | - | Memory attributes for AttrIndx 13 |
+/// | \[39:32\] | [`Attr4`](Self::ATTR4) | read/write | - | Memory attributes for AttrIndx 12 |
+/// | \[31:24\] | [`Attr3`](Self::ATTR3) | read/write | - | Memory attributes for AttrIndx 11 |
+/// | \[23:16\] | [`Attr2`](Self::ATTR2) | read/write | - | Memory attributes for AttrIndx 10 |
+/// | \[15:8\] | [`Attr1`](Self::ATTR1) | read/write | - | Memory attributes for AttrIndx 9 |
+/// | \[7:0\] | [`Attr0`](Self::ATTR0) | read/write | - | Memory attributes for AttrIndx 8 |
 pub enum Mair2 {}
 impl Mair2 {
     /// `Attr0`: Memory attributes for AttrIndx 8
@@ -20286,7 +20286,7 @@ impl armreg_rt::Layout for Mair2 {
 }
 /// Monitor Debug Comms Channel Interrupt Enable Register
 ///
-/// A layout: its values are [`Value<Mdccint>`](armreg_rt::Value), from `Mdccint::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCCINT_EL1`](crate::aarch64::MDCCINT_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mdccint>`](armreg_rt::Value), from `Mdccint::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDCCINT_EL1`](crate::aarch64::MDCCINT_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mdccint};
@@ -20303,8 +20303,8 @@ impl armreg_rt::Layout for Mair2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:31\] | - | reserved, 0 | - |  |
-/// | \[30\] | `RX` | read/write | - | Interrupt when DTRRX is full |
-/// | \[29\] | `TX` | read/write | - | Interrupt when DTRTX is empty |
+/// | \[30\] | [`RX`](Self::RX) | read/write | - | Interrupt when DTRRX is full |
+/// | \[29\] | [`TX`](Self::TX) | read/write | - | Interrupt when DTRTX is empty |
 /// | \[28:0\] | - | reserved, 0 | - |  |
 pub enum Mdccint {}
 impl Mdccint {
@@ -20333,7 +20333,7 @@ impl armreg_rt::Layout for Mdccint {
 }
 /// Debug communication channel status
 ///
-/// A layout: its values are [`Value<Mdccsr>`](armreg_rt::Value), from `Mdccsr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCCSR_EL0`](crate::aarch64::MDCCSR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mdccsr>`](armreg_rt::Value), from `Mdccsr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDCCSR_EL0`](crate::aarch64::MDCCSR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mdccsr};
@@ -20350,8 +20350,8 @@ impl armreg_rt::Layout for Mdccint {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:31\] | - | reserved, 0 | - |  |
-/// | \[30\] | `RXfull` | read-only | - | DTRRX holds data from the debug host not yet read |
-/// | \[29\] | `TXfull` | read-only | - | DTRTX holds data the debug host has not yet read |
+/// | \[30\] | [`RXfull`](Self::RXFULL) | read-only | - | DTRRX holds data from the debug host not yet read |
+/// | \[29\] | [`TXfull`](Self::TXFULL) | read-only | - | DTRTX holds data the debug host has not yet read |
 /// | \[28:0\] | - | reserved, 0 | - |  |
 pub enum Mdccsr {}
 impl Mdccsr {
@@ -20380,7 +20380,7 @@ impl armreg_rt::Layout for Mdccsr {
 }
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
 ///
-/// A layout: its values are [`Value<MdcrEl2>`](armreg_rt::Value), from `MdcrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<MdcrEl2>`](armreg_rt::Value), from `MdcrEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, MdcrEl2};
@@ -20396,12 +20396,12 @@ impl armreg_rt::Layout for Mdccsr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[23\] | `HCCD` | read/write | - | Prohibit cycle counting at EL2 (FEAT_PMUv3p5) |
-/// | \[17\] | `HPMD` | read/write | - | Prohibit event counting at EL2 (FEAT_PMUv3p1) |
-/// | \[7\] | `HPME` | read/write | - | Enable the event counters reserved for EL2 (n &gt;= HPMN) |
-/// | \[6\] | `TPM` | read/write | - | Trap Performance Monitors register accesses from EL0/EL1 to EL2 |
-/// | \[5\] | `TPMCR` | read/write | - | Trap PMCR accesses from EL0/EL1 to EL2 |
-/// | \[4:0\] | `HPMN` | read/write | - | Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2 |
+/// | \[23\] | [`HCCD`](Self::HCCD) | read/write | - | Prohibit cycle counting at EL2 (FEAT_PMUv3p5) |
+/// | \[17\] | [`HPMD`](Self::HPMD) | read/write | - | Prohibit event counting at EL2 (FEAT_PMUv3p1) |
+/// | \[7\] | [`HPME`](Self::HPME) | read/write | - | Enable the event counters reserved for EL2 (n &gt;= HPMN) |
+/// | \[6\] | [`TPM`](Self::TPM) | read/write | - | Trap Performance Monitors register accesses from EL0/EL1 to EL2 |
+/// | \[5\] | [`TPMCR`](Self::TPMCR) | read/write | - | Trap PMCR accesses from EL0/EL1 to EL2 |
+/// | \[4:0\] | [`HPMN`](Self::HPMN) | read/write | - | Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2 |
 pub enum MdcrEl2 {}
 impl MdcrEl2 {
     /// `HPMN`: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2
@@ -20457,7 +20457,7 @@ impl armreg_rt::Layout for MdcrEl2 {
 }
 /// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields are described; the other bits hold other controls
 ///
-/// A layout: its values are [`Value<MdcrEl3>`](armreg_rt::Value), from `MdcrEl3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<MdcrEl3>`](armreg_rt::Value), from `MdcrEl3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, MdcrEl3};
@@ -20473,8 +20473,8 @@ impl armreg_rt::Layout for MdcrEl2 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[23\] | `SCCD` | read/write | - | Prohibit cycle counting in Secure state (FEAT_PMUv3p5) |
-/// | \[17\] | `SPME` | read/write | - | Secure Performance Monitors enable: allows event counting in Secure state |
+/// | \[23\] | [`SCCD`](Self::SCCD) | read/write | - | Prohibit cycle counting in Secure state (FEAT_PMUv3p5) |
+/// | \[17\] | [`SPME`](Self::SPME) | read/write | - | Secure Performance Monitors enable: allows event counting in Secure state |
 pub enum MdcrEl3 {}
 impl MdcrEl3 {
     /// `SPME`: Secure Performance Monitors enable: allows event counting in Secure state
@@ -20506,7 +20506,7 @@ impl armreg_rt::Layout for MdcrEl3 {
 }
 /// Monitor Debug System Control Register: self-hosted debug enables, software step and DCC status
 ///
-/// A layout: its values are [`Value<Mdscr>`](armreg_rt::Value), from `Mdscr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDSCR_EL1`](crate::aarch64::MDSCR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mdscr>`](armreg_rt::Value), from `Mdscr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDSCR_EL1`](crate::aarch64::MDSCR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mdscr};
@@ -20523,30 +20523,30 @@ impl armreg_rt::Layout for MdcrEl3 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:36\] | - | reserved, 0 | - |  |
-/// | \[35\] | `EHBWE` | read/write | - | Extended halting breakpoint and watchpoint enable |
-/// | \[34\] | `EnSPM` | read/write | - | Enable System PMU access at EL0 |
-/// | \[33\] | `TTA` | read/write | - | Trap trace accesses |
-/// | \[32\] | `EMBWE` | read/write | - | Enable more than 16 breakpoints and watchpoints (FEAT_Debugv8p9) |
-/// | \[31\] | `TFO` | read/write | - | Trace filter override |
-/// | \[30\] | `RXfull` | read/write | - | DTRRX full flag |
-/// | \[29\] | `TXfull` | read/write | - | DTRTX full flag |
+/// | \[35\] | [`EHBWE`](Self::EHBWE) | read/write | - | Extended halting breakpoint and watchpoint enable |
+/// | \[34\] | [`EnSPM`](Self::ENSPM) | read/write | - | Enable System PMU access at EL0 |
+/// | \[33\] | [`TTA`](Self::TTA) | read/write | - | Trap trace accesses |
+/// | \[32\] | [`EMBWE`](Self::EMBWE) | read/write | - | Enable more than 16 breakpoints and watchpoints (FEAT_Debugv8p9) |
+/// | \[31\] | [`TFO`](Self::TFO) | read/write | - | Trace filter override |
+/// | \[30\] | [`RXfull`](Self::RXFULL) | read/write | - | DTRRX full flag |
+/// | \[29\] | [`TXfull`](Self::TXFULL) | read/write | - | DTRTX full flag |
 /// | \[28\] | - | reserved, 0 | - |  |
-/// | \[27\] | `RXO` | read/write | - | DTRRX overrun flag |
-/// | \[26\] | `TXU` | read/write | - | DTRTX underrun flag |
+/// | \[27\] | [`RXO`](Self::RXO) | read/write | - | DTRRX overrun flag |
+/// | \[26\] | [`TXU`](Self::TXU) | read/write | - | DTRTX underrun flag |
 /// | \[25:24\] | - | reserved, 0 | - |  |
-/// | \[23:22\] | `INTdis` | read/write | - | Interrupt disable in Debug state |
-/// | \[21\] | `TDA` | read/write | - | Trap debug register accesses in Debug state |
+/// | \[23:22\] | [`INTdis`](Self::INTDIS) | read/write | - | Interrupt disable in Debug state |
+/// | \[21\] | [`TDA`](Self::TDA) | read/write | - | Trap debug register accesses in Debug state |
 /// | \[20\] | - | reserved, 0 | - |  |
-/// | \[19\] | `SC2` | read/write | - | Sample CONTEXTIDR_EL2 for external PC sampling |
+/// | \[19\] | [`SC2`](Self::SC2) | read/write | - | Sample CONTEXTIDR_EL2 for external PC sampling |
 /// | \[18:16\] | - | reserved, 0 | - |  |
-/// | \[15\] | `MDE` | read/write | - | Monitor debug events enable (breakpoints, watchpoints) |
-/// | \[14\] | `HDE` | read/write | - | Halting debug enable |
-/// | \[13\] | `KDE` | read/write | - | Local (kernel) debug enable at the current EL |
-/// | \[12\] | `TDCC` | read/write | - | Trap EL0 access to the Debug Comms Channel registers |
+/// | \[15\] | [`MDE`](Self::MDE) | read/write | - | Monitor debug events enable (breakpoints, watchpoints) |
+/// | \[14\] | [`HDE`](Self::HDE) | read/write | - | Halting debug enable |
+/// | \[13\] | [`KDE`](Self::KDE) | read/write | - | Local (kernel) debug enable at the current EL |
+/// | \[12\] | [`TDCC`](Self::TDCC) | read/write | - | Trap EL0 access to the Debug Comms Channel registers |
 /// | \[11:7\] | - | reserved, 0 | - |  |
-/// | \[6\] | `ERR` | read/write | - | Sticky saved-context error flag |
+/// | \[6\] | [`ERR`](Self::ERR) | read/write | - | Sticky saved-context error flag |
 /// | \[5:1\] | - | reserved, 0 | - |  |
-/// | \[0\] | `SS` | read/write | - | Software step enable |
+/// | \[0\] | [`SS`](Self::SS) | read/write | - | Software step enable |
 pub enum Mdscr {}
 impl Mdscr {
     /// `SS`: Software step enable
@@ -20638,7 +20638,7 @@ impl armreg_rt::Layout for Mdscr {
 }
 /// Main ID Register: who made the core and which core it is; the PMU driver looks the core's events up by implementer and part number
 ///
-/// A layout: its values are [`Value<Midr>`](armreg_rt::Value), from `Midr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Midr>`](armreg_rt::Value), from `Midr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Midr};
@@ -20654,11 +20654,11 @@ impl armreg_rt::Layout for Mdscr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:24\] | `Implementer` | read-only | - | Implementer code, assigned by Arm |
-/// | \[23:20\] | `Variant` | read-only | - | Major revision (the N of rNpM) |
-/// | \[19:16\] | `Architecture` | read-only | - | 0b1111: the architecture is given by the ID registers (every Armv7 and later core) |
-/// | \[15:4\] | `PartNum` | read-only | - | Primary part number, IMPLEMENTATION DEFINED (0xD03: Cortex-A53) |
-/// | \[3:0\] | `Revision` | read-only | - | Minor revision (the p of rNpM) |
+/// | \[31:24\] | [`Implementer`](Self::IMPLEMENTER) | read-only | - | Implementer code, assigned by Arm |
+/// | \[23:20\] | [`Variant`](Self::VARIANT) | read-only | - | Major revision (the N of rNpM) |
+/// | \[19:16\] | [`Architecture`](Self::ARCHITECTURE) | read-only | - | 0b1111: the architecture is given by the ID registers (every Armv7 and later core) |
+/// | \[15:4\] | [`PartNum`](Self::PARTNUM) | read-only | - | Primary part number, IMPLEMENTATION DEFINED (0xD03: Cortex-A53) |
+/// | \[3:0\] | [`Revision`](Self::REVISION) | read-only | - | Minor revision (the p of rNpM) |
 pub enum Midr {}
 impl Midr {
     /// `Revision`: Minor revision (the p of rNpM)
@@ -20800,7 +20800,7 @@ pub mod midr {
 }
 /// Multiprocessor Affinity Register: the PE's place in the affinity hierarchy
 ///
-/// A layout: its values are [`Value<Mpidr>`](armreg_rt::Value), from `Mpidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MPIDR_EL1`](crate::aarch64::MPIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mpidr>`](armreg_rt::Value), from `Mpidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MPIDR_EL1`](crate::aarch64::MPIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mpidr};
@@ -20817,14 +20817,14 @@ pub mod midr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:40\] | - | reserved, 0 | - |  |
-/// | \[39:32\] | `Aff3` | read-only | - | Affinity level 3 |
+/// | \[39:32\] | [`Aff3`](Self::AFF3) | read-only | - | Affinity level 3 |
 /// | \[31\] | - | reserved, 1 | - |  |
-/// | \[30\] | `U` | read-only | - | The PE is part of a uniprocessor system |
+/// | \[30\] | [`U`](Self::U) | read-only | - | The PE is part of a uniprocessor system |
 /// | \[29:25\] | - | reserved, 0 | - |  |
-/// | \[24\] | `MT` | read-only | - | The lowest affinity level consists of tightly coupled (multithreaded) PEs |
-/// | \[23:16\] | `Aff2` | read-only | - | Affinity level 2 |
-/// | \[15:8\] | `Aff1` | read-only | - | Affinity level 1 |
-/// | \[7:0\] | `Aff0` | read-only | - | Affinity level 0 |
+/// | \[24\] | [`MT`](Self::MT) | read-only | - | The lowest affinity level consists of tightly coupled (multithreaded) PEs |
+/// | \[23:16\] | [`Aff2`](Self::AFF2) | read-only | - | Affinity level 2 |
+/// | \[15:8\] | [`Aff1`](Self::AFF1) | read-only | - | Affinity level 1 |
+/// | \[7:0\] | [`Aff0`](Self::AFF0) | read-only | - | Affinity level 0 |
 pub enum Mpidr {}
 impl Mpidr {
     /// `Aff0`: Affinity level 0
@@ -20868,7 +20868,7 @@ impl armreg_rt::Layout for Mpidr {
 }
 /// Multiprocessor Affinity Register, AArch32 view (no affinity level 3)
 ///
-/// A layout: its values are [`Value<MpidrA32>`](armreg_rt::Value), from `MpidrA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::MPIDR`](crate::aarch32::MPIDR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<MpidrA32>`](armreg_rt::Value), from `MpidrA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::MPIDR`](crate::aarch32::MPIDR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, MpidrA32};
@@ -20885,12 +20885,12 @@ impl armreg_rt::Layout for Mpidr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31\] | - | reserved, 1 | - |  |
-/// | \[30\] | `U` | read-only | - | The PE is part of a uniprocessor system |
+/// | \[30\] | [`U`](Self::U) | read-only | - | The PE is part of a uniprocessor system |
 /// | \[29:25\] | - | reserved, 0 | - |  |
-/// | \[24\] | `MT` | read-only | - | The lowest affinity level consists of tightly coupled (multithreaded) PEs |
-/// | \[23:16\] | `Aff2` | read-only | - | Affinity level 2 |
-/// | \[15:8\] | `Aff1` | read-only | - | Affinity level 1 |
-/// | \[7:0\] | `Aff0` | read-only | - | Affinity level 0 |
+/// | \[24\] | [`MT`](Self::MT) | read-only | - | The lowest affinity level consists of tightly coupled (multithreaded) PEs |
+/// | \[23:16\] | [`Aff2`](Self::AFF2) | read-only | - | Affinity level 2 |
+/// | \[15:8\] | [`Aff1`](Self::AFF1) | read-only | - | Affinity level 1 |
+/// | \[7:0\] | [`Aff0`](Self::AFF0) | read-only | - | Affinity level 0 |
 pub enum MpidrA32 {}
 impl MpidrA32 {
     /// `Aff0`: Affinity level 0
@@ -20930,7 +20930,7 @@ impl armreg_rt::Layout for MpidrA32 {
 }
 /// AArch32 Media and VFP Feature Register 0: floating-point support
 ///
-/// A layout: its values are [`Value<Mvfr0>`](armreg_rt::Value), from `Mvfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MVFR0_EL1`](crate::aarch64::MVFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mvfr0>`](armreg_rt::Value), from `Mvfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MVFR0_EL1`](crate::aarch64::MVFR0_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mvfr0};
@@ -20947,14 +20947,14 @@ impl armreg_rt::Layout for MpidrA32 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `FPRound` | read-only | - |  |
-/// | \[27:24\] | `FPShVec` | read-only | - |  |
-/// | \[23:20\] | `FPSqrt` | read-only | - |  |
-/// | \[19:16\] | `FPDivide` | read-only | - |  |
-/// | \[15:12\] | `FPTrap` | read-only | - |  |
-/// | \[11:8\] | `FPDP` | read-only | - |  |
-/// | \[7:4\] | `FPSP` | read-only | - |  |
-/// | \[3:0\] | `SIMDReg` | read-only | - |  |
+/// | \[31:28\] | [`FPRound`](Self::FPROUND) | read-only | - |  |
+/// | \[27:24\] | [`FPShVec`](Self::FPSHVEC) | read-only | - |  |
+/// | \[23:20\] | [`FPSqrt`](Self::FPSQRT) | read-only | - |  |
+/// | \[19:16\] | [`FPDivide`](Self::FPDIVIDE) | read-only | - |  |
+/// | \[15:12\] | [`FPTrap`](Self::FPTRAP) | read-only | - |  |
+/// | \[11:8\] | [`FPDP`](Self::FPDP) | read-only | - |  |
+/// | \[7:4\] | [`FPSP`](Self::FPSP) | read-only | - |  |
+/// | \[3:0\] | [`SIMDReg`](Self::SIMDREG) | read-only | - |  |
 pub enum Mvfr0 {}
 impl Mvfr0 {
     /// `SIMDReg`: 
@@ -21157,7 +21157,7 @@ pub mod mvfr0 {
 }
 /// AArch32 Media and VFP Feature Register 1: Advanced SIMD and half-precision support
 ///
-/// A layout: its values are [`Value<Mvfr1>`](armreg_rt::Value), from `Mvfr1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MVFR1_EL1`](crate::aarch64::MVFR1_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mvfr1>`](armreg_rt::Value), from `Mvfr1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MVFR1_EL1`](crate::aarch64::MVFR1_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mvfr1};
@@ -21174,14 +21174,14 @@ pub mod mvfr0 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:28\] | `SIMDFMAC` | read-only | - |  |
-/// | \[27:24\] | `FPHP` | read-only | - |  |
-/// | \[23:20\] | `SIMDHP` | read-only | - |  |
-/// | \[19:16\] | `SIMDSP` | read-only | - |  |
-/// | \[15:12\] | `SIMDInt` | read-only | - |  |
-/// | \[11:8\] | `SIMDLS` | read-only | - |  |
-/// | \[7:4\] | `FPDNaN` | read-only | - |  |
-/// | \[3:0\] | `FPFtZ` | read-only | - |  |
+/// | \[31:28\] | [`SIMDFMAC`](Self::SIMDFMAC) | read-only | - |  |
+/// | \[27:24\] | [`FPHP`](Self::FPHP) | read-only | - |  |
+/// | \[23:20\] | [`SIMDHP`](Self::SIMDHP) | read-only | - |  |
+/// | \[19:16\] | [`SIMDSP`](Self::SIMDSP) | read-only | - |  |
+/// | \[15:12\] | [`SIMDInt`](Self::SIMDINT) | read-only | - |  |
+/// | \[11:8\] | [`SIMDLS`](Self::SIMDLS) | read-only | - |  |
+/// | \[7:4\] | [`FPDNaN`](Self::FPDNAN) | read-only | - |  |
+/// | \[3:0\] | [`FPFtZ`](Self::FPFTZ) | read-only | - |  |
 pub enum Mvfr1 {}
 impl Mvfr1 {
     /// `FPFtZ`: 
@@ -21386,7 +21386,7 @@ pub mod mvfr1 {
 }
 /// AArch32 Media and VFP Feature Register 2: miscellaneous floating-point and SIMD instructions
 ///
-/// A layout: its values are [`Value<Mvfr2>`](armreg_rt::Value), from `Mvfr2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MVFR2_EL1`](crate::aarch64::MVFR2_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Mvfr2>`](armreg_rt::Value), from `Mvfr2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MVFR2_EL1`](crate::aarch64::MVFR2_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Mvfr2};
@@ -21403,8 +21403,8 @@ pub mod mvfr1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:8\] | - | reserved, 0 | - |  |
-/// | \[7:4\] | `FPMisc` | read-only | - |  |
-/// | \[3:0\] | `SIMDMisc` | read-only | - |  |
+/// | \[7:4\] | [`FPMisc`](Self::FPMISC) | read-only | - |  |
+/// | \[3:0\] | [`SIMDMisc`](Self::SIMDMISC) | read-only | - |  |
 pub enum Mvfr2 {}
 impl Mvfr2 {
     /// `SIMDMisc`: 
@@ -21559,7 +21559,7 @@ pub mod mvfr2 {
 }
 /// Condition flags (PSTATE.{N,Z,C,V})
 ///
-/// A layout: its values are [`Value<Nzcv>`](armreg_rt::Value), from `Nzcv::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::NZCV`](crate::aarch64::NZCV).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Nzcv>`](armreg_rt::Value), from `Nzcv::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::NZCV`](crate::aarch64::NZCV).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Nzcv};
@@ -21576,10 +21576,10 @@ pub mod mvfr2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[31\] | `N` | read/write | - | Negative condition flag |
-/// | \[30\] | `Z` | read/write | - | Zero condition flag |
-/// | \[29\] | `C` | read/write | - | Carry condition flag |
-/// | \[28\] | `V` | read/write | - | Overflow condition flag |
+/// | \[31\] | [`N`](Self::N) | read/write | - | Negative condition flag |
+/// | \[30\] | [`Z`](Self::Z) | read/write | - | Zero condition flag |
+/// | \[29\] | [`C`](Self::C) | read/write | - | Carry condition flag |
+/// | \[28\] | [`V`](Self::V) | read/write | - | Overflow condition flag |
 /// | \[27:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum Nzcv {}
 impl Nzcv {
@@ -21616,7 +21616,7 @@ impl armreg_rt::Layout for Nzcv {
 }
 /// OS Lock Data Transfer Register, Receive: DBGDTRRX without side effects, for saving and restoring debug state
 ///
-/// A layout: its values are [`Value<Osdtrrx>`](armreg_rt::Value), from `Osdtrrx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::OSDTRRX_EL1`](crate::aarch64::OSDTRRX_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Osdtrrx>`](armreg_rt::Value), from `Osdtrrx::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::OSDTRRX_EL1`](crate::aarch64::OSDTRRX_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Osdtrrx};
@@ -21633,7 +21633,7 @@ impl armreg_rt::Layout for Nzcv {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `DTRRX` | read/write | - | Receive data |
+/// | \[31:0\] | [`DTRRX`](Self::DTRRX) | read/write | - | Receive data |
 pub enum Osdtrrx {}
 impl Osdtrrx {
     /// `DTRRX`: Receive data
@@ -21657,7 +21657,7 @@ impl armreg_rt::Layout for Osdtrrx {
 }
 /// OS Lock Data Transfer Register, Transmit: DBGDTRTX without side effects, for saving and restoring debug state
 ///
-/// A layout: its values are [`Value<Osdtrtx>`](armreg_rt::Value), from `Osdtrtx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::OSDTRTX_EL1`](crate::aarch64::OSDTRTX_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Osdtrtx>`](armreg_rt::Value), from `Osdtrtx::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::OSDTRTX_EL1`](crate::aarch64::OSDTRTX_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Osdtrtx};
@@ -21674,7 +21674,7 @@ impl armreg_rt::Layout for Osdtrrx {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `DTRTX` | read/write | - | Transmit data |
+/// | \[31:0\] | [`DTRTX`](Self::DTRTX) | read/write | - | Transmit data |
 pub enum Osdtrtx {}
 impl Osdtrtx {
     /// `DTRTX`: Transmit data
@@ -21698,7 +21698,7 @@ impl armreg_rt::Layout for Osdtrtx {
 }
 /// OS Lock Exception Catch Control Register: access to EDECCR for saving and restoring debug state
 ///
-/// A layout: its values are [`Value<Oseccr>`](armreg_rt::Value), from `Oseccr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::OSECCR_EL1`](crate::aarch64::OSECCR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Oseccr>`](armreg_rt::Value), from `Oseccr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::OSECCR_EL1`](crate::aarch64::OSECCR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Oseccr};
@@ -21715,7 +21715,7 @@ impl armreg_rt::Layout for Osdtrtx {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `EDECCR` | read/write | - | External Debug Exception Catch Control value |
+/// | \[31:0\] | [`EDECCR`](Self::EDECCR) | read/write | - | External Debug Exception Catch Control value |
 pub enum Oseccr {}
 impl Oseccr {
     /// `EDECCR`: External Debug Exception Catch Control value
@@ -21739,7 +21739,7 @@ impl armreg_rt::Layout for Oseccr {
 }
 /// OS Lock Access Register: writing OSLK sets or clears the OS Lock
 ///
-/// A layout: its values are [`Value<Oslar>`](armreg_rt::Value), from `Oslar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::OSLAR_EL1`](crate::aarch64::OSLAR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Oslar>`](armreg_rt::Value), from `Oslar::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::OSLAR_EL1`](crate::aarch64::OSLAR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Oslar};
@@ -21756,7 +21756,7 @@ impl armreg_rt::Layout for Oseccr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:1\] | - | reserved, 0 | - |  |
-/// | \[0\] | `OSLK` | write-only | - | Write 1 to lock the OS Lock, 0 to unlock it |
+/// | \[0\] | [`OSLK`](Self::OSLK) | write-only | - | Write 1 to lock the OS Lock, 0 to unlock it |
 pub enum Oslar {}
 impl Oslar {
     /// `OSLK`: Write 1 to lock the OS Lock, 0 to unlock it
@@ -21780,7 +21780,7 @@ impl armreg_rt::Layout for Oslar {
 }
 /// Physical Address Register after a successful address translation instruction (F = 0)
 ///
-/// A layout: its values are [`Value<Par>`](armreg_rt::Value), from `Par::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PAR_EL1`](crate::aarch64::PAR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Par>`](armreg_rt::Value), from `Par::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PAR_EL1`](crate::aarch64::PAR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Par};
@@ -21796,15 +21796,15 @@ impl armreg_rt::Layout for Oslar {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:56\] | `ATTR` | read/write | - | Memory attributes of the output, in MAIR attribute encoding |
+/// | \[63:56\] | [`ATTR`](Self::ATTR) | read/write | - | Memory attributes of the output, in MAIR attribute encoding |
 /// | \[55:52\] | - | reserved, 0 | - |  |
-/// | \[51:12\] | `PA` | read/write | - | Output physical address from bit 12 up |
-/// | \[11\] | `NSE` | read/write | - | With NS, the physical address space of the output (FEAT_RME) |
-/// | \[10\] | `IMPDEF` | read/write | - | IMPLEMENTATION DEFINED |
-/// | \[9\] | `NS` | read/write | - | Output address is in the Non-secure physical address space |
-/// | \[8:7\] | `SH` | read/write | - | Shareability of the output address |
+/// | \[51:12\] | [`PA`](Self::PA) | read/write | - | Output physical address from bit 12 up |
+/// | \[11\] | [`NSE`](Self::NSE) | read/write | - | With NS, the physical address space of the output (FEAT_RME) |
+/// | \[10\] | [`IMPDEF`](Self::IMPDEF) | read/write | - | IMPLEMENTATION DEFINED |
+/// | \[9\] | [`NS`](Self::NS) | read/write | - | Output address is in the Non-secure physical address space |
+/// | \[8:7\] | [`SH`](Self::SH) | read/write | - | Shareability of the output address |
 /// | \[6:1\] | - | reserved, 0 | - |  |
-/// | \[0\] | `F` | read/write | - | 0: the translation succeeded |
+/// | \[0\] | [`F`](Self::F) | read/write | - | 0: the translation succeeded |
 pub enum Par {}
 impl Par {
     /// `F`: 0: the translation succeeded
@@ -21917,7 +21917,7 @@ pub mod par {
 }
 /// Physical Address Register after an aborted address translation instruction (F = 1)
 ///
-/// A layout: its values are [`Value<ParFault>`](armreg_rt::Value), from `ParFault::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PAR_EL1_FAULT`](crate::aarch64::PAR_EL1_FAULT).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<ParFault>`](armreg_rt::Value), from `ParFault::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PAR_EL1_FAULT`](crate::aarch64::PAR_EL1_FAULT).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, ParFault};
@@ -21933,19 +21933,19 @@ pub mod par {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:48\] | `IMPDEF` | read/write | - | IMPLEMENTATION DEFINED |
+/// | \[63:48\] | [`IMPDEF`](Self::IMPDEF) | read/write | - | IMPLEMENTATION DEFINED |
 /// | \[47:16\] | - | reserved, 0 | - |  |
-/// | \[15\] | `DirtyBit` | read/write | - | Permission fault due to the dirty state (FEAT_S1PIE/FEAT_S2PIE) |
-/// | \[14\] | `Overlay` | read/write | - | Fault caused by an overlay permission (FEAT_S1POE/FEAT_S2POE) |
-/// | \[13\] | `TopLevel` | read/write | - | Fault caused by the TopLevel check (FEAT_THE) |
-/// | \[12\] | `AssuredOnly` | read/write | - | Fault caused by the AssuredOnly check (FEAT_THE) |
+/// | \[15\] | [`DirtyBit`](Self::DIRTYBIT) | read/write | - | Permission fault due to the dirty state (FEAT_S1PIE/FEAT_S2PIE) |
+/// | \[14\] | [`Overlay`](Self::OVERLAY) | read/write | - | Fault caused by an overlay permission (FEAT_S1POE/FEAT_S2POE) |
+/// | \[13\] | [`TopLevel`](Self::TOPLEVEL) | read/write | - | Fault caused by the TopLevel check (FEAT_THE) |
+/// | \[12\] | [`AssuredOnly`](Self::ASSUREDONLY) | read/write | - | Fault caused by the AssuredOnly check (FEAT_THE) |
 /// | \[11\] | - | reserved, 1 | - |  |
 /// | \[10\] | - | reserved, 0 | - |  |
-/// | \[9\] | `S` | read/write | - | Stage of the fault: 0 stage 1, 1 stage 2 |
-/// | \[8\] | `PTW` | read/write | - | Stage 2 fault during the stage 1 translation table walk |
+/// | \[9\] | [`S`](Self::S) | read/write | - | Stage of the fault: 0 stage 1, 1 stage 2 |
+/// | \[8\] | [`PTW`](Self::PTW) | read/write | - | Stage 2 fault during the stage 1 translation table walk |
 /// | \[7\] | - | reserved, 0 | - |  |
-/// | \[6:1\] | `FST` | read/write | - | Fault status code of the abort |
-/// | \[0\] | `F` | read/write | - | 1: the translation aborted |
+/// | \[6:1\] | [`FST`](Self::FST) | read/write | - | Fault status code of the abort |
+/// | \[0\] | [`F`](Self::F) | read/write | - | 1: the translation aborted |
 pub enum ParFault {}
 impl ParFault {
     /// `F`: 1: the translation aborted
@@ -22001,7 +22001,7 @@ impl armreg_rt::Layout for ParFault {
 }
 /// Permission indirection or overlay values, one 4-bit entry per index
 ///
-/// A layout: its values are [`Value<Pirx>`](armreg_rt::Value), from `Pirx::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PIRE0_EL1`](crate::aarch64::PIRE0_EL1), [`aarch64::PIRE0_EL12`](crate::aarch64::PIRE0_EL12), [`aarch64::PIR_EL1`](crate::aarch64::PIR_EL1), [`aarch64::PIR_EL12`](crate::aarch64::PIR_EL12), [`aarch64::PIR_EL2`](crate::aarch64::PIR_EL2), [`aarch64::POR_EL0`](crate::aarch64::POR_EL0), [`aarch64::POR_EL1`](crate::aarch64::POR_EL1), [`aarch64::POR_EL12`](crate::aarch64::POR_EL12) and 2 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pirx>`](armreg_rt::Value), from `Pirx::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PIRE0_EL1`](crate::aarch64::PIRE0_EL1), [`aarch64::PIRE0_EL12`](crate::aarch64::PIRE0_EL12), [`aarch64::PIR_EL1`](crate::aarch64::PIR_EL1), [`aarch64::PIR_EL12`](crate::aarch64::PIR_EL12), [`aarch64::PIR_EL2`](crate::aarch64::PIR_EL2), [`aarch64::POR_EL0`](crate::aarch64::POR_EL0), [`aarch64::POR_EL1`](crate::aarch64::POR_EL1), [`aarch64::POR_EL12`](crate::aarch64::POR_EL12) and 2 more.
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Pirx};
@@ -22017,22 +22017,22 @@ impl armreg_rt::Layout for ParFault {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `Perm15` | read/write | - | Permissions for index 15 |
-/// | \[59:56\] | `Perm14` | read/write | - | Permissions for index 14 |
-/// | \[55:52\] | `Perm13` | read/write | - | Permissions for index 13 |
-/// | \[51:48\] | `Perm12` | read/write | - | Permissions for index 12 |
-/// | \[47:44\] | `Perm11` | read/write | - | Permissions for index 11 |
-/// | \[43:40\] | `Perm10` | read/write | - | Permissions for index 10 |
-/// | \[39:36\] | `Perm9` | read/write | - | Permissions for index 9 |
-/// | \[35:32\] | `Perm8` | read/write | - | Permissions for index 8 |
-/// | \[31:28\] | `Perm7` | read/write | - | Permissions for index 7 |
-/// | \[27:24\] | `Perm6` | read/write | - | Permissions for index 6 |
-/// | \[23:20\] | `Perm5` | read/write | - | Permissions for index 5 |
-/// | \[19:16\] | `Perm4` | read/write | - | Permissions for index 4 |
-/// | \[15:12\] | `Perm3` | read/write | - | Permissions for index 3 |
-/// | \[11:8\] | `Perm2` | read/write | - | Permissions for index 2 |
-/// | \[7:4\] | `Perm1` | read/write | - | Permissions for index 1 |
-/// | \[3:0\] | `Perm0` | read/write | - | Permissions for index 0 |
+/// | \[63:60\] | [`Perm15`](Self::PERM15) | read/write | - | Permissions for index 15 |
+/// | \[59:56\] | [`Perm14`](Self::PERM14) | read/write | - | Permissions for index 14 |
+/// | \[55:52\] | [`Perm13`](Self::PERM13) | read/write | - | Permissions for index 13 |
+/// | \[51:48\] | [`Perm12`](Self::PERM12) | read/write | - | Permissions for index 12 |
+/// | \[47:44\] | [`Perm11`](Self::PERM11) | read/write | - | Permissions for index 11 |
+/// | \[43:40\] | [`Perm10`](Self::PERM10) | read/write | - | Permissions for index 10 |
+/// | \[39:36\] | [`Perm9`](Self::PERM9) | read/write | - | Permissions for index 9 |
+/// | \[35:32\] | [`Perm8`](Self::PERM8) | read/write | - | Permissions for index 8 |
+/// | \[31:28\] | [`Perm7`](Self::PERM7) | read/write | - | Permissions for index 7 |
+/// | \[27:24\] | [`Perm6`](Self::PERM6) | read/write | - | Permissions for index 6 |
+/// | \[23:20\] | [`Perm5`](Self::PERM5) | read/write | - | Permissions for index 5 |
+/// | \[19:16\] | [`Perm4`](Self::PERM4) | read/write | - | Permissions for index 4 |
+/// | \[15:12\] | [`Perm3`](Self::PERM3) | read/write | - | Permissions for index 3 |
+/// | \[11:8\] | [`Perm2`](Self::PERM2) | read/write | - | Permissions for index 2 |
+/// | \[7:4\] | [`Perm1`](Self::PERM1) | read/write | - | Permissions for index 1 |
+/// | \[3:0\] | [`Perm0`](Self::PERM0) | read/write | - | Permissions for index 0 |
 pub enum Pirx {}
 impl Pirx {
     /// `Perm0`: Permissions for index 0
@@ -22116,7 +22116,7 @@ impl armreg_rt::Layout for Pirx {
 }
 /// Profiling Buffer ID Register: alignment and ownership of the profiling buffer
 ///
-/// A layout: its values are [`Value<Pmbidr>`](armreg_rt::Value), from `Pmbidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMBIDR_EL1`](crate::aarch64::PMBIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmbidr>`](armreg_rt::Value), from `Pmbidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMBIDR_EL1`](crate::aarch64::PMBIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmbidr};
@@ -22133,11 +22133,11 @@ impl armreg_rt::Layout for Pirx {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:12\] | - | reserved, 0 | - |  |
-/// | \[11:8\] | `EA` | read-only | - | External abort handling |
+/// | \[11:8\] | [`EA`](Self::EA) | read-only | - | External abort handling |
 /// | \[7:6\] | - | reserved, 0 | - |  |
-/// | \[5\] | `F` | read-only | - | Hardware management of flag updates |
-/// | \[4\] | `P` | read-only | - | Buffer owned by a higher Exception level |
-/// | \[3:0\] | `ALIGN` | read-only | - | Log2 of the write pointer alignment in bytes |
+/// | \[5\] | [`F`](Self::F) | read-only | - | Hardware management of flag updates |
+/// | \[4\] | [`P`](Self::P) | read-only | - | Buffer owned by a higher Exception level |
+/// | \[3:0\] | [`ALIGN`](Self::ALIGN) | read-only | - | Log2 of the write pointer alignment in bytes |
 pub enum Pmbidr {}
 impl Pmbidr {
     /// `ALIGN`: Log2 of the write pointer alignment in bytes
@@ -22235,7 +22235,7 @@ pub mod pmbidr {
 }
 /// Profiling Buffer Limit Address Register: buffer limit, mode and enable
 ///
-/// A layout: its values are [`Value<Pmblimitr>`](armreg_rt::Value), from `Pmblimitr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMBLIMITR_EL1`](crate::aarch64::PMBLIMITR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmblimitr>`](armreg_rt::Value), from `Pmblimitr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMBLIMITR_EL1`](crate::aarch64::PMBLIMITR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmblimitr};
@@ -22251,12 +22251,12 @@ pub mod pmbidr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:12\] | `LIMIT` | read/write | - | Buffer limit address, bits 63:12 |
+/// | \[63:12\] | [`LIMIT`](Self::LIMIT) | read/write | - | Buffer limit address, bits 63:12 |
 /// | \[11:6\] | - | reserved, 0 | - |  |
-/// | \[5\] | `PMFZ` | read/write | - | Stop collection when the PMU freezes on overflow |
+/// | \[5\] | [`PMFZ`](Self::PMFZ) | read/write | - | Stop collection when the PMU freezes on overflow |
 /// | \[4:3\] | - | reserved, 0 | - |  |
-/// | \[2:1\] | `FM` | read/write | - | Buffer fill mode |
-/// | \[0\] | `E` | read/write | - | Profiling buffer enable |
+/// | \[2:1\] | [`FM`](Self::FM) | read/write | - | Buffer fill mode |
+/// | \[0\] | [`E`](Self::E) | read/write | - | Profiling buffer enable |
 pub enum Pmblimitr {}
 impl Pmblimitr {
     /// `E`: Profiling buffer enable
@@ -22352,7 +22352,7 @@ pub mod pmblimitr {
 }
 /// Profiling Buffer Write Pointer Register
 ///
-/// A layout: its values are [`Value<Pmbptr>`](armreg_rt::Value), from `Pmbptr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMBPTR_EL1`](crate::aarch64::PMBPTR_EL1), [`aarch64::TRBPTR_EL1`](crate::aarch64::TRBPTR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmbptr>`](armreg_rt::Value), from `Pmbptr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMBPTR_EL1`](crate::aarch64::PMBPTR_EL1), [`aarch64::TRBPTR_EL1`](crate::aarch64::TRBPTR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmbptr};
@@ -22368,7 +22368,7 @@ pub mod pmblimitr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `PTR` | read/write | - | Virtual address of the next record |
+/// | \[63:0\] | [`PTR`](Self::PTR) | read/write | - | Virtual address of the next record |
 pub enum Pmbptr {}
 impl Pmbptr {
     /// `PTR`: Virtual address of the next record
@@ -22392,7 +22392,7 @@ impl armreg_rt::Layout for Pmbptr {
 }
 /// Profiling Buffer Status/syndrome Register
 ///
-/// A layout: its values are [`Value<Pmbsr>`](armreg_rt::Value), from `Pmbsr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMBSR_EL1`](crate::aarch64::PMBSR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmbsr>`](armreg_rt::Value), from `Pmbsr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMBSR_EL1`](crate::aarch64::PMBSR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmbsr};
@@ -22409,13 +22409,13 @@ impl armreg_rt::Layout for Pmbptr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:26\] | `EC` | read/write | - | Event class |
+/// | \[31:26\] | [`EC`](Self::EC) | read/write | - | Event class |
 /// | \[25:20\] | - | reserved, 0 | - |  |
-/// | \[19\] | `DL` | read/write | - | Partial record lost |
-/// | \[18\] | `EA` | read/write | - | External abort |
-/// | \[17\] | `S` | read/write | - | Service: a management event occurred |
-/// | \[16\] | `COLL` | read/write | - | Collision detected |
-/// | \[15:0\] | `MSS` | read/write | - | Management event specific syndrome |
+/// | \[19\] | [`DL`](Self::DL) | read/write | - | Partial record lost |
+/// | \[18\] | [`EA`](Self::EA) | read/write | - | External abort |
+/// | \[17\] | [`S`](Self::S) | read/write | - | Service: a management event occurred |
+/// | \[16\] | [`COLL`](Self::COLL) | read/write | - | Collision detected |
+/// | \[15:0\] | [`MSS`](Self::MSS) | read/write | - | Management event specific syndrome |
 pub enum Pmbsr {}
 impl Pmbsr {
     /// `MSS`: Management event specific syndrome
@@ -22525,7 +22525,7 @@ pub mod pmbsr {
 }
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
 ///
-/// A layout: its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR)
 /// - [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr)")]
@@ -22544,16 +22544,16 @@ pub mod pmbsr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `P` | read/write | - | Privileged filtering: 1 = do not count at EL1 |
-/// | \[30\] | `U` | read/write | - | User filtering: 1 = do not count at EL0 |
-/// | \[29\] | `NSK` | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
-/// | \[28\] | `NSU` | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
-/// | \[27\] | `NSH` | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
-/// | \[26\] | `M` | read/write | - | EL3 filtering: EL3 is counted when M equals P |
-/// | \[24\] | `SH` | read/write | - | Secure EL2 filtering (FEAT_SEL2) |
-/// | \[22\] | `RLK` | read/write | - | Realm EL1 filtering (FEAT_RME) |
-/// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME) |
-/// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME) |
+/// | \[31\] | [`P`](Self::P) | read/write | - | Privileged filtering: 1 = do not count at EL1 |
+/// | \[30\] | [`U`](Self::U) | read/write | - | User filtering: 1 = do not count at EL0 |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
+/// | \[26\] | [`M`](Self::M) | read/write | - | EL3 filtering: EL3 is counted when M equals P |
+/// | \[24\] | [`SH`](Self::SH) | read/write | - | Secure EL2 filtering (FEAT_SEL2) |
+/// | \[22\] | [`RLK`](Self::RLK) | read/write | - | Realm EL1 filtering (FEAT_RME) |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME) |
+/// | \[20\] | [`RLH`](Self::RLH) | read/write | - | Realm EL2 filtering (FEAT_RME) |
 pub enum Pmccfiltr {}
 impl Pmccfiltr {
     /// `RLH`: Realm EL2 filtering (FEAT_RME)
@@ -22633,7 +22633,7 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
 ///
-/// A layout: its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64)
 /// - [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccntr`](crate::mmio::PmuExt32::pmccntr)")]
@@ -22652,7 +22652,7 @@ impl armreg_rt::Layout for Pmccfiltr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `CCNT` | read/write | - | Cycle count |
+/// | \[63:0\] | [`CCNT`](Self::CCNT) | read/write | - | Cycle count |
 pub enum Pmccntr {}
 impl Pmccntr {
     /// `CCNT`: Cycle count
@@ -22678,7 +22678,7 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Cycle Count Register, low 32 bits: the AArch32 32-bit MRC/MCR form of PMCCNTR
 ///
-/// A layout: its values are [`Value<Pmccntr32>`](armreg_rt::Value), from `Pmccntr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccntr32>`](armreg_rt::Value), from `Pmccntr32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmccntr32};
@@ -22694,7 +22694,7 @@ impl armreg_rt::Layout for Pmccntr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `CCNT` | read/write | - | Cycle count bits \[31:0\] |
+/// | \[31:0\] | [`CCNT`](Self::CCNT) | read/write | - | Cycle count bits \[31:0\] |
 pub enum Pmccntr32 {}
 impl Pmccntr32 {
     /// `CCNT`: Cycle count bits \[31:0\]
@@ -22720,7 +22720,7 @@ impl armreg_rt::Layout for Pmccntr32 {
 }
 /// Common Event Identification, AArch64 64-bit form (PMCEID0_EL0 / PMCEID1_EL0). Bit n of \[31:0\] set = common event n (PMCEID0) or 0x20 + n (PMCEID1) is implemented; \[63:32\] hold the events 0x4000+ that AArch32/external PMCEID2/PMCEID3 show. The split into named fields is not described here
 ///
-/// A layout: its values are [`Value<Pmceid>`](armreg_rt::Value), from `Pmceid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid>`](armreg_rt::Value), from `Pmceid::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmceid};
@@ -22736,7 +22736,7 @@ impl armreg_rt::Layout for Pmccntr32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
+/// | \[63:0\] | [`ID`](Self::ID) | read-only | - | Event support bitmap (whole register; finer layout not described here) |
 pub enum Pmceid {}
 impl Pmceid {
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
@@ -22762,7 +22762,7 @@ impl armreg_rt::Layout for Pmceid {
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
 ///
-/// A layout: its values are [`Value<Pmceid32>`](armreg_rt::Value), from `Pmceid32::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid32>`](armreg_rt::Value), from `Pmceid32::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCEID0`](crate::aarch32::PMCEID0)
 /// - [`aarch32::PMCEID1`](crate::aarch32::PMCEID1)
 /// - [`aarch32::PMCEID2`](crate::aarch32::PMCEID2)
@@ -22783,7 +22783,7 @@ impl armreg_rt::Layout for Pmceid {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
+/// | \[31:0\] | [`ID`](Self::ID) | read-only | - | Event support bitmap (whole register; finer layout not described here) |
 pub enum Pmceid32 {}
 impl Pmceid32 {
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
@@ -22809,7 +22809,7 @@ impl armreg_rt::Layout for Pmceid32 {
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
 ///
-/// A layout: its values are [`Value<Pmcidr>`](armreg_rt::Value), from `Pmcidr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcidr>`](armreg_rt::Value), from `Pmcidr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmcidr`](crate::mmio::PmuExt32::pmcidr)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff0`](crate::mmio::PmuExt32::pmdevaff0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff1`](crate::mmio::PmuExt32::pmdevaff1)")]
@@ -22834,7 +22834,7 @@ impl armreg_rt::Layout for Pmceid32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
+/// | \[31:0\] | [`VALUE`](Self::VALUE) | read-only | - | Whole register; finer layout not described here |
 pub enum Pmcidr {}
 impl Pmcidr {
     /// `VALUE`: Whole register; finer layout not described here
@@ -22860,7 +22860,7 @@ impl armreg_rt::Layout for Pmcidr {
 }
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
 ///
-/// A layout: its values are [`Value<Pmcr>`](armreg_rt::Value), from `Pmcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcr>`](armreg_rt::Value), from `Pmcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmcr};
@@ -22876,19 +22876,19 @@ impl armreg_rt::Layout for Pmcidr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[32\] | `FZS` | read/write | - | Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only |
-/// | \[31:24\] | `IMP` | read-only | - | Implementer code, same encoding as MIDR_EL1.Implementer |
-/// | \[23:16\] | `IDCODE` | read-only | - | Identification code, IMPLEMENTATION DEFINED |
-/// | \[15:11\] | `N` | read-only | - | Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN) |
-/// | \[9\] | `FZO` | read/write | - | Freeze-on-overflow (FEAT_PMUv3p7) |
-/// | \[7\] | `LP` | read/write | - | Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63 |
-/// | \[6\] | `LC` | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31) |
-/// | \[5\] | `DP` | read/write | - | Disable the cycle counter where event counting is prohibited |
-/// | \[4\] | `X` | read/write | - | Export enable: export events to an external monitoring block |
-/// | \[3\] | `D` | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1 |
-/// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
-/// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
-/// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
+/// | \[32\] | [`FZS`](Self::FZS) | read/write | - | Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only |
+/// | \[31:24\] | [`IMP`](Self::IMP) | read-only | - | Implementer code, same encoding as MIDR_EL1.Implementer |
+/// | \[23:16\] | [`IDCODE`](Self::IDCODE) | read-only | - | Identification code, IMPLEMENTATION DEFINED |
+/// | \[15:11\] | [`N`](Self::N) | read-only | - | Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN) |
+/// | \[9\] | [`FZO`](Self::FZO) | read/write | - | Freeze-on-overflow (FEAT_PMUv3p7) |
+/// | \[7\] | [`LP`](Self::LP) | read/write | - | Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63 |
+/// | \[6\] | [`LC`](Self::LC) | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31) |
+/// | \[5\] | [`DP`](Self::DP) | read/write | - | Disable the cycle counter where event counting is prohibited |
+/// | \[4\] | [`X`](Self::X) | read/write | - | Export enable: export events to an external monitoring block |
+/// | \[3\] | [`D`](Self::D) | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1 |
+/// | \[2\] | [`C`](Self::C) | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
+/// | \[1\] | [`P`](Self::P) | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
+/// | \[0\] | [`E`](Self::E) | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
 pub enum Pmcr {}
 impl Pmcr {
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
@@ -23045,7 +23045,7 @@ pub mod pmcr {
 }
 /// PMCR as seen through the AArch32 PMCR (32 bits, no FZS)
 ///
-/// A layout: its values are [`Value<PmcrA32>`](armreg_rt::Value), from `PmcrA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmcrA32>`](armreg_rt::Value), from `PmcrA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, PmcrA32};
@@ -23061,18 +23061,18 @@ pub mod pmcr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:24\] | `IMP` | read-only | - | Implementer code, same encoding as MIDR_EL1.Implementer |
-/// | \[23:16\] | `IDCODE` | read-only | - | Identification code, IMPLEMENTATION DEFINED |
-/// | \[15:11\] | `N` | read-only | - | Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN) |
-/// | \[9\] | `FZO` | read/write | - | Freeze-on-overflow (FEAT_PMUv3p7) |
-/// | \[7\] | `LP` | read/write | - | Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63 |
-/// | \[6\] | `LC` | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31) |
-/// | \[5\] | `DP` | read/write | - | Disable the cycle counter where event counting is prohibited |
-/// | \[4\] | `X` | read/write | - | Export enable: export events to an external monitoring block |
-/// | \[3\] | `D` | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1 |
-/// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
-/// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
-/// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
+/// | \[31:24\] | [`IMP`](Self::IMP) | read-only | - | Implementer code, same encoding as MIDR_EL1.Implementer |
+/// | \[23:16\] | [`IDCODE`](Self::IDCODE) | read-only | - | Identification code, IMPLEMENTATION DEFINED |
+/// | \[15:11\] | [`N`](Self::N) | read-only | - | Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN) |
+/// | \[9\] | [`FZO`](Self::FZO) | read/write | - | Freeze-on-overflow (FEAT_PMUv3p7) |
+/// | \[7\] | [`LP`](Self::LP) | read/write | - | Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63 |
+/// | \[6\] | [`LC`](Self::LC) | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31) |
+/// | \[5\] | [`DP`](Self::DP) | read/write | - | Disable the cycle counter where event counting is prohibited |
+/// | \[4\] | [`X`](Self::X) | read/write | - | Export enable: export events to an external monitoring block |
+/// | \[3\] | [`D`](Self::D) | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1 |
+/// | \[2\] | [`C`](Self::C) | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
+/// | \[1\] | [`P`](Self::P) | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
+/// | \[0\] | [`E`](Self::E) | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
 pub enum PmcrA32 {}
 impl PmcrA32 {
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
@@ -23172,7 +23172,7 @@ pub mod pmcr_a32 {
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
 ///
-/// A layout: its values are [`Value<Pmevcntr>`](armreg_rt::Value), from `Pmevcntr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr>`](armreg_rt::Value), from `Pmevcntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr)")]
 ///
@@ -23190,7 +23190,7 @@ pub mod pmcr_a32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter n |
+/// | \[63:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count of counter n |
 pub enum Pmevcntr {}
 impl Pmevcntr {
     /// `EVCNT`: Event count of counter n
@@ -23216,7 +23216,7 @@ impl armreg_rt::Layout for Pmevcntr {
 }
 /// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
 ///
-/// A layout: its values are [`Value<Pmevcntr32>`](armreg_rt::Value), from `Pmevcntr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr32>`](armreg_rt::Value), from `Pmevcntr32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmevcntr32};
@@ -23232,7 +23232,7 @@ impl armreg_rt::Layout for Pmevcntr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `EVCNT` | read/write | - | Event count bits \[31:0\] |
+/// | \[31:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count bits \[31:0\] |
 pub enum Pmevcntr32 {}
 impl Pmevcntr32 {
     /// `EVCNT`: Event count bits \[31:0\]
@@ -23258,7 +23258,7 @@ impl armreg_rt::Layout for Pmevcntr32 {
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
 ///
-/// A layout: its values are [`Value<Pmevtyper>`](armreg_rt::Value), from `Pmevtyper::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevtyper>`](armreg_rt::Value), from `Pmevtyper::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER)
 /// - [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0)
 /// - [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER)
@@ -23279,18 +23279,18 @@ impl armreg_rt::Layout for Pmevcntr32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `P` | read/write | - | Privileged filtering: 1 = do not count at EL1 |
-/// | \[30\] | `U` | read/write | - | User filtering: 1 = do not count at EL0 |
-/// | \[29\] | `NSK` | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
-/// | \[28\] | `NSU` | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
-/// | \[27\] | `NSH` | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
-/// | \[26\] | `M` | read/write | - | EL3 filtering: EL3 is counted when M equals P |
-/// | \[25\] | `MT` | read/write | - | Multithreading: count events from all PEs that share affinity level 1 |
-/// | \[24\] | `SH` | read/write | - | Secure EL2 filtering (FEAT_SEL2) |
-/// | \[22\] | `RLK` | read/write | - | Realm EL1 filtering (FEAT_RME) |
-/// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME) |
-/// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME) |
-/// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0 |
+/// | \[31\] | [`P`](Self::P) | read/write | - | Privileged filtering: 1 = do not count at EL1 |
+/// | \[30\] | [`U`](Self::U) | read/write | - | User filtering: 1 = do not count at EL0 |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
+/// | \[26\] | [`M`](Self::M) | read/write | - | EL3 filtering: EL3 is counted when M equals P |
+/// | \[25\] | [`MT`](Self::MT) | read/write | - | Multithreading: count events from all PEs that share affinity level 1 |
+/// | \[24\] | [`SH`](Self::SH) | read/write | - | Secure EL2 filtering (FEAT_SEL2) |
+/// | \[22\] | [`RLK`](Self::RLK) | read/write | - | Realm EL1 filtering (FEAT_RME) |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME) |
+/// | \[20\] | [`RLH`](Self::RLH) | read/write | - | Realm EL2 filtering (FEAT_RME) |
+/// | \[15:0\] | [`evtCount`](Self::EVTCOUNT) | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0 |
 pub enum Pmevtyper {}
 impl Pmevtyper {
     /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0
@@ -23382,7 +23382,7 @@ impl armreg_rt::Layout for Pmevtyper {
 }
 /// Performance Monitors Instruction Counter Filter Register
 ///
-/// A layout: its values are [`Value<Pmicfiltr>`](armreg_rt::Value), from `Pmicfiltr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMICFILTR_EL0`](crate::aarch64::PMICFILTR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmicfiltr>`](armreg_rt::Value), from `Pmicfiltr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMICFILTR_EL0`](crate::aarch64::PMICFILTR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmicfiltr};
@@ -23399,23 +23399,23 @@ impl armreg_rt::Layout for Pmevtyper {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:59\] | - | reserved, 0 | - |  |
-/// | \[58\] | `SYNC` | read/write | - | Synchronous mode |
-/// | \[57:56\] | `VS` | read/write | - | Threshold qualifier |
+/// | \[58\] | [`SYNC`](Self::SYNC) | read/write | - | Synchronous mode |
+/// | \[57:56\] | [`VS`](Self::VS) | read/write | - | Threshold qualifier |
 /// | \[55:32\] | - | reserved, 0 | - |  |
-/// | \[31\] | `P` | read/write | - | Do not count at EL1 |
-/// | \[30\] | `U` | read/write | - | Do not count at EL0 |
-/// | \[29\] | `NSK` | read/write | - | Non-secure EL1 filter |
-/// | \[28\] | `NSU` | read/write | - | Non-secure EL0 filter |
-/// | \[27\] | `NSH` | read/write | - | Count at EL2 |
-/// | \[26\] | `M` | read/write | - | EL3 filter |
+/// | \[31\] | [`P`](Self::P) | read/write | - | Do not count at EL1 |
+/// | \[30\] | [`U`](Self::U) | read/write | - | Do not count at EL0 |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filter |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filter |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Count at EL2 |
+/// | \[26\] | [`M`](Self::M) | read/write | - | EL3 filter |
 /// | \[25\] | - | reserved, 0 | - |  |
-/// | \[24\] | `SH` | read/write | - | Secure EL2 filter |
-/// | \[23\] | `T` | read/write | - | Transactional state filter |
-/// | \[22\] | `RLK` | read/write | - | Realm EL1 filter |
-/// | \[21\] | `RLU` | read/write | - | Realm EL0 filter |
-/// | \[20\] | `RLH` | read/write | - | Realm EL2 filter |
+/// | \[24\] | [`SH`](Self::SH) | read/write | - | Secure EL2 filter |
+/// | \[23\] | [`T`](Self::T) | read/write | - | Transactional state filter |
+/// | \[22\] | [`RLK`](Self::RLK) | read/write | - | Realm EL1 filter |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filter |
+/// | \[20\] | [`RLH`](Self::RLH) | read/write | - | Realm EL2 filter |
 /// | \[19:16\] | - | reserved, 0 | - |  |
-/// | \[15:0\] | `evtCount` | read/write | - | Event counted |
+/// | \[15:0\] | [`evtCount`](Self::EVTCOUNT) | read/write | - | Event counted |
 pub enum Pmicfiltr {}
 impl Pmicfiltr {
     /// `evtCount`: Event counted
@@ -23491,7 +23491,7 @@ impl armreg_rt::Layout for Pmicfiltr {
 }
 /// Performance Monitors Instruction Counter Register (FEAT_PMUv3_ICNTR)
 ///
-/// A layout: its values are [`Value<Pmicntr>`](armreg_rt::Value), from `Pmicntr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMICNTR_EL0`](crate::aarch64::PMICNTR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmicntr>`](armreg_rt::Value), from `Pmicntr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMICNTR_EL0`](crate::aarch64::PMICNTR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmicntr};
@@ -23507,7 +23507,7 @@ impl armreg_rt::Layout for Pmicfiltr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `ICNT` | read/write | - | Instruction count |
+/// | \[63:0\] | [`ICNT`](Self::ICNT) | read/write | - | Instruction count |
 pub enum Pmicntr {}
 impl Pmicntr {
     /// `ICNT`: Instruction count
@@ -23539,7 +23539,7 @@ impl armreg_rt::Layout for Pmicntr {
 pub type Pmmir = crate::Pmcidr;
 /// Statistical Profiling Control Register (EL1): enables sampling at EL1 and EL0
 ///
-/// A layout: its values are [`Value<PmscrEl1>`](armreg_rt::Value), from `PmscrEl1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSCR_EL1`](crate::aarch64::PMSCR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmscrEl1>`](armreg_rt::Value), from `PmscrEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMSCR_EL1`](crate::aarch64::PMSCR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, PmscrEl1};
@@ -23556,13 +23556,13 @@ pub type Pmmir = crate::Pmcidr;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:8\] | - | reserved, 0 | - |  |
-/// | \[7:6\] | `PCT` | read/write | - | Timestamp counter select |
-/// | \[5\] | `TS` | read/write | - | Collect timestamps |
-/// | \[4\] | `PA` | read/write | - | Collect physical addresses |
-/// | \[3\] | `CX` | read/write | - | Collect CONTEXTIDR in samples |
+/// | \[7:6\] | [`PCT`](Self::PCT) | read/write | - | Timestamp counter select |
+/// | \[5\] | [`TS`](Self::TS) | read/write | - | Collect timestamps |
+/// | \[4\] | [`PA`](Self::PA) | read/write | - | Collect physical addresses |
+/// | \[3\] | [`CX`](Self::CX) | read/write | - | Collect CONTEXTIDR in samples |
 /// | \[2\] | - | reserved, 0 | - |  |
-/// | \[1\] | `E1SPE` | read/write | - | Enable sampling at EL1 |
-/// | \[0\] | `E0SPE` | read/write | - | Enable sampling at EL0 |
+/// | \[1\] | [`E1SPE`](Self::E1SPE) | read/write | - | Enable sampling at EL1 |
+/// | \[0\] | [`E0SPE`](Self::E0SPE) | read/write | - | Enable sampling at EL0 |
 pub enum PmscrEl1 {}
 impl PmscrEl1 {
     /// `E0SPE`: Enable sampling at EL0
@@ -23606,7 +23606,7 @@ impl armreg_rt::Layout for PmscrEl1 {
 }
 /// Statistical Profiling Control Register (EL2): enables sampling at EL2 and EL0 in the EL2 host
 ///
-/// A layout: its values are [`Value<PmscrEl2>`](armreg_rt::Value), from `PmscrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSCR_EL2`](crate::aarch64::PMSCR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmscrEl2>`](armreg_rt::Value), from `PmscrEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMSCR_EL2`](crate::aarch64::PMSCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, PmscrEl2};
@@ -23623,13 +23623,13 @@ impl armreg_rt::Layout for PmscrEl1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:8\] | - | reserved, 0 | - |  |
-/// | \[7:6\] | `PCT` | read/write | - | Timestamp counter select |
-/// | \[5\] | `TS` | read/write | - | Collect timestamps |
-/// | \[4\] | `PA` | read/write | - | Collect physical addresses |
-/// | \[3\] | `CX` | read/write | - | Collect CONTEXTIDR_EL2 in samples |
+/// | \[7:6\] | [`PCT`](Self::PCT) | read/write | - | Timestamp counter select |
+/// | \[5\] | [`TS`](Self::TS) | read/write | - | Collect timestamps |
+/// | \[4\] | [`PA`](Self::PA) | read/write | - | Collect physical addresses |
+/// | \[3\] | [`CX`](Self::CX) | read/write | - | Collect CONTEXTIDR_EL2 in samples |
 /// | \[2\] | - | reserved, 0 | - |  |
-/// | \[1\] | `E2SPE` | read/write | - | Enable sampling at EL2 |
-/// | \[0\] | `E0HSPE` | read/write | - | Enable sampling at EL0 in the EL2&0 regime |
+/// | \[1\] | [`E2SPE`](Self::E2SPE) | read/write | - | Enable sampling at EL2 |
+/// | \[0\] | [`E0HSPE`](Self::E0HSPE) | read/write | - | Enable sampling at EL0 in the EL2&0 regime |
 pub enum PmscrEl2 {}
 impl PmscrEl2 {
     /// `E0HSPE`: Enable sampling at EL0 in the EL2&0 regime
@@ -23735,7 +23735,7 @@ pub mod pmscr_el2 {
 }
 /// Event Counter Selection Register: selects the counter that PMXEVTYPER/PMXEVCNTR reach (31 selects PMCCFILTR through PMXEVTYPER). System-register only
 ///
-/// A layout: its values are [`Value<Pmselr>`](armreg_rt::Value), from `Pmselr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmselr>`](armreg_rt::Value), from `Pmselr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Pmselr};
@@ -23751,7 +23751,7 @@ pub mod pmscr_el2 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[4:0\] | `SEL` | read/write | - | Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR |
+/// | \[4:0\] | [`SEL`](Self::SEL) | read/write | - | Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR |
 pub enum Pmselr {}
 impl Pmselr {
     /// `SEL`: Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR
@@ -23777,7 +23777,7 @@ impl armreg_rt::Layout for Pmselr {
 }
 /// Sampling Event Filter Register: samples are kept only if these events occurred
 ///
-/// A layout: its values are [`Value<Pmsevfr>`](armreg_rt::Value), from `Pmsevfr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSEVFR_EL1`](crate::aarch64::PMSEVFR_EL1), [`aarch64::PMSNEVFR_EL1`](crate::aarch64::PMSNEVFR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmsevfr>`](armreg_rt::Value), from `Pmsevfr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMSEVFR_EL1`](crate::aarch64::PMSEVFR_EL1), [`aarch64::PMSNEVFR_EL1`](crate::aarch64::PMSNEVFR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsevfr};
@@ -23793,7 +23793,7 @@ impl armreg_rt::Layout for Pmselr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `E` | read/write | - | Event filter bits |
+/// | \[63:0\] | [`E`](Self::E) | read/write | - | Event filter bits |
 pub enum Pmsevfr {}
 impl Pmsevfr {
     /// `E`: Event filter bits
@@ -23817,7 +23817,7 @@ impl armreg_rt::Layout for Pmsevfr {
 }
 /// Sampling Filter Control Register: filters on operation type, events and latency
 ///
-/// A layout: its values are [`Value<Pmsfcr>`](armreg_rt::Value), from `Pmsfcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSFCR_EL1`](crate::aarch64::PMSFCR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmsfcr>`](armreg_rt::Value), from `Pmsfcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMSFCR_EL1`](crate::aarch64::PMSFCR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsfcr};
@@ -23834,14 +23834,14 @@ impl armreg_rt::Layout for Pmsevfr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:19\] | - | reserved, 0 | - |  |
-/// | \[18\] | `ST` | read/write | - | Keep store samples |
-/// | \[17\] | `LD` | read/write | - | Keep load samples |
-/// | \[16\] | `B` | read/write | - | Keep branch samples |
+/// | \[18\] | [`ST`](Self::ST) | read/write | - | Keep store samples |
+/// | \[17\] | [`LD`](Self::LD) | read/write | - | Keep load samples |
+/// | \[16\] | [`B`](Self::B) | read/write | - | Keep branch samples |
 /// | \[15:4\] | - | reserved, 0 | - |  |
-/// | \[3\] | `FnE` | read/write | - | Filter by inverted event |
-/// | \[2\] | `FL` | read/write | - | Filter by latency |
-/// | \[1\] | `FT` | read/write | - | Filter by operation type |
-/// | \[0\] | `FE` | read/write | - | Filter by event |
+/// | \[3\] | [`FnE`](Self::FNE) | read/write | - | Filter by inverted event |
+/// | \[2\] | [`FL`](Self::FL) | read/write | - | Filter by latency |
+/// | \[1\] | [`FT`](Self::FT) | read/write | - | Filter by operation type |
+/// | \[0\] | [`FE`](Self::FE) | read/write | - | Filter by event |
 pub enum Pmsfcr {}
 impl Pmsfcr {
     /// `FE`: Filter by event
@@ -23889,7 +23889,7 @@ impl armreg_rt::Layout for Pmsfcr {
 }
 /// Sampling Interval Counter Register
 ///
-/// A layout: its values are [`Value<Pmsicr>`](armreg_rt::Value), from `Pmsicr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSICR_EL1`](crate::aarch64::PMSICR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmsicr>`](armreg_rt::Value), from `Pmsicr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMSICR_EL1`](crate::aarch64::PMSICR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsicr};
@@ -23905,9 +23905,9 @@ impl armreg_rt::Layout for Pmsfcr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:56\] | `ECOUNT` | read/write | - | Secondary sampling counter |
+/// | \[63:56\] | [`ECOUNT`](Self::ECOUNT) | read/write | - | Secondary sampling counter |
 /// | \[55:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `COUNT` | read/write | - | Current value of the interval counter |
+/// | \[31:0\] | [`COUNT`](Self::COUNT) | read/write | - | Current value of the interval counter |
 pub enum Pmsicr {}
 impl Pmsicr {
     /// `COUNT`: Current value of the interval counter
@@ -23935,7 +23935,7 @@ impl armreg_rt::Layout for Pmsicr {
 }
 /// Sampling Profiling ID Register: implemented SPE features and sizes
 ///
-/// A layout: its values are [`Value<Pmsidr>`](armreg_rt::Value), from `Pmsidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSIDR_EL1`](crate::aarch64::PMSIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmsidr>`](armreg_rt::Value), from `Pmsidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMSIDR_EL1`](crate::aarch64::PMSIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsidr};
@@ -23952,19 +23952,19 @@ impl armreg_rt::Layout for Pmsicr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:25\] | - | reserved, 0 | - |  |
-/// | \[24\] | `PBT` | read-only | - | Previous branch target address packet supported |
-/// | \[23:20\] | `FORMAT` | read-only | - | Record format |
-/// | \[19:16\] | `COUNTSIZE` | read-only | - | Counter size |
-/// | \[15:12\] | `MAXSIZE` | read-only | - | Maximum record size |
-/// | \[11:8\] | `INTERVAL` | read-only | - | Recommended minimum sampling interval |
+/// | \[24\] | [`PBT`](Self::PBT) | read-only | - | Previous branch target address packet supported |
+/// | \[23:20\] | [`FORMAT`](Self::FORMAT) | read-only | - | Record format |
+/// | \[19:16\] | [`COUNTSIZE`](Self::COUNTSIZE) | read-only | - | Counter size |
+/// | \[15:12\] | [`MAXSIZE`](Self::MAXSIZE) | read-only | - | Maximum record size |
+/// | \[11:8\] | [`INTERVAL`](Self::INTERVAL) | read-only | - | Recommended minimum sampling interval |
 /// | \[7\] | - | reserved, 0 | - |  |
-/// | \[6\] | `FnE` | read-only | - | Inverted event filtering supported |
-/// | \[5\] | `ERND` | read-only | - | Random interval perturbation is not deterministic |
-/// | \[4\] | `LDS` | read-only | - | Data source indicator for loads |
-/// | \[3\] | `ARCHINST` | read-only | - | Architectural instruction profiling supported |
-/// | \[2\] | `FL` | read-only | - | Latency filtering supported |
-/// | \[1\] | `FT` | read-only | - | Type filtering supported |
-/// | \[0\] | `FE` | read-only | - | Event filtering supported |
+/// | \[6\] | [`FnE`](Self::FNE) | read-only | - | Inverted event filtering supported |
+/// | \[5\] | [`ERND`](Self::ERND) | read-only | - | Random interval perturbation is not deterministic |
+/// | \[4\] | [`LDS`](Self::LDS) | read-only | - | Data source indicator for loads |
+/// | \[3\] | [`ARCHINST`](Self::ARCHINST) | read-only | - | Architectural instruction profiling supported |
+/// | \[2\] | [`FL`](Self::FL) | read-only | - | Latency filtering supported |
+/// | \[1\] | [`FT`](Self::FT) | read-only | - | Type filtering supported |
+/// | \[0\] | [`FE`](Self::FE) | read-only | - | Event filtering supported |
 pub enum Pmsidr {}
 impl Pmsidr {
     /// `FE`: Event filtering supported
@@ -24161,7 +24161,7 @@ pub mod pmsidr {
 }
 /// Sampling Interval Reload Register: sampling interval and random perturbation
 ///
-/// A layout: its values are [`Value<Pmsirr>`](armreg_rt::Value), from `Pmsirr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSIRR_EL1`](crate::aarch64::PMSIRR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmsirr>`](armreg_rt::Value), from `Pmsirr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMSIRR_EL1`](crate::aarch64::PMSIRR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmsirr};
@@ -24178,9 +24178,9 @@ pub mod pmsidr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:8\] | `INTERVAL` | read/write | - | Sampling interval, bits 31:8 |
+/// | \[31:8\] | [`INTERVAL`](Self::INTERVAL) | read/write | - | Sampling interval, bits 31:8 |
 /// | \[7:1\] | - | reserved, 0 | - |  |
-/// | \[0\] | `RND` | read/write | - | Add random perturbation to the interval |
+/// | \[0\] | [`RND`](Self::RND) | read/write | - | Add random perturbation to the interval |
 pub enum Pmsirr {}
 impl Pmsirr {
     /// `RND`: Add random perturbation to the interval
@@ -24208,7 +24208,7 @@ impl armreg_rt::Layout for Pmsirr {
 }
 /// Sampling Latency Filter Register: minimum latency of a kept sample
 ///
-/// A layout: its values are [`Value<Pmslatfr>`](armreg_rt::Value), from `Pmslatfr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMSLATFR_EL1`](crate::aarch64::PMSLATFR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmslatfr>`](armreg_rt::Value), from `Pmslatfr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMSLATFR_EL1`](crate::aarch64::PMSLATFR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmslatfr};
@@ -24225,7 +24225,7 @@ impl armreg_rt::Layout for Pmsirr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:16\] | - | reserved, 0 | - |  |
-/// | \[15:0\] | `MINLAT` | read/write | - | Minimum latency for a sample to be kept |
+/// | \[15:0\] | [`MINLAT`](Self::MINLAT) | read/write | - | Minimum latency for a sample to be kept |
 pub enum Pmslatfr {}
 impl Pmslatfr {
     /// `MINLAT`: Minimum latency for a sample to be kept
@@ -24259,11 +24259,11 @@ impl armreg_rt::Layout for Pmslatfr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `E` | read/write | - | Inverted event filter bits |
+/// | \[63:0\] | [`E`](Self::E) | read/write | - | Inverted event filter bits |
 pub type Pmsnevfr = crate::Pmsevfr;
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
 ///
-/// A layout: its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMSWINC`](crate::aarch32::PMSWINC)
 /// - [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmswinc`](crate::mmio::PmuExt32::pmswinc)")]
@@ -24282,37 +24282,37 @@ pub type Pmsnevfr = crate::Pmsevfr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[30\] | `P30` | write-only | - | Write 1 to increment event counter 30 (when it counts SW_INCR) |
-/// | \[29\] | `P29` | write-only | - | Write 1 to increment event counter 29 (when it counts SW_INCR) |
-/// | \[28\] | `P28` | write-only | - | Write 1 to increment event counter 28 (when it counts SW_INCR) |
-/// | \[27\] | `P27` | write-only | - | Write 1 to increment event counter 27 (when it counts SW_INCR) |
-/// | \[26\] | `P26` | write-only | - | Write 1 to increment event counter 26 (when it counts SW_INCR) |
-/// | \[25\] | `P25` | write-only | - | Write 1 to increment event counter 25 (when it counts SW_INCR) |
-/// | \[24\] | `P24` | write-only | - | Write 1 to increment event counter 24 (when it counts SW_INCR) |
-/// | \[23\] | `P23` | write-only | - | Write 1 to increment event counter 23 (when it counts SW_INCR) |
-/// | \[22\] | `P22` | write-only | - | Write 1 to increment event counter 22 (when it counts SW_INCR) |
-/// | \[21\] | `P21` | write-only | - | Write 1 to increment event counter 21 (when it counts SW_INCR) |
-/// | \[20\] | `P20` | write-only | - | Write 1 to increment event counter 20 (when it counts SW_INCR) |
-/// | \[19\] | `P19` | write-only | - | Write 1 to increment event counter 19 (when it counts SW_INCR) |
-/// | \[18\] | `P18` | write-only | - | Write 1 to increment event counter 18 (when it counts SW_INCR) |
-/// | \[17\] | `P17` | write-only | - | Write 1 to increment event counter 17 (when it counts SW_INCR) |
-/// | \[16\] | `P16` | write-only | - | Write 1 to increment event counter 16 (when it counts SW_INCR) |
-/// | \[15\] | `P15` | write-only | - | Write 1 to increment event counter 15 (when it counts SW_INCR) |
-/// | \[14\] | `P14` | write-only | - | Write 1 to increment event counter 14 (when it counts SW_INCR) |
-/// | \[13\] | `P13` | write-only | - | Write 1 to increment event counter 13 (when it counts SW_INCR) |
-/// | \[12\] | `P12` | write-only | - | Write 1 to increment event counter 12 (when it counts SW_INCR) |
-/// | \[11\] | `P11` | write-only | - | Write 1 to increment event counter 11 (when it counts SW_INCR) |
-/// | \[10\] | `P10` | write-only | - | Write 1 to increment event counter 10 (when it counts SW_INCR) |
-/// | \[9\] | `P9` | write-only | - | Write 1 to increment event counter 9 (when it counts SW_INCR) |
-/// | \[8\] | `P8` | write-only | - | Write 1 to increment event counter 8 (when it counts SW_INCR) |
-/// | \[7\] | `P7` | write-only | - | Write 1 to increment event counter 7 (when it counts SW_INCR) |
-/// | \[6\] | `P6` | write-only | - | Write 1 to increment event counter 6 (when it counts SW_INCR) |
-/// | \[5\] | `P5` | write-only | - | Write 1 to increment event counter 5 (when it counts SW_INCR) |
-/// | \[4\] | `P4` | write-only | - | Write 1 to increment event counter 4 (when it counts SW_INCR) |
-/// | \[3\] | `P3` | write-only | - | Write 1 to increment event counter 3 (when it counts SW_INCR) |
-/// | \[2\] | `P2` | write-only | - | Write 1 to increment event counter 2 (when it counts SW_INCR) |
-/// | \[1\] | `P1` | write-only | - | Write 1 to increment event counter 1 (when it counts SW_INCR) |
-/// | \[0\] | `P0` | write-only | - | Write 1 to increment event counter 0 (when it counts SW_INCR) |
+/// | \[30\] | [`P30`](Self::P30) | write-only | - | Write 1 to increment event counter 30 (when it counts SW_INCR) |
+/// | \[29\] | [`P29`](Self::P29) | write-only | - | Write 1 to increment event counter 29 (when it counts SW_INCR) |
+/// | \[28\] | [`P28`](Self::P28) | write-only | - | Write 1 to increment event counter 28 (when it counts SW_INCR) |
+/// | \[27\] | [`P27`](Self::P27) | write-only | - | Write 1 to increment event counter 27 (when it counts SW_INCR) |
+/// | \[26\] | [`P26`](Self::P26) | write-only | - | Write 1 to increment event counter 26 (when it counts SW_INCR) |
+/// | \[25\] | [`P25`](Self::P25) | write-only | - | Write 1 to increment event counter 25 (when it counts SW_INCR) |
+/// | \[24\] | [`P24`](Self::P24) | write-only | - | Write 1 to increment event counter 24 (when it counts SW_INCR) |
+/// | \[23\] | [`P23`](Self::P23) | write-only | - | Write 1 to increment event counter 23 (when it counts SW_INCR) |
+/// | \[22\] | [`P22`](Self::P22) | write-only | - | Write 1 to increment event counter 22 (when it counts SW_INCR) |
+/// | \[21\] | [`P21`](Self::P21) | write-only | - | Write 1 to increment event counter 21 (when it counts SW_INCR) |
+/// | \[20\] | [`P20`](Self::P20) | write-only | - | Write 1 to increment event counter 20 (when it counts SW_INCR) |
+/// | \[19\] | [`P19`](Self::P19) | write-only | - | Write 1 to increment event counter 19 (when it counts SW_INCR) |
+/// | \[18\] | [`P18`](Self::P18) | write-only | - | Write 1 to increment event counter 18 (when it counts SW_INCR) |
+/// | \[17\] | [`P17`](Self::P17) | write-only | - | Write 1 to increment event counter 17 (when it counts SW_INCR) |
+/// | \[16\] | [`P16`](Self::P16) | write-only | - | Write 1 to increment event counter 16 (when it counts SW_INCR) |
+/// | \[15\] | [`P15`](Self::P15) | write-only | - | Write 1 to increment event counter 15 (when it counts SW_INCR) |
+/// | \[14\] | [`P14`](Self::P14) | write-only | - | Write 1 to increment event counter 14 (when it counts SW_INCR) |
+/// | \[13\] | [`P13`](Self::P13) | write-only | - | Write 1 to increment event counter 13 (when it counts SW_INCR) |
+/// | \[12\] | [`P12`](Self::P12) | write-only | - | Write 1 to increment event counter 12 (when it counts SW_INCR) |
+/// | \[11\] | [`P11`](Self::P11) | write-only | - | Write 1 to increment event counter 11 (when it counts SW_INCR) |
+/// | \[10\] | [`P10`](Self::P10) | write-only | - | Write 1 to increment event counter 10 (when it counts SW_INCR) |
+/// | \[9\] | [`P9`](Self::P9) | write-only | - | Write 1 to increment event counter 9 (when it counts SW_INCR) |
+/// | \[8\] | [`P8`](Self::P8) | write-only | - | Write 1 to increment event counter 8 (when it counts SW_INCR) |
+/// | \[7\] | [`P7`](Self::P7) | write-only | - | Write 1 to increment event counter 7 (when it counts SW_INCR) |
+/// | \[6\] | [`P6`](Self::P6) | write-only | - | Write 1 to increment event counter 6 (when it counts SW_INCR) |
+/// | \[5\] | [`P5`](Self::P5) | write-only | - | Write 1 to increment event counter 5 (when it counts SW_INCR) |
+/// | \[4\] | [`P4`](Self::P4) | write-only | - | Write 1 to increment event counter 4 (when it counts SW_INCR) |
+/// | \[3\] | [`P3`](Self::P3) | write-only | - | Write 1 to increment event counter 3 (when it counts SW_INCR) |
+/// | \[2\] | [`P2`](Self::P2) | write-only | - | Write 1 to increment event counter 2 (when it counts SW_INCR) |
+/// | \[1\] | [`P1`](Self::P1) | write-only | - | Write 1 to increment event counter 1 (when it counts SW_INCR) |
+/// | \[0\] | [`P0`](Self::P0) | write-only | - | Write 1 to increment event counter 0 (when it counts SW_INCR) |
 pub enum Pmswinc {}
 impl Pmswinc {
     /// `P0`: Write 1 to increment event counter 0 (when it counts SW_INCR)
@@ -24518,7 +24518,7 @@ impl armreg_rt::Layout for Pmswinc {
 }
 /// User Enable Register: EL0 access to the Performance Monitors (AArch64 PMUSERENR_EL0)
 ///
-/// A layout: its values are [`Value<Pmuserenr>`](armreg_rt::Value), from `Pmuserenr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmuserenr>`](armreg_rt::Value), from `Pmuserenr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Pmuserenr};
@@ -24534,13 +24534,13 @@ impl armreg_rt::Layout for Pmswinc {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[6\] | `TID` | read/write | - | TID (see DDI0487 PMUSERENR_EL0) |
-/// | \[5\] | `IR` | read/write | - | IR (see DDI0487 PMUSERENR_EL0). AArch64 only |
-/// | \[4\] | `UEN` | read/write | - | UEN (see DDI0487 PMUSERENR_EL0). AArch64 only |
-/// | \[3\] | `ER` | read/write | - | EL0 read access to the event counters (and PMSELR) |
-/// | \[2\] | `CR` | read/write | - | EL0 read access to the cycle counter |
-/// | \[1\] | `SW` | read/write | - | EL0 write access to PMSWINC |
-/// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
+/// | \[6\] | [`TID`](Self::TID) | read/write | - | TID (see DDI0487 PMUSERENR_EL0) |
+/// | \[5\] | [`IR`](Self::IR) | read/write | - | IR (see DDI0487 PMUSERENR_EL0). AArch64 only |
+/// | \[4\] | [`UEN`](Self::UEN) | read/write | - | UEN (see DDI0487 PMUSERENR_EL0). AArch64 only |
+/// | \[3\] | [`ER`](Self::ER) | read/write | - | EL0 read access to the event counters (and PMSELR) |
+/// | \[2\] | [`CR`](Self::CR) | read/write | - | EL0 read access to the cycle counter |
+/// | \[1\] | [`SW`](Self::SW) | read/write | - | EL0 write access to PMSWINC |
+/// | \[0\] | [`EN`](Self::EN) | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
 pub enum Pmuserenr {}
 impl Pmuserenr {
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
@@ -24602,7 +24602,7 @@ impl armreg_rt::Layout for Pmuserenr {
 }
 /// PMUSERENR as seen through AArch32 (UEN and IR are AArch64 only)
 ///
-/// A layout: its values are [`Value<PmuserenrA32>`](armreg_rt::Value), from `PmuserenrA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmuserenrA32>`](armreg_rt::Value), from `PmuserenrA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, PmuserenrA32};
@@ -24618,11 +24618,11 @@ impl armreg_rt::Layout for Pmuserenr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[6\] | `TID` | read/write | - | TID (see DDI0487 PMUSERENR_EL0) |
-/// | \[3\] | `ER` | read/write | - | EL0 read access to the event counters (and PMSELR) |
-/// | \[2\] | `CR` | read/write | - | EL0 read access to the cycle counter |
-/// | \[1\] | `SW` | read/write | - | EL0 write access to PMSWINC |
-/// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
+/// | \[6\] | [`TID`](Self::TID) | read/write | - | TID (see DDI0487 PMUSERENR_EL0) |
+/// | \[3\] | [`ER`](Self::ER) | read/write | - | EL0 read access to the event counters (and PMSELR) |
+/// | \[2\] | [`CR`](Self::CR) | read/write | - | EL0 read access to the cycle counter |
+/// | \[1\] | [`SW`](Self::SW) | read/write | - | EL0 write access to PMSWINC |
+/// | \[0\] | [`EN`](Self::EN) | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
 pub enum PmuserenrA32 {}
 impl PmuserenrA32 {
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
@@ -24672,7 +24672,7 @@ impl armreg_rt::Layout for PmuserenrA32 {
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
 ///
-/// A layout: its values are [`Value<PmCounterMask>`](armreg_rt::Value), from `PmCounterMask::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmCounterMask>`](armreg_rt::Value), from `PmCounterMask::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR)
 /// - [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0)
 /// - [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET)
@@ -24697,38 +24697,38 @@ impl armreg_rt::Layout for PmuserenrA32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `C` | read/write | - | Cycle counter (PMCCNTR) |
-/// | \[30\] | `P30` | read/write | - | Event counter 30 (PMEVCNTR30); RAZ/WI when 30 &gt;= PMCR.N |
-/// | \[29\] | `P29` | read/write | - | Event counter 29 (PMEVCNTR29); RAZ/WI when 29 &gt;= PMCR.N |
-/// | \[28\] | `P28` | read/write | - | Event counter 28 (PMEVCNTR28); RAZ/WI when 28 &gt;= PMCR.N |
-/// | \[27\] | `P27` | read/write | - | Event counter 27 (PMEVCNTR27); RAZ/WI when 27 &gt;= PMCR.N |
-/// | \[26\] | `P26` | read/write | - | Event counter 26 (PMEVCNTR26); RAZ/WI when 26 &gt;= PMCR.N |
-/// | \[25\] | `P25` | read/write | - | Event counter 25 (PMEVCNTR25); RAZ/WI when 25 &gt;= PMCR.N |
-/// | \[24\] | `P24` | read/write | - | Event counter 24 (PMEVCNTR24); RAZ/WI when 24 &gt;= PMCR.N |
-/// | \[23\] | `P23` | read/write | - | Event counter 23 (PMEVCNTR23); RAZ/WI when 23 &gt;= PMCR.N |
-/// | \[22\] | `P22` | read/write | - | Event counter 22 (PMEVCNTR22); RAZ/WI when 22 &gt;= PMCR.N |
-/// | \[21\] | `P21` | read/write | - | Event counter 21 (PMEVCNTR21); RAZ/WI when 21 &gt;= PMCR.N |
-/// | \[20\] | `P20` | read/write | - | Event counter 20 (PMEVCNTR20); RAZ/WI when 20 &gt;= PMCR.N |
-/// | \[19\] | `P19` | read/write | - | Event counter 19 (PMEVCNTR19); RAZ/WI when 19 &gt;= PMCR.N |
-/// | \[18\] | `P18` | read/write | - | Event counter 18 (PMEVCNTR18); RAZ/WI when 18 &gt;= PMCR.N |
-/// | \[17\] | `P17` | read/write | - | Event counter 17 (PMEVCNTR17); RAZ/WI when 17 &gt;= PMCR.N |
-/// | \[16\] | `P16` | read/write | - | Event counter 16 (PMEVCNTR16); RAZ/WI when 16 &gt;= PMCR.N |
-/// | \[15\] | `P15` | read/write | - | Event counter 15 (PMEVCNTR15); RAZ/WI when 15 &gt;= PMCR.N |
-/// | \[14\] | `P14` | read/write | - | Event counter 14 (PMEVCNTR14); RAZ/WI when 14 &gt;= PMCR.N |
-/// | \[13\] | `P13` | read/write | - | Event counter 13 (PMEVCNTR13); RAZ/WI when 13 &gt;= PMCR.N |
-/// | \[12\] | `P12` | read/write | - | Event counter 12 (PMEVCNTR12); RAZ/WI when 12 &gt;= PMCR.N |
-/// | \[11\] | `P11` | read/write | - | Event counter 11 (PMEVCNTR11); RAZ/WI when 11 &gt;= PMCR.N |
-/// | \[10\] | `P10` | read/write | - | Event counter 10 (PMEVCNTR10); RAZ/WI when 10 &gt;= PMCR.N |
-/// | \[9\] | `P9` | read/write | - | Event counter 9 (PMEVCNTR9); RAZ/WI when 9 &gt;= PMCR.N |
-/// | \[8\] | `P8` | read/write | - | Event counter 8 (PMEVCNTR8); RAZ/WI when 8 &gt;= PMCR.N |
-/// | \[7\] | `P7` | read/write | - | Event counter 7 (PMEVCNTR7); RAZ/WI when 7 &gt;= PMCR.N |
-/// | \[6\] | `P6` | read/write | - | Event counter 6 (PMEVCNTR6); RAZ/WI when 6 &gt;= PMCR.N |
-/// | \[5\] | `P5` | read/write | - | Event counter 5 (PMEVCNTR5); RAZ/WI when 5 &gt;= PMCR.N |
-/// | \[4\] | `P4` | read/write | - | Event counter 4 (PMEVCNTR4); RAZ/WI when 4 &gt;= PMCR.N |
-/// | \[3\] | `P3` | read/write | - | Event counter 3 (PMEVCNTR3); RAZ/WI when 3 &gt;= PMCR.N |
-/// | \[2\] | `P2` | read/write | - | Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N |
-/// | \[1\] | `P1` | read/write | - | Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N |
-/// | \[0\] | `P0` | read/write | - | Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N |
+/// | \[31\] | [`C`](Self::C) | read/write | - | Cycle counter (PMCCNTR) |
+/// | \[30\] | [`P30`](Self::P30) | read/write | - | Event counter 30 (PMEVCNTR30); RAZ/WI when 30 &gt;= PMCR.N |
+/// | \[29\] | [`P29`](Self::P29) | read/write | - | Event counter 29 (PMEVCNTR29); RAZ/WI when 29 &gt;= PMCR.N |
+/// | \[28\] | [`P28`](Self::P28) | read/write | - | Event counter 28 (PMEVCNTR28); RAZ/WI when 28 &gt;= PMCR.N |
+/// | \[27\] | [`P27`](Self::P27) | read/write | - | Event counter 27 (PMEVCNTR27); RAZ/WI when 27 &gt;= PMCR.N |
+/// | \[26\] | [`P26`](Self::P26) | read/write | - | Event counter 26 (PMEVCNTR26); RAZ/WI when 26 &gt;= PMCR.N |
+/// | \[25\] | [`P25`](Self::P25) | read/write | - | Event counter 25 (PMEVCNTR25); RAZ/WI when 25 &gt;= PMCR.N |
+/// | \[24\] | [`P24`](Self::P24) | read/write | - | Event counter 24 (PMEVCNTR24); RAZ/WI when 24 &gt;= PMCR.N |
+/// | \[23\] | [`P23`](Self::P23) | read/write | - | Event counter 23 (PMEVCNTR23); RAZ/WI when 23 &gt;= PMCR.N |
+/// | \[22\] | [`P22`](Self::P22) | read/write | - | Event counter 22 (PMEVCNTR22); RAZ/WI when 22 &gt;= PMCR.N |
+/// | \[21\] | [`P21`](Self::P21) | read/write | - | Event counter 21 (PMEVCNTR21); RAZ/WI when 21 &gt;= PMCR.N |
+/// | \[20\] | [`P20`](Self::P20) | read/write | - | Event counter 20 (PMEVCNTR20); RAZ/WI when 20 &gt;= PMCR.N |
+/// | \[19\] | [`P19`](Self::P19) | read/write | - | Event counter 19 (PMEVCNTR19); RAZ/WI when 19 &gt;= PMCR.N |
+/// | \[18\] | [`P18`](Self::P18) | read/write | - | Event counter 18 (PMEVCNTR18); RAZ/WI when 18 &gt;= PMCR.N |
+/// | \[17\] | [`P17`](Self::P17) | read/write | - | Event counter 17 (PMEVCNTR17); RAZ/WI when 17 &gt;= PMCR.N |
+/// | \[16\] | [`P16`](Self::P16) | read/write | - | Event counter 16 (PMEVCNTR16); RAZ/WI when 16 &gt;= PMCR.N |
+/// | \[15\] | [`P15`](Self::P15) | read/write | - | Event counter 15 (PMEVCNTR15); RAZ/WI when 15 &gt;= PMCR.N |
+/// | \[14\] | [`P14`](Self::P14) | read/write | - | Event counter 14 (PMEVCNTR14); RAZ/WI when 14 &gt;= PMCR.N |
+/// | \[13\] | [`P13`](Self::P13) | read/write | - | Event counter 13 (PMEVCNTR13); RAZ/WI when 13 &gt;= PMCR.N |
+/// | \[12\] | [`P12`](Self::P12) | read/write | - | Event counter 12 (PMEVCNTR12); RAZ/WI when 12 &gt;= PMCR.N |
+/// | \[11\] | [`P11`](Self::P11) | read/write | - | Event counter 11 (PMEVCNTR11); RAZ/WI when 11 &gt;= PMCR.N |
+/// | \[10\] | [`P10`](Self::P10) | read/write | - | Event counter 10 (PMEVCNTR10); RAZ/WI when 10 &gt;= PMCR.N |
+/// | \[9\] | [`P9`](Self::P9) | read/write | - | Event counter 9 (PMEVCNTR9); RAZ/WI when 9 &gt;= PMCR.N |
+/// | \[8\] | [`P8`](Self::P8) | read/write | - | Event counter 8 (PMEVCNTR8); RAZ/WI when 8 &gt;= PMCR.N |
+/// | \[7\] | [`P7`](Self::P7) | read/write | - | Event counter 7 (PMEVCNTR7); RAZ/WI when 7 &gt;= PMCR.N |
+/// | \[6\] | [`P6`](Self::P6) | read/write | - | Event counter 6 (PMEVCNTR6); RAZ/WI when 6 &gt;= PMCR.N |
+/// | \[5\] | [`P5`](Self::P5) | read/write | - | Event counter 5 (PMEVCNTR5); RAZ/WI when 5 &gt;= PMCR.N |
+/// | \[4\] | [`P4`](Self::P4) | read/write | - | Event counter 4 (PMEVCNTR4); RAZ/WI when 4 &gt;= PMCR.N |
+/// | \[3\] | [`P3`](Self::P3) | read/write | - | Event counter 3 (PMEVCNTR3); RAZ/WI when 3 &gt;= PMCR.N |
+/// | \[2\] | [`P2`](Self::P2) | read/write | - | Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N |
+/// | \[1\] | [`P1`](Self::P1) | read/write | - | Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N |
+/// | \[0\] | [`P0`](Self::P0) | read/write | - | Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N |
 pub enum PmCounterMask {}
 impl PmCounterMask {
     /// `P0`: Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N
@@ -24940,7 +24940,7 @@ impl armreg_rt::Layout for PmCounterMask {
 }
 /// Read-Check-Write Mask Register for 128-bit RCW instructions
 ///
-/// A layout: its values are [`Value<Rcwmask>`](armreg_rt::Value), from `Rcwmask::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::RCWMASK_EL1`](crate::aarch64::RCWMASK_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Rcwmask>`](armreg_rt::Value), from `Rcwmask::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::RCWMASK_EL1`](crate::aarch64::RCWMASK_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Rcwmask};
@@ -24956,7 +24956,7 @@ impl armreg_rt::Layout for PmCounterMask {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `RCWMASK` | read/write | - | Bits that RCW instructions may change |
+/// | \[63:0\] | [`RCWMASK`](Self::RCWMASK) | read/write | - | Bits that RCW instructions may change |
 pub enum Rcwmask {}
 impl Rcwmask {
     /// `RCWMASK`: Bits that RCW instructions may change
@@ -24980,7 +24980,7 @@ impl armreg_rt::Layout for Rcwmask {
 }
 /// Software Read-Check-Write Mask Register for 128-bit RCWS instructions
 ///
-/// A layout: its values are [`Value<Rcwsmask>`](armreg_rt::Value), from `Rcwsmask::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::RCWSMASK_EL1`](crate::aarch64::RCWSMASK_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Rcwsmask>`](armreg_rt::Value), from `Rcwsmask::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::RCWSMASK_EL1`](crate::aarch64::RCWSMASK_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Rcwsmask};
@@ -24996,7 +24996,7 @@ impl armreg_rt::Layout for Rcwmask {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `RCWSMASK` | read/write | - | Bits that RCWS instructions may change |
+/// | \[63:0\] | [`RCWSMASK`](Self::RCWSMASK) | read/write | - | Bits that RCWS instructions may change |
 pub enum Rcwsmask {}
 impl Rcwsmask {
     /// `RCWSMASK`: Bits that RCWS instructions may change
@@ -25030,11 +25030,11 @@ impl armreg_rt::Layout for Rcwsmask {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `IMPDEF` | read-only | - | IMPLEMENTATION DEFINED revision information |
+/// | \[63:0\] | [`IMPDEF`](Self::IMPDEF) | read-only | - | IMPLEMENTATION DEFINED revision information |
 pub type Revidr = crate::Aidr;
 /// Reset Vector Base Address Register: where execution starts after a warm reset
 ///
-/// A layout: its values are [`Value<Rvbar>`](armreg_rt::Value), from `Rvbar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::RVBAR_EL1`](crate::aarch64::RVBAR_EL1), [`aarch64::RVBAR_EL2`](crate::aarch64::RVBAR_EL2), [`aarch64::RVBAR_EL3`](crate::aarch64::RVBAR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Rvbar>`](armreg_rt::Value), from `Rvbar::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::RVBAR_EL1`](crate::aarch64::RVBAR_EL1), [`aarch64::RVBAR_EL2`](crate::aarch64::RVBAR_EL2), [`aarch64::RVBAR_EL3`](crate::aarch64::RVBAR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Rvbar};
@@ -25050,7 +25050,7 @@ pub type Revidr = crate::Aidr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `ResetAddress` | read-only | - | IMPLEMENTATION DEFINED reset vector address |
+/// | \[63:0\] | [`ResetAddress`](Self::RESETADDRESS) | read-only | - | IMPLEMENTATION DEFINED reset vector address |
 pub enum Rvbar {}
 impl Rvbar {
     /// `ResetAddress`: IMPLEMENTATION DEFINED reset vector address
@@ -25074,7 +25074,7 @@ impl armreg_rt::Layout for Rvbar {
 }
 /// Secure Configuration Register
 ///
-/// A layout: its values are [`Value<Scr>`](armreg_rt::Value), from `Scr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SCR_EL3`](crate::aarch64::SCR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Scr>`](armreg_rt::Value), from `Scr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SCR_EL3`](crate::aarch64::SCR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Scr};
@@ -25090,61 +25090,61 @@ impl armreg_rt::Layout for Rvbar {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63\] | `EXT63` | read/write | - | Control added by a later extension; not itemised here, RES0 when not implemented |
-/// | \[62\] | `NSE` | read/write | - | With NS, selects the Security state of EL0-EL2 (FEAT_RME) |
-/// | \[61:60\] | `EXT61_60` | read/write | - | Controls added by later extensions; not itemised here, RES0 when not implemented |
-/// | \[59\] | `FGTEn2` | read/write | - | Enable the second set of fine-grained traps at EL2 (FEAT_FGT2) |
-/// | \[58:56\] | `EXT58_56` | read/write | - | Controls added by later extensions; not itemised here, RES0 when not implemented |
-/// | \[55\] | `EnIDCP128` | read/write | - | Lower-EL access to 128-bit implementation-defined system registers (FEAT_SYSREG128) |
-/// | \[54\] | `EXT54` | read/write | - | Control added by a later extension; not itemised here, RES0 when not implemented |
-/// | \[53\] | `PFAREn` | read/write | - | Lower-EL access to the physical fault address registers (FEAT_PFAR) |
-/// | \[52\] | `TWERR` | read/write | - | Trap writes of error record registers to EL3 (FEAT_RASv2) |
-/// | \[51\] | `TMEA` | read/write | - | Trap masked external aborts to EL3 (FEAT_DoubleFault2) |
-/// | \[50\] | `EnFPM` | read/write | - | Lower-EL access to FPMR (FEAT_FPMR) |
-/// | \[49\] | `MECEn` | read/write | - | Lower-EL access to the memory encryption context registers (FEAT_MEC) |
-/// | \[48\] | `GPF` | read/write | - | Route granule protection faults to EL3 (FEAT_RME) |
-/// | \[47\] | `D128En` | read/write | - | Lower-EL access to 128-bit translation table registers (FEAT_D128) |
-/// | \[46\] | `AIEn` | read/write | - | Lower-EL access to the extended memory attribute registers (FEAT_AIE) |
-/// | \[45\] | `PIEn` | read/write | - | Lower-EL access to permission indirection registers (FEAT_S1PIE) |
-/// | \[44\] | `SCTLR2En` | read/write | - | Lower-EL access to SCTLR2_ELx (FEAT_SCTLR2) |
-/// | \[43\] | `TCR2En` | read/write | - | Lower-EL access to TCR2_ELx (FEAT_TCR2) |
-/// | \[42\] | `RCWMASKEn` | read/write | - | Lower-EL access to the RCW mask registers (FEAT_THE) |
-/// | \[41\] | `EnTP2` | read/write | - | Lower-EL access to TPIDR2_EL0 (FEAT_SME) |
-/// | \[40\] | `TRNDR` | read/write | - | Trap RNDR/RNDRRS reads to EL3 (FEAT_RNG_TRAP) |
-/// | \[39\] | `GCSEn` | read/write | - | Lower-EL use of the guarded control stack (FEAT_GCS) |
-/// | \[38\] | `HXEn` | read/write | - | Lower-EL access to HCRX_EL2 (FEAT_HCX) |
-/// | \[37\] | `ADEn` | read/write | - | Lower-EL access to ACCDATA_EL1 (FEAT_LS64_ACCDATA) |
-/// | \[36\] | `EnAS0` | read/write | - | Lower-EL use of ST64BV0 (FEAT_LS64_ACCDATA) |
-/// | \[35\] | `AMVOFFEN` | read/write | - | Enable activity monitor virtual offsets (FEAT_AMUv1p1) |
-/// | \[34\] | `TME` | read/write | - | Enable transactional memory at lower ELs (FEAT_TME) |
-/// | \[33:30\] | `TWEDEL` | read/write | - | Delay before a trapped WFE traps to EL3, as 2^(TWEDEL+8) cycles (FEAT_TWED) |
-/// | \[29\] | `TWEDEn` | read/write | - | Enable the configurable WFE trap delay (FEAT_TWED) |
-/// | \[28\] | `ECVEn` | read/write | - | Enable the enhanced counter virtualisation offsets (FEAT_ECV) |
-/// | \[27\] | `FGTEn` | read/write | - | Enable fine-grained traps at EL2 (FEAT_FGT) |
-/// | \[26\] | `ATA` | read/write | - | Allocation tag access at lower ELs (FEAT_MTE2) |
-/// | \[25\] | `EnSCXT` | read/write | - | Lower-EL access to SCXTNUM_ELx (FEAT_CSV2_2) |
-/// | \[24:22\] | `EXT24_22` | read/write | - | Controls added by later extensions; not itemised here, RES0 when not implemented |
-/// | \[21\] | `FIEN` | read/write | - | Lower-EL access to the RAS fault injection registers (FEAT_RASv1p1) |
-/// | \[20\] | `NMEA` | read/write | - | Non-maskable external aborts to EL3 (FEAT_DoubleFault) |
-/// | \[19\] | `EASE` | read/write | - | External aborts to the SError vector (FEAT_DoubleFault) |
-/// | \[18\] | `EEL2` | read/write | - | Enable EL2 in Secure state (FEAT_SEL2) |
-/// | \[17\] | `API` | read/write | - | Do not trap pointer authentication instructions (FEAT_PAuth) |
-/// | \[16\] | `APK` | read/write | - | Do not trap pointer authentication key registers (FEAT_PAuth) |
-/// | \[15\] | `TERR` | read/write | - | Trap error record accesses to EL3 (FEAT_RAS) |
-/// | \[14\] | `TLOR` | read/write | - | Trap LORegion registers to EL3 (FEAT_LOR) |
-/// | \[13\] | `TWE` | read/write | - | Trap WFE at lower ELs to EL3 |
-/// | \[12\] | `TWI` | read/write | - | Trap WFI at lower ELs to EL3 |
-/// | \[11\] | `ST` | read/write | - | Secure EL1 access to the secure physical timer registers |
-/// | \[10\] | `RW` | read/write | - | Execution state of the next lower EL (1: AArch64) |
-/// | \[9\] | `SIF` | read/write | - | Secure instruction fetch from Non-secure memory disabled |
-/// | \[8\] | `HCE` | read/write | - | Enable the HVC instruction |
-/// | \[7\] | `SMD` | read/write | - | Disable the SMC instruction |
+/// | \[63\] | [`EXT63`](Self::EXT63) | read/write | - | Control added by a later extension; not itemised here, RES0 when not implemented |
+/// | \[62\] | [`NSE`](Self::NSE) | read/write | - | With NS, selects the Security state of EL0-EL2 (FEAT_RME) |
+/// | \[61:60\] | [`EXT61_60`](Self::EXT61_60) | read/write | - | Controls added by later extensions; not itemised here, RES0 when not implemented |
+/// | \[59\] | [`FGTEn2`](Self::FGTEN2) | read/write | - | Enable the second set of fine-grained traps at EL2 (FEAT_FGT2) |
+/// | \[58:56\] | [`EXT58_56`](Self::EXT58_56) | read/write | - | Controls added by later extensions; not itemised here, RES0 when not implemented |
+/// | \[55\] | [`EnIDCP128`](Self::ENIDCP128) | read/write | - | Lower-EL access to 128-bit implementation-defined system registers (FEAT_SYSREG128) |
+/// | \[54\] | [`EXT54`](Self::EXT54) | read/write | - | Control added by a later extension; not itemised here, RES0 when not implemented |
+/// | \[53\] | [`PFAREn`](Self::PFAREN) | read/write | - | Lower-EL access to the physical fault address registers (FEAT_PFAR) |
+/// | \[52\] | [`TWERR`](Self::TWERR) | read/write | - | Trap writes of error record registers to EL3 (FEAT_RASv2) |
+/// | \[51\] | [`TMEA`](Self::TMEA) | read/write | - | Trap masked external aborts to EL3 (FEAT_DoubleFault2) |
+/// | \[50\] | [`EnFPM`](Self::ENFPM) | read/write | - | Lower-EL access to FPMR (FEAT_FPMR) |
+/// | \[49\] | [`MECEn`](Self::MECEN) | read/write | - | Lower-EL access to the memory encryption context registers (FEAT_MEC) |
+/// | \[48\] | [`GPF`](Self::GPF) | read/write | - | Route granule protection faults to EL3 (FEAT_RME) |
+/// | \[47\] | [`D128En`](Self::D128EN) | read/write | - | Lower-EL access to 128-bit translation table registers (FEAT_D128) |
+/// | \[46\] | [`AIEn`](Self::AIEN) | read/write | - | Lower-EL access to the extended memory attribute registers (FEAT_AIE) |
+/// | \[45\] | [`PIEn`](Self::PIEN) | read/write | - | Lower-EL access to permission indirection registers (FEAT_S1PIE) |
+/// | \[44\] | [`SCTLR2En`](Self::SCTLR2EN) | read/write | - | Lower-EL access to SCTLR2_ELx (FEAT_SCTLR2) |
+/// | \[43\] | [`TCR2En`](Self::TCR2EN) | read/write | - | Lower-EL access to TCR2_ELx (FEAT_TCR2) |
+/// | \[42\] | [`RCWMASKEn`](Self::RCWMASKEN) | read/write | - | Lower-EL access to the RCW mask registers (FEAT_THE) |
+/// | \[41\] | [`EnTP2`](Self::ENTP2) | read/write | - | Lower-EL access to TPIDR2_EL0 (FEAT_SME) |
+/// | \[40\] | [`TRNDR`](Self::TRNDR) | read/write | - | Trap RNDR/RNDRRS reads to EL3 (FEAT_RNG_TRAP) |
+/// | \[39\] | [`GCSEn`](Self::GCSEN) | read/write | - | Lower-EL use of the guarded control stack (FEAT_GCS) |
+/// | \[38\] | [`HXEn`](Self::HXEN) | read/write | - | Lower-EL access to HCRX_EL2 (FEAT_HCX) |
+/// | \[37\] | [`ADEn`](Self::ADEN) | read/write | - | Lower-EL access to ACCDATA_EL1 (FEAT_LS64_ACCDATA) |
+/// | \[36\] | [`EnAS0`](Self::ENAS0) | read/write | - | Lower-EL use of ST64BV0 (FEAT_LS64_ACCDATA) |
+/// | \[35\] | [`AMVOFFEN`](Self::AMVOFFEN) | read/write | - | Enable activity monitor virtual offsets (FEAT_AMUv1p1) |
+/// | \[34\] | [`TME`](Self::TME) | read/write | - | Enable transactional memory at lower ELs (FEAT_TME) |
+/// | \[33:30\] | [`TWEDEL`](Self::TWEDEL) | read/write | - | Delay before a trapped WFE traps to EL3, as 2^(TWEDEL+8) cycles (FEAT_TWED) |
+/// | \[29\] | [`TWEDEn`](Self::TWEDEN) | read/write | - | Enable the configurable WFE trap delay (FEAT_TWED) |
+/// | \[28\] | [`ECVEn`](Self::ECVEN) | read/write | - | Enable the enhanced counter virtualisation offsets (FEAT_ECV) |
+/// | \[27\] | [`FGTEn`](Self::FGTEN) | read/write | - | Enable fine-grained traps at EL2 (FEAT_FGT) |
+/// | \[26\] | [`ATA`](Self::ATA) | read/write | - | Allocation tag access at lower ELs (FEAT_MTE2) |
+/// | \[25\] | [`EnSCXT`](Self::ENSCXT) | read/write | - | Lower-EL access to SCXTNUM_ELx (FEAT_CSV2_2) |
+/// | \[24:22\] | [`EXT24_22`](Self::EXT24_22) | read/write | - | Controls added by later extensions; not itemised here, RES0 when not implemented |
+/// | \[21\] | [`FIEN`](Self::FIEN) | read/write | - | Lower-EL access to the RAS fault injection registers (FEAT_RASv1p1) |
+/// | \[20\] | [`NMEA`](Self::NMEA) | read/write | - | Non-maskable external aborts to EL3 (FEAT_DoubleFault) |
+/// | \[19\] | [`EASE`](Self::EASE) | read/write | - | External aborts to the SError vector (FEAT_DoubleFault) |
+/// | \[18\] | [`EEL2`](Self::EEL2) | read/write | - | Enable EL2 in Secure state (FEAT_SEL2) |
+/// | \[17\] | [`API`](Self::API) | read/write | - | Do not trap pointer authentication instructions (FEAT_PAuth) |
+/// | \[16\] | [`APK`](Self::APK) | read/write | - | Do not trap pointer authentication key registers (FEAT_PAuth) |
+/// | \[15\] | [`TERR`](Self::TERR) | read/write | - | Trap error record accesses to EL3 (FEAT_RAS) |
+/// | \[14\] | [`TLOR`](Self::TLOR) | read/write | - | Trap LORegion registers to EL3 (FEAT_LOR) |
+/// | \[13\] | [`TWE`](Self::TWE) | read/write | - | Trap WFE at lower ELs to EL3 |
+/// | \[12\] | [`TWI`](Self::TWI) | read/write | - | Trap WFI at lower ELs to EL3 |
+/// | \[11\] | [`ST`](Self::ST) | read/write | - | Secure EL1 access to the secure physical timer registers |
+/// | \[10\] | [`RW`](Self::RW) | read/write | - | Execution state of the next lower EL (1: AArch64) |
+/// | \[9\] | [`SIF`](Self::SIF) | read/write | - | Secure instruction fetch from Non-secure memory disabled |
+/// | \[8\] | [`HCE`](Self::HCE) | read/write | - | Enable the HVC instruction |
+/// | \[7\] | [`SMD`](Self::SMD) | read/write | - | Disable the SMC instruction |
 /// | \[6\] | - | reserved, 0 | - | Reserved, RES0 |
 /// | \[5:4\] | - | reserved, 1 | - | Reserved, RES1 |
-/// | \[3\] | `EA` | read/write | - | Route external aborts and SError to EL3 |
-/// | \[2\] | `FIQ` | read/write | - | Route physical FIQ to EL3 |
-/// | \[1\] | `IRQ` | read/write | - | Route physical IRQ to EL3 |
-/// | \[0\] | `NS` | read/write | - | Non-secure: lower ELs are in Non-secure (with NSE, Realm) state |
+/// | \[3\] | [`EA`](Self::EA) | read/write | - | Route external aborts and SError to EL3 |
+/// | \[2\] | [`FIQ`](Self::FIQ) | read/write | - | Route physical FIQ to EL3 |
+/// | \[1\] | [`IRQ`](Self::IRQ) | read/write | - | Route physical IRQ to EL3 |
+/// | \[0\] | [`NS`](Self::NS) | read/write | - | Non-secure: lower ELs are in Non-secure (with NSE, Realm) state |
 pub enum Scr {}
 impl Scr {
     /// `NS`: Non-secure: lower ELs are in Non-secure (with NSE, Realm) state
@@ -25438,7 +25438,7 @@ pub mod scr {
 }
 /// System Control Register layout of SCTLR_EL1 (and of SCTLR_EL2 with HCR_EL2.{E2H,TGE} = {1,1})
 ///
-/// A layout: its values are [`Value<Sctlr>`](armreg_rt::Value), from `Sctlr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SCTLR_EL1`](crate::aarch64::SCTLR_EL1), [`aarch64::SCTLR_EL2`](crate::aarch64::SCTLR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Sctlr>`](armreg_rt::Value), from `Sctlr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SCTLR_EL1`](crate::aarch64::SCTLR_EL1), [`aarch64::SCTLR_EL2`](crate::aarch64::SCTLR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Sctlr};
@@ -25454,65 +25454,65 @@ pub mod scr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63\] | `TIDCP` | read/write | - | Trap EL0 accesses to implementation-defined system register encodings |
-/// | \[62\] | `SPINTMASK` | read/write | - | SP-based interrupt masking (FEAT_NMI): PSTATE.ALLINT-like masking when SP_ELx is selected |
-/// | \[61\] | `NMI` | read/write | - | Enable non-maskable interrupt support (FEAT_NMI) |
-/// | \[60\] | `EnTP2` | read/write | - | EL0 access to TPIDR2_EL0 (FEAT_SME) |
-/// | \[59\] | `TCSO` | read/write | - | Tag checking store only at EL1 (FEAT_MTE_STORE_ONLY) |
-/// | \[58\] | `TCSO0` | read/write | - | Tag checking store only at EL0 (FEAT_MTE_STORE_ONLY) |
-/// | \[57\] | `EPAN` | read/write | - | Enhanced PAN: PAN also applies to execute-only pages (FEAT_PAN3) |
-/// | \[56\] | `EnALS` | read/write | - | EL0 use of LD64B/ST64B without trapping (FEAT_LS64) |
-/// | \[55\] | `EnAS0` | read/write | - | EL0 use of ST64BV0 without trapping (FEAT_LS64_ACCDATA) |
-/// | \[54\] | `EnASR` | read/write | - | EL0 use of ST64BV without trapping (FEAT_LS64_V) |
-/// | \[53\] | `TME` | read/write | - | Enable transactional memory instructions at EL1 (FEAT_TME) |
-/// | \[52\] | `TME0` | read/write | - | Enable transactional memory instructions at EL0 (FEAT_TME) |
-/// | \[51\] | `TMT` | read/write | - | Trivial implementation of transactions at EL1 (FEAT_TME) |
-/// | \[50\] | `TMT0` | read/write | - | Trivial implementation of transactions at EL0 (FEAT_TME) |
-/// | \[49:46\] | `TWEDEL` | read/write | - | Delay before a trapped WFE traps, as 2^(TWEDEL+8) cycles (FEAT_TWED) |
-/// | \[45\] | `TWEDEn` | read/write | - | Enable the configurable WFE trap delay (FEAT_TWED) |
-/// | \[44\] | `DSSBS` | read/write | - | Value PSTATE.SSBS takes on an exception entry to EL1 (FEAT_SSBS) |
-/// | \[43\] | `ATA` | read/write | - | Allocation tag access at EL1 (FEAT_MTE2) |
-/// | \[42\] | `ATA0` | read/write | - | Allocation tag access at EL0 (FEAT_MTE2) |
-/// | \[41:40\] | `TCF` | read/write | - | Effect of tag check faults at EL1 (FEAT_MTE2) |
-/// | \[39:38\] | `TCF0` | read/write | - | Effect of tag check faults at EL0 (FEAT_MTE2) |
-/// | \[37\] | `ITFSB` | read/write | - | Auto-synchronise tag check faults into TFSR on exception entry (FEAT_MTE2) |
-/// | \[36\] | `BT1` | read/write | - | PAC branch type compatibility at EL1 (FEAT_BTI) |
-/// | \[35\] | `BT0` | read/write | - | PAC branch type compatibility at EL0 (FEAT_BTI) |
-/// | \[34\] | `EnFPM` | read/write | - | EL0 access to FPMR (FEAT_FPMR) |
-/// | \[33\] | `MSCEn` | read/write | - | EL0 use of memory copy and set instructions (FEAT_MOPS) |
-/// | \[32\] | `CMOW` | read/write | - | Cache maintenance by VA at EL0 needs write permission (FEAT_CMOW) |
-/// | \[31\] | `EnIA` | read/write | - | Enable pointer authentication with the APIA key (FEAT_PAuth) |
-/// | \[30\] | `EnIB` | read/write | - | Enable pointer authentication with the APIB key (FEAT_PAuth) |
-/// | \[29\] | `LSMAOE` | read/write | - | Load/store multiple atomicity and ordering at EL0 (AArch32 EL0); RES1 otherwise |
-/// | \[28\] | `nTLSMD` | read/write | - | No trap of load/store multiple to Device memory at EL0 (AArch32 EL0); RES1 otherwise |
-/// | \[27\] | `EnDA` | read/write | - | Enable pointer authentication with the APDA key (FEAT_PAuth) |
-/// | \[26\] | `UCI` | read/write | - | EL0 access to cache maintenance instructions (DC CVAU, DC CIVAC, DC CVAC, IC IVAU, ...) |
-/// | \[25\] | `EE` | read/write | - | Endianness of data accesses at EL1 and of stage 1 table walks (1: big-endian) |
-/// | \[24\] | `E0E` | read/write | - | Endianness of data accesses at EL0 (1: big-endian) |
-/// | \[23\] | `SPAN` | read/write | - | Set PSTATE.PAN on exception entry to EL1 when 0 (FEAT_PAN); RES1 otherwise |
-/// | \[22\] | `EIS` | read/write | - | Exception entry is context-synchronising (FEAT_ExS); RES1 otherwise |
-/// | \[21\] | `IESB` | read/write | - | Implicit error synchronisation barrier on exception entry and return (FEAT_IESB) |
-/// | \[20\] | `TSCXT` | read/write | - | Trap EL0 accesses to SCXTNUM_EL0 (FEAT_CSV2_2); RES1 otherwise |
-/// | \[19\] | `WXN` | read/write | - | Writable memory is treated as execute-never |
-/// | \[18\] | `nTWE` | read/write | - | No trap of WFE at EL0 (0: WFE at EL0 traps to EL1) |
+/// | \[63\] | [`TIDCP`](Self::TIDCP) | read/write | - | Trap EL0 accesses to implementation-defined system register encodings |
+/// | \[62\] | [`SPINTMASK`](Self::SPINTMASK) | read/write | - | SP-based interrupt masking (FEAT_NMI): PSTATE.ALLINT-like masking when SP_ELx is selected |
+/// | \[61\] | [`NMI`](Self::NMI) | read/write | - | Enable non-maskable interrupt support (FEAT_NMI) |
+/// | \[60\] | [`EnTP2`](Self::ENTP2) | read/write | - | EL0 access to TPIDR2_EL0 (FEAT_SME) |
+/// | \[59\] | [`TCSO`](Self::TCSO) | read/write | - | Tag checking store only at EL1 (FEAT_MTE_STORE_ONLY) |
+/// | \[58\] | [`TCSO0`](Self::TCSO0) | read/write | - | Tag checking store only at EL0 (FEAT_MTE_STORE_ONLY) |
+/// | \[57\] | [`EPAN`](Self::EPAN) | read/write | - | Enhanced PAN: PAN also applies to execute-only pages (FEAT_PAN3) |
+/// | \[56\] | [`EnALS`](Self::ENALS) | read/write | - | EL0 use of LD64B/ST64B without trapping (FEAT_LS64) |
+/// | \[55\] | [`EnAS0`](Self::ENAS0) | read/write | - | EL0 use of ST64BV0 without trapping (FEAT_LS64_ACCDATA) |
+/// | \[54\] | [`EnASR`](Self::ENASR) | read/write | - | EL0 use of ST64BV without trapping (FEAT_LS64_V) |
+/// | \[53\] | [`TME`](Self::TME) | read/write | - | Enable transactional memory instructions at EL1 (FEAT_TME) |
+/// | \[52\] | [`TME0`](Self::TME0) | read/write | - | Enable transactional memory instructions at EL0 (FEAT_TME) |
+/// | \[51\] | [`TMT`](Self::TMT) | read/write | - | Trivial implementation of transactions at EL1 (FEAT_TME) |
+/// | \[50\] | [`TMT0`](Self::TMT0) | read/write | - | Trivial implementation of transactions at EL0 (FEAT_TME) |
+/// | \[49:46\] | [`TWEDEL`](Self::TWEDEL) | read/write | - | Delay before a trapped WFE traps, as 2^(TWEDEL+8) cycles (FEAT_TWED) |
+/// | \[45\] | [`TWEDEn`](Self::TWEDEN) | read/write | - | Enable the configurable WFE trap delay (FEAT_TWED) |
+/// | \[44\] | [`DSSBS`](Self::DSSBS) | read/write | - | Value PSTATE.SSBS takes on an exception entry to EL1 (FEAT_SSBS) |
+/// | \[43\] | [`ATA`](Self::ATA) | read/write | - | Allocation tag access at EL1 (FEAT_MTE2) |
+/// | \[42\] | [`ATA0`](Self::ATA0) | read/write | - | Allocation tag access at EL0 (FEAT_MTE2) |
+/// | \[41:40\] | [`TCF`](Self::TCF) | read/write | - | Effect of tag check faults at EL1 (FEAT_MTE2) |
+/// | \[39:38\] | [`TCF0`](Self::TCF0) | read/write | - | Effect of tag check faults at EL0 (FEAT_MTE2) |
+/// | \[37\] | [`ITFSB`](Self::ITFSB) | read/write | - | Auto-synchronise tag check faults into TFSR on exception entry (FEAT_MTE2) |
+/// | \[36\] | [`BT1`](Self::BT1) | read/write | - | PAC branch type compatibility at EL1 (FEAT_BTI) |
+/// | \[35\] | [`BT0`](Self::BT0) | read/write | - | PAC branch type compatibility at EL0 (FEAT_BTI) |
+/// | \[34\] | [`EnFPM`](Self::ENFPM) | read/write | - | EL0 access to FPMR (FEAT_FPMR) |
+/// | \[33\] | [`MSCEn`](Self::MSCEN) | read/write | - | EL0 use of memory copy and set instructions (FEAT_MOPS) |
+/// | \[32\] | [`CMOW`](Self::CMOW) | read/write | - | Cache maintenance by VA at EL0 needs write permission (FEAT_CMOW) |
+/// | \[31\] | [`EnIA`](Self::ENIA) | read/write | - | Enable pointer authentication with the APIA key (FEAT_PAuth) |
+/// | \[30\] | [`EnIB`](Self::ENIB) | read/write | - | Enable pointer authentication with the APIB key (FEAT_PAuth) |
+/// | \[29\] | [`LSMAOE`](Self::LSMAOE) | read/write | - | Load/store multiple atomicity and ordering at EL0 (AArch32 EL0); RES1 otherwise |
+/// | \[28\] | [`nTLSMD`](Self::NTLSMD) | read/write | - | No trap of load/store multiple to Device memory at EL0 (AArch32 EL0); RES1 otherwise |
+/// | \[27\] | [`EnDA`](Self::ENDA) | read/write | - | Enable pointer authentication with the APDA key (FEAT_PAuth) |
+/// | \[26\] | [`UCI`](Self::UCI) | read/write | - | EL0 access to cache maintenance instructions (DC CVAU, DC CIVAC, DC CVAC, IC IVAU, ...) |
+/// | \[25\] | [`EE`](Self::EE) | read/write | - | Endianness of data accesses at EL1 and of stage 1 table walks (1: big-endian) |
+/// | \[24\] | [`E0E`](Self::E0E) | read/write | - | Endianness of data accesses at EL0 (1: big-endian) |
+/// | \[23\] | [`SPAN`](Self::SPAN) | read/write | - | Set PSTATE.PAN on exception entry to EL1 when 0 (FEAT_PAN); RES1 otherwise |
+/// | \[22\] | [`EIS`](Self::EIS) | read/write | - | Exception entry is context-synchronising (FEAT_ExS); RES1 otherwise |
+/// | \[21\] | [`IESB`](Self::IESB) | read/write | - | Implicit error synchronisation barrier on exception entry and return (FEAT_IESB) |
+/// | \[20\] | [`TSCXT`](Self::TSCXT) | read/write | - | Trap EL0 accesses to SCXTNUM_EL0 (FEAT_CSV2_2); RES1 otherwise |
+/// | \[19\] | [`WXN`](Self::WXN) | read/write | - | Writable memory is treated as execute-never |
+/// | \[18\] | [`nTWE`](Self::NTWE) | read/write | - | No trap of WFE at EL0 (0: WFE at EL0 traps to EL1) |
 /// | \[17\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[16\] | `nTWI` | read/write | - | No trap of WFI at EL0 (0: WFI at EL0 traps to EL1) |
-/// | \[15\] | `UCT` | read/write | - | EL0 access to CTR_EL0 |
-/// | \[14\] | `DZE` | read/write | - | EL0 use of DC ZVA |
-/// | \[13\] | `EnDB` | read/write | - | Enable pointer authentication with the APDB key (FEAT_PAuth) |
-/// | \[12\] | `I` | read/write | - | Instruction access cacheability at EL0 and EL1 |
-/// | \[11\] | `EOS` | read/write | - | Exception return is context-synchronising (FEAT_ExS); RES1 otherwise |
-/// | \[10\] | `EnRCTX` | read/write | - | EL0 use of the speculation restriction instructions (FEAT_SPECRES) |
-/// | \[9\] | `UMA` | read/write | - | EL0 access to the PSTATE interrupt masks (DAIF) |
-/// | \[8\] | `SED` | read/write | - | Disable SETEND at AArch32 EL0 |
-/// | \[7\] | `ITD` | read/write | - | Disable some IT instruction uses at AArch32 EL0 |
-/// | \[6\] | `nAA` | read/write | - | Unaligned LDAPR/STLR/LDAR etc. do not fault (FEAT_LSE2) |
-/// | \[5\] | `CP15BEN` | read/write | - | Enable AArch32 EL0 CP15 barrier operations |
-/// | \[4\] | `SA0` | read/write | - | SP alignment check at EL0 |
-/// | \[3\] | `SA` | read/write | - | SP alignment check at EL1 |
-/// | \[2\] | `C` | read/write | - | Data access cacheability at EL0 and EL1 |
-/// | \[1\] | `A` | read/write | - | Alignment check for data accesses |
-/// | \[0\] | `M` | read/write | - | Enable the EL1&0 stage 1 MMU |
+/// | \[16\] | [`nTWI`](Self::NTWI) | read/write | - | No trap of WFI at EL0 (0: WFI at EL0 traps to EL1) |
+/// | \[15\] | [`UCT`](Self::UCT) | read/write | - | EL0 access to CTR_EL0 |
+/// | \[14\] | [`DZE`](Self::DZE) | read/write | - | EL0 use of DC ZVA |
+/// | \[13\] | [`EnDB`](Self::ENDB) | read/write | - | Enable pointer authentication with the APDB key (FEAT_PAuth) |
+/// | \[12\] | [`I`](Self::I) | read/write | - | Instruction access cacheability at EL0 and EL1 |
+/// | \[11\] | [`EOS`](Self::EOS) | read/write | - | Exception return is context-synchronising (FEAT_ExS); RES1 otherwise |
+/// | \[10\] | [`EnRCTX`](Self::ENRCTX) | read/write | - | EL0 use of the speculation restriction instructions (FEAT_SPECRES) |
+/// | \[9\] | [`UMA`](Self::UMA) | read/write | - | EL0 access to the PSTATE interrupt masks (DAIF) |
+/// | \[8\] | [`SED`](Self::SED) | read/write | - | Disable SETEND at AArch32 EL0 |
+/// | \[7\] | [`ITD`](Self::ITD) | read/write | - | Disable some IT instruction uses at AArch32 EL0 |
+/// | \[6\] | [`nAA`](Self::NAA) | read/write | - | Unaligned LDAPR/STLR/LDAR etc. do not fault (FEAT_LSE2) |
+/// | \[5\] | [`CP15BEN`](Self::CP15BEN) | read/write | - | Enable AArch32 EL0 CP15 barrier operations |
+/// | \[4\] | [`SA0`](Self::SA0) | read/write | - | SP alignment check at EL0 |
+/// | \[3\] | [`SA`](Self::SA) | read/write | - | SP alignment check at EL1 |
+/// | \[2\] | [`C`](Self::C) | read/write | - | Data access cacheability at EL0 and EL1 |
+/// | \[1\] | [`A`](Self::A) | read/write | - | Alignment check for data accesses |
+/// | \[0\] | [`M`](Self::M) | read/write | - | Enable the EL1&0 stage 1 MMU |
 pub enum Sctlr {}
 impl Sctlr {
     /// `M`: Enable the EL1&0 stage 1 MMU
@@ -26000,7 +26000,7 @@ pub mod sctlr {
 }
 /// System Control Register (AArch32): the MMU, caches, alignment checking, endianness and the exception vector base
 ///
-/// A layout: its values are [`Value<SctlrA32>`](armreg_rt::Value), from `SctlrA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::SCTLR`](crate::aarch32::SCTLR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<SctlrA32>`](armreg_rt::Value), from `SctlrA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::SCTLR`](crate::aarch32::SCTLR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, SctlrA32};
@@ -26016,24 +26016,24 @@ pub mod sctlr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[30\] | `TE` | read/write | - | Take exceptions in T32 state |
-/// | \[29\] | `AFE` | read/write | - | Access flag enable (short-descriptor format) |
-/// | \[28\] | `TRE` | read/write | - | TEX remap enable (short-descriptor format) |
-/// | \[25\] | `EE` | read/write | - | Big-endian data accesses and translation table walks at PL1 and on exception entry |
-/// | \[20\] | `UWXN` | read/write | - | Memory writable at PL0 is execute-never at PL1 |
-/// | \[19\] | `WXN` | read/write | - | Writable memory is execute-never |
-/// | \[18\] | `nTWE` | read/write | - | No trap of WFE at PL0 |
-/// | \[16\] | `nTWI` | read/write | - | No trap of WFI at PL0 |
-/// | \[13\] | `V` | read/write | - | High exception vectors (0xFFFF0000) instead of VBAR |
-/// | \[12\] | `I` | read/write | - | Instruction cacheability |
-/// | \[8\] | `SED` | read/write | - | Disable SETEND |
-/// | \[7\] | `ITD` | read/write | - | Disable some IT instruction uses |
-/// | \[5\] | `CP15BEN` | read/write | - | Enable the CP15 barrier operations at PL0 |
-/// | \[4\] | `LSMAOE` | read/write | - | Load/store multiple atomicity and ordering at PL0 |
-/// | \[3\] | `nTLSMD` | read/write | - | No trap of load/store multiple to Device memory at PL0 |
-/// | \[2\] | `C` | read/write | - | Data and unified cacheability |
-/// | \[1\] | `A` | read/write | - | Alignment checking enable |
-/// | \[0\] | `M` | read/write | - | MMU enable for the PL1&0 translation regime |
+/// | \[30\] | [`TE`](Self::TE) | read/write | - | Take exceptions in T32 state |
+/// | \[29\] | [`AFE`](Self::AFE) | read/write | - | Access flag enable (short-descriptor format) |
+/// | \[28\] | [`TRE`](Self::TRE) | read/write | - | TEX remap enable (short-descriptor format) |
+/// | \[25\] | [`EE`](Self::EE) | read/write | - | Big-endian data accesses and translation table walks at PL1 and on exception entry |
+/// | \[20\] | [`UWXN`](Self::UWXN) | read/write | - | Memory writable at PL0 is execute-never at PL1 |
+/// | \[19\] | [`WXN`](Self::WXN) | read/write | - | Writable memory is execute-never |
+/// | \[18\] | [`nTWE`](Self::NTWE) | read/write | - | No trap of WFE at PL0 |
+/// | \[16\] | [`nTWI`](Self::NTWI) | read/write | - | No trap of WFI at PL0 |
+/// | \[13\] | [`V`](Self::V) | read/write | - | High exception vectors (0xFFFF0000) instead of VBAR |
+/// | \[12\] | [`I`](Self::I) | read/write | - | Instruction cacheability |
+/// | \[8\] | [`SED`](Self::SED) | read/write | - | Disable SETEND |
+/// | \[7\] | [`ITD`](Self::ITD) | read/write | - | Disable some IT instruction uses |
+/// | \[5\] | [`CP15BEN`](Self::CP15BEN) | read/write | - | Enable the CP15 barrier operations at PL0 |
+/// | \[4\] | [`LSMAOE`](Self::LSMAOE) | read/write | - | Load/store multiple atomicity and ordering at PL0 |
+/// | \[3\] | [`nTLSMD`](Self::NTLSMD) | read/write | - | No trap of load/store multiple to Device memory at PL0 |
+/// | \[2\] | [`C`](Self::C) | read/write | - | Data and unified cacheability |
+/// | \[1\] | [`A`](Self::A) | read/write | - | Alignment checking enable |
+/// | \[0\] | [`M`](Self::M) | read/write | - | MMU enable for the PL1&0 translation regime |
 pub enum SctlrA32 {}
 impl SctlrA32 {
     /// `M`: MMU enable for the PL1&0 translation regime
@@ -26137,7 +26137,7 @@ pub mod sctlr_a32 {
 }
 /// System Control Register for EL3
 ///
-/// A layout: its values are [`Value<SctlrEl3>`](armreg_rt::Value), from `SctlrEl3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SCTLR_EL3`](crate::aarch64::SCTLR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<SctlrEl3>`](armreg_rt::Value), from `SctlrEl3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SCTLR_EL3`](crate::aarch64::SCTLR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, SctlrEl3};
@@ -26153,41 +26153,41 @@ pub mod sctlr_a32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:45\] | `EXT` | read/write | - | Controls added by later extensions (for example FEAT_TME); not itemised here, RES0 when none is implemented |
-/// | \[44\] | `DSSBS` | read/write | - | Value PSTATE.SSBS takes on an exception entry to EL3 (FEAT_SSBS) |
-/// | \[43\] | `ATA` | read/write | - | Allocation tag access at EL3 (FEAT_MTE2) |
+/// | \[63:45\] | [`EXT`](Self::EXT) | read/write | - | Controls added by later extensions (for example FEAT_TME); not itemised here, RES0 when none is implemented |
+/// | \[44\] | [`DSSBS`](Self::DSSBS) | read/write | - | Value PSTATE.SSBS takes on an exception entry to EL3 (FEAT_SSBS) |
+/// | \[43\] | [`ATA`](Self::ATA) | read/write | - | Allocation tag access at EL3 (FEAT_MTE2) |
 /// | \[42\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[41:40\] | `TCF` | read/write | - | Effect of tag check faults at EL3 (FEAT_MTE2) |
+/// | \[41:40\] | [`TCF`](Self::TCF) | read/write | - | Effect of tag check faults at EL3 (FEAT_MTE2) |
 /// | \[39:38\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[37\] | `ITFSB` | read/write | - | Auto-synchronise tag check faults into TFSR_EL3 on exception entry (FEAT_MTE2) |
-/// | \[36\] | `BT` | read/write | - | PAC branch type compatibility at EL3 (FEAT_BTI) |
+/// | \[37\] | [`ITFSB`](Self::ITFSB) | read/write | - | Auto-synchronise tag check faults into TFSR_EL3 on exception entry (FEAT_MTE2) |
+/// | \[36\] | [`BT`](Self::BT) | read/write | - | PAC branch type compatibility at EL3 (FEAT_BTI) |
 /// | \[35:32\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[31\] | `EnIA` | read/write | - | Enable pointer authentication with the APIA key (FEAT_PAuth) |
-/// | \[30\] | `EnIB` | read/write | - | Enable pointer authentication with the APIB key (FEAT_PAuth) |
+/// | \[31\] | [`EnIA`](Self::ENIA) | read/write | - | Enable pointer authentication with the APIA key (FEAT_PAuth) |
+/// | \[30\] | [`EnIB`](Self::ENIB) | read/write | - | Enable pointer authentication with the APIB key (FEAT_PAuth) |
 /// | \[29:28\] | - | reserved, 1 | - | Reserved, RES1 |
-/// | \[27\] | `EnDA` | read/write | - | Enable pointer authentication with the APDA key (FEAT_PAuth) |
+/// | \[27\] | [`EnDA`](Self::ENDA) | read/write | - | Enable pointer authentication with the APDA key (FEAT_PAuth) |
 /// | \[26\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[25\] | `EE` | read/write | - | Endianness of data accesses at EL3 and of its stage 1 table walks (1: big-endian) |
+/// | \[25\] | [`EE`](Self::EE) | read/write | - | Endianness of data accesses at EL3 and of its stage 1 table walks (1: big-endian) |
 /// | \[24\] | - | reserved, 0 | - | Reserved, RES0 |
 /// | \[23\] | - | reserved, 1 | - | Reserved, RES1 |
-/// | \[22\] | `EIS` | read/write | - | Exception entry is context-synchronising (FEAT_ExS); RES1 otherwise |
-/// | \[21\] | `IESB` | read/write | - | Implicit error synchronisation barrier on exception entry and return (FEAT_IESB) |
+/// | \[22\] | [`EIS`](Self::EIS) | read/write | - | Exception entry is context-synchronising (FEAT_ExS); RES1 otherwise |
+/// | \[21\] | [`IESB`](Self::IESB) | read/write | - | Implicit error synchronisation barrier on exception entry and return (FEAT_IESB) |
 /// | \[20\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[19\] | `WXN` | read/write | - | Writable memory is treated as execute-never |
+/// | \[19\] | [`WXN`](Self::WXN) | read/write | - | Writable memory is treated as execute-never |
 /// | \[18\] | - | reserved, 1 | - | Reserved, RES1 |
 /// | \[17\] | - | reserved, 0 | - | Reserved, RES0 |
 /// | \[16\] | - | reserved, 1 | - | Reserved, RES1 |
 /// | \[15:14\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[13\] | `EnDB` | read/write | - | Enable pointer authentication with the APDB key (FEAT_PAuth) |
-/// | \[12\] | `I` | read/write | - | Instruction access cacheability at EL3 |
-/// | \[11\] | `EOS` | read/write | - | Exception return is context-synchronising (FEAT_ExS); RES1 otherwise |
+/// | \[13\] | [`EnDB`](Self::ENDB) | read/write | - | Enable pointer authentication with the APDB key (FEAT_PAuth) |
+/// | \[12\] | [`I`](Self::I) | read/write | - | Instruction access cacheability at EL3 |
+/// | \[11\] | [`EOS`](Self::EOS) | read/write | - | Exception return is context-synchronising (FEAT_ExS); RES1 otherwise |
 /// | \[10:7\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[6\] | `nAA` | read/write | - | Unaligned LDAPR/STLR/LDAR etc. do not fault (FEAT_LSE2) |
+/// | \[6\] | [`nAA`](Self::NAA) | read/write | - | Unaligned LDAPR/STLR/LDAR etc. do not fault (FEAT_LSE2) |
 /// | \[5:4\] | - | reserved, 1 | - | Reserved, RES1 |
-/// | \[3\] | `SA` | read/write | - | SP alignment check at EL3 |
-/// | \[2\] | `C` | read/write | - | Data access cacheability at EL3 |
-/// | \[1\] | `A` | read/write | - | Alignment check for data accesses |
-/// | \[0\] | `M` | read/write | - | Enable the EL3 stage 1 MMU |
+/// | \[3\] | [`SA`](Self::SA) | read/write | - | SP alignment check at EL3 |
+/// | \[2\] | [`C`](Self::C) | read/write | - | Data access cacheability at EL3 |
+/// | \[1\] | [`A`](Self::A) | read/write | - | Alignment check for data accesses |
+/// | \[0\] | [`M`](Self::M) | read/write | - | Enable the EL3 stage 1 MMU |
 pub enum SctlrEl3 {}
 impl SctlrEl3 {
     /// `M`: Enable the EL3 stage 1 MMU
@@ -26306,7 +26306,7 @@ pub mod sctlr_el3 {
 }
 /// EL1 Read/Write Software Context Number, for speculation-restriction context
 ///
-/// A layout: its values are [`Value<Scxtnum>`](armreg_rt::Value), from `Scxtnum::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SCXTNUM_EL1`](crate::aarch64::SCXTNUM_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Scxtnum>`](armreg_rt::Value), from `Scxtnum::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SCXTNUM_EL1`](crate::aarch64::SCXTNUM_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Scxtnum};
@@ -26322,7 +26322,7 @@ pub mod sctlr_el3 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `SoftwareContextNumber` | read/write | - | Software context number |
+/// | \[63:0\] | [`SoftwareContextNumber`](Self::SOFTWARECONTEXTNUMBER) | read/write | - | Software context number |
 pub enum Scxtnum {}
 impl Scxtnum {
     /// `SoftwareContextNumber`: Software context number
@@ -26346,7 +26346,7 @@ impl armreg_rt::Layout for Scxtnum {
 }
 /// SME Control Register
 ///
-/// A layout: its values are [`Value<Smcr>`](armreg_rt::Value), from `Smcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMCR_EL1`](crate::aarch64::SMCR_EL1), [`aarch64::SMCR_EL12`](crate::aarch64::SMCR_EL12), [`aarch64::SMCR_EL2`](crate::aarch64::SMCR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Smcr>`](armreg_rt::Value), from `Smcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SMCR_EL1`](crate::aarch64::SMCR_EL1), [`aarch64::SMCR_EL12`](crate::aarch64::SMCR_EL12), [`aarch64::SMCR_EL2`](crate::aarch64::SMCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Smcr};
@@ -26363,11 +26363,11 @@ impl armreg_rt::Layout for Scxtnum {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31\] | `FA64` | read/write | - | Allow the full A64 instruction set in Streaming SVE mode |
-/// | \[30\] | `EZT0` | read/write | - | Enable ZT0 access |
+/// | \[31\] | [`FA64`](Self::FA64) | read/write | - | Allow the full A64 instruction set in Streaming SVE mode |
+/// | \[30\] | [`EZT0`](Self::EZT0) | read/write | - | Enable ZT0 access |
 /// | \[29:9\] | - | reserved, 0 | - |  |
-/// | \[8:4\] | `RAZ_8_4` | read-only | - | Reads as zero |
-/// | \[3:0\] | `LEN` | read/write | - | Requested streaming vector length, in units of 128 bits, minus 1 |
+/// | \[8:4\] | [`RAZ_8_4`](Self::RAZ_8_4) | read-only | - | Reads as zero |
+/// | \[3:0\] | [`LEN`](Self::LEN) | read/write | - | Requested streaming vector length, in units of 128 bits, minus 1 |
 pub enum Smcr {}
 impl Smcr {
     /// `LEN`: Requested streaming vector length, in units of 128 bits, minus 1
@@ -26403,7 +26403,7 @@ impl armreg_rt::Layout for Smcr {
 }
 /// SME Identification Register: implementer, revision and priority support of the SME unit
 ///
-/// A layout: its values are [`Value<Smidr>`](armreg_rt::Value), from `Smidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMIDR_EL1`](crate::aarch64::SMIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Smidr>`](armreg_rt::Value), from `Smidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SMIDR_EL1`](crate::aarch64::SMIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Smidr};
@@ -26420,11 +26420,11 @@ impl armreg_rt::Layout for Smcr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:24\] | `IMPLEMENTER` | read-only | - | Implementer code of the SME unit |
-/// | \[23:16\] | `REVISION` | read-only | - | Revision of the SME unit |
-/// | \[15\] | `SMPS` | read-only | - | Streaming mode priority supported |
+/// | \[31:24\] | [`IMPLEMENTER`](Self::IMPLEMENTER) | read-only | - | Implementer code of the SME unit |
+/// | \[23:16\] | [`REVISION`](Self::REVISION) | read-only | - | Revision of the SME unit |
+/// | \[15\] | [`SMPS`](Self::SMPS) | read-only | - | Streaming mode priority supported |
 /// | \[14:12\] | - | reserved, 0 | - |  |
-/// | \[11:0\] | `AFFINITY` | read-only | - | Group of PEs sharing the SME unit |
+/// | \[11:0\] | [`AFFINITY`](Self::AFFINITY) | read-only | - | Group of PEs sharing the SME unit |
 pub enum Smidr {}
 impl Smidr {
     /// `AFFINITY`: Group of PEs sharing the SME unit
@@ -26460,7 +26460,7 @@ impl armreg_rt::Layout for Smidr {
 }
 /// Streaming Mode Priority Register: priority of this PE's streaming SVE execution
 ///
-/// A layout: its values are [`Value<Smpri>`](armreg_rt::Value), from `Smpri::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMPRI_EL1`](crate::aarch64::SMPRI_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Smpri>`](armreg_rt::Value), from `Smpri::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SMPRI_EL1`](crate::aarch64::SMPRI_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Smpri};
@@ -26477,7 +26477,7 @@ impl armreg_rt::Layout for Smidr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:4\] | - | reserved, 0 | - |  |
-/// | \[3:0\] | `PRIORITY` | read/write | - | Streaming execution priority |
+/// | \[3:0\] | [`PRIORITY`](Self::PRIORITY) | read/write | - | Streaming execution priority |
 pub enum Smpri {}
 impl Smpri {
     /// `PRIORITY`: Streaming execution priority
@@ -26501,7 +26501,7 @@ impl armreg_rt::Layout for Smpri {
 }
 /// Streaming Mode Priority Mapping Register: maps EL1/EL0 priorities to physical priorities
 ///
-/// A layout: its values are [`Value<Smprimap>`](armreg_rt::Value), from `Smprimap::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SMPRIMAP_EL2`](crate::aarch64::SMPRIMAP_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Smprimap>`](armreg_rt::Value), from `Smprimap::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SMPRIMAP_EL2`](crate::aarch64::SMPRIMAP_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Smprimap};
@@ -26517,22 +26517,22 @@ impl armreg_rt::Layout for Smpri {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `P15` | read/write | - |  |
-/// | \[59:56\] | `P14` | read/write | - |  |
-/// | \[55:52\] | `P13` | read/write | - |  |
-/// | \[51:48\] | `P12` | read/write | - |  |
-/// | \[47:44\] | `P11` | read/write | - |  |
-/// | \[43:40\] | `P10` | read/write | - |  |
-/// | \[39:36\] | `F9` | read/write | - |  |
-/// | \[35:32\] | `P8` | read/write | - |  |
-/// | \[31:28\] | `P7` | read/write | - |  |
-/// | \[27:24\] | `P6` | read/write | - |  |
-/// | \[23:20\] | `P5` | read/write | - |  |
-/// | \[19:16\] | `P4` | read/write | - |  |
-/// | \[15:12\] | `P3` | read/write | - |  |
-/// | \[11:8\] | `P2` | read/write | - |  |
-/// | \[7:4\] | `P1` | read/write | - |  |
-/// | \[3:0\] | `P0` | read/write | - | Physical priority for SMPRI_EL1 priority 0 |
+/// | \[63:60\] | [`P15`](Self::P15) | read/write | - |  |
+/// | \[59:56\] | [`P14`](Self::P14) | read/write | - |  |
+/// | \[55:52\] | [`P13`](Self::P13) | read/write | - |  |
+/// | \[51:48\] | [`P12`](Self::P12) | read/write | - |  |
+/// | \[47:44\] | [`P11`](Self::P11) | read/write | - |  |
+/// | \[43:40\] | [`P10`](Self::P10) | read/write | - |  |
+/// | \[39:36\] | [`F9`](Self::F9) | read/write | - |  |
+/// | \[35:32\] | [`P8`](Self::P8) | read/write | - |  |
+/// | \[31:28\] | [`P7`](Self::P7) | read/write | - |  |
+/// | \[27:24\] | [`P6`](Self::P6) | read/write | - |  |
+/// | \[23:20\] | [`P5`](Self::P5) | read/write | - |  |
+/// | \[19:16\] | [`P4`](Self::P4) | read/write | - |  |
+/// | \[15:12\] | [`P3`](Self::P3) | read/write | - |  |
+/// | \[11:8\] | [`P2`](Self::P2) | read/write | - |  |
+/// | \[7:4\] | [`P1`](Self::P1) | read/write | - |  |
+/// | \[3:0\] | [`P0`](Self::P0) | read/write | - | Physical priority for SMPRI_EL1 priority 0 |
 pub enum Smprimap {}
 impl Smprimap {
     /// `P0`: Physical priority for SMPRI_EL1 priority 0
@@ -26624,7 +26624,7 @@ impl armreg_rt::Layout for Smprimap {
 pub type Sp = crate::Apkey;
 /// Saved Program Status Register, layout for an exception taken from AArch64 state
 ///
-/// A layout: its values are [`Value<Spsr>`](armreg_rt::Value), from `Spsr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SPSR_EL1`](crate::aarch64::SPSR_EL1), [`aarch64::SPSR_EL2`](crate::aarch64::SPSR_EL2), [`aarch64::SPSR_EL3`](crate::aarch64::SPSR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Spsr>`](armreg_rt::Value), from `Spsr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SPSR_EL1`](crate::aarch64::SPSR_EL1), [`aarch64::SPSR_EL2`](crate::aarch64::SPSR_EL2), [`aarch64::SPSR_EL3`](crate::aarch64::SPSR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Spsr};
@@ -26640,29 +26640,29 @@ pub type Sp = crate::Apkey;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:32\] | `EXT` | read/write | - | PSTATE bits added by later extensions (for example FEAT_GCS EXLOCK, FEAT_EBEP PM); not itemised here, RES0 when none is implemented |
-/// | \[31\] | `N` | read/write | - | Negative condition flag |
-/// | \[30\] | `Z` | read/write | - | Zero condition flag |
-/// | \[29\] | `C` | read/write | - | Carry condition flag |
-/// | \[28\] | `V` | read/write | - | Overflow condition flag |
+/// | \[63:32\] | [`EXT`](Self::EXT) | read/write | - | PSTATE bits added by later extensions (for example FEAT_GCS EXLOCK, FEAT_EBEP PM); not itemised here, RES0 when none is implemented |
+/// | \[31\] | [`N`](Self::N) | read/write | - | Negative condition flag |
+/// | \[30\] | [`Z`](Self::Z) | read/write | - | Zero condition flag |
+/// | \[29\] | [`C`](Self::C) | read/write | - | Carry condition flag |
+/// | \[28\] | [`V`](Self::V) | read/write | - | Overflow condition flag |
 /// | \[27:26\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[25\] | `TCO` | read/write | - | Tag check override (FEAT_MTE) |
-/// | \[24\] | `DIT` | read/write | - | Data independent timing (FEAT_DIT) |
-/// | \[23\] | `UAO` | read/write | - | User access override (FEAT_UAO) |
-/// | \[22\] | `PAN` | read/write | - | Privileged access never (FEAT_PAN) |
-/// | \[21\] | `SS` | read/write | - | Software step |
-/// | \[20\] | `IL` | read/write | - | Illegal execution state |
+/// | \[25\] | [`TCO`](Self::TCO) | read/write | - | Tag check override (FEAT_MTE) |
+/// | \[24\] | [`DIT`](Self::DIT) | read/write | - | Data independent timing (FEAT_DIT) |
+/// | \[23\] | [`UAO`](Self::UAO) | read/write | - | User access override (FEAT_UAO) |
+/// | \[22\] | [`PAN`](Self::PAN) | read/write | - | Privileged access never (FEAT_PAN) |
+/// | \[21\] | [`SS`](Self::SS) | read/write | - | Software step |
+/// | \[20\] | [`IL`](Self::IL) | read/write | - | Illegal execution state |
 /// | \[19:14\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[13\] | `ALLINT` | read/write | - | All interrupt mask (FEAT_NMI) |
-/// | \[12\] | `SSBS` | read/write | - | Speculative store bypass safe (FEAT_SSBS) |
-/// | \[11:10\] | `BTYPE` | read/write | - | Branch type indicator (FEAT_BTI) |
-/// | \[9\] | `D` | read/write | - | Debug exception mask |
-/// | \[8\] | `A` | read/write | - | SError exception mask |
-/// | \[7\] | `I` | read/write | - | IRQ mask |
-/// | \[6\] | `F` | read/write | - | FIQ mask |
+/// | \[13\] | [`ALLINT`](Self::ALLINT) | read/write | - | All interrupt mask (FEAT_NMI) |
+/// | \[12\] | [`SSBS`](Self::SSBS) | read/write | - | Speculative store bypass safe (FEAT_SSBS) |
+/// | \[11:10\] | [`BTYPE`](Self::BTYPE) | read/write | - | Branch type indicator (FEAT_BTI) |
+/// | \[9\] | [`D`](Self::D) | read/write | - | Debug exception mask |
+/// | \[8\] | [`A`](Self::A) | read/write | - | SError exception mask |
+/// | \[7\] | [`I`](Self::I) | read/write | - | IRQ mask |
+/// | \[6\] | [`F`](Self::F) | read/write | - | FIQ mask |
 /// | \[5\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[4\] | `nRW` | read/write | - | Execution state the exception was taken from (0: AArch64), M\[4\] |
-/// | \[3:0\] | `M` | read/write | - | AArch64 exception level and stack pointer the exception was taken from, M\[3:0\] |
+/// | \[4\] | [`nRW`](Self::NRW) | read/write | - | Execution state the exception was taken from (0: AArch64), M\[4\] |
+/// | \[3:0\] | [`M`](Self::M) | read/write | - | AArch64 exception level and stack pointer the exception was taken from, M\[3:0\] |
 pub enum Spsr {}
 impl Spsr {
     /// `M`: AArch64 exception level and stack pointer the exception was taken from, M\[3:0\]
@@ -26851,7 +26851,7 @@ pub mod spsr {
 }
 /// Stack Pointer Select
 ///
-/// A layout: its values are [`Value<Spsel>`](armreg_rt::Value), from `Spsel::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SPSel`](crate::aarch64::SPSel).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Spsel>`](armreg_rt::Value), from `Spsel::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SPSel`](crate::aarch64::SPSel).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Spsel};
@@ -26868,7 +26868,7 @@ pub mod spsr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:1\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[0\] | `SP` | read/write | - | Stack pointer in use: 0 SP_EL0, 1 SP_ELx of the current EL |
+/// | \[0\] | [`SP`](Self::SP) | read/write | - | Stack pointer in use: 0 SP_EL0, 1 SP_ELx of the current EL |
 pub enum Spsel {}
 impl Spsel {
     /// `SP`: Stack pointer in use: 0 SP_EL0, 1 SP_ELx of the current EL
@@ -26892,7 +26892,7 @@ impl armreg_rt::Layout for Spsel {
 }
 /// Streaming Vector Control Register: PSTATE.SM and PSTATE.ZA
 ///
-/// A layout: its values are [`Value<Svcr>`](armreg_rt::Value), from `Svcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::SVCR`](crate::aarch64::SVCR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Svcr>`](armreg_rt::Value), from `Svcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::SVCR`](crate::aarch64::SVCR).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Svcr};
@@ -26909,8 +26909,8 @@ impl armreg_rt::Layout for Spsel {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:2\] | - | reserved, 0 | - |  |
-/// | \[1\] | `ZA` | read/write | - | ZA storage enabled (PSTATE.ZA) |
-/// | \[0\] | `SM` | read/write | - | Streaming SVE mode (PSTATE.SM) |
+/// | \[1\] | [`ZA`](Self::ZA) | read/write | - | ZA storage enabled (PSTATE.ZA) |
+/// | \[0\] | [`SM`](Self::SM) | read/write | - | Streaming SVE mode (PSTATE.SM) |
 pub enum Svcr {}
 impl Svcr {
     /// `SM`: Streaming SVE mode (PSTATE.SM)
@@ -26938,7 +26938,7 @@ impl armreg_rt::Layout for Svcr {
 }
 /// Extended Translation Control Register (EL1 and EL1&0 regimes)
 ///
-/// A layout: its values are [`Value<Tcr2El1>`](armreg_rt::Value), from `Tcr2El1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TCR2_EL1`](crate::aarch64::TCR2_EL1), [`aarch64::TCR2_EL12`](crate::aarch64::TCR2_EL12).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Tcr2El1>`](armreg_rt::Value), from `Tcr2El1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TCR2_EL1`](crate::aarch64::TCR2_EL1), [`aarch64::TCR2_EL12`](crate::aarch64::TCR2_EL12).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Tcr2El1};
@@ -26955,18 +26955,18 @@ impl armreg_rt::Layout for Svcr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:16\] | - | reserved, 0 | - |  |
-/// | \[15\] | `DisCH1` | read/write | - | Disable the Contiguous bit for the TTBR1 region |
-/// | \[14\] | `DisCH0` | read/write | - | Disable the Contiguous bit for the TTBR0 region |
+/// | \[15\] | [`DisCH1`](Self::DISCH1) | read/write | - | Disable the Contiguous bit for the TTBR1 region |
+/// | \[14\] | [`DisCH0`](Self::DISCH0) | read/write | - | Disable the Contiguous bit for the TTBR0 region |
 /// | \[13:12\] | - | reserved, 0 | - |  |
-/// | \[11\] | `HAFT` | read/write | - | Hardware-managed Access Flag for table descriptors |
-/// | \[10\] | `PTTWI` | read/write | - | Permit translation table walk incoherence |
+/// | \[11\] | [`HAFT`](Self::HAFT) | read/write | - | Hardware-managed Access Flag for table descriptors |
+/// | \[10\] | [`PTTWI`](Self::PTTWI) | read/write | - | Permit translation table walk incoherence |
 /// | \[9:6\] | - | reserved, 0 | - |  |
-/// | \[5\] | `D128` | read/write | - | Enable 128-bit translation table descriptors |
-/// | \[4\] | `AIE` | read/write | - | Enable attribute indexing extension (MAIR2) |
-/// | \[3\] | `POE` | read/write | - | Enable permission overlays at EL1 |
-/// | \[2\] | `E0POE` | read/write | - | Enable permission overlays at EL0 |
-/// | \[1\] | `PIE` | read/write | - | Enable permission indirection |
-/// | \[0\] | `PnCH` | read/write | - | Protected attribute enable |
+/// | \[5\] | [`D128`](Self::D128) | read/write | - | Enable 128-bit translation table descriptors |
+/// | \[4\] | [`AIE`](Self::AIE) | read/write | - | Enable attribute indexing extension (MAIR2) |
+/// | \[3\] | [`POE`](Self::POE) | read/write | - | Enable permission overlays at EL1 |
+/// | \[2\] | [`E0POE`](Self::E0POE) | read/write | - | Enable permission overlays at EL0 |
+/// | \[1\] | [`PIE`](Self::PIE) | read/write | - | Enable permission indirection |
+/// | \[0\] | [`PnCH`](Self::PNCH) | read/write | - | Protected attribute enable |
 pub enum Tcr2El1 {}
 impl Tcr2El1 {
     /// `PnCH`: Protected attribute enable
@@ -27026,7 +27026,7 @@ impl armreg_rt::Layout for Tcr2El1 {
 }
 /// Extended Translation Control Register (EL2): permission indirection, overlays and 128-bit descriptors
 ///
-/// A layout: its values are [`Value<Tcr2El2>`](armreg_rt::Value), from `Tcr2El2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TCR2_EL2`](crate::aarch64::TCR2_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Tcr2El2>`](armreg_rt::Value), from `Tcr2El2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TCR2_EL2`](crate::aarch64::TCR2_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Tcr2El2};
@@ -27043,20 +27043,20 @@ impl armreg_rt::Layout for Tcr2El1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:16\] | - | reserved, 0 | - |  |
-/// | \[15\] | `DisCH1` | read/write | - |  |
-/// | \[14\] | `DisCH0` | read/write | - |  |
-/// | \[13\] | `AMEC1` | read/write | - |  |
-/// | \[12\] | `AMEC0` | read/write | - |  |
-/// | \[11\] | `HAFT` | read/write | - |  |
-/// | \[10\] | `PTTWI` | read/write | - |  |
-/// | \[9:8\] | `SKL1` | read/write | - |  |
-/// | \[7:6\] | `SKL0` | read/write | - |  |
-/// | \[5\] | `D128` | read/write | - |  |
-/// | \[4\] | `AIE` | read/write | - |  |
-/// | \[3\] | `POE` | read/write | - |  |
-/// | \[2\] | `E0POE` | read/write | - |  |
-/// | \[1\] | `PIE` | read/write | - |  |
-/// | \[0\] | `PnCH` | read/write | - |  |
+/// | \[15\] | [`DisCH1`](Self::DISCH1) | read/write | - |  |
+/// | \[14\] | [`DisCH0`](Self::DISCH0) | read/write | - |  |
+/// | \[13\] | [`AMEC1`](Self::AMEC1) | read/write | - |  |
+/// | \[12\] | [`AMEC0`](Self::AMEC0) | read/write | - |  |
+/// | \[11\] | [`HAFT`](Self::HAFT) | read/write | - |  |
+/// | \[10\] | [`PTTWI`](Self::PTTWI) | read/write | - |  |
+/// | \[9:8\] | [`SKL1`](Self::SKL1) | read/write | - |  |
+/// | \[7:6\] | [`SKL0`](Self::SKL0) | read/write | - |  |
+/// | \[5\] | [`D128`](Self::D128) | read/write | - |  |
+/// | \[4\] | [`AIE`](Self::AIE) | read/write | - |  |
+/// | \[3\] | [`POE`](Self::POE) | read/write | - |  |
+/// | \[2\] | [`E0POE`](Self::E0POE) | read/write | - |  |
+/// | \[1\] | [`PIE`](Self::PIE) | read/write | - |  |
+/// | \[0\] | [`PnCH`](Self::PNCH) | read/write | - |  |
 pub enum Tcr2El2 {}
 impl Tcr2El2 {
     /// `PnCH`: 
@@ -27132,7 +27132,7 @@ impl armreg_rt::Layout for Tcr2El2 {
 }
 /// Translation Control Register layout of TCR_EL1 (two VA ranges; also TCR_EL2 with HCR_EL2.E2H = 1)
 ///
-/// A layout: its values are [`Value<TcrEl1>`](armreg_rt::Value), from `TcrEl1::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TCR_EL1`](crate::aarch64::TCR_EL1), [`aarch64::TCR_EL2_E2H`](crate::aarch64::TCR_EL2_E2H).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<TcrEl1>`](armreg_rt::Value), from `TcrEl1::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TCR_EL1`](crate::aarch64::TCR_EL1), [`aarch64::TCR_EL2_E2H`](crate::aarch64::TCR_EL2_E2H).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, TcrEl1};
@@ -27149,48 +27149,48 @@ impl armreg_rt::Layout for Tcr2El2 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:62\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[61\] | `MTX1` | read/write | - | Extended memory tag checking for TTBR1 addresses (FEAT_MTE_NO_ADDRESS_TAGS) |
-/// | \[60\] | `MTX0` | read/write | - | Extended memory tag checking for TTBR0 addresses (FEAT_MTE_NO_ADDRESS_TAGS) |
-/// | \[59\] | `DS` | read/write | - | 52-bit output addresses with 4KB/16KB granules (FEAT_LPA2) |
-/// | \[58\] | `TCMA1` | read/write | - | Unchecked accesses for tag 0b1111 in TTBR1 range (FEAT_MTE2) |
-/// | \[57\] | `TCMA0` | read/write | - | Unchecked accesses for tag 0b0000 in TTBR0 range (FEAT_MTE2) |
-/// | \[56\] | `E0PD1` | read/write | - | EL0 access to the TTBR1 range faults (FEAT_E0PD) |
-/// | \[55\] | `E0PD0` | read/write | - | EL0 access to the TTBR0 range faults (FEAT_E0PD) |
-/// | \[54\] | `NFD1` | read/write | - | Non-fault SVE accesses to unmapped TTBR1 addresses fail (FEAT_SVE) |
-/// | \[53\] | `NFD0` | read/write | - | Non-fault SVE accesses to unmapped TTBR0 addresses fail (FEAT_SVE) |
-/// | \[52\] | `TBID1` | read/write | - | Top byte ignore for data accesses only, TTBR1 range (FEAT_PAuth) |
-/// | \[51\] | `TBID0` | read/write | - | Top byte ignore for data accesses only, TTBR0 range (FEAT_PAuth) |
-/// | \[50\] | `HWU162` | read/write | - | Hardware use of descriptor bit 62, TTBR1 range (FEAT_HPDS2) |
-/// | \[49\] | `HWU161` | read/write | - | Hardware use of descriptor bit 61, TTBR1 range (FEAT_HPDS2) |
-/// | \[48\] | `HWU160` | read/write | - | Hardware use of descriptor bit 60, TTBR1 range (FEAT_HPDS2) |
-/// | \[47\] | `HWU159` | read/write | - | Hardware use of descriptor bit 59, TTBR1 range (FEAT_HPDS2) |
-/// | \[46\] | `HWU062` | read/write | - | Hardware use of descriptor bit 62, TTBR0 range (FEAT_HPDS2) |
-/// | \[45\] | `HWU061` | read/write | - | Hardware use of descriptor bit 61, TTBR0 range (FEAT_HPDS2) |
-/// | \[44\] | `HWU060` | read/write | - | Hardware use of descriptor bit 60, TTBR0 range (FEAT_HPDS2) |
-/// | \[43\] | `HWU059` | read/write | - | Hardware use of descriptor bit 59, TTBR0 range (FEAT_HPDS2) |
-/// | \[42\] | `HPD1` | read/write | - | Hierarchical permissions disabled, TTBR1 range (FEAT_HPDS) |
-/// | \[41\] | `HPD0` | read/write | - | Hierarchical permissions disabled, TTBR0 range (FEAT_HPDS) |
-/// | \[40\] | `HD` | read/write | - | Hardware management of the dirty state (FEAT_HAFDBS) |
-/// | \[39\] | `HA` | read/write | - | Hardware Access flag update (FEAT_HAFDBS) |
-/// | \[38\] | `TBI1` | read/write | - | Top byte ignored, TTBR1 range |
-/// | \[37\] | `TBI0` | read/write | - | Top byte ignored, TTBR0 range |
-/// | \[36\] | `AS` | read/write | - | ASID size (1: 16-bit ASIDs) |
+/// | \[61\] | [`MTX1`](Self::MTX1) | read/write | - | Extended memory tag checking for TTBR1 addresses (FEAT_MTE_NO_ADDRESS_TAGS) |
+/// | \[60\] | [`MTX0`](Self::MTX0) | read/write | - | Extended memory tag checking for TTBR0 addresses (FEAT_MTE_NO_ADDRESS_TAGS) |
+/// | \[59\] | [`DS`](Self::DS) | read/write | - | 52-bit output addresses with 4KB/16KB granules (FEAT_LPA2) |
+/// | \[58\] | [`TCMA1`](Self::TCMA1) | read/write | - | Unchecked accesses for tag 0b1111 in TTBR1 range (FEAT_MTE2) |
+/// | \[57\] | [`TCMA0`](Self::TCMA0) | read/write | - | Unchecked accesses for tag 0b0000 in TTBR0 range (FEAT_MTE2) |
+/// | \[56\] | [`E0PD1`](Self::E0PD1) | read/write | - | EL0 access to the TTBR1 range faults (FEAT_E0PD) |
+/// | \[55\] | [`E0PD0`](Self::E0PD0) | read/write | - | EL0 access to the TTBR0 range faults (FEAT_E0PD) |
+/// | \[54\] | [`NFD1`](Self::NFD1) | read/write | - | Non-fault SVE accesses to unmapped TTBR1 addresses fail (FEAT_SVE) |
+/// | \[53\] | [`NFD0`](Self::NFD0) | read/write | - | Non-fault SVE accesses to unmapped TTBR0 addresses fail (FEAT_SVE) |
+/// | \[52\] | [`TBID1`](Self::TBID1) | read/write | - | Top byte ignore for data accesses only, TTBR1 range (FEAT_PAuth) |
+/// | \[51\] | [`TBID0`](Self::TBID0) | read/write | - | Top byte ignore for data accesses only, TTBR0 range (FEAT_PAuth) |
+/// | \[50\] | [`HWU162`](Self::HWU162) | read/write | - | Hardware use of descriptor bit 62, TTBR1 range (FEAT_HPDS2) |
+/// | \[49\] | [`HWU161`](Self::HWU161) | read/write | - | Hardware use of descriptor bit 61, TTBR1 range (FEAT_HPDS2) |
+/// | \[48\] | [`HWU160`](Self::HWU160) | read/write | - | Hardware use of descriptor bit 60, TTBR1 range (FEAT_HPDS2) |
+/// | \[47\] | [`HWU159`](Self::HWU159) | read/write | - | Hardware use of descriptor bit 59, TTBR1 range (FEAT_HPDS2) |
+/// | \[46\] | [`HWU062`](Self::HWU062) | read/write | - | Hardware use of descriptor bit 62, TTBR0 range (FEAT_HPDS2) |
+/// | \[45\] | [`HWU061`](Self::HWU061) | read/write | - | Hardware use of descriptor bit 61, TTBR0 range (FEAT_HPDS2) |
+/// | \[44\] | [`HWU060`](Self::HWU060) | read/write | - | Hardware use of descriptor bit 60, TTBR0 range (FEAT_HPDS2) |
+/// | \[43\] | [`HWU059`](Self::HWU059) | read/write | - | Hardware use of descriptor bit 59, TTBR0 range (FEAT_HPDS2) |
+/// | \[42\] | [`HPD1`](Self::HPD1) | read/write | - | Hierarchical permissions disabled, TTBR1 range (FEAT_HPDS) |
+/// | \[41\] | [`HPD0`](Self::HPD0) | read/write | - | Hierarchical permissions disabled, TTBR0 range (FEAT_HPDS) |
+/// | \[40\] | [`HD`](Self::HD) | read/write | - | Hardware management of the dirty state (FEAT_HAFDBS) |
+/// | \[39\] | [`HA`](Self::HA) | read/write | - | Hardware Access flag update (FEAT_HAFDBS) |
+/// | \[38\] | [`TBI1`](Self::TBI1) | read/write | - | Top byte ignored, TTBR1 range |
+/// | \[37\] | [`TBI0`](Self::TBI0) | read/write | - | Top byte ignored, TTBR0 range |
+/// | \[36\] | [`AS`](Self::AS) | read/write | - | ASID size (1: 16-bit ASIDs) |
 /// | \[35\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[34:32\] | `IPS` | read/write | - | Intermediate physical address size |
-/// | \[31:30\] | `TG1` | read/write | - | Granule size for TTBR1 |
-/// | \[29:28\] | `SH1` | read/write | - | Shareability of TTBR1 table walks |
-/// | \[27:26\] | `ORGN1` | read/write | - | Outer cacheability of TTBR1 table walks |
-/// | \[25:24\] | `IRGN1` | read/write | - | Inner cacheability of TTBR1 table walks |
-/// | \[23\] | `EPD1` | read/write | - | Disable table walks for TTBR1 (translation fault instead) |
-/// | \[22\] | `A1` | read/write | - | ASID comes from TTBR1_EL1 (1) or TTBR0_EL1 (0) |
-/// | \[21:16\] | `T1SZ` | read/write | - | Size offset of the TTBR1 region: 2^(64-T1SZ) bytes |
-/// | \[15:14\] | `TG0` | read/write | - | Granule size for TTBR0 |
-/// | \[13:12\] | `SH0` | read/write | - | Shareability of TTBR0 table walks |
-/// | \[11:10\] | `ORGN0` | read/write | - | Outer cacheability of TTBR0 table walks |
-/// | \[9:8\] | `IRGN0` | read/write | - | Inner cacheability of TTBR0 table walks |
-/// | \[7\] | `EPD0` | read/write | - | Disable table walks for TTBR0 (translation fault instead) |
+/// | \[34:32\] | [`IPS`](Self::IPS) | read/write | - | Intermediate physical address size |
+/// | \[31:30\] | [`TG1`](Self::TG1) | read/write | - | Granule size for TTBR1 |
+/// | \[29:28\] | [`SH1`](Self::SH1) | read/write | - | Shareability of TTBR1 table walks |
+/// | \[27:26\] | [`ORGN1`](Self::ORGN1) | read/write | - | Outer cacheability of TTBR1 table walks |
+/// | \[25:24\] | [`IRGN1`](Self::IRGN1) | read/write | - | Inner cacheability of TTBR1 table walks |
+/// | \[23\] | [`EPD1`](Self::EPD1) | read/write | - | Disable table walks for TTBR1 (translation fault instead) |
+/// | \[22\] | [`A1`](Self::A1) | read/write | - | ASID comes from TTBR1_EL1 (1) or TTBR0_EL1 (0) |
+/// | \[21:16\] | [`T1SZ`](Self::T1SZ) | read/write | - | Size offset of the TTBR1 region: 2^(64-T1SZ) bytes |
+/// | \[15:14\] | [`TG0`](Self::TG0) | read/write | - | Granule size for TTBR0 |
+/// | \[13:12\] | [`SH0`](Self::SH0) | read/write | - | Shareability of TTBR0 table walks |
+/// | \[11:10\] | [`ORGN0`](Self::ORGN0) | read/write | - | Outer cacheability of TTBR0 table walks |
+/// | \[9:8\] | [`IRGN0`](Self::IRGN0) | read/write | - | Inner cacheability of TTBR0 table walks |
+/// | \[7\] | [`EPD0`](Self::EPD0) | read/write | - | Disable table walks for TTBR0 (translation fault instead) |
 /// | \[6\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[5:0\] | `T0SZ` | read/write | - | Size offset of the TTBR0 region: 2^(64-T0SZ) bytes |
+/// | \[5:0\] | [`T0SZ`](Self::T0SZ) | read/write | - | Size offset of the TTBR0 region: 2^(64-T0SZ) bytes |
 pub enum TcrEl1 {}
 impl TcrEl1 {
     /// `T0SZ`: Size offset of the TTBR0 region: 2^(64-T0SZ) bytes
@@ -27827,7 +27827,7 @@ pub mod tcr_el1 {
 }
 /// Translation Control Register layout of TCR_EL2 (HCR_EL2.E2H = 0) and TCR_EL3: one VA range
 ///
-/// A layout: its values are [`Value<TcrEl2>`](armreg_rt::Value), from `TcrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TCR_EL2`](crate::aarch64::TCR_EL2), [`aarch64::TCR_EL3`](crate::aarch64::TCR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<TcrEl2>`](armreg_rt::Value), from `TcrEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TCR_EL2`](crate::aarch64::TCR_EL2), [`aarch64::TCR_EL3`](crate::aarch64::TCR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, TcrEl2};
@@ -27844,28 +27844,28 @@ pub mod tcr_el1 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:34\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[33\] | `MTX` | read/write | - | Extended memory tag checking (FEAT_MTE_NO_ADDRESS_TAGS) |
-/// | \[32\] | `DS` | read/write | - | 52-bit output addresses with 4KB/16KB granules (FEAT_LPA2) |
+/// | \[33\] | [`MTX`](Self::MTX) | read/write | - | Extended memory tag checking (FEAT_MTE_NO_ADDRESS_TAGS) |
+/// | \[32\] | [`DS`](Self::DS) | read/write | - | 52-bit output addresses with 4KB/16KB granules (FEAT_LPA2) |
 /// | \[31\] | - | reserved, 1 | - | Reserved, RES1 |
-/// | \[30\] | `TCMA` | read/write | - | Unchecked accesses for tag 0b0000/0b1111 (FEAT_MTE2) |
-/// | \[29\] | `TBID` | read/write | - | Top byte ignore for data accesses only (FEAT_PAuth) |
-/// | \[28\] | `HWU62` | read/write | - | Hardware use of descriptor bit 62 (FEAT_HPDS2) |
-/// | \[27\] | `HWU61` | read/write | - | Hardware use of descriptor bit 61 (FEAT_HPDS2) |
-/// | \[26\] | `HWU60` | read/write | - | Hardware use of descriptor bit 60 (FEAT_HPDS2) |
-/// | \[25\] | `HWU59` | read/write | - | Hardware use of descriptor bit 59 (FEAT_HPDS2) |
-/// | \[24\] | `HPD` | read/write | - | Hierarchical permissions disabled (FEAT_HPDS) |
+/// | \[30\] | [`TCMA`](Self::TCMA) | read/write | - | Unchecked accesses for tag 0b0000/0b1111 (FEAT_MTE2) |
+/// | \[29\] | [`TBID`](Self::TBID) | read/write | - | Top byte ignore for data accesses only (FEAT_PAuth) |
+/// | \[28\] | [`HWU62`](Self::HWU62) | read/write | - | Hardware use of descriptor bit 62 (FEAT_HPDS2) |
+/// | \[27\] | [`HWU61`](Self::HWU61) | read/write | - | Hardware use of descriptor bit 61 (FEAT_HPDS2) |
+/// | \[26\] | [`HWU60`](Self::HWU60) | read/write | - | Hardware use of descriptor bit 60 (FEAT_HPDS2) |
+/// | \[25\] | [`HWU59`](Self::HWU59) | read/write | - | Hardware use of descriptor bit 59 (FEAT_HPDS2) |
+/// | \[24\] | [`HPD`](Self::HPD) | read/write | - | Hierarchical permissions disabled (FEAT_HPDS) |
 /// | \[23\] | - | reserved, 1 | - | Reserved, RES1 |
-/// | \[22\] | `HD` | read/write | - | Hardware management of the dirty state (FEAT_HAFDBS) |
-/// | \[21\] | `HA` | read/write | - | Hardware Access flag update (FEAT_HAFDBS) |
-/// | \[20\] | `TBI` | read/write | - | Top byte ignored |
+/// | \[22\] | [`HD`](Self::HD) | read/write | - | Hardware management of the dirty state (FEAT_HAFDBS) |
+/// | \[21\] | [`HA`](Self::HA) | read/write | - | Hardware Access flag update (FEAT_HAFDBS) |
+/// | \[20\] | [`TBI`](Self::TBI) | read/write | - | Top byte ignored |
 /// | \[19\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[18:16\] | `PS` | read/write | - | Physical address size |
-/// | \[15:14\] | `TG0` | read/write | - | Granule size for TTBR0 |
-/// | \[13:12\] | `SH0` | read/write | - | Shareability of table walks |
-/// | \[11:10\] | `ORGN0` | read/write | - | Outer cacheability of table walks |
-/// | \[9:8\] | `IRGN0` | read/write | - | Inner cacheability of table walks |
+/// | \[18:16\] | [`PS`](Self::PS) | read/write | - | Physical address size |
+/// | \[15:14\] | [`TG0`](Self::TG0) | read/write | - | Granule size for TTBR0 |
+/// | \[13:12\] | [`SH0`](Self::SH0) | read/write | - | Shareability of table walks |
+/// | \[11:10\] | [`ORGN0`](Self::ORGN0) | read/write | - | Outer cacheability of table walks |
+/// | \[9:8\] | [`IRGN0`](Self::IRGN0) | read/write | - | Inner cacheability of table walks |
 /// | \[7:6\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[5:0\] | `T0SZ` | read/write | - | Size offset of the region: 2^(64-T0SZ) bytes |
+/// | \[5:0\] | [`T0SZ`](Self::T0SZ) | read/write | - | Size offset of the region: 2^(64-T0SZ) bytes |
 pub enum TcrEl2 {}
 impl TcrEl2 {
     /// `T0SZ`: Size offset of the region: 2^(64-T0SZ) bytes
@@ -27979,7 +27979,7 @@ pub mod tcr_el2 {
 }
 /// Software Thread ID (TPIDR_EL0 to TPIDR_EL3): a value for the OS or runtime, with no effect on the PE
 ///
-/// A layout: its values are [`Value<Tpidr>`](armreg_rt::Value), from `Tpidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TPIDR_EL0`](crate::aarch64::TPIDR_EL0), [`aarch64::TPIDR_EL1`](crate::aarch64::TPIDR_EL1), [`aarch64::TPIDR_EL2`](crate::aarch64::TPIDR_EL2), [`aarch64::TPIDR_EL3`](crate::aarch64::TPIDR_EL3), [`aarch64::TPIDR2_EL0`](crate::aarch64::TPIDR2_EL0), [`aarch64::TPIDRRO_EL0`](crate::aarch64::TPIDRRO_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Tpidr>`](armreg_rt::Value), from `Tpidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TPIDR_EL0`](crate::aarch64::TPIDR_EL0), [`aarch64::TPIDR_EL1`](crate::aarch64::TPIDR_EL1), [`aarch64::TPIDR_EL2`](crate::aarch64::TPIDR_EL2), [`aarch64::TPIDR_EL3`](crate::aarch64::TPIDR_EL3), [`aarch64::TPIDR2_EL0`](crate::aarch64::TPIDR2_EL0), [`aarch64::TPIDRRO_EL0`](crate::aarch64::TPIDRRO_EL0).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Tpidr};
@@ -27995,7 +27995,7 @@ pub mod tcr_el2 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `ThreadID` | read/write | - | Thread identifying value, for software use |
+/// | \[63:0\] | [`ThreadID`](Self::THREADID) | read/write | - | Thread identifying value, for software use |
 pub enum Tpidr {}
 impl Tpidr {
     /// `ThreadID`: Thread identifying value, for software use
@@ -28035,7 +28035,7 @@ pub type Tpidr2 = crate::Tpidr;
 pub type Tpidrro = crate::Tpidr;
 /// Trace Buffer Base Address Register
 ///
-/// A layout: its values are [`Value<Trbbaser>`](armreg_rt::Value), from `Trbbaser::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBBASER_EL1`](crate::aarch64::TRBBASER_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Trbbaser>`](armreg_rt::Value), from `Trbbaser::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TRBBASER_EL1`](crate::aarch64::TRBBASER_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Trbbaser};
@@ -28051,7 +28051,7 @@ pub type Tpidrro = crate::Tpidr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:12\] | `BASE` | read/write | - | Buffer base address, bits 63:12 |
+/// | \[63:12\] | [`BASE`](Self::BASE) | read/write | - | Buffer base address, bits 63:12 |
 /// | \[11:0\] | - | reserved, 0 | - |  |
 pub enum Trbbaser {}
 impl Trbbaser {
@@ -28076,7 +28076,7 @@ impl armreg_rt::Layout for Trbbaser {
 }
 /// Trace Buffer ID Register: alignment and ownership of the trace buffer
 ///
-/// A layout: its values are [`Value<Trbidr>`](armreg_rt::Value), from `Trbidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBIDR_EL1`](crate::aarch64::TRBIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Trbidr>`](armreg_rt::Value), from `Trbidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TRBIDR_EL1`](crate::aarch64::TRBIDR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trbidr};
@@ -28093,11 +28093,11 @@ impl armreg_rt::Layout for Trbbaser {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:12\] | - | reserved, 0 | - |  |
-/// | \[11:8\] | `EA` | read-only | - | External abort handling |
+/// | \[11:8\] | [`EA`](Self::EA) | read-only | - | External abort handling |
 /// | \[7:6\] | - | reserved, 0 | - |  |
-/// | \[5\] | `F` | read-only | - | Hardware management of flag updates |
-/// | \[4\] | `P` | read-only | - | Buffer owned by a higher Exception level |
-/// | \[3:0\] | `Align` | read-only | - | Log2 of the write pointer alignment in bytes |
+/// | \[5\] | [`F`](Self::F) | read-only | - | Hardware management of flag updates |
+/// | \[4\] | [`P`](Self::P) | read-only | - | Buffer owned by a higher Exception level |
+/// | \[3:0\] | [`Align`](Self::ALIGN) | read-only | - | Log2 of the write pointer alignment in bytes |
 pub enum Trbidr {}
 impl Trbidr {
     /// `Align`: Log2 of the write pointer alignment in bytes
@@ -28195,7 +28195,7 @@ pub mod trbidr {
 }
 /// Trace Buffer Limit Address Register: buffer limit, fill and trigger modes, enable
 ///
-/// A layout: its values are [`Value<Trblimitr>`](armreg_rt::Value), from `Trblimitr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBLIMITR_EL1`](crate::aarch64::TRBLIMITR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Trblimitr>`](armreg_rt::Value), from `Trblimitr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TRBLIMITR_EL1`](crate::aarch64::TRBLIMITR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trblimitr};
@@ -28211,13 +28211,13 @@ pub mod trbidr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:12\] | `LIMIT` | read/write | - | Buffer limit address, bits 63:12 |
+/// | \[63:12\] | [`LIMIT`](Self::LIMIT) | read/write | - | Buffer limit address, bits 63:12 |
 /// | \[11:7\] | - | reserved, 0 | - |  |
-/// | \[6\] | `XE` | read/write | - | Enable trace at the owning Exception level |
-/// | \[5\] | `nVM` | read/write | - | Address mode: 1 for physical addresses |
-/// | \[4:3\] | `TM` | read/write | - | Trigger mode |
-/// | \[2:1\] | `FM` | read/write | - | Buffer fill mode |
-/// | \[0\] | `E` | read/write | - | Trace buffer enable |
+/// | \[6\] | [`XE`](Self::XE) | read/write | - | Enable trace at the owning Exception level |
+/// | \[5\] | [`nVM`](Self::NVM) | read/write | - | Address mode: 1 for physical addresses |
+/// | \[4:3\] | [`TM`](Self::TM) | read/write | - | Trigger mode |
+/// | \[2:1\] | [`FM`](Self::FM) | read/write | - | Buffer fill mode |
+/// | \[0\] | [`E`](Self::E) | read/write | - | Trace buffer enable |
 pub enum Trblimitr {}
 impl Trblimitr {
     /// `E`: Trace buffer enable
@@ -28382,7 +28382,7 @@ pub mod trblimitr {
 }
 /// Trace Buffer Memory Attribute Register: attributes of trace buffer writes
 ///
-/// A layout: its values are [`Value<Trbmar>`](armreg_rt::Value), from `Trbmar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBMAR_EL1`](crate::aarch64::TRBMAR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Trbmar>`](armreg_rt::Value), from `Trbmar::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TRBMAR_EL1`](crate::aarch64::TRBMAR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trbmar};
@@ -28399,9 +28399,9 @@ pub mod trblimitr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:12\] | - | reserved, 0 | - |  |
-/// | \[11:10\] | `PAS` | read/write | - | Physical address space |
-/// | \[9:8\] | `SH` | read/write | - | Shareability |
-/// | \[7:0\] | `Attr` | read/write | - | Memory attributes |
+/// | \[11:10\] | [`PAS`](Self::PAS) | read/write | - | Physical address space |
+/// | \[9:8\] | [`SH`](Self::SH) | read/write | - | Shareability |
+/// | \[7:0\] | [`Attr`](Self::ATTR) | read/write | - | Memory attributes |
 pub enum Trbmar {}
 impl Trbmar {
     /// `Attr`: Memory attributes
@@ -28563,11 +28563,11 @@ pub mod trbmar {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `PTR` | read/write | - | Address of the next byte to write |
+/// | \[63:0\] | [`PTR`](Self::PTR) | read/write | - | Address of the next byte to write |
 pub type Trbptr = crate::Pmbptr;
 /// Trace Buffer Status/syndrome Register
 ///
-/// A layout: its values are [`Value<Trbsr>`](armreg_rt::Value), from `Trbsr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBSR_EL1`](crate::aarch64::TRBSR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Trbsr>`](armreg_rt::Value), from `Trbsr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TRBSR_EL1`](crate::aarch64::TRBSR_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trbsr};
@@ -28584,18 +28584,18 @@ pub type Trbptr = crate::Pmbptr;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:56\] | - | reserved, 0 | - |  |
-/// | \[55:32\] | `MSS2` | read/write | - | Management event specific syndrome 2 |
-/// | \[31:26\] | `EC` | read/write | - | Event class |
+/// | \[55:32\] | [`MSS2`](Self::MSS2) | read/write | - | Management event specific syndrome 2 |
+/// | \[31:26\] | [`EC`](Self::EC) | read/write | - | Event class |
 /// | \[25:24\] | - | reserved, 0 | - |  |
-/// | \[23\] | `DAT` | read/write | - | Data was lost |
-/// | \[22\] | `IRQ` | read/write | - | Maintenance interrupt asserted |
-/// | \[21\] | `TRG` | read/write | - | Trigger event detected |
-/// | \[20\] | `WRAP` | read/write | - | Buffer wrapped |
+/// | \[23\] | [`DAT`](Self::DAT) | read/write | - | Data was lost |
+/// | \[22\] | [`IRQ`](Self::IRQ) | read/write | - | Maintenance interrupt asserted |
+/// | \[21\] | [`TRG`](Self::TRG) | read/write | - | Trigger event detected |
+/// | \[20\] | [`WRAP`](Self::WRAP) | read/write | - | Buffer wrapped |
 /// | \[19\] | - | reserved, 0 | - |  |
-/// | \[18\] | `EA` | read/write | - | External abort |
-/// | \[17\] | `S` | read/write | - | Trace collection stopped |
+/// | \[18\] | [`EA`](Self::EA) | read/write | - | External abort |
+/// | \[17\] | [`S`](Self::S) | read/write | - | Trace collection stopped |
 /// | \[16\] | - | reserved, 0 | - |  |
-/// | \[15:0\] | `MSS` | read/write | - | Management event specific syndrome |
+/// | \[15:0\] | [`MSS`](Self::MSS) | read/write | - | Management event specific syndrome |
 pub enum Trbsr {}
 impl Trbsr {
     /// `MSS`: Management event specific syndrome
@@ -28651,7 +28651,7 @@ impl armreg_rt::Layout for Trbsr {
 }
 /// Trace Buffer Trigger Counter Register
 ///
-/// A layout: its values are [`Value<Trbtrg>`](armreg_rt::Value), from `Trbtrg::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TRBTRG_EL1`](crate::aarch64::TRBTRG_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Trbtrg>`](armreg_rt::Value), from `Trbtrg::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TRBTRG_EL1`](crate::aarch64::TRBTRG_EL1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Trbtrg};
@@ -28668,7 +28668,7 @@ impl armreg_rt::Layout for Trbsr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:0\] | `TRG` | read/write | - | Trigger counter |
+/// | \[31:0\] | [`TRG`](Self::TRG) | read/write | - | Trigger counter |
 pub enum Trbtrg {}
 impl Trbtrg {
     /// `TRG`: Trigger counter
@@ -28692,7 +28692,7 @@ impl armreg_rt::Layout for Trbtrg {
 }
 /// Translation Table Base Control Register (AArch32), short-descriptor format (EAE = 0)
 ///
-/// A layout: its values are [`Value<Ttbcr>`](armreg_rt::Value), from `Ttbcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::TTBCR`](crate::aarch32::TTBCR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Ttbcr>`](armreg_rt::Value), from `Ttbcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::TTBCR`](crate::aarch32::TTBCR).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Ttbcr};
@@ -28708,13 +28708,13 @@ impl armreg_rt::Layout for Trbtrg {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `EAE` | read/write | - | Extended address enable: 1 selects the long-descriptor (LPAE) format |
+/// | \[31\] | [`EAE`](Self::EAE) | read/write | - | Extended address enable: 1 selects the long-descriptor (LPAE) format |
 /// | \[30:7\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[6\] | `T2E` | read/write | - | Enable TTBCR2 (FEAT_AA32HPD) |
-/// | \[5\] | `PD1` | read/write | - | Disable table walks for TTBR1 |
-/// | \[4\] | `PD0` | read/write | - | Disable table walks for TTBR0 |
+/// | \[6\] | [`T2E`](Self::T2E) | read/write | - | Enable TTBCR2 (FEAT_AA32HPD) |
+/// | \[5\] | [`PD1`](Self::PD1) | read/write | - | Disable table walks for TTBR1 |
+/// | \[4\] | [`PD0`](Self::PD0) | read/write | - | Disable table walks for TTBR0 |
 /// | \[3\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[2:0\] | `N` | read/write | - | Width of the TTBR0 base address field; TTBR1 is used above 2^(32-N) |
+/// | \[2:0\] | [`N`](Self::N) | read/write | - | Width of the TTBR0 base address field; TTBR1 is used above 2^(32-N) |
 pub enum Ttbcr {}
 impl Ttbcr {
     /// `N`: Width of the TTBR0 base address field; TTBR1 is used above 2^(32-N)
@@ -28754,7 +28754,7 @@ impl armreg_rt::Layout for Ttbcr {
 }
 /// Translation Table Base Control Register (AArch32), long-descriptor format (EAE = 1)
 ///
-/// A layout: its values are [`Value<TtbcrLong>`](armreg_rt::Value), from `TtbcrLong::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::TTBCR_EAE`](crate::aarch32::TTBCR_EAE).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<TtbcrLong>`](armreg_rt::Value), from `TtbcrLong::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::TTBCR_EAE`](crate::aarch32::TTBCR_EAE).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, TtbcrLong};
@@ -28770,22 +28770,22 @@ impl armreg_rt::Layout for Ttbcr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `EAE` | read/write | - | Extended address enable: 1 selects the long-descriptor (LPAE) format |
-/// | \[30\] | `IMPDEF` | read/write | - | Implementation defined |
-/// | \[29:28\] | `SH1` | read/write | - | Shareability of TTBR1 table walks |
-/// | \[27:26\] | `ORGN1` | read/write | - | Outer cacheability of TTBR1 table walks |
-/// | \[25:24\] | `IRGN1` | read/write | - | Inner cacheability of TTBR1 table walks |
-/// | \[23\] | `EPD1` | read/write | - | Disable table walks for TTBR1 |
-/// | \[22\] | `A1` | read/write | - | ASID comes from TTBR1 (1) or TTBR0 (0) |
+/// | \[31\] | [`EAE`](Self::EAE) | read/write | - | Extended address enable: 1 selects the long-descriptor (LPAE) format |
+/// | \[30\] | [`IMPDEF`](Self::IMPDEF) | read/write | - | Implementation defined |
+/// | \[29:28\] | [`SH1`](Self::SH1) | read/write | - | Shareability of TTBR1 table walks |
+/// | \[27:26\] | [`ORGN1`](Self::ORGN1) | read/write | - | Outer cacheability of TTBR1 table walks |
+/// | \[25:24\] | [`IRGN1`](Self::IRGN1) | read/write | - | Inner cacheability of TTBR1 table walks |
+/// | \[23\] | [`EPD1`](Self::EPD1) | read/write | - | Disable table walks for TTBR1 |
+/// | \[22\] | [`A1`](Self::A1) | read/write | - | ASID comes from TTBR1 (1) or TTBR0 (0) |
 /// | \[21:19\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[18:16\] | `T1SZ` | read/write | - | Size offset of the TTBR1 region |
+/// | \[18:16\] | [`T1SZ`](Self::T1SZ) | read/write | - | Size offset of the TTBR1 region |
 /// | \[15:14\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[13:12\] | `SH0` | read/write | - | Shareability of TTBR0 table walks |
-/// | \[11:10\] | `ORGN0` | read/write | - | Outer cacheability of TTBR0 table walks |
-/// | \[9:8\] | `IRGN0` | read/write | - | Inner cacheability of TTBR0 table walks |
-/// | \[7\] | `EPD0` | read/write | - | Disable table walks for TTBR0 |
+/// | \[13:12\] | [`SH0`](Self::SH0) | read/write | - | Shareability of TTBR0 table walks |
+/// | \[11:10\] | [`ORGN0`](Self::ORGN0) | read/write | - | Outer cacheability of TTBR0 table walks |
+/// | \[9:8\] | [`IRGN0`](Self::IRGN0) | read/write | - | Inner cacheability of TTBR0 table walks |
+/// | \[7\] | [`EPD0`](Self::EPD0) | read/write | - | Disable table walks for TTBR0 |
 /// | \[6:3\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[2:0\] | `T0SZ` | read/write | - | Size offset of the TTBR0 region |
+/// | \[2:0\] | [`T0SZ`](Self::T0SZ) | read/write | - | Size offset of the TTBR0 region |
 pub enum TtbcrLong {}
 impl TtbcrLong {
     /// `T0SZ`: Size offset of the TTBR0 region
@@ -28888,7 +28888,7 @@ pub mod ttbcr_long {
 }
 /// Translation Table Base Register with an ASID
 ///
-/// A layout: its values are [`Value<Ttbr>`](armreg_rt::Value), from `Ttbr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TTBR0_EL1`](crate::aarch64::TTBR0_EL1), [`aarch64::TTBR0_EL2_E2H`](crate::aarch64::TTBR0_EL2_E2H), [`aarch64::TTBR1_EL1`](crate::aarch64::TTBR1_EL1), [`aarch64::TTBR1_EL2`](crate::aarch64::TTBR1_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Ttbr>`](armreg_rt::Value), from `Ttbr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TTBR0_EL1`](crate::aarch64::TTBR0_EL1), [`aarch64::TTBR0_EL2_E2H`](crate::aarch64::TTBR0_EL2_E2H), [`aarch64::TTBR1_EL1`](crate::aarch64::TTBR1_EL1), [`aarch64::TTBR1_EL2`](crate::aarch64::TTBR1_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Ttbr};
@@ -28904,9 +28904,9 @@ pub mod ttbcr_long {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:48\] | `ASID` | read/write | - | ASID for the translation table base (upper 8 bits RES0 with 8-bit ASIDs) |
-/// | \[47:1\] | `BADDR` | read/write | - | Translation table base address (bits 5:1 extend it with 52-bit addresses) |
-/// | \[0\] | `CnP` | read/write | - | Common not Private: the table is shared with other PEs (FEAT_TTCNP) |
+/// | \[63:48\] | [`ASID`](Self::ASID) | read/write | - | ASID for the translation table base (upper 8 bits RES0 with 8-bit ASIDs) |
+/// | \[47:1\] | [`BADDR`](Self::BADDR) | read/write | - | Translation table base address (bits 5:1 extend it with 52-bit addresses) |
+/// | \[0\] | [`CnP`](Self::CNP) | read/write | - | Common not Private: the table is shared with other PEs (FEAT_TTCNP) |
 pub enum Ttbr {}
 impl Ttbr {
     /// `CnP`: Common not Private: the table is shared with other PEs (FEAT_TTCNP)
@@ -28938,7 +28938,7 @@ impl armreg_rt::Layout for Ttbr {
 }
 /// Translation Table Base Register, 64-bit (long-descriptor) format (AArch32)
 ///
-/// A layout: its values are [`Value<TtbrA3264>`](armreg_rt::Value), from `TtbrA3264::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::TTBR0`](crate::aarch32::TTBR0), [`aarch32::TTBR1`](crate::aarch32::TTBR1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<TtbrA3264>`](armreg_rt::Value), from `TtbrA3264::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::TTBR0`](crate::aarch32::TTBR0), [`aarch32::TTBR1`](crate::aarch32::TTBR1).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, TtbrA3264};
@@ -28955,9 +28955,9 @@ impl armreg_rt::Layout for Ttbr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:56\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[55:48\] | `ASID` | read/write | - | ASID for this table (the one selected by TTBCR.A1 is used) |
-/// | \[47:1\] | `BADDR` | read/write | - | Translation table base address |
-/// | \[0\] | `CnP` | read/write | - | Common not Private (FEAT_TTCNP) |
+/// | \[55:48\] | [`ASID`](Self::ASID) | read/write | - | ASID for this table (the one selected by TTBCR.A1 is used) |
+/// | \[47:1\] | [`BADDR`](Self::BADDR) | read/write | - | Translation table base address |
+/// | \[0\] | [`CnP`](Self::CNP) | read/write | - | Common not Private (FEAT_TTCNP) |
 pub enum TtbrA3264 {}
 impl TtbrA3264 {
     /// `CnP`: Common not Private (FEAT_TTCNP)
@@ -28989,7 +28989,7 @@ impl armreg_rt::Layout for TtbrA3264 {
 }
 /// Translation Table Base Register of a regime without ASIDs
 ///
-/// A layout: its values are [`Value<TtbrNoasid>`](armreg_rt::Value), from `TtbrNoasid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::TTBR0_EL2`](crate::aarch64::TTBR0_EL2), [`aarch64::TTBR0_EL3`](crate::aarch64::TTBR0_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<TtbrNoasid>`](armreg_rt::Value), from `TtbrNoasid::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::TTBR0_EL2`](crate::aarch64::TTBR0_EL2), [`aarch64::TTBR0_EL3`](crate::aarch64::TTBR0_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, TtbrNoasid};
@@ -29006,8 +29006,8 @@ impl armreg_rt::Layout for TtbrA3264 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:48\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[47:1\] | `BADDR` | read/write | - | Translation table base address (bits 5:1 extend it with 52-bit addresses) |
-/// | \[0\] | `CnP` | read/write | - | Common not Private: the table is shared with other PEs (FEAT_TTCNP) |
+/// | \[47:1\] | [`BADDR`](Self::BADDR) | read/write | - | Translation table base address (bits 5:1 extend it with 52-bit addresses) |
+/// | \[0\] | [`CnP`](Self::CNP) | read/write | - | Common not Private: the table is shared with other PEs (FEAT_TTCNP) |
 pub enum TtbrNoasid {}
 impl TtbrNoasid {
     /// `CnP`: Common not Private: the table is shared with other PEs (FEAT_TTCNP)
@@ -29035,7 +29035,7 @@ impl armreg_rt::Layout for TtbrNoasid {
 }
 /// Vector Base Address Register
 ///
-/// A layout: its values are [`Value<Vbar>`](armreg_rt::Value), from `Vbar::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VBAR_EL1`](crate::aarch64::VBAR_EL1), [`aarch64::VBAR_EL2`](crate::aarch64::VBAR_EL2), [`aarch64::VBAR_EL3`](crate::aarch64::VBAR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Vbar>`](armreg_rt::Value), from `Vbar::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::VBAR_EL1`](crate::aarch64::VBAR_EL1), [`aarch64::VBAR_EL2`](crate::aarch64::VBAR_EL2), [`aarch64::VBAR_EL3`](crate::aarch64::VBAR_EL3).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Vbar};
@@ -29051,7 +29051,7 @@ impl armreg_rt::Layout for TtbrNoasid {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:11\] | `VBA` | read/write | - | Vector table base address, bits 63:11 (2KB aligned) |
+/// | \[63:11\] | [`VBA`](Self::VBA) | read/write | - | Vector table base address, bits 63:11 (2KB aligned) |
 /// | \[10:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum Vbar {}
 impl Vbar {
@@ -29076,7 +29076,7 @@ impl armreg_rt::Layout for Vbar {
 }
 /// Vector Base Address Register (AArch32)
 ///
-/// A layout: its values are [`Value<VbarA32>`](armreg_rt::Value), from `VbarA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::VBAR`](crate::aarch32::VBAR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<VbarA32>`](armreg_rt::Value), from `VbarA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::VBAR`](crate::aarch32::VBAR).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, VbarA32};
@@ -29092,7 +29092,7 @@ impl armreg_rt::Layout for Vbar {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:5\] | `VBA` | read/write | - | Vector table base address, bits 31:5 (32-byte aligned) |
+/// | \[31:5\] | [`VBA`](Self::VBA) | read/write | - | Vector table base address, bits 31:5 (32-byte aligned) |
 /// | \[4:0\] | - | reserved, 0 | - | Reserved, RES0 |
 pub enum VbarA32 {}
 impl VbarA32 {
@@ -29117,7 +29117,7 @@ impl armreg_rt::Layout for VbarA32 {
 }
 /// Virtualization Multiprocessor ID Register: the MPIDR_EL1 value EL1 reads under EL2
 ///
-/// A layout: its values are [`Value<Vmpidr>`](armreg_rt::Value), from `Vmpidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VMPIDR_EL2`](crate::aarch64::VMPIDR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Vmpidr>`](armreg_rt::Value), from `Vmpidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::VMPIDR_EL2`](crate::aarch64::VMPIDR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Vmpidr};
@@ -29134,14 +29134,14 @@ impl armreg_rt::Layout for VbarA32 {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:40\] | - | reserved, 0 | - |  |
-/// | \[39:32\] | `Aff3` | read/write | - | Affinity level 3 presented to EL1 |
+/// | \[39:32\] | [`Aff3`](Self::AFF3) | read/write | - | Affinity level 3 presented to EL1 |
 /// | \[31\] | - | reserved, 1 | - |  |
-/// | \[30\] | `U` | read/write | - | Uniprocessor indication presented to EL1 |
+/// | \[30\] | [`U`](Self::U) | read/write | - | Uniprocessor indication presented to EL1 |
 /// | \[29:25\] | - | reserved, 0 | - |  |
-/// | \[24\] | `MT` | read/write | - | Multithreading indication presented to EL1 |
-/// | \[23:16\] | `Aff2` | read/write | - | Affinity level 2 presented to EL1 |
-/// | \[15:8\] | `Aff1` | read/write | - | Affinity level 1 presented to EL1 |
-/// | \[7:0\] | `Aff0` | read/write | - | Affinity level 0 presented to EL1 |
+/// | \[24\] | [`MT`](Self::MT) | read/write | - | Multithreading indication presented to EL1 |
+/// | \[23:16\] | [`Aff2`](Self::AFF2) | read/write | - | Affinity level 2 presented to EL1 |
+/// | \[15:8\] | [`Aff1`](Self::AFF1) | read/write | - | Affinity level 1 presented to EL1 |
+/// | \[7:0\] | [`Aff0`](Self::AFF0) | read/write | - | Affinity level 0 presented to EL1 |
 pub enum Vmpidr {}
 impl Vmpidr {
     /// `Aff0`: Affinity level 0 presented to EL1
@@ -29185,7 +29185,7 @@ impl armreg_rt::Layout for Vmpidr {
 }
 /// Virtualization Processor ID Register: the MIDR_EL1 value EL1 reads under EL2
 ///
-/// A layout: its values are [`Value<Vpidr>`](armreg_rt::Value), from `Vpidr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VPIDR_EL2`](crate::aarch64::VPIDR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Vpidr>`](armreg_rt::Value), from `Vpidr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::VPIDR_EL2`](crate::aarch64::VPIDR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Vpidr};
@@ -29202,11 +29202,11 @@ impl armreg_rt::Layout for Vmpidr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:32\] | - | reserved, 0 | - |  |
-/// | \[31:24\] | `Implementer` | read/write | - | Implementer code presented to EL1 |
-/// | \[23:20\] | `Variant` | read/write | - | Variant presented to EL1 |
-/// | \[19:16\] | `Architecture` | read/write | - | Architecture code presented to EL1 |
-/// | \[15:4\] | `PartNum` | read/write | - | Part number presented to EL1 |
-/// | \[3:0\] | `Revision` | read/write | - | Revision presented to EL1 |
+/// | \[31:24\] | [`Implementer`](Self::IMPLEMENTER) | read/write | - | Implementer code presented to EL1 |
+/// | \[23:20\] | [`Variant`](Self::VARIANT) | read/write | - | Variant presented to EL1 |
+/// | \[19:16\] | [`Architecture`](Self::ARCHITECTURE) | read/write | - | Architecture code presented to EL1 |
+/// | \[15:4\] | [`PartNum`](Self::PARTNUM) | read/write | - | Part number presented to EL1 |
+/// | \[3:0\] | [`Revision`](Self::REVISION) | read/write | - | Revision presented to EL1 |
 pub enum Vpidr {}
 impl Vpidr {
     /// `Revision`: Revision presented to EL1
@@ -29246,7 +29246,7 @@ impl armreg_rt::Layout for Vpidr {
 }
 /// Virtualization Translation Control Register (stage 2 of the EL1&0 regime)
 ///
-/// A layout: its values are [`Value<Vtcr>`](armreg_rt::Value), from `Vtcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VTCR_EL2`](crate::aarch64::VTCR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Vtcr>`](armreg_rt::Value), from `Vtcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::VTCR_EL2`](crate::aarch64::VTCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Vtcr};
@@ -29262,28 +29262,28 @@ impl armreg_rt::Layout for Vpidr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:34\] | `EXT` | read/write | - | Controls added by later extensions (for example FEAT_THE, FEAT_S2PIE, FEAT_D128); not itemised here, RES0 when none is implemented |
-/// | \[33\] | `SL2` | read/write | - | With SL0, starting level -1 for 4KB granule and 52-bit IPA (FEAT_LPA2) |
-/// | \[32\] | `DS` | read/write | - | 52-bit output addresses with 4KB/16KB granules (FEAT_LPA2) |
+/// | \[63:34\] | [`EXT`](Self::EXT) | read/write | - | Controls added by later extensions (for example FEAT_THE, FEAT_S2PIE, FEAT_D128); not itemised here, RES0 when none is implemented |
+/// | \[33\] | [`SL2`](Self::SL2) | read/write | - | With SL0, starting level -1 for 4KB granule and 52-bit IPA (FEAT_LPA2) |
+/// | \[32\] | [`DS`](Self::DS) | read/write | - | 52-bit output addresses with 4KB/16KB granules (FEAT_LPA2) |
 /// | \[31\] | - | reserved, 1 | - | Reserved, RES1 |
-/// | \[30\] | `NSA` | read/write | - | Non-secure stage 2 output PA space for Secure IPA space (FEAT_SEL2) |
-/// | \[29\] | `NSW` | read/write | - | Non-secure stage 2 table walks for Secure IPA space (FEAT_SEL2) |
-/// | \[28\] | `HWU62` | read/write | - | Hardware use of stage 2 descriptor bit 62 (FEAT_HPDS2) |
-/// | \[27\] | `HWU61` | read/write | - | Hardware use of stage 2 descriptor bit 61 (FEAT_HPDS2) |
-/// | \[26\] | `HWU60` | read/write | - | Hardware use of stage 2 descriptor bit 60 (FEAT_HPDS2) |
-/// | \[25\] | `HWU59` | read/write | - | Hardware use of stage 2 descriptor bit 59 (FEAT_HPDS2) |
+/// | \[30\] | [`NSA`](Self::NSA) | read/write | - | Non-secure stage 2 output PA space for Secure IPA space (FEAT_SEL2) |
+/// | \[29\] | [`NSW`](Self::NSW) | read/write | - | Non-secure stage 2 table walks for Secure IPA space (FEAT_SEL2) |
+/// | \[28\] | [`HWU62`](Self::HWU62) | read/write | - | Hardware use of stage 2 descriptor bit 62 (FEAT_HPDS2) |
+/// | \[27\] | [`HWU61`](Self::HWU61) | read/write | - | Hardware use of stage 2 descriptor bit 61 (FEAT_HPDS2) |
+/// | \[26\] | [`HWU60`](Self::HWU60) | read/write | - | Hardware use of stage 2 descriptor bit 60 (FEAT_HPDS2) |
+/// | \[25\] | [`HWU59`](Self::HWU59) | read/write | - | Hardware use of stage 2 descriptor bit 59 (FEAT_HPDS2) |
 /// | \[24:23\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[22\] | `HD` | read/write | - | Hardware management of the stage 2 dirty state (FEAT_HAFDBS) |
-/// | \[21\] | `HA` | read/write | - | Hardware stage 2 Access flag update (FEAT_HAFDBS) |
+/// | \[22\] | [`HD`](Self::HD) | read/write | - | Hardware management of the stage 2 dirty state (FEAT_HAFDBS) |
+/// | \[21\] | [`HA`](Self::HA) | read/write | - | Hardware stage 2 Access flag update (FEAT_HAFDBS) |
 /// | \[20\] | - | reserved, 0 | - | Reserved, RES0 |
-/// | \[19\] | `VS` | read/write | - | VMID size (1: 16-bit VMIDs) (FEAT_VMID16) |
-/// | \[18:16\] | `PS` | read/write | - | Physical address size for stage 2 output |
-/// | \[15:14\] | `TG0` | read/write | - | Granule size for VTTBR_EL2 |
-/// | \[13:12\] | `SH0` | read/write | - | Shareability of stage 2 table walks |
-/// | \[11:10\] | `ORGN0` | read/write | - | Outer cacheability of stage 2 table walks |
-/// | \[9:8\] | `IRGN0` | read/write | - | Inner cacheability of stage 2 table walks |
-/// | \[7:6\] | `SL0` | read/write | - | Starting level of the stage 2 table walk (meaning depends on TG0) |
-/// | \[5:0\] | `T0SZ` | read/write | - | Size offset of the IPA region: 2^(64-T0SZ) bytes |
+/// | \[19\] | [`VS`](Self::VS) | read/write | - | VMID size (1: 16-bit VMIDs) (FEAT_VMID16) |
+/// | \[18:16\] | [`PS`](Self::PS) | read/write | - | Physical address size for stage 2 output |
+/// | \[15:14\] | [`TG0`](Self::TG0) | read/write | - | Granule size for VTTBR_EL2 |
+/// | \[13:12\] | [`SH0`](Self::SH0) | read/write | - | Shareability of stage 2 table walks |
+/// | \[11:10\] | [`ORGN0`](Self::ORGN0) | read/write | - | Outer cacheability of stage 2 table walks |
+/// | \[9:8\] | [`IRGN0`](Self::IRGN0) | read/write | - | Inner cacheability of stage 2 table walks |
+/// | \[7:6\] | [`SL0`](Self::SL0) | read/write | - | Starting level of the stage 2 table walk (meaning depends on TG0) |
+/// | \[5:0\] | [`T0SZ`](Self::T0SZ) | read/write | - | Size offset of the IPA region: 2^(64-T0SZ) bytes |
 pub enum Vtcr {}
 impl Vtcr {
     /// `T0SZ`: Size offset of the IPA region: 2^(64-T0SZ) bytes
@@ -29401,7 +29401,7 @@ pub mod vtcr {
 }
 /// Virtualization Translation Table Base Register
 ///
-/// A layout: its values are [`Value<Vttbr>`](armreg_rt::Value), from `Vttbr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::VTTBR_EL2`](crate::aarch64::VTTBR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Vttbr>`](armreg_rt::Value), from `Vttbr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::VTTBR_EL2`](crate::aarch64::VTTBR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{Layout, Vttbr};
@@ -29417,9 +29417,9 @@ pub mod vtcr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:48\] | `VMID` | read/write | - | VMID of the stage 2 tables (upper 8 bits RES0 with 8-bit VMIDs) |
-/// | \[47:1\] | `BADDR` | read/write | - | Stage 2 translation table base address |
-/// | \[0\] | `CnP` | read/write | - | Common not Private (FEAT_TTCNP) |
+/// | \[63:48\] | [`VMID`](Self::VMID) | read/write | - | VMID of the stage 2 tables (upper 8 bits RES0 with 8-bit VMIDs) |
+/// | \[47:1\] | [`BADDR`](Self::BADDR) | read/write | - | Stage 2 translation table base address |
+/// | \[0\] | [`CnP`](Self::CNP) | read/write | - | Common not Private (FEAT_TTCNP) |
 pub enum Vttbr {}
 impl Vttbr {
     /// `CnP`: Common not Private (FEAT_TTCNP)
@@ -29451,7 +29451,7 @@ impl armreg_rt::Layout for Vttbr {
 }
 /// SVE Control Register
 ///
-/// A layout: its values are [`Value<Zcr>`](armreg_rt::Value), from `Zcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ZCR_EL1`](crate::aarch64::ZCR_EL1), [`aarch64::ZCR_EL12`](crate::aarch64::ZCR_EL12), [`aarch64::ZCR_EL2`](crate::aarch64::ZCR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Zcr>`](armreg_rt::Value), from `Zcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ZCR_EL1`](crate::aarch64::ZCR_EL1), [`aarch64::ZCR_EL12`](crate::aarch64::ZCR_EL12), [`aarch64::ZCR_EL2`](crate::aarch64::ZCR_EL2).
 ///
 /// ```
 /// # use aarch64_sysregs::{rt, Layout, Zcr};
@@ -29468,8 +29468,8 @@ impl armreg_rt::Layout for Vttbr {
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[63:9\] | - | reserved, 0 | - |  |
-/// | \[8:4\] | `RAZ_8_4` | read-only | - | Reads as zero |
-/// | \[3:0\] | `LEN` | read/write | - | Requested vector length, in units of 128 bits, minus 1 |
+/// | \[8:4\] | [`RAZ_8_4`](Self::RAZ_8_4) | read-only | - | Reads as zero |
+/// | \[3:0\] | [`LEN`](Self::LEN) | read/write | - | Requested vector length, in units of 128 bits, minus 1 |
 pub enum Zcr {}
 impl Zcr {
     /// `LEN`: Requested vector length, in units of 128 bits, minus 1

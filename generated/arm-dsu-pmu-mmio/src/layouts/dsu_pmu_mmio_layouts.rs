@@ -32,7 +32,7 @@
 )]
 /// One bit per cluster counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n. Shared by the set/clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/CLR. Bits \[30:6\] are not described: the article describes 6 counters; the DSU has up to 31 (Linux drivers/perf/arm_dsu_pmu.c)
 ///
-/// A layout: its values are [`Value<DsuCounterMask>`](armreg_rt::Value), from `DsuCounterMask::DEFAULT` and the field constants below. Registers with this layout: [`DsuPmuMmio::pmcntenset`](crate::mmio::DsuPmuMmio::pmcntenset), [`DsuPmuMmio::pmcntenclr`](crate::mmio::DsuPmuMmio::pmcntenclr), [`DsuPmuMmio::pmintenset`](crate::mmio::DsuPmuMmio::pmintenset), [`DsuPmuMmio::pmintenclr`](crate::mmio::DsuPmuMmio::pmintenclr), [`DsuPmuMmio::pmovsclr`](crate::mmio::DsuPmuMmio::pmovsclr), [`DsuPmuMmio::pmovsset`](crate::mmio::DsuPmuMmio::pmovsset).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<DsuCounterMask>`](armreg_rt::Value), from `DsuCounterMask::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`DsuPmuMmio::pmcntenset`](crate::mmio::DsuPmuMmio::pmcntenset), [`DsuPmuMmio::pmcntenclr`](crate::mmio::DsuPmuMmio::pmcntenclr), [`DsuPmuMmio::pmintenset`](crate::mmio::DsuPmuMmio::pmintenset), [`DsuPmuMmio::pmintenclr`](crate::mmio::DsuPmuMmio::pmintenclr), [`DsuPmuMmio::pmovsclr`](crate::mmio::DsuPmuMmio::pmovsclr), [`DsuPmuMmio::pmovsset`](crate::mmio::DsuPmuMmio::pmovsset).
 ///
 /// ```
 /// # use arm_dsu_pmu_mmio::{Layout, DsuCounterMask};
@@ -48,13 +48,13 @@
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `C` | read/write | - | Cycle counter |
-/// | \[5\] | `P5` | read/write | - | Event counter 5 |
-/// | \[4\] | `P4` | read/write | - | Event counter 4 |
-/// | \[3\] | `P3` | read/write | - | Event counter 3 |
-/// | \[2\] | `P2` | read/write | - | Event counter 2 |
-/// | \[1\] | `P1` | read/write | - | Event counter 1 |
-/// | \[0\] | `P0` | read/write | - | Event counter 0 |
+/// | \[31\] | [`C`](Self::C) | read/write | - | Cycle counter |
+/// | \[5\] | [`P5`](Self::P5) | read/write | - | Event counter 5 |
+/// | \[4\] | [`P4`](Self::P4) | read/write | - | Event counter 4 |
+/// | \[3\] | [`P3`](Self::P3) | read/write | - | Event counter 3 |
+/// | \[2\] | [`P2`](Self::P2) | read/write | - | Event counter 2 |
+/// | \[1\] | [`P1`](Self::P1) | read/write | - | Event counter 1 |
+/// | \[0\] | [`P0`](Self::P0) | read/write | - | Event counter 0 |
 pub enum DsuCounterMask {}
 impl DsuCounterMask {
     /// `P0`: Event counter 0
@@ -116,7 +116,7 @@ impl armreg_rt::Layout for DsuCounterMask {
 }
 /// Cluster PMU configuration register in the unconfirmed memory-mapped view: N, SIZE and CC as the article gives them (the same bits as the generic external PMCFGR, Arm ARM DDI0487 §I5.2); other bits not described
 ///
-/// A layout: its values are [`Value<DsuPmcfgr>`](armreg_rt::Value), from `DsuPmcfgr::DEFAULT` and the field constants below. Registers with this layout: [`DsuPmuMmio::pmcfgr`](crate::mmio::DsuPmuMmio::pmcfgr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<DsuPmcfgr>`](armreg_rt::Value), from `DsuPmcfgr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`DsuPmuMmio::pmcfgr`](crate::mmio::DsuPmuMmio::pmcfgr).
 ///
 /// ```
 /// # use arm_dsu_pmu_mmio::{Layout, DsuPmcfgr};
@@ -132,9 +132,9 @@ impl armreg_rt::Layout for DsuCounterMask {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[14\] | `CC` | read-only | - | Dedicated cycle counter implemented |
-/// | \[13:8\] | `SIZE` | read-only | - | Counter size minus one (0x3F = 64-bit counters) |
-/// | \[7:0\] | `N` | read-only | - | Number of event counters implemented (not counting the cycle counter) |
+/// | \[14\] | [`CC`](Self::CC) | read-only | - | Dedicated cycle counter implemented |
+/// | \[13:8\] | [`SIZE`](Self::SIZE) | read-only | - | Counter size minus one (0x3F = 64-bit counters) |
+/// | \[7:0\] | [`N`](Self::N) | read-only | - | Number of event counters implemented (not counting the cycle counter) |
 pub enum DsuPmcfgr {}
 impl DsuPmcfgr {
     /// `N`: Number of event counters implemented (not counting the cycle counter)
@@ -172,7 +172,7 @@ impl armreg_rt::Layout for DsuPmcfgr {
 }
 /// Cluster PMU control register in the unconfirmed memory-mapped view: E, P, C as the article gives them. The system-register CLUSTERPMCR also has N\[15:11\], IDCODE\[23:16\], IMP\[31:24\] (Linux drivers/perf/arm_dsu_pmu.c); whether this view shows them is not known, so they are not described
 ///
-/// A layout: its values are [`Value<DsuPmcr>`](armreg_rt::Value), from `DsuPmcr::DEFAULT` and the field constants below. Registers with this layout: [`DsuPmuMmio::pmcr`](crate::mmio::DsuPmuMmio::pmcr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<DsuPmcr>`](armreg_rt::Value), from `DsuPmcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`DsuPmuMmio::pmcr`](crate::mmio::DsuPmuMmio::pmcr).
 ///
 /// ```
 /// # use arm_dsu_pmu_mmio::{Layout, DsuPmcr};
@@ -188,9 +188,9 @@ impl armreg_rt::Layout for DsuPmcfgr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets the cycle counter; reads as 0 |
-/// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters; reads as 0 |
-/// | \[0\] | `E` | read/write | - | Enable: global enable of the cluster counters |
+/// | \[2\] | [`C`](Self::C) | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets the cycle counter; reads as 0 |
+/// | \[1\] | [`P`](Self::P) | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters; reads as 0 |
+/// | \[0\] | [`E`](Self::E) | read/write | - | Enable: global enable of the cluster counters |
 pub enum DsuPmcr {}
 impl DsuPmcr {
     /// `E`: Enable: global enable of the cluster counters
@@ -228,7 +228,7 @@ impl armreg_rt::Layout for DsuPmcr {
 }
 /// Cluster event counter n in the unverified memory-mapped view (the DSU's event counters are 32 bits, Linux drivers/perf/arm_dsu_pmu.c)
 ///
-/// A layout: its values are [`Value<DsuPmevcntr>`](armreg_rt::Value), from `DsuPmevcntr::DEFAULT` and the field constants below. Registers with this layout: [`DsuPmuMmio::pmevcntr`](crate::mmio::DsuPmuMmio::pmevcntr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<DsuPmevcntr>`](armreg_rt::Value), from `DsuPmevcntr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`DsuPmuMmio::pmevcntr`](crate::mmio::DsuPmuMmio::pmevcntr).
 ///
 /// ```
 /// # use arm_dsu_pmu_mmio::{Layout, DsuPmevcntr};
@@ -244,7 +244,7 @@ impl armreg_rt::Layout for DsuPmcr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `EVCNT` | read/write | - | Event count of counter n |
+/// | \[31:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count of counter n |
 pub enum DsuPmevcntr {}
 impl DsuPmevcntr {
     /// `EVCNT`: Event count of counter n

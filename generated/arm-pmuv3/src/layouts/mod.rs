@@ -36,7 +36,7 @@ mod pmu_ext32_layouts;
 pub use self::pmu_ext32_layouts::*;
 /// AArch64 Debug Feature Register 0: the debug features, the PMU version (PMUVer) among them
 ///
-/// A layout: its values are [`Value<IdAa64dfr0>`](armreg_rt::Value), from `IdAa64dfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdAa64dfr0>`](armreg_rt::Value), from `IdAa64dfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::ID_AA64DFR0_EL1`](crate::aarch64::ID_AA64DFR0_EL1).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, IdAa64dfr0};
@@ -52,22 +52,22 @@ pub use self::pmu_ext32_layouts::*;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:60\] | `HPMN0` | read-only | - | Whether MDCR_EL2.HPMN may be zero |
-/// | \[59:56\] | `ExtTrcBuff` | read-only | - | Trace buffer external mode |
-/// | \[55:52\] | `BRBE` | read-only | - | Branch Record Buffer Extension |
-/// | \[51:48\] | `MTPMU` | read-only | - | Multi-threaded PMU extension |
-/// | \[47:44\] | `TraceBuffer` | read-only | - | Trace Buffer Extension |
-/// | \[43:40\] | `TraceFilt` | read-only | - | Self-hosted trace filtering (TRFCR_ELx) |
-/// | \[39:36\] | `DoubleLock` | read-only | - | OS Double Lock (signed field) |
-/// | \[35:32\] | `PMSVer` | read-only | - | Statistical Profiling Extension version |
-/// | \[31:28\] | `CTX_CMPs` | read-only | - | Number of context-aware breakpoints, minus 1 |
+/// | \[63:60\] | [`HPMN0`](Self::HPMN0) | read-only | - | Whether MDCR_EL2.HPMN may be zero |
+/// | \[59:56\] | [`ExtTrcBuff`](Self::EXTTRCBUFF) | read-only | - | Trace buffer external mode |
+/// | \[55:52\] | [`BRBE`](Self::BRBE) | read-only | - | Branch Record Buffer Extension |
+/// | \[51:48\] | [`MTPMU`](Self::MTPMU) | read-only | - | Multi-threaded PMU extension |
+/// | \[47:44\] | [`TraceBuffer`](Self::TRACEBUFFER) | read-only | - | Trace Buffer Extension |
+/// | \[43:40\] | [`TraceFilt`](Self::TRACEFILT) | read-only | - | Self-hosted trace filtering (TRFCR_ELx) |
+/// | \[39:36\] | [`DoubleLock`](Self::DOUBLELOCK) | read-only | - | OS Double Lock (signed field) |
+/// | \[35:32\] | [`PMSVer`](Self::PMSVER) | read-only | - | Statistical Profiling Extension version |
+/// | \[31:28\] | [`CTX_CMPs`](Self::CTX_CMPS) | read-only | - | Number of context-aware breakpoints, minus 1 |
 /// | \[27:24\] | - | reserved, 0 | - |  |
-/// | \[23:20\] | `WRPs` | read-only | - | Number of watchpoints, minus 1 |
+/// | \[23:20\] | [`WRPs`](Self::WRPS) | read-only | - | Number of watchpoints, minus 1 |
 /// | \[19:16\] | - | reserved, 0 | - |  |
-/// | \[15:12\] | `BRPs` | read-only | - | Number of breakpoints, minus 1 |
-/// | \[11:8\] | `PMUVer` | read-only | - | Performance Monitors Extension version |
-/// | \[7:4\] | `TraceVer` | read-only | - | System register interface to the trace unit |
-/// | \[3:0\] | `DebugVer` | read-only | - | Debug architecture version |
+/// | \[15:12\] | [`BRPs`](Self::BRPS) | read-only | - | Number of breakpoints, minus 1 |
+/// | \[11:8\] | [`PMUVer`](Self::PMUVER) | read-only | - | Performance Monitors Extension version |
+/// | \[7:4\] | [`TraceVer`](Self::TRACEVER) | read-only | - | System register interface to the trace unit |
+/// | \[3:0\] | [`DebugVer`](Self::DEBUGVER) | read-only | - | Debug architecture version |
 pub enum IdAa64dfr0 {}
 impl IdAa64dfr0 {
     /// `DebugVer`: Debug architecture version
@@ -683,7 +683,7 @@ pub mod id_aa64dfr0 {
 }
 /// AArch32 Debug Feature Register 0: only the PMU version field is described here
 ///
-/// A layout: its values are [`Value<IdDfr0>`](armreg_rt::Value), from `IdDfr0::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<IdDfr0>`](armreg_rt::Value), from `IdDfr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::ID_DFR0`](crate::aarch32::ID_DFR0).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, IdDfr0};
@@ -699,7 +699,7 @@ pub mod id_aa64dfr0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[27:24\] | `PerfMon` | read-only | - | Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED |
+/// | \[27:24\] | [`PerfMon`](Self::PERFMON) | read-only | - | Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED |
 pub enum IdDfr0 {}
 impl IdDfr0 {
     /// `PerfMon`: Performance Monitors version: 0b0000 none (or IMPLEMENTATION DEFINED), 0b0001 PMUv1, 0b0010 PMUv2, 0b0011 PMUv3, 0b0100 PMUv3p1, 0b0101 PMUv3p4, 0b0110 PMUv3p5, 0b1111 IMPLEMENTATION DEFINED
@@ -725,7 +725,7 @@ impl armreg_rt::Layout for IdDfr0 {
 }
 /// Monitor Debug Configuration Register (EL2): only its Performance Monitors fields are described; the other bits hold other controls
 ///
-/// A layout: its values are [`Value<MdcrEl2>`](armreg_rt::Value), from `MdcrEl2::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<MdcrEl2>`](armreg_rt::Value), from `MdcrEl2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDCR_EL2`](crate::aarch64::MDCR_EL2).
 ///
 /// ```
 /// # use arm_pmuv3::{rt, Layout, MdcrEl2};
@@ -741,12 +741,12 @@ impl armreg_rt::Layout for IdDfr0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[23\] | `HCCD` | read/write | - | Prohibit cycle counting at EL2 (FEAT_PMUv3p5) |
-/// | \[17\] | `HPMD` | read/write | - | Prohibit event counting at EL2 (FEAT_PMUv3p1) |
-/// | \[7\] | `HPME` | read/write | - | Enable the event counters reserved for EL2 (n &gt;= HPMN) |
-/// | \[6\] | `TPM` | read/write | - | Trap Performance Monitors register accesses from EL0/EL1 to EL2 |
-/// | \[5\] | `TPMCR` | read/write | - | Trap PMCR accesses from EL0/EL1 to EL2 |
-/// | \[4:0\] | `HPMN` | read/write | - | Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2 |
+/// | \[23\] | [`HCCD`](Self::HCCD) | read/write | - | Prohibit cycle counting at EL2 (FEAT_PMUv3p5) |
+/// | \[17\] | [`HPMD`](Self::HPMD) | read/write | - | Prohibit event counting at EL2 (FEAT_PMUv3p1) |
+/// | \[7\] | [`HPME`](Self::HPME) | read/write | - | Enable the event counters reserved for EL2 (n &gt;= HPMN) |
+/// | \[6\] | [`TPM`](Self::TPM) | read/write | - | Trap Performance Monitors register accesses from EL0/EL1 to EL2 |
+/// | \[5\] | [`TPMCR`](Self::TPMCR) | read/write | - | Trap PMCR accesses from EL0/EL1 to EL2 |
+/// | \[4:0\] | [`HPMN`](Self::HPMN) | read/write | - | Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2 |
 pub enum MdcrEl2 {}
 impl MdcrEl2 {
     /// `HPMN`: Number of event counters accessible from EL0/EL1 (the value PMCR.N reads there); counters n &gt;= HPMN are reserved for EL2
@@ -802,7 +802,7 @@ impl armreg_rt::Layout for MdcrEl2 {
 }
 /// Monitor Debug Configuration Register (EL3): only its Performance Monitors fields are described; the other bits hold other controls
 ///
-/// A layout: its values are [`Value<MdcrEl3>`](armreg_rt::Value), from `MdcrEl3::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<MdcrEl3>`](armreg_rt::Value), from `MdcrEl3::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::MDCR_EL3`](crate::aarch64::MDCR_EL3).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, MdcrEl3};
@@ -818,8 +818,8 @@ impl armreg_rt::Layout for MdcrEl2 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[23\] | `SCCD` | read/write | - | Prohibit cycle counting in Secure state (FEAT_PMUv3p5) |
-/// | \[17\] | `SPME` | read/write | - | Secure Performance Monitors enable: allows event counting in Secure state |
+/// | \[23\] | [`SCCD`](Self::SCCD) | read/write | - | Prohibit cycle counting in Secure state (FEAT_PMUv3p5) |
+/// | \[17\] | [`SPME`](Self::SPME) | read/write | - | Secure Performance Monitors enable: allows event counting in Secure state |
 pub enum MdcrEl3 {}
 impl MdcrEl3 {
     /// `SPME`: Secure Performance Monitors enable: allows event counting in Secure state
@@ -851,7 +851,7 @@ impl armreg_rt::Layout for MdcrEl3 {
 }
 /// Main ID Register: who made the core and which core it is; the PMU driver looks the core's events up by implementer and part number
 ///
-/// A layout: its values are [`Value<Midr>`](armreg_rt::Value), from `Midr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Midr>`](armreg_rt::Value), from `Midr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::MIDR`](crate::aarch32::MIDR), [`aarch64::MIDR_EL1`](crate::aarch64::MIDR_EL1).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Midr};
@@ -867,11 +867,11 @@ impl armreg_rt::Layout for MdcrEl3 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:24\] | `Implementer` | read-only | - | Implementer code, assigned by Arm |
-/// | \[23:20\] | `Variant` | read-only | - | Major revision (the N of rNpM) |
-/// | \[19:16\] | `Architecture` | read-only | - | 0b1111: the architecture is given by the ID registers (every Armv7 and later core) |
-/// | \[15:4\] | `PartNum` | read-only | - | Primary part number, IMPLEMENTATION DEFINED (0xD03: Cortex-A53) |
-/// | \[3:0\] | `Revision` | read-only | - | Minor revision (the p of rNpM) |
+/// | \[31:24\] | [`Implementer`](Self::IMPLEMENTER) | read-only | - | Implementer code, assigned by Arm |
+/// | \[23:20\] | [`Variant`](Self::VARIANT) | read-only | - | Major revision (the N of rNpM) |
+/// | \[19:16\] | [`Architecture`](Self::ARCHITECTURE) | read-only | - | 0b1111: the architecture is given by the ID registers (every Armv7 and later core) |
+/// | \[15:4\] | [`PartNum`](Self::PARTNUM) | read-only | - | Primary part number, IMPLEMENTATION DEFINED (0xD03: Cortex-A53) |
+/// | \[3:0\] | [`Revision`](Self::REVISION) | read-only | - | Minor revision (the p of rNpM) |
 pub enum Midr {}
 impl Midr {
     /// `Revision`: Minor revision (the p of rNpM)
@@ -1013,7 +1013,7 @@ pub mod midr {
 }
 /// Cycle Count Filter Register: the PMEVTYPER filter bits P..RLH; no evtCount, no MT
 ///
-/// A layout: its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCCFILTR`](crate::aarch32::PMCCFILTR)
 /// - [`aarch64::PMCCFILTR_EL0`](crate::aarch64::PMCCFILTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccfiltr`](crate::mmio::PmuExt32::pmccfiltr)")]
@@ -1032,16 +1032,16 @@ pub mod midr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `P` | read/write | - | Privileged filtering: 1 = do not count at EL1 |
-/// | \[30\] | `U` | read/write | - | User filtering: 1 = do not count at EL0 |
-/// | \[29\] | `NSK` | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
-/// | \[28\] | `NSU` | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
-/// | \[27\] | `NSH` | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
-/// | \[26\] | `M` | read/write | - | EL3 filtering: EL3 is counted when M equals P |
-/// | \[24\] | `SH` | read/write | - | Secure EL2 filtering (FEAT_SEL2) |
-/// | \[22\] | `RLK` | read/write | - | Realm EL1 filtering (FEAT_RME) |
-/// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME) |
-/// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME) |
+/// | \[31\] | [`P`](Self::P) | read/write | - | Privileged filtering: 1 = do not count at EL1 |
+/// | \[30\] | [`U`](Self::U) | read/write | - | User filtering: 1 = do not count at EL0 |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
+/// | \[26\] | [`M`](Self::M) | read/write | - | EL3 filtering: EL3 is counted when M equals P |
+/// | \[24\] | [`SH`](Self::SH) | read/write | - | Secure EL2 filtering (FEAT_SEL2) |
+/// | \[22\] | [`RLK`](Self::RLK) | read/write | - | Realm EL1 filtering (FEAT_RME) |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME) |
+/// | \[20\] | [`RLH`](Self::RLH) | read/write | - | Realm EL2 filtering (FEAT_RME) |
 pub enum Pmccfiltr {}
 impl Pmccfiltr {
     /// `RLH`: Realm EL2 filtering (FEAT_RME)
@@ -1121,7 +1121,7 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register, 64 bits (AArch64 PMCCNTR_EL0, AArch32 MRRC/MCRR form, external 0x0F8 lo / 0x0FC hi)
 ///
-/// A layout: its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCCNTR64`](crate::aarch32::PMCCNTR64)
 /// - [`aarch64::PMCCNTR_EL0`](crate::aarch64::PMCCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmccntr`](crate::mmio::PmuExt32::pmccntr)")]
@@ -1140,7 +1140,7 @@ impl armreg_rt::Layout for Pmccfiltr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `CCNT` | read/write | - | Cycle count |
+/// | \[63:0\] | [`CCNT`](Self::CCNT) | read/write | - | Cycle count |
 pub enum Pmccntr {}
 impl Pmccntr {
     /// `CCNT`: Cycle count
@@ -1166,7 +1166,7 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Cycle Count Register, low 32 bits: the AArch32 32-bit MRC/MCR form of PMCCNTR
 ///
-/// A layout: its values are [`Value<Pmccntr32>`](armreg_rt::Value), from `Pmccntr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccntr32>`](armreg_rt::Value), from `Pmccntr32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMCCNTR`](crate::aarch32::PMCCNTR).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmccntr32};
@@ -1182,7 +1182,7 @@ impl armreg_rt::Layout for Pmccntr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `CCNT` | read/write | - | Cycle count bits \[31:0\] |
+/// | \[31:0\] | [`CCNT`](Self::CCNT) | read/write | - | Cycle count bits \[31:0\] |
 pub enum Pmccntr32 {}
 impl Pmccntr32 {
     /// `CCNT`: Cycle count bits \[31:0\]
@@ -1208,7 +1208,7 @@ impl armreg_rt::Layout for Pmccntr32 {
 }
 /// Common Event Identification, AArch64 64-bit form (PMCEID0_EL0 / PMCEID1_EL0). Bit n of \[31:0\] set = common event n (PMCEID0) or 0x20 + n (PMCEID1) is implemented; \[63:32\] hold the events 0x4000+ that AArch32/external PMCEID2/PMCEID3 show. The split into named fields is not described here
 ///
-/// A layout: its values are [`Value<Pmceid>`](armreg_rt::Value), from `Pmceid::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid>`](armreg_rt::Value), from `Pmceid::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMCEID0_EL0`](crate::aarch64::PMCEID0_EL0), [`aarch64::PMCEID1_EL0`](crate::aarch64::PMCEID1_EL0).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmceid};
@@ -1224,7 +1224,7 @@ impl armreg_rt::Layout for Pmccntr32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
+/// | \[63:0\] | [`ID`](Self::ID) | read-only | - | Event support bitmap (whole register; finer layout not described here) |
 pub enum Pmceid {}
 impl Pmceid {
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
@@ -1250,7 +1250,7 @@ impl armreg_rt::Layout for Pmceid {
 }
 /// Common Event Identification, 32-bit form (AArch32 PMCEID0..3, external PMCEID0..3): PMCEID0 = events 0x00-0x1F, PMCEID1 = 0x20-0x3F, PMCEID2/3 = 0x4000-0x403F; bit n = event base + n implemented
 ///
-/// A layout: its values are [`Value<Pmceid32>`](armreg_rt::Value), from `Pmceid32::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid32>`](armreg_rt::Value), from `Pmceid32::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCEID0`](crate::aarch32::PMCEID0)
 /// - [`aarch32::PMCEID1`](crate::aarch32::PMCEID1)
 /// - [`aarch32::PMCEID2`](crate::aarch32::PMCEID2)
@@ -1271,7 +1271,7 @@ impl armreg_rt::Layout for Pmceid {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `ID` | read-only | - | Event support bitmap (whole register; finer layout not described here) |
+/// | \[31:0\] | [`ID`](Self::ID) | read-only | - | Event support bitmap (whole register; finer layout not described here) |
 pub enum Pmceid32 {}
 impl Pmceid32 {
     /// `ID`: Event support bitmap (whole register; finer layout not described here)
@@ -1297,7 +1297,7 @@ impl armreg_rt::Layout for Pmceid32 {
 }
 /// Component Identification Register (PMCIDR0..3; external view only). The finer field layout is not described here
 ///
-/// A layout: its values are [`Value<Pmcidr>`](armreg_rt::Value), from `Pmcidr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcidr>`](armreg_rt::Value), from `Pmcidr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmcidr`](crate::mmio::PmuExt32::pmcidr)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff0`](crate::mmio::PmuExt32::pmdevaff0)")]
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmdevaff1`](crate::mmio::PmuExt32::pmdevaff1)")]
@@ -1322,7 +1322,7 @@ impl armreg_rt::Layout for Pmceid32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here |
+/// | \[31:0\] | [`VALUE`](Self::VALUE) | read-only | - | Whole register; finer layout not described here |
 pub enum Pmcidr {}
 impl Pmcidr {
     /// `VALUE`: Whole register; finer layout not described here
@@ -1348,7 +1348,7 @@ impl armreg_rt::Layout for Pmcidr {
 }
 /// Performance Monitors Control Register (PMCR_EL0). 64-bit: FZS\[32\] exists only in AArch64; bits 8 and 10 are not described here
 ///
-/// A layout: its values are [`Value<Pmcr>`](armreg_rt::Value), from `Pmcr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcr>`](armreg_rt::Value), from `Pmcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMCR_EL0`](crate::aarch64::PMCR_EL0).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmcr};
@@ -1364,19 +1364,19 @@ impl armreg_rt::Layout for Pmcidr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[32\] | `FZS` | read/write | - | Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only |
-/// | \[31:24\] | `IMP` | read-only | - | Implementer code, same encoding as MIDR_EL1.Implementer |
-/// | \[23:16\] | `IDCODE` | read-only | - | Identification code, IMPLEMENTATION DEFINED |
-/// | \[15:11\] | `N` | read-only | - | Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN) |
-/// | \[9\] | `FZO` | read/write | - | Freeze-on-overflow (FEAT_PMUv3p7) |
-/// | \[7\] | `LP` | read/write | - | Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63 |
-/// | \[6\] | `LC` | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31) |
-/// | \[5\] | `DP` | read/write | - | Disable the cycle counter where event counting is prohibited |
-/// | \[4\] | `X` | read/write | - | Export enable: export events to an external monitoring block |
-/// | \[3\] | `D` | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1 |
-/// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
-/// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
-/// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
+/// | \[32\] | [`FZS`](Self::FZS) | read/write | - | Freeze counters on a Statistical Profiling event (FEAT_SPEv1p2). AArch64 only |
+/// | \[31:24\] | [`IMP`](Self::IMP) | read-only | - | Implementer code, same encoding as MIDR_EL1.Implementer |
+/// | \[23:16\] | [`IDCODE`](Self::IDCODE) | read-only | - | Identification code, IMPLEMENTATION DEFINED |
+/// | \[15:11\] | [`N`](Self::N) | read-only | - | Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN) |
+/// | \[9\] | [`FZO`](Self::FZO) | read/write | - | Freeze-on-overflow (FEAT_PMUv3p7) |
+/// | \[7\] | [`LP`](Self::LP) | read/write | - | Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63 |
+/// | \[6\] | [`LC`](Self::LC) | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31) |
+/// | \[5\] | [`DP`](Self::DP) | read/write | - | Disable the cycle counter where event counting is prohibited |
+/// | \[4\] | [`X`](Self::X) | read/write | - | Export enable: export events to an external monitoring block |
+/// | \[3\] | [`D`](Self::D) | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1 |
+/// | \[2\] | [`C`](Self::C) | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
+/// | \[1\] | [`P`](Self::P) | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
+/// | \[0\] | [`E`](Self::E) | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
 pub enum Pmcr {}
 impl Pmcr {
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
@@ -1533,7 +1533,7 @@ pub mod pmcr {
 }
 /// PMCR as seen through the AArch32 PMCR (32 bits, no FZS)
 ///
-/// A layout: its values are [`Value<PmcrA32>`](armreg_rt::Value), from `PmcrA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmcrA32>`](armreg_rt::Value), from `PmcrA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMCR`](crate::aarch32::PMCR).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, PmcrA32};
@@ -1549,18 +1549,18 @@ pub mod pmcr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:24\] | `IMP` | read-only | - | Implementer code, same encoding as MIDR_EL1.Implementer |
-/// | \[23:16\] | `IDCODE` | read-only | - | Identification code, IMPLEMENTATION DEFINED |
-/// | \[15:11\] | `N` | read-only | - | Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN) |
-/// | \[9\] | `FZO` | read/write | - | Freeze-on-overflow (FEAT_PMUv3p7) |
-/// | \[7\] | `LP` | read/write | - | Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63 |
-/// | \[6\] | `LC` | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31) |
-/// | \[5\] | `DP` | read/write | - | Disable the cycle counter where event counting is prohibited |
-/// | \[4\] | `X` | read/write | - | Export enable: export events to an external monitoring block |
-/// | \[3\] | `D` | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1 |
-/// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
-/// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
-/// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
+/// | \[31:24\] | [`IMP`](Self::IMP) | read-only | - | Implementer code, same encoding as MIDR_EL1.Implementer |
+/// | \[23:16\] | [`IDCODE`](Self::IDCODE) | read-only | - | Identification code, IMPLEMENTATION DEFINED |
+/// | \[15:11\] | [`N`](Self::N) | read-only | - | Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN) |
+/// | \[9\] | [`FZO`](Self::FZO) | read/write | - | Freeze-on-overflow (FEAT_PMUv3p7) |
+/// | \[7\] | [`LP`](Self::LP) | read/write | - | Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63 |
+/// | \[6\] | [`LC`](Self::LC) | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31) |
+/// | \[5\] | [`DP`](Self::DP) | read/write | - | Disable the cycle counter where event counting is prohibited |
+/// | \[4\] | [`X`](Self::X) | read/write | - | Export enable: export events to an external monitoring block |
+/// | \[3\] | [`D`](Self::D) | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1 |
+/// | \[2\] | [`C`](Self::C) | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
+/// | \[1\] | [`P`](Self::P) | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
+/// | \[0\] | [`E`](Self::E) | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
 pub enum PmcrA32 {}
 impl PmcrA32 {
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
@@ -1660,7 +1660,7 @@ pub mod pmcr_a32 {
 }
 /// Event Count Register n, 64-bit view (AArch64 PMEVCNTR&lt;n&gt;_EL0; external 0x000 + 8n lo, +4 hi). The upper word holds counter bits only where 64-bit event counters are implemented (FEAT_PMUv3p5)
 ///
-/// A layout: its values are [`Value<Pmevcntr>`](armreg_rt::Value), from `Pmevcntr::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr>`](armreg_rt::Value), from `Pmevcntr::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch64::PMEVCNTR_EL0`](crate::aarch64::PMEVCNTR_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmevcntr`](crate::mmio::PmuExt32::pmevcntr)")]
 ///
@@ -1678,7 +1678,7 @@ pub mod pmcr_a32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter n |
+/// | \[63:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count of counter n |
 pub enum Pmevcntr {}
 impl Pmevcntr {
     /// `EVCNT`: Event count of counter n
@@ -1704,7 +1704,7 @@ impl armreg_rt::Layout for Pmevcntr {
 }
 /// Event Count Register, 32-bit view: AArch32 PMEVCNTR&lt;n&gt;, and the selected counter through PMXEVCNTR
 ///
-/// A layout: its values are [`Value<Pmevcntr32>`](armreg_rt::Value), from `Pmevcntr32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr32>`](armreg_rt::Value), from `Pmevcntr32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMEVCNTR`](crate::aarch32::PMEVCNTR), [`aarch32::PMXEVCNTR`](crate::aarch32::PMXEVCNTR), [`aarch64::PMXEVCNTR_EL0`](crate::aarch64::PMXEVCNTR_EL0).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmevcntr32};
@@ -1720,7 +1720,7 @@ impl armreg_rt::Layout for Pmevcntr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `EVCNT` | read/write | - | Event count bits \[31:0\] |
+/// | \[31:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count bits \[31:0\] |
 pub enum Pmevcntr32 {}
 impl Pmevcntr32 {
     /// `EVCNT`: Event count bits \[31:0\]
@@ -1746,7 +1746,7 @@ impl armreg_rt::Layout for Pmevcntr32 {
 }
 /// Event Type Register n: event number and exception-level filters. Bit 23 (T, transactional filter, older spec versions only) and bits \[19:16\] are not described here
 ///
-/// A layout: its values are [`Value<Pmevtyper>`](armreg_rt::Value), from `Pmevtyper::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevtyper>`](armreg_rt::Value), from `Pmevtyper::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMEVTYPER`](crate::aarch32::PMEVTYPER)
 /// - [`aarch64::PMEVTYPER_EL0`](crate::aarch64::PMEVTYPER_EL0)
 /// - [`aarch32::PMXEVTYPER`](crate::aarch32::PMXEVTYPER)
@@ -1767,18 +1767,18 @@ impl armreg_rt::Layout for Pmevcntr32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `P` | read/write | - | Privileged filtering: 1 = do not count at EL1 |
-/// | \[30\] | `U` | read/write | - | User filtering: 1 = do not count at EL0 |
-/// | \[29\] | `NSK` | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
-/// | \[28\] | `NSU` | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
-/// | \[27\] | `NSH` | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
-/// | \[26\] | `M` | read/write | - | EL3 filtering: EL3 is counted when M equals P |
-/// | \[25\] | `MT` | read/write | - | Multithreading: count events from all PEs that share affinity level 1 |
-/// | \[24\] | `SH` | read/write | - | Secure EL2 filtering (FEAT_SEL2) |
-/// | \[22\] | `RLK` | read/write | - | Realm EL1 filtering (FEAT_RME) |
-/// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME) |
-/// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME) |
-/// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0 |
+/// | \[31\] | [`P`](Self::P) | read/write | - | Privileged filtering: 1 = do not count at EL1 |
+/// | \[30\] | [`U`](Self::U) | read/write | - | User filtering: 1 = do not count at EL0 |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2 |
+/// | \[26\] | [`M`](Self::M) | read/write | - | EL3 filtering: EL3 is counted when M equals P |
+/// | \[25\] | [`MT`](Self::MT) | read/write | - | Multithreading: count events from all PEs that share affinity level 1 |
+/// | \[24\] | [`SH`](Self::SH) | read/write | - | Secure EL2 filtering (FEAT_SEL2) |
+/// | \[22\] | [`RLK`](Self::RLK) | read/write | - | Realm EL1 filtering (FEAT_RME) |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME) |
+/// | \[20\] | [`RLH`](Self::RLH) | read/write | - | Realm EL2 filtering (FEAT_RME) |
+/// | \[15:0\] | [`evtCount`](Self::EVTCOUNT) | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0 |
 pub enum Pmevtyper {}
 impl Pmevtyper {
     /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0
@@ -1878,7 +1878,7 @@ impl armreg_rt::Layout for Pmevtyper {
 pub type Pmmir = crate::Pmcidr;
 /// Event Counter Selection Register: selects the counter that PMXEVTYPER/PMXEVCNTR reach (31 selects PMCCFILTR through PMXEVTYPER). System-register only
 ///
-/// A layout: its values are [`Value<Pmselr>`](armreg_rt::Value), from `Pmselr::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmselr>`](armreg_rt::Value), from `Pmselr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMSELR`](crate::aarch32::PMSELR), [`aarch64::PMSELR_EL0`](crate::aarch64::PMSELR_EL0).
 ///
 /// ```
 /// # use arm_pmuv3::{rt, Layout, Pmselr};
@@ -1894,7 +1894,7 @@ pub type Pmmir = crate::Pmcidr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[4:0\] | `SEL` | read/write | - | Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR |
+/// | \[4:0\] | [`SEL`](Self::SEL) | read/write | - | Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR |
 pub enum Pmselr {}
 impl Pmselr {
     /// `SEL`: Selected counter index n (0..30), or 31 for the cycle counter filter PMCCFILTR
@@ -1920,7 +1920,7 @@ impl armreg_rt::Layout for Pmselr {
 }
 /// Software Increment: writing 1 to bit n increments event counter n if it counts event 0x00 SW_INCR. Write-only
 ///
-/// A layout: its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMSWINC`](crate::aarch32::PMSWINC)
 /// - [`aarch64::PMSWINC_EL0`](crate::aarch64::PMSWINC_EL0)
 #[cfg_attr(feature = "pmu_ext32", doc = "- [`PmuExt32::pmswinc`](crate::mmio::PmuExt32::pmswinc)")]
@@ -1939,37 +1939,37 @@ impl armreg_rt::Layout for Pmselr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[30\] | `P30` | write-only | - | Write 1 to increment event counter 30 (when it counts SW_INCR) |
-/// | \[29\] | `P29` | write-only | - | Write 1 to increment event counter 29 (when it counts SW_INCR) |
-/// | \[28\] | `P28` | write-only | - | Write 1 to increment event counter 28 (when it counts SW_INCR) |
-/// | \[27\] | `P27` | write-only | - | Write 1 to increment event counter 27 (when it counts SW_INCR) |
-/// | \[26\] | `P26` | write-only | - | Write 1 to increment event counter 26 (when it counts SW_INCR) |
-/// | \[25\] | `P25` | write-only | - | Write 1 to increment event counter 25 (when it counts SW_INCR) |
-/// | \[24\] | `P24` | write-only | - | Write 1 to increment event counter 24 (when it counts SW_INCR) |
-/// | \[23\] | `P23` | write-only | - | Write 1 to increment event counter 23 (when it counts SW_INCR) |
-/// | \[22\] | `P22` | write-only | - | Write 1 to increment event counter 22 (when it counts SW_INCR) |
-/// | \[21\] | `P21` | write-only | - | Write 1 to increment event counter 21 (when it counts SW_INCR) |
-/// | \[20\] | `P20` | write-only | - | Write 1 to increment event counter 20 (when it counts SW_INCR) |
-/// | \[19\] | `P19` | write-only | - | Write 1 to increment event counter 19 (when it counts SW_INCR) |
-/// | \[18\] | `P18` | write-only | - | Write 1 to increment event counter 18 (when it counts SW_INCR) |
-/// | \[17\] | `P17` | write-only | - | Write 1 to increment event counter 17 (when it counts SW_INCR) |
-/// | \[16\] | `P16` | write-only | - | Write 1 to increment event counter 16 (when it counts SW_INCR) |
-/// | \[15\] | `P15` | write-only | - | Write 1 to increment event counter 15 (when it counts SW_INCR) |
-/// | \[14\] | `P14` | write-only | - | Write 1 to increment event counter 14 (when it counts SW_INCR) |
-/// | \[13\] | `P13` | write-only | - | Write 1 to increment event counter 13 (when it counts SW_INCR) |
-/// | \[12\] | `P12` | write-only | - | Write 1 to increment event counter 12 (when it counts SW_INCR) |
-/// | \[11\] | `P11` | write-only | - | Write 1 to increment event counter 11 (when it counts SW_INCR) |
-/// | \[10\] | `P10` | write-only | - | Write 1 to increment event counter 10 (when it counts SW_INCR) |
-/// | \[9\] | `P9` | write-only | - | Write 1 to increment event counter 9 (when it counts SW_INCR) |
-/// | \[8\] | `P8` | write-only | - | Write 1 to increment event counter 8 (when it counts SW_INCR) |
-/// | \[7\] | `P7` | write-only | - | Write 1 to increment event counter 7 (when it counts SW_INCR) |
-/// | \[6\] | `P6` | write-only | - | Write 1 to increment event counter 6 (when it counts SW_INCR) |
-/// | \[5\] | `P5` | write-only | - | Write 1 to increment event counter 5 (when it counts SW_INCR) |
-/// | \[4\] | `P4` | write-only | - | Write 1 to increment event counter 4 (when it counts SW_INCR) |
-/// | \[3\] | `P3` | write-only | - | Write 1 to increment event counter 3 (when it counts SW_INCR) |
-/// | \[2\] | `P2` | write-only | - | Write 1 to increment event counter 2 (when it counts SW_INCR) |
-/// | \[1\] | `P1` | write-only | - | Write 1 to increment event counter 1 (when it counts SW_INCR) |
-/// | \[0\] | `P0` | write-only | - | Write 1 to increment event counter 0 (when it counts SW_INCR) |
+/// | \[30\] | [`P30`](Self::P30) | write-only | - | Write 1 to increment event counter 30 (when it counts SW_INCR) |
+/// | \[29\] | [`P29`](Self::P29) | write-only | - | Write 1 to increment event counter 29 (when it counts SW_INCR) |
+/// | \[28\] | [`P28`](Self::P28) | write-only | - | Write 1 to increment event counter 28 (when it counts SW_INCR) |
+/// | \[27\] | [`P27`](Self::P27) | write-only | - | Write 1 to increment event counter 27 (when it counts SW_INCR) |
+/// | \[26\] | [`P26`](Self::P26) | write-only | - | Write 1 to increment event counter 26 (when it counts SW_INCR) |
+/// | \[25\] | [`P25`](Self::P25) | write-only | - | Write 1 to increment event counter 25 (when it counts SW_INCR) |
+/// | \[24\] | [`P24`](Self::P24) | write-only | - | Write 1 to increment event counter 24 (when it counts SW_INCR) |
+/// | \[23\] | [`P23`](Self::P23) | write-only | - | Write 1 to increment event counter 23 (when it counts SW_INCR) |
+/// | \[22\] | [`P22`](Self::P22) | write-only | - | Write 1 to increment event counter 22 (when it counts SW_INCR) |
+/// | \[21\] | [`P21`](Self::P21) | write-only | - | Write 1 to increment event counter 21 (when it counts SW_INCR) |
+/// | \[20\] | [`P20`](Self::P20) | write-only | - | Write 1 to increment event counter 20 (when it counts SW_INCR) |
+/// | \[19\] | [`P19`](Self::P19) | write-only | - | Write 1 to increment event counter 19 (when it counts SW_INCR) |
+/// | \[18\] | [`P18`](Self::P18) | write-only | - | Write 1 to increment event counter 18 (when it counts SW_INCR) |
+/// | \[17\] | [`P17`](Self::P17) | write-only | - | Write 1 to increment event counter 17 (when it counts SW_INCR) |
+/// | \[16\] | [`P16`](Self::P16) | write-only | - | Write 1 to increment event counter 16 (when it counts SW_INCR) |
+/// | \[15\] | [`P15`](Self::P15) | write-only | - | Write 1 to increment event counter 15 (when it counts SW_INCR) |
+/// | \[14\] | [`P14`](Self::P14) | write-only | - | Write 1 to increment event counter 14 (when it counts SW_INCR) |
+/// | \[13\] | [`P13`](Self::P13) | write-only | - | Write 1 to increment event counter 13 (when it counts SW_INCR) |
+/// | \[12\] | [`P12`](Self::P12) | write-only | - | Write 1 to increment event counter 12 (when it counts SW_INCR) |
+/// | \[11\] | [`P11`](Self::P11) | write-only | - | Write 1 to increment event counter 11 (when it counts SW_INCR) |
+/// | \[10\] | [`P10`](Self::P10) | write-only | - | Write 1 to increment event counter 10 (when it counts SW_INCR) |
+/// | \[9\] | [`P9`](Self::P9) | write-only | - | Write 1 to increment event counter 9 (when it counts SW_INCR) |
+/// | \[8\] | [`P8`](Self::P8) | write-only | - | Write 1 to increment event counter 8 (when it counts SW_INCR) |
+/// | \[7\] | [`P7`](Self::P7) | write-only | - | Write 1 to increment event counter 7 (when it counts SW_INCR) |
+/// | \[6\] | [`P6`](Self::P6) | write-only | - | Write 1 to increment event counter 6 (when it counts SW_INCR) |
+/// | \[5\] | [`P5`](Self::P5) | write-only | - | Write 1 to increment event counter 5 (when it counts SW_INCR) |
+/// | \[4\] | [`P4`](Self::P4) | write-only | - | Write 1 to increment event counter 4 (when it counts SW_INCR) |
+/// | \[3\] | [`P3`](Self::P3) | write-only | - | Write 1 to increment event counter 3 (when it counts SW_INCR) |
+/// | \[2\] | [`P2`](Self::P2) | write-only | - | Write 1 to increment event counter 2 (when it counts SW_INCR) |
+/// | \[1\] | [`P1`](Self::P1) | write-only | - | Write 1 to increment event counter 1 (when it counts SW_INCR) |
+/// | \[0\] | [`P0`](Self::P0) | write-only | - | Write 1 to increment event counter 0 (when it counts SW_INCR) |
 pub enum Pmswinc {}
 impl Pmswinc {
     /// `P0`: Write 1 to increment event counter 0 (when it counts SW_INCR)
@@ -2175,7 +2175,7 @@ impl armreg_rt::Layout for Pmswinc {
 }
 /// User Enable Register: EL0 access to the Performance Monitors (AArch64 PMUSERENR_EL0)
 ///
-/// A layout: its values are [`Value<Pmuserenr>`](armreg_rt::Value), from `Pmuserenr::DEFAULT` and the field constants below. Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmuserenr>`](armreg_rt::Value), from `Pmuserenr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch64::PMUSERENR_EL0`](crate::aarch64::PMUSERENR_EL0).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmuserenr};
@@ -2191,13 +2191,13 @@ impl armreg_rt::Layout for Pmswinc {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[6\] | `TID` | read/write | - | TID (see DDI0487 PMUSERENR_EL0) |
-/// | \[5\] | `IR` | read/write | - | IR (see DDI0487 PMUSERENR_EL0). AArch64 only |
-/// | \[4\] | `UEN` | read/write | - | UEN (see DDI0487 PMUSERENR_EL0). AArch64 only |
-/// | \[3\] | `ER` | read/write | - | EL0 read access to the event counters (and PMSELR) |
-/// | \[2\] | `CR` | read/write | - | EL0 read access to the cycle counter |
-/// | \[1\] | `SW` | read/write | - | EL0 write access to PMSWINC |
-/// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
+/// | \[6\] | [`TID`](Self::TID) | read/write | - | TID (see DDI0487 PMUSERENR_EL0) |
+/// | \[5\] | [`IR`](Self::IR) | read/write | - | IR (see DDI0487 PMUSERENR_EL0). AArch64 only |
+/// | \[4\] | [`UEN`](Self::UEN) | read/write | - | UEN (see DDI0487 PMUSERENR_EL0). AArch64 only |
+/// | \[3\] | [`ER`](Self::ER) | read/write | - | EL0 read access to the event counters (and PMSELR) |
+/// | \[2\] | [`CR`](Self::CR) | read/write | - | EL0 read access to the cycle counter |
+/// | \[1\] | [`SW`](Self::SW) | read/write | - | EL0 write access to PMSWINC |
+/// | \[0\] | [`EN`](Self::EN) | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
 pub enum Pmuserenr {}
 impl Pmuserenr {
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
@@ -2259,7 +2259,7 @@ impl armreg_rt::Layout for Pmuserenr {
 }
 /// PMUSERENR as seen through AArch32 (UEN and IR are AArch64 only)
 ///
-/// A layout: its values are [`Value<PmuserenrA32>`](armreg_rt::Value), from `PmuserenrA32::DEFAULT` and the field constants below. Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmuserenrA32>`](armreg_rt::Value), from `PmuserenrA32::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`aarch32::PMUSERENR`](crate::aarch32::PMUSERENR).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, PmuserenrA32};
@@ -2275,11 +2275,11 @@ impl armreg_rt::Layout for Pmuserenr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[6\] | `TID` | read/write | - | TID (see DDI0487 PMUSERENR_EL0) |
-/// | \[3\] | `ER` | read/write | - | EL0 read access to the event counters (and PMSELR) |
-/// | \[2\] | `CR` | read/write | - | EL0 read access to the cycle counter |
-/// | \[1\] | `SW` | read/write | - | EL0 write access to PMSWINC |
-/// | \[0\] | `EN` | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
+/// | \[6\] | [`TID`](Self::TID) | read/write | - | TID (see DDI0487 PMUSERENR_EL0) |
+/// | \[3\] | [`ER`](Self::ER) | read/write | - | EL0 read access to the event counters (and PMSELR) |
+/// | \[2\] | [`CR`](Self::CR) | read/write | - | EL0 read access to the cycle counter |
+/// | \[1\] | [`SW`](Self::SW) | read/write | - | EL0 write access to PMSWINC |
+/// | \[0\] | [`EN`](Self::EN) | read/write | - | EL0 access enable: 1 = EL0 may access the PMU registers |
 pub enum PmuserenrA32 {}
 impl PmuserenrA32 {
     /// `EN`: EL0 access enable: 1 = EL0 may access the PMU registers
@@ -2329,7 +2329,7 @@ impl armreg_rt::Layout for PmuserenrA32 {
 }
 /// One bit per counter: C\[31\] = cycle counter, P&lt;n&gt;\[n\] = event counter n (n &lt; N; others RAZ/WI). Shared by the write-1-to-set / write-1-to-clear views PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/PMOVSCLR
 ///
-/// A layout: its values are [`Value<PmCounterMask>`](armreg_rt::Value), from `PmCounterMask::DEFAULT` and the field constants below. Registers with this layout (a block's only where the build selects the block):
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmCounterMask>`](armreg_rt::Value), from `PmCounterMask::DEFAULT` and the field constants (linked in the table). Registers with this layout (a block's only where the build selects the block):
 /// - [`aarch32::PMCNTENCLR`](crate::aarch32::PMCNTENCLR)
 /// - [`aarch64::PMCNTENCLR_EL0`](crate::aarch64::PMCNTENCLR_EL0)
 /// - [`aarch32::PMCNTENSET`](crate::aarch32::PMCNTENSET)
@@ -2354,38 +2354,38 @@ impl armreg_rt::Layout for PmuserenrA32 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `C` | read/write | - | Cycle counter (PMCCNTR) |
-/// | \[30\] | `P30` | read/write | - | Event counter 30 (PMEVCNTR30); RAZ/WI when 30 &gt;= PMCR.N |
-/// | \[29\] | `P29` | read/write | - | Event counter 29 (PMEVCNTR29); RAZ/WI when 29 &gt;= PMCR.N |
-/// | \[28\] | `P28` | read/write | - | Event counter 28 (PMEVCNTR28); RAZ/WI when 28 &gt;= PMCR.N |
-/// | \[27\] | `P27` | read/write | - | Event counter 27 (PMEVCNTR27); RAZ/WI when 27 &gt;= PMCR.N |
-/// | \[26\] | `P26` | read/write | - | Event counter 26 (PMEVCNTR26); RAZ/WI when 26 &gt;= PMCR.N |
-/// | \[25\] | `P25` | read/write | - | Event counter 25 (PMEVCNTR25); RAZ/WI when 25 &gt;= PMCR.N |
-/// | \[24\] | `P24` | read/write | - | Event counter 24 (PMEVCNTR24); RAZ/WI when 24 &gt;= PMCR.N |
-/// | \[23\] | `P23` | read/write | - | Event counter 23 (PMEVCNTR23); RAZ/WI when 23 &gt;= PMCR.N |
-/// | \[22\] | `P22` | read/write | - | Event counter 22 (PMEVCNTR22); RAZ/WI when 22 &gt;= PMCR.N |
-/// | \[21\] | `P21` | read/write | - | Event counter 21 (PMEVCNTR21); RAZ/WI when 21 &gt;= PMCR.N |
-/// | \[20\] | `P20` | read/write | - | Event counter 20 (PMEVCNTR20); RAZ/WI when 20 &gt;= PMCR.N |
-/// | \[19\] | `P19` | read/write | - | Event counter 19 (PMEVCNTR19); RAZ/WI when 19 &gt;= PMCR.N |
-/// | \[18\] | `P18` | read/write | - | Event counter 18 (PMEVCNTR18); RAZ/WI when 18 &gt;= PMCR.N |
-/// | \[17\] | `P17` | read/write | - | Event counter 17 (PMEVCNTR17); RAZ/WI when 17 &gt;= PMCR.N |
-/// | \[16\] | `P16` | read/write | - | Event counter 16 (PMEVCNTR16); RAZ/WI when 16 &gt;= PMCR.N |
-/// | \[15\] | `P15` | read/write | - | Event counter 15 (PMEVCNTR15); RAZ/WI when 15 &gt;= PMCR.N |
-/// | \[14\] | `P14` | read/write | - | Event counter 14 (PMEVCNTR14); RAZ/WI when 14 &gt;= PMCR.N |
-/// | \[13\] | `P13` | read/write | - | Event counter 13 (PMEVCNTR13); RAZ/WI when 13 &gt;= PMCR.N |
-/// | \[12\] | `P12` | read/write | - | Event counter 12 (PMEVCNTR12); RAZ/WI when 12 &gt;= PMCR.N |
-/// | \[11\] | `P11` | read/write | - | Event counter 11 (PMEVCNTR11); RAZ/WI when 11 &gt;= PMCR.N |
-/// | \[10\] | `P10` | read/write | - | Event counter 10 (PMEVCNTR10); RAZ/WI when 10 &gt;= PMCR.N |
-/// | \[9\] | `P9` | read/write | - | Event counter 9 (PMEVCNTR9); RAZ/WI when 9 &gt;= PMCR.N |
-/// | \[8\] | `P8` | read/write | - | Event counter 8 (PMEVCNTR8); RAZ/WI when 8 &gt;= PMCR.N |
-/// | \[7\] | `P7` | read/write | - | Event counter 7 (PMEVCNTR7); RAZ/WI when 7 &gt;= PMCR.N |
-/// | \[6\] | `P6` | read/write | - | Event counter 6 (PMEVCNTR6); RAZ/WI when 6 &gt;= PMCR.N |
-/// | \[5\] | `P5` | read/write | - | Event counter 5 (PMEVCNTR5); RAZ/WI when 5 &gt;= PMCR.N |
-/// | \[4\] | `P4` | read/write | - | Event counter 4 (PMEVCNTR4); RAZ/WI when 4 &gt;= PMCR.N |
-/// | \[3\] | `P3` | read/write | - | Event counter 3 (PMEVCNTR3); RAZ/WI when 3 &gt;= PMCR.N |
-/// | \[2\] | `P2` | read/write | - | Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N |
-/// | \[1\] | `P1` | read/write | - | Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N |
-/// | \[0\] | `P0` | read/write | - | Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N |
+/// | \[31\] | [`C`](Self::C) | read/write | - | Cycle counter (PMCCNTR) |
+/// | \[30\] | [`P30`](Self::P30) | read/write | - | Event counter 30 (PMEVCNTR30); RAZ/WI when 30 &gt;= PMCR.N |
+/// | \[29\] | [`P29`](Self::P29) | read/write | - | Event counter 29 (PMEVCNTR29); RAZ/WI when 29 &gt;= PMCR.N |
+/// | \[28\] | [`P28`](Self::P28) | read/write | - | Event counter 28 (PMEVCNTR28); RAZ/WI when 28 &gt;= PMCR.N |
+/// | \[27\] | [`P27`](Self::P27) | read/write | - | Event counter 27 (PMEVCNTR27); RAZ/WI when 27 &gt;= PMCR.N |
+/// | \[26\] | [`P26`](Self::P26) | read/write | - | Event counter 26 (PMEVCNTR26); RAZ/WI when 26 &gt;= PMCR.N |
+/// | \[25\] | [`P25`](Self::P25) | read/write | - | Event counter 25 (PMEVCNTR25); RAZ/WI when 25 &gt;= PMCR.N |
+/// | \[24\] | [`P24`](Self::P24) | read/write | - | Event counter 24 (PMEVCNTR24); RAZ/WI when 24 &gt;= PMCR.N |
+/// | \[23\] | [`P23`](Self::P23) | read/write | - | Event counter 23 (PMEVCNTR23); RAZ/WI when 23 &gt;= PMCR.N |
+/// | \[22\] | [`P22`](Self::P22) | read/write | - | Event counter 22 (PMEVCNTR22); RAZ/WI when 22 &gt;= PMCR.N |
+/// | \[21\] | [`P21`](Self::P21) | read/write | - | Event counter 21 (PMEVCNTR21); RAZ/WI when 21 &gt;= PMCR.N |
+/// | \[20\] | [`P20`](Self::P20) | read/write | - | Event counter 20 (PMEVCNTR20); RAZ/WI when 20 &gt;= PMCR.N |
+/// | \[19\] | [`P19`](Self::P19) | read/write | - | Event counter 19 (PMEVCNTR19); RAZ/WI when 19 &gt;= PMCR.N |
+/// | \[18\] | [`P18`](Self::P18) | read/write | - | Event counter 18 (PMEVCNTR18); RAZ/WI when 18 &gt;= PMCR.N |
+/// | \[17\] | [`P17`](Self::P17) | read/write | - | Event counter 17 (PMEVCNTR17); RAZ/WI when 17 &gt;= PMCR.N |
+/// | \[16\] | [`P16`](Self::P16) | read/write | - | Event counter 16 (PMEVCNTR16); RAZ/WI when 16 &gt;= PMCR.N |
+/// | \[15\] | [`P15`](Self::P15) | read/write | - | Event counter 15 (PMEVCNTR15); RAZ/WI when 15 &gt;= PMCR.N |
+/// | \[14\] | [`P14`](Self::P14) | read/write | - | Event counter 14 (PMEVCNTR14); RAZ/WI when 14 &gt;= PMCR.N |
+/// | \[13\] | [`P13`](Self::P13) | read/write | - | Event counter 13 (PMEVCNTR13); RAZ/WI when 13 &gt;= PMCR.N |
+/// | \[12\] | [`P12`](Self::P12) | read/write | - | Event counter 12 (PMEVCNTR12); RAZ/WI when 12 &gt;= PMCR.N |
+/// | \[11\] | [`P11`](Self::P11) | read/write | - | Event counter 11 (PMEVCNTR11); RAZ/WI when 11 &gt;= PMCR.N |
+/// | \[10\] | [`P10`](Self::P10) | read/write | - | Event counter 10 (PMEVCNTR10); RAZ/WI when 10 &gt;= PMCR.N |
+/// | \[9\] | [`P9`](Self::P9) | read/write | - | Event counter 9 (PMEVCNTR9); RAZ/WI when 9 &gt;= PMCR.N |
+/// | \[8\] | [`P8`](Self::P8) | read/write | - | Event counter 8 (PMEVCNTR8); RAZ/WI when 8 &gt;= PMCR.N |
+/// | \[7\] | [`P7`](Self::P7) | read/write | - | Event counter 7 (PMEVCNTR7); RAZ/WI when 7 &gt;= PMCR.N |
+/// | \[6\] | [`P6`](Self::P6) | read/write | - | Event counter 6 (PMEVCNTR6); RAZ/WI when 6 &gt;= PMCR.N |
+/// | \[5\] | [`P5`](Self::P5) | read/write | - | Event counter 5 (PMEVCNTR5); RAZ/WI when 5 &gt;= PMCR.N |
+/// | \[4\] | [`P4`](Self::P4) | read/write | - | Event counter 4 (PMEVCNTR4); RAZ/WI when 4 &gt;= PMCR.N |
+/// | \[3\] | [`P3`](Self::P3) | read/write | - | Event counter 3 (PMEVCNTR3); RAZ/WI when 3 &gt;= PMCR.N |
+/// | \[2\] | [`P2`](Self::P2) | read/write | - | Event counter 2 (PMEVCNTR2); RAZ/WI when 2 &gt;= PMCR.N |
+/// | \[1\] | [`P1`](Self::P1) | read/write | - | Event counter 1 (PMEVCNTR1); RAZ/WI when 1 &gt;= PMCR.N |
+/// | \[0\] | [`P0`](Self::P0) | read/write | - | Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N |
 pub enum PmCounterMask {}
 impl PmCounterMask {
     /// `P0`: Event counter 0 (PMEVCNTR0); RAZ/WI when 0 &gt;= PMCR.N

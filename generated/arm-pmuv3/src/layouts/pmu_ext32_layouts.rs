@@ -32,7 +32,7 @@
 )]
 /// Authentication Status Register (external view only): debug authentication state per Security state
 ///
-/// A layout: its values are [`Value<Pmauthstatus>`](armreg_rt::Value), from `Pmauthstatus::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmauthstatus`](crate::mmio::PmuExt32::pmauthstatus).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmauthstatus>`](armreg_rt::Value), from `Pmauthstatus::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`PmuExt32::pmauthstatus`](crate::mmio::PmuExt32::pmauthstatus).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmauthstatus};
@@ -48,14 +48,14 @@
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[27:26\] | `RTNID` | read-only | - | Root non-invasive debug |
-/// | \[25:24\] | `RTID` | read-only | - | Root invasive debug |
-/// | \[15:14\] | `RLNID` | read-only | - | Realm non-invasive debug |
-/// | \[13:12\] | `RLID` | read-only | - | Realm invasive debug |
-/// | \[7:6\] | `SNID` | read-only | - | Secure non-invasive debug |
-/// | \[5:4\] | `SID` | read-only | - | Secure invasive debug |
-/// | \[3:2\] | `NSNID` | read-only | - | Non-secure non-invasive debug |
-/// | \[1:0\] | `NSID` | read-only | - | Non-secure invasive debug |
+/// | \[27:26\] | [`RTNID`](Self::RTNID) | read-only | - | Root non-invasive debug |
+/// | \[25:24\] | [`RTID`](Self::RTID) | read-only | - | Root invasive debug |
+/// | \[15:14\] | [`RLNID`](Self::RLNID) | read-only | - | Realm non-invasive debug |
+/// | \[13:12\] | [`RLID`](Self::RLID) | read-only | - | Realm invasive debug |
+/// | \[7:6\] | [`SNID`](Self::SNID) | read-only | - | Secure non-invasive debug |
+/// | \[5:4\] | [`SID`](Self::SID) | read-only | - | Secure invasive debug |
+/// | \[3:2\] | [`NSNID`](Self::NSNID) | read-only | - | Non-secure non-invasive debug |
+/// | \[1:0\] | [`NSID`](Self::NSID) | read-only | - | Non-secure invasive debug |
 pub enum Pmauthstatus {}
 impl Pmauthstatus {
     /// `NSID`: Non-secure invasive debug
@@ -123,7 +123,7 @@ impl armreg_rt::Layout for Pmauthstatus {
 }
 /// Configuration Register (external view only): PMU features and counter count
 ///
-/// A layout: its values are [`Value<Pmcfgr>`](armreg_rt::Value), from `Pmcfgr::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmcfgr`](crate::mmio::PmuExt32::pmcfgr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcfgr>`](armreg_rt::Value), from `Pmcfgr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`PmuExt32::pmcfgr`](crate::mmio::PmuExt32::pmcfgr).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmcfgr};
@@ -139,17 +139,17 @@ impl armreg_rt::Layout for Pmauthstatus {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:28\] | `NCG` | read-only | - | NCG, counter groups (see DDI0487 PMCFGR) |
-/// | \[22\] | `SS` | read-only | - | SS (see DDI0487 PMCFGR) |
-/// | \[21\] | `FZO` | read-only | - | Freeze-on-overflow (PMCR.FZO) supported |
-/// | \[19\] | `UEN` | read-only | - | User-mode enable register (PMUSERENR) supported |
-/// | \[18\] | `WT` | read-only | - | WT (see DDI0487 PMCFGR) |
-/// | \[17\] | `NA` | read-only | - | NA (see DDI0487 PMCFGR) |
-/// | \[16\] | `EX` | read-only | - | Export (PMCR.X) supported |
-/// | \[15\] | `CCD` | read-only | - | Cycle counter clock divider (PMCR.D) supported |
-/// | \[14\] | `CC` | read-only | - | Dedicated cycle counter (PMCCNTR) implemented |
-/// | \[13:8\] | `SIZE` | read-only | - | Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit) |
-/// | \[7:0\] | `N` | read-only | - | Number of event counters implemented (use this, not PMCR.N, in the external view) |
+/// | \[31:28\] | [`NCG`](Self::NCG) | read-only | - | NCG, counter groups (see DDI0487 PMCFGR) |
+/// | \[22\] | [`SS`](Self::SS) | read-only | - | SS (see DDI0487 PMCFGR) |
+/// | \[21\] | [`FZO`](Self::FZO) | read-only | - | Freeze-on-overflow (PMCR.FZO) supported |
+/// | \[19\] | [`UEN`](Self::UEN) | read-only | - | User-mode enable register (PMUSERENR) supported |
+/// | \[18\] | [`WT`](Self::WT) | read-only | - | WT (see DDI0487 PMCFGR) |
+/// | \[17\] | [`NA`](Self::NA) | read-only | - | NA (see DDI0487 PMCFGR) |
+/// | \[16\] | [`EX`](Self::EX) | read-only | - | Export (PMCR.X) supported |
+/// | \[15\] | [`CCD`](Self::CCD) | read-only | - | Cycle counter clock divider (PMCR.D) supported |
+/// | \[14\] | [`CC`](Self::CC) | read-only | - | Dedicated cycle counter (PMCCNTR) implemented |
+/// | \[13:8\] | [`SIZE`](Self::SIZE) | read-only | - | Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit) |
+/// | \[7:0\] | [`N`](Self::N) | read-only | - | Number of event counters implemented (use this, not PMCR.N, in the external view) |
 pub enum Pmcfgr {}
 impl Pmcfgr {
     /// `N`: Number of event counters implemented (use this, not PMCR.N, in the external view)
@@ -235,7 +235,7 @@ impl armreg_rt::Layout for Pmcfgr {
 }
 /// PMCR as seen in the external (memory-mapped) view: bits \[31:11\] (N, IDCODE, IMP) are RAZ/WI; read the counter count from PMCFGR.N
 ///
-/// A layout: its values are [`Value<PmcrExt>`](armreg_rt::Value), from `PmcrExt::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmcr`](crate::mmio::PmuExt32::pmcr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<PmcrExt>`](armreg_rt::Value), from `PmcrExt::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`PmuExt32::pmcr`](crate::mmio::PmuExt32::pmcr).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, PmcrExt};
@@ -254,15 +254,15 @@ impl armreg_rt::Layout for Pmcfgr {
 /// | \[31:24\] | `IMP` | reads as zero, writes ignored | 0x0 | Implementer code, same encoding as MIDR_EL1.Implementer |
 /// | \[23:16\] | `IDCODE` | reads as zero, writes ignored | 0x0 | Identification code, IMPLEMENTATION DEFINED |
 /// | \[15:11\] | `N` | reads as zero, writes ignored | 0x0 | Number of event counters implemented (at EL0/EL1 under EL2 this reads MDCR_EL2.HPMN) |
-/// | \[9\] | `FZO` | read/write | - | Freeze-on-overflow (FEAT_PMUv3p7) |
-/// | \[7\] | `LP` | read/write | - | Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63 |
-/// | \[6\] | `LC` | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31) |
-/// | \[5\] | `DP` | read/write | - | Disable the cycle counter where event counting is prohibited |
-/// | \[4\] | `X` | read/write | - | Export enable: export events to an external monitoring block |
-/// | \[3\] | `D` | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1 |
-/// | \[2\] | `C` | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
-/// | \[1\] | `P` | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
-/// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
+/// | \[9\] | [`FZO`](Self::FZO) | read/write | - | Freeze-on-overflow (FEAT_PMUv3p7) |
+/// | \[7\] | [`LP`](Self::LP) | read/write | - | Long event counter enable (FEAT_PMUv3p5): 1 = event counters overflow at bit 63 |
+/// | \[6\] | [`LC`](Self::LC) | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31) |
+/// | \[5\] | [`DP`](Self::DP) | read/write | - | Disable the cycle counter where event counting is prohibited |
+/// | \[4\] | [`X`](Self::X) | read/write | - | Export enable: export events to an external monitoring block |
+/// | \[3\] | [`D`](Self::D) | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1 |
+/// | \[2\] | [`C`](Self::C) | write 1 to act; reads as 0 | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0 |
+/// | \[1\] | [`P`](Self::P) | write 1 to act; reads as 0 | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0 |
+/// | \[0\] | [`E`](Self::E) | read/write | - | Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead) |
 pub enum PmcrExt {}
 impl PmcrExt {
     /// `E`: Enable: 0 disables PMCCNTR and the event counters (where EL2 exists, counters n &gt;= MDCR_EL2.HPMN are enabled by MDCR_EL2.HPME instead)
@@ -344,7 +344,7 @@ impl armreg_rt::Layout for PmcrExt {
 pub type Pmdevaff = crate::Pmcidr;
 /// Device Architecture Register (external view only): identifies an Arm PMU, EXT32 view (0x47702A16)
 ///
-/// A layout: its values are [`Value<Pmdevarch>`](armreg_rt::Value), from `Pmdevarch::DEFAULT` or `Pmdevarch::RESET` and the field constants below. Registers with this layout: [`PmuExt32::pmdevarch`](crate::mmio::PmuExt32::pmdevarch).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmdevarch>`](armreg_rt::Value), from `Pmdevarch::DEFAULT` or `Pmdevarch::RESET` and the field constants (linked in the table). Registers with this layout: [`PmuExt32::pmdevarch`](crate::mmio::PmuExt32::pmdevarch).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmdevarch};
@@ -360,11 +360,11 @@ pub type Pmdevaff = crate::Pmcidr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:21\] | `ARCHITECT` | read-only | 0x23b | Architect: 0x23B = Arm |
-/// | \[20\] | `PRESENT` | read-only | 0x1 | 1 = PMDEVARCH is present |
-/// | \[19:16\] | `REVISION` | read-only | - | Architecture revision |
-/// | \[15:12\] | `ARCHVER` | read-only | 0x2 | Architecture version: 2 |
-/// | \[11:0\] | `ARCHPART` | read-only | 0xa16 | Architecture part: 0xA16 = PMU, 32-bit external view |
+/// | \[31:21\] | [`ARCHITECT`](Self::ARCHITECT) | read-only | 0x23b | Architect: 0x23B = Arm |
+/// | \[20\] | [`PRESENT`](Self::PRESENT) | read-only | 0x1 | 1 = PMDEVARCH is present |
+/// | \[19:16\] | [`REVISION`](Self::REVISION) | read-only | 0x0 | Architecture revision |
+/// | \[15:12\] | [`ARCHVER`](Self::ARCHVER) | read-only | 0x2 | Architecture version: 2 |
+/// | \[11:0\] | [`ARCHPART`](Self::ARCHPART) | read-only | 0xa16 | Architecture part: 0xA16 = PMU, 32-bit external view |
 pub enum Pmdevarch {}
 impl Pmdevarch {
     /// `ARCHPART`: Architecture part: 0xA16 = PMU, 32-bit external view
@@ -381,7 +381,7 @@ impl Pmdevarch {
     pub const ARCHVER: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(12, 4);
     /// `REVISION`: Architecture revision
     ///
-    /// Bits \[19:16\], read-only. Reset: not described.
+    /// Bits \[19:16\], read-only. Reset: 0x0.
     ///
     /// Source: Arm ARM DDI0487 §I5.2 table I5-1
     pub const REVISION: armreg_rt::Field<Self, u8, armreg_rt::field::ReadOnly> = armreg_rt::Field::new(16, 4);
@@ -423,7 +423,7 @@ impl armreg_rt::Reset for Pmdevarch {}
 pub type Pmdevid = crate::Pmcidr;
 /// Device Type Register (external view only): 0x16 = performance monitor of a processor
 ///
-/// A layout: its values are [`Value<Pmdevtype>`](armreg_rt::Value), from `Pmdevtype::DEFAULT` or `Pmdevtype::RESET` and the field constants below. Registers with this layout: [`PmuExt32::pmdevtype`](crate::mmio::PmuExt32::pmdevtype).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmdevtype>`](armreg_rt::Value), from `Pmdevtype::DEFAULT` or `Pmdevtype::RESET` and the field constants (linked in the table). Registers with this layout: [`PmuExt32::pmdevtype`](crate::mmio::PmuExt32::pmdevtype).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmdevtype};
@@ -439,8 +439,8 @@ pub type Pmdevid = crate::Pmcidr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[7:4\] | `SUB` | read-only | 0x1 | Sub-type: 1 |
-/// | \[3:0\] | `MAJOR` | read-only | 0x6 | Major type: 6 = performance monitor |
+/// | \[7:4\] | [`SUB`](Self::SUB) | read-only | 0x1 | Sub-type: 1 |
+/// | \[3:0\] | [`MAJOR`](Self::MAJOR) | read-only | 0x6 | Major type: 6 = performance monitor |
 pub enum Pmdevtype {}
 impl Pmdevtype {
     /// `MAJOR`: Major type: 6 = performance monitor
@@ -481,7 +481,7 @@ impl armreg_rt::Reset for Pmdevtype {}
 pub type Pmiidr = crate::Pmcidr;
 /// Integration Mode Control Register (external view only). The finer field layout is not described here
 ///
-/// A layout: its values are [`Value<Pmitctrl>`](armreg_rt::Value), from `Pmitctrl::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmitctrl`](crate::mmio::PmuExt32::pmitctrl).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmitctrl>`](armreg_rt::Value), from `Pmitctrl::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`PmuExt32::pmitctrl`](crate::mmio::PmuExt32::pmitctrl).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmitctrl};
@@ -497,7 +497,7 @@ pub type Pmiidr = crate::Pmcidr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here |
+/// | \[31:0\] | [`VALUE`](Self::VALUE) | read/write | - | Whole register; finer layout not described here |
 pub enum Pmitctrl {}
 impl Pmitctrl {
     /// `VALUE`: Whole register; finer layout not described here
@@ -523,7 +523,7 @@ impl armreg_rt::Layout for Pmitctrl {
 }
 /// Lock Access Register (external view only, write-only)
 ///
-/// A layout: its values are [`Value<Pmlar>`](armreg_rt::Value), from `Pmlar::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmlar`](crate::mmio::PmuExt32::pmlar).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmlar>`](armreg_rt::Value), from `Pmlar::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`PmuExt32::pmlar`](crate::mmio::PmuExt32::pmlar).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmlar};
@@ -539,7 +539,7 @@ impl armreg_rt::Layout for Pmitctrl {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `KEY` | write-only | - | Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them |
+/// | \[31:0\] | [`KEY`](Self::KEY) | write-only | - | Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them |
 pub enum Pmlar {}
 impl Pmlar {
     /// `KEY`: Write 0xC5ACCE55 to unlock the external PMU registers; writing any other value locks them
@@ -565,7 +565,7 @@ impl armreg_rt::Layout for Pmlar {
 }
 /// Lock Status Register (external view only)
 ///
-/// A layout: its values are [`Value<Pmlsr>`](armreg_rt::Value), from `Pmlsr::DEFAULT` and the field constants below. Registers with this layout: [`PmuExt32::pmlsr`](crate::mmio::PmuExt32::pmlsr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmlsr>`](armreg_rt::Value), from `Pmlsr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`PmuExt32::pmlsr`](crate::mmio::PmuExt32::pmlsr).
 ///
 /// ```
 /// # use arm_pmuv3::{Layout, Pmlsr};
@@ -581,9 +581,9 @@ impl armreg_rt::Layout for Pmlar {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[2\] | `nTT` | read-only | - | Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses |
-/// | \[1\] | `SLK` | read-only | - | Software lock status: 1 = locked (unlock by writing the key to PMLAR) |
-/// | \[0\] | `SLI` | read-only | - | Software lock implemented |
+/// | \[2\] | [`nTT`](Self::NTT) | read-only | - | Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses |
+/// | \[1\] | [`SLK`](Self::SLK) | read-only | - | Software lock status: 1 = locked (unlock by writing the key to PMLAR) |
+/// | \[0\] | [`SLI`](Self::SLI) | read-only | - | Software lock implemented |
 pub enum Pmlsr {}
 impl Pmlsr {
     /// `SLI`: Software lock implemented

@@ -32,7 +32,7 @@
 )]
 /// Authentication Status Register (external view only): debug authentication state per Security state. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: its values are [`Value<Pmauthstatus>`](armreg_rt::Value), from `Pmauthstatus::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmauthstatus`](crate::mmio::Pmu::pmauthstatus).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmauthstatus>`](armreg_rt::Value), from `Pmauthstatus::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmauthstatus`](crate::mmio::Pmu::pmauthstatus).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmauthstatus};
@@ -46,14 +46,14 @@
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[27:26\] | `RTNID` | read-only | - | Root non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[25:24\] | `RTID` | read-only | - | Root invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[15:14\] | `RLNID` | read-only | - | Realm non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[13:12\] | `RLID` | read-only | - | Realm invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[7:6\] | `SNID` | read-only | - | Secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[5:4\] | `SID` | read-only | - | Secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[3:2\] | `NSNID` | read-only | - | Non-secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[1:0\] | `NSID` | read-only | - | Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[27:26\] | [`RTNID`](Self::RTNID) | read-only | - | Root non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[25:24\] | [`RTID`](Self::RTID) | read-only | - | Root invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[15:14\] | [`RLNID`](Self::RLNID) | read-only | - | Realm non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[13:12\] | [`RLID`](Self::RLID) | read-only | - | Realm invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[7:6\] | [`SNID`](Self::SNID) | read-only | - | Secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[5:4\] | [`SID`](Self::SID) | read-only | - | Secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[3:2\] | [`NSNID`](Self::NSNID) | read-only | - | Non-secure non-invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[1:0\] | [`NSID`](Self::NSID) | read-only | - | Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmauthstatus {}
 impl Pmauthstatus {
     /// `NSID`: Non-secure invasive debug. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
@@ -105,7 +105,7 @@ impl armreg_rt::Layout for Pmauthstatus {
 }
 /// Cycle Count Filter Register (PMCCFILTR_EL0): the PMEVTYPER filter bits P..RLH; no evtCount, no MT. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmccfiltr`](crate::mmio::Pmu::pmccfiltr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccfiltr>`](armreg_rt::Value), from `Pmccfiltr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmccfiltr`](crate::mmio::Pmu::pmccfiltr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmccfiltr};
@@ -119,16 +119,16 @@ impl armreg_rt::Layout for Pmauthstatus {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `P` | read/write | - | Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[30\] | `U` | read/write | - | User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[29\] | `NSK` | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[28\] | `NSU` | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[27\] | `NSH` | read/write | - | Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[26\] | `M` | read/write | - | EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[24\] | `SH` | read/write | - | Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5. |
-/// | \[22\] | `RLK` | read/write | - | Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
-/// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
-/// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
+/// | \[31\] | [`P`](Self::P) | read/write | - | Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[30\] | [`U`](Self::U) | read/write | - | User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[26\] | [`M`](Self::M) | read/write | - | EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[24\] | [`SH`](Self::SH) | read/write | - | Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5. |
+/// | \[22\] | [`RLK`](Self::RLK) | read/write | - | Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
+/// | \[20\] | [`RLH`](Self::RLH) | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmccfiltr {}
 impl Pmccfiltr {
     /// `RLH`: Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5.
@@ -188,7 +188,7 @@ impl armreg_rt::Layout for Pmccfiltr {
 }
 /// Cycle Count Register (PMCCNTR_EL0), 64 bits: 0x0F8 low word, 0x0FC high word. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmccntr`](crate::mmio::Pmu::pmccntr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmccntr>`](armreg_rt::Value), from `Pmccntr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmccntr`](crate::mmio::Pmu::pmccntr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmccntr};
@@ -202,7 +202,7 @@ impl armreg_rt::Layout for Pmccfiltr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `CCNT` | read/write | - | Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[63:0\] | [`CCNT`](Self::CCNT) | read/write | - | Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmccntr {}
 impl Pmccntr {
     /// `CCNT`: Cycle count. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
@@ -226,7 +226,7 @@ impl armreg_rt::Layout for Pmccntr {
 }
 /// Common Event Identification 0: events 0x00-0x1F; bit n set = common event n implemented. Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: its values are [`Value<Pmceid0>`](armreg_rt::Value), from `Pmceid0::DEFAULT` or `Pmceid0::RESET` and the field constants below. Registers with this layout: [`Pmu::pmceid0`](crate::mmio::Pmu::pmceid0).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid0>`](armreg_rt::Value), from `Pmceid0::DEFAULT` or `Pmceid0::RESET` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmceid0`](crate::mmio::Pmu::pmceid0).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmceid0};
@@ -240,7 +240,7 @@ impl armreg_rt::Layout for Pmccntr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `ID` | read-only | 0x67ffbfff | Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
+/// | \[31:0\] | [`ID`](Self::ID) | read-only | 0x67ffbfff | Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
 pub enum Pmceid0 {}
 impl Pmceid0 {
     /// `ID`: Event support bitmap (events 0x00-0x1F; bit n set = common event n implemented). Reset value 0x67FFBFFF on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
@@ -265,7 +265,7 @@ impl armreg_rt::Layout for Pmceid0 {
 impl armreg_rt::Reset for Pmceid0 {}
 /// Common Event Identification 1: events 0x20-0x3F; bit n set = event 0x20 + n implemented. Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: its values are [`Value<Pmceid1>`](armreg_rt::Value), from `Pmceid1::DEFAULT` or `Pmceid1::RESET` and the field constants below. Registers with this layout: [`Pmu::pmceid1`](crate::mmio::Pmu::pmceid1).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid1>`](armreg_rt::Value), from `Pmceid1::DEFAULT` or `Pmceid1::RESET` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmceid1`](crate::mmio::Pmu::pmceid1).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmceid1};
@@ -279,7 +279,7 @@ impl armreg_rt::Reset for Pmceid0 {}
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `ID` | read-only | 0x0 | Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
+/// | \[31:0\] | [`ID`](Self::ID) | read-only | 0x0 | Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
 pub enum Pmceid1 {}
 impl Pmceid1 {
     /// `ID`: Event support bitmap (events 0x20-0x3F; bit n set = event 0x20 + n implemented). Reset value 0 on AM62L (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
@@ -304,7 +304,7 @@ impl armreg_rt::Layout for Pmceid1 {
 impl armreg_rt::Reset for Pmceid1 {}
 /// Common Event Identification 2: events 0x4000-0x401F. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
 ///
-/// A layout: its values are [`Value<Pmceid2>`](armreg_rt::Value), from `Pmceid2::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmceid2`](crate::mmio::Pmu::pmceid2), [`Pmu::pmceid3`](crate::mmio::Pmu::pmceid3).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmceid2>`](armreg_rt::Value), from `Pmceid2::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmceid2`](crate::mmio::Pmu::pmceid2), [`Pmu::pmceid3`](crate::mmio::Pmu::pmceid3).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmceid2};
@@ -318,7 +318,7 @@ impl armreg_rt::Reset for Pmceid1 {}
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers). |
+/// | \[31:0\] | [`ID`](Self::ID) | read-only | - | Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers). |
 pub enum Pmceid2 {}
 impl Pmceid2 {
     /// `ID`: Event support bitmap (events 0x4000-0x401F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers).
@@ -350,11 +350,11 @@ impl armreg_rt::Layout for Pmceid2 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `ID` | read-only | - | Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers). |
+/// | \[31:0\] | [`ID`](Self::ID) | read-only | - | Event support bitmap (events 0x4020-0x403F). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487, chapter "The Performance Monitors Extension" (common event numbers). |
 pub type Pmceid3 = crate::Pmceid2;
 /// Configuration Register (external view only): PMU features and the number of event counters. Read the counter count from PMCFGR.N, not PMCR.N (RAZ/WI in this view). AM62L: N = 6 (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: its values are [`Value<Pmcfgr>`](armreg_rt::Value), from `Pmcfgr::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmcfgr`](crate::mmio::Pmu::pmcfgr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcfgr>`](armreg_rt::Value), from `Pmcfgr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmcfgr`](crate::mmio::Pmu::pmcfgr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmcfgr};
@@ -368,17 +368,17 @@ pub type Pmceid3 = crate::Pmceid2;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:28\] | `NCG` | read-only | - | NCG, counter groups (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[22\] | `SS` | read-only | - | SS (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[21\] | `FZO` | read-only | - | Freeze-on-overflow (PMCR.FZO) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[19\] | `UEN` | read-only | - | User-mode enable register (PMUSERENR) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[18\] | `WT` | read-only | - | WT (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[17\] | `NA` | read-only | - | NA (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[16\] | `EX` | read-only | - | Export (PMCR.X) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[15\] | `CCD` | read-only | - | Cycle counter clock divider (PMCR.D) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[14\] | `CC` | read-only | - | Dedicated cycle counter (PMCCNTR) implemented. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[13:8\] | `SIZE` | read-only | - | Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[7:0\] | `N` | read-only | 0x6 | Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
+/// | \[31:28\] | [`NCG`](Self::NCG) | read-only | - | NCG, counter groups (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[22\] | [`SS`](Self::SS) | read-only | - | SS (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[21\] | [`FZO`](Self::FZO) | read-only | - | Freeze-on-overflow (PMCR.FZO) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[19\] | [`UEN`](Self::UEN) | read-only | - | User-mode enable register (PMUSERENR) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[18\] | [`WT`](Self::WT) | read-only | - | WT (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[17\] | [`NA`](Self::NA) | read-only | - | NA (see DDI0487 PMCFGR). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[16\] | [`EX`](Self::EX) | read-only | - | Export (PMCR.X) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[15\] | [`CCD`](Self::CCD) | read-only | - | Cycle counter clock divider (PMCR.D) supported. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[14\] | [`CC`](Self::CC) | read-only | - | Dedicated cycle counter (PMCCNTR) implemented. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[13:8\] | [`SIZE`](Self::SIZE) | read-only | - | Counter size minus one (0x1F = 32-bit, 0x3F = 64-bit). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[7:0\] | [`N`](Self::N) | read-only | 0x6 | Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
 pub enum Pmcfgr {}
 impl Pmcfgr {
     /// `N`: Number of event counters implemented: 6 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
@@ -442,7 +442,7 @@ impl armreg_rt::Layout for Pmcfgr {
 }
 /// Component Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
-/// A layout: its values are [`Value<Pmcidr0>`](armreg_rt::Value), from `Pmcidr0::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmcidr0`](crate::mmio::Pmu::pmcidr0), [`Pmu::pmcidr1`](crate::mmio::Pmu::pmcidr1), [`Pmu::pmcidr2`](crate::mmio::Pmu::pmcidr2), [`Pmu::pmcidr3`](crate::mmio::Pmu::pmcidr3), [`Pmu::pmdevaff0`](crate::mmio::Pmu::pmdevaff0), [`Pmu::pmdevaff1`](crate::mmio::Pmu::pmdevaff1), [`Pmu::pmdevid`](crate::mmio::Pmu::pmdevid), [`Pmu::pmiidr`](crate::mmio::Pmu::pmiidr) and 6 more.
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcidr0>`](armreg_rt::Value), from `Pmcidr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmcidr0`](crate::mmio::Pmu::pmcidr0), [`Pmu::pmcidr1`](crate::mmio::Pmu::pmcidr1), [`Pmu::pmcidr2`](crate::mmio::Pmu::pmcidr2), [`Pmu::pmcidr3`](crate::mmio::Pmu::pmcidr3), [`Pmu::pmdevaff0`](crate::mmio::Pmu::pmdevaff0), [`Pmu::pmdevaff1`](crate::mmio::Pmu::pmdevaff1), [`Pmu::pmdevid`](crate::mmio::Pmu::pmdevid), [`Pmu::pmiidr`](crate::mmio::Pmu::pmiidr) and 6 more.
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmcidr0};
@@ -456,7 +456,7 @@ impl armreg_rt::Layout for Pmcfgr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `VALUE` | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[31:0\] | [`VALUE`](Self::VALUE) | read-only | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmcidr0 {}
 impl Pmcidr0 {
     /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
@@ -498,7 +498,7 @@ pub type Pmcidr2 = crate::Pmcidr0;
 pub type Pmcidr3 = crate::Pmcidr0;
 /// Count Enable Clear: write 1 to disable a counter (0 has no effect); reads the enable state. Write-1-to-clear view of the state PMCNTENSET sets. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: its values are [`Value<Pmcntenclr>`](armreg_rt::Value), from `Pmcntenclr::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmcntenclr`](crate::mmio::Pmu::pmcntenclr), [`Pmu::pmintenclr`](crate::mmio::Pmu::pmintenclr), [`Pmu::pmovsclr`](crate::mmio::Pmu::pmovsclr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcntenclr>`](armreg_rt::Value), from `Pmcntenclr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmcntenclr`](crate::mmio::Pmu::pmcntenclr), [`Pmu::pmintenclr`](crate::mmio::Pmu::pmintenclr), [`Pmu::pmovsclr`](crate::mmio::Pmu::pmovsclr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmcntenclr};
@@ -512,14 +512,14 @@ pub type Pmcidr3 = crate::Pmcidr0;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `C` | write 1 to clear | - | Cycle counter (PMCCNTR): write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[31\] | [`C`](Self::C) | write 1 to clear | - | Cycle counter (PMCCNTR): write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[30:6\] | `RAZWI_30_6` | reads as zero, writes ignored | - | Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
-/// | \[5\] | `P5` | write 1 to clear | - | Event counter 5: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[4\] | `P4` | write 1 to clear | - | Event counter 4: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[3\] | `P3` | write 1 to clear | - | Event counter 3: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[5\] | [`P5`](Self::P5) | write 1 to clear | - | Event counter 5: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[4\] | [`P4`](Self::P4) | write 1 to clear | - | Event counter 4: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[3\] | [`P3`](Self::P3) | write 1 to clear | - | Event counter 3: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[2\] | [`P2`](Self::P2) | write 1 to clear | - | Event counter 2: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[1\] | [`P1`](Self::P1) | write 1 to clear | - | Event counter 1: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[0\] | [`P0`](Self::P0) | write 1 to clear | - | Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmcntenclr {}
 impl Pmcntenclr {
     /// `P0`: Event counter 0: write 1 to disable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
@@ -567,7 +567,7 @@ impl armreg_rt::Layout for Pmcntenclr {
 }
 /// Count Enable Set: write 1 to enable a counter (0 has no effect); reads the enable state. Write-1-to-set view of the state PMCNTENCLR clears. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: its values are [`Value<Pmcntenset>`](armreg_rt::Value), from `Pmcntenset::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmcntenset`](crate::mmio::Pmu::pmcntenset), [`Pmu::pmintenset`](crate::mmio::Pmu::pmintenset), [`Pmu::pmovsset`](crate::mmio::Pmu::pmovsset).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcntenset>`](armreg_rt::Value), from `Pmcntenset::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmcntenset`](crate::mmio::Pmu::pmcntenset), [`Pmu::pmintenset`](crate::mmio::Pmu::pmintenset), [`Pmu::pmovsset`](crate::mmio::Pmu::pmovsset).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmcntenset};
@@ -581,14 +581,14 @@ impl armreg_rt::Layout for Pmcntenclr {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `C` | write 1 to set | - | Cycle counter (PMCCNTR): write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[31\] | [`C`](Self::C) | write 1 to set | - | Cycle counter (PMCCNTR): write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[30:6\] | `RAZWI_30_6` | reads as zero, writes ignored | - | Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
-/// | \[5\] | `P5` | write 1 to set | - | Event counter 5: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[4\] | `P4` | write 1 to set | - | Event counter 4: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[3\] | `P3` | write 1 to set | - | Event counter 3: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[5\] | [`P5`](Self::P5) | write 1 to set | - | Event counter 5: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[4\] | [`P4`](Self::P4) | write 1 to set | - | Event counter 4: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[3\] | [`P3`](Self::P3) | write 1 to set | - | Event counter 3: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[2\] | [`P2`](Self::P2) | write 1 to set | - | Event counter 2: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[1\] | [`P1`](Self::P1) | write 1 to set | - | Event counter 1: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[0\] | [`P0`](Self::P0) | write 1 to set | - | Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmcntenset {}
 impl Pmcntenset {
     /// `P0`: Event counter 0: write 1 to enable, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5.
@@ -636,7 +636,7 @@ impl armreg_rt::Layout for Pmcntenset {
 }
 /// Performance Monitors Control Register (PMCR_EL0), external view. Bits \[31:11\] (N, IDCODE, IMP in the system-register view) are RAZ/WI here: read the counter count from PMCFGR.N. Vendor-quoted: CPU1's PMCR is at 0x0007_3013_0E04. The quoting article's reset value 0 is not confirmed by a second source and is not given here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5; CPU1 address: TI AM62L register description (COMPUTE_CLUSTER0_ARM_COREPACK_0_APBADDR_PMU_CPU1_PMCR_EL0), as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: its values are [`Value<Pmcr>`](armreg_rt::Value), from `Pmcr::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmcr`](crate::mmio::Pmu::pmcr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmcr>`](armreg_rt::Value), from `Pmcr::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmcr`](crate::mmio::Pmu::pmcr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmcr};
@@ -652,13 +652,13 @@ impl armreg_rt::Layout for Pmcntenset {
 /// |---|---|---|---|---|
 /// | \[31:11\] | `RAZWI_31_11` | reads as zero, writes ignored | - | RAZ/WI in the external view: N\[15:11\], IDCODE\[23:16\] and IMP\[31:24\] are not visible here; read PMCFGR.N instead. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 /// | \[10:7\] | `RESERVED_10_7` | reads as zero, writes ignored | - | Reserved on AM62L (RES0 in the vendor register description): LP\[7\] needs FEAT_PMUv3p5 and FZO\[9\] FEAT_PMUv3p7, which the Armv8.0 Cortex-A53 does not have. Source: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted); Arm ARM DDI0487 §D24.5. |
-/// | \[6\] | `LC` | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31). Source: Arm ARM DDI0487 §D24.5. |
-/// | \[5\] | `DP` | read/write | - | Disable the cycle counter where event counting is prohibited. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[4\] | `X` | read/write | - | Export enable: export events to an external monitoring block. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[3\] | `D` | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[2\] | `C` | write-only | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[1\] | `P` | write-only | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0. Does not clear the overflow flags. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[0\] | `E` | read/write | - | Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[6\] | [`LC`](Self::LC) | read/write | - | Long cycle counter enable: 1 = PMCCNTR overflows at bit 63 (else at bit 31). Source: Arm ARM DDI0487 §D24.5. |
+/// | \[5\] | [`DP`](Self::DP) | read/write | - | Disable the cycle counter where event counting is prohibited. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[4\] | [`X`](Self::X) | read/write | - | Export enable: export events to an external monitoring block. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[3\] | [`D`](Self::D) | read/write | - | Clock divider: 1 = PMCCNTR counts once every 64 cycles. Ignored when LC = 1. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[2\] | [`C`](Self::C) | write-only | - | Cycle counter reset: writing 1 resets PMCCNTR to zero; reads as 0. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[1\] | [`P`](Self::P) | write-only | - | Event counter reset: writing 1 resets the event counters (not PMCCNTR) to zero; reads as 0. Does not clear the overflow flags. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[0\] | [`E`](Self::E) | read/write | - | Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmcr {}
 impl Pmcr {
     /// `E`: Enable: 0 disables PMCCNTR and the event counters. Source: Arm ARM DDI0487 §D24.5.
@@ -718,7 +718,7 @@ pub type Pmdevaff0 = crate::Pmcidr0;
 pub type Pmdevaff1 = crate::Pmcidr0;
 /// Device Architecture Register: identifies an Arm PMU, EXT32 view (0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: its values are [`Value<Pmdevarch>`](armreg_rt::Value), from `Pmdevarch::DEFAULT` or `Pmdevarch::RESET` and the field constants below. Registers with this layout: [`Pmu::pmdevarch`](crate::mmio::Pmu::pmdevarch).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmdevarch>`](armreg_rt::Value), from `Pmdevarch::DEFAULT` or `Pmdevarch::RESET` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmdevarch`](crate::mmio::Pmu::pmdevarch).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmdevarch};
@@ -732,11 +732,11 @@ pub type Pmdevaff1 = crate::Pmcidr0;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:21\] | `ARCHITECT` | read-only | 0x23b | Architect: 0x23B = Arm. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[20\] | `PRESENT` | read-only | 0x1 | 1 = PMDEVARCH is present. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[19:16\] | `REVISION` | read-only | 0x0 | Architecture revision (0 in 0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[15:12\] | `ARCHVER` | read-only | 0x2 | Architecture version: 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[11:0\] | `ARCHPART` | read-only | 0xa16 | Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[31:21\] | [`ARCHITECT`](Self::ARCHITECT) | read-only | 0x23b | Architect: 0x23B = Arm. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[20\] | [`PRESENT`](Self::PRESENT) | read-only | 0x1 | 1 = PMDEVARCH is present. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[19:16\] | [`REVISION`](Self::REVISION) | read-only | 0x0 | Architecture revision (0 in 0x47702A16). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[15:12\] | [`ARCHVER`](Self::ARCHVER) | read-only | 0x2 | Architecture version: 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[11:0\] | [`ARCHPART`](Self::ARCHPART) | read-only | 0xa16 | Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmdevarch {}
 impl Pmdevarch {
     /// `ARCHPART`: Architecture part: 0xA16 = PMU, 32-bit external view. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
@@ -783,7 +783,7 @@ impl armreg_rt::Reset for Pmdevarch {}
 pub type Pmdevid = crate::Pmcidr0;
 /// Device Type Register: 0x16 = performance monitor of a processor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
 ///
-/// A layout: its values are [`Value<Pmdevtype>`](armreg_rt::Value), from `Pmdevtype::DEFAULT` or `Pmdevtype::RESET` and the field constants below. Registers with this layout: [`Pmu::pmdevtype`](crate::mmio::Pmu::pmdevtype).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmdevtype>`](armreg_rt::Value), from `Pmdevtype::DEFAULT` or `Pmdevtype::RESET` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmdevtype`](crate::mmio::Pmu::pmdevtype).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmdevtype};
@@ -797,8 +797,8 @@ pub type Pmdevid = crate::Pmcidr0;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[7:4\] | `SUB` | read-only | 0x1 | Sub-type: 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
-/// | \[3:0\] | `MAJOR` | read-only | 0x6 | Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[7:4\] | [`SUB`](Self::SUB) | read-only | 0x1 | Sub-type: 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[3:0\] | [`MAJOR`](Self::MAJOR) | read-only | 0x6 | Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmdevtype {}
 impl Pmdevtype {
     /// `MAJOR`: Major type: 6 = performance monitor. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
@@ -827,7 +827,7 @@ impl armreg_rt::Layout for Pmdevtype {
 impl armreg_rt::Reset for Pmdevtype {}
 /// Event Count Register 0 (PMEVCNTR0_EL0), 64-bit view: offset 0x000 + 8n = 0x000 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: its values are [`Value<Pmevcntr0>`](armreg_rt::Value), from `Pmevcntr0::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmevcntr0`](crate::mmio::Pmu::pmevcntr0), [`Pmu::pmevcntr1`](crate::mmio::Pmu::pmevcntr1), [`Pmu::pmevcntr2`](crate::mmio::Pmu::pmevcntr2), [`Pmu::pmevcntr3`](crate::mmio::Pmu::pmevcntr3), [`Pmu::pmevcntr4`](crate::mmio::Pmu::pmevcntr4), [`Pmu::pmevcntr5`](crate::mmio::Pmu::pmevcntr5).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevcntr0>`](armreg_rt::Value), from `Pmevcntr0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmevcntr0`](crate::mmio::Pmu::pmevcntr0), [`Pmu::pmevcntr1`](crate::mmio::Pmu::pmevcntr1), [`Pmu::pmevcntr2`](crate::mmio::Pmu::pmevcntr2), [`Pmu::pmevcntr3`](crate::mmio::Pmu::pmevcntr3), [`Pmu::pmevcntr4`](crate::mmio::Pmu::pmevcntr4), [`Pmu::pmevcntr5`](crate::mmio::Pmu::pmevcntr5).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmevcntr0};
@@ -841,7 +841,7 @@ impl armreg_rt::Reset for Pmdevtype {}
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[63:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmevcntr0 {}
 impl Pmevcntr0 {
     /// `EVCNT`: Event count of counter 0. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
@@ -873,7 +873,7 @@ impl armreg_rt::Layout for Pmevcntr0 {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[63:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count of counter 1. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub type Pmevcntr1 = crate::Pmevcntr0;
 /// Event Count Register 2 (PMEVCNTR2_EL0), 64-bit view: offset 0x000 + 8n = 0x010 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
@@ -885,7 +885,7 @@ pub type Pmevcntr1 = crate::Pmevcntr0;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[63:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count of counter 2. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub type Pmevcntr2 = crate::Pmevcntr0;
 /// Event Count Register 3 (PMEVCNTR3_EL0), 64-bit view: offset 0x000 + 8n = 0x018 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
@@ -897,7 +897,7 @@ pub type Pmevcntr2 = crate::Pmevcntr0;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[63:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count of counter 3. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub type Pmevcntr3 = crate::Pmevcntr0;
 /// Event Count Register 4 (PMEVCNTR4_EL0), 64-bit view: offset 0x000 + 8n = 0x020 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
@@ -909,7 +909,7 @@ pub type Pmevcntr3 = crate::Pmevcntr0;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[63:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count of counter 4. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub type Pmevcntr4 = crate::Pmevcntr0;
 /// Event Count Register 5 (PMEVCNTR5_EL0), 64-bit view: offset 0x000 + 8n = 0x028 is the low word, +4 the high word (the high word holds counter bits only with FEAT_PMUv3p5). AM62L implements 6 event counters (PMCFGR.N = 6, vendor-quoted), so only PMEVCNTR0..5 are described; counters 6..30 of the architectural map do not exist here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
@@ -921,11 +921,11 @@ pub type Pmevcntr4 = crate::Pmevcntr0;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[63:0\] | `EVCNT` | read/write | - | Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[63:0\] | [`EVCNT`](Self::EVCNT) | read/write | - | Event count of counter 5. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub type Pmevcntr5 = crate::Pmevcntr0;
 /// Event Type Register 0 (PMEVTYPER0_EL0): event number and exception-level filters, offset 0x400 + 4n. Bit 23 (T, older spec versions only) and bits \[19:16\] are not described. This view has no PMSELR/PMXEVTYPER: program each counter's event here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: its values are [`Value<Pmevtyper0>`](armreg_rt::Value), from `Pmevtyper0::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmevtyper0`](crate::mmio::Pmu::pmevtyper0), [`Pmu::pmevtyper1`](crate::mmio::Pmu::pmevtyper1), [`Pmu::pmevtyper2`](crate::mmio::Pmu::pmevtyper2), [`Pmu::pmevtyper3`](crate::mmio::Pmu::pmevtyper3), [`Pmu::pmevtyper4`](crate::mmio::Pmu::pmevtyper4), [`Pmu::pmevtyper5`](crate::mmio::Pmu::pmevtyper5).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmevtyper0>`](armreg_rt::Value), from `Pmevtyper0::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmevtyper0`](crate::mmio::Pmu::pmevtyper0), [`Pmu::pmevtyper1`](crate::mmio::Pmu::pmevtyper1), [`Pmu::pmevtyper2`](crate::mmio::Pmu::pmevtyper2), [`Pmu::pmevtyper3`](crate::mmio::Pmu::pmevtyper3), [`Pmu::pmevtyper4`](crate::mmio::Pmu::pmevtyper4), [`Pmu::pmevtyper5`](crate::mmio::Pmu::pmevtyper5).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmevtyper0};
@@ -939,18 +939,18 @@ pub type Pmevcntr5 = crate::Pmevcntr0;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `P` | read/write | - | Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[30\] | `U` | read/write | - | User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[29\] | `NSK` | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[28\] | `NSU` | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[27\] | `NSH` | read/write | - | Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[26\] | `M` | read/write | - | EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[25\] | `MT` | read/write | - | Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[24\] | `SH` | read/write | - | Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5. |
-/// | \[22\] | `RLK` | read/write | - | Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
-/// | \[21\] | `RLU` | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
-/// | \[20\] | `RLH` | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
-/// | \[15:0\] | `evtCount` | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[31\] | [`P`](Self::P) | read/write | - | Privileged filtering: 1 = do not count at EL1. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[30\] | [`U`](Self::U) | read/write | - | User filtering: 1 = do not count at EL0. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[29\] | [`NSK`](Self::NSK) | read/write | - | Non-secure EL1 filtering: Non-secure EL1 is counted when NSK equals P. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[28\] | [`NSU`](Self::NSU) | read/write | - | Non-secure EL0 filtering: Non-secure EL0 is counted when NSU equals U. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[27\] | [`NSH`](Self::NSH) | read/write | - | Non-secure EL2 filtering: 1 = count at EL2. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[26\] | [`M`](Self::M) | read/write | - | EL3 filtering: EL3 is counted when M equals P. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[25\] | [`MT`](Self::MT) | read/write | - | Multithreading: count events from all PEs that share affinity level 1. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[24\] | [`SH`](Self::SH) | read/write | - | Secure EL2 filtering (FEAT_SEL2). Source: Arm ARM DDI0487 §D24.5. |
+/// | \[22\] | [`RLK`](Self::RLK) | read/write | - | Realm EL1 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
+/// | \[21\] | [`RLU`](Self::RLU) | read/write | - | Realm EL0 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
+/// | \[20\] | [`RLH`](Self::RLH) | read/write | - | Realm EL2 filtering (FEAT_RME). Source: Arm ARM DDI0487 §D24.5. |
+/// | \[15:0\] | [`evtCount`](Self::EVTCOUNT) | read/write | - | Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmevtyper0 {}
 impl Pmevtyper0 {
     /// `evtCount`: Event number to count. Bits \[15:10\] need PMUv3p1, else they are RES0. Source: Arm ARM DDI0487 §D24.5.
@@ -1062,14 +1062,14 @@ pub type Pmiidr = crate::Pmcidr0;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `C` | write 1 to clear | - | Cycle counter (PMCCNTR): write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[31\] | [`C`](Self::C) | write 1 to clear | - | Cycle counter (PMCCNTR): write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[30:6\] | `RAZWI_30_6` | reads as zero, writes ignored | - | Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
-/// | \[5\] | `P5` | write 1 to clear | - | Event counter 5: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[4\] | `P4` | write 1 to clear | - | Event counter 4: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[3\] | `P3` | write 1 to clear | - | Event counter 3: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[5\] | [`P5`](Self::P5) | write 1 to clear | - | Event counter 5: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[4\] | [`P4`](Self::P4) | write 1 to clear | - | Event counter 4: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[3\] | [`P3`](Self::P3) | write 1 to clear | - | Event counter 3: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[2\] | [`P2`](Self::P2) | write 1 to clear | - | Event counter 2: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[1\] | [`P1`](Self::P1) | write 1 to clear | - | Event counter 1: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[0\] | [`P0`](Self::P0) | write 1 to clear | - | Event counter 0: write 1 to disable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 pub type Pmintenclr = crate::Pmcntenclr;
 /// Interrupt Enable Set: write 1 to enable a counter's overflow interrupt; reads the enables. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
@@ -1081,18 +1081,18 @@ pub type Pmintenclr = crate::Pmcntenclr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `C` | write 1 to set | - | Cycle counter (PMCCNTR): write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[31\] | [`C`](Self::C) | write 1 to set | - | Cycle counter (PMCCNTR): write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[30:6\] | `RAZWI_30_6` | reads as zero, writes ignored | - | Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
-/// | \[5\] | `P5` | write 1 to set | - | Event counter 5: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[4\] | `P4` | write 1 to set | - | Event counter 4: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[3\] | `P3` | write 1 to set | - | Event counter 3: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[5\] | [`P5`](Self::P5) | write 1 to set | - | Event counter 5: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[4\] | [`P4`](Self::P4) | write 1 to set | - | Event counter 4: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[3\] | [`P3`](Self::P3) | write 1 to set | - | Event counter 3: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[2\] | [`P2`](Self::P2) | write 1 to set | - | Event counter 2: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[1\] | [`P1`](Self::P1) | write 1 to set | - | Event counter 1: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[0\] | [`P0`](Self::P0) | write 1 to set | - | Event counter 0: write 1 to enable the overflow interrupt, reads 1 when enabled. Source: Arm ARM DDI0487 §D24.5. |
 pub type Pmintenset = crate::Pmcntenset;
 /// Integration Mode Control Register (external view only). The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
-/// A layout: its values are [`Value<Pmitctrl>`](armreg_rt::Value), from `Pmitctrl::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmitctrl`](crate::mmio::Pmu::pmitctrl).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmitctrl>`](armreg_rt::Value), from `Pmitctrl::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmitctrl`](crate::mmio::Pmu::pmitctrl).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmitctrl};
@@ -1106,7 +1106,7 @@ pub type Pmintenset = crate::Pmcntenset;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `VALUE` | read/write | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[31:0\] | [`VALUE`](Self::VALUE) | read/write | - | Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmitctrl {}
 impl Pmitctrl {
     /// `VALUE`: Whole register; finer layout not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
@@ -1130,7 +1130,7 @@ impl armreg_rt::Layout for Pmitctrl {
 }
 /// Lock Access Register (write-only): write the key 0xC5ACCE55 to unlock the PMU registers of this frame before programming them; writing any other value locks them. On AM62L the lock is implemented and set at reset (PMLSR = 0x3). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: its values are [`Value<Pmlar>`](armreg_rt::Value), from `Pmlar::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmlar`](crate::mmio::Pmu::pmlar).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmlar>`](armreg_rt::Value), from `Pmlar::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmlar`](crate::mmio::Pmu::pmlar).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmlar};
@@ -1144,7 +1144,7 @@ impl armreg_rt::Layout for Pmitctrl {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31:0\] | `KEY` | write-only | - | Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
+/// | \[31:0\] | [`KEY`](Self::KEY) | write-only | - | Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets). |
 pub enum Pmlar {}
 impl Pmlar {
     /// `KEY`: Write 0xC5ACCE55 to unlock; any other value locks. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets).
@@ -1168,7 +1168,7 @@ impl armreg_rt::Layout for Pmlar {
 }
 /// Lock Status Register. Reset value 0x3 on AM62L: lock implemented and locked (vendor-quoted). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
 ///
-/// A layout: its values are [`Value<Pmlsr>`](armreg_rt::Value), from `Pmlsr::DEFAULT` or `Pmlsr::RESET` and the field constants below. Registers with this layout: [`Pmu::pmlsr`](crate::mmio::Pmu::pmlsr).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmlsr>`](armreg_rt::Value), from `Pmlsr::DEFAULT` or `Pmlsr::RESET` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmlsr`](crate::mmio::Pmu::pmlsr).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmlsr};
@@ -1182,9 +1182,9 @@ impl armreg_rt::Layout for Pmlar {
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[2\] | `nTT` | read-only | 0x0 | Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses; 0 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
-/// | \[1\] | `SLK` | read-only | 0x1 | Software lock status: 1 = locked (unlock by writing the key to PMLAR); 1 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
-/// | \[0\] | `SLI` | read-only | 0x1 | Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
+/// | \[2\] | [`nTT`](Self::NTT) | read-only | 0x0 | Not thirty-two bit: 0 = PMLAR must be written with 32-bit accesses; 0 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
+/// | \[1\] | [`SLK`](Self::SLK) | read-only | 0x1 | Software lock status: 1 = locked (unlock by writing the key to PMLAR); 1 at reset on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
+/// | \[0\] | [`SLI`](Self::SLI) | read-only | 0x1 | Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
 pub enum Pmlsr {}
 impl Pmlsr {
     /// `SLI`: Software lock implemented: 1 on AM62L. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted).
@@ -1231,14 +1231,14 @@ pub type Pmmir = crate::Pmcidr0;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `C` | write 1 to clear | - | Cycle counter (PMCCNTR): write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[31\] | [`C`](Self::C) | write 1 to clear | - | Cycle counter (PMCCNTR): write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[30:6\] | `RAZWI_30_6` | reads as zero, writes ignored | - | Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
-/// | \[5\] | `P5` | write 1 to clear | - | Event counter 5: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[4\] | `P4` | write 1 to clear | - | Event counter 4: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[3\] | `P3` | write 1 to clear | - | Event counter 3: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[2\] | `P2` | write 1 to clear | - | Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[1\] | `P1` | write 1 to clear | - | Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[0\] | `P0` | write 1 to clear | - | Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[5\] | [`P5`](Self::P5) | write 1 to clear | - | Event counter 5: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[4\] | [`P4`](Self::P4) | write 1 to clear | - | Event counter 4: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[3\] | [`P3`](Self::P3) | write 1 to clear | - | Event counter 3: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[2\] | [`P2`](Self::P2) | write 1 to clear | - | Event counter 2: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[1\] | [`P1`](Self::P1) | write 1 to clear | - | Event counter 1: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[0\] | [`P0`](Self::P0) | write 1 to clear | - | Event counter 0: write 1 to clear the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
 pub type Pmovsclr = crate::Pmcntenclr;
 /// Overflow Flag Status Set: write 1 to set an overflow flag; reads the flags. The TI format has no register-level set/clear views: the fields carry the write-1 behaviour. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
@@ -1250,14 +1250,14 @@ pub type Pmovsclr = crate::Pmcntenclr;
 ///
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
-/// | \[31\] | `C` | write 1 to set | - | Cycle counter (PMCCNTR): write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[31\] | [`C`](Self::C) | write 1 to set | - | Cycle counter (PMCCNTR): write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
 /// | \[30:6\] | `RAZWI_30_6` | reads as zero, writes ignored | - | Bits for event counters 6..30: RAZ/WI, since AM62L implements 6 event counters (n &gt;= PMCFGR.N is RAZ/WI). Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
-/// | \[5\] | `P5` | write 1 to set | - | Event counter 5: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[4\] | `P4` | write 1 to set | - | Event counter 4: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[3\] | `P3` | write 1 to set | - | Event counter 3: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[2\] | `P2` | write 1 to set | - | Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[1\] | `P1` | write 1 to set | - | Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[0\] | `P0` | write 1 to set | - | Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[5\] | [`P5`](Self::P5) | write 1 to set | - | Event counter 5: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[4\] | [`P4`](Self::P4) | write 1 to set | - | Event counter 4: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[3\] | [`P3`](Self::P3) | write 1 to set | - | Event counter 3: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[2\] | [`P2`](Self::P2) | write 1 to set | - | Event counter 2: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[1\] | [`P1`](Self::P1) | write 1 to set | - | Event counter 1: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[0\] | [`P0`](Self::P0) | write 1 to set | - | Event counter 0: write 1 to set the overflow flag, reads 1 after an overflow. Source: Arm ARM DDI0487 §D24.5. |
 pub type Pmovsset = crate::Pmcntenset;
 /// Peripheral Identification Register 0. The finer field layout is not described here. Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); no field layout is described here.
 ///
@@ -1291,7 +1291,7 @@ pub type Pmpidr3 = crate::Pmcidr0;
 pub type Pmpidr4 = crate::Pmcidr0;
 /// Software Increment (write-only). Source: Arm ARM DDI0487 §I5.2 table I5-1 (EXT32 offsets); Arm ARM DDI0487 §D24.5.
 ///
-/// A layout: its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants below. Registers with this layout: [`Pmu::pmswinc`](crate::mmio::Pmu::pmswinc).
+/// A layout, a name for a register's format (an `enum` without variants, never a value itself): its values are [`Value<Pmswinc>`](armreg_rt::Value), from `Pmswinc::DEFAULT` and the field constants (linked in the table). Registers with this layout: [`Pmu::pmswinc`](crate::mmio::Pmu::pmswinc).
 ///
 /// ```
 /// # use ti_am62l_pmu::{Layout, Pmswinc};
@@ -1306,12 +1306,12 @@ pub type Pmpidr4 = crate::Pmcidr0;
 /// | Bits | Field | Access | Reset | Description |
 /// |---|---|---|---|---|
 /// | \[31:6\] | `RAZWI_31_6` | reads as zero, writes ignored | - | No event counter 6..30 on AM62L (PMCFGR.N = 6); bit 31 is not a counter bit. Source: Arm ARM DDI0487 §D24.5; counter count: TI AM62L register description, as quoted in the public article "ARM PMU性能监控单元原理与AM62L寄存器级实战指南" (vendor-quoted). |
-/// | \[5\] | `P5` | write-only | - | Write 1 to increment event counter 5 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[4\] | `P4` | write-only | - | Write 1 to increment event counter 4 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[3\] | `P3` | write-only | - | Write 1 to increment event counter 3 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[2\] | `P2` | write-only | - | Write 1 to increment event counter 2 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[1\] | `P1` | write-only | - | Write 1 to increment event counter 1 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
-/// | \[0\] | `P0` | write-only | - | Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[5\] | [`P5`](Self::P5) | write-only | - | Write 1 to increment event counter 5 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[4\] | [`P4`](Self::P4) | write-only | - | Write 1 to increment event counter 4 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[3\] | [`P3`](Self::P3) | write-only | - | Write 1 to increment event counter 3 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[2\] | [`P2`](Self::P2) | write-only | - | Write 1 to increment event counter 2 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[1\] | [`P1`](Self::P1) | write-only | - | Write 1 to increment event counter 1 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
+/// | \[0\] | [`P0`](Self::P0) | write-only | - | Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5. |
 pub enum Pmswinc {}
 impl Pmswinc {
     /// `P0`: Write 1 to increment event counter 0 when it counts event 0x00 SW_INCR. Source: Arm ARM DDI0487 §D24.5.

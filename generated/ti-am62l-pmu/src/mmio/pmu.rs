@@ -742,6 +742,8 @@ pub const unsafe fn pmu_cpu0() -> Pmu {
     // SAFETY: the caller upholds `new`'s contract for this address.
     unsafe { Pmu::new(PMU_CPU0_BASE) }
 }
+/// The block type of `PMU_CPU0`: [`Pmu`], whose registers it has.
+pub type PmuCpu0<B = armreg_rt::mmio::Mmio> = Pmu<B>;
 /// Base address of `PMU_CPU1`.
 #[cfg(target_pointer_width = "64")]
 pub const PMU_CPU1_BASE: usize = 0x7_3013_0000;
@@ -755,3 +757,5 @@ pub const unsafe fn pmu_cpu1() -> Pmu {
     // SAFETY: the caller upholds `new`'s contract for this address.
     unsafe { Pmu::new(PMU_CPU1_BASE) }
 }
+/// The block type of `PMU_CPU1`: [`Pmu`], whose registers it has.
+pub type PmuCpu1<B = armreg_rt::mmio::Mmio> = Pmu<B>;

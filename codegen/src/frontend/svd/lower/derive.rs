@@ -13,6 +13,7 @@ use super::locate::Item;
 use super::lookup::Target;
 use super::names::names_element;
 use super::Lower;
+use crate::diagnostic::Diagnostic;
 use crate::rules::DERIVED_FROM_RESOLVES;
 
 /// The longest `derivedFrom` chain followed.
@@ -43,12 +44,42 @@ impl<'a> Lower<'_, 'a> {
         } else {
             "beside it (a dotted path names one elsewhere)"
         };
-        self.error_once(
-            node,
+        if !self.reported.insert((node, DERIVED_FROM_RESOLVES.name)) {
+            return;
+        }
+        // The names it may have meant: of the elements of its kind (the last part of a path).
+        let names: Vec<&str> = match kind {
+            "peripheral" => self
+                .peripherals
+                .iter()
+                .map(|p| p.info.name.as_str())
+                .collect(),
+            "register" => self
+                .registers
+                .iter()
+                .map(|r| r.info.name.as_str())
+                .collect(),
+            "cluster" => self.clusters.iter().map(|c| c.info.name.as_str()).collect(),
+            "field" => self.fields.iter().map(|f| f.info.name.as_str()).collect(),
+            _ => Vec::new(),
+        };
+        // Not the deriving element itself (`what` names it: peripheral `UART1`).
+        let own = what.split('`').nth(1).unwrap_or("");
+        let last = name.rsplit('.').next().unwrap_or(name);
+        let help = crate::diagnostic::did_you_mean(
+            last,
+            names.into_iter().filter(|n| *n != own),
+            crate::diagnostic::backticked,
+        );
+        let mut error = Diagnostic::error(
             DERIVED_FROM_RESOLVES,
-            pos,
+            &pos,
             format!("{what} derives from `{name}`, which is no {kind} {where_}"),
         );
+        if let Some(help) = help {
+            error = error.with_help(help);
+        }
+        self.errors.push(error);
     }
 
     pub(super) fn effective_peripheral(&mut self, peripheral: usize) -> EffectivePeripheral {
