@@ -228,6 +228,12 @@ firmware that uses a few blocks compiles only those, and only the layouts they u
 {%- for row in selection %}
 | {{ row[0] }} | {{ row[1] }} | {{ row[2] }} |
 {%- endfor %}
+{%- if instances %}
+
+An instance whose name is not its block's has a feature of its own name, which selects its
+block, and a type of its name (`mmio::{{ instances[0][2] }}`, the block's type):
+{% for instance, block, ty in instances %}`{{ instance }}`{% if not loop.last %}, {% endif %}{% endfor %}.
+{%- endif %}
 {%- endif %}
 
 ## Source
@@ -400,6 +406,16 @@ fn readme(
             about => about,
             contents => contents(device, crate_name, extra).into_iter().chain(extra.contents.iter().cloned()).collect::<Vec<_>>(),
             selection => selection(device, extra),
+            instances => super::gates::instance_features(device)
+                .into_iter()
+                .filter_map(|(feature, _)| {
+                    device
+                        .instances
+                        .iter()
+                        .find(|i| super::code::name(&i.name, crate::names::Case::Snake) == feature)
+                        .map(|i| (feature, i.block.name.clone(), super::code::name(&i.name, crate::names::Case::Camel)))
+                })
+                .collect::<Vec<_>>(),
             example => extra.blocks.first().map(|b| toml_string(b)),
             source => source,
             license => license,
