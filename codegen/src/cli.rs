@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 use crate::backend::site;
 use crate::frontend::Format;
@@ -49,6 +49,38 @@ struct Cli {
     explain_patches: bool,
 }
 
+/// How `dump-ir`, `generate` and `doc` read their inputs: the format, the patches applied to them
+/// and the warnings allowed.
+#[derive(Args)]
+struct Reading {
+    /// The inputs' format (when omitted, detected for each file from its content: XML root
+    /// element, JSON keys, `Sysreg` lines; `.svd` and `.toml` names decide too).
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// A patch file to apply to the inputs before they are checked (repeatable: applied in
+    /// order). See descriptions/FORMAT.md, "Patch files".
+    #[arg(long = "patch", value_name = "FILE")]
+    patches: Vec<PathBuf>,
+    /// Allow the warnings of a rule (repeatable), as `#[allow]` does: they are not shown, only
+    /// counted (`N warnings allowed: <rule>`). A rule that is always an error cannot be allowed.
+    #[arg(long = "allow", value_name = "RULE")]
+    allow: Vec<String>,
+}
+
+impl Reading {
+    /// The pipeline's options for these settings, or the exit code of a refused `--allow`.
+    fn options(self, strict: bool) -> Result<Options, ExitCode> {
+        check_allowed(&self.allow)?;
+        Ok(Options {
+            format: self.format,
+            strict,
+            patches: inputs_of(&self.patches),
+            allow: self.allow,
+            ..Options::default()
+        })
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Print the validated IR of descriptions as JSON.
@@ -59,18 +91,8 @@ enum Command {
         /// Description files (merged into one device).
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
-        /// The inputs' format (when omitted, detected for each file from its content: XML root
-        /// element, JSON keys, `Sysreg` lines; `.svd` and `.toml` names decide too).
-        #[arg(long, value_enum)]
-        format: Option<Format>,
-        /// A patch file to apply to the inputs before they are checked (repeatable: applied in
-        /// order). See descriptions/FORMAT.md, "Patch files".
-        #[arg(long = "patch", value_name = "FILE")]
-        patches: Vec<PathBuf>,
-        /// Allow the warnings of a rule (repeatable), as `#[allow]` does: they are not shown, only
-        /// counted (`N warnings allowed: <rule>`). A rule that is always an error cannot be allowed.
-        #[arg(long = "allow", value_name = "RULE")]
-        allow: Vec<String>,
+        #[command(flatten)]
+        reading: Reading,
     },
     /// Generate one crate from description files, without a manifest entry, into any folder.
     ///
@@ -94,18 +116,8 @@ enum Command {
         /// The crate's name (default: the directory's name).
         #[arg(long)]
         name: Option<String>,
-        /// The inputs' format (when omitted, detected for each file from its content: XML root
-        /// element, JSON keys, `Sysreg` lines; `.svd` and `.toml` names decide too).
-        #[arg(long, value_enum)]
-        format: Option<Format>,
-        /// A patch file to apply to the inputs before they are checked (repeatable: applied in
-        /// order). See descriptions/FORMAT.md, "Patch files".
-        #[arg(long = "patch", value_name = "FILE")]
-        patches: Vec<PathBuf>,
-        /// Allow the warnings of a rule (repeatable), as `#[allow]` does: they are not shown, only
-        /// counted (`N warnings allowed: <rule>`). A rule that is always an error cannot be allowed.
-        #[arg(long = "allow", value_name = "RULE")]
-        allow: Vec<String>,
+        #[command(flatten)]
+        reading: Reading,
         /// The crate's licence, an SPDX expression (default: the licence the inputs state).
         #[arg(long)]
         license: Option<String>,
@@ -167,15 +179,8 @@ enum Command {
         /// without its extension), for the Rust paths.
         #[arg(long)]
         name: Option<String>,
-        /// The inputs' format (when omitted, detected for each file from its content).
-        #[arg(long, value_enum)]
-        format: Option<Format>,
-        /// A patch file to apply to the inputs (repeatable: applied in order).
-        #[arg(long = "patch", value_name = "FILE")]
-        patches: Vec<PathBuf>,
-        /// Allow the warnings of a rule (repeatable): counted, not shown.
-        #[arg(long = "allow", value_name = "RULE")]
-        allow: Vec<String>,
+        #[command(flatten)]
+        reading: Reading,
     },
 }
 
@@ -189,55 +194,27 @@ pub fn main() -> ExitCode {
             inputs,
             out,
             name,
-            format,
-            patches,
-            allow,
+            reading,
         }) => {
             if inputs.is_empty() {
                 site(cli.root, out, cli.strict)
             } else {
-                if let Err(code) = check_allowed(&allow) {
-                    return code;
+                match reading.options(cli.strict) {
+                    Ok(options) => site_of_inputs(&inputs, name, out, &options),
+                    Err(code) => code,
                 }
-                let options = Options {
-                    format,
-                    strict: cli.strict,
-                    patches: inputs_of(&patches),
-                    allow,
-                    ..Options::default()
-                };
-                site_of_inputs(&inputs, name, out, &options)
             }
         }
         Some(Command::Explain { rule }) => explain(rule.as_deref()),
-        Some(Command::DumpIr {
-            inputs,
-            format,
-            patches,
-            allow,
-        }) => {
-            if let Err(code) = check_allowed(&allow) {
-                return code;
-            }
-            dump_ir(
-                &inputs,
-                Options {
-                    format,
-                    strict: cli.strict,
-                    patches: inputs_of(&patches),
-                    allow,
-                    ..Options::default()
-                },
-                cli.explain_patches,
-            )
-        }
+        Some(Command::DumpIr { inputs, reading }) => match reading.options(cli.strict) {
+            Ok(options) => dump_ir(&inputs, options, cli.explain_patches),
+            Err(code) => code,
+        },
         Some(Command::Generate {
             inputs,
             out,
             name,
-            format,
-            patches,
-            allow,
+            reading,
             license,
             runtime_path,
             runtime_version,
@@ -248,9 +225,10 @@ pub fn main() -> ExitCode {
             force,
             timings,
         }) => {
-            if let Err(code) = check_allowed(&allow) {
-                return code;
-            }
+            let reading = match reading.options(cli.strict) {
+                Ok(options) => options,
+                Err(code) => return code,
+            };
             if let Some(l) = license
                 .as_deref()
                 .filter(|l| !crate::license::is_expression(l))
@@ -276,14 +254,10 @@ pub fn main() -> ExitCode {
                 &out,
                 name,
                 Options {
-                    format,
-                    strict: cli.strict,
                     license,
                     packaging,
                     outputs: crate::backend::Outputs { c_headers, models },
-                    patches: inputs_of(&patches),
-                    allow,
-                    ..Options::default()
+                    ..reading
                 },
                 force,
                 timings,
