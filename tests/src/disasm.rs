@@ -204,7 +204,8 @@ pub fn build_staticlib(dir: &Path, target: &str, lib: &str) -> PathBuf {
     });
     assert!(
         out.status.success(),
-        "building {} for {target} failed (is the target installed? `rustup target add {target}`):\n{}",
+        "building {} for {target} failed (is the target installed? `rustup target add {target}`; \
+         a lock file that no longer matches a generated crate's dependencies: `cargo update` there):\n{}",
         dir.display(),
         String::from_utf8_lossy(&out.stderr)
     );
