@@ -93,37 +93,49 @@ const STRUCTURAL: &[&str] = &[
 
 const BOOLS: &[&str] = &["true", "false", "0", "1"];
 
-/// The elements CMSIS-SVD 1.3 defines in each element (the schema, `CMSIS-SVD.xsd`): a child
-/// that is none of them but close to one is a misspelling, whose content would otherwise be
-/// dropped without a word (other unknown elements are a vendor's own, and are ignored as before).
-const CHILDREN: &[(&str, &[&str])] = &[
+/// CMSIS-SVD's `dimElementGroup`: the elements that make an array of a peripheral, cluster,
+/// register or field.
+const DIM_ELEMENT_GROUP: &[&str] = &[
+    "dim",
+    "dimIncrement",
+    "dimIndex",
+    "dimName",
+    "dimArrayIndex",
+];
+
+/// CMSIS-SVD's `registerPropertiesGroup`: the defaults a device, peripheral or cluster gives its
+/// registers, and a register's own.
+const REGISTER_PROPERTIES_GROUP: &[&str] =
+    &["size", "access", "protection", "resetValue", "resetMask"];
+
+/// The elements CMSIS-SVD 1.3 defines in each element, in the schema's groups (`CMSIS-SVD.xsd`):
+/// a child that is none of them but close to one is a misspelling, whose content would otherwise
+/// be dropped without a word (other unknown elements are a vendor's own, and are ignored).
+const CHILDREN: &[(&str, &[&[&str]])] = &[
     (
         "device",
         &[
-            "vendor",
-            "vendorID",
-            "name",
-            "series",
-            "version",
-            "description",
-            "licenseText",
-            "cpu",
-            "headerSystemFilename",
-            "headerDefinitionsPrefix",
-            "addressUnitBits",
-            "width",
-            "size",
-            "access",
-            "protection",
-            "resetValue",
-            "resetMask",
-            "peripherals",
-            "vendorExtensions",
+            &[
+                "vendor",
+                "vendorID",
+                "name",
+                "series",
+                "version",
+                "description",
+                "licenseText",
+                "cpu",
+                "headerSystemFilename",
+                "headerDefinitionsPrefix",
+                "addressUnitBits",
+                "width",
+            ],
+            REGISTER_PROPERTIES_GROUP,
+            &["peripherals", "vendorExtensions"],
         ],
     ),
     (
         "cpu",
-        &[
+        &[&[
             "name",
             "revision",
             "endian",
@@ -141,116 +153,98 @@ const CHILDREN: &[(&str, &[&str])] = &[
             "deviceNumInterrupts",
             "sauNumRegions",
             "sauRegionsConfig",
-        ],
+        ]],
     ),
     (
         "peripheral",
         &[
-            "dim",
-            "dimIncrement",
-            "dimIndex",
-            "dimName",
-            "dimArrayIndex",
-            "name",
-            "version",
-            "description",
-            "alternatePeripheral",
-            "groupName",
-            "prependToName",
-            "appendToName",
-            "headerStructName",
-            "disableCondition",
-            "baseAddress",
-            "size",
-            "access",
-            "protection",
-            "resetValue",
-            "resetMask",
-            "addressBlock",
-            "interrupt",
-            "registers",
+            DIM_ELEMENT_GROUP,
+            &[
+                "name",
+                "version",
+                "description",
+                "alternatePeripheral",
+                "groupName",
+                "prependToName",
+                "appendToName",
+                "headerStructName",
+                "disableCondition",
+                "baseAddress",
+            ],
+            REGISTER_PROPERTIES_GROUP,
+            &["addressBlock", "interrupt", "registers"],
         ],
     ),
     (
         "cluster",
         &[
-            "dim",
-            "dimIncrement",
-            "dimIndex",
-            "dimName",
-            "dimArrayIndex",
-            "name",
-            "description",
-            "alternateCluster",
-            "headerStructName",
-            "addressOffset",
-            "size",
-            "access",
-            "protection",
-            "resetValue",
-            "resetMask",
-            "register",
-            "cluster",
+            DIM_ELEMENT_GROUP,
+            &[
+                "name",
+                "description",
+                "alternateCluster",
+                "headerStructName",
+                "addressOffset",
+            ],
+            REGISTER_PROPERTIES_GROUP,
+            &["register", "cluster"],
         ],
     ),
     (
         "register",
         &[
-            "dim",
-            "dimIncrement",
-            "dimIndex",
-            "dimName",
-            "dimArrayIndex",
-            "name",
-            "displayName",
-            "description",
-            "alternateGroup",
-            "alternateRegister",
-            "addressOffset",
-            "size",
-            "access",
-            "protection",
-            "resetValue",
-            "resetMask",
-            "dataType",
-            "modifiedWriteValues",
-            "writeConstraint",
-            "readAction",
-            "fields",
+            DIM_ELEMENT_GROUP,
+            &[
+                "name",
+                "displayName",
+                "description",
+                "alternateGroup",
+                "alternateRegister",
+                "addressOffset",
+            ],
+            REGISTER_PROPERTIES_GROUP,
+            &[
+                "dataType",
+                "modifiedWriteValues",
+                "writeConstraint",
+                "readAction",
+                "fields",
+            ],
         ],
     ),
     (
         "field",
         &[
-            "dim",
-            "dimIncrement",
-            "dimIndex",
-            "dimName",
-            "dimArrayIndex",
-            "name",
-            "description",
-            "bitOffset",
-            "bitWidth",
-            "lsb",
-            "msb",
-            "bitRange",
-            "access",
-            "modifiedWriteValues",
-            "writeConstraint",
-            "readAction",
-            "enumeratedValues",
+            DIM_ELEMENT_GROUP,
+            &[
+                "name",
+                "description",
+                "bitOffset",
+                "bitWidth",
+                "lsb",
+                "msb",
+                "bitRange",
+                "access",
+                "modifiedWriteValues",
+                "writeConstraint",
+                "readAction",
+                "enumeratedValues",
+            ],
         ],
     ),
     (
         "enumeratedValues",
-        &["name", "headerEnumName", "usage", "enumeratedValue"],
+        &[&["name", "headerEnumName", "usage", "enumeratedValue"]],
     ),
     (
         "enumeratedValue",
-        &["name", "description", "value", "isDefault"],
+        &[&["name", "description", "value", "isDefault"]],
     ),
-    ("addressBlock", &["offset", "size", "usage", "protection"]),
-    ("interrupt", &["name", "description", "value"]),
+    (
+        "addressBlock",
+        &[&["offset", "size", "usage", "protection"]],
+    ),
+    ("interrupt", &[&["name", "description", "value"]]),
 ];
 
 /// The keywords an element may hold: (element, parent or "" for any, keywords, aliases).
@@ -586,21 +580,20 @@ impl Checker<'_, '_> {
     /// Reports each child of `element` (a `tag`) that CMSIS-SVD does not define there but that is
     /// close to one it does; true if there was one.
     fn misspelt_children(&mut self, element: usize, tag: &str) -> bool {
-        let Some((_, known)) = CHILDREN.iter().find(|(parent, _)| *parent == tag) else {
+        let Some((_, groups)) = CHILDREN.iter().find(|(parent, _)| *parent == tag) else {
             return false;
         };
+        let known = || groups.iter().flat_map(|g| g.iter().copied());
         let doc = self.doc;
         let mut found = false;
         for &child in &doc.elements[element].children {
             let name = doc.name(child);
-            if known.contains(&name) {
+            if known().any(|k| k == name) {
                 continue;
             }
-            let Some(help) = crate::diagnostic::did_you_mean(
-                name,
-                known.iter().copied(),
-                crate::diagnostic::element,
-            ) else {
+            let Some(help) =
+                crate::diagnostic::did_you_mean(name, known(), crate::diagnostic::element)
+            else {
                 continue;
             };
             let (start, end) = doc.elements[child].name;
