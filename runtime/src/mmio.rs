@@ -383,12 +383,6 @@ impl Taken {
     pub fn set(&self) {
         self.0.store(true, core::sync::atomic::Ordering::Relaxed);
     }
-
-    /// Whether the flag is set.
-    #[inline]
-    pub fn is_set(&self) -> bool {
-        self.0.load(core::sync::atomic::Ordering::Relaxed)
-    }
 }
 
 impl Default for Taken {

@@ -2,11 +2,10 @@
 //! are arrays (`pads.gpio().at::<3>()`, checked when compiled; `try_at(n)`, checked when run), the
 //! DMA channels a cluster array (`dma.ch().at::<3>().read_addr()`), the pads' drive strengths have
 //! identifiers for names, FUNCSEL is one field for every pin, and PWM's per-slice bits are a field
-//! array (`PwmEn::CH.at::<7>()`). `blinky` takes the blocks through `Peripherals`, as a
-//! firmware's `main` does, and leaves the blocks whose features are off out of the struct.
-//! Built by `tests/tests/patched.rs`.
+//! array (`PwmEn::CH.at::<7>()`). Built by `tests/tests/patched.rs` (the blinky on this crate,
+//! through `Peripherals`, is a reference program: `tests/reference/programs/blinky/`).
 //!
-//! features: pads_bank0 io_bank0 pwm pio0 dma resets sio
+//! features: pads_bank0 io_bank0 pwm pio0 dma
 #![no_std]
 
 use rp2040_pac::{mmio, Layout};
@@ -79,22 +78,4 @@ pub fn copy(from: u32, to: u32, words: u32, channel: usize) -> bool {
         }
         Err(_) => false,
     }
-}
-
-/// Takes the blocks, brings IO_BANK0 out of reset, gives GPIO 25 (the Pico's LED) to SIO and
-/// drives it; returns whether the blocks were still there to take.
-pub fn blinky() -> bool {
-    use rp2040_pac::*;
-    let Some(p) = Peripherals::take() else {
-        return false;
-    };
-    p.resets.reset().modify(|v| v & !ResetsReset::IO_BANK0);
-    while !p.resets.reset_done().read().get(ResetsResetDone::IO_BANK0) {}
-    p.io_bank0
-        .gpio_ctrl()
-        .at::<25>()
-        .write(IoBank0GpioCtrl::FUNCSEL.to(Function::Sio));
-    p.sio.gpio_oe_set().write(Const::<{ 1 << 25 }>);
-    p.sio.gpio_out_set().write(Const::<{ 1 << 25 }>);
-    true
 }
