@@ -471,6 +471,9 @@ pub struct Field {
     /// Which values software may write.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write_constraint: Option<WriteConstraint>,
+    /// When the field exists, where the architecture's data says (`FEAT_PAN`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
 }
 
 /// A side effect of a read (SVD `readAction`).
@@ -738,11 +741,100 @@ pub struct SysReg {
     /// condition (`when`): TCR_EL2 with HCR_EL2.E2H set has TCR_EL1's fields.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub view: Option<View>,
+    /// When the register exists, where the architecture's data says (`FEAT_PMUv3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     pub pos: Pos,
+}
+
+/// When an element exists: the architecture's condition on features and exception levels, as
+/// Arm's machine-readable specification states it (`IsFeatureImplemented(FEAT_X)`,
+/// `HaveEL(EL3)`). A test this generator does not model is kept as its text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Condition {
+    /// The feature is implemented (`FEAT_PMUv3`).
+    Feature {
+        name: String,
+    },
+    /// The exception level is implemented (1 to 3).
+    HaveEl {
+        level: u8,
+    },
+    /// AArch32 is implemented at some exception level.
+    HaveAArch32,
+    /// AArch64 is implemented at some exception level.
+    HaveAArch64,
+    Not {
+        of: Box<Condition>,
+    },
+    All {
+        of: Vec<Condition>,
+    },
+    Any {
+        of: Vec<Condition>,
+    },
+    /// Anything else, in the data's own notation (a test of another register's field).
+    Other {
+        text: String,
+    },
+}
+
+impl Condition {
+    /// The features named anywhere in the condition.
+    pub fn features(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        self.walk(&mut |c| {
+            if let Condition::Feature { name } = c {
+                out.push(name.as_str());
+            }
+        });
+        out
+    }
+
+    fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Condition)) {
+        f(self);
+        match self {
+            Condition::Not { of } => of.walk(f),
+            Condition::All { of } | Condition::Any { of } => of.iter().for_each(|c| c.walk(f)),
+            _ => {}
+        }
+    }
+}
+
+impl std::fmt::Display for Condition {
+    /// The condition in the Arm ARM's pseudocode notation.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let join = |f: &mut std::fmt::Formatter<'_>, of: &[Condition], op: &str| {
+            for (i, c) in of.iter().enumerate() {
+                if i > 0 {
+                    write!(f, " {op} ")?;
+                }
+                match c {
+                    Condition::All { .. } | Condition::Any { .. } => write!(f, "({c})")?,
+                    _ => write!(f, "{c}")?,
+                }
+            }
+            Ok(())
+        };
+        match self {
+            Condition::Feature { name } => f.write_str(name),
+            Condition::HaveEl { level } => write!(f, "HaveEL(EL{level})"),
+            Condition::HaveAArch32 => f.write_str("HaveAArch32()"),
+            Condition::HaveAArch64 => f.write_str("HaveAArch64()"),
+            Condition::Not { of } => match of.as_ref() {
+                Condition::All { .. } | Condition::Any { .. } => write!(f, "!({of})"),
+                _ => write!(f, "!{of}"),
+            },
+            Condition::All { of } => join(f, of, "&&"),
+            Condition::Any { of } => join(f, of, "||"),
+            Condition::Other { text } => f.write_str(text),
+        }
+    }
 }
 
 /// What a conditional view of a system register is a view of, and when its layout applies.

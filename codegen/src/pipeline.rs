@@ -238,8 +238,9 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
     let mut strict = options.strict;
     let mut device: Option<Device> = None;
     for input in inputs {
-        // A perf pmu-events core folder is read by its frontend.
-        let dir = input.path.is_dir();
+        // A perf pmu-events core folder and an AARCHMRS release tarball are read by their
+        // frontends.
+        let dir = input.path.is_dir() || frontend::aarchmrs::is_release(&input.path);
         report.sources.note_read(&input.path);
         let started = Instant::now();
         let text = match if dir {

@@ -42,6 +42,8 @@ pub enum InputFormat {
     Manifest,
     /// A patch file (`--patch`, a manifest entry's `patches`).
     Patch,
+    /// Arm's machine-readable architecture specification (`Registers.json`).
+    Aarchmrs,
 }
 
 impl InputFormat {
@@ -55,6 +57,7 @@ impl InputFormat {
             InputFormat::ArmPmuData => "Arm PMU data",
             InputFormat::Manifest => "manifest",
             InputFormat::Patch => "patch file",
+            InputFormat::Aarchmrs => "AARCHMRS",
         }
     }
 }
@@ -84,11 +87,14 @@ impl fmt::Display for Rule {
     }
 }
 
-use InputFormat::{ArmPmuData, LinuxSysreg, Manifest, Native, Patch, PerfJson, Svd, TiXml};
+use InputFormat::{
+    Aarchmrs, ArmPmuData, LinuxSysreg, Manifest, Native, Patch, PerfJson, Svd, TiXml,
+};
 use RuleSeverity::{Defect, Error};
 
 /// Every input: the descriptions and the manifest.
 const EVERY_INPUT: &[InputFormat] = &[
+    Aarchmrs,
     Native,
     Svd,
     TiXml,
@@ -99,13 +105,21 @@ const EVERY_INPUT: &[InputFormat] = &[
     Patch,
 ];
 /// Every description format.
-const DESCRIPTIONS: &[InputFormat] = &[Native, Svd, TiXml, LinuxSysreg, PerfJson, ArmPmuData];
+const DESCRIPTIONS: &[InputFormat] = &[
+    Native,
+    Svd,
+    TiXml,
+    LinuxSysreg,
+    PerfJson,
+    ArmPmuData,
+    Aarchmrs,
+];
 /// The formats that describe registers (layouts with fields).
-const REGISTERS: &[InputFormat] = &[Native, Svd, TiXml, LinuxSysreg];
+const REGISTERS: &[InputFormat] = &[Native, Svd, TiXml, LinuxSysreg, Aarchmrs];
 /// The formats that describe memory-mapped blocks.
 const BLOCKS: &[InputFormat] = &[Native, Svd, TiXml];
 /// The formats that describe system registers.
-const SYSREGS: &[InputFormat] = &[Native, LinuxSysreg];
+const SYSREGS: &[InputFormat] = &[Native, LinuxSysreg, Aarchmrs];
 
 // ----- reading the inputs
 
@@ -210,6 +224,24 @@ pub const ARM_PMU_DATA_SYNTAX: &Rule = &Rule {
     summary: "an Arm PMU data file (or `cpus.json`) has the keys of the data's schema and names a PMU architecture the generator knows",
     formats: &[ArmPmuData],
     example: r#""pmu_architecture": "pmuv4"   # pmuv2 or pmuv3"#,
+    sealed: Sealed,
+};
+
+pub const AARCHMRS_SYNTAX: &Rule = &Rule {
+    name: "aarchmrs_syntax",
+    severity: Error,
+    summary: "Arm's `Registers.json` follows the AARCHMRS schema: every entry has its kind, name and state, and every encoding operand is a bit string or a slice of the array's index",
+    formats: &[Aarchmrs],
+    example: r#"{"_type": "Register", "name": "X", "state": "AArch64", "fieldsets": "none"}"#,
+    sealed: Sealed,
+};
+
+pub const AARCHMRS_SUPPORTED: &Rule = &Rule {
+    name: "aarchmrs_supported",
+    severity: Defect,
+    summary: "every register of Arm's data can be generated (a 128-bit `MRRS`/`MSRR` accessor, an AArch32 register reached by `VMRS` or a banked `MRS`, is left out)",
+    formats: &[Aarchmrs],
+    example: r#""name": "A32.VMRS"   # FPSCR: no coprocessor accessor"#,
     sealed: Sealed,
 };
 
@@ -614,6 +646,8 @@ pub const ALL: &[&Rule] = &[
     ARCH_STD_EVENTS_RESOLVE,
     ARM_PMU_DATA_SYNTAX,
     EVENTS_COMPLETE,
+    AARCHMRS_SYNTAX,
+    AARCHMRS_SUPPORTED,
     XML_WELL_FORMED,
     SVD_ELEMENTS_VALID,
     NUMBERS_PARSE,

@@ -303,6 +303,7 @@ impl Parser<'_> {
                 },
                 count: None,
                 view: None,
+                condition: None,
                 doc: read_only
                     .then(|| "An ID-space register (op0 = 3, CRn = 0): read-only.".to_string()),
                 source: Some(SOURCE.to_string()),
@@ -463,6 +464,7 @@ impl Parser<'_> {
             enum_name: None,
             read_action: None,
             write_constraint: None,
+            condition: None,
         });
         if directive.ends_with("Enum") {
             self.in_enum = Some((layout.fields.len() - 1, pos));

@@ -1,4 +1,5 @@
 //! Frontends: each turns one input format into the IR, and nothing else.
+pub mod aarchmrs;
 pub mod arm_pmu_data;
 pub mod linux_sysreg;
 pub mod native;
@@ -32,6 +33,9 @@ pub enum Format {
     ArmPmuData,
     /// Arm's list of cores (ARM-software/data `cpus.json`).
     ArmCpus,
+    /// Arm's machine-readable architecture specification (AARCHMRS): the release's tarball, or
+    /// its `Registers.json`.
+    Aarchmrs,
 }
 
 impl Format {
@@ -71,6 +75,9 @@ impl Format {
             } else {
                 Some(Format::Svd)
             };
+        }
+        if aarchmrs::is_release(path) || aarchmrs::is_registers_json(&head) {
+            return Some(Format::Aarchmrs);
         }
         if pmu_events::is_arm_pmu_data(trimmed) {
             return Some(Format::ArmPmuData);
@@ -145,6 +152,7 @@ pub fn parse(format: Format, file: &str, path: &Path, text: &str, sources: &mut 
         Format::PerfJson => perf_json::parse(file, path, sources),
         Format::ArmPmuData => arm_pmu_data::parse(file, path, text),
         Format::ArmCpus => arm_pmu_data::parse_cpus(file, path, text),
+        Format::Aarchmrs => aarchmrs::parse(file, path, text, sources),
     }
 }
 

@@ -447,6 +447,7 @@ impl Lower<'_> {
             enum_name: None,
             read_action: self.read_action(&raw.read_action)?,
             write_constraint: None,
+            condition: None,
         })
     }
 
@@ -540,6 +541,7 @@ impl Lower<'_> {
             access,
             count,
             view,
+            condition: None,
             doc: raw.doc.clone(),
             source: raw.source.clone(),
             pos: self.pos(&raw.name),

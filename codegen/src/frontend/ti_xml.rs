@@ -364,6 +364,7 @@ fn bitfield(ctx: &mut Ctx<'_>, element: &Element) -> Option<Field> {
         enum_name: None,
         read_action: None,
         write_constraint: None,
+        condition: None,
     })
 }
 

@@ -357,6 +357,7 @@ fn new_field(r: &mut Reader, raw: &S<RawNewField>) -> Option<Field> {
         enum_name: None,
         read_action: None,
         write_constraint: None,
+        condition: None,
     })
 }
 

@@ -157,6 +157,7 @@ mod tests {
             enum_name: None,
             read_action: None,
             write_constraint: None,
+            condition: None,
         };
         let layout = Layout {
             name: "CTRL".to_string(),

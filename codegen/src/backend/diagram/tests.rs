@@ -16,6 +16,7 @@ fn field(name: &str, lsb: u32, width: u32, access: FieldAccess) -> Field {
         enum_name: None,
         read_action: None,
         write_constraint: None,
+        condition: None,
     }
 }
 

@@ -111,6 +111,7 @@ impl<'a> Lower<'_, 'a> {
                 enum_name: None,
                 read_action: effective.read_action.map(read_action),
                 write_constraint,
+                condition: None,
             });
         }
         array
