@@ -91,6 +91,24 @@ pub struct Device {
     /// vendor file); `passes::amendments_apply` folds them into the blocks and empties this.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub amendments: Vec<Amendment>,
+    /// Reviewed differences between a native description and the architecture's data it is laid
+    /// over (`passes::overlay`), each with its reason; the overlay pass consumes them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub differences: Vec<KnownDifference>,
+}
+
+/// A difference between a native description and Arm's data that was reviewed and is kept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KnownDifference {
+    /// The register, as the native description names it.
+    pub register: String,
+    /// What differs (`width`, `reserved`, ...: `passes::overlay::Kind`).
+    pub kind: String,
+    /// The field (or bits) it is about, for the field kinds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    pub reason: String,
+    pub pos: Pos,
 }
 
 /// The processor of a microcontroller, as its SVD file's `<cpu>` describes it.
@@ -1053,6 +1071,7 @@ impl Device {
             cores: Vec::new(),
             cpu: None,
             amendments: Vec::new(),
+            differences: Vec::new(),
         }
     }
 

@@ -43,6 +43,8 @@ pub struct Report {
     /// crate name from the command line that Cargo would refuse, or a backend that failed (a bug
     /// of the generator, which no input should reach).
     pub failures: Vec<String>,
+    /// What laying the native inputs over Arm's data found (`passes::overlay`), when it ran.
+    pub overlay: Option<crate::passes::overlay::Summary>,
 }
 
 /// The warnings of one rule that were allowed, and so not shown: only counted.
@@ -237,6 +239,9 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
     let first_diagnostic = report.diagnostics.len();
     let mut strict = options.strict;
     let mut device: Option<Device> = None;
+    // Arm's data, when an input is: the native inputs are laid over it (`passes::overlay`).
+    let mut architecture: Option<Device> = None;
+    let mut data_warnings = Vec::new();
     for input in inputs {
         // A perf pmu-events core folder and an AARCHMRS release tarball are read by their
         // frontends.
@@ -283,6 +288,12 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
             report.sources.insert(&input.shown, text);
         }
         match parsed {
+            Ok((d, warnings)) if format == Format::Aarchmrs => {
+                // Arm's data is a vendor input: the native files laid over it do not make its
+                // warnings errors (only `--strict` does).
+                data_warnings = warnings;
+                architecture = Some(d);
+            }
             Ok((d, warnings)) => {
                 report.diagnostics.extend(warnings);
                 match device.as_mut() {
@@ -302,6 +313,7 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
                         all.events.extend(d.events);
                         all.cores.extend(d.cores);
                         all.amendments.extend(d.amendments);
+                        all.differences.extend(d.differences);
                         all.cpu = all.cpu.take().or(d.cpu);
                     }
                 }
@@ -317,10 +329,29 @@ pub fn load(inputs: &[Input], options: &Options, report: &mut Report) -> Option<
             d.severity = crate::diagnostic::Severity::Error;
         }
     }
+    if options.strict {
+        for d in &mut data_warnings {
+            d.severity = crate::diagnostic::Severity::Error;
+        }
+    }
+    report.diagnostics.extend(data_warnings);
     if report.has_errors() {
         return None;
     }
-    let mut device = device?;
+    let mut device = match (architecture, device) {
+        (Some(data), Some(native)) => {
+            let started = Instant::now();
+            let (merged, diagnostics, summary) = crate::passes::overlay::run(data, native);
+            report.diagnostics.extend(diagnostics);
+            report.overlay = Some(summary);
+            report.timings.add("overlay", started);
+            if report.has_errors() {
+                return None;
+            }
+            merged
+        }
+        (data, native) => native.or(data)?,
+    };
     let started = Instant::now();
     device.canonicalize();
     if !options.patches.is_empty() {

@@ -245,6 +245,15 @@ pub const AARCHMRS_SUPPORTED: &Rule = &Rule {
     sealed: Sealed,
 };
 
+pub const OVERLAY_AGREES: &Rule = &Rule {
+    name: "overlay_agrees",
+    severity: Error,
+    summary: "a native description laid over Arm's data agrees with it (encoding, access, width, each field's bits, RES1 bits), or lists the difference with its reason; a listed difference that is not found is an error too",
+    formats: &[Native, Aarchmrs],
+    example: r#"{ name = "EL2", bits = "63", access = "rw" }   # bit 63 is RES0 in Arm's data"#,
+    sealed: Sealed,
+};
+
 pub const EVENTS_COMPLETE: &Rule = &Rule {
     name: "events_complete",
     severity: Defect,
@@ -648,6 +657,7 @@ pub const ALL: &[&Rule] = &[
     EVENTS_COMPLETE,
     AARCHMRS_SYNTAX,
     AARCHMRS_SUPPORTED,
+    OVERLAY_AGREES,
     XML_WELL_FORMED,
     SVD_ELEMENTS_VALID,
     NUMBERS_PARSE,

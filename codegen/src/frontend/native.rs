@@ -34,6 +34,18 @@ struct RawFile {
     event: Vec<RawEvent>,
     #[serde(default)]
     amend: Vec<RawAmend>,
+    #[serde(default)]
+    difference: Vec<RawDifference>,
+}
+
+/// A reviewed difference from the architecture's data this description is laid over.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDifference {
+    register: S<String>,
+    kind: S<String>,
+    field: Option<S<String>>,
+    reason: S<String>,
 }
 
 /// `[[amend]]`: what this file says about a block another input of the crate defines.
@@ -312,6 +324,21 @@ impl Lower<'_> {
             if let Some(amendment) = self.amendment(raw_amendment) {
                 device.amendments.push(amendment);
             }
+        }
+        for difference in &raw.difference {
+            if difference.reason.get_ref().trim().is_empty() {
+                self.error(
+                    &difference.reason,
+                    "a difference needs its reason".to_string(),
+                );
+            }
+            device.differences.push(crate::ir::KnownDifference {
+                register: difference.register.get_ref().clone(),
+                kind: difference.kind.get_ref().clone(),
+                field: difference.field.as_ref().map(|f| f.get_ref().clone()),
+                reason: difference.reason.get_ref().clone(),
+                pos: self.pos(&difference.register),
+            });
         }
         for event in &raw.event {
             let Some(code) = self.unsigned(&event.code, "an event code", u64::from(u16::MAX))

@@ -473,6 +473,7 @@ fn module_device(ctx: &mut Ctx<'_>, root: &Element, file: &str) -> Device {
         cores: Vec::new(),
         cpu: None,
         amendments: Vec::new(),
+        differences: Vec::new(),
     };
     device.canonicalize();
     device
@@ -662,6 +663,7 @@ fn device(
         cores: Vec::new(),
         cpu: None,
         amendments: Vec::new(),
+        differences: Vec::new(),
     };
     device.canonicalize();
     device

@@ -22,6 +22,7 @@ mod no_duplicate_encodings;
 mod no_duplicate_names;
 mod no_overlapping_fields;
 mod no_overlapping_registers;
+pub mod overlay;
 mod references_resolve;
 mod registers_within_block;
 mod reset_values_fit;

@@ -215,6 +215,7 @@ mod tests {
             cores: Vec::new(),
             cpu: None,
             amendments: Vec::new(),
+            differences: Vec::new(),
         }
     }
 

@@ -459,15 +459,16 @@ impl ElementAsm {
                 crm,
                 op2,
             } => {
-                let key = unsuffixed((u64::from(crm) << 3) | u64::from(op2));
+                let key = (u64::from(crm) << 3) | u64::from(op2);
+                let (index_n, index_const) = indexed(key);
                 let read = format!("mrs {{raw}}, S{op0}_{op1}_C{crn}_C{{crm}}_{{op2}}");
                 let write = format!("msr S{op0}_{op1}_C{crn}_C{{crm}}_{{op2}}, {{raw}}");
                 let [op0, op1, crn] = [op0, op1, crn].map(|v| unsuffixed(v.into()));
-                let index = quote!(crm = const (#key + N) >> 3, op2 = const (#key + N) & 7);
+                let index = quote!(crm = const #index_const >> 3, op2 = const #index_const & 7);
                 let path = quote! {
                     armreg_rt::SysRegPath::A64 {
                         op0: #op0, op1: #op1, crn: #crn,
-                        crm: ((#key + n) >> 3) as u8, op2: ((#key + n) & 7) as u8,
+                        crm: (#index_n >> 3) as u8, op2: (#index_n & 7) as u8,
                     }
                 };
                 one_word(
@@ -485,15 +486,16 @@ impl ElementAsm {
                 crm,
                 opc2,
             } => {
-                let key = unsuffixed((u64::from(crm) << 3) | u64::from(opc2));
+                let key = (u64::from(crm) << 3) | u64::from(opc2);
+                let (index_n, index_const) = indexed(key);
                 let read = format!("mrc p{coproc}, {opc1}, {{raw}}, c{crn}, c{{crm}}, {{opc2}}");
                 let write = format!("mcr p{coproc}, {opc1}, {{raw}}, c{crn}, c{{crm}}, {{opc2}}");
                 let [coproc, opc1, crn] = [coproc, opc1, crn].map(|v| unsuffixed(v.into()));
-                let index = quote!(crm = const (#key + N) >> 3, opc2 = const (#key + N) & 7);
+                let index = quote!(crm = const #index_const >> 3, opc2 = const #index_const & 7);
                 let path = quote! {
                     armreg_rt::SysRegPath::A32 {
                         coproc: #coproc, opc1: #opc1, crn: #crn,
-                        crm: ((#key + n) >> 3) as u8, opc2: ((#key + n) & 7) as u8,
+                        crm: (#index_n >> 3) as u8, opc2: (#index_n & 7) as u8,
                     }
                 };
                 one_word(
@@ -562,5 +564,16 @@ fn one_word(
             #safety_write
             unsafe { core::arch::asm!(#write, raw = in(reg) #narrowed, #index, #opts); }
         },
+    }
+}
+
+/// The CRm:op2 value of element `n` (`N` as a const generic) of an array whose element 0 is at
+/// `key`: `(key + n)`, or `n` alone for an array at 0 (clippy's `identity_op`).
+fn indexed(key: u64) -> (proc_macro2::TokenStream, proc_macro2::TokenStream) {
+    if key == 0 {
+        (quote!(n), quote!(N))
+    } else {
+        let key = unsuffixed(key);
+        (quote!((#key + n)), quote!((#key + N)))
     }
 }

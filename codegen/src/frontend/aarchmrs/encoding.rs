@@ -119,7 +119,10 @@ mod tests {
     use super::*;
     use std::collections::BTreeMap;
 
-    fn encoding(fields: &[(&str, &str, &str, Vec<(u32, u32)>)]) -> Encoding {
+    /// An operand: its name, kind, value and slice ranges (start, width).
+    type Operand<'a> = (&'a str, &'a str, &'a str, Vec<(u32, u32)>);
+
+    fn encoding(fields: &[Operand<'_>]) -> Encoding {
         let encodings: BTreeMap<String, EncodingValue> = fields
             .iter()
             .map(|(name, kind, value, slice)| {

@@ -100,7 +100,7 @@ fn entry_fields(
                     entry.instances.len()
                 )),
                 "Fields.ConstantField" => Some("A constant of the implementation.".to_string()),
-                _ => None,
+                _ => listed_values(entry),
             };
             named(
                 &identifier(&name),
@@ -348,6 +348,19 @@ fn conditional(
             None => note,
         });
     }
+}
+
+/// The values Arm's data lists for a field (it gives them no meaning): `0b00`, `0b01`, ...
+fn listed_values(entry: &FieldEntry) -> Option<String> {
+    let values: Vec<String> = entry
+        .values
+        .as_ref()?
+        .values
+        .iter()
+        .filter_map(|v| v.get("value")?.as_str())
+        .map(|v| format!("`0b{}`", v.trim_matches('\'')))
+        .collect();
+    (!values.is_empty()).then(|| format!("Values Arm's data lists: {}.", values.join(", ")))
 }
 
 fn with_condition(doc: Option<String>, condition: Option<&Condition>) -> Option<String> {

@@ -79,6 +79,8 @@ pub struct Lowering {
     /// Entries reached through another register's encoding (`ICV_PMR_EL1` through
     /// `ICC_PMR_EL1`): their index, and that register's name.
     pub borrowed: Vec<(usize, String)>,
+    /// The names of every entry, so that another entry's name is not taken for an alias.
+    pub entries: std::collections::HashSet<String>,
 }
 
 impl Lowering {
@@ -176,6 +178,7 @@ pub fn parse_json(file: &str, json: &str) -> Parsed {
         warnings: Vec::new(),
         errors: Vec::new(),
         borrowed: Vec::new(),
+        entries: entries.iter().map(|e| e.name.clone()).collect(),
     };
     for (i, entry) in entries.iter().enumerate() {
         let path = format!("[{i}]");

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 /// A top-level entry: `Register`, `RegisterArray` or `RegisterBlock`.
 #[derive(Debug, Deserialize)]
+#[allow(dead_code, reason = "the memory-mapped views' members are read by the block lowering to come")]
 pub struct Entry {
     /// The release's licence and version (`license`, `version`).
     #[serde(default, rename = "_meta")]
@@ -45,6 +46,7 @@ pub struct Range {
 
 /// A way to reach a register: an instruction (`A64.MRS`), or a memory-mapped offset.
 #[derive(Debug, Deserialize)]
+#[allow(dead_code, reason = "the memory-mapped views' members are read by the block lowering to come")]
 pub struct Accessor {
     #[serde(rename = "_type")]
     pub kind: String,
@@ -97,8 +99,6 @@ pub struct Fieldset {
     pub condition: Option<Ast>,
     #[serde(default)]
     pub name: Option<String>,
-    #[serde(default)]
-    pub display: Option<String>,
     #[serde(default, deserialize_with = "null_as_empty")]
     pub values: Vec<FieldEntry>,
 }

@@ -178,7 +178,7 @@ pub fn lower(entry: &Entry, path: &str, at: &Located, out: &mut Lowering) {
         );
     }
     // A 64-bit layout of an AArch32 register is reached by `MRRC`/`MCRR` where it has them.
-    let fieldset = primary(entry, if aarch64 { 64 } else { 64 });
+    let fieldset = primary(entry, 64);
     let use_64 = !aarch64
         && (read64.is_some() || write64.is_some())
         && (fieldset.is_some_and(|(_, f)| f.width == 64) || (read.is_none() && write.is_none()));
@@ -337,6 +337,76 @@ pub fn lower(entry: &Entry, path: &str, at: &Located, out: &mut Lowering) {
     }
     if !array {
         views(entry, path, fs_index, base, &access, field_access, at, out);
+        if aarch64 {
+            aliases(entry, path, &layout_name, &access, at, out);
+        }
+    }
+}
+
+/// The other names the register's `MRS`/`MSR` accessors give it (`SCTLR_EL12`: `SCTLR_EL1`
+/// from EL2 with HCR_EL2.E2H set), each a register of its own encoding with the register's
+/// layout. A name that is an entry of its own (`ICC_PMR_EL1` in `ICV_PMR_EL1`'s accessors) is not
+/// an alias.
+fn aliases(
+    entry: &Entry,
+    path: &str,
+    layout_name: &str,
+    access: &RegAccess,
+    at: &Located,
+    out: &mut Lowering,
+) {
+    let mut seen: Vec<(String, SysRegPath, bool, bool)> = Vec::new();
+    for (k, accessor) in entry.accessors.iter().enumerate() {
+        let Some(kind) = accessor.name.as_deref().filter(|n| A64.contains(n)) else {
+            continue;
+        };
+        for (e, enc) in accessor.encoding.iter().enumerate() {
+            let Some(name) = enc.asmvalue.as_deref() else {
+                continue;
+            };
+            if name == entry.name || name.contains('<') || out.entries.contains(name) {
+                continue;
+            }
+            match path_of(accessor, e, true, false, None, 0) {
+                Ok(p) => match seen.iter_mut().find(|s| s.0 == name) {
+                    Some(s) => {
+                        s.2 |= kind == A64[0];
+                        s.3 |= kind == A64[1];
+                    }
+                    None => seen.push((name.to_string(), p, kind == A64[0], kind == A64[1])),
+                },
+                Err(why) => out.syntax(
+                    &at.pos(&format!("{path}.accessors[{k}].encoding[{e}]")),
+                    format!("{name}: {why}"),
+                ),
+            }
+        }
+    }
+    for (name, p, read, write) in seen {
+        let alias_access = match (read, write) {
+            (true, true) => access.clone(),
+            (true, false) => RegAccess::Ro,
+            _ => RegAccess::Wo,
+        };
+        let condition = entry.condition.as_ref().and_then(condition::lower);
+        out.device.sysregs.push(SysReg {
+            name: name.clone(),
+            layout: NameRef {
+                name: layout_name.to_string(),
+                pos: at.pos(path),
+            },
+            path: p,
+            access: alias_access,
+            count: None,
+            view: None,
+            doc: Some(format!(
+                "Another encoding of {}: {name} reaches it from a higher exception level (Arm ARM DDI0487, {}, its accessors).",
+                entry.name, entry.name
+            )),
+            condition,
+            source: Some(format!("Arm ARM DDI0487, {}", entry.name)),
+            pos: at.pos(path),
+        });
     }
 }
 
@@ -551,15 +621,33 @@ fn views(
     let mut taken: Vec<String> = Vec::new();
     for (k, fieldset) in entry.fieldsets.iter().enumerate() {
         let cond = fieldset.condition.as_ref().and_then(condition::lower);
-        if k == primary || fieldset.width > base_width(base) || condition::is_static(cond.as_ref())
-        {
+        if k == primary || fieldset.width > base_width(base) || named_bits(fieldset) == 0 {
             continue;
         }
-        let Some(cond) = cond else { continue };
-        if named_bits(fieldset) == 0 {
-            continue;
-        }
-        let mut suffix = suffix(&cond, fieldset);
+        // An unconditional alternative is the register's layout without the primary's feature
+        // (CCSIDR_EL1 without FEAT_CCIDX): the view `_BASE`.
+        let (cond, mut suffix) = match cond {
+            None => (
+                Condition::Other {
+                    text: "the features the register's other layouts need are not implemented"
+                        .into(),
+                },
+                "BASE".to_string(),
+            ),
+            Some(c) if condition::is_static(Some(&c)) => {
+                let features = c.features().join("_").replace("FEAT_", "");
+                let s = if features.is_empty() {
+                    "VIEW".to_string()
+                } else {
+                    sanitize(&features)
+                };
+                (c, s)
+            }
+            Some(c) => {
+                let s = view_suffix(&c, fieldset);
+                (c, s)
+            }
+        };
         if taken.contains(&suffix) {
             suffix = format!("{suffix}{k}");
         }
@@ -611,7 +699,7 @@ fn base_width(path: SysRegPath) -> u32 {
 
 /// A view's name suffix from its condition: `E2H` for `ELIsInHost(EL2)`, `EAE1` for
 /// `TTBCR.EAE == '1'`, the fieldset's own name where it has one, else `VIEW`.
-fn suffix(cond: &Condition, fieldset: &Fieldset) -> String {
+fn view_suffix(cond: &Condition, fieldset: &Fieldset) -> String {
     let text = cond.to_string();
     if text.contains("ELIsInHost(EL2)") {
         return "E2H".into();

@@ -74,6 +74,7 @@ impl Lower<'_, '_> {
                 pos: self.name_pos(self.doc.child(0, "cpu").unwrap_or(0)),
             }),
             amendments: Vec::new(),
+            differences: Vec::new(),
         };
         // (the peripheral whose registers are used, props) -> block name
         let mut blocks: BTreeMap<(usize, Properties), String> = BTreeMap::new();
