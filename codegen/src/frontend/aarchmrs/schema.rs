@@ -9,7 +9,10 @@ use serde_json::Value;
 
 /// A top-level entry: `Register`, `RegisterArray` or `RegisterBlock`.
 #[derive(Debug, Deserialize)]
-#[allow(dead_code, reason = "the memory-mapped views' members are read by the block lowering to come")]
+#[allow(
+    dead_code,
+    reason = "the memory-mapped views' members are read by the block lowering to come"
+)]
 pub struct Entry {
     /// The release's licence and version (`license`, `version`).
     #[serde(default, rename = "_meta")]
@@ -46,7 +49,10 @@ pub struct Range {
 
 /// A way to reach a register: an instruction (`A64.MRS`), or a memory-mapped offset.
 #[derive(Debug, Deserialize)]
-#[allow(dead_code, reason = "the memory-mapped views' members are read by the block lowering to come")]
+#[allow(
+    dead_code,
+    reason = "the memory-mapped views' members are read by the block lowering to come"
+)]
 pub struct Accessor {
     #[serde(rename = "_type")]
     pub kind: String,
